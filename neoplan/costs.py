@@ -1,0 +1,60 @@
+"""Cost lines: a count times a unit price from the price book."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .pricebook import PriceBook
+
+CAPEX_CATEGORIES = (
+    "compute",
+    "backend_network",
+    "frontend_network",
+    "oob_network",
+    "storage",
+    "management",
+    "other",
+)
+
+
+@dataclass(frozen=True)
+class CostLine:
+    """``quantity`` × ``unit_price_usd``, tagged with its capex category and price key."""
+
+    category: str
+    item: str
+    key: str
+    quantity: float
+    unit: str
+    unit_price_usd: float
+    basis: str
+
+    @property
+    def total_usd(self) -> float:
+        """Line total [USD]."""
+        return self.quantity * self.unit_price_usd
+
+    def as_record(self) -> dict[str, object]:
+        """Plain dict for tables and exports."""
+        return {
+            "category": self.category,
+            "item": self.item,
+            "key": self.key,
+            "quantity": self.quantity,
+            "unit": self.unit,
+            "unit_price_usd": self.unit_price_usd,
+            "total_usd": self.total_usd,
+            "basis": self.basis,
+        }
+
+
+def priced(book: PriceBook, key: str, quantity: float, category: str, item: str | None = None) -> CostLine:
+    """A cost line of ``quantity`` units of price-book item ``key``."""
+    row = book.row(key)
+    basis = "override" if key in book.overrides else row.basis
+    return CostLine(category, item or row.description, key, quantity, row.unit, book.price(key), basis)
+
+
+def total_usd(lines: list[CostLine]) -> float:
+    """Sum of line totals [USD]."""
+    return float(sum(line.total_usd for line in lines))

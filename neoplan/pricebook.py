@@ -1,0 +1,190 @@
+"""Price book and GPU platform catalogue, loaded from ``data/``.
+
+Every price the model uses is a row of ``data/prices/*.csv``::
+
+    key, category, description, unit, price_usd, date, source, basis
+
+``basis`` is ``quoted`` (a public price), ``estimate`` (judgement; the source
+column says why) or ``fitted`` (set to reproduce a calibration target of
+BRIEF.md §5). No price lives in code: the model asks the book by key.
+
+The GPU platform catalogue (``data/gpu_platforms.csv``) holds the physical
+facts of each HGX-class platform; its baseboard price is a price-book key.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+PRICES_DIR = DATA_DIR / "prices"
+PLATFORMS_FILE = DATA_DIR / "gpu_platforms.csv"
+
+BASES = ("quoted", "estimate", "fitted")
+PRICE_COLUMNS = ("key", "category", "description", "unit", "price_usd", "date", "source", "basis")
+
+
+class PriceBookError(ValueError):
+    """A price-book file or lookup is invalid."""
+
+
+@dataclass(frozen=True)
+class Price:
+    """One priced item. ``price_usd`` is per ``unit``."""
+
+    key: str
+    category: str
+    description: str
+    unit: str
+    price_usd: float
+    date: str
+    source: str
+    basis: str
+    file: str = ""
+
+
+@dataclass(frozen=True)
+class PriceBook:
+    """Prices by key, with optional user overrides applied on top."""
+
+    rows: Mapping[str, Price]
+    overrides: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.overrides) - set(self.rows))
+        if unknown:
+            raise PriceBookError(f"prices: unknown price key {unknown[0]!r}")
+        for key, value in self.overrides.items():
+            if not value >= 0:
+                raise PriceBookError(f"prices.{key} must be ≥ 0, got {value}")
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.rows
+
+    def price(self, key: str) -> float:
+        """Unit price of ``key`` [USD per unit], the user's override if any."""
+        if key in self.overrides:
+            return float(self.overrides[key])
+        try:
+            return self.rows[key].price_usd
+        except KeyError:
+            raise PriceBookError(f"price book has no key {key!r}") from None
+
+    def row(self, key: str) -> Price:
+        """The book's row for ``key`` (its default price, source and basis)."""
+        try:
+            return self.rows[key]
+        except KeyError:
+            raise PriceBookError(f"price book has no key {key!r}") from None
+
+    def with_overrides(self, overrides: Mapping[str, float]) -> PriceBook:
+        """A copy with ``overrides`` [USD per unit] replacing default prices."""
+        return PriceBook(self.rows, dict(overrides))
+
+    def records(self) -> list[dict[str, object]]:
+        """All rows as dicts, with the price in force and whether it is overridden."""
+        out = []
+        for key, row in self.rows.items():
+            rec: dict[str, object] = {c: getattr(row, c) for c in PRICE_COLUMNS}
+            rec["price_usd"] = self.price(key)
+            rec["default_price_usd"] = row.price_usd
+            rec["overridden"] = key in self.overrides
+            out.append(rec)
+        return out
+
+
+@dataclass(frozen=True)
+class Platform:
+    """An HGX-class GPU platform (one server's GPU board and its power)."""
+
+    key: str
+    name: str
+    gpus_per_node: int
+    gpu_memory_gb: int
+    gpu_power_w: float
+    node_max_power_kw: float
+    baseboard_price_key: str
+    date: str
+    source: str
+
+
+def _read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if any((v or "").strip() for v in r.values())]
+    return rows
+
+
+def _parse_price(raw: dict[str, str], file: str, line: int) -> Price:
+    missing = [c for c in PRICE_COLUMNS if not (raw.get(c) or "").strip()]
+    if missing:
+        raise PriceBookError(f"{file} line {line}: column {missing[0]!r} is empty")
+    try:
+        price = float(raw["price_usd"])
+    except ValueError:
+        raise PriceBookError(f"{file} line {line}: price_usd is not a number: {raw['price_usd']!r}") from None
+    if price < 0:
+        raise PriceBookError(f"{file} line {line}: price_usd must be ≥ 0, got {price}")
+    if raw["basis"] not in BASES:
+        raise PriceBookError(f"{file} line {line}: basis must be one of {BASES}, got {raw['basis']!r}")
+    return Price(
+        key=raw["key"].strip(),
+        category=raw["category"].strip(),
+        description=raw["description"].strip(),
+        unit=raw["unit"].strip(),
+        price_usd=price,
+        date=raw["date"].strip(),
+        source=raw["source"].strip(),
+        basis=raw["basis"].strip(),
+        file=file,
+    )
+
+
+def read_price_book(prices_dir: Path = PRICES_DIR) -> PriceBook:
+    """Read every ``*.csv`` of ``prices_dir`` into one book; keys must be unique."""
+    rows: dict[str, Price] = {}
+    for path in sorted(prices_dir.glob("*.csv")):
+        for i, raw in enumerate(_read_csv(path), start=2):
+            price = _parse_price(raw, path.name, i)
+            if price.key in rows:
+                raise PriceBookError(
+                    f"{path.name} line {i}: key {price.key!r} already defined in {rows[price.key].file}"
+                )
+            rows[price.key] = price
+    if not rows:
+        raise PriceBookError(f"no prices found in {prices_dir}")
+    return PriceBook(rows)
+
+
+def read_platforms(path: Path = PLATFORMS_FILE) -> dict[str, Platform]:
+    """Read the GPU platform catalogue, keyed by platform key (e.g. ``h100-sxm``)."""
+    out = {}
+    for raw in _read_csv(path):
+        p = Platform(
+            key=raw["key"],
+            name=raw["name"],
+            gpus_per_node=int(raw["gpus_per_node"]),
+            gpu_memory_gb=int(raw["gpu_memory_gb"]),
+            gpu_power_w=float(raw["gpu_power_w"]),
+            node_max_power_kw=float(raw["node_max_power_kw"]),
+            baseboard_price_key=raw["baseboard_price_key"],
+            date=raw["date"],
+            source=raw["source"],
+        )
+        out[p.key] = p
+    return out
+
+
+@lru_cache(maxsize=1)
+def default_price_book() -> PriceBook:
+    """The shipped price book (cached; treat as read-only)."""
+    return read_price_book()
+
+
+@lru_cache(maxsize=1)
+def default_platforms() -> dict[str, Platform]:
+    """The shipped GPU platform catalogue (cached; treat as read-only)."""
+    return read_platforms()

@@ -1,0 +1,469 @@
+"""Scenario: every input of a plan, validated, with units in field names.
+
+A scenario file (YAML or JSON) may name a preset with ``base:`` (a file in
+``data/scenarios/``); every other key overrides that preset by deep merge::
+
+    base: optimized
+    cluster: {gpus: 2048}
+    pricing: {usd_per_gpu_hour: 2.2}
+
+Conventions: money in nominal USD, rates as fractions per year unless named
+``_per_month``, time in months unless the name says otherwise. Each field's
+``description`` is the help text of its widget in the app.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .pricebook import DATA_DIR
+
+SCHEMA_VERSION = 1
+SCENARIOS_DIR = DATA_DIR / "scenarios"
+NODE_PRESETS_FILE = DATA_DIR / "node_presets.yaml"
+MAX_FILE_BYTES = 1_000_000
+_PRESET_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]{0,63}$")
+
+Topology = Literal["reference", "tor", "vms", "modular"]
+NodePreset = Literal["oem_default", "optimized"]
+CpuTier = Literal["entry", "mid", "top"]
+
+
+class ScenarioError(ValueError):
+    """An invalid scenario; the message names the field and is shown as is."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class Cluster(_Section):
+    """What is being built."""
+
+    gpus: int = Field(1024, ge=8, le=1_000_000, description="GPUs in the cluster [count], a multiple of GPUs per node.")
+    gpu_model: str = Field(
+        "h100-sxm", description="GPU platform key from data/gpu_platforms.csv (h100-sxm, h200-sxm, b200-sxm)."
+    )
+    gpus_per_node: int = Field(8, ge=1, le=16, description="GPUs per server [count]; HGX platforms have 8.")
+    hot_spare_share: float = Field(
+        0.0,
+        ge=0,
+        le=0.5,
+        description="Hot-spare servers bought on top, as a share of servers [fraction]; they earn nothing.",
+    )
+
+    @model_validator(mode="after")
+    def _whole_servers(self) -> Cluster:
+        if self.gpus % self.gpus_per_node:
+            raise ValueError(
+                f"cluster.gpus must be a multiple of cluster.gpus_per_node ({self.gpus_per_node}), got {self.gpus}"
+            )
+        return self
+
+    @property
+    def servers(self) -> int:
+        """Compute servers in service [count] (hot spares excluded)."""
+        return self.gpus // self.gpus_per_node
+
+
+class Node(_Section):
+    """Compute-node bill of materials. Fields left out are filled from ``preset``."""
+
+    preset: NodePreset = Field(
+        "optimized", description="Starting point: oem_default (the OEM's quote) or optimized (the article's BoM)."
+    )
+    cpu_tier: CpuTier = Field("mid", description="CPU tier of both sockets: entry, mid (recommended) or top bin.")
+    cpu_sockets: int = Field(2, ge=1, le=2, description="CPU sockets per server [count].")
+    ram_tb: float = Field(1.0, ge=0.25, le=8, description="DDR5 system memory per server [TB], in 64 GB DIMMs.")
+    nvme_tb: float = Field(30.0, ge=0, le=500, description="Local NVMe capacity per server [TB], in 7.68 TB drives.")
+    dpus: int = Field(
+        0, ge=0, le=2, description="BlueField-3 DPUs per server [count]; they also serve as front-end NICs."
+    )
+    frontend_nics: int = Field(1, ge=0, le=2, description="Plain dual-port ConnectX front-end NICs per server [count].")
+    warranty_years: int = Field(3, ge=0, le=7, description="OEM hardware warranty bought with the server [years].")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_from_preset(cls, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            preset = data.get("preset", "optimized")
+            presets = node_presets()
+            if preset in presets:
+                return {**presets[preset], **data}
+        return data
+
+    @model_validator(mode="after")
+    def _has_frontend(self) -> Node:
+        if self.dpus + self.frontend_nics < 1:
+            raise ValueError("node.frontend_nics must be ≥ 1 when node.dpus is 0 (a server needs a front-end port)")
+        return self
+
+
+class Frontend(_Section):
+    """Front-end Ethernet: internet, scheduler, storage, images."""
+
+    port_gbps: Literal[100, 200, 400] = Field(100, description="Speed of each front-end port on a server [Gbit/s].")
+    ports_per_node: int = Field(2, ge=1, le=4, description="Front-end ports per server [count].")
+    switch_class: Literal["generic", "spectrum"] = Field(
+        "generic", description="generic Ethernet (Arista, Cisco, ODM) or NVIDIA Spectrum SN4600 class."
+    )
+
+
+class Oob(_Section):
+    """Out-of-band 1 GbE management network (BMCs, PDUs, switches)."""
+
+    switch_class: Literal["generic", "spectrum"] = Field(
+        "generic", description="generic 1 GbE switch or NVIDIA Spectrum SN2201."
+    )
+
+
+class Fabric(_Section):
+    """Back-end GPU fabric (InfiniBand NDR class), front end and out-of-band."""
+
+    topology: Topology = Field(
+        "vms",
+        description="reference (NVIDIA RA, optics everywhere), tor (top-of-rack), "
+        "vms (virtual modular switch) or modular (chassis).",
+    )
+    oversubscription: float = Field(
+        2.0, ge=1, le=16, description="Leaf downlinks per uplink, N:1 [ratio]; 1 = non-blocking."
+    )
+    nics_per_node: Literal[4, 8] = Field(
+        8, description="Back-end NICs per server [count]; 4 halves back-end bandwidth."
+    )
+    nic_gbps: Literal[400, 800] = Field(
+        400, description="Speed of each back-end NIC port [Gbit/s] (400 = NDR, 800 = XDR)."
+    )
+    switch_model: str = Field(
+        "qm9700", description="Back-end switch key from the network catalogue (qm9700 = Quantum-2 64×400G)."
+    )
+    servers_per_su: int = Field(32, ge=1, le=256, description="Servers per scalable unit (pod) [count].")
+    leaf_spine_cable: Literal["dac", "acc"] = Field(
+        "dac", description="Copper for leaf→spine in vms: passive DAC or active copper (ACC)."
+    )
+    subnet_manager: Literal["ufm", "opensm"] = Field(
+        "ufm", description="UFM (licence per NIC endpoint) or open-source OpenSM."
+    )
+    frontend: Frontend = Field(default_factory=Frontend, description="Front-end Ethernet network.")
+    oob: Oob = Field(default_factory=Oob, description="Out-of-band management network.")
+
+
+class Storage(_Section):
+    """Shared networked NVMe storage."""
+
+    usable_pb: float = Field(2.0, ge=0, le=1000, description="Usable capacity [PB].")
+    vendor_class: Literal["licensed", "self_built"] = Field(
+        "licensed",
+        description="licensed (Weka/Vast-like software per TB) or self_built (NFS class; small-file slowness)",
+    )
+    licence_term: Literal["perpetual", "yearly"] = Field(
+        "perpetual", description="Software licence bought up front or paid yearly."
+    )
+    min_servers: int = Field(8, ge=1, le=1000, description="Minimum storage servers for high availability [count].")
+    network: Literal["frontend", "backend"] = Field(
+        "frontend", description="Network carrying storage traffic; the article advises the front end."
+    )
+    target_gbps_per_gpu: float = Field(
+        2.0, ge=0, le=100, description="Aggregate read throughput wanted per GPU [Gbit/s]."
+    )
+    checkpoint_params_billion: float = Field(
+        70.0, ge=0, le=100_000, description="Model size for the checkpoint-time check [billion parameters]."
+    )
+
+
+class Facility(_Section):
+    """Racks, power and colocation."""
+
+    rack_power_kw: float = Field(41.0, gt=0, le=300, description="Power available per compute rack [kW].")
+    servers_per_rack: int = Field(
+        4, ge=1, le=32, description="HGX servers per 42U compute rack [count], limited by rack power."
+    )
+    pue: float = Field(1.3, ge=1, le=3, description="Power usage effectiveness: facility power ÷ IT power [ratio].")
+    colo_usd_per_kw_month: float = Field(
+        184.0, ge=0, le=2000, description="Colocation price per contracted IT kW per month [USD/kW-month]."
+    )
+    electricity_usd_per_kwh: float = Field(
+        0.08, ge=0, le=2, description="Electricity price per kWh consumed at the meter [USD/kWh]."
+    )
+    electricity_in_colo: bool = Field(False, description="True if the colocation price already includes electricity.")
+
+
+class Opex(_Section):
+    """Running costs other than power and colocation."""
+
+    staff_fte_per_1000_gpus: float = Field(4.0, ge=0, le=100, description="Operations staff per 1,000 GPUs [FTE].")
+    staff_loaded_cost_usd: float = Field(220_000.0, ge=0, description="Fully loaded cost of one FTE per year [USD].")
+    support_rate: float = Field(
+        0.04, ge=0, le=1, description="Hardware support after warranty, per year [fraction of hardware capex]."
+    )
+    insurance_rate: float = Field(0.005, ge=0, le=1, description="Insurance per year [fraction of capex].")
+    ai_enterprise: bool = Field(
+        False, description="Pay NVIDIA AI Enterprise per GPU per year (the article advises against)."
+    )
+    transit_usd_per_month: float = Field(15_000.0, ge=0, description="Internet transit and cross-connects [USD/month].")
+    sga_rate: float = Field(
+        0.05, ge=0, le=1, description="Sales, general and administrative costs [fraction of revenue]."
+    )
+
+
+class Financing(_Section):
+    """How the capex is paid for."""
+
+    debt_share: float = Field(0.6, ge=0, le=1, description="Share of capex funded by debt [fraction].")
+    interest_rate: float = Field(0.11, ge=0, le=1, description="Annual interest rate on the debt [fraction].")
+    term_months: int = Field(60, ge=1, le=360, description="Debt term from first draw [months].")
+    grace_months: int = Field(6, ge=0, le=120, description="Interest-only months before repayment starts [months].")
+    amortization: Literal["annuity", "straight_line", "sculpted"] = Field("annuity", description="Repayment profile.")
+    target_dscr: float = Field(
+        1.3, ge=1, le=10, description="Target debt-service cover for sculpted repayment [ratio]."
+    )
+    upfront_fee_rate: float = Field(
+        0.02, ge=0, le=0.2, description="Arrangement fee on the debt [fraction of principal]."
+    )
+    capitalize_idc: bool = Field(True, description="Add interest during construction to the loan instead of paying it.")
+    hurdle_rate: float = Field(
+        0.12, ge=0, le=1, description="Discount rate for NPV and TCO capital recovery (WACC) [fraction per year]."
+    )
+    tax_rate: float = Field(0.25, ge=0, le=1, description="Corporate income tax rate [fraction].")
+
+    @model_validator(mode="after")
+    def _grace_within_term(self) -> Financing:
+        if self.grace_months >= self.term_months:
+            raise ValueError(
+                f"financing.grace_months must be < financing.term_months ({self.term_months}), got {self.grace_months}"
+            )
+        return self
+
+
+class Pricing(_Section):
+    """What customers pay."""
+
+    usd_per_gpu_hour: float = Field(2.20, ge=0, le=100, description="Price of a GPU-hour at go-live [USD/GPU-hour].")
+    utilization: float = Field(
+        0.85, ge=0, le=1, description="Share of sellable GPU-hours sold at steady state [fraction]."
+    )
+    reserved_share: float = Field(
+        0.6, ge=0, le=1, description="Share of sellable GPUs under take-or-pay contracts [fraction]."
+    )
+    reserved_price_multiple: float = Field(
+        0.9, ge=0, le=5, description="Reserved price as a multiple of the headline price [ratio]."
+    )
+    reserved_usd_per_gpu_hour: float | None = Field(
+        None, ge=0, le=100, description="Pinned reserved price [USD/GPU-hour]; empty = multiple × headline."
+    )
+    reserved_term_months: int = Field(
+        24, ge=1, le=120, description="Length of reserved contracts before renewal [months]."
+    )
+    on_demand_price_multiple: float = Field(
+        1.0, ge=0, le=5, description="On-demand price as a multiple of the headline price [ratio]."
+    )
+    price_decline_per_year: float = Field(
+        0.15, ge=0, le=0.95, description="Yearly fall of on-demand and renewal prices [fraction]."
+    )
+    ramp_months: int = Field(3, ge=0, le=36, description="Months after go-live to reach steady utilization [months].")
+    sla_credit_share: float = Field(0.01, ge=0, le=0.5, description="Revenue given back as SLA credits [fraction].")
+
+
+class Timeline(_Section):
+    """From purchase order to end of life; month 0 = purchase order."""
+
+    delivery_lead_months: int = Field(
+        3, ge=0, le=36, description="Purchase order to delivery at the OEM's dock [months]."
+    )
+    integration_burn_in_weeks: float = Field(
+        3.5, ge=0, le=26, description="OEM integration and burn-in before shipping [weeks]."
+    )
+    site_install_weeks: float = Field(
+        2.0, ge=0, le=26, description="Installation and cabling at the colocation site [weeks]."
+    )
+    onsite_burn_in_days: float = Field(
+        3.0, ge=0, le=60, description="On-site burn-in before customers get access [days]."
+    )
+    deposit_share: float = Field(
+        0.3, ge=0, le=1, description="Share of capex paid at purchase order; the rest at delivery [fraction]."
+    )
+    horizon_months: int = Field(72, ge=12, le=240, description="Analysis horizon from month 0 [months].")
+    useful_life_months: int = Field(72, ge=12, le=180, description="Depreciation life of the hardware [months].")
+    residual_value_share: float = Field(
+        0.05, ge=0, le=1, description="Resale value at the end of the horizon [fraction of capex]."
+    )
+
+
+class Scenario(_Section):
+    """A whole plan: cluster, node, fabric, storage, facility, opex, financing, pricing, timeline."""
+
+    schema_version: int = Field(SCHEMA_VERSION, ge=1, le=SCHEMA_VERSION, description="Scenario file format version.")
+    name: str = Field("untitled", max_length=120, description="Scenario name.")
+    description: str = Field("", max_length=2000, description="Free-text notes.")
+    base: str | None = Field(None, description="Preset from data/scenarios/ this scenario started from.")
+    cluster: Cluster = Field(default_factory=Cluster, description="Cluster size and GPU platform.")
+    node: Node = Field(default_factory=Node, description="Compute-node bill of materials.")
+    fabric: Fabric = Field(default_factory=Fabric, description="Networks.")
+    storage: Storage = Field(default_factory=Storage, description="Shared storage.")
+    facility: Facility = Field(default_factory=Facility, description="Site and power.")
+    opex: Opex = Field(default_factory=Opex, description="Running costs.")
+    financing: Financing = Field(default_factory=Financing, description="Debt and equity.")
+    pricing: Pricing = Field(default_factory=Pricing, description="GPU rental pricing.")
+    timeline: Timeline = Field(default_factory=Timeline, description="Schedule and horizon.")
+    prices: dict[str, float] = Field(
+        default_factory=dict, description="Overrides of price-book unit prices by key [USD per unit]."
+    )
+
+    @model_validator(mode="after")
+    def _prices_non_negative(self) -> Scenario:
+        for key, value in self.prices.items():
+            if not value >= 0:
+                raise ValueError(f"prices.{key} must be ≥ 0, got {value}")
+        return self
+
+    def to_yaml(self) -> str:
+        """The scenario as YAML (all fields explicit)."""
+        return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False, allow_unicode=True)
+
+    def to_json(self) -> str:
+        """The scenario as indented JSON (all fields explicit)."""
+        return self.model_dump_json(indent=2)
+
+
+# --- presets and files -------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def node_presets() -> dict[str, dict[str, Any]]:
+    """Node presets from ``data/node_presets.yaml`` (field values by preset name)."""
+    with NODE_PRESETS_FILE.open(encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    return {name: dict(values) for name, values in data.items()}
+
+
+def preset_names() -> list[str]:
+    """Names of the shipped scenario presets (files in ``data/scenarios/``)."""
+    return sorted(p.stem for p in SCENARIOS_DIR.glob("*.yaml"))
+
+
+def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """``override`` laid over ``base``: mappings merge key by key, anything else replaces."""
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _preset_dict(name: str, depth: int = 0) -> dict[str, Any]:
+    if not isinstance(name, str) or not _PRESET_NAME.match(name):
+        raise ScenarioError(f"base must name a preset ({', '.join(preset_names())}), got {name!r}")
+    path = SCENARIOS_DIR / f"{name}.yaml"
+    if not path.is_file():
+        raise ScenarioError(f"base: no preset named {name!r}; choose one of {', '.join(preset_names())}")
+    data = _parse_text(path.read_text(encoding="utf-8"), path.name)
+    return _resolve_base(data, depth + 1)
+
+
+def _resolve_base(data: Mapping[str, Any], depth: int = 0) -> dict[str, Any]:
+    if depth > 5:
+        raise ScenarioError("base: presets nest too deeply (more than 5 levels)")
+    base = data.get("base")
+    if base is None:
+        return dict(data)
+    merged = deep_merge(_preset_dict(base, depth), data)
+    merged["base"] = base
+    return merged
+
+
+def _parse_text(text: str, origin: str) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(text) if text.strip() else None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        raise ScenarioError(f"{origin}{where}: not valid YAML or JSON") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{origin}: a scenario must be a mapping of sections (cluster:, node:, …)")
+    return data
+
+
+def format_validation_error(exc: ValidationError) -> str:
+    """One line naming the first bad field, e.g. ``fabric.oversubscription must be ≥ 1, got 0.5``."""
+    err = exc.errors(include_url=False)[0]
+    loc = ".".join(str(p) for p in err["loc"])
+    ctx = err.get("ctx") or {}
+    kind = err["type"]
+    got = err.get("input")
+    bounds = {"greater_than_equal": "≥", "greater_than": ">", "less_than_equal": "≤", "less_than": "<"}
+    if kind in bounds:
+        limit = next(iter(ctx.values()))
+        return f"{loc} must be {bounds[kind]} {limit}, got {got!r}"
+    if kind == "extra_forbidden":
+        return f"{loc}: unknown field (check the spelling)"
+    if kind == "missing":
+        return f"{loc}: required field is missing"
+    if kind == "literal_error":
+        return f"{loc} must be one of {ctx.get('expected', '')}, got {got!r}"
+    if kind == "value_error":
+        msg = str(ctx.get("error", err["msg"]))
+        return msg if (loc == "" or msg.startswith(loc.split(".")[0])) else f"{loc}: {msg}"
+    return f"{loc}: {err['msg'].lower()}, got {got!r}" if loc else err["msg"]
+
+
+def scenario_from_dict(data: Mapping[str, Any]) -> Scenario:
+    """Validate a scenario mapping, resolving ``base:`` first; raises ScenarioError."""
+    if not isinstance(data, Mapping):
+        raise ScenarioError("a scenario must be a mapping of sections (cluster:, node:, …)")
+    resolved = _resolve_base(data)
+    try:
+        return Scenario.model_validate(resolved)
+    except ValidationError as exc:
+        raise ScenarioError(format_validation_error(exc)) from None
+
+
+def parse_scenario(text: str, origin: str = "scenario") -> Scenario:
+    """Parse YAML or JSON text (JSON is YAML) into a validated Scenario."""
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        raise ScenarioError(f"{origin}: file larger than {MAX_FILE_BYTES // 1000} kB")
+    return scenario_from_dict(_parse_text(text, origin))
+
+
+def load_scenario(source: str | Path | Mapping[str, Any]) -> Scenario:
+    """A Scenario from a file path, a preset name or a mapping.
+
+    A string that names a preset (``"reference"``) loads that preset; any
+    other string or Path is read as a YAML/JSON file.
+    """
+    if isinstance(source, Mapping):
+        return scenario_from_dict(source)
+    if isinstance(source, str) and _PRESET_NAME.match(source) and source in preset_names():
+        return scenario_from_dict({"base": source})
+    path = Path(source)
+    if not path.is_file():
+        raise ScenarioError(f"{path}: no such file")
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise ScenarioError(f"{path.name}: file larger than {MAX_FILE_BYTES // 1000} kB")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path.name}: not a text file (expected YAML or JSON)") from None
+    return parse_scenario(text, path.name)
+
+
+def save_scenario(scenario: Scenario, path: str | Path) -> Path:
+    """Write ``scenario`` to ``path``: JSON if it ends in ``.json``, else YAML."""
+    path = Path(path)
+    text = scenario.to_json() if path.suffix.lower() == ".json" else scenario.to_yaml()
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def scenario_json(scenario: Scenario) -> str:
+    """Canonical compact JSON of a scenario (a cache key)."""
+    return json.dumps(scenario.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,88 @@
+"""Compute node: edit the HGX server's bill of materials and see what it costs."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from neoplan.charts import node_bom_figure
+from neoplan.pricebook import default_platforms
+from ui import format as fmt
+from ui.state import evaluate_current
+from ui.widgets import field_input
+
+st.title("Compute node")
+st.caption("One HGX server, line by line: counts from the options × unit prices from the price book.")
+
+left, right = st.columns([1, 2], gap="large")
+with left:
+    st.subheader("Options")
+    field_input("node.preset", "Preset", options_labels={"oem_default": "OEM default quote", "optimized": "Optimized"})
+    platforms = default_platforms()
+    field_input(
+        "cluster.gpu_model",
+        "GPU platform",
+        options=list(platforms),
+        options_labels={k: p.name for k, p in platforms.items()},
+    )
+    field_input("node.cpu_tier", "CPU tier", options_labels={"entry": "Entry", "mid": "Mid-range", "top": "Top bin"})
+    field_input("node.cpu_sockets", "CPU sockets")
+    field_input("node.ram_tb", "System memory [TB]", step=0.25)
+    field_input("node.nvme_tb", "Local NVMe [TB]", step=7.68)
+    field_input("node.dpus", "BlueField-3 DPUs [count]")
+    field_input("node.frontend_nics", "ConnectX front-end NICs [count]")
+    field_input("fabric.frontend.port_gbps", "Front-end port speed [Gbit/s]")
+    field_input("fabric.nics_per_node", "Back-end NICs [count]")
+    field_input("fabric.nic_gbps", "Back-end NIC speed [Gbit/s]")
+    field_input("node.warranty_years", "Warranty [years]")
+    st.divider()
+    field_input("cluster.gpus", "GPUs in the cluster", step=8)
+    field_input("cluster.hot_spare_share", "Hot spares [share of servers]", step=0.01)
+
+result = evaluate_current()
+if result is not None:
+    with right:
+        saving = result.node_saving_vs_oem_usd
+        c1, c2, c3 = st.columns(3)
+        c1.metric("Node price", fmt.usd_exact(result.node_capex_usd), help="Sum of the line items below, per server.")
+        c2.metric(
+            "Saving vs OEM default",
+            fmt.usd_exact(saving),
+            delta=fmt.pct(saving / result.oem_default_node_capex_usd) if result.oem_default_node_capex_usd else None,
+            help="OEM-default server on the same platform and NIC count minus this server.",
+        )
+        c3.metric(
+            f"Saving over {result.servers + result.spare_servers:,} servers",
+            fmt.usd(saving * (result.servers + result.spare_servers)),
+            help="Per-server saving times servers bought (hot spares included).",
+        )
+        c4, c5, c6 = st.columns(3)
+        c4.metric(
+            "Compute capex",
+            fmt.usd(result.capex_by_category()["compute"]),
+            help="Servers in service plus hot spares, times the node price.",
+        )
+        c5.metric("Servers", f"{result.servers:,} + {result.spare_servers:,} spares")
+        c6.metric(
+            "Per GPU",
+            fmt.usd_exact(result.node_capex_usd / result.platform.gpus_per_node),
+            help="Node price divided by its GPUs.",
+        )
+        st.plotly_chart(node_bom_figure(result), key="node_bom_chart")
+        table = result.bom_table()[["item", "quantity", "unit", "unit_price_usd", "total_usd", "basis", "key"]]
+        st.dataframe(
+            table,
+            hide_index=True,
+            column_config={
+                "item": "Item",
+                "quantity": "Qty",
+                "unit": "Unit",
+                "key": "Price key",
+                "basis": "Basis",
+                "unit_price_usd": st.column_config.NumberColumn("Unit price", format="dollar"),
+                "total_usd": st.column_config.NumberColumn("Total", format="dollar"),
+            },
+        )
+        st.caption(
+            "Basis: **quoted** = public price, **estimate** = judgement, **fitted** = set to reproduce a "
+            "calibration target, **override** = your price. Edit data/prices/*.csv to change defaults."
+        )

@@ -1,0 +1,111 @@
+"""A real browser: `streamlit run app.py` on localhost, Debian's Chromium driven by Playwright.
+
+Skips with a reason where Chromium or Playwright is missing, except in CI (``CI`` set), where it must run.
+Screenshots of every page go to docs/screenshots/ (the README's tour).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+# (navigation label, slug for the screenshot, text that must appear on the page)
+PAGES = [
+    ("Overview", "overview", "Node price"),
+    ("Compute node", "compute_node", "$256,400"),
+]
+
+pytestmark = pytest.mark.browser
+
+
+def _need(condition: bool, reason: str) -> None:
+    if not condition:
+        if os.environ.get("CI"):
+            pytest.fail(f"browser test cannot run in CI: {reason}")
+        pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_url() -> Iterator[str]:
+    port = _free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless=true",
+           f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
+           "--server.fileWatcherType=none"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("streamlit did not become healthy in 60 s")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def page(app_url: str, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    _need(Path(CHROMIUM).exists(), f"Chromium not found at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _need(False, "playwright is not installed (pip install -r requirements.txt)")
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True, args=ARGS, viewport={"width": 1440, "height": 1000}
+        )
+        tab = browser.new_page()
+        tab.goto(app_url, wait_until="domcontentloaded")
+        yield tab
+        browser.close()
+
+
+def _settle(tab) -> None:  # type: ignore[no-untyped-def]
+    tab.wait_for_selector("[data-testid='stApp']", timeout=30_000)
+    tab.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000
+    )
+    tab.wait_for_timeout(800)
+
+
+@pytest.mark.parametrize(("label", "slug", "expected"), PAGES)
+def test_page_renders(page, label: str, slug: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    nav = page.get_by_test_id("stSidebarNav").get_by_role("link", name=re.compile(f"^{re.escape(label)}$"))
+    nav.click()
+    _settle(page)
+    page.get_by_text(expected, exact=False).first.wait_for(timeout=30_000)
+    assert page.get_by_test_id("stException").count() == 0, f"exception on {label}"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{slug}.png"), full_page=True)

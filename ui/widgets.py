@@ -1,0 +1,97 @@
+"""Widgets bound to Scenario fields: label, help, range and choices come from the pydantic Field."""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+import streamlit as st
+from annotated_types import Ge, Gt, Le, Lt
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from neoplan.scenario import Scenario
+
+from .state import WIDGET_PREFIX, field_errors, get_scenario, update_field
+
+
+def field_info(path: str) -> tuple[FieldInfo, Any]:
+    """(FieldInfo, annotation) of a dotted Scenario field path such as ``fabric.frontend.port_gbps``."""
+    model: type[BaseModel] = Scenario
+    info: FieldInfo | None = None
+    for part in path.split("."):
+        info = model.model_fields[part]
+        ann = info.annotation
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            model = ann
+    assert info is not None
+    return info, info.annotation
+
+
+def current_value(path: str) -> Any:
+    """Value of a dotted field path in the current scenario."""
+    value: Any = get_scenario()
+    for part in path.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def _bounds(info: FieldInfo) -> tuple[float | None, float | None]:
+    lo = hi = None
+    for meta in info.metadata:
+        if isinstance(meta, Ge | Gt):
+            lo = meta.ge if isinstance(meta, Ge) else meta.gt
+        if isinstance(meta, Le | Lt):
+            hi = meta.le if isinstance(meta, Le) else meta.lt
+    return lo, hi
+
+
+def _fmt(bound: float | None) -> str:
+    return "any" if bound is None else f"{bound:,g}"
+
+
+def _on_change(path: str) -> None:
+    update_field(path, st.session_state[WIDGET_PREFIX + path])
+
+
+def field_input(
+    path: str,
+    label: str,
+    *,
+    step: float | None = None,
+    fmt: str | None = None,
+    options_labels: dict[Any, str] | None = None,
+    options: list[Any] | None = None,
+    container: Any = None,
+) -> Any:
+    """Draw the widget for ``path`` and an ``st.error`` under it if the last edit was rejected.
+
+    Literal fields (or ``options``) get a selectbox, bools a toggle, numbers a number input.
+    """
+    where = container or st
+    info, ann = field_info(path)
+    key = WIDGET_PREFIX + path
+    value = current_value(path)
+    kwargs: dict[str, Any] = {"key": key, "help": info.description, "on_change": _on_change, "args": (path,)}
+    if key not in st.session_state:
+        st.session_state[key] = value
+    if options is not None or typing.get_origin(ann) is typing.Literal:
+        options = options if options is not None else list(typing.get_args(ann))
+        labels = options_labels or {}
+        where.selectbox(label, options, format_func=lambda o: labels.get(o, str(o)), **kwargs)
+    elif ann is bool:
+        where.toggle(label, **kwargs)
+    elif ann in (int, float):
+        lo, hi = _bounds(info)
+        if lo is not None or hi is not None:
+            kwargs["help"] = f"{info.description} Allowed: {_fmt(lo)} to {_fmt(hi)}."
+        if ann is int:
+            where.number_input(label, step=int(step or 1), **kwargs)
+        else:
+            where.number_input(label, step=float(step or 0.1), format=fmt or "%.2f", **kwargs)
+    else:
+        where.text_input(label, **kwargs)
+    error = field_errors().get(path)
+    if error:
+        where.error(error)
+    return current_value(path)
