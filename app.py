@@ -6,7 +6,7 @@ import streamlit as st
 
 import neoplan
 from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, parse_scenario
-from ui.state import get_scenario, set_scenario
+from ui.state import get_library, get_scenario, set_scenario
 
 st.set_page_config(page_title="neoplan — GPU cloud planner", page_icon="🧮", layout="wide")
 
@@ -14,30 +14,45 @@ PAGES = {
     "Plan": [
         st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True),
         st.Page("pages/compute_node.py", title="Compute node", icon=":material/memory:"),
+        st.Page("pages/network.py", title="Network", icon=":material/lan:"),
+        st.Page("pages/storage_site.py", title="Storage & site", icon=":material/dns:"),
+    ],
+    "Money": [
+        st.Page("pages/financing.py", title="Financing", icon=":material/account_balance:"),
+        st.Page("pages/pricing.py", title="Pricing & revenue", icon=":material/sell:"),
+        st.Page("pages/results.py", title="Results", icon=":material/query_stats:"),
+    ],
+    "Scenarios": [
+        st.Page("pages/scenarios.py", title="Scenarios", icon=":material/folder_open:"),
+        st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:"),
     ],
 }
 
 
-def _load_preset() -> None:
-    name = st.session_state["sidebar.preset"]
-    set_scenario(neoplan.load_scenario(name))
+def _open_selected() -> None:
+    name = st.session_state["sidebar.open"]
+    try:
+        set_scenario(get_library().load(name))
+    except ScenarioError as exc:
+        st.session_state["sidebar.upload_error"] = str(exc)
 
 
 def sidebar() -> None:
     """Scenario picker, upload and download, shared by every page."""
     scenario = get_scenario()
+    library = get_library()
     with st.sidebar:
         st.markdown(f"**Scenario:** {scenario.name}")
-        presets = neoplan.preset_names()
-        current = scenario.base if scenario.base in presets else presets[0]
-        st.selectbox(
-            "Start from preset",
-            presets,
-            index=presets.index(current),
-            key="sidebar.preset",
-            on_change=_load_preset,
-            help="Replace the current scenario with a shipped preset.",
-        )
+        entries = library.entries()
+        names = [e.name for e in entries]
+        labels = {e.name: f"{e.name} (preset)" if e.read_only else e.name for e in entries}
+        current = st.session_state.get("sidebar.open")
+        if current not in names:
+            current = scenario.name if scenario.name in names else (scenario.base if scenario.base in names else None)
+        st.selectbox("Open scenario", names, index=names.index(current) if current in names else None,
+                     format_func=labels.get, key="sidebar.open", on_change=_open_selected,
+                     placeholder="Choose a preset or a saved scenario",
+                     help="Replace the current scenario with a shipped preset or one you saved (Scenarios page).")
         upload = st.file_uploader(
             "Load scenario file",
             type=["yaml", "yml", "json"],

@@ -15,6 +15,8 @@ facts of each HGX-class platform; its baseboard price is a price-book key.
 from __future__ import annotations
 
 import csv
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -25,6 +27,7 @@ PRICES_DIR = DATA_DIR / "prices"
 PLATFORMS_FILE = DATA_DIR / "gpu_platforms.csv"
 
 BASES = ("quoted", "estimate", "fitted")
+_DATE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
 PRICE_COLUMNS = ("key", "category", "description", "unit", "price_usd", "date", "source", "basis")
 
 
@@ -59,7 +62,7 @@ class PriceBook:
         if unknown:
             raise PriceBookError(f"prices: unknown price key {unknown[0]!r}")
         for key, value in self.overrides.items():
-            if not value >= 0:
+            if not (math.isfinite(value) and value >= 0):
                 raise PriceBookError(f"prices.{key} must be ≥ 0, got {value}")
 
     def __contains__(self, key: object) -> bool:
@@ -112,9 +115,20 @@ class Platform:
     source: str
 
 
-def _read_csv(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="", encoding="utf-8") as fh:
-        rows = [r for r in csv.DictReader(fh) if any((v or "").strip() for v in r.values())]
+def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
+    """Non-blank rows of a CSV file with the physical line each ends on (1 = header)."""
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            rows = []
+            for raw in reader:
+                extra = raw.pop(None, None)  # type: ignore[call-overload]
+                if extra and any((v or "").strip() for v in extra):
+                    raise PriceBookError(f"{path.name} line {reader.line_num}: more fields than columns")
+                if any((v or "").strip() for v in raw.values()):
+                    rows.append((reader.line_num, raw))
+    except UnicodeDecodeError as exc:
+        raise PriceBookError(f"{path.name}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from None
     return rows
 
 
@@ -126,8 +140,10 @@ def _parse_price(raw: dict[str, str], file: str, line: int) -> Price:
         price = float(raw["price_usd"])
     except ValueError:
         raise PriceBookError(f"{file} line {line}: price_usd is not a number: {raw['price_usd']!r}") from None
-    if price < 0:
-        raise PriceBookError(f"{file} line {line}: price_usd must be ≥ 0, got {price}")
+    if not math.isfinite(price) or price < 0:
+        raise PriceBookError(f"{file} line {line}: price_usd must be a finite number ≥ 0, got {price}")
+    if not _DATE.match(raw["date"].strip()):
+        raise PriceBookError(f"{file} line {line}: date must be YYYY-MM or YYYY-MM-DD, got {raw['date']!r}")
     if raw["basis"] not in BASES:
         raise PriceBookError(f"{file} line {line}: basis must be one of {BASES}, got {raw['basis']!r}")
     return Price(
@@ -147,7 +163,7 @@ def read_price_book(prices_dir: Path = PRICES_DIR) -> PriceBook:
     """Read every ``*.csv`` of ``prices_dir`` into one book; keys must be unique."""
     rows: dict[str, Price] = {}
     for path in sorted(prices_dir.glob("*.csv")):
-        for i, raw in enumerate(_read_csv(path), start=2):
+        for i, raw in _read_csv(path):
             price = _parse_price(raw, path.name, i)
             if price.key in rows:
                 raise PriceBookError(
@@ -162,7 +178,7 @@ def read_price_book(prices_dir: Path = PRICES_DIR) -> PriceBook:
 def read_platforms(path: Path = PLATFORMS_FILE) -> dict[str, Platform]:
     """Read the GPU platform catalogue, keyed by platform key (e.g. ``h100-sxm``)."""
     out = {}
-    for raw in _read_csv(path):
+    for _, raw in _read_csv(path):
         p = Platform(
             key=raw["key"],
             name=raw["name"],

@@ -42,7 +42,7 @@ class ScenarioError(ValueError):
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 class Cluster(_Section):
@@ -174,6 +174,12 @@ class Storage(_Section):
     target_gbps_per_gpu: float = Field(
         2.0, ge=0, le=100, description="Aggregate read throughput wanted per GPU [Gbit/s]."
     )
+    server_model: str | None = Field(
+        None, description="Storage-server key from data/storage_catalogue.csv; empty = the vendor class's default."
+    )
+    bytes_per_param: float = Field(
+        14.0, gt=0, le=100, description="Checkpoint size per model parameter [bytes] (bf16 weights + fp32 Adam = 14)."
+    )
     checkpoint_params_billion: float = Field(
         70.0, ge=0, le=100_000, description="Model size for the checkpoint-time check [billion parameters]."
     )
@@ -193,7 +199,22 @@ class Facility(_Section):
     electricity_usd_per_kwh: float = Field(
         0.08, ge=0, le=2, description="Electricity price per kWh consumed at the meter [USD/kWh]."
     )
+    management_nodes: int = Field(
+        3, ge=3, le=100, description="CPU management nodes [count], ≥ 3; two get a back-end ConnectX for HA UFM."
+    )
+    firewall_pairs: int = Field(1, ge=0, le=20, description="Physical firewall HA pairs [count].")
+    idle_power_share: float = Field(0.2, ge=0, le=1, description="Server draw when idle [fraction of max power].")
+    busy_power_share: float = Field(0.8, ge=0, le=1, description="Server draw when busy [fraction of max power].")
     electricity_in_colo: bool = Field(False, description="True if the colocation price already includes electricity.")
+
+    @model_validator(mode="after")
+    def _idle_below_busy(self) -> Facility:
+        if self.idle_power_share > self.busy_power_share:
+            raise ValueError(
+                f"facility.idle_power_share must be ≤ facility.busy_power_share ({self.busy_power_share}), "
+                f"got {self.idle_power_share}"
+            )
+        return self
 
 
 class Opex(_Section):
@@ -209,6 +230,10 @@ class Opex(_Section):
         False, description="Pay NVIDIA AI Enterprise per GPU per year (the article advises against)."
     )
     transit_usd_per_month: float = Field(15_000.0, ge=0, description="Internet transit and cross-connects [USD/month].")
+    ufm_subscription: bool = Field(
+        False,
+        description="Pay UFM yearly per endpoint instead of the up-front licence (when the subnet manager is UFM).",
+    )
     sga_rate: float = Field(
         0.05, ge=0, le=1, description="Sales, general and administrative costs [fraction of revenue]."
     )
@@ -246,7 +271,13 @@ class Financing(_Section):
 class Pricing(_Section):
     """What customers pay."""
 
-    usd_per_gpu_hour: float = Field(2.20, ge=0, le=100, description="Price of a GPU-hour at go-live [USD/GPU-hour].")
+    usd_per_gpu_hour: float = Field(
+        2.80,
+        ge=0,
+        le=100,
+        description="On-demand price of a GPU-hour at go-live [USD/GPU-hour]; default near the H100 neocloud "
+        "on-demand index of 2026-10 ($2.81).",
+    )
     utilization: float = Field(
         0.85, ge=0, le=1, description="Share of sellable GPU-hours sold at steady state [fraction]."
     )
@@ -254,7 +285,11 @@ class Pricing(_Section):
         0.6, ge=0, le=1, description="Share of sellable GPUs under take-or-pay contracts [fraction]."
     )
     reserved_price_multiple: float = Field(
-        0.9, ge=0, le=5, description="Reserved price as a multiple of the headline price [ratio]."
+        0.85,
+        ge=0,
+        le=5,
+        description="Reserved price as a multiple of the headline price [ratio]; 0.85 × $2.80 ≈ the 1-year "
+        "contract index of 2026-03 ($2.35).",
     )
     reserved_usd_per_gpu_hour: float | None = Field(
         None, ge=0, le=100, description="Pinned reserved price [USD/GPU-hour]; empty = multiple × headline."
@@ -266,7 +301,11 @@ class Pricing(_Section):
         1.0, ge=0, le=5, description="On-demand price as a multiple of the headline price [ratio]."
     )
     price_decline_per_year: float = Field(
-        0.15, ge=0, le=0.95, description="Yearly fall of on-demand and renewal prices [fraction]."
+        0.13,
+        ge=0,
+        le=0.95,
+        description="Yearly fall of on-demand and renewal prices [fraction]; 0.13 halves the price in 5 years, "
+        "as in Latent Space's worked example (2024-10); 2024 saw falls of 40 % and more.",
     )
     ramp_months: int = Field(3, ge=0, le=36, description="Months after go-live to reach steady utilization [months].")
     sla_credit_share: float = Field(0.01, ge=0, le=0.5, description="Revenue given back as SLA credits [fraction].")
@@ -318,6 +357,16 @@ class Scenario(_Section):
     )
 
     @model_validator(mode="after")
+    def _frontend_ports_exist(self) -> Scenario:
+        ports = 2 * (self.node.dpus + self.node.frontend_nics)  # BlueField-3 and ConnectX cards are dual-port
+        if self.fabric.frontend.ports_per_node > ports:
+            raise ValueError(
+                f"fabric.frontend.ports_per_node must be ≤ {ports} (the dual-port DPUs and front-end NICs of "
+                f"the node), got {self.fabric.frontend.ports_per_node}"
+            )
+        return self
+
+    @model_validator(mode="after")
     def _prices_non_negative(self) -> Scenario:
         for key, value in self.prices.items():
             if not value >= 0:
@@ -326,7 +375,8 @@ class Scenario(_Section):
 
     def to_yaml(self) -> str:
         """The scenario as YAML (all fields explicit)."""
-        return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False, allow_unicode=True)
+        # allow_unicode=False: PyYAML writes NEL/LS/PS raw and reads them back as line breaks
+        return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False, allow_unicode=False)
 
     def to_json(self) -> str:
         """The scenario as indented JSON (all fields explicit)."""
@@ -381,16 +431,42 @@ def _resolve_base(data: Mapping[str, Any], depth: int = 0) -> dict[str, Any]:
     return merged
 
 
+class _NoAliasLoader(yaml.SafeLoader):
+    """Safe YAML without anchors/aliases: scenario files never need them, and alias bombs are refused."""
+
+    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", event.start_mark)
+        return super().compose_node(parent, index)
+
+
 def _parse_text(text: str, origin: str) -> dict[str, Any]:
+    """A mapping from JSON (if the text is a JSON object) or YAML (safe, no aliases)."""
     try:
-        data = yaml.safe_load(text) if text.strip() else None
+        if text.lstrip().startswith("{"):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError:
+                data = yaml.load(text, Loader=_NoAliasLoader)
+        else:
+            data = yaml.load(text, Loader=_NoAliasLoader) if text.strip() else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
-        raise ScenarioError(f"{origin}{where}: not valid YAML or JSON") from None
+        problem = getattr(exc, "problem", None)
+        detail = f": {problem}" if problem and "alias" in str(problem) else ": not valid YAML or JSON"
+        raise ScenarioError(f"{origin}{where}{detail}") from None
+    except RecursionError:
+        raise ScenarioError(f"{origin}: nested too deeply to be a scenario") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{origin}: a scenario must be a mapping of sections (cluster:, node:, …)")
     return data
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def format_validation_error(exc: ValidationError) -> str:
@@ -399,21 +475,21 @@ def format_validation_error(exc: ValidationError) -> str:
     loc = ".".join(str(p) for p in err["loc"])
     ctx = err.get("ctx") or {}
     kind = err["type"]
-    got = err.get("input")
+    got = _short(err.get("input"))
     bounds = {"greater_than_equal": "≥", "greater_than": ">", "less_than_equal": "≤", "less_than": "<"}
     if kind in bounds:
         limit = next(iter(ctx.values()))
-        return f"{loc} must be {bounds[kind]} {limit}, got {got!r}"
+        return f"{loc} must be {bounds[kind]} {limit}, got {got}"
     if kind == "extra_forbidden":
         return f"{loc}: unknown field (check the spelling)"
     if kind == "missing":
         return f"{loc}: required field is missing"
     if kind == "literal_error":
-        return f"{loc} must be one of {ctx.get('expected', '')}, got {got!r}"
+        return f"{loc} must be one of {ctx.get('expected', '')}, got {got}"
     if kind == "value_error":
         msg = str(ctx.get("error", err["msg"]))
         return msg if (loc == "" or msg.startswith(loc.split(".")[0])) else f"{loc}: {msg}"
-    return f"{loc}: {err['msg'].lower()}, got {got!r}" if loc else err["msg"]
+    return f"{loc}: {err['msg'].lower()}, got {got}" if loc else err["msg"]
 
 
 def scenario_from_dict(data: Mapping[str, Any]) -> Scenario:

@@ -65,7 +65,7 @@ def test_node_preset_switch_resets_node_widgets() -> None:
 def test_sidebar_preset_replaces_scenario() -> None:
     # AppTest drops entrypoint sidebar elements after switch_page, so pick the preset on the landing page.
     at = _app()
-    at.sidebar.selectbox(key="sidebar.preset").set_value("reference").run()
+    at.sidebar.selectbox(key="sidebar.open").set_value("reference").run()
     assert _metric(at, "Node price") == "$270,000"
     at.switch_page("pages/compute_node.py").run()
     assert at.selectbox(key="w.node.cpu_tier").value == "top"
@@ -84,3 +84,29 @@ def test_bad_input_shows_error_and_keeps_last_good_scenario() -> None:
     at.number_input(key="w.cluster.gpus").set_value(2048).run()
     assert not any("cluster.gpus" in e.value for e in at.error)
     assert _metric(at, "Compute capex") == "$65.64 M"  # 256 servers × $256,400
+
+
+def test_save_then_compare_saved_scenario() -> None:
+    at = _app()
+    at.switch_page("pages/compute_node.py").run()
+    at.number_input(key="w.node.ram_tb").set_value(2.0).run()
+    at.switch_page("pages/scenarios.py").run()
+    at.text_input(key="scenarios.save_name").set_value("Big RAM").run()
+    at.button(key="scenarios.save").click().run()
+    assert not at.exception
+    assert any("Saved “Big RAM”" in s.value for s in at.success)
+    at.switch_page("pages/compare.py").run()
+    at.multiselect(key="compare.chosen").set_value(["optimized", "Big RAM"]).run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    node_row = table[table[""] == "Node price"].iloc[0]
+    assert node_row["optimized"] == "$256,400"
+    assert node_row["Big RAM"].startswith("$260,560")
+
+
+def test_change_on_one_page_shows_on_overview() -> None:
+    at = _app()
+    at.switch_page("pages/compute_node.py").run()
+    at.number_input(key="w.cluster.gpus").set_value(2048).run()
+    at.switch_page("pages/overview.py").run()
+    assert _metric(at, "GPUs") == "2,048"

@@ -28,6 +28,13 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 PAGES = [
     ("Overview", "overview", "Node price"),
     ("Compute node", "compute_node", "$256,400"),
+    ("Network", "network", "Back-end capex"),
+    ("Storage & site", "storage_site", "Storage servers"),
+    ("Financing", "financing", "Equity IRR"),
+    ("Pricing & revenue", "pricing", "Break-even price"),
+    ("Results", "results", "TCO / GPU-h"),
+    ("Scenarios", "scenarios", "Library"),
+    ("Compare", "compare", "Deltas in brackets"),
 ]
 
 pytestmark = pytest.mark.browser

@@ -14,6 +14,7 @@ from typing import Any
 import streamlit as st
 
 import neoplan
+from neoplan.library import Library, default_path
 from neoplan.scenario import Scenario, ScenarioError, scenario_from_dict, scenario_json
 
 SCENARIO = "scenario"
@@ -83,3 +84,18 @@ def evaluate_current() -> neoplan.Result | None:
     except (ScenarioError, ValueError) as exc:
         st.error(f"This scenario cannot be evaluated: {exc}")
         return None
+
+
+@st.cache_resource(show_spinner=False)
+def _library(path: str) -> Library:
+    return Library(path)
+
+
+def get_library() -> Library:
+    """The scenario library (SQLite; location from $NEOPLAN_LIBRARY or the user data folder)."""
+    return _library(str(default_path()))
+
+
+def evaluate_scenario(scenario: Scenario) -> neoplan.Result:
+    """Cached evaluation of any scenario (raises ScenarioError on failure)."""
+    return _evaluate_cached(scenario_json(scenario))

@@ -73,8 +73,9 @@ def field_input(
     key = WIDGET_PREFIX + path
     value = current_value(path)
     kwargs: dict[str, Any] = {"key": key, "help": info.description, "on_change": _on_change, "args": (path,)}
-    if key not in st.session_state:
-        st.session_state[key] = value
+    # Always show the scenario's value: a key shared by widgets on two pages must not carry stale state,
+    # and a rejected edit springs back to the last good value (its error is shown under the widget).
+    st.session_state[key] = value
     if options is not None or typing.get_origin(ann) is typing.Literal:
         options = options if options is not None else list(typing.get_args(ann))
         labels = options_labels or {}

@@ -1,4 +1,4 @@
-"""Plotly figures drawn from Result only: no model logic here."""
+"""Shared chart style and the node and capex figures."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import plotly.graph_objects as go
 
 if TYPE_CHECKING:
-    from .model import Result
+    from ..model import Result
 
 PALETTE = {"this": "#2a9d8f", "oem": "#b0b7c3", "accent": "#e76f51"}
 LAYOUT = {"template": "plotly_white", "margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "height": 420}

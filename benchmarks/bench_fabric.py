@@ -1,0 +1,45 @@
+"""Timing of the fabric designer: ``python benchmarks/bench_fabric.py [repeats]``.
+
+Reports the median wall time [ms] of ``design_fabric`` (all three networks,
+priced) and of ``design_options`` (five back-end designs) at 1,024 and
+100,000 GPUs.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere without installing
+
+from neoplan.fabric import design_fabric, design_options
+from neoplan.pricebook import default_price_book
+from neoplan.scenario import scenario_from_dict
+
+
+def median_ms(fn: Callable[[], object], repeats: int) -> float:
+    """Median wall time of ``fn()`` over ``repeats`` calls [ms]."""
+    fn()  # warm caches (catalogue, price book)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main(repeats: int = 50) -> None:
+    book = default_price_book()
+    for gpus in (1_024, 100_000):
+        for base in ("reference", "optimized"):
+            s = scenario_from_dict({"base": base, "cluster": {"gpus": gpus}})
+            fab = median_ms(lambda s=s: design_fabric(s, book, frontend_extra_ports=22, oob_extra_ports=11), repeats)
+            opts = median_ms(lambda s=s: design_options(s, book), repeats)
+            print(f"{gpus:>7,} GPUs {base:<9}  design_fabric {fab:7.3f} ms   design_options {opts:7.3f} ms")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 50)

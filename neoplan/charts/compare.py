@@ -1,0 +1,80 @@
+"""Side-by-side figures for several Results (the Compare page)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..costs import CAPEX_CATEGORIES
+from .base import LAYOUT
+
+if TYPE_CHECKING:
+    from ..model import Result
+
+CATEGORY_COLORS = {
+    "compute": "#264653",
+    "backend_network": "#2a9d8f",
+    "frontend_network": "#8ab17d",
+    "oob_network": "#e9c46a",
+    "storage": "#f4a261",
+    "management": "#e76f51",
+    "other": "#b0b7c3",
+    "capital": "#264653",
+    "power": "#e9c46a",
+    "colocation": "#f4a261",
+    "staff": "#2a9d8f",
+    "software": "#e76f51",
+}
+
+
+def capex_compare_figure(results: dict[str, Result]) -> go.Figure:
+    """Capex by category per scenario, stacked [USD]."""
+    fig = go.Figure()
+    names = list(results)
+    for cat in CAPEX_CATEGORIES:
+        fig.add_bar(
+            x=names,
+            y=[results[n].capex_usd[cat] for n in names],
+            name=cat.replace("_", " "),
+            marker_color=CATEGORY_COLORS[cat],
+            hovertemplate="%{x}<br>$%{y:,.0f}<extra>" + cat + "</extra>",
+        )
+    fig.update_layout(barmode="stack", title="Capex by category", yaxis_title="USD", **LAYOUT)
+    return fig
+
+
+def tco_compare_figure(results: dict[str, Result]) -> go.Figure:
+    """TCO per sold GPU-hour by component per scenario, stacked [USD/GPU-h]."""
+    fig = go.Figure()
+    names = list(results)
+    for cat in next(iter(results.values())).tco_breakdown_usd_per_gpu_hour:
+        fig.add_bar(
+            x=names,
+            y=[results[n].tco_breakdown_usd_per_gpu_hour[cat] for n in names],
+            name=cat,
+            marker_color=CATEGORY_COLORS.get(cat),
+            hovertemplate="%{x}<br>$%{y:.3f}/GPU-h<extra>" + cat + "</extra>",
+        )
+    fig.update_layout(barmode="stack", title="TCO per sold GPU-hour", yaxis_title="USD per GPU-hour", **LAYOUT)
+    return fig
+
+
+def cumulative_cash_compare_figure(results: dict[str, Result]) -> go.Figure:
+    """Cumulative project cash flow per scenario over the horizon [USD]."""
+    fig = go.Figure()
+    for name, r in results.items():
+        cum = np.cumsum(r.ops.cash.project_fcf[0])
+        fig.add_scatter(
+            x=np.arange(cum.size),
+            y=cum,
+            mode="lines",
+            name=name,
+            hovertemplate="month %{x}<br>$%{y:,.0f}<extra>" + name + "</extra>",
+        )
+    fig.add_hline(y=0, line_color="#888", line_width=1)
+    fig.update_layout(
+        title="Cumulative project cash", xaxis_title="month from purchase order", yaxis_title="USD", **LAYOUT
+    )
+    return fig

@@ -1,0 +1,400 @@
+"""Management, racks, installation and power: the site around the compute servers.
+
+What it sizes (the article: "a small share of capex"):
+
+- **In-band management**: at least 3 CPU management nodes; 2 of them carry a back-end ConnectX NIC
+  to run the subnet manager (UFM or OpenSM) in high availability. One physical firewall HA pair.
+- **Racks**: compute racks = ⌈servers incl. hot spares ÷ servers per rack⌉, with a warning when
+  ``servers_per_rack × node max power`` exceeds the rack's power (4 × 10.2 kW HGX fit 41 kW, 5 don't);
+  network racks come from the fabric and storage racks from :mod:`neoplan.storage`; one management
+  rack holds the management nodes and the firewalls. Two monitored PDUs per rack (A/B feeds).
+- **Installation and burn-in**: site installation per server and per rack; the OEM's cluster-level
+  burn-in per server-week (``timeline.integration_burn_in_weeks``; per-server integration is in the
+  node price) and the on-site burn-in per server-day (``timeline.onsite_burn_in_days``).
+- **Power**: IT load = compute servers + network + storage + management. Peak uses the platform's
+  max node power; average power of a server is ``max × (idle + (busy − idle) × utilization)``.
+  Facility power = IT × PUE. Colocation is paid per contracted kW-month on *peak IT* kW; energy per
+  kWh *consumed* (average IT × PUE × hours), zero when the colocation price includes electricity.
+
+Power in kW, energy in kWh, money in USD, years of 8,760 hours.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .costs import CostLine, priced, total_usd
+from .node import compute_servers
+from .pricebook import Platform, PriceBook, default_platforms
+from .scenario import Facility, Scenario
+
+HOURS_PER_YEAR = 8760.0
+MONTHS_PER_YEAR = 12
+MIN_MANAGEMENT_NODES = 3
+SUBNET_MANAGER_NODES = 2
+"""Management nodes with a back-end ConnectX NIC, for a high-availability UFM/OpenSM pair."""
+PDUS_PER_RACK = 2
+RACK_UNITS_FOR_EQUIPMENT = 38
+"""Rack units of a 42U rack left for equipment; 4U go to patch panels and cable management."""
+MANAGEMENT_NODE_RU = 1
+MANAGEMENT_NODE_POWER_KW = 0.6
+"""Estimate: a loaded 1U dual-socket server draws 0.4-0.8 kW."""
+FIREWALLS_PER_PAIR = 2
+FIREWALL_RU = 2
+FIREWALL_POWER_KW = 0.35
+"""Estimate: datasheet typical power of 100G-class firewall appliances (FortiGate 1800F ~0.35 kW)."""
+MANAGEMENT_NODE_FRONTEND_PORTS = 2
+FIREWALL_FRONTEND_PORTS = 2
+IDLE_POWER_SHARE = 0.2
+"""Estimate: an idle HGX H100 server draws ~2 kW of its 10.2 kW maximum."""
+BUSY_POWER_SHARE = 0.8
+"""Estimate: an HGX server busy with LLM training averages ~80% of its maximum power."""
+
+KEY_MANAGEMENT_NODE = "mgmt_node_cpu"
+KEY_FIREWALL_PAIR = "firewall_pair"
+KEY_RACK = "rack_42u"
+KEY_PDU = "pdu_monitored"
+KEY_INSTALL_SERVER = "install_server"
+KEY_INSTALL_RACK = "install_rack"
+KEY_CLUSTER_BURN_IN = "cluster_burn_in_server_week"
+KEY_SITE_BURN_IN = "site_burn_in_server_day"
+
+
+@dataclass(frozen=True)
+class FacilityDesign:
+    """Management, racks, install and power of one cluster. kW, kWh per year, USD."""
+
+    servers: int
+    spare_servers: int
+    servers_per_rack: int
+    compute_racks: int
+    network_racks: int
+    storage_racks: int
+    management_racks: int
+    pdus: int
+    management_nodes: int
+    subnet_manager_nodes: int
+    firewall_pairs: int
+    node_max_power_kw: float
+    compute_rack_kw: float
+    rack_power_kw: float
+    utilization: float
+    pue: float
+    compute_peak_kw: float
+    compute_avg_kw: float
+    network_kw: float
+    storage_kw: float
+    management_kw: float
+    it_energy_kwh_per_year: float
+    facility_energy_kwh_per_year: float
+    colo_usd_per_year: float
+    energy_usd_per_year: float
+    frontend_ports: int
+    backend_ports: int
+    oob_ports: int
+    lines: tuple[CostLine, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def racks(self) -> int:
+        """All racks: compute, network, storage and management [count]."""
+        return self.compute_racks + self.network_racks + self.storage_racks + self.management_racks
+
+    @property
+    def rack_fits(self) -> bool:
+        """Whether a full compute rack stays within the rack power."""
+        return self.compute_rack_kw <= self.rack_power_kw + 1e-9
+
+    @property
+    def it_peak_kw(self) -> float:
+        """Peak IT load: servers at max power plus network, storage and management [kW]."""
+        return self.compute_peak_kw + self.network_kw + self.storage_kw + self.management_kw
+
+    @property
+    def it_avg_kw(self) -> float:
+        """Average IT load at the given utilization [kW]."""
+        return self.compute_avg_kw + self.network_kw + self.storage_kw + self.management_kw
+
+    @property
+    def facility_peak_kw(self) -> float:
+        """Peak facility load, IT × PUE [kW]."""
+        return self.it_peak_kw * self.pue
+
+    @property
+    def it_peak_mw(self) -> float:
+        """Peak IT load [MW]: the critical power to contract."""
+        return self.it_peak_kw / 1000.0
+
+    @property
+    def facility_peak_mw(self) -> float:
+        """Peak facility load including cooling [MW]."""
+        return self.facility_peak_kw / 1000.0
+
+    @property
+    def kw_per_rack(self) -> float:
+        """Peak IT load spread over all racks [kW per rack]."""
+        return self.it_peak_kw / self.racks if self.racks else 0.0
+
+    @property
+    def capex_usd(self) -> float:
+        """Management, racks, PDUs, installation and burn-in [USD]."""
+        return total_usd(list(self.lines))
+
+    def capex_per_server_usd(self) -> float:
+        """:attr:`capex_usd` per compute server in service [USD per server]."""
+        return self.capex_usd / self.servers if self.servers else 0.0
+
+
+# --- counts -------------------------------------------------------------------------------------
+
+
+def compute_racks(servers: int, servers_per_rack: int) -> int:
+    """Compute racks for ``servers`` servers (hot spares included) [count]."""
+    return math.ceil(servers / servers_per_rack) if servers > 0 else 0
+
+
+def compute_rack_kw(servers_per_rack: int, node_max_power_kw: float) -> float:
+    """Max power of a full compute rack [kW]."""
+    return servers_per_rack * node_max_power_kw
+
+
+def max_servers_per_rack(rack_power_kw: float, node_max_power_kw: float) -> int:
+    """Most servers a rack's power allows [count]."""
+    return math.floor(rack_power_kw / node_max_power_kw + 1e-9)
+
+
+def rack_power_warning(servers_per_rack: int, node_max_power_kw: float, rack_power_kw: float) -> str | None:
+    """A warning when a full compute rack exceeds the rack power, else ``None``."""
+    need_kw = compute_rack_kw(servers_per_rack, node_max_power_kw)
+    if need_kw <= rack_power_kw + 1e-9:
+        return None
+    fit = max_servers_per_rack(rack_power_kw, node_max_power_kw)
+    return (
+        f"facility.servers_per_rack: {servers_per_rack} × {node_max_power_kw:g} kW = {need_kw:.1f} kW exceeds "
+        f"facility.rack_power_kw {rack_power_kw:g} kW; at most {fit} servers fit per rack"
+    )
+
+
+def management_racks(management_nodes: int, firewall_pairs: int) -> int:
+    """Racks for the management nodes and firewalls [count]."""
+    units = management_nodes * MANAGEMENT_NODE_RU + firewall_pairs * FIREWALLS_PER_PAIR * FIREWALL_RU
+    return math.ceil(units / RACK_UNITS_FOR_EQUIPMENT) if units else 0
+
+
+def management_ports(management_nodes: int, subnet_manager_nodes: int, firewall_pairs: int) -> tuple[int, int, int]:
+    """(front-end, back-end, out-of-band) ports of management nodes and firewalls [count]; PDUs excluded."""
+    firewalls = firewall_pairs * FIREWALLS_PER_PAIR
+    frontend = management_nodes * MANAGEMENT_NODE_FRONTEND_PORTS + firewalls * FIREWALL_FRONTEND_PORTS
+    return frontend, subnet_manager_nodes, management_nodes + firewalls
+
+
+# --- power and energy ---------------------------------------------------------------------------
+
+
+def node_average_kw(
+    node_max_power_kw: float,
+    utilization: float,
+    idle_power_share: float = IDLE_POWER_SHARE,
+    busy_power_share: float = BUSY_POWER_SHARE,
+) -> float:
+    """Average draw of one compute server at ``utilization`` [kW]."""
+    share = idle_power_share + (busy_power_share - idle_power_share) * utilization
+    return node_max_power_kw * share
+
+
+def management_kw(management_nodes: int, firewall_pairs: int) -> float:
+    """Power of management nodes and firewalls [kW]."""
+    return management_nodes * MANAGEMENT_NODE_POWER_KW + firewall_pairs * FIREWALLS_PER_PAIR * FIREWALL_POWER_KW
+
+
+def colo_usd_per_year(it_peak_kw: float, colo_usd_per_kw_month: float) -> float:
+    """Colocation rent on contracted (peak IT) power [USD/year]."""
+    return it_peak_kw * colo_usd_per_kw_month * MONTHS_PER_YEAR
+
+
+def energy_kwh_per_year(avg_kw: float, pue: float = 1.0) -> float:
+    """Energy drawn in a year by an average load of ``avg_kw`` [kW] times ``pue`` [kWh/year]."""
+    return avg_kw * pue * HOURS_PER_YEAR
+
+
+def energy_usd_per_year(it_avg_kw: float, facility: Facility) -> float:
+    """Electricity bill for an average IT load [USD/year]; 0 when the colocation price includes it."""
+    if facility.electricity_in_colo:
+        return 0.0
+    return energy_kwh_per_year(it_avg_kw, facility.pue) * facility.electricity_usd_per_kwh
+
+
+# --- cost lines ---------------------------------------------------------------------------------
+
+
+def management_lines(
+    book: PriceBook, management_nodes: int, subnet_manager_nodes: int, firewall_pairs: int, nic_key: str
+) -> list[CostLine]:
+    """Management nodes, their back-end NICs and the firewall pair (category ``management``)."""
+    items = [
+        (KEY_MANAGEMENT_NODE, management_nodes, None),
+        (nic_key, subnet_manager_nodes, "Back-end ConnectX NIC for the HA subnet-manager (UFM) nodes"),
+        (KEY_FIREWALL_PAIR, firewall_pairs, None),
+    ]
+    return [priced(book, key, qty, "management", item) for key, qty, item in items if qty > 0]
+
+
+def site_lines(
+    book: PriceBook,
+    *,
+    racks: int,
+    installed_servers: int,
+    burn_in_servers: int,
+    integration_burn_in_weeks: float,
+    onsite_burn_in_days: float,
+) -> list[CostLine]:
+    """Racks, PDUs, installation and burn-in (category ``other``)."""
+    items = [
+        (KEY_RACK, racks),
+        (KEY_PDU, racks * PDUS_PER_RACK),
+        (KEY_INSTALL_SERVER, installed_servers),
+        (KEY_INSTALL_RACK, racks),
+        (KEY_CLUSTER_BURN_IN, burn_in_servers * integration_burn_in_weeks),
+        (KEY_SITE_BURN_IN, burn_in_servers * onsite_burn_in_days),
+    ]
+    return [priced(book, key, qty, "other") for key, qty in items if qty > 0]
+
+
+# --- design -------------------------------------------------------------------------------------
+
+
+def _check(name: str, value: float, ok: bool, rule: str) -> None:
+    if not (ok and math.isfinite(value)):
+        raise ValueError(f"{name} must be {rule}, got {value!r}")
+
+
+def _check_inputs(
+    facility: Facility,
+    utilization: float,
+    counts: dict[str, float],
+    idle_power_share: float,
+    busy_power_share: float,
+    management_nodes: int,
+) -> None:
+    _check("utilization", utilization, 0 <= utilization <= 1, "between 0 and 1")
+    for name, value in counts.items():
+        _check(name, value, value >= 0, "≥ 0")
+    _check("facility.pue", facility.pue, facility.pue >= 1, "≥ 1")
+    _check("facility.rack_power_kw", facility.rack_power_kw, facility.rack_power_kw > 0, "> 0")
+    _check("facility.servers_per_rack", facility.servers_per_rack, facility.servers_per_rack >= 1, "≥ 1")
+    _check("facility.colo_usd_per_kw_month", facility.colo_usd_per_kw_month, facility.colo_usd_per_kw_month >= 0, "≥ 0")
+    _check(
+        "facility.electricity_usd_per_kwh",
+        facility.electricity_usd_per_kwh,
+        facility.electricity_usd_per_kwh >= 0,
+        "≥ 0",
+    )
+    _check("idle_power_share", idle_power_share, 0 <= idle_power_share <= 1, "between 0 and 1")
+    _check(
+        "busy_power_share",
+        busy_power_share,
+        idle_power_share <= busy_power_share <= 1,
+        "between idle_power_share and 1",
+    )
+    _check("management_nodes", management_nodes, management_nodes >= MIN_MANAGEMENT_NODES, f"≥ {MIN_MANAGEMENT_NODES}")
+
+
+def design_facility(
+    scenario: Scenario,
+    book: PriceBook,
+    *,
+    utilization: float | None = None,
+    network_power_kw: float = 0.0,
+    network_racks: int = 0,
+    storage_power_kw: float = 0.0,
+    storage_racks: int = 0,
+    storage_servers: int = 0,
+    management_nodes: int = MIN_MANAGEMENT_NODES,
+    firewall_pairs: int = 1,
+    platforms: dict[str, Platform] | None = None,
+    idle_power_share: float = IDLE_POWER_SHARE,
+    busy_power_share: float = BUSY_POWER_SHARE,
+) -> FacilityDesign:
+    """Management, racks, installation and power of ``scenario``'s cluster.
+
+    ``utilization`` [fraction] sets average server power (default ``pricing.utilization``).
+    ``network_power_kw``, ``network_racks`` come from the fabric sizing; ``storage_power_kw``,
+    ``storage_racks`` and ``storage_servers`` from :func:`neoplan.storage.design_storage`.
+    """
+    util = scenario.pricing.utilization if utilization is None else utilization
+    facility = scenario.facility
+    counts = {
+        "network_power_kw": network_power_kw,
+        "network_racks": network_racks,
+        "storage_power_kw": storage_power_kw,
+        "storage_racks": storage_racks,
+        "storage_servers": storage_servers,
+        "firewall_pairs": firewall_pairs,
+    }
+    _check_inputs(facility, util, counts, idle_power_share, busy_power_share, management_nodes)
+    catalogue = platforms if platforms is not None else default_platforms()
+    if scenario.cluster.gpu_model not in catalogue:
+        raise ValueError(f"cluster.gpu_model must be one of {', '.join(sorted(catalogue))}")
+    node_kw = catalogue[scenario.cluster.gpu_model].node_max_power_kw
+    servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
+    installed = servers + spares
+
+    c_racks = compute_racks(installed, facility.servers_per_rack)
+    m_racks = management_racks(management_nodes, firewall_pairs)
+    racks = c_racks + network_racks + storage_racks + m_racks
+    warning = rack_power_warning(facility.servers_per_rack, node_kw, facility.rack_power_kw)
+
+    compute_peak = installed * node_kw
+    compute_avg = servers * node_average_kw(node_kw, util, idle_power_share, busy_power_share)
+    compute_avg += spares * node_kw * idle_power_share
+    mgmt_kw = management_kw(management_nodes, firewall_pairs)
+    it_avg = compute_avg + network_power_kw + storage_power_kw + mgmt_kw
+    it_peak = compute_peak + network_power_kw + storage_power_kw + mgmt_kw
+    sm_nodes = min(SUBNET_MANAGER_NODES, management_nodes)
+    frontend, backend, oob = management_ports(management_nodes, sm_nodes, firewall_pairs)
+
+    timeline = scenario.timeline
+    lines = management_lines(
+        book, management_nodes, sm_nodes, firewall_pairs, f"nic_backend_{scenario.fabric.nic_gbps}g"
+    )
+    lines += site_lines(
+        book,
+        racks=racks,
+        installed_servers=installed + storage_servers + management_nodes,
+        burn_in_servers=installed,
+        integration_burn_in_weeks=timeline.integration_burn_in_weeks,
+        onsite_burn_in_days=timeline.onsite_burn_in_days,
+    )
+    return FacilityDesign(
+        servers=servers,
+        spare_servers=spares,
+        servers_per_rack=facility.servers_per_rack,
+        compute_racks=c_racks,
+        network_racks=network_racks,
+        storage_racks=storage_racks,
+        management_racks=m_racks,
+        pdus=racks * PDUS_PER_RACK,
+        management_nodes=management_nodes,
+        subnet_manager_nodes=sm_nodes,
+        firewall_pairs=firewall_pairs,
+        node_max_power_kw=node_kw,
+        compute_rack_kw=compute_rack_kw(facility.servers_per_rack, node_kw),
+        rack_power_kw=facility.rack_power_kw,
+        utilization=util,
+        pue=facility.pue,
+        compute_peak_kw=compute_peak,
+        compute_avg_kw=compute_avg,
+        network_kw=network_power_kw,
+        storage_kw=storage_power_kw,
+        management_kw=mgmt_kw,
+        it_energy_kwh_per_year=energy_kwh_per_year(it_avg),
+        facility_energy_kwh_per_year=energy_kwh_per_year(it_avg, facility.pue),
+        colo_usd_per_year=colo_usd_per_year(it_peak, facility.colo_usd_per_kw_month),
+        energy_usd_per_year=energy_usd_per_year(it_avg, facility),
+        frontend_ports=frontend,
+        backend_ports=backend,
+        oob_ports=oob + racks * PDUS_PER_RACK,
+        lines=tuple(lines),
+        warnings=(warning,) if warning else (),
+    )

@@ -1,0 +1,73 @@
+"""Compare: two or more scenarios side by side, with deltas against the first."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare_figure, tco_compare_figure
+from neoplan.scenario import ScenarioError
+from ui import format as fmt
+from ui.state import evaluate_scenario, get_library, get_scenario
+
+CURRENT = "Current scenario (unsaved edits)"
+# (label, getter, formatter, higher is better)
+ROWS = [
+    ("GPUs", lambda r: r.gpus, fmt.count, None),
+    ("Node price", lambda r: r.node_capex_usd, fmt.usd_exact, False),
+    ("Capex", lambda r: r.capex_total_usd, fmt.usd, False),
+    ("Capex per GPU", lambda r: r.capex_per_gpu_usd, fmt.usd_exact, False),
+    ("Capex per server excl. storage", lambda r: r.capex_per_server_excl_storage_usd, fmt.usd_exact, False),
+    ("Back-end network capex", lambda r: r.capex_usd["backend_network"], fmt.usd, False),
+    ("Opex per year (run rate)", lambda r: r.opex_usd_per_year["total"], fmt.usd, False),
+    ("TCO", lambda r: r.kpis["tco_usd_per_gpu_hour"], fmt.usd_per_gpu_hour, False),
+    ("Break-even price", lambda r: r.kpis["breakeven_usd_per_gpu_hour"], fmt.usd_per_gpu_hour, False),
+    ("NPV at hurdle", lambda r: r.kpis["npv_usd"], fmt.usd, True),
+    ("Project IRR", lambda r: r.kpis["project_irr"], fmt.pct, True),
+    ("Equity IRR", lambda r: r.kpis["equity_irr"], fmt.pct, True),
+    ("Payback [months]", lambda r: r.kpis["payback_months"], lambda v: fmt.NA if v is None or v != v else f"{v:.1f}",
+     False),
+    ("Min DSCR", lambda r: r.kpis["min_dscr"], lambda v: fmt.NA if v is None or v != v else f"{v:.2f}×", True),
+]
+
+st.title("Compare scenarios")
+library = get_library()
+options = [CURRENT, *library.names()]
+chosen = st.multiselect("Scenarios", options, default=[n for n in ("reference", "optimized") if n in options],
+                        key="compare.chosen", help="The first one is the baseline for the deltas.")
+if len(chosen) < 2:
+    st.info("Pick at least two scenarios to compare.")
+    st.stop()
+
+results = {}
+for name in chosen:
+    try:
+        scenario = get_scenario() if name == CURRENT else library.load(name)
+        results[name] = evaluate_scenario(scenario)
+    except ScenarioError as exc:
+        st.error(f"{name}: {exc}")
+if len(results) < 2:
+    st.stop()
+
+names = list(results)
+base = results[names[0]]
+table = {"": [row[0] for row in ROWS]}
+for name in names:
+    col = []
+    for _label, get, show, _better in ROWS:
+        value = get(results[name])
+        text = show(value)
+        if name != names[0] and value is not None and value == value:
+            ref = get(base)
+            if ref is not None and ref == ref and ref != value:
+                diff = value - ref
+                text += f"  ({'+' if diff > 0 else '−'}{show(abs(diff)).lstrip('−')})"
+        col.append(text)
+    table[name] = col
+st.dataframe(pd.DataFrame(table), hide_index=True)
+st.caption(f"Deltas in brackets are against **{names[0]}**.")
+
+c1, c2 = st.columns(2)
+c1.plotly_chart(capex_compare_figure(results), key="compare.capex")
+c2.plotly_chart(tco_compare_figure(results), key="compare.tco")
+st.plotly_chart(cumulative_cash_compare_figure(results), key="compare.cash")

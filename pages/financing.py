@@ -1,0 +1,161 @@
+"""Financing: debt, equity and the project timeline; returns, debt cover and the debt schedule."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from neoplan import finance
+from neoplan.charts.finance import debt_by_month, debt_by_year, debt_figure, timeline_figure
+from ui import format as fmt
+from ui.state import evaluate_current, get_scenario
+from ui.widgets import field_input
+
+KPI_KEY = "financing_kpis"
+TIMELINE_KEY = "financing_timeline"
+DEBT_LABELS = {
+    "draws_usd": "Draws",
+    "interest_accrued_usd": "Interest accrued",
+    "interest_capitalized_usd": "… of which capitalised",
+    "interest_paid_usd": "… of which paid",
+    "principal_usd": "Principal repaid",
+    "payoff_usd": "Payoff at horizon",
+    "fee_usd": "Upfront fee",
+    "debt_service_usd": "Debt service (interest paid + principal)",
+    "cfads_usd": "CFADS (EBITDA − tax)",
+    "balance_end_usd": "Balance at year end",
+    "balance_usd": "Balance at month end",
+}
+
+
+def _ratio(value: float | None) -> str:
+    """A cover or multiple: ``1.35×`` (n/a when undefined)."""
+    return fmt.NA if value is None or not math.isfinite(value) else f"{value:,.2f}×"
+
+
+def _month(value: float | None) -> str:
+    """A point on the month axis: ``month 4.4``."""
+    return fmt.NA if value is None or not math.isfinite(value) else f"month {value:,.1f}"
+
+
+def _compact_metrics(*keys: str) -> None:
+    """Smaller metric values inside the containers ``keys`` so long values (``$23.15 M``) fit five to a row."""
+    rules = " ".join(f".st-key-{key} [data-testid='stMetricValue'] {{ font-size: 1.6rem; }}" for key in keys)
+    st.html(f"<style>{rules}</style>")
+
+
+def _sculpted() -> bool:
+    """Whether the current scenario repays the debt sculpted to cash flow."""
+    return get_scenario().financing.amortization == "sculpted"
+
+
+def _height(rows: int) -> int:
+    """Dataframe height showing ``rows`` rows and the header without scrolling [px]."""
+    return 35 * (rows + 1) + 3
+
+
+st.title("Financing")
+st.caption(
+    "How the capex is paid for and when the cluster starts earning: debt share, rate, term and repayment "
+    "profile; equity funds the rest. Month 0 is the purchase order."
+)
+
+result = evaluate_current()  # widget callbacks have already applied this run's edits
+if result is not None:
+    k = result.kpis
+    debt = result.ops.cash.debt
+    drawn = float(debt.draws.sum())
+    _compact_metrics(KPI_KEY, TIMELINE_KEY)
+    with st.container(key=KPI_KEY):
+        c = st.columns(5)
+        c[0].metric("Equity IRR", fmt.pct(k["equity_irr"]), help="Annual IRR of cash to and from equity.", border=True)
+        c[1].metric("Project IRR", fmt.pct(k["project_irr"]), help="Annual IRR of unlevered cash flow.", border=True)
+        c[2].metric(
+            "Min DSCR",
+            _ratio(k["min_dscr"]),
+            help="Lowest CFADS / debt service over 12-month periods from the first full operating month.",
+            border=True,
+        )
+        c[3].metric(
+            "NPV",
+            fmt.usd(k["npv_usd"]),
+            help=f"Project cash flow discounted at the hurdle rate ({fmt.pct(result.scenario.financing.hurdle_rate)}).",
+            border=True,
+        )
+        c[4].metric("Equity MOIC", _ratio(k["equity_moic"]), help="Cash returned to equity / cash put in.", border=True)
+        s = st.columns(5)
+        s[0].metric("Capex", fmt.usd(result.capex_total_usd), help="Deposit at order, the balance at delivery.")
+        s[1].metric("Debt drawn", fmt.usd(drawn), help="Debt share × capex, drawn with each capex payment.")
+        s[2].metric("Equity in", fmt.usd(result.capex_total_usd - drawn), help="Capex not funded by debt.")
+        s[3].metric(
+            "Interest capitalised",
+            fmt.usd(float(debt.interest_capitalized.sum())),
+            help="Interest added to the loan before operation (and any sculpted shortfall).",
+        )
+        s[4].metric("Upfront fee", fmt.usd(float(debt.fee.sum())), help="Paid at the first draw, expensed for tax.")
+
+left, right = st.columns([1, 2.6], gap="large")
+with left:
+    st.subheader("Debt and equity")
+    field_input("financing.debt_share", "Debt share of capex", step=0.05)
+    field_input("financing.interest_rate", "Interest rate [per year]", step=0.005, fmt="%.3f")
+    field_input("financing.term_months", "Term from first draw [months]", step=6)
+    field_input("financing.grace_months", "Grace, interest only [months]")
+    field_input(
+        "financing.amortization",
+        "Repayment profile",
+        options_labels={
+            "annuity": "Annuity (level payments)",
+            "straight_line": "Straight line (level principal)",
+            "sculpted": "Sculpted to cash flow (CFADS)",
+        },
+    )
+    field_input("financing.target_dscr", "Target DSCR [×]", step=0.05)
+    if _sculpted():
+        st.caption(
+            "Sculpted: debt service each month = CFADS / DSCR*, with DSCR* set so the loan is repaid exactly at "
+            "maturity. A DSCR* below the target means the debt is too large for it."
+        )
+    field_input("financing.upfront_fee_rate", "Upfront fee [share of debt]", step=0.005, fmt="%.3f")
+    field_input("financing.capitalize_idc", "Capitalise interest during construction")
+    field_input("financing.hurdle_rate", "Hurdle rate / WACC [per year]", step=0.01)
+    field_input("financing.tax_rate", "Tax rate", step=0.01)
+    st.subheader("Timeline")
+    field_input("timeline.delivery_lead_months", "Delivery lead time [months]")
+    field_input("timeline.integration_burn_in_weeks", "OEM integration burn-in [weeks]", step=0.5, fmt="%.1f")
+    field_input("timeline.site_install_weeks", "Site installation [weeks]", step=0.5, fmt="%.1f")
+    field_input("timeline.onsite_burn_in_days", "On-site burn-in [days]", step=1.0, fmt="%.1f")
+    field_input("timeline.deposit_share", "Deposit at order [share of capex]", step=0.05)
+    field_input("timeline.horizon_months", "Analysis horizon [months]", step=6)
+    field_input("timeline.useful_life_months", "Depreciation life [months]", step=6)
+    field_input("timeline.residual_value_share", "Residual value [share of capex]", step=0.01)
+
+if result is not None:
+    dates = result.ops.dates
+    with right:
+        st.subheader("Timeline")
+        t = st.container(key=TIMELINE_KEY).columns(4)
+        t[0].metric("Delivery", _month(dates.delivery_month), help="Purchase order to delivery; capex balance due.")
+        t[1].metric("Go-live", _month(k["go_live_month"]), help="After integration, install and on-site burn-in.")
+        t[2].metric(
+            "Repayment",
+            f"{debt.repay_start}–{debt.maturity - 1}" if drawn > 0 else fmt.NA,
+            help="Months of scheduled repayment: first full operating month + grace, to the end of the term "
+            "(or the horizon, where any balance left is paid off).",
+        )
+        t[3].metric("Horizon", f"{dates.months} months", help="Residual value received in the last month.")
+        st.plotly_chart(timeline_figure(result), key="financing_timeline_chart")
+
+        st.subheader("Debt")
+        st.plotly_chart(debt_figure(result), key="financing_debt_chart")
+        st.markdown("**Debt schedule by project year** (Y1 = months 0–11 after the purchase order)")
+        yearly = debt_by_year(result).T.rename(index=DEBT_LABELS)
+        st.dataframe(yearly.style.format(fmt.usd), height=_height(len(yearly)), key="financing_debt_table")
+        with st.expander("Monthly debt schedule"):
+            monthly = debt_by_month(result).rename(columns={"month": "Month", **DEBT_LABELS})
+            money = pd.Index([c for c in monthly.columns if c != "Month"])
+            st.dataframe(monthly.style.format(fmt.usd_exact, subset=money), hide_index=True)
+        with st.expander("How this is computed"):
+            st.markdown(finance.__doc__ or "")

@@ -1,0 +1,137 @@
+"""Pricing & revenue: the contract book, what it earns over time, and the price the project needs."""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from neoplan import revenue
+from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
+from neoplan.scenario import Pricing
+from ui import format as fmt
+from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
+from ui.widgets import field_input
+
+PIN = "pricing.reserved_usd_per_gpu_hour"
+PIN_KEY = WIDGET_PREFIX + PIN
+PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
+KPI_KEY = "pricing_kpis"
+
+
+def _months(value: float | None) -> str:
+    """A duration in months: ``31.2 months`` (n/a when undefined)."""
+    return fmt.NA if value is None or not math.isfinite(value) else f"{value:,.1f} months"
+
+
+def _implied_reserved_price() -> float:
+    """Reserved price when not pinned: reserved multiple × headline price [USD/GPU-h]."""
+    p = get_scenario().pricing
+    return p.usd_per_gpu_hour * p.reserved_price_multiple
+
+
+def _on_pin_toggle() -> None:
+    if st.session_state[PINNED_KEY]:
+        update_field(PIN, float(st.session_state.get(PIN_KEY, _implied_reserved_price())))
+    else:
+        update_field(PIN, None)
+
+
+def _on_pin_price() -> None:
+    update_field(PIN, float(st.session_state[PIN_KEY]))
+
+
+def reserved_price_input() -> None:
+    """Checkbox "pin reserved price" and the price itself (shows multiple × headline while unpinned)."""
+    pinned = get_scenario().pricing.reserved_usd_per_gpu_hour
+    if PINNED_KEY not in st.session_state:
+        st.session_state[PINNED_KEY] = pinned is not None
+    if not st.session_state[PINNED_KEY]:
+        st.session_state[PIN_KEY] = round(_implied_reserved_price(), 4)
+    elif PIN_KEY not in st.session_state:
+        st.session_state[PIN_KEY] = pinned if pinned is not None else _implied_reserved_price()
+    st.checkbox(
+        "Pin reserved price",
+        key=PINNED_KEY,
+        on_change=_on_pin_toggle,
+        help="Fix the reserved contract price instead of deriving it from the headline price.",
+    )
+    st.number_input(
+        "Reserved price at go-live [USD/GPU-h]",
+        key=PIN_KEY,
+        step=0.05,
+        format="%.2f",
+        disabled=not st.session_state[PINNED_KEY],
+        on_change=_on_pin_price,
+        help=f"{Pricing.model_fields['reserved_usd_per_gpu_hour'].description} Allowed: 0 to 100.",
+    )
+    error = field_errors().get(PIN)
+    if error:
+        st.error(error)
+
+
+st.title("Pricing & revenue")
+st.caption(
+    "The headline price of a GPU-hour at go-live and the share of hours sold drive every contract price "
+    "(unless you pin the reserved price). Revenue starts at go-live; hot spares earn nothing."
+)
+
+result = evaluate_current()  # widget callbacks have already applied this run's edits
+if result is not None:
+    k = result.kpis
+    st.html(f"<style>.st-key-{KPI_KEY} [data-testid='stMetricValue'] {{ font-size: 1.4rem; }}</style>")
+    with st.container(key=KPI_KEY):
+        c = st.columns(6)
+        c[0].metric(
+            "Break-even price",
+            fmt.usd_per_gpu_hour(k["breakeven_usd_per_gpu_hour"]),
+            help="Headline price at which project NPV at the hurdle rate is zero.",
+            border=True,
+        )
+        c[1].metric(
+            "TCO / GPU-h",
+            fmt.usd_per_gpu_hour(k["tco_usd_per_gpu_hour"]),
+            help="Fully loaded cost per sold GPU-hour, capital recovered at the hurdle rate.",
+            border=True,
+        )
+        c[2].metric("Equity IRR", fmt.pct(k["equity_irr"]), help="Annual IRR of cash to and from equity.", border=True)
+        c[3].metric("Project IRR", fmt.pct(k["project_irr"]), help="Annual IRR of unlevered cash flow.", border=True)
+        c[4].metric("NPV", fmt.usd(k["npv_usd"]), help="Project cash flow discounted at the hurdle rate.", border=True)
+        c[5].metric(
+            "Payback",
+            _months(k["payback_months"]),
+            help="From the purchase order until cumulative project cash turns positive.",
+            border=True,
+        )
+
+left, right = st.columns([1, 2.6], gap="large")
+with left:
+    st.subheader("Headline")
+    field_input("pricing.usd_per_gpu_hour", "Headline price [USD/GPU-h]", step=0.05)
+    field_input("pricing.utilization", "Utilization [share of GPU-hours sold]", step=0.01)
+    st.subheader("Contract book")
+    field_input("pricing.reserved_share", "Reserved share (take-or-pay)", step=0.05)
+    field_input("pricing.reserved_price_multiple", "Reserved price [× headline]", step=0.05)
+    reserved_price_input()
+    field_input("pricing.reserved_term_months", "Reserved term [months]", step=6)
+    field_input("pricing.on_demand_price_multiple", "On-demand price [× headline]", step=0.05)
+    field_input("pricing.price_decline_per_year", "Price decline [per year]", step=0.05)
+    field_input("pricing.ramp_months", "On-demand ramp-up [months]")
+    field_input("pricing.sla_credit_share", "SLA credits [share of revenue]", step=0.005, fmt="%.3f")
+
+if result is not None:
+    with right:
+        st.plotly_chart(revenue_mix_figure(result), key="pricing_revenue_chart")
+        st.plotly_chart(irr_vs_price_figure(result), key="pricing_irr_chart")
+        st.caption(
+            "Each point re-runs the cash flows at that headline price, everything else unchanged. At the "
+            "break-even price project NPV is zero, so the project IRR equals the hurdle rate."
+        )
+        st.plotly_chart(tco_figure(result), key="pricing_tco_chart")
+        st.caption(
+            "TCO is PV(capex less residual + opex) / PV(sold GPU-hours) at the hurdle rate, before SG&A and tax. "
+            "The break-even headline price differs from it: prices decline after go-live, reserved contracts "
+            "pay their own price, and SLA credits, SG&A and tax come off revenue."
+        )
+        with st.expander("How this is computed"):
+            st.markdown(revenue.__doc__ or "")

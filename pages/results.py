@@ -1,0 +1,153 @@
+"""Results: what the cluster costs per GPU-hour, what it returns, and when it pays back."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from neoplan.charts.finance import cash_flow_figure, margin_figure, pnl_by_year, tco_figure
+from ui import format as fmt
+from ui.state import evaluate_current, get_scenario
+
+PNL_LABELS = {
+    "revenue_usd": "Revenue (net of SLA credits)",
+    "cost_of_revenue_usd": "Cost of revenue",
+    "gross_profit_usd": "Gross profit",
+    "other_opex_usd": "Other opex",
+    "ebitda_usd": "EBITDA",
+    "depreciation_usd": "Depreciation",
+    "ebit_usd": "EBIT",
+    "interest_usd": "Interest (incl. capitalised)",
+    "fees_usd": "Debt fees",
+    "gain_on_sale_usd": "Gain / loss on residual sale",
+    "tax_usd": "Tax",
+    "net_income_usd": "Net income",
+    "gross_margin": "Gross margin",
+    "ebitda_margin": "EBITDA margin",
+    "net_margin": "Net margin",
+    "project_fcf_usd": "Project free cash flow",
+    "equity_fcf_usd": "Equity free cash flow",
+}
+KPI_KEY = "results_kpis"
+MARGIN_ROWS = [PNL_LABELS[k] for k in ("gross_margin", "ebitda_margin", "net_margin")]
+BOLD_ROWS = [PNL_LABELS[k] for k in ("gross_profit_usd", "ebitda_usd", "ebit_usd", "net_income_usd")]
+
+
+def _months(value: float | None) -> str:
+    """A duration in months: ``31.2 months`` (n/a when undefined)."""
+    return fmt.NA if value is None or not math.isfinite(value) else f"{value:,.1f} months"
+
+
+def _ratio(value: float | None) -> str:
+    """A cover or multiple: ``1.35×`` (n/a when undefined)."""
+    return fmt.NA if value is None or not math.isfinite(value) else f"{value:,.2f}×"
+
+
+def pnl_styler(pnl: pd.DataFrame) -> pd.io.formats.style.Styler:
+    """P&L with line items as rows and project years as columns, money and margins formatted."""
+    table = pnl.T.rename(index=PNL_LABELS)
+    money_rows = [r for r in table.index if r not in MARGIN_ROWS]
+    return (
+        table.style.format(fmt.usd, subset=pd.IndexSlice[money_rows, :])
+        .format(fmt.pct, subset=pd.IndexSlice[MARGIN_ROWS, :])
+        .set_properties(subset=pd.IndexSlice[BOLD_ROWS, :], **{"font-weight": "bold"})
+    )
+
+
+st.title("Results")
+scenario = get_scenario()
+st.caption(
+    f"**{scenario.name}**: {scenario.cluster.gpus:,} GPUs at {fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)} "
+    f"and {fmt.pct(scenario.pricing.utilization, 0)} utilization. Edit inputs on the Financing and "
+    "Pricing & revenue pages; every figure here comes from the model's Result."
+)
+
+result = evaluate_current()
+if result is not None:
+    k = result.kpis
+    st.html(f"<style>.st-key-{KPI_KEY} [data-testid='stMetricValue'] {{ font-size: 1.6rem; }}</style>")
+    kpis = st.container(key=KPI_KEY)
+    row1 = kpis.columns(5)
+    row1[0].metric(
+        "TCO / GPU-h",
+        fmt.usd_per_gpu_hour(k["tco_usd_per_gpu_hour"]),
+        help="Fully loaded cost per sold GPU-hour at this utilization: capital recovered at the hurdle rate + opex.",
+        border=True,
+    )
+    row1[1].metric(
+        "Break-even price",
+        fmt.usd_per_gpu_hour(k["breakeven_usd_per_gpu_hour"]),
+        help="Headline price at which project NPV at the hurdle rate is zero.",
+        border=True,
+    )
+    row1[2].metric(
+        "NPV",
+        fmt.usd(k["npv_usd"]),
+        help=f"Project cash flow discounted at the hurdle rate ({fmt.pct(scenario.financing.hurdle_rate)}).",
+        border=True,
+    )
+    row1[3].metric("Project IRR", fmt.pct(k["project_irr"]), help="Annual IRR of unlevered cash flow.", border=True)
+    row1[4].metric("Equity IRR", fmt.pct(k["equity_irr"]), help="Annual IRR of cash to equity.", border=True)
+    row2 = kpis.columns(5)
+    row2[0].metric(
+        "Payback",
+        _months(k["payback_months"]),
+        help="Months from the purchase order until cumulative project cash turns positive; n/a = not in horizon.",
+        border=True,
+    )
+    row2[1].metric(
+        "Min DSCR",
+        _ratio(k["min_dscr"]),
+        help="Lowest CFADS / debt service over 12-month periods of operation; n/a = no debt.",
+        border=True,
+    )
+    row2[2].metric(
+        "Gross margin",
+        fmt.pct(k["gross_margin"]),
+        help="1 − (power, colocation, hardware support, software) / revenue, over the horizon.",
+        border=True,
+    )
+    row2[3].metric("EBITDA margin", fmt.pct(k["ebitda_margin"]), help="EBITDA / revenue over the horizon.", border=True)
+    row2[4].metric("Equity MOIC", _ratio(k["equity_moic"]), help="Cash returned to equity / cash put in.", border=True)
+
+    st.plotly_chart(tco_figure(result), key="results_tco_chart")
+    st.plotly_chart(cash_flow_figure(result), key="results_cash_chart")
+    st.plotly_chart(margin_figure(result), key="results_margin_chart")
+
+    st.subheader("Profit and loss by project year")
+    st.caption(
+        "Y1 = months 0–11 after the purchase order (construction included). Costs are negative. Cost of revenue = "
+        "power, colocation, hardware support and software; other opex = staff, insurance, transit and SG&A."
+    )
+    pnl = pnl_by_year(result)
+    st.dataframe(pnl_styler(pnl), height=35 * (len(pnl.columns) + 1) + 3, key="results_pnl_table")
+
+    monthly = result.monthly_table()
+    stem = "".join(ch if ch.isalnum() else "_" for ch in scenario.name.lower()).strip("_") or "scenario"
+    st.download_button(
+        "⬇ Monthly table (CSV)",
+        monthly.to_csv(index=False),
+        file_name=f"{stem}_monthly.csv",
+        mime="text/csv",
+        key="results_download_monthly",
+        help="One row per month: revenue, opex by category, P&L, capex, debt and cash flows [USD]. "
+        "Cash columns are signed: outflows negative.",
+    )
+    with st.expander("How this is computed"):
+        st.markdown(
+            """
+- **Timeline**: monthly from the purchase order (month 0); revenue starts at go-live, after delivery,
+  OEM integration burn-in, site install and on-site burn-in.
+- **TCO / GPU-h**: present value of capex (less the residual) and opex (before SG&A) divided by the present
+  value of sold GPU-hours, both at the hurdle rate.
+- **Break-even price**: the headline price at which project NPV at the hurdle rate is zero (all else equal).
+- **NPV**: project free cash flow (after project-level tax, before financing), month 0 undiscounted.
+- **IRR**: annual = (1 + monthly IRR)¹² − 1; n/a when cash flows never change sign.
+- **Payback**: months until cumulative project cash first turns positive (linear within the month).
+- **DSCR**: CFADS (EBITDA − tax) / scheduled debt service, per 12 months from the first full operating month.
+- **Margins**: totals over the horizon; gross margin counts power, colocation, hardware support and software
+  as cost of revenue. **MOIC**: cash returned to equity / cash put in.
+"""
+        )

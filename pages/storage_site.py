@@ -1,0 +1,319 @@
+"""Storage & site: shared storage, management, racks, power, and the capex and yearly opex of the whole cluster."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from neoplan.charts.site import (
+    capex_category_table,
+    capex_treemap_figure,
+    capex_waterfall_figure,
+    opex_by_year_figure,
+    opex_by_year_table,
+    power_figure,
+    storage_throughput_figure,
+)
+from neoplan.storage import default_storage_catalogue
+from ui import format as fmt
+from ui.state import evaluate_current
+from ui.widgets import field_input
+
+CHART_KEY = "storage_site.capex_chart"
+TABS_KEY = "storage_site.tab"
+USD = "${:,.0f}"
+NETWORK_LABELS = {"frontend": "Front end (recommended)", "backend": "Back end (compute fabric)"}
+
+
+def _seconds(value: float) -> str:
+    return f"{value:,.1f} s" if math.isfinite(value) else fmt.NA
+
+
+st.title("Storage & site")
+st.caption(
+    "Shared storage, management nodes, racks, power and people: the rest of the cluster around the compute "
+    "servers, with the capex and yearly opex of the whole plan."
+)
+
+# Everything above the tabs lives in one container, so that a warning or error appearing or going away does
+# not move the tabs in the element tree (which would send the browser back to the first tab).
+with st.container():
+    result = evaluate_current()
+    if result is not None:
+        f, s = result.facility, result.storage
+        c1, c2, c3, c4 = st.columns(4)
+        c1.metric(
+            "Total capex",
+            fmt.usd(result.capex_usd["total"]),
+            help="Sum of every capex line of the cluster; see the Capex tab.",
+            border=True,
+        )
+        c2.metric(
+            "Opex per year (run rate)",
+            fmt.usd(result.opex_usd_per_year["total"]),
+            help="Opex of the first full year after the hardware warranty ends, hardware support included.",
+            border=True,
+        )
+        c3.metric(
+            "Site power",
+            f"{f.facility_peak_mw:,.2f} MW",
+            help=f"Facility peak: IT peak {f.it_peak_mw:,.2f} MW × PUE {f.pue:g}.",
+            border=True,
+        )
+        c4.metric(
+            "Racks in total",
+            fmt.count(f.racks),
+            help="Compute, network, storage and management racks (42U).",
+            border=True,
+        )
+        # Every storage and facility warning, above the tabs so none is hidden in a closed tab.
+        for warning in (*s.warnings, *f.warnings):
+            st.warning(warning, icon=":material/warning:")
+
+tab_storage, tab_site, tab_capex, tab_opex = st.tabs(["Storage", "Site & power", "Capex", "Opex"], key=TABS_KEY)
+
+# --- storage ------------------------------------------------------------------------------------
+with tab_storage:
+    left, right = st.columns([1, 2], gap="large")
+    with left:
+        st.subheader("Storage inputs")
+        field_input("storage.usable_pb", "Usable capacity [PB]", step=0.5)
+        field_input(
+            "storage.vendor_class",
+            "Vendor class",
+            options_labels={"licensed": "Licensed (Weka/Vast-like)", "self_built": "Self-built NFS"},
+        )
+        field_input(
+            "storage.licence_term",
+            "Licence term",
+            options_labels={"perpetual": "Perpetual (capex)", "yearly": "Yearly subscription (opex)"},
+        )
+        field_input(
+            "storage.network",
+            "Storage network",
+            options_labels=NETWORK_LABELS,
+        )
+        field_input("storage.min_servers", "Minimum servers for HA [count]")
+        field_input("storage.target_gbps_per_gpu", "Read target per GPU [Gbit/s]", step=0.5)
+        field_input(
+            "storage.checkpoint_params_billion", "Checkpoint model size [billion parameters]", step=10.0, fmt="%.0f"
+        )
+        with st.expander("Advanced"):
+            catalogue = default_storage_catalogue()
+            field_input(
+                "storage.server_model",
+                "Storage server model",
+                options=[None, *catalogue],
+                options_labels={None: "Default of the vendor class"}
+                | {k: f"{m.name.split(',')[0]} ({m.vendor_class})" for k, m in catalogue.items()},
+            )
+            field_input("storage.bytes_per_param", "Checkpoint bytes per parameter [B]", step=1.0, fmt="%.1f")
+    if result is not None:
+        s = result.storage
+        with right:
+            c1, c2, c3 = st.columns(3)
+            c1.metric(
+                "Storage servers",
+                fmt.count(s.servers),
+                help=f"Largest of: minimum for HA, {s.servers_for_capacity} for capacity, "
+                f"{s.servers_for_throughput} for throughput. Model: {s.model.name}.",
+            )
+            c2.metric(
+                "Aggregate read",
+                f"{s.read_gbyte_per_s:,.0f} GB/s",
+                delta=f"target {s.target_gbyte_per_s:,.0f} GB/s " + ("met" if s.meets_target else "missed"),
+                delta_color="normal" if s.meets_target else "inverse",
+                delta_arrow="off",
+                help="Servers × per-server read bandwidth (capped by the server NICs) vs GPUs × per-GPU target.",
+            )
+            c3.metric("Aggregate write", f"{s.write_gbyte_per_s:,.0f} GB/s", help="Servers × per-server write.")
+            c4, c5, c6 = st.columns(3)
+            c4.metric(
+                "Checkpoint write",
+                _seconds(s.checkpoint_write_s),
+                help=f"{s.checkpoint_tb:,.2f} TB ({s.bytes_per_param:g} B/param) at the aggregate write bandwidth.",
+            )
+            c5.metric(
+                "Headroom to grow",
+                f"{s.headroom_tb / 1000:,.2f} PB",
+                help=f"Net capacity {s.free_bays:,} empty drive bays would add; installed net "
+                f"{s.installed_net_tb / 1000:,.2f} PB for {s.usable_pb:g} PB asked.",
+            )
+            c6.metric(
+                "Storage capex",
+                fmt.usd(result.capex_usd["storage"]),
+                help="Storage servers, drives and a perpetual licence if any.",
+            )
+            st.plotly_chart(storage_throughput_figure(result), key="storage_site.throughput")
+            details = {
+                "Server model": f"{s.model.key}: {s.model.name}",
+                "Drives": f"{s.drives:,} ({s.drives_per_server} per server, {s.model.drive_tb:g} TB each)",
+                "Raw capacity": f"{s.raw_tb / 1000:,.2f} PB",
+                "Net efficiency": fmt.pct(s.net_efficiency),
+                "Erasure coding": f"{s.stripe_data}+{s.model.protection_blocks} stripe",
+                "Installed net capacity": f"{s.installed_net_tb / 1000:,.2f} PB",
+                "Empty drive bays": fmt.count(s.free_bays),
+                "Network": f"{NETWORK_LABELS[s.network]}: "
+                f"{s.backend_ports if s.network == 'backend' else s.frontend_ports} × "
+                f"{s.port_gbps:g} Gbit/s ports, plus {s.oob_ports} OOB ports",
+                "Racks": f"{s.racks} ({s.free_rack_units} U free)",
+                "Power": f"{s.power_kw:,.1f} kW",
+                "Licence per year": fmt.usd(s.licence_usd_per_year),
+            }
+            st.table(pd.DataFrame({"Storage design": list(details.values())}, index=list(details)))
+
+# --- site & power -------------------------------------------------------------------------------
+with tab_site:
+    left, right = st.columns([1, 2], gap="large")
+    with left:
+        st.subheader("Site inputs")
+        field_input("facility.rack_power_kw", "Rack power [kW]", step=1.0, fmt="%.1f")
+        field_input("facility.servers_per_rack", "Servers per compute rack [count]")
+        field_input("facility.pue", "PUE [ratio]", step=0.05)
+        field_input("facility.colo_usd_per_kw_month", "Colocation [USD per kW-month]", step=5.0, fmt="%.0f")
+        field_input("facility.electricity_usd_per_kwh", "Electricity [USD/kWh]", step=0.005, fmt="%.3f")
+        field_input("facility.electricity_in_colo", "Electricity included in colo price")
+        field_input("facility.management_nodes", "Management nodes [count]")
+        field_input("facility.firewall_pairs", "Firewall HA pairs [count]")
+        with st.expander("Power profile"):
+            field_input("pricing.utilization", "Utilization [fraction]", step=0.05)
+            field_input("facility.idle_power_share", "Idle draw [fraction of max]", step=0.05)
+            field_input("facility.busy_power_share", "Busy draw [fraction of max]", step=0.05)
+    if result is not None:
+        f = result.facility
+        with right:
+            c1, c2, c3, c4 = st.columns(4)
+            c1.metric("Compute racks", fmt.count(f.compute_racks), help=f"{f.servers_per_rack} servers per rack.")
+            c2.metric("Network racks", fmt.count(f.network_racks), help="Back-end and front-end switch racks.")
+            c3.metric("Storage racks", fmt.count(f.storage_racks))
+            c4.metric("Management racks", fmt.count(f.management_racks), help="Management nodes and firewalls.")
+            c5, c6, c7, c8 = st.columns(4)
+            c5.metric("IT peak", f"{f.it_peak_mw:,.2f} MW", help="All equipment at max power: the kW to contract.")
+            c6.metric("Facility peak", f"{f.facility_peak_mw:,.2f} MW", help=f"IT peak × PUE {f.pue:g}.")
+            c7.metric("kW per rack", f"{f.kw_per_rack:,.1f} kW", help="Peak IT load spread over all racks.")
+            c8.metric(
+                "Compute rack",
+                f"{f.compute_rack_kw:,.1f} kW",
+                delta=f"{'fits' if f.rack_fits else 'exceeds'} {f.rack_power_kw:g} kW",
+                delta_color="normal" if f.rack_fits else "inverse",
+                delta_arrow="off",
+                help=f"{f.servers_per_rack} × {f.node_max_power_kw:g} kW servers at max power vs the rack's power.",
+            )
+            st.plotly_chart(power_figure(result), key="storage_site.power")
+            c9, c10, c11, c12 = st.columns(4)
+            c9.metric("IT average", f"{f.it_avg_kw:,.0f} kW", help=f"At {fmt.pct(f.utilization, 0)} utilization.")
+            c10.metric(
+                "Facility energy",
+                f"{f.facility_energy_kwh_per_year / 1e6:,.1f} GWh/yr",
+                help=f"IT {f.it_energy_kwh_per_year / 1e6:,.1f} GWh/yr × PUE.",
+            )
+            c11.metric("Colocation", f"{fmt.usd(f.colo_usd_per_year)}/yr", help="Peak IT kW × price × 12.")
+            c12.metric(
+                "Electricity",
+                f"{fmt.usd(f.energy_usd_per_year)}/yr",
+                help="Energy consumed × price; 0 when the colo price includes electricity.",
+            )
+            st.caption(
+                f"{f.management_nodes} management nodes ({f.subnet_manager_nodes} with a back-end NIC for the "
+                f"HA subnet manager), {f.firewall_pairs} firewall pair(s), {f.pdus} monitored PDUs "
+                f"(2 per rack). Management capex {fmt.usd(result.capex_usd['management'])}; racks, "
+                f"installation and burn-in {fmt.usd(result.capex_usd['other'])}."
+            )
+
+# --- capex --------------------------------------------------------------------------------------
+with tab_capex:
+    if result is not None:
+        c1, c2, c3, c4 = st.columns(4)
+        c1.metric("Per server", fmt.usd_exact(result.capex_per_server_usd), help="All capex per compute server.")
+        c2.metric(
+            "Per server excl. storage",
+            fmt.usd_exact(result.capex_per_server_excl_storage_usd),
+            help="Capex less storage per compute server in service (the BRIEF.md §5 calibration figure).",
+        )
+        c3.metric("Per GPU", fmt.usd_exact(result.capex_per_gpu_usd), help="All capex per GPU in service.")
+        c4.metric(
+            "Per GPU excl. storage",
+            fmt.usd_exact(result.capex_per_gpu_excl_storage_usd),
+            help="Capex less storage per GPU in service.",
+        )
+        chart_col, table_col = st.columns([3, 2], gap="large")
+        with chart_col:
+            kind = st.segmented_control(
+                "Chart", ["Waterfall", "Treemap"], default="Waterfall", key=CHART_KEY, label_visibility="collapsed"
+            )
+            if kind == "Treemap":
+                st.plotly_chart(capex_treemap_figure(result), key="storage_site.capex_treemap")
+            else:
+                st.plotly_chart(capex_waterfall_figure(result), key="storage_site.capex_waterfall")
+        with table_col:
+            st.dataframe(
+                capex_category_table(result).style.format({"capex_usd": USD, "share": "{:.2%}"}),
+                hide_index=True,
+                width="stretch",
+                column_config={"category": "Category", "capex_usd": "Capex", "share": "Share"},
+            )
+        with st.expander("Every capex line"):
+            st.dataframe(
+                result.capex_table()[
+                    ["category", "item", "quantity", "unit", "unit_price_usd", "total_usd", "basis"]
+                ].style.format({"quantity": "{:,g}", "unit_price_usd": USD, "total_usd": USD}),
+                hide_index=True,
+                width="stretch",
+                column_config={
+                    "category": "Category",
+                    "item": "Item",
+                    "quantity": "Qty",
+                    "unit": "Unit",
+                    "basis": "Basis",
+                    "unit_price_usd": "Unit price",
+                    "total_usd": "Total",
+                },
+            )
+
+# --- opex ---------------------------------------------------------------------------------------
+with tab_opex:
+    left, right = st.columns([1, 2], gap="large")
+    with left:
+        st.subheader("Running-cost inputs")
+        field_input("opex.staff_fte_per_1000_gpus", "Staff per 1,000 GPUs [FTE]", step=0.5)
+        field_input("opex.staff_loaded_cost_usd", "Loaded cost per FTE [USD/year]", step=10_000.0, fmt="%.0f")
+        field_input(
+            "opex.support_rate",
+            "Hardware support after warranty [fraction of hardware capex/yr]",
+            step=0.005,
+            fmt="%.3f",
+        )
+        field_input("opex.insurance_rate", "Insurance [fraction of capex/yr]", step=0.001, fmt="%.3f")
+        field_input("opex.ai_enterprise", "NVIDIA AI Enterprise ($/GPU/yr)")
+        field_input("opex.ufm_subscription", "UFM as a yearly subscription")
+        field_input("opex.transit_usd_per_month", "Transit and cross-connects [USD/month]", step=1_000.0, fmt="%.0f")
+        field_input("opex.sga_rate", "SG&A [fraction of revenue]", step=0.01, fmt="%.3f")
+    if result is not None:
+        with right:
+            first, run_rate = result.opex_for_year(1), result.opex_usd_per_year
+            c1, c2, c3, c4 = st.columns(4)
+            c1.metric("Opex, year 1", fmt.usd(first["total"]), help="First year after go-live, by category below.")
+            c2.metric(
+                "Hardware support per year",
+                fmt.usd(run_rate["hardware_support"]),
+                help="Run-rate year: support rate × hardware capex, once the warranty has ended.",
+            )
+            c3.metric(
+                "Software per year",
+                fmt.usd(run_rate["software"]),
+                help="AI Enterprise, UFM subscription and a yearly storage licence, as toggled.",
+            )
+            c4.metric(
+                "Staff per year",
+                fmt.usd(run_rate["staff"]),
+                help="FTE per 1,000 GPUs × GPUs ÷ 1,000 × loaded cost.",
+            )
+            st.plotly_chart(opex_by_year_figure(result), key="storage_site.opex_chart")
+            table = opex_by_year_table(result)
+            st.dataframe(table.style.format(USD), width="stretch", column_config={"_index": "Category"})
+            st.caption(
+                "Years count from go-live; a short last year is cut by the analysis horizon. SG&A follows revenue; "
+                "hardware support starts when the warranty ends."
+            )

@@ -1,0 +1,407 @@
+"""Tests of neoplan.fabric: reference values (BRIEF.md §2.3, §5), invariants, properties, errors."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from neoplan.costs import CAPEX_CATEGORIES, total_usd
+from neoplan.fabric import (
+    DESIGN_CHOICES,
+    FabricError,
+    backend_lines,
+    cabled_servers,
+    catalogue_item,
+    default_network_catalogue,
+    design_fabric,
+    design_options,
+    fat_tree,
+    size_backend,
+    size_frontend,
+    size_oob,
+    topology_picture,
+)
+from neoplan.pricebook import default_price_book
+from neoplan.scenario import scenario_from_dict
+
+BOOK = default_price_book()
+CAT = default_network_catalogue()
+RADIX = CAT["qm9700"].radix
+
+
+def scenario(**sections):
+    """A scenario on the reference preset with section overrides."""
+    return scenario_from_dict({"base": "reference", **sections})
+
+
+def backend_capex(servers: int = 128, **kw) -> float:
+    return total_usd(backend_lines(size_backend(servers, **kw), BOOK))
+
+
+# --- reference values -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("topology", ["reference", "vms", "tor"])
+def test_1024_gpus_non_blocking_has_32_leaves_and_16_spines(topology):
+    b = size_backend(128, topology=topology, oversubscription=1.0)
+    assert (b.leaf_switches, b.spine_switches, b.core_switches, b.tiers) == (32, 16, 0, 2)
+    assert b.endpoints == 1024
+    assert b.links_leaf_spine == 1024
+    assert b.leaf_spine_links_per_pair == 2  # each leaf: 2 links to each of 16 spines
+
+
+def test_1024_gpus_at_2_to_1_has_8_spines():
+    b = size_backend(128, topology="vms", oversubscription=2.0)
+    assert (b.leaf_switches, b.spine_switches) == (32, 8)
+    assert b.leaf_uplinks == 16
+    assert b.links_leaf_spine == 512
+
+
+def test_1024_gpu_bill_of_materials_matches_the_article_structure():
+    ref = size_backend(128, topology="reference")
+    assert ref.transceivers_by_type == {"server_optic": 1024, "switch_optic": 1536}
+    assert ref.cables_by_medium == {"fibre": 2048, "dac": 0, "dac_splitter": 0, "acc": 0}
+    vms = size_backend(128, topology="vms")
+    assert vms.transceivers_by_type == {"server_optic": 1024, "switch_optic": 512}
+    assert vms.cables_by_medium == {"fibre": 1024, "dac": 512, "dac_splitter": 0, "acc": 0}
+    vms2 = size_backend(128, topology="vms", oversubscription=2.0)
+    assert vms2.leaf_switches + vms2.spine_switches == 40
+    assert vms2.cables_by_medium["dac"] == 256
+    tor = size_backend(128, topology="tor")
+    assert tor.transceivers_by_type == {"server_optic": 0, "switch_optic": 1024}
+    assert tor.cables_by_medium == {"fibre": 1024, "dac": 0, "dac_splitter": 512, "acc": 0}
+    assert tor.network_racks < ref.network_racks  # ToR leaves live in the compute racks
+
+
+@pytest.mark.parametrize(
+    ("topology", "oversubscription", "target"),
+    [("tor", 1.0, -0.348), ("vms", 1.0, -0.249), ("vms", 2.0, -0.316)],
+)
+def test_backend_savings_vs_reference_match_the_article(topology, oversubscription, target):
+    ref = backend_capex(topology="reference")
+    cost = backend_capex(topology=topology, oversubscription=oversubscription)
+    assert cost / ref - 1 == pytest.approx(target, abs=0.010)
+
+
+def test_reference_backend_per_server_is_in_the_intended_band():
+    per_server = backend_capex(topology="reference") / 128
+    assert 35_000 <= per_server <= 40_000  # keeps the cluster-level $318k / $283k per server reachable
+
+
+def test_modular_costs_more_than_vms_and_less_than_reference_at_1024():
+    ref, vms, mod = (backend_capex(topology=t) for t in ("reference", "vms", "modular"))
+    assert vms < mod < ref
+    b = size_backend(128, topology="modular")
+    assert (b.chassis, b.leaf_switches, b.spine_switches, b.liquid_cooled) == (1, 0, 0, True)
+
+
+def test_acc_costs_more_than_dac_in_vms():
+    assert backend_capex(topology="vms", leaf_spine_cable="acc") > backend_capex(topology="vms")
+    b = size_backend(128, topology="vms", leaf_spine_cable="acc")
+    assert b.cables_by_medium["acc"] == 512 and b.cables_by_medium["dac"] == 0
+
+
+def test_prices_used_for_the_calibration_are_marked_fitted():
+    for key in ("xcvr_ndr_osfp_400g_server", "xcvr_ndr_osfp_800g_twin", "dac_ndr_800g_twin",
+                "dac_ndr_800g_splitter_2x400g"):
+        assert BOOK.row(key).basis == "fitted"
+        assert "SemiAnalysis" in BOOK.row(key).source
+    assert BOOK.row("ib_switch_qm9700").basis == "quoted"
+    assert 36_000 <= BOOK.price("ib_switch_qm9700") <= 50_000  # BRIEF.md §3 public range
+
+
+def test_every_catalogue_price_key_is_in_the_price_book():
+    for item in CAT.values():
+        assert item.price_key in BOOK, item.key
+        assert BOOK.row(item.price_key).category in CAPEX_CATEGORIES
+
+
+def test_switch_side_optic_is_twin_port_and_server_side_single():
+    assert catalogue_item(CAT, role="switch_optic", family="ndr").links_per_unit == 2
+    assert catalogue_item(CAT, role="server_optic", family="ndr").links_per_unit == 1
+    assert CAT["qm9700"].radix == 64 and CAT["qm9700"].port_gbps == 400
+    assert CAT["cs9500"].radix == 2048 and CAT["cs9500"].cooling == "liquid"
+    assert CAT["q3400"].port_gbps == 800
+
+
+# --- the whole fabric of the presets --------------------------------------------------------------
+
+
+def test_design_fabric_reference_preset():
+    d = design_fabric(scenario(), BOOK, frontend_extra_ports=22, oob_extra_ports=11)
+    assert d.backend.leaf_switches == 32 and d.backend.spine_switches == 16
+    assert d.capex_usd() == pytest.approx(sum(ln.total_usd for ln in d.lines))
+    assert {ln.category for ln in d.lines} == {"backend_network", "frontend_network", "oob_network", "management"}
+    ufm = [ln for ln in d.lines if ln.key == "ufm_licence_per_endpoint"]
+    assert len(ufm) == 1 and ufm[0].quantity == 1024 and ufm[0].category == "management"
+    assert d.frontend.gbps_per_gpu == 50 and d.frontend.switch_class == "spectrum"
+    summary = d.to_dict()["backend"]
+    for key in ("leaf_switches", "spine_switches", "core_switches", "transceivers", "cables", "capex_usd"):
+        assert key in summary
+    assert summary["capex_usd"] == pytest.approx(d.capex_usd("backend_network"))
+    assert d.power_kw["backend"] > d.power_kw["frontend"] > d.power_kw["oob"] > 0
+
+
+def test_optimized_preset_is_cheaper_in_every_network():
+    ref = design_fabric(scenario(), BOOK, frontend_extra_ports=22)
+    opt = design_fabric(scenario_from_dict({"base": "optimized"}), BOOK, frontend_extra_ports=22)
+    for cat in ("backend_network", "frontend_network", "oob_network"):
+        assert opt.capex_usd(cat) < ref.capex_usd(cat), cat
+    assert opt.backend.spine_switches == 8
+    assert opt.frontend.gbps_per_gpu == 25
+    # the Spectrum 2x200G front end is a meaningful premium over generic 2x100G
+    assert ref.capex_usd("frontend_network") > 2.5 * opt.capex_usd("frontend_network")
+
+
+def test_opensm_drops_ufm_licences_and_warns_above_2048_gpus():
+    small = design_fabric(scenario(fabric={"subnet_manager": "opensm"}), BOOK)
+    assert small.capex_usd("management") == 0 and small.warnings == []
+    big = design_fabric(scenario(cluster={"gpus": 4096}, fabric={"subnet_manager": "opensm"}), BOOK)
+    assert any("UFM is a hard requirement" in w for w in big.warnings)
+
+
+def test_hot_spares_are_cabled():
+    assert cabled_servers(128, 0.05) == 135
+    d = design_fabric(scenario(cluster={"hot_spare_share": 0.05}), BOOK)
+    assert d.backend.endpoints == 135 * 8
+    assert d.oob.bmc_ports == 135
+
+
+def test_partial_last_su_gets_full_leaves_sized_for_a_full_su():
+    b = size_backend(125, topology="reference")  # 1,000 GPUs: 3 full SUs + one of 29 servers
+    assert b.scalable_units == 4 and b.leaf_switches == 32 and b.spine_switches == 16
+    assert b.endpoints == 1000 and b.leaf_uplinks == 32
+    assert b.transceivers_by_type["server_optic"] == 1000
+
+
+def test_small_cluster_is_one_su_of_its_size():
+    b = size_backend(4, topology="reference")  # 32 GPUs
+    assert b.leaf_switches == 8 and b.leaf_downlinks == 4
+    assert b.spine_switches * b.leaf_spine_links_per_pair == b.leaf_uplinks == 4
+
+
+def test_third_tier_beyond_2048_endpoints():
+    two = size_backend(256, topology="reference")
+    three = size_backend(257, topology="reference")
+    assert (two.tiers, two.leaf_switches, two.spine_switches) == (2, 64, 32)
+    assert three.tiers == 3 and three.core_switches > 0
+
+
+@pytest.mark.parametrize("base", ["reference", "optimized"])
+def test_100k_gpus_work_with_a_tapered_core_and_a_warning(base):
+    d = design_fabric(scenario_from_dict({"base": base, "cluster": {"gpus": 100_000}}), BOOK, frontend_extra_ports=200)
+    b = d.backend
+    assert b.tiers == 3 and b.endpoints == 100_000
+    assert b.switch_ports_used <= b.switch_ports_available
+    assert b.spine_taper > 1 and any("tapered" in w for w in d.warnings)
+    assert math.isfinite(d.capex_usd())
+
+
+def test_xdr_fabric_uses_800g_switch_and_optics():
+    b = size_backend(128, topology="reference", nic_gbps=800, switch_model="q3400")
+    assert b.leaf_switches == 32  # rail-optimized: still one leaf per rail per SU
+    assert b.spine_switches * b.leaf_spine_links_per_pair == b.leaf_uplinks
+    keys = {ln.key for ln in backend_lines(b, BOOK)}
+    assert {"ib_switch_q3400", "xcvr_xdr_osfp_800g_server", "xcvr_xdr_osfp_1600g_twin"} <= keys
+
+
+def test_frontend_counts_and_extra_ports():
+    fe = size_frontend(128, ports_per_node=2, port_gbps=100, switch_class="generic")
+    more = size_frontend(128, ports_per_node=2, port_gbps=100, switch_class="generic", extra_ports=40)
+    assert fe.endpoints == 256 and more.endpoints == 296
+    assert more.leaf_switches >= fe.leaf_switches
+    assert fe.transceivers == 2 * fe.cables
+    assert fe.cables == fe.links_server_leaf + fe.links_leaf_spine + fe.links_spine_core
+    tiny = size_frontend(4, ports_per_node=2, port_gbps=100, switch_class="generic")
+    assert (tiny.leaf_switches, tiny.spine_switches) == (1, 0)
+
+
+def test_oob_has_a_port_per_bmc_switch_and_pdu():
+    oob = size_oob(bmcs=139, managed_switches=90, pdus=76, switch_class="generic")
+    assert oob.ports == 305 and oob.patch_cords == 305
+    assert oob.access_switches == math.ceil(305 / 48)
+    assert oob.aggregation_switches == 2 and oob.uplink_cables == 2 * oob.access_switches
+    d_ref = design_fabric(scenario(), BOOK)
+    d_gen = design_fabric(scenario(fabric={"oob": {"switch_class": "generic"}}), BOOK)
+    assert d_ref.oob.ports == d_gen.oob.ports
+    assert d_gen.capex_usd("oob_network") < d_ref.capex_usd("oob_network")
+
+
+# --- trade-offs and picture -----------------------------------------------------------------------
+
+
+def test_design_options_at_1024():
+    opts = {o.name: o for o in design_options(scenario(), BOOK)}
+    assert list(opts) == [name for name, *_ in DESIGN_CHOICES]
+    assert opts["reference"].delta_vs_reference == 0
+    assert opts["vms_2to1"].spine_switches == 8 and opts["vms"].spine_switches == 16
+    assert opts["vms_2to1"].spine_gbps_per_gpu == pytest.approx(opts["vms"].spine_gbps_per_gpu / 2)
+    assert opts["vms_2to1"].capex_usd < opts["vms"].capex_usd < opts["reference"].capex_usd
+    assert opts["modular"].liquid_cooled and not opts["vms"].liquid_cooled
+    assert any("multi-tenant" in c for c in opts["tor"].caveats)
+    assert all(o.feasible for o in opts.values())
+
+
+def test_design_options_flag_four_nics_and_infeasible_modular():
+    opts = {o.name: o for o in design_options(scenario(cluster={"gpus": 100_000}, fabric={"nics_per_node": 4}), BOOK)}
+    assert all(any("halve" in c for c in o.caveats) for o in opts.values())
+    assert opts["reference"].injection_gbps_per_gpu == 200
+    assert opts["modular"].feasible  # 50,000 endpoints fit under 2,048-port chassis spines
+    opts8 = {o.name: o for o in design_options(scenario(cluster={"gpus": 100_000}), BOOK)}
+    assert not opts8["modular"].feasible and "modular" in opts8["modular"].error
+    assert opts8["vms_2to1"].feasible
+
+
+@pytest.mark.parametrize("gpus", [64, 1024, 4096])
+@pytest.mark.parametrize("topology", ["reference", "tor", "modular"])
+def test_topology_picture_is_consistent(gpus, topology):
+    b = size_backend(gpus // 8, topology=topology)
+    pic = topology_picture(b, max_per_tier=12, servers_shown=4)
+    ids = {n["id"] for n in pic["nodes"]}
+    assert all(e["source"] in ids and e["target"] in ids for e in pic["edges"])
+    for tier, shown in pic["shown"].items():
+        assert sum(n["tier"] == tier for n in pic["nodes"]) == shown <= max(12, 4)
+    assert pic["totals"]["leaf"] == b.leaf_switches
+    assert pic["edges"], "a picture with nodes must show how they connect"
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"oversubscription": 0.5}, "fabric.oversubscription"),
+        ({"nic_gbps": 800}, "fabric.nic_gbps"),
+        ({"switch_model": "nope"}, "fabric.switch_model"),
+        ({"servers_per_su": 40}, "fabric.servers_per_su"),
+        ({"topology": "tor", "servers_per_rack": 8}, "facility.servers_per_rack"),
+        ({"topology": "ring"}, "fabric.topology"),
+    ],
+)
+def test_impossible_inputs_name_the_field(kwargs, field):
+    with pytest.raises(FabricError, match=field.replace(".", r"\.")):
+        size_backend(128, **kwargs)
+
+
+def test_too_many_gpus_name_the_cluster_field():
+    with pytest.raises(FabricError, match=r"cluster\.gpus"):
+        size_backend(16_384, topology="reference")  # 131,072 endpoints > 3 tiers of 64 ports at any taper
+
+
+def test_fat_tree_refuses_an_overfull_leaf():
+    with pytest.raises(FabricError, match="ports"):
+        fat_tree(8, 48, 1.0, 64)
+
+
+# --- properties -----------------------------------------------------------------------------------
+
+K3_OVER_4 = RADIX**3 // 4  # non-blocking 3-tier limit [endpoints]
+
+designs = st.sampled_from([("reference", 1.0), ("vms", 1.0), ("vms", 2.0), ("tor", 1.0), ("modular", 1.0),
+                           ("vms", 3.0), ("reference", 1.5), ("tor", 2.0)])
+
+
+def check_invariants(b):
+    """Every NIC cabled once; ports fit; every leaf/spine pair and spine/core pair balanced."""
+    assert sum(b.server_links_by_medium.values()) == b.endpoints == b.links_server_leaf
+    if b.topology == "tor":
+        assert b.cables_by_medium["dac_splitter"] * 2 >= b.endpoints
+        assert b.cables_by_medium["dac_splitter"] * 2 < b.endpoints + 2 * b.leaf_switches
+        assert b.transceivers_by_type["server_optic"] == 0
+    else:
+        assert b.transceivers_by_type["server_optic"] == b.endpoints
+    assert b.switch_ports_used <= b.switch_ports_available
+    t = b.tree
+    if t is not None and t.tiers >= 2:
+        spine_radix = CAT["cs9500"].radix if b.chassis else RADIX
+        assert t.leaf_uplinks == t.spines_per_pod * t.leaf_spine_links  # same links to every spine
+        assert t.leaf_downlinks + t.leaf_uplinks <= RADIX
+        assert max(t.spine_downlinks()) + t.spine_uplinks <= spine_radix
+        assert t.leaf_uplinks * 1.0 >= t.leaf_downlinks / b.oversubscription - 1e-9
+        assert b.links_leaf_spine == t.leaves * t.leaf_uplinks == sum(t.spine_downlinks())
+    if t is not None and t.tiers == 3:
+        assert t.spine_uplinks == t.cores_per_group * t.spine_core_links  # same links to every core
+        assert t.core_ports_used <= RADIX
+        assert b.links_spine_core == t.cores * t.core_ports_used
+    if t is not None and t.tiers == 2:
+        assert t.leaves <= (CAT["cs9500"].radix if b.chassis else RADIX)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    servers=st.integers(min_value=1, max_value=12_500),
+    design=designs,
+    nics=st.sampled_from([4, 8]),
+    su=st.sampled_from([16, 32]),
+)
+def test_invariants_hold_for_any_size(servers, design, nics, su):
+    topology, os_ratio = design
+    try:
+        b = size_backend(servers, topology=topology, oversubscription=os_ratio, nics_per_node=nics, servers_per_su=su)
+    except FabricError as exc:
+        leaves = math.ceil(servers / 4) if topology == "tor" else math.ceil(servers / min(su, servers)) * nics
+        assert leaves > RADIX * RADIX // 2, exc  # only beyond a non-blocking 3-tier tree of leaves
+        assert "cluster.gpus" in str(exc)
+        return
+    check_invariants(b)
+    assert b.endpoints == servers * nics
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    servers=st.integers(min_value=1, max_value=K3_OVER_4 // 16),
+    design=designs,
+    nics=st.sampled_from([4, 8]),
+    su=st.sampled_from([8, 16, 32]),
+)
+def test_doubling_gpus_never_lowers_any_count(servers, design, nics, su):
+    """Up to the non-blocking 3-tier limit; beyond it the spine→core taper trades cores for reach."""
+    topology, os_ratio = design
+    kw = {"topology": topology, "oversubscription": os_ratio, "nics_per_node": nics, "servers_per_su": su}
+    try:
+        a = size_backend(servers, **kw)
+        b = size_backend(2 * servers, **kw)
+    except FabricError:
+        assume(False)  # beyond three tiers (small SUs mean many leaves)
+    assume(b.spine_taper == 1)
+    fields = ("leaf_switches", "spine_switches", "core_switches", "links_leaf_spine", "links_spine_core",
+              "transceivers", "cables", "network_racks", "endpoints")
+    if topology == "modular":  # the chassis becomes a spine tier above 2,048 endpoints: compare total boxes
+        fields = ("transceivers", "cables", "endpoints", "line_cards")
+        assert a.chassis + a.leaf_switches <= b.chassis + b.leaf_switches
+    for name in fields:
+        assert getattr(b, name) >= getattr(a, name), name
+    assert b.power_kw >= a.power_kw
+    assert total_usd(backend_lines(b, BOOK)) >= total_usd(backend_lines(a, BOOK))
+
+
+@settings(max_examples=60, deadline=None)
+@given(servers=st.integers(min_value=1, max_value=8192), design=designs)
+def test_four_nics_halve_the_backend_endpoints(servers, design):
+    topology, os_ratio = design
+    eight = size_backend(servers, topology=topology, oversubscription=os_ratio, nics_per_node=8)
+    four = size_backend(servers, topology=topology, oversubscription=os_ratio, nics_per_node=4)
+    assert four.endpoints * 2 == eight.endpoints
+    assert four.injection_gbps_per_gpu * 2 == eight.injection_gbps_per_gpu
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    gpus=st.integers(min_value=1, max_value=4096).map(lambda n: 8 * n),
+    topology=st.sampled_from(["reference", "tor", "vms", "modular"]),
+    fe=st.sampled_from([(100, "generic"), (200, "spectrum"), (200, "generic"), (400, "spectrum")]),
+    oob=st.sampled_from(["generic", "spectrum"]),
+)
+def test_design_fabric_total_is_the_sum_of_lines(gpus, topology, fe, oob):
+    s = scenario(cluster={"gpus": gpus}, fabric={"topology": topology,
+                 "frontend": {"port_gbps": fe[0], "switch_class": fe[1]}, "oob": {"switch_class": oob}})
+    d = design_fabric(s, BOOK, frontend_extra_ports=10, oob_extra_ports=5)
+    assert d.capex_usd() == pytest.approx(sum(ln.total_usd for ln in d.lines))
+    assert all(ln.quantity > 0 and ln.unit_price_usd >= 0 for ln in d.lines)
+    assert sum(d.capex_usd(c) for c in CAPEX_CATEGORIES) == pytest.approx(d.capex_usd())
+    assert all(math.isfinite(v) and v > 0 for v in d.power_kw.values())
+    assert d.oob.ports == d.oob.bmc_ports + d.oob.switch_ports + d.oob.pdu_ports

@@ -1,0 +1,191 @@
+"""evaluate(): calibration targets (BRIEF.md §5), roll-up invariants, KPI behaviour."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import neoplan
+from neoplan import finance
+from neoplan.costs import CAPEX_CATEGORIES
+
+
+@pytest.fixture(scope="module")
+def ref() -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario("reference"))
+
+
+@pytest.fixture(scope="module")
+def opt() -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario("optimized"))
+
+
+def _eval(**sections: dict) -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **sections}))
+
+
+# --- calibration targets ----------------------------------------------------------------------------------
+
+
+def test_node_prices(ref: neoplan.Result, opt: neoplan.Result) -> None:
+    assert ref.node_capex_usd == pytest.approx(270_000.0)
+    assert opt.node_capex_usd == pytest.approx(256_400.0)
+    assert opt.node_saving_vs_oem_usd * opt.servers == pytest.approx(1_740_800.0)
+
+
+# Cluster capex excluding storage per server: $318k / $283k ± 3 % (BRIEF.md §5). The residuals of the joint
+# fit (see data/prices and the issue notes) are pinned so a price change that moves them is noticed.
+CAPEX_TARGETS = {"reference": 318_000.0, "optimized": 283_000.0}
+
+
+@pytest.mark.parametrize("preset", ["reference", "optimized"])
+def test_capex_per_server_excl_storage_within_3_percent(preset: str) -> None:
+    r = neoplan.evaluate(neoplan.load_scenario(preset))
+    target = CAPEX_TARGETS[preset]
+    assert r.capex_per_server_excl_storage_usd == pytest.approx(target, rel=0.03)
+
+
+def test_backend_targets(ref: neoplan.Result, opt: neoplan.Result) -> None:
+    assert (ref.fabric.backend.leaf_switches, ref.fabric.backend.spine_switches) == (32, 16)
+    assert (opt.fabric.backend.leaf_switches, opt.fabric.backend.spine_switches) == (32, 8)
+    base = ref.capex_usd["backend_network"]
+    for topo, over, target in (("tor", 1.0, -0.348), ("vms", 1.0, -0.249), ("vms", 2.0, -0.316)):
+        r = neoplan.evaluate(neoplan.load_scenario({"base": "reference", "fabric": {"topology": topo,
+                                                                                     "oversubscription": over}}))
+        assert r.capex_usd["backend_network"] / base - 1 == pytest.approx(target, abs=0.01)
+
+
+def test_storage_default(opt: neoplan.Result) -> None:
+    assert opt.storage.servers == 8
+    assert 250 <= opt.storage.read_gbyte_per_s <= 400
+
+
+# --- roll-up invariants -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", neoplan.preset_names())
+def test_capex_total_is_sum_of_categories_and_lines(preset: str) -> None:
+    r = neoplan.evaluate(neoplan.load_scenario(preset))
+    capex = r.capex_usd
+    assert capex["total"] == pytest.approx(sum(capex[c] for c in CAPEX_CATEGORIES))
+    assert capex["total"] == pytest.approx(sum(line.total_usd for line in r.capex_lines))
+    assert capex["compute"] == pytest.approx(
+        sum(ln.total_usd for ln in r.capex_lines if ln.category == "compute")
+    )
+    assert capex["compute"] == pytest.approx((r.servers + r.spare_servers) * r.node_capex_usd)
+
+
+def test_to_dict_contract(opt: neoplan.Result) -> None:
+    d = opt.to_dict()
+    for key in ("gpus", "servers", "node_capex_usd", "backend", "capex_usd", "capex_per_server_excl_storage_usd",
+                "tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour", "project_irr", "equity_irr", "npv_usd",
+                "payback_months", "min_dscr"):
+        assert key in d
+    assert set(d["backend"]) >= {"leaf_switches", "spine_switches", "core_switches", "transceivers", "cables",
+                                 "capex_usd"}
+    assert set(d["capex_usd"]) == {*CAPEX_CATEGORIES, "total"}
+    assert d["backend"]["capex_usd"] == pytest.approx(d["capex_usd"]["backend_network"])
+    import json
+
+    json.dumps(d, allow_nan=False)  # JSON-safe: no NaN, no numpy types
+
+
+def test_ai_enterprise_costs_8_x_4500_per_server_year(opt: neoplan.Result) -> None:
+    on = _eval(opex={"ai_enterprise": True})
+    assert on.opex_for_year(2)["software"] - opt.opex_for_year(2)["software"] == pytest.approx(
+        opt.servers * 8 * 4500.0
+    )
+
+
+def test_pue_one_makes_facility_energy_equal_it_energy() -> None:
+    r = _eval(facility={"pue": 1.0})
+    assert r.facility.facility_energy_kwh_per_year == pytest.approx(r.facility.it_energy_kwh_per_year)
+
+
+def test_opex_scales_with_gpus(opt: neoplan.Result) -> None:
+    big = _eval(cluster={"gpus": 2048}, storage={"usable_pb": 4.0})
+    for category in ("staff", "colocation", "power"):
+        ratio = big.opex_usd_per_year[category] / opt.opex_usd_per_year[category]
+        assert 1.8 <= ratio <= 2.05, category
+
+
+# --- finance KPIs -------------------------------------------------------------------------------------------
+
+
+def test_npv_is_zero_at_breakeven_price(opt: neoplan.Result) -> None:
+    price = opt.kpis["breakeven_usd_per_gpu_hour"]
+    at_breakeven = _eval(pricing={"usd_per_gpu_hour": price})
+    assert at_breakeven.kpis["npv_usd"] == pytest.approx(0.0, abs=1_000.0)
+
+
+def test_returns_rise_with_price(opt: neoplan.Result) -> None:
+    curve = opt.returns_vs_price(np.linspace(2.0, 6.0, 9))
+    assert np.all(np.diff(curve["npv_usd"]) > 0)
+    irr = curve["project_irr"][~np.isnan(curve["project_irr"])]
+    assert np.all(np.diff(irr) > 0)
+    payback = curve["payback_months"][~np.isnan(curve["payback_months"])]
+    assert np.all(np.diff(payback) < 0)
+
+
+def test_returns_vs_price_matches_evaluate(opt: neoplan.Result) -> None:
+    curve = opt.returns_vs_price([3.5])
+    direct = _eval(pricing={"usd_per_gpu_hour": 3.5})
+    assert curve["npv_usd"][0] == pytest.approx(direct.kpis["npv_usd"], rel=1e-9)
+    assert curve["equity_irr"][0] == pytest.approx(direct.kpis["equity_irr"], rel=1e-6)
+
+
+def test_higher_rate_lowers_equity_irr() -> None:
+    lo = _eval(pricing={"usd_per_gpu_hour": 4.0}, financing={"interest_rate": 0.07})
+    hi = _eval(pricing={"usd_per_gpu_hour": 4.0}, financing={"interest_rate": 0.15})
+    assert hi.kpis["equity_irr"] < lo.kpis["equity_irr"]
+    assert hi.kpis["project_irr"] == pytest.approx(lo.kpis["project_irr"])
+
+
+def test_optimized_beats_reference_by_the_capex_gap(ref: neoplan.Result, opt: neoplan.Result) -> None:
+    assert opt.kpis["tco_usd_per_gpu_hour"] < ref.kpis["tco_usd_per_gpu_hour"]
+    # the capital part of TCO moves in proportion to capex (same schedule, same hours)
+    gap = opt.capex_total_usd / ref.capex_total_usd
+    capital = opt.tco_breakdown_usd_per_gpu_hour["capital"] / ref.tco_breakdown_usd_per_gpu_hour["capital"]
+    assert capital == pytest.approx(gap, rel=0.01)
+    same_price = {"pricing": {"usd_per_gpu_hour": 4.0}}
+    r4 = neoplan.evaluate(neoplan.load_scenario({"base": "reference", **same_price}))
+    o4 = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **same_price}))
+    assert o4.kpis["payback_months"] < r4.kpis["payback_months"]
+
+
+def test_tco_breakdown_sums(opt: neoplan.Result) -> None:
+    assert sum(opt.tco_breakdown_usd_per_gpu_hour.values()) == pytest.approx(opt.kpis["tco_usd_per_gpu_hour"])
+    assert set(opt.tco_breakdown_usd_per_gpu_hour) == {"capital", "power", "colocation", "staff", "software",
+                                                       "other"}
+
+
+def test_kpis_match_monthly_cash_flows(opt: neoplan.Result) -> None:
+    table = opt.monthly_table()
+    assert finance.npv(opt.scenario.financing.hurdle_rate, table["project_fcf_usd"].to_numpy()) == pytest.approx(
+        opt.kpis["npv_usd"]
+    )
+    assert table["debt_balance_usd"].iloc[-1] == pytest.approx(0.0, abs=1e-3)
+    assert -table["capex_usd"].sum() == pytest.approx(opt.capex_total_usd)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    gpus=st.sampled_from([256, 512, 1024, 2048, 4096]),
+    topology=st.sampled_from(["reference", "tor", "vms", "modular"]),
+    price=st.floats(1.0, 8.0),
+    utilization=st.floats(0.3, 1.0),
+    debt_share=st.floats(0.0, 0.8),
+)
+def test_no_crash_no_nan_where_defined(gpus: int, topology: str, price: float, utilization: float,
+                                       debt_share: float) -> None:
+    r = _eval(cluster={"gpus": gpus}, fabric={"topology": topology, "oversubscription": 1.0},
+              pricing={"usd_per_gpu_hour": price, "utilization": utilization},
+              financing={"debt_share": debt_share})
+    d = r.to_dict()
+    for key in ("capex_per_server_excl_storage_usd", "tco_usd_per_gpu_hour", "npv_usd"):
+        assert d[key] is not None and math.isfinite(d[key])
+    assert d["capex_usd"]["total"] > 0

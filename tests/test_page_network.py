@@ -1,0 +1,54 @@
+"""AppTest of the Network page: it runs, and the design choice moves the back-end cost shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = str(ROOT / "pages" / "network.py")
+
+
+def _network_page() -> AppTest:
+    # The page on its own (it reads the scenario from session state, the default preset on first run);
+    # tests/test_app.py covers it inside the app's navigation once app.py lists it.
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _metric(at: AppTest, label: str) -> str:
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
+
+
+def test_network_page_runs_without_errors() -> None:
+    at = _network_page()
+    assert not at.error, [e.value for e in at.error]
+    assert _metric(at, "Spine switches") == "8"  # optimized preset: vms at 2:1, 1,024 GPUs
+    assert _metric(at, "Leaf switches") == "32"
+    assert len(at.get("plotly_chart")) == 2
+
+
+def test_topology_changes_backend_cost() -> None:
+    at = _network_page()
+    vms_2to1 = _metric(at, "Back-end capex")
+    at.selectbox(key="w.fabric.topology").set_value("reference").run()
+    reference = _metric(at, "Back-end capex")
+    assert reference != vms_2to1
+    at.number_input(key="w.fabric.oversubscription").set_value(1.0).run()
+    assert _metric(at, "Spine switches") == "16"
+    at.selectbox(key="w.fabric.topology").set_value("tor").run()
+    assert _metric(at, "Back-end capex") not in (reference, vms_2to1)
+    assert not at.exception
+
+
+def test_impossible_fabric_shows_a_clear_error() -> None:
+    at = _network_page()
+    at.selectbox(key="w.fabric.nic_gbps").set_value(800).run()
+    assert any("fabric.nic_gbps" in e.value for e in at.error)
+    assert not at.exception

@@ -1,0 +1,93 @@
+"""AppTest of the Storage & site page: it runs, its inputs move the figures shown, bad input shows a clear error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import neoplan
+from ui import format as fmt
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = str(ROOT / "pages" / "storage_site.py")
+
+
+@pytest.fixture(scope="module")
+def optimized() -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario("optimized"))
+
+
+def _page() -> AppTest:
+    # The page on its own (it reads the scenario from session state, the default `optimized` preset on first
+    # run); tests/test_app.py covers it inside the app's navigation once app.py lists it.
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _metric(at: AppTest, label: str) -> str:
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
+
+
+def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> None:
+    at = _page()
+    assert not at.error, [e.value for e in at.error]
+    assert not at.warning, [w.value for w in at.warning]  # the optimized preset triggers no storage/site warning
+    assert _metric(at, "Total capex") == fmt.usd(optimized.capex_usd["total"])
+    assert _metric(at, "Per server excl. storage") == fmt.usd_exact(optimized.capex_per_server_excl_storage_usd)
+    assert _metric(at, "Per GPU") == fmt.usd_exact(optimized.capex_per_gpu_usd)
+    assert _metric(at, "Opex per year (run rate)") == fmt.usd(optimized.opex_usd_per_year["total"])
+    assert _metric(at, "Storage servers") == "8"  # 2 PB for 1,024 H100 (BRIEF.md §2.4)
+    assert _metric(at, "Aggregate read") == f"{optimized.storage.read_gbyte_per_s:,.0f} GB/s"
+    assert _metric(at, "Compute racks") == str(optimized.facility.compute_racks)
+    assert len(at.get("plotly_chart")) == 4  # throughput, power, capex waterfall, opex by year
+
+
+def test_storage_capacity_changes_storage_capex() -> None:
+    at = _page()
+    before = _metric(at, "Storage capex")
+    at.number_input(key="w.storage.usable_pb").set_value(4.0).run()
+    four_pb = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "storage": {"usable_pb": 4.0}}))
+    assert _metric(at, "Storage capex") == fmt.usd(four_pb.capex_usd["storage"]) != before
+    assert _metric(at, "Total capex") == fmt.usd(four_pb.capex_usd["total"])
+
+
+def test_ai_enterprise_toggle_changes_opex(optimized: neoplan.Result) -> None:
+    at = _page()
+    assert _metric(at, "Software per year") == "$0"
+    at.toggle(key="w.opex.ai_enterprise").set_value(True).run()
+    on = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "opex": {"ai_enterprise": True}}))
+    assert _metric(at, "Software per year") == fmt.usd(on.opex_usd_per_year["software"]) == "$4.61 M"  # 1,024 × 4,500
+    assert _metric(at, "Opex per year (run rate)") == fmt.usd(on.opex_usd_per_year["total"])
+    assert _metric(at, "Opex per year (run rate)") != fmt.usd(optimized.opex_usd_per_year["total"])
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "field"),
+    [("w.facility.pue", 0.9, "facility.pue"), ("w.storage.usable_pb", -1.0, "storage.usable_pb")],
+)
+def test_bad_input_shows_an_error_and_keeps_the_last_good_figures(
+    optimized: neoplan.Result, key: str, value: float, field: str
+) -> None:
+    at = _page()
+    at.number_input(key=key).set_value(value).run()
+    assert not at.exception
+    assert any(field in e.value for e in at.error), [e.value for e in at.error]
+    assert _metric(at, "Total capex") == fmt.usd(optimized.capex_usd["total"])
+
+
+def test_design_warnings_are_shown() -> None:
+    at = _page()
+    at.selectbox(key="w.storage.network").set_value("backend").run()
+    at.number_input(key="w.facility.servers_per_rack").set_value(5).run()
+    texts = [w.value for w in at.warning]
+    assert any("storage.network is backend" in t for t in texts), texts
+    assert any("facility.servers_per_rack" in t for t in texts), texts
+    rack = next(m for m in at.metric if m.label == "Compute rack")
+    assert rack.value == "51.0 kW" and rack.delta.startswith("exceeds"), (rack.value, rack.delta)
