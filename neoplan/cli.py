@@ -69,32 +69,43 @@ def summary(result: Result) -> str:
     return "\n".join(lines)
 
 
+class UsageError(ValueError):
+    """Bad input to a command: exit code 2 with a one-line message."""
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    """``evaluate FILE [--json]``: the summary or the JSON contract."""
+    result = evaluate(load_scenario(args.file))
+    print(json.dumps(result.to_dict(), indent=2) if args.json else summary(result))
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m neoplan", description="GPU cloud capacity planning.")
     sub = parser.add_subparsers(dest="command", required=True)
     ev = sub.add_parser("evaluate", help="evaluate a scenario file or preset")
     ev.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
     ev.add_argument("--json", action="store_true", help="print the JSON contract instead of a summary")
+    ev.set_defaults(func=cmd_evaluate)
+    # Further subcommands (report, quote, stress) register here: add_parser(...).set_defaults(func=cmd_...),
+    # each handler returning an exit code and raising ScenarioError / UsageError for bad input.
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code."""
+    """Run the CLI; returns the exit code (0 ok, 2 bad input, 1 internal error)."""
     parser = _parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse already printed its one-line usage error
+    except SystemExit as exc:  # argparse already printed its usage error
         return int(exc.code or 0)
     try:
-        result = evaluate(load_scenario(args.file))
-    except (ScenarioError, PriceBookError) as exc:
+        return int(args.func(args))
+    except (ScenarioError, PriceBookError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # output piped into `head` and closed early
+        return 0
     except Exception as exc:  # never a traceback in front of a user
         print(f"error: internal error ({type(exc).__name__}: {exc}); please report it", file=sys.stderr)
         return 1
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
-    else:
-        print(summary(result))
-    return 0
