@@ -58,3 +58,20 @@ def priced(book: PriceBook, key: str, quantity: float, category: str, item: str 
 def total_usd(lines: list[CostLine]) -> float:
     """Sum of line totals [USD]."""
     return float(sum(line.total_usd for line in lines))
+
+
+def total_by_basis(lines: list[CostLine]) -> dict[str, float]:
+    """Line totals by price basis (quoted, estimate, fitted, override) [USD]: how much of a cost rests on what."""
+    out: dict[str, float] = {}
+    for line in lines:
+        out[line.basis] = out.get(line.basis, 0.0) + line.total_usd
+    return out
+
+
+def share_by_basis(lines: list[CostLine]) -> dict[str, float]:
+    """Share of the lines' total by price basis [fraction], largest first."""
+    totals = total_by_basis(lines)
+    grand = sum(totals.values())
+    if grand <= 0:
+        return {}
+    return {k: v / grand for k, v in sorted(totals.items(), key=lambda kv: -kv[1])}

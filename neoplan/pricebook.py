@@ -122,7 +122,7 @@ def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
             reader = csv.DictReader(fh)
             rows = []
             for raw in reader:
-                extra = raw.pop(None, None)  # type: ignore[call-overload]
+                extra = raw.pop(None, None)
                 if extra and any((v or "").strip() for v in extra):
                     raise PriceBookError(f"{path.name} line {reader.line_num}: more fields than columns")
                 if any((v or "").strip() for v in raw.values()):

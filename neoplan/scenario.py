@@ -434,7 +434,7 @@ def _resolve_base(data: Mapping[str, Any], depth: int = 0) -> dict[str, Any]:
 class _NoAliasLoader(yaml.SafeLoader):
     """Safe YAML without anchors/aliases: scenario files never need them, and alias bombs are refused."""
 
-    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+    def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", event.start_mark)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,3 +111,16 @@ def test_change_on_one_page_shows_on_overview() -> None:
     at.number_input(key="w.cluster.gpus").set_value(2048).run()
     at.switch_page("pages/overview.py").run()
     assert _metric(at, "GPUs") == "2,048"
+
+
+def test_saved_scenario_survives_an_app_restart() -> None:
+    at = _app()
+    at.switch_page("pages/compute_node.py").run()
+    at.number_input(key="w.cluster.gpus").set_value(512).run()
+    at.switch_page("pages/scenarios.py").run()
+    at.text_input(key="scenarios.save_name").set_value("Half cluster").run()
+    at.button(key="scenarios.save").click().run()
+    st.cache_resource.clear()  # a new server process starts with empty caches
+    again = _app()  # a new session
+    again.sidebar.selectbox(key="sidebar.open").set_value("Half cluster").run()
+    assert _metric(again, "GPUs") == "512"

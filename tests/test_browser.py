@@ -104,7 +104,12 @@ def _settle(tab) -> None:  # type: ignore[no-untyped-def]
     tab.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000
     )
-    tab.wait_for_timeout(800)
+    tab.wait_for_function(  # every plotly chart drawn (they render after the script finishes)
+        "() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
+        ".every(e => e.querySelector('.main-svg'))",
+        timeout=30_000,
+    )
+    tab.wait_for_timeout(500)
 
 
 @pytest.mark.parametrize(("label", "slug", "expected"), PAGES)

@@ -42,11 +42,19 @@ def test_node_prices(ref: neoplan.Result, opt: neoplan.Result) -> None:
 CAPEX_TARGETS = {"reference": 318_000.0, "optimized": 283_000.0}
 
 
+# The two targets hold together with public switch prices only if both sit a little high: the article's back-end
+# ratios fix the back end at ≈ 15 × (8 switches + 256 DACs) ≈ $39.5k per server for the reference with a $36k
+# switch, and everything outside node and back end must then fit in the rest (see the issue notes).
+CAPEX_RESIDUALS = {"reference": 0.016, "optimized": 0.026}
+
+
 @pytest.mark.parametrize("preset", ["reference", "optimized"])
 def test_capex_per_server_excl_storage_within_3_percent(preset: str) -> None:
     r = neoplan.evaluate(neoplan.load_scenario(preset))
     target = CAPEX_TARGETS[preset]
     assert r.capex_per_server_excl_storage_usd == pytest.approx(target, rel=0.03)
+    residual = r.capex_per_server_excl_storage_usd / target - 1
+    assert residual == pytest.approx(CAPEX_RESIDUALS[preset], abs=0.002)
 
 
 def test_backend_targets(ref: neoplan.Result, opt: neoplan.Result) -> None:

@@ -39,8 +39,26 @@ def usd_per_gpu_hour(value: float | None) -> str:
 
 
 def pct(value: float | None, digits: int = 1) -> str:
-    """A fraction as percent: 0.184 → ``18.4 %``."""
-    return NA if _missing(value) else f"{value * 100:,.{digits}f} %"
+    """A fraction as percent: 0.184 → ``18.4 %``, −0.05 → ``−5.0 %``."""
+    if _missing(value):
+        return NA
+    assert value is not None
+    return f"{'−' if value < 0 else ''}{abs(value) * 100:,.{digits}f} %"
+
+
+def months(value: float | None) -> str:
+    """Months to one decimal: ``27.4 months``."""
+    return NA if _missing(value) else f"{value:,.1f} months"
+
+
+def ratio(value: float | None) -> str:
+    """A cover ratio: ``1.32×``."""
+    return NA if _missing(value) else f"{value:,.2f}×"
+
+
+def mw(kw: float | None) -> str:
+    """Power given in kW, shown in MW: ``1.38 MW``."""
+    return NA if _missing(kw) else f"{kw / 1000:,.2f} MW"
 
 
 def count(value: float | None) -> str:
