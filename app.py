@@ -21,10 +21,13 @@ PAGES = {
         st.Page("pages/financing.py", title="Financing", icon=":material/account_balance:"),
         st.Page("pages/pricing.py", title="Pricing & revenue", icon=":material/sell:"),
         st.Page("pages/results.py", title="Results", icon=":material/query_stats:"),
+        st.Page("pages/stress_test.py", title="Stress test", icon=":material/monitoring:"),
     ],
     "Scenarios": [
         st.Page("pages/scenarios.py", title="Scenarios", icon=":material/folder_open:"),
         st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:"),
+        st.Page("pages/quote_review.py", title="Quote review", icon=":material/receipt_long:"),
+        st.Page("pages/export.py", title="Export", icon=":material/download:"),
     ],
 }
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m neoplan evaluate FILE [--json]``.
+"""Command line: ``python -m neoplan evaluate FILE [--json]``, ``stress FILE --draws N --seed S [--json]`` ….
 
 A FILE may be a path to a YAML/JSON scenario or the name of a preset
 (``reference``, ``optimized``). Bad input exits with code 2 and one line on
@@ -80,6 +80,85 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    """``report FILE --out DIR``: workbook, HTML report and one CSV per table into DIR; prints the paths."""
+    from .export import write_report
+
+    result = evaluate(load_scenario(args.file))
+    try:
+        paths = write_report(result, args.out)
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: cannot write the report ({exc.strerror or exc})") from None
+    print("\n".join(str(p) for p in paths))
+    return 0
+
+
+def cmd_quote(args: argparse.Namespace) -> int:
+    """``quote FILE [--json] [--servers N] [--tolerance X]``: review an OEM quote (CSV/XLSX)."""
+    from .quote import QuoteError, load_quote, text_summary
+
+    try:
+        review = load_quote(args.file, args.servers, price_tolerance=args.tolerance)
+    except QuoteError as exc:
+        raise UsageError(str(exc)) from None
+    print(json.dumps(review.to_dict(), indent=2) if args.json else text_summary(review))
+    return 0
+
+
+def _stress_text(mc: Any, solutions: dict[str, Any]) -> str:
+    """A short human-readable summary of a Monte Carlo run and the solvers."""
+    from .stress import METRIC_LABELS
+
+    s = mc.summary()
+    fmt = {"project_irr": _pct, "equity_irr": _pct, "npv_usd": _money, "equity_moic": lambda v: _ratio(v),
+           "payback_months": lambda v: "never" if v is None else f"{v:.1f} months", "min_dscr": lambda v: _ratio(v)}
+    lines = [f"Monte Carlo: {s['draws']:,} draws, seed {s['seed']}, price–utilization correlation "
+             f"{s['price_utilization_correlation']:g}", f"{'':16}{'P10':>14}{'P50':>14}{'P90':>14}"]
+    for metric, show in fmt.items():
+        p = s[metric]
+        lines.append(f"{METRIC_LABELS[metric]:16}" + "".join(f"{show(p[k]):>14}" for k in ("p10", "p50", "p90")))
+    lines += [
+        f"{'probability of loss (equity MOIC < 1)':40}{_pct(s['probability_of_loss']):>8}",
+        f"{'probability NPV < 0 at the hurdle rate':40}{_pct(s['probability_npv_negative']):>8}",
+        f"{'probability min DSCR < covenant ' + format(s['covenant_dscr'], 'g') + 'x':40}"
+        f"{_pct(s['probability_dscr_breach']):>8}",
+    ]
+    for sol in solutions.values():
+        lines.append(f"solver: {sol.message}")
+    return "\n".join(lines)
+
+
+def _ratio(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}x"
+
+
+def cmd_stress(args: argparse.Namespace) -> int:
+    """``stress FILE --draws N --seed S [--json]``: Monte Carlo percentiles, probabilities and break-even solvers."""
+    from . import stress
+
+    if not -0.99 < args.target_irr < 10:
+        raise UsageError(f"--target-irr must be between -0.99 and 10 (a fraction per year), got {args.target_irr}")
+    result = evaluate(load_scenario(args.file))
+    mc = stress.monte_carlo(result, draws=args.draws, seed=args.seed, correlation=args.correlation,
+                            covenant_dscr=args.covenant)
+    solutions = {
+        "price_for_target_equity_irr": stress.price_for_equity_irr(result, args.target_irr),
+        "utilization_for_zero_npv": stress.utilization_for_zero_npv(result),
+        "max_debt_share_for_covenant": stress.max_debt_share_for_dscr(result, args.covenant),
+    }
+    if args.json:
+        out = mc.summary()
+        out["solvers"] = {
+            k: {"driver": v.driver, "metric": v.metric, "target": v.target, "value": v.value,
+                "achieved": v.achieved, "message": v.message}
+            for k, v in solutions.items()
+        }
+        print(json.dumps(out, indent=2, allow_nan=False))
+    else:
+        print(_stress_text(mc, solutions))
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m neoplan", description="GPU cloud capacity planning.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -87,8 +166,42 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
     ev.add_argument("--json", action="store_true", help="print the JSON contract instead of a summary")
     ev.set_defaults(func=cmd_evaluate)
-    # Further subcommands (report, quote, stress) register here: add_parser(...).set_defaults(func=cmd_...),
-    # each handler returning an exit code and raising ScenarioError / UsageError for bad input.
+    rep = sub.add_parser("report", help="write the Excel workbook, CSV tables and HTML report of a scenario")
+    rep.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
+    rep.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created if missing)")
+    rep.set_defaults(func=cmd_report)
+    qu = sub.add_parser("quote", help="review an OEM quote (CSV/XLSX): classify lines, flag padding, price savings")
+    qu.add_argument("file", help="quote file, .csv or .xlsx (at most 5 MB)")
+    qu.add_argument("--json", action="store_true", help="print the JSON review instead of a summary")
+    qu.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="servers the quote's quantities are for: 1 = whole cluster, N = a per-server quote × N",
+    )
+    qu.add_argument(
+        "--tolerance",
+        type=float,
+        default=0.15,
+        metavar="X",
+        help="flag unit prices more than X (a fraction) over the price book (default 0.15)",
+    )
+    qu.set_defaults(func=cmd_quote)
+    st = sub.add_parser("stress", help="Monte Carlo stress test: P10/P50/P90 of IRR, NPV, payback, DSCR")
+    st.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
+    st.add_argument("--draws", type=int, default=10_000, metavar="N", help="Monte Carlo draws (default 10,000)")
+    st.add_argument("--seed", type=int, default=0, metavar="S", help="random seed; the same seed, the same result")
+    st.add_argument("--json", action="store_true", help="print the JSON summary instead of a table")
+    st.add_argument("--correlation", type=float, default=0.0, metavar="R",
+                    help="rank correlation of price and utilization, -1 to 1 (default 0)")
+    st.add_argument("--covenant", type=float, default=1.2, metavar="X",
+                    help="DSCR covenant for the breach probability and the debt solver (default 1.2)")
+    st.add_argument("--target-irr", type=float, default=0.20, metavar="X",
+                    help="equity IRR the price solver aims at, a fraction per year (default 0.20)")
+    st.set_defaults(func=cmd_stress)
+    # A subcommand is add_parser(...).set_defaults(func=cmd_...); its handler returns an exit code and raises
+    # ScenarioError / UsageError for bad input (exit 2, one line).
     return parser
 
 

@@ -8,8 +8,9 @@ iterated to a fixed point) → capex → monthly revenue and opex → cash flows
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -17,10 +18,10 @@ import numpy as np
 from . import finance, revenue
 from .costs import CAPEX_CATEGORIES, CostLine, total_usd
 from .fabric import FabricDesign, design_fabric
-from .facility import FacilityDesign, design_facility
+from .facility import FacilityDesign, colo_usd_per_year, design_facility, energy_kwh_per_year
 from .node import compute_servers, node_lines
-from .opex import OPEX_CATEGORIES, opex_basis, opex_for_year
 from .opex import hardware_capex_usd as _hardware_capex_usd
+from .opex import opex_basis, opex_for_year
 from .pricebook import Platform, PriceBook, default_platforms, default_price_book
 from .scenario import Node, Scenario, ScenarioError
 from .storage import StorageDesign, design_storage
@@ -79,6 +80,8 @@ class Result:
     tco_breakdown_usd_per_gpu_hour: dict[str, float]
     _energy_slope: float = 0.0
     warnings: list[str] = field(default_factory=list)
+    basis: OperatingBasis | None = None
+    """What :meth:`cases` needs to re-run the monthly engine for other driver values."""
 
     # --- headline figures -----------------------------------------------------------------------
     @property
@@ -155,23 +158,25 @@ class Result:
         return self.opex_for_year(year)
 
     # --- curves (vectorised over cases) ------------------------------------------------------------
+    def drivers(self, n: int = 1) -> Drivers:
+        """This scenario's own driver values, repeated for ``n`` cases (replace some with ``with_values``)."""
+        return Drivers.of(self.scenario, n)
+
+    def cases(self, drivers: Drivers) -> Cases:
+        """Re-run the monthly engine of this design for n cases of the stress drivers (see :func:`run_cases`)."""
+        if self.basis is None:
+            raise ValueError("this Result carries no operating basis; build it with neoplan.evaluate")
+        return run_cases(self.scenario, self.basis, drivers)
+
     def returns_vs_price(self, usd_per_gpu_hour: Any) -> dict[str, np.ndarray]:
         """Project IRR, equity IRR, NPV and payback at each headline price [USD/GPU-h] (all else equal)."""
         prices = np.asarray(usd_per_gpu_hour, dtype=float).reshape(-1)
-        _, cf, _ = operations(
-            self.scenario,
-            self.ops.dates,
-            self.capex_total_usd,
-            self._opex_fixed,
-            self._energy_slope,
-            usd_per_gpu_hour=prices[:, None],
+        k = self.cases(self.drivers(prices.size).with_values(usd_per_gpu_hour=prices)).kpis(
+            self.scenario.financing.hurdle_rate
         )
         return {
             "usd_per_gpu_hour": prices,
-            "project_irr": finance.irr_annual(cf.project_fcf),
-            "equity_irr": finance.irr_annual(cf.equity_fcf),
-            "npv_usd": finance.npv(self.scenario.financing.hurdle_rate, cf.project_fcf),
-            "payback_months": finance.payback_months(cf.project_fcf),
+            **{key: k[key] for key in ("project_irr", "equity_irr", "npv_usd", "payback_months")},
         }
 
     def dscr_by_year(self) -> dict[str, np.ndarray]:
@@ -287,6 +292,12 @@ def _platform(scenario: Scenario, platforms: dict[str, Platform]) -> Platform:
     return platform
 
 
+@lru_cache(maxsize=1)
+def _oem_default_node() -> Node:
+    """The OEM-default node BoM (validated once; shared read-only)."""
+    return Node(preset="oem_default")
+
+
 def _scaled(lines: list[CostLine], count: int) -> list[CostLine]:
     """Per-server lines multiplied up to ``count`` servers."""
     return [
@@ -331,22 +342,122 @@ def _networks(scenario: Scenario, book: PriceBook, storage: StorageDesign, site:
     )
 
 
-def _monthly_opex(
+@dataclass(frozen=True)
+class Drivers:
+    """Per-case values of the stress drivers: each field an array of shape (n,) in the unit its name gives.
+
+    :meth:`of` repeats the scenario's own values; :meth:`with_values` replaces some of them. The design
+    (BoM, fabric, site) does not depend on any driver, so n cases share one :class:`OperatingBasis`.
+    """
+
+    usd_per_gpu_hour: np.ndarray
+    """Headline on-demand price at go-live [USD/GPU-h]."""
+    price_decline_per_year: np.ndarray
+    """Yearly fall of on-demand and renewal prices [fraction]."""
+    utilization: np.ndarray
+    """Share of sellable GPU-hours sold at steady state [fraction]."""
+    capex_multiple: np.ndarray
+    """Capex as a multiple of the designed capex [ratio]; insurance and hardware support follow it."""
+    interest_rate: np.ndarray
+    """Annual interest rate on the debt [fraction]."""
+    debt_share: np.ndarray
+    """Share of capex funded by debt [fraction]."""
+    electricity_usd_per_kwh: np.ndarray
+    """Electricity price [USD/kWh]; no effect when the colocation price includes electricity."""
+    pue: np.ndarray
+    """Power usage effectiveness [ratio]; scales energy, not the colocation rent on IT kW."""
+    colo_usd_per_kw_month: np.ndarray
+    """Colocation price per contracted IT kW [USD/kW-month]."""
+    delivery_delay_months: np.ndarray
+    """Slip of the delivery date; everything after delivery moves with it [months]."""
+    useful_life_months: np.ndarray
+    """Depreciation life of the hardware [months]."""
+    residual_value_share: np.ndarray
+    """Resale value at the horizon [fraction of capex]."""
+
+    @classmethod
+    def of(cls, scenario: Scenario, n: int = 1) -> Drivers:
+        """The scenario's own values, repeated for ``n`` cases."""
+        p, f, fin, t = scenario.pricing, scenario.facility, scenario.financing, scenario.timeline
+        base = {
+            "usd_per_gpu_hour": p.usd_per_gpu_hour,
+            "price_decline_per_year": p.price_decline_per_year,
+            "utilization": p.utilization,
+            "capex_multiple": 1.0,
+            "interest_rate": fin.interest_rate,
+            "debt_share": fin.debt_share,
+            "electricity_usd_per_kwh": f.electricity_usd_per_kwh,
+            "pue": f.pue,
+            "colo_usd_per_kw_month": f.colo_usd_per_kw_month,
+            "delivery_delay_months": 0.0,
+            "useful_life_months": float(t.useful_life_months),
+            "residual_value_share": t.residual_value_share,
+        }
+        return cls(**{k: np.full(n, float(v)) for k, v in base.items()})
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """Field names, in declaration order."""
+        return tuple(f.name for f in fields(cls))
+
+    @property
+    def n(self) -> int:
+        """Number of cases."""
+        return int(self.usd_per_gpu_hour.shape[0])
+
+    def with_values(self, **values: Any) -> Drivers:
+        """A copy with some drivers replaced by scalars or arrays (broadcast to (n,))."""
+        unknown = set(values) - set(self.names())
+        if unknown:
+            raise ValueError(f"unknown driver(s): {', '.join(sorted(unknown))}")
+        n = max([self.n, *(np.size(v) for v in values.values())])
+        current = {k: np.broadcast_to(getattr(self, k), (n,)) for k in self.names()}
+        new = {k: np.broadcast_to(np.asarray(v, dtype=float).reshape(-1), (n,)) for k, v in values.items()}
+        return Drivers(**{k: np.array(v, dtype=float) for k, v in {**current, **new}.items()})
+
+    def take(self, index: np.ndarray | slice) -> Drivers:
+        """The cases at ``index`` (a slice or an index array)."""
+        return Drivers(**{k: getattr(self, k)[index] for k in self.names()})
+
+
+@dataclass(frozen=True)
+class OperatingBasis:
+    """What the monthly engine needs from the sized design; none of it depends on a stress driver."""
+
+    dates: revenue.Dates
+    """Key dates of the scenario (no delay)."""
+    capex_usd: float
+    """Designed capex [USD]."""
+    it_idle_kw: float
+    """Average IT load with every server idle [kW]."""
+    it_busy_kw: float
+    """Average IT load with every server sold (utilization 1) [kW]."""
+    it_peak_kw: float
+    """Contracted (peak) IT load the colocation rent is paid on [kW]."""
+    opex_usd_per_year: dict[str, np.ndarray | float]
+    """Yearly opex by category other than power and colocation, index 0 = operating year 1 [USD/year];
+    a float where it is the same every year."""
+
+
+BASIS_CATEGORIES = ("staff", "hardware_support", "software", "insurance", "transit")
+"""Opex categories taken from :func:`~neoplan.opex.opex_for_year`; power and colocation follow the drivers."""
+CAPEX_LINKED = ("hardware_support", "insurance")
+"""Opex categories proportional to capex: they scale with :attr:`Drivers.capex_multiple`."""
+
+
+def operating_basis(
     scenario: Scenario,
     book: PriceBook,
     site: FacilityDesign,
     storage: StorageDesign,
     capex_lines: list[CostLine],
     d: revenue.Dates,
-    utilization_by_month: np.ndarray,
-    energy_idle_usd_per_year: float,
-    energy_slope_usd_per_year: float,
-) -> dict[str, np.ndarray]:
-    """Opex per month by category [USD] (SG&A excluded: it follows revenue and is added in finance).
+    it_idle_kw: float,
+    it_busy_kw: float,
+) -> OperatingBasis:
+    """Yearly opex by year of operation and the power figures of the sized design (see :class:`OperatingBasis`).
 
-    Colocation, power and insurance run from the start of site installation; staff from delivery;
-    software, transit and hardware support from go-live (support only after the warranty).
-    Power follows the month's sold share of GPU-hours (burn-in months at full load).
+    Years are tabulated far enough for any go-live from month 0 to the horizon.
     """
     capex = total_usd(capex_lines)
     basis = opex_basis(
@@ -356,38 +467,164 @@ def _monthly_opex(
         capex_usd=capex,
         hardware_capex_usd=_hardware_capex_usd(capex_lines, book),
     )
+    years = d.months // 12 + 2
+    ufm = scenario.opex.ufm_subscription
+    yearly = [opex_for_year(scenario, book, basis, y, ufm_subscription=ufm) for y in range(1, years + 1)]
+    table = {c: _per_year(np.array([yr[c] for yr in yearly])) for c in BASIS_CATEGORIES}
+    return OperatingBasis(d, capex, it_idle_kw, it_busy_kw, site.it_peak_kw, table)
+
+
+def _per_year(values: np.ndarray) -> np.ndarray | float:
+    """Yearly values as they are, or one float when every year's value is the same."""
+    return float(values[0]) if np.all(values == values[0]) else values
+
+
+def _by_year(table: np.ndarray | float, year: np.ndarray) -> np.ndarray | float:
+    """``table[year]`` [USD/year]; a float table is the same every year (no (n, months) lookup)."""
+    return table if isinstance(table, float) else table[year]
+
+
+def monthly_opex(
+    scenario: Scenario,
+    basis: OperatingBasis,
+    d: revenue.CaseDates,
+    drivers: Drivers,
+    utilization_by_month: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """Opex per month by category for n cases (n, months) [USD]; SG&A excluded (it follows revenue).
+
+    Colocation, power and insurance run from the start of site installation; staff from delivery;
+    software, transit and hardware support from go-live (support only after the warranty).
+    Power follows the month's sold share of GPU-hours (burn-in months at full load) and is priced at
+    the case's electricity price and PUE; colocation at the case's price per IT kW. ``d`` holds
+    per-case dates (columns (n, 1), see :func:`~neoplan.revenue.delayed`).
+    """
     months = d.months
     t = np.arange(months, dtype=float)
     site_on = revenue.active_share(months, d.install_start_month)
     staffed = revenue.active_share(months, d.delivery_month)
     live = revenue.active_share(months, d.go_live_month)
-    year = np.maximum(np.floor((t + 0.5 - d.go_live_month) / 12.0), 0).astype(int) + 1
-    n_years = int(year.max())
-    yearly = [
-        opex_for_year(scenario, book, basis, y, ufm_subscription=scenario.opex.ufm_subscription)
-        for y in range(1, n_years + 1)
-    ]
-    by_year = {c: np.array([yr[c] for yr in yearly])[year - 1] / 12.0 for c in OPEX_CATEGORIES}
+    year = np.maximum(np.floor((t + 0.5 - d.go_live_month) / 12.0), 0).astype(int)  # 0 = first year
+    by_year = {c: _by_year(basis.opex_usd_per_year[c], year) / 12.0 for c in BASIS_CATEGORIES}
+
+    price = 0.0 if scenario.facility.electricity_in_colo else drivers.electricity_usd_per_kwh
+    pue: Any = drivers.pue  # the facility formulas are plain arithmetic: they work per case on arrays
+    idle = np.asarray(energy_kwh_per_year(basis.it_idle_kw, pue)) * price
+    slope = np.asarray(energy_kwh_per_year(basis.it_busy_kw, pue)) * price - idle
     burn_in = site_on - live  # share of the month installed but not yet earning: run at full load
     util = np.where(live > 0, utilization_by_month, 0.0)
-    energy = (energy_idle_usd_per_year * site_on + energy_slope_usd_per_year * (util * live + burn_in)) / 12.0
+    energy = (idle[:, None] * site_on + slope[:, None] * (util * live + burn_in)) / 12.0
+    colo_price: Any = drivers.colo_usd_per_kw_month
+    colo = np.asarray(colo_usd_per_year(basis.it_peak_kw, colo_price))[:, None] / 12.0
+    capex_multiple = drivers.capex_multiple[:, None]
     return {
         "power": energy,
-        "colocation": by_year["colocation"] * site_on,
+        "colocation": colo * site_on,
         "staff": by_year["staff"] * staffed,
-        "hardware_support": by_year["hardware_support"] * live,
+        "hardware_support": by_year["hardware_support"] * live * capex_multiple,
         "software": by_year["software"] * live,
-        "insurance": by_year["insurance"] * site_on,
+        "insurance": by_year["insurance"] * site_on * capex_multiple,
         "transit": by_year["transit"] * live,
     }
 
 
-def capex_payments(capex_usd: float, d: revenue.Dates, deposit_share: float) -> np.ndarray:
-    """Capex paid per month: the deposit at month 0, the balance in the delivery month [USD]."""
-    pay = np.zeros(d.months)
-    pay[0] += deposit_share * capex_usd
-    pay[min(int(d.delivery_month), d.months - 1)] += (1.0 - deposit_share) * capex_usd
-    return pay
+def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_share: float) -> np.ndarray:
+    """Capex paid per month: the deposit at month 0, the balance in the delivery month [USD].
+
+    One case: ``capex_usd`` a float and scalar dates → (months,). Many: ``capex_usd`` (n,) and/or
+    per-case dates → (n, months).
+    """
+    if np.ndim(capex_usd) == 0 and np.ndim(d.delivery_month) == 0:
+        pay = np.zeros(d.months)
+        pay[0] += deposit_share * capex_usd
+        pay[min(int(d.delivery_month), d.months - 1)] += (1.0 - deposit_share) * capex_usd
+        return pay
+    capex = np.asarray(capex_usd, dtype=float).reshape(-1, 1)
+    at = np.minimum(np.floor(np.asarray(d.delivery_month, dtype=float)).astype(int), d.months - 1)
+    t = np.arange(d.months)
+    return np.where(t == 0, deposit_share * capex, 0.0) + np.where(t == at, (1.0 - deposit_share) * capex, 0.0)
+
+
+@dataclass(frozen=True)
+class Cases:
+    """n cases of one design evaluated at once: schedules of shape (n, months) [USD unless named]."""
+
+    drivers: Drivers
+    dates: revenue.CaseDates
+    revenue: revenue.RevenueSchedule
+    opex_by_category: dict[str, np.ndarray]
+    cash: finance.CashFlows
+
+    @property
+    def first_operating_month(self) -> np.ndarray:
+        """First full month of operation of each case (n,) [month]."""
+        return np.ceil(np.asarray(self.dates.go_live_month, dtype=float).reshape(-1)).astype(int)
+
+    def kpis(self, hurdle_rate: float) -> dict[str, np.ndarray]:
+        """Returns of each case (n,): the KPIs of :func:`evaluate` other than TCO and break-even price.
+
+        ``npv_usd`` at ``hurdle_rate`` [per year]; IRRs annual; ``payback_months`` from month 0;
+        ``min_dscr`` over 12-month periods from each case's first operating month; margins over the
+        horizon; ``equity_moic`` = cash to equity / cash from equity. Undefined values are ``nan``.
+        """
+        cf = self.cash
+        revenue_total = cf.revenue.sum(axis=1)
+        earns = revenue_total > 0
+        per_revenue = np.where(earns, revenue_total, 1.0)
+        cost_of_revenue = sum(self.opex_by_category[k].sum(axis=1) for k in COST_OF_REVENUE)
+        equity = cf.equity_fcf
+        equity_in = -np.where(equity < 0, equity, 0.0).sum(axis=1)
+        equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
+        n = cf.project_fcf.shape[0]
+        irr = finance.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]))  # one solve for both
+        return {
+            "npv_usd": finance.npv(hurdle_rate, cf.project_fcf),
+            "project_irr": irr[:n],
+            "equity_irr": irr[n:],
+            "payback_months": finance.payback_months(cf.project_fcf),
+            "min_dscr": finance.min_dscr(cf, self.first_operating_month),
+            "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
+            "gross_margin": np.where(earns, 1.0 - cost_of_revenue / per_revenue, np.nan),
+            "equity_moic": np.where(equity_in > 0, equity_out / np.where(equity_in > 0, equity_in, 1.0), np.nan),
+            "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
+        }
+
+
+def run_cases(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Cases:
+    """Revenue, opex and cash flows of n cases of one design at once, vectorised across cases.
+
+    Each case takes its own value of every driver (:class:`Drivers`); arrays are (n, months) and the
+    only Python loop is the debt schedule's loop over months. A case gives the same numbers alone or
+    in a batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree exactly.
+    """
+    d = revenue.delayed(basis.dates, drivers.delivery_delay_months)
+    gpus = scenario.cluster.gpus
+    rev = revenue.revenue_schedule(
+        scenario.pricing,
+        gpus,
+        d,
+        usd_per_gpu_hour=drivers.usd_per_gpu_hour[:, None],
+        utilization=drivers.utilization[:, None],
+        price_decline_per_year=drivers.price_decline_per_year[:, None],
+    )
+    util_by_month = rev.sold_gpu_hours / (gpus * revenue.HOURS_PER_MONTH)
+    opex_fixed = monthly_opex(scenario, basis, d, drivers, util_by_month)
+    sga = scenario.opex.sga_rate * rev.revenue_usd
+    opex = sum(opex_fixed.values()) + sga
+    capex = basis.capex_usd * drivers.capex_multiple
+    cash = finance.cash_flows(
+        scenario.financing,
+        revenue=rev.revenue_usd,
+        opex=opex,
+        capex_payments=capex_payments(capex, d, scenario.timeline.deposit_share),
+        capex_total=capex,
+        go_live=np.asarray(d.go_live_month).reshape(-1),
+        life_months=drivers.useful_life_months,
+        residual_share=drivers.residual_value_share,
+        interest_rate=drivers.interest_rate,
+        debt_share=drivers.debt_share,
+    )
+    return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash)
 
 
 def operations(
@@ -433,10 +670,11 @@ def _tco(
         return dict.fromkeys(TCO_CATEGORIES, math.nan)
     pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
     pay[-1] -= scenario.timeline.residual_value_share * capex_usd
+    present = finance.npv(rate, np.stack([pay, *opex_fixed.values()])) / hours  # one discounting for all
     out = dict.fromkeys(TCO_CATEGORIES, 0.0)
-    out["capital"] = float(finance.npv(rate, pay)) / hours
-    for category, flow in opex_fixed.items():
-        out[_TCO_OF_OPEX[category]] += float(finance.npv(rate, flow)) / hours
+    out["capital"] = float(present[0])
+    for category, value in zip(opex_fixed, present[1:], strict=True):
+        out[_TCO_OF_OPEX[category]] += float(value)
     return out
 
 
@@ -455,6 +693,47 @@ def project_npv(
     return finance.npv(scenario.financing.hurdle_rate, fcf)
 
 
+def _project_npv_curve(
+    scenario: Scenario, d: revenue.Dates, capex_usd: float, opex_fixed: dict[str, np.ndarray]
+) -> Callable[[np.ndarray], np.ndarray]:
+    """:func:`project_npv` as a function of the prices alone, with everything price-independent built once.
+
+    Revenue is affine in the headline price (every contract price is proportional to it, or pinned), so
+    it is tabulated at two prices and interpolated; a third price checks that, else the full model runs.
+    """
+    probe = np.array([0.0, 1.0, 2.0])
+    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=probe[:, None])
+    at_zero, per_usd = rev.revenue_usd[0], rev.revenue_usd[1] - rev.revenue_usd[0]
+    off_line = np.abs(rev.revenue_usd[2] - (at_zero + 2.0 * per_usd)).max(initial=0.0)
+    if off_line > 1e-9 * np.abs(rev.revenue_usd[2]).max(initial=0.0) + 1e-6:
+        return lambda prices: project_npv(scenario, d, capex_usd, opex_fixed, prices)
+    keep = 1.0 - scenario.opex.sga_rate
+    ebitda_at_zero, ebitda_per_usd = at_zero * keep - sum(opex_fixed.values()), per_usd * keep
+    pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
+    capex = np.array([capex_usd])
+    dep = finance.depreciation(capex, d.months, d.go_live_month, scenario.timeline.useful_life_months)
+    residual, gain = finance.residual_flows(capex, dep, d.months, scenario.timeline.residual_value_share)
+    taxable_at_zero = ebitda_at_zero - dep[0] + gain[0]
+    rate, tax_rate = scenario.financing.hurdle_rate, scenario.financing.tax_rate
+    # project free cash flow = EBITDA − capex − tax + residual, and only the tax is not linear in price
+    npv_at_zero = float(finance.npv(rate, ebitda_at_zero - pay + residual[0]))
+    npv_per_usd = float(finance.npv(rate, ebitda_per_usd))
+
+    def npv_at(prices: np.ndarray) -> np.ndarray:
+        tax = finance.tax_with_loss_carry_forward(taxable_at_zero + prices[:, None] * ebitda_per_usd, tax_rate)
+        return npv_at_zero + prices * npv_per_usd - finance.npv(rate, tax)
+
+    return npv_at
+
+
+@lru_cache(maxsize=8)
+def _price_grid(max_usd_per_gpu_hour: float, points: int) -> np.ndarray:
+    """0 and ``points`` prices spaced evenly in log from 0.01 to the max: the first search grid [USD/GPU-h]."""
+    grid = np.concatenate([[0.0], np.geomspace(0.01, max_usd_per_gpu_hour, points)])
+    grid.flags.writeable = False
+    return grid
+
+
 def breakeven_price(
     scenario: Scenario,
     d: revenue.Dates,
@@ -467,12 +746,13 @@ def breakeven_price(
     """Headline price at which project NPV at the hurdle rate is 0 [USD/GPU-h]; nan if none up to the max.
 
     NPV rises with price and is piecewise linear (tax switches on), so a vectorised grid is zoomed in on
-    the sign change ``rounds`` times and the root is interpolated linearly inside the last bracket.
+    the sign change up to ``rounds`` times; the root is interpolated linearly inside the bracket and
+    returned as soon as NPV there is zero to rounding (no kink inside the bracket).
     """
-    lo, hi = 0.0, max_usd_per_gpu_hour
-    grid = np.concatenate([[0.0], np.geomspace(0.01, hi, points)])
+    grid = _price_grid(float(max_usd_per_gpu_hour), points)
+    npv_at = _project_npv_curve(scenario, d, capex_usd, opex_fixed)
+    values = npv_at(grid)
     for _ in range(rounds):
-        values = project_npv(scenario, d, capex_usd, opex_fixed, grid)
         if values[0] >= 0:
             return float(grid[0])
         above = np.nonzero(values >= 0)[0]
@@ -480,8 +760,13 @@ def breakeven_price(
             return math.nan
         i = int(above[0])
         lo, hi, f_lo, f_hi = grid[i - 1], grid[i], values[i - 1], values[i]
+        root = lo - f_lo * (hi - lo) / (f_hi - f_lo)
         grid = np.linspace(lo, hi, points)
-    return float(lo - f_lo * (hi - lo) / (f_hi - f_lo))
+        values = npv_at(np.append(grid, root))
+        if abs(values[-1]) <= 1e-9 * (abs(f_lo) + abs(f_hi)):
+            break
+        values = values[:-1]
+    return float(root)
 
 
 def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
@@ -494,6 +779,29 @@ def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
         raise ScenarioError(str(exc)) from None
 
 
+def _design(
+    scenario: Scenario, book: PriceBook, storage: StorageDesign
+) -> tuple[FacilityDesign, FabricDesign]:
+    """Site and networks sized together: the site's ports feed the fabric, the fabric's racks and power the site.
+
+    Iterated to a fixed point; a pass whose site asks the fabric for the same ports stops without
+    re-sizing the fabric (it would come out the same).
+    """
+    site = _site(scenario, book, storage, None)
+    fabric = _networks(scenario, book, storage, site)
+    asked = (site.frontend_ports, site.oob_ports, site.pdus)
+    for _ in range(FIXED_POINT_PASSES):
+        site = _site(scenario, book, storage, fabric)
+        if (site.frontend_ports, site.oob_ports, site.pdus) == asked:
+            break
+        asked = (site.frontend_ports, site.oob_ports, site.pdus)
+        again = _networks(scenario, book, storage, site)
+        if again.lines == fabric.lines and again.power_kw == fabric.power_kw:
+            break
+        fabric = again
+    return site, fabric
+
+
 def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
     base_book = book if book is not None else default_price_book()
     book = base_book.with_overrides({**base_book.overrides, **scenario.prices})
@@ -501,48 +809,29 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
     servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
 
     lines = node_lines(scenario.node, scenario.fabric, platform, book)
-    oem_lines = node_lines(Node(preset="oem_default"), scenario.fabric, platform, book)
+    oem_lines = node_lines(_oem_default_node(), scenario.fabric, platform, book)
     st = scenario.storage
     storage = design_storage(scenario, book, server_model=st.server_model, bytes_per_param=st.bytes_per_param)
-    site = _site(scenario, book, storage, None)
-    fabric = _networks(scenario, book, storage, site)
-    for _ in range(FIXED_POINT_PASSES):
-        site = _site(scenario, book, storage, fabric)
-        again = _networks(scenario, book, storage, site)
-        if again.lines == fabric.lines and again.power_kw == fabric.power_kw:
-            break
-        fabric = again
+    site, fabric = _design(scenario, book, storage)
     capex_lines = _scaled(lines, servers + spares) + list(fabric.lines) + list(storage.lines) + list(site.lines)
     capex = total_usd(capex_lines)
 
     d = revenue.dates(scenario.timeline)
-    idle = _site(scenario, book, storage, fabric, utilization=0.0).energy_usd_per_year
-    slope = _site(scenario, book, storage, fabric, utilization=1.0).energy_usd_per_year - idle
-    capacity = scenario.cluster.gpus * revenue.HOURS_PER_MONTH
-    rev0 = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d)
-    util_by_month = rev0.sold_gpu_hours / capacity
-    opex_fixed = _monthly_opex(scenario, book, site, storage, capex_lines, d, util_by_month, idle, slope)
-    rev, cf, _ = operations(scenario, d, capex, opex_fixed, slope)
-    opex_by_category = {**opex_fixed, "sga": scenario.opex.sga_rate * rev.revenue_usd}
+    it_idle_kw = _site(scenario, book, storage, fabric, utilization=0.0).it_avg_kw
+    it_busy_kw = _site(scenario, book, storage, fabric, utilization=1.0).it_avg_kw
+    basis = operating_basis(scenario, book, site, storage, capex_lines, d, it_idle_kw, it_busy_kw)
+    cases = run_cases(scenario, basis, Drivers.of(scenario))
+    returns = cases.kpis(scenario.financing.hurdle_rate)
+    opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
+    opex_fixed = {k: v for k, v in opex_by_category.items() if k != "sga"}
+    rev = _first(cases.revenue)
+    cf = cases.cash
 
     tco = _tco(scenario, d, capex, opex_fixed, rev.sold_gpu_hours)
-    first_operating = int(np.ceil(d.go_live_month))
-    revenue_total = float(cf.revenue.sum())
-    equity_out = float(-cf.equity_fcf[cf.equity_fcf < 0].sum())
     kpis: dict[str, float | None] = {
         "tco_usd_per_gpu_hour": sum(tco.values()),
         "breakeven_usd_per_gpu_hour": breakeven_price(scenario, d, capex, opex_fixed),
-        "npv_usd": float(finance.npv(scenario.financing.hurdle_rate, cf.project_fcf)[0]),
-        "project_irr": float(finance.irr_annual(cf.project_fcf[0])),
-        "equity_irr": float(finance.irr_annual(cf.equity_fcf[0])),
-        "payback_months": float(finance.payback_months(cf.project_fcf[0])),
-        "min_dscr": float(finance.min_dscr(cf, first_operating)[0]),
-        "ebitda_margin": float(cf.ebitda.sum() / revenue_total) if revenue_total > 0 else math.nan,
-        "gross_margin": float(1.0 - sum(opex_fixed[k].sum() for k in COST_OF_REVENUE) / revenue_total)
-        if revenue_total > 0
-        else math.nan,
-        "equity_moic": float(cf.equity_fcf[cf.equity_fcf > 0].sum() / equity_out) if equity_out > 0 else math.nan,
-        "go_live_month": d.go_live_month,
+        **{k: float(v[0]) for k, v in returns.items()},
     }
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings]
     return Result(
@@ -557,10 +846,11 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
         facility=site,
         fabric=fabric,
         capex_lines=capex_lines,
-        ops=Operations(d, _first(rev), {k: np.asarray(v) for k, v in opex_by_category.items()}, cf),
+        ops=Operations(d, rev, opex_by_category, cf),
         kpis=kpis,
         tco_breakdown_usd_per_gpu_hour=tco,
         warnings=warnings,
+        basis=basis,
     )
 
 

@@ -58,19 +58,55 @@ def dates(timeline: Timeline) -> Dates:
     return Dates(timeline.horizon_months, delivery, install_start, go_live)
 
 
-def active_share(months: int, start_month: float) -> np.ndarray:
+@dataclass(frozen=True)
+class CaseDates:
+    """Key dates of n cases [months from the purchase order]: columns (n, 1) that broadcast against months."""
+
+    months: int
+    delivery_month: np.ndarray
+    install_start_month: np.ndarray
+    go_live_month: np.ndarray
+
+
+AnyDates = Dates | CaseDates
+"""One case's dates or n cases' dates: every schedule here accepts either."""
+
+
+def delayed(d: Dates, delay_months: np.ndarray) -> CaseDates:
+    """Dates of n cases whose delivery slips by ``delay_months`` (n,) [months], as columns (n, 1).
+
+    Everything after delivery (integration, install, burn-in, go-live) moves with it. A negative delay
+    is an early delivery, down to month 0. Raises ``ValueError`` if a case would go live at or after
+    the horizon.
+    """
+    delay = np.asarray(delay_months, dtype=float).reshape(-1, 1)
+    if np.any(d.delivery_month + delay < 0):
+        raise ValueError(
+            f"delivery delay must be ≥ −{d.delivery_month:g} months (delivery cannot precede the order), "
+            f"got {float(delay.min()):g}"
+        )
+    go_live = d.go_live_month + delay
+    if np.any(go_live >= d.months):
+        raise ValueError(
+            f"delivery delay of {float(delay.max()):g} months moves go-live to month {float(go_live.max()):.1f}, "
+            f"at or after the horizon (timeline.horizon_months = {d.months})"
+        )
+    return CaseDates(d.months, d.delivery_month + delay, d.install_start_month + delay, go_live)
+
+
+def active_share(months: int, start_month: float | np.ndarray) -> np.ndarray:
     """Share of each month on or after ``start_month`` [fraction, 0–1]."""
     t = np.arange(months, dtype=float)
     return np.clip(t + 1.0 - start_month, 0.0, 1.0)
 
 
-def years_since(months: int, start_month: float) -> np.ndarray:
+def years_since(months: int, start_month: float | np.ndarray) -> np.ndarray:
     """Years from ``start_month`` to the middle of each month, 0 before it [years]."""
     t = np.arange(months, dtype=float) + 0.5
     return np.maximum(t - start_month, 0.0) / 12.0
 
 
-def ramp(months: int, start_month: float, ramp_months: int) -> np.ndarray:
+def ramp(months: int, start_month: float | np.ndarray, ramp_months: int) -> np.ndarray:
     """Linear ramp 0 → 1 over ``ramp_months`` after ``start_month`` (month-average) [fraction]."""
     if ramp_months <= 0:
         return active_share(months, start_month)
@@ -110,7 +146,7 @@ class RevenueSchedule:
 def revenue_schedule(
     pricing: Pricing,
     sellable_gpus: int,
-    d: Dates,
+    d: AnyDates,
     *,
     usd_per_gpu_hour: np.ndarray | float | None = None,
     utilization: np.ndarray | float | None = None,
@@ -119,7 +155,8 @@ def revenue_schedule(
     """Monthly contract book for ``sellable_gpus`` GPUs.
 
     ``usd_per_gpu_hour``, ``utilization`` and ``price_decline_per_year`` override
-    the scenario's values and may be arrays of shape ``(n, 1)`` to evaluate n cases at once.
+    the scenario's values and may be arrays of shape ``(n, 1)`` to evaluate n cases at once;
+    ``d`` may hold per-case dates (:class:`CaseDates`).
     """
     p0 = np.asarray(pricing.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour, dtype=float)
     util = np.asarray(pricing.utilization if utilization is None else utilization, dtype=float)

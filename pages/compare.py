@@ -64,7 +64,7 @@ for name in names:
                 text += f"  ({'+' if diff > 0 else '−'}{show(abs(diff)).lstrip('−')})"
         col.append(text)
     table[name] = col
-st.dataframe(pd.DataFrame(table), hide_index=True)
+st.dataframe(pd.DataFrame(table), hide_index=True, height=(len(ROWS) + 1) * 35 + 3)
 st.caption(f"Deltas in brackets are against **{names[0]}**.")
 
 c1, c2 = st.columns(2)

@@ -33,8 +33,11 @@ PAGES = [
     ("Financing", "financing", "Equity IRR"),
     ("Pricing & revenue", "pricing", "Break-even price"),
     ("Results", "results", "TCO / GPU-h"),
+    ("Stress test", "stress_test", "Probability of loss"),
     ("Scenarios", "scenarios", "Library"),
     ("Compare", "compare", "Deltas in brackets"),
+    ("Quote review", "quote_review", "Servers quoted"),
+    ("Export", "export", "Excel workbook"),
 ]
 
 pytestmark = pytest.mark.browser

@@ -20,3 +20,9 @@ def test_ruff_clean() -> None:
 def test_model_never_imports_streamlit() -> None:
     offenders = [p.name for p in (ROOT / "neoplan").glob("*.py") if "import streamlit" in p.read_text(encoding="utf-8")]
     assert offenders == []
+
+
+def test_mypy_clean() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary"], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

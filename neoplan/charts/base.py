@@ -13,6 +13,12 @@ PALETTE = {"this": "#2a9d8f", "oem": "#b0b7c3", "accent": "#e76f51"}
 LAYOUT = {"template": "plotly_white", "margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "height": 420}
 
 
+def _short(text: str, width: int = 44) -> str:
+    """A label cut to ``width`` characters at a word boundary, with an ellipsis."""
+    text = text.split(" (")[0] if len(text) > width else text
+    return text if len(text) <= width else text[: width - 1].rsplit(" ", 1)[0] + "…"
+
+
 def node_bom_figure(result: Result) -> go.Figure:
     """Per-line cost of this server against the OEM-default server (horizontal grouped bars) [USD]."""
     this = {ln.key: ln for ln in result.node_lines}
@@ -21,7 +27,7 @@ def node_bom_figure(result: Result) -> go.Figure:
         set(this) | set(oem),
         key=lambda k: max(this[k].total_usd if k in this else 0, oem[k].total_usd if k in oem else 0),
     )
-    labels = [(this.get(k) or oem[k]).item for k in keys]
+    labels = [_short((this.get(k) or oem[k]).item) for k in keys]
     fig = go.Figure()
     fig.add_bar(
         y=labels,

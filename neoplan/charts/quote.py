@@ -1,0 +1,96 @@
+"""Figures of an OEM quote review (the Quote review page), drawn from a QuoteReview only."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+import plotly.graph_objects as go
+
+from .base import LAYOUT, PALETTE
+
+if TYPE_CHECKING:
+    from ..quote import QuoteReview
+
+CATEGORY_LABELS = {
+    "compute": "Compute",
+    "backend_network": "Back-end network",
+    "frontend_network": "Front-end network",
+    "oob_network": "Out-of-band",
+    "storage": "Storage",
+    "management": "Management",
+    "other": "Racks, power, services",
+    "software": "Software licences",
+    "discount": "Discounts",
+}
+BAR_PX = 34
+
+
+def _money(value: float) -> str:
+    """Compact bar label: ``$1.26M``, ``$60k``, ``−$368k``."""
+    sign = "−" if value < 0 else ""
+    v = abs(value)
+    return f"{sign}${v / 1e6:,.2f}M" if v >= 1e6 else f"{sign}${v / 1e3:,.0f}k" if v >= 1e3 else f"{sign}${v:,.0f}"
+
+
+def _layout(bars: int) -> dict[str, Any]:
+    """The shared LAYOUT, tall enough for ``bars`` bars and with room right of them for value labels."""
+    margin = {**cast(dict[str, int], LAYOUT["margin"]), "r": 70}
+    return {**LAYOUT, "height": max(260, 110 + BAR_PX * bars), "margin": margin}
+
+
+def quote_vs_recommended_figure(review: QuoteReview) -> go.Figure:
+    """Quote vs recommended design by category over the components the quote prices (horizontal bars) [USD]."""
+    by_cat = review.by_category()
+    cats = list(reversed(by_cat))  # first category on top
+    labels = [CATEGORY_LABELS.get(c, c) for c in cats]
+    fig = go.Figure()
+    for name, i, color in (("Recommended design", 1, PALETTE["this"]), ("Quote", 0, PALETTE["oem"])):
+        values = [by_cat[c][i] for c in cats]
+        fig.add_bar(
+            y=labels,
+            x=values,
+            name=name,
+            orientation="h",
+            marker_color=color,
+            text=[_money(v) for v in values],
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate="%{y}<br>$%{x:,.0f}<extra>" + name + "</extra>",
+        )
+    layout = _layout(2 * len(cats))
+    fig.update_layout(
+        barmode="group",
+        title="Quote vs recommended design, by category",
+        xaxis_title="USD (components the quote prices)",
+        legend={
+            "orientation": "h",
+            "x": 1,
+            "xanchor": "right",
+            "y": 1.02,
+            "yanchor": "bottom",
+            "traceorder": "reversed",
+        },
+        **layout,
+    )
+    return fig
+
+
+def findings_figure(review: QuoteReview) -> go.Figure:
+    """Saving of each finding (horizontal bars; negative = cost to fix) [USD]."""
+    findings = sorted(review.findings, key=lambda f: f.saving_usd)
+    labels = [f"{f.title} (line {', '.join(map(str, f.lines[:3]))}{'…' if len(f.lines) > 3 else ''})" for f in findings]
+    fig = go.Figure(
+        go.Bar(
+            y=labels,
+            x=[f.saving_usd for f in findings],
+            orientation="h",
+            marker_color=[PALETTE["this"] if f.saving_usd >= 0 else PALETTE["accent"] for f in findings],
+            text=[_money(f.saving_usd) for f in findings],
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate="%{y}<br>$%{x:,.0f}<extra></extra>",
+        )
+    )
+    layout = _layout(len(findings))
+    fig.update_layout(title="Saving by finding", xaxis_title="USD (negative = cost to fix)", **layout)
+    return fig

@@ -1,0 +1,776 @@
+"""Investor stress test: tornado, two-way grids, Monte Carlo and break-even solvers.
+
+Every tool here re-runs the monthly engine of one sized design (:func:`neoplan.model.run_cases`)
+for many cases at once: each case is one set of values of the twelve **drivers** below, and the
+engine works on arrays of cases × months, never looping over cases. The design itself (BoM,
+fabric, site, hence capex) depends on none of the drivers, so it is sized once by ``evaluate``.
+With every driver at the scenario's value a case reproduces ``evaluate`` exactly.
+
+Drivers (``DRIVERS``; units as in the scenario: fractions, USD, months):
+
+===========================  ====================================================================
+usd_per_gpu_hour             headline on-demand price at go-live [USD/GPU-h]
+price_decline_per_year       yearly fall of on-demand and renewal prices [fraction]
+utilization                  share of sellable GPU-hours sold at steady state [fraction]
+capex_multiple               capex as a multiple of the designed capex [ratio] (overrun > 1)
+interest_rate                annual interest rate on the debt [fraction]
+debt_share                   share of capex funded by debt [fraction]
+electricity_usd_per_kwh      electricity price [USD/kWh]
+pue                          power usage effectiveness [ratio]
+colo_usd_per_kw_month        colocation price per contracted IT kW [USD/kW-month]
+delivery_delay_months        slip of delivery; install, burn-in and go-live move with it [months]
+useful_life_months           depreciation life [months]
+residual_value_share         resale value at the horizon [fraction of capex]
+===========================  ====================================================================
+
+Each driver has a **range** (low, high; defaults in ``DRIVERS`` with their reasoning) used by the
+tornado and the grid axes, and a **distribution** for the Monte Carlo built from the same range:
+
+* ``triangular``: minimum low, mode the scenario's value (clipped into the range), maximum high;
+* ``uniform``: between low and high;
+* ``normal``: low and high are its P10 and P90 (mean halfway, σ = (high − low) / 2.563);
+* ``lognormal``: low and high are its P10 and P90 (median √(low·high)); low must be > 0;
+* ``fixed``: held at the scenario's value.
+
+Draws outside a driver's valid range are clipped to it. Price and utilization may be given a rank
+correlation (Iman–Conover: each marginal is kept and its draws are reordered by correlated normal
+scores). Each driver draws from its own random stream spawned from the seed, so changing one
+driver's distribution leaves the other drivers' draws unchanged; the same seed gives the same result.
+
+Percentiles: P10 is the 10th percentile (the pessimistic side for IRR and NPV, the optimistic one
+for payback). An undefined IRR (no sign change) ranks below every IRR, a payback that never happens
+after every payback, and a DSCR without debt service above every DSCR; a percentile that falls on
+such a draw is ``None``. *Probability of loss* is the share of draws in which equity gets back less
+cash than it put in (equity MOIC < 1); *probability NPV < 0* the share that misses the hurdle rate;
+*probability of a DSCR breach* the share whose minimum DSCR falls below the covenant.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+import numpy as np
+from annotated_types import Ge, Gt, Le, Lt
+
+from .model import Drivers, Result
+from .scenario import Scenario, ScenarioError
+
+Distribution = Literal["fixed", "triangular", "uniform", "normal", "lognormal"]
+DISTRIBUTIONS: tuple[Distribution, ...] = ("triangular", "uniform", "normal", "lognormal", "fixed")
+Z90 = 1.2815515655446004
+"""The standard normal's 90th percentile: P10 and P90 lie ``Z90`` standard deviations from the median."""
+METRICS = ("equity_irr", "project_irr", "npv_usd", "payback_months", "min_dscr", "equity_moic")
+"""Outputs of every case [fractions per year, USD, months, ratios]."""
+METRIC_LABELS = {
+    "equity_irr": "equity IRR",
+    "project_irr": "project IRR",
+    "npv_usd": "NPV",
+    "payback_months": "payback",
+    "min_dscr": "minimum DSCR",
+    "equity_moic": "equity MOIC",
+}
+WORST_LOW = ("equity_irr", "project_irr", "npv_usd", "equity_moic")
+"""Metrics whose undefined value (nan) ranks as the lowest; for the others (payback, DSCR) it ranks highest."""
+DEFAULT_DRAWS = 10_000
+MAX_DRAWS = 200_000
+MIN_DRAWS = 10
+MC_CHUNK = 1_000
+"""Cases per engine call in the Monte Carlo: keeps the (cases × months) arrays small enough for the CPU cache."""
+MC_WORKERS = min(4, os.cpu_count() or 1)
+"""Threads running Monte Carlo chunks side by side (NumPy releases the GIL inside its array loops)."""
+DEFAULT_COVENANT_DSCR = 1.20
+"""A common lock-up covenant on project loans [ratio]: distributions stop below 1.20× DSCR."""
+DEFAULT_TARGET_EQUITY_IRR = 0.20
+"""Target equity IRR for the price solver [per year]: a typical venture-debt-backed equity hurdle."""
+MIN_DEBT_SHARE = 0.001
+"""Smallest debt share the debt solver tries [fraction]; below it DSCR is that of any small loan."""
+
+
+# --- drivers ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DriverSpec:
+    """One stress driver: what it is, where its base value lives, its valid range and its default low/high."""
+
+    key: str
+    label: str
+    unit: str
+    path: str | None
+    """Dotted scenario field holding the base value; None for drivers relative to the design (base ``neutral``)."""
+    low: Callable[[float], float]
+    high: Callable[[float], float]
+    why: str
+    """Where the default low/high come from."""
+    neutral: float = 0.0
+    bounds: tuple[float, float] | None = None
+    """Valid range [unit]; None = the scenario field's own bounds."""
+    description: str = ""
+
+
+def _spec(
+    key: str,
+    label: str,
+    unit: str,
+    path: str | None,
+    low: Callable[[float], float],
+    high: Callable[[float], float],
+    why: str,
+    **kwargs: Any,
+) -> DriverSpec:
+    return DriverSpec(key, label, unit, path, low, high, why, **kwargs)
+
+
+DRIVERS: dict[str, DriverSpec] = {
+    s.key: s
+    for s in (
+        _spec(
+            "usd_per_gpu_hour",
+            "Rental price",
+            "USD/GPU-h",
+            "pricing.usd_per_gpu_hour",
+            lambda b: 0.75 * b,
+            lambda b: 1.25 * b,
+            "±25 %: H100 neocloud indices moved between $2.0 and $2.8 in 2024–2026 (BRIEF §3)",
+        ),
+        _spec(
+            "price_decline_per_year",
+            "Price decline",
+            "fraction/year",
+            "pricing.price_decline_per_year",
+            lambda b: 0.5 * b,
+            lambda b: min(max(0.40, 2.0 * b), 0.95),
+            "half the scenario's decline to the ≥ 40 %/yr fall of 2024 (Latent Space 2024-10)",
+        ),
+        _spec(
+            "utilization",
+            "Utilization",
+            "fraction",
+            "pricing.utilization",
+            lambda b: max(b - 0.20, 0.0),
+            lambda b: min(b + 0.10, 1.0),
+            "−20 / +10 points: a slow sales ramp is likelier than a sold-out cluster",
+        ),
+        _spec(
+            "capex_multiple",
+            "Capex",
+            "× design",
+            None,
+            lambda b: 0.9 * b,
+            lambda b: 1.2 * b,
+            "−10 % (a harder-negotiated quote) to +20 % (overrun, expedite fees)",
+            neutral=1.0,
+            bounds=(0.1, 10.0),
+            description="Capex as a multiple of the designed capex; insurance and hardware support follow it [ratio].",
+        ),
+        _spec(
+            "interest_rate",
+            "Interest rate",
+            "fraction/year",
+            "financing.interest_rate",
+            lambda b: max(b - 0.04, 0.0),
+            lambda b: b + 0.04,
+            "±4 points: CoreWeave's facilities ran 7–15 % (10-Q 2025-06)",
+        ),
+        _spec(
+            "debt_share",
+            "Debt share",
+            "fraction",
+            "financing.debt_share",
+            lambda b: max(b - 0.20, 0.0),
+            lambda b: min(b + 0.20, 1.0),
+            "±20 points of capex",
+        ),
+        _spec(
+            "electricity_usd_per_kwh",
+            "Power price",
+            "USD/kWh",
+            "facility.electricity_usd_per_kwh",
+            lambda b: 0.75 * b,
+            lambda b: 1.5 * b,
+            "−25 % / +50 %: US $0.078–0.083, EU non-household ≈ $0.20 (BRIEF §3)",
+        ),
+        _spec(
+            "pue",
+            "PUE",
+            "ratio",
+            "facility.pue",
+            lambda b: max(b - 0.15, 1.0),
+            lambda b: b + 0.28,
+            "−0.15 / +0.28: new builds ≤ 1.3, industry average 1.56–1.58 (Uptime 2023/24)",
+        ),
+        _spec(
+            "colo_usd_per_kw_month",
+            "Colocation price",
+            "USD/kW-month",
+            "facility.colo_usd_per_kw_month",
+            lambda b: 0.55 * b,
+            lambda b: 1.7 * b,
+            "×0.55 / ×1.7: $100 (CoreWeave at Core Scientific) to $315 (Singapore) around $184 (CBRE 2025)",
+        ),
+        _spec(
+            "delivery_delay_months",
+            "Delivery delay",
+            "months",
+            None,
+            lambda b: b,
+            lambda b: b + 6.0,
+            "on time to 6 months late (GPU allocation, power or site readiness)",
+            neutral=0.0,
+            bounds=(-36.0, 120.0),
+            description="Slip of the delivery date; integration, install, burn-in and go-live move with it [months].",
+        ),
+        _spec(
+            "useful_life_months",
+            "Useful life",
+            "months",
+            "timeline.useful_life_months",
+            lambda b: max(b - 12.0, 12.0),
+            lambda b: b + 12.0,
+            "±12 months: Nebius 5 years, CoreWeave 6 years (filings)",
+        ),
+        _spec(
+            "residual_value_share",
+            "Residual value",
+            "fraction",
+            "timeline.residual_value_share",
+            lambda b: 0.0,
+            lambda b: min(b + 0.15, 1.0),
+            "none to 15 points more of capex at the horizon",
+        ),
+    )
+}
+
+
+def _field(path: str) -> Any:
+    """The pydantic FieldInfo of a dotted Scenario field path."""
+    model: Any = Scenario
+    info = None
+    for part in path.split("."):
+        info = model.model_fields[part]
+        model = info.annotation
+    return info
+
+
+def driver_bounds(key: str) -> tuple[float, float]:
+    """Valid range of a driver [its unit]: the scenario field's bounds, or the driver's own."""
+    spec = DRIVERS[key]
+    if spec.bounds is not None or spec.path is None:
+        return spec.bounds or (-math.inf, math.inf)
+    lo, hi = -math.inf, math.inf
+    for meta in _field(spec.path).metadata:
+        if isinstance(meta, Ge | Gt):
+            lo = float(cast(float, meta.ge if isinstance(meta, Ge) else meta.gt))
+        if isinstance(meta, Le | Lt):
+            hi = float(cast(float, meta.le if isinstance(meta, Le) else meta.lt))
+    return lo, hi
+
+
+def driver_description(key: str) -> str:
+    """Help text of a driver: the scenario field's description (the single source), or the driver's own."""
+    spec = DRIVERS[key]
+    return spec.description if spec.path is None else str(_field(spec.path).description)
+
+
+def base_values(scenario: Scenario) -> dict[str, float]:
+    """The scenario's value of every driver [driver units]."""
+    drivers = Drivers.of(scenario)
+    return {k: float(getattr(drivers, k)[0]) for k in DRIVERS}
+
+
+@dataclass(frozen=True)
+class Range:
+    """Low and high value of one driver [its unit] and its Monte Carlo distribution."""
+
+    low: float
+    high: float
+    distribution: Distribution = "triangular"
+
+
+def default_ranges(scenario: Scenario) -> dict[str, Range]:
+    """Default low/high of every driver around the scenario's values (see ``DRIVERS[…].why``), triangular."""
+    base = base_values(scenario)
+    out = {}
+    for key, spec in DRIVERS.items():
+        lo, hi = driver_bounds(key)
+        low = min(max(spec.low(base[key]), lo), hi)
+        high = min(max(spec.high(base[key]), lo), hi)
+        out[key] = Range(round(low, 6), round(high, 6))
+    return out
+
+
+def check_ranges(ranges: Mapping[str, Range]) -> None:
+    """Raise ScenarioError naming the first driver whose range is unknown, inverted or out of bounds."""
+    for key, rng in ranges.items():
+        if key not in DRIVERS:
+            raise ScenarioError(f"stress driver must be one of {', '.join(DRIVERS)}, got {key!r}")
+        label = DRIVERS[key].label
+        lo, hi = driver_bounds(key)
+        for name, value in (("low", rng.low), ("high", rng.high)):
+            if not math.isfinite(value) or not lo <= value <= hi:
+                raise ScenarioError(f"{label}: {name} must be between {lo:g} and {hi:g}, got {value!r}")
+        if rng.low > rng.high:
+            raise ScenarioError(f"{label}: low ({rng.low:g}) must be ≤ high ({rng.high:g})")
+        if rng.distribution not in DISTRIBUTIONS:
+            raise ScenarioError(
+                f"{label}: distribution must be one of {', '.join(DISTRIBUTIONS)}, got {rng.distribution!r}"
+            )
+        if rng.distribution == "lognormal" and rng.low <= 0:
+            raise ScenarioError(f"{label}: a lognormal needs low > 0, got {rng.low:g}")
+
+
+def _complete(scenario: Scenario, ranges: Mapping[str, Range] | None) -> dict[str, Range]:
+    """The default ranges with ``ranges`` laid over them, checked."""
+    out = {**default_ranges(scenario), **(ranges or {})}
+    check_ranges(out)
+    return out
+
+
+def _run(result: Result, drivers: Drivers) -> dict[str, np.ndarray]:
+    """KPIs (n,) of n cases of ``result``'s design; impossible driver values (go-live past the horizon …) raise
+    ScenarioError."""
+    try:
+        return result.cases(drivers).kpis(result.scenario.financing.hurdle_rate)
+    except ScenarioError:
+        raise
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None
+
+
+def _ranked(values: np.ndarray, metric: str) -> np.ndarray:
+    """``values`` with undefined entries (nan) replaced by −inf or +inf, where they rank (see module doc)."""
+    return np.where(np.isnan(values), -np.inf if metric in WORST_LOW else np.inf, values)
+
+
+def _clean(value: float) -> float | None:
+    """A plain float, or None when undefined or infinite."""
+    return float(value) if math.isfinite(value) else None
+
+
+# --- tornado ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tornado:
+    """One-at-a-time sensitivities: each driver at its low and at its high value, all others at base.
+
+    ``low[metric][i]`` / ``high[metric][i]`` are the metric with driver ``drivers[i]`` at
+    ``low_values[i]`` / ``high_values[i]``; ``base[metric]`` is the scenario's own value.
+    """
+
+    drivers: tuple[str, ...]
+    base_values: dict[str, float]
+    low_values: np.ndarray
+    high_values: np.ndarray
+    base: dict[str, float]
+    low: dict[str, np.ndarray]
+    high: dict[str, np.ndarray]
+
+    def swing(self, metric: str) -> np.ndarray:
+        """Largest move of ``metric`` away from base, at low or high, per driver (undefined counts as largest)."""
+        base = self.base[metric]
+        moves = np.abs(np.stack([self.low[metric], self.high[metric]]) - base)
+        return np.where(np.isnan(moves), np.inf, moves).max(axis=0)
+
+    def order(self, metric: str) -> list[str]:
+        """Drivers sorted by impact on ``metric``, largest first."""
+        swing = self.swing(metric)
+        return [self.drivers[i] for i in np.argsort(-swing, kind="stable")]
+
+    def records(self, metric: str) -> list[dict[str, Any]]:
+        """One row per driver, largest impact first: values and ``metric`` at low / high and the change from base."""
+        index = {k: i for i, k in enumerate(self.drivers)}
+        base = self.base[metric]
+        rows = []
+        for key in self.order(metric):
+            i = index[key]
+            lo, hi = float(self.low[metric][i]), float(self.high[metric][i])
+            rows.append(
+                {
+                    "driver": key,
+                    "label": DRIVERS[key].label,
+                    "unit": DRIVERS[key].unit,
+                    "base_value": self.base_values[key],
+                    "low_value": float(self.low_values[i]),
+                    "high_value": float(self.high_values[i]),
+                    "metric_at_low": lo,
+                    "metric_at_high": hi,
+                    "change_at_low": lo - base,
+                    "change_at_high": hi - base,
+                }
+            )
+        return rows
+
+
+def tornado(
+    result: Result, ranges: Mapping[str, Range] | None = None, drivers: tuple[str, ...] | None = None
+) -> Tornado:
+    """Every driver (or ``drivers``) at its low and its high value, the others at base: one engine call."""
+    ranges = _complete(result.scenario, ranges)
+    keys = tuple(drivers or DRIVERS)
+    base = base_values(result.scenario)
+    k = len(keys)
+    cases = result.drivers(1 + 2 * k)
+    low = np.array([ranges[key].low for key in keys])
+    high = np.array([ranges[key].high for key in keys])
+    for i, key in enumerate(keys):
+        column = getattr(cases, key).copy()
+        column[1 + i], column[1 + k + i] = low[i], high[i]
+        cases = cases.with_values(**{key: column})
+    kpis = _run(result, cases)
+    return Tornado(
+        drivers=keys,
+        base_values=base,
+        low_values=low,
+        high_values=high,
+        base={m: float(kpis[m][0]) for m in kpis},
+        low={m: v[1 : 1 + k] for m, v in kpis.items()},
+        high={m: v[1 + k :] for m, v in kpis.items()},
+    )
+
+
+# --- two-way grid ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Two drivers varied together: ``metrics[m][iy, ix]`` at ``x[ix]``, ``y[iy]``; all other drivers at base."""
+
+    x_driver: str
+    y_driver: str
+    x: np.ndarray
+    y: np.ndarray
+    metrics: dict[str, np.ndarray]
+    base_values: dict[str, float]
+
+
+def grid(
+    result: Result,
+    x_driver: str = "usd_per_gpu_hour",
+    y_driver: str = "utilization",
+    x_values: np.ndarray | None = None,
+    y_values: np.ndarray | None = None,
+    points: int = 21,
+    ranges: Mapping[str, Range] | None = None,
+) -> Grid:
+    """Metrics over a two-way grid of drivers (default price × utilization), one engine call for all points.
+
+    Axes default to ``points`` values spread evenly over each driver's range.
+    """
+    if x_driver == y_driver:
+        raise ScenarioError(f"the two grid drivers must differ, got {x_driver!r} twice")
+    for key in (x_driver, y_driver):
+        if key not in DRIVERS:
+            raise ScenarioError(f"grid driver must be one of {', '.join(DRIVERS)}, got {key!r}")
+    if not 2 <= points <= 201:
+        raise ScenarioError(f"grid points must be between 2 and 201, got {points}")
+    ranges = _complete(result.scenario, ranges)
+    x = np.asarray(
+        x_values if x_values is not None else np.linspace(ranges[x_driver].low, ranges[x_driver].high, points),
+        dtype=float,
+    )
+    y = np.asarray(
+        y_values if y_values is not None else np.linspace(ranges[y_driver].low, ranges[y_driver].high, points),
+        dtype=float,
+    )
+    check_ranges({x_driver: Range(float(x.min()), float(x.max())), y_driver: Range(float(y.min()), float(y.max()))})
+    xx, yy = np.meshgrid(x, y)
+    cases = result.drivers(xx.size).with_values(**{x_driver: xx.ravel(), y_driver: yy.ravel()})
+    kpis = _run(result, cases)
+    return Grid(
+        x_driver, y_driver, x, y, {m: v.reshape(xx.shape) for m, v in kpis.items()}, base_values(result.scenario)
+    )
+
+
+# --- Monte Carlo -----------------------------------------------------------------------------------
+
+
+def _triangular(u: np.ndarray, low: float, mode: float, high: float) -> np.ndarray:
+    """Inverse CDF of the triangular distribution at uniforms ``u``; the constant ``low`` if the range is empty."""
+    width = high - low
+    if width <= 0:
+        return np.full_like(u, low)
+    mode = min(max(mode, low), high)
+    split = (mode - low) / width
+    left = low + np.sqrt(u * width * (mode - low))
+    right = high - np.sqrt((1.0 - u) * width * (high - mode))
+    return np.where(u < split, left, right)
+
+
+def draw(rng: Range, base: float, bounds: tuple[float, float], generator: np.random.Generator, n: int) -> np.ndarray:
+    """``n`` draws of one driver from its distribution (module doc), clipped to ``bounds`` [driver unit]."""
+    if rng.distribution == "fixed":
+        return np.full(n, base)
+    if rng.distribution == "triangular":
+        values = _triangular(generator.random(n), rng.low, base, rng.high)
+    elif rng.distribution == "uniform":
+        values = rng.low + (rng.high - rng.low) * generator.random(n)
+    elif rng.distribution == "normal":
+        mean, sd = 0.5 * (rng.low + rng.high), (rng.high - rng.low) / (2.0 * Z90)
+        values = mean + sd * generator.standard_normal(n)
+    elif rng.low == rng.high:
+        values = np.full(n, rng.low)
+    else:
+        log_low, log_high = math.log(rng.low), math.log(rng.high)
+        values = np.exp(0.5 * (log_low + log_high) + (log_high - log_low) / (2.0 * Z90) * generator.standard_normal(n))
+    return np.clip(values, *bounds)
+
+
+def rank_correlate(
+    x: np.ndarray, y: np.ndarray, rho: float, generator: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """``x`` and ``y`` reordered so their rank correlation is about ``rho`` (Iman–Conover); marginals unchanged."""
+    if rho == 0:
+        return x, y
+    z1 = generator.standard_normal(x.size)
+    z2 = rho * z1 + math.sqrt(max(1.0 - rho * rho, 0.0)) * generator.standard_normal(x.size)
+    return np.sort(x)[np.argsort(np.argsort(z1))], np.sort(y)[np.argsort(np.argsort(z2))]
+
+
+def sample(
+    scenario: Scenario, ranges: Mapping[str, Range], draws: int, seed: int, correlation: float = 0.0
+) -> dict[str, np.ndarray]:
+    """Draws (``draws``,) of every driver; ``correlation`` is the price–utilization rank correlation."""
+    base = base_values(scenario)
+    streams = np.random.SeedSequence(seed).spawn(len(DRIVERS) + 1)
+    out = {
+        key: draw(ranges[key], base[key], driver_bounds(key), np.random.default_rng(stream), draws)
+        for key, stream in zip(DRIVERS, streams, strict=False)
+    }
+    out["usd_per_gpu_hour"], out["utilization"] = rank_correlate(
+        out["usd_per_gpu_hour"], out["utilization"], correlation, np.random.default_rng(streams[-1])
+    )
+    return out
+
+
+@dataclass(frozen=True)
+class MonteCarlo:
+    """Outcomes of ``draws`` joint draws of the drivers: ``samples[driver]`` and ``metrics[metric]`` (draws,)."""
+
+    draws: int
+    seed: int
+    correlation: float
+    covenant_dscr: float
+    ranges: dict[str, Range]
+    samples: dict[str, np.ndarray]
+    metrics: dict[str, np.ndarray]
+    deterministic: dict[str, float] = field(default_factory=dict)
+    """The scenario's own KPIs (every driver at base), for reference."""
+
+    def percentiles(self, metric: str, q: tuple[float, ...] = (10, 50, 90)) -> dict[str, float | None]:
+        """``{"p10": …, "p50": …, "p90": …}`` of ``metric``; None where the percentile is an undefined draw."""
+        values = np.quantile(_ranked(self.metrics[metric], metric), np.asarray(q) / 100.0, method="inverted_cdf")
+        return {f"p{int(p)}": _clean(v) for p, v in zip(q, values, strict=True)}
+
+    def share_undefined(self, metric: str) -> float:
+        """Share of draws where ``metric`` is undefined (no IRR, no payback, no debt service) [fraction]."""
+        return float(np.isnan(self.metrics[metric]).mean())
+
+    @property
+    def probability_of_loss(self) -> float:
+        """Share of draws in which equity gets back less cash than it put in (MOIC < 1) [fraction]."""
+        return float((self.metrics["equity_moic"] < 1.0).mean())
+
+    @property
+    def probability_npv_negative(self) -> float:
+        """Share of draws with project NPV below zero at the hurdle rate [fraction]."""
+        return float((self.metrics["npv_usd"] < 0.0).mean())
+
+    @property
+    def probability_dscr_breach(self) -> float:
+        """Share of draws whose minimum yearly DSCR is below the covenant [fraction]."""
+        return float((self.metrics["min_dscr"] < self.covenant_dscr).mean())
+
+    def cdf(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """(sorted defined values, cumulative share of all draws at or below each) of ``metric``."""
+        values = self.metrics[metric]
+        defined = np.sort(values[~np.isnan(values)])
+        below = np.isnan(values).sum() if metric in WORST_LOW else 0
+        return defined, (below + np.arange(1, defined.size + 1)) / values.size
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON-safe summary (the CLI's ``stress --json``): percentiles and probabilities, base units."""
+        return {
+            "draws": self.draws,
+            "seed": self.seed,
+            "price_utilization_correlation": self.correlation,
+            "covenant_dscr": self.covenant_dscr,
+            **{m: self.percentiles(m) for m in METRICS},
+            "probability_of_loss": self.probability_of_loss,
+            "probability_npv_negative": self.probability_npv_negative,
+            "probability_dscr_breach": self.probability_dscr_breach,
+            "share_without_irr": {m: self.share_undefined(m) for m in ("project_irr", "equity_irr")},
+            "share_never_paid_back": self.share_undefined("payback_months"),
+            "deterministic": {k: _clean(v) for k, v in self.deterministic.items()},
+            "ranges": {
+                k: {"low": r.low, "high": r.high, "distribution": r.distribution} for k, r in self.ranges.items()
+            },
+        }
+
+
+def check_monte_carlo_inputs(draws: int, seed: int, correlation: float, covenant_dscr: float) -> None:
+    """Raise ScenarioError for a bad number of draws, seed, correlation or covenant."""
+    if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or not MIN_DRAWS <= draws <= MAX_DRAWS:
+        raise ScenarioError(f"draws must be a whole number between {MIN_DRAWS:,} and {MAX_DRAWS:,}, got {draws!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ScenarioError(f"seed must be a whole number ≥ 0, got {seed!r}")
+    if not -1.0 <= correlation <= 1.0:
+        raise ScenarioError(f"price–utilization correlation must be between −1 and 1, got {correlation!r}")
+    if not (math.isfinite(covenant_dscr) and covenant_dscr > 0):
+        raise ScenarioError(f"DSCR covenant must be > 0, got {covenant_dscr!r}")
+
+
+def monte_carlo(
+    result: Result,
+    ranges: Mapping[str, Range] | None = None,
+    *,
+    draws: int = DEFAULT_DRAWS,
+    seed: int = 0,
+    correlation: float = 0.0,
+    covenant_dscr: float = DEFAULT_COVENANT_DSCR,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
+) -> MonteCarlo:
+    """``draws`` joint draws of the drivers, evaluated in chunks of ``MC_CHUNK`` cases (vectorised in each).
+
+    Chunks run on ``workers`` threads (default ``MC_WORKERS``); ``progress(done, draws)`` is called
+    from the calling thread as chunks finish, in order. Neither chunking nor threads change a result:
+    every case is computed independently of the others, so any chunk size gives the same numbers.
+    """
+    check_monte_carlo_inputs(draws, seed, correlation, covenant_dscr)
+    ranges = _complete(result.scenario, ranges)
+    samples = sample(result.scenario, ranges, int(draws), int(seed), float(correlation))
+    cases = result.drivers(int(draws)).with_values(**samples)
+    starts = range(0, draws, MC_CHUNK)
+    parts: list[dict[str, np.ndarray]] = []
+    with ThreadPoolExecutor(max_workers=max(1, workers or MC_WORKERS)) as pool:
+        for start, part in zip(
+            starts, pool.map(lambda s: _run(result, cases.take(slice(s, s + MC_CHUNK))), starts), strict=True
+        ):
+            parts.append(part)
+            if progress is not None:
+                progress(min(start + MC_CHUNK, draws), draws)
+    metrics = {m: np.concatenate([p[m] for p in parts]) for m in parts[0]}
+    deterministic = {m: float(v[0]) for m, v in _run(result, result.drivers(1)).items()}
+    return MonteCarlo(
+        int(draws), int(seed), float(correlation), float(covenant_dscr), ranges, samples, metrics, deterministic
+    )
+
+
+# --- solvers ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The value of ``driver`` at which ``metric`` reaches ``target`` (all other drivers at base)."""
+
+    driver: str
+    metric: str
+    target: float
+    value: float | None
+    """Solved driver value [driver unit]; None when the target is out of reach in the searched range."""
+    achieved: float | None
+    """``metric`` re-evaluated at ``value``."""
+    message: str
+
+    @property
+    def found(self) -> bool:
+        """Whether a value was found."""
+        return self.value is not None
+
+
+def solve(
+    result: Result, driver: str, metric: str, target: float, lo: float, hi: float, *, points: int = 33, rounds: int = 4
+) -> Solution:
+    """The lowest value of ``driver`` in [lo, hi] where ``metric`` crosses ``target``.
+
+    A grid of ``points`` values is run in one engine call, the first bracket where ``metric − target``
+    changes sign is zoomed into ``rounds`` times, and the root is interpolated linearly in the last
+    bracket. Undefined values rank as in the Monte Carlo (no IRR = lowest, no debt service = highest DSCR).
+    """
+    if driver not in DRIVERS or metric not in METRICS:
+        raise ScenarioError(f"solve: unknown driver {driver!r} or metric {metric!r}")
+
+    def gap(values: np.ndarray) -> np.ndarray:
+        kpis = _run(result, result.drivers(values.size).with_values(**{driver: values}))
+        return _ranked(kpis[metric], metric) - target
+
+    values = np.linspace(lo, hi, points)
+    g = gap(values)
+    if np.any(g == 0):
+        root = float(values[np.nonzero(g == 0)[0][0]])
+        return _solution(result, driver, metric, target, root)
+    for _ in range(rounds):
+        cross = np.nonzero(np.sign(g[:-1]) * np.sign(g[1:]) < 0)[0]
+        if cross.size == 0:
+            return Solution(driver, metric, target, None, None, _out_of_reach(driver, metric, target, lo, hi, g))
+        i = int(cross[0])
+        values = np.linspace(values[i], values[i + 1], points)
+        g = gap(values)
+    cross = np.nonzero(np.sign(g[:-1]) * np.sign(g[1:]) <= 0)[0]
+    i = int(cross[0]) if cross.size else 0
+    a, b, ga, gb = values[i], values[i + 1], g[i], g[i + 1]
+    finite = math.isfinite(ga) and math.isfinite(gb) and gb != ga
+    root = float(a - ga * (b - a) / (gb - ga)) if finite else float(b if math.isfinite(gb) else a)
+    return _solution(result, driver, metric, target, root)
+
+
+def _solution(result: Result, driver: str, metric: str, target: float, value: float) -> Solution:
+    achieved = float(_run(result, result.drivers(1).with_values(**{driver: value}))[metric][0])
+    spec = DRIVERS[driver]
+    return Solution(
+        driver,
+        metric,
+        target,
+        value,
+        achieved,
+        f"{spec.label} {value:.6g} {spec.unit} gives {METRIC_LABELS[metric]} {achieved:.6g} (target {target:g})",
+    )
+
+
+def _out_of_reach(driver: str, metric: str, target: float, lo: float, hi: float, g: np.ndarray) -> str:
+    reached = g + target
+    finite = reached[np.isfinite(reached)]
+    span = f"{finite.min():.4g} to {finite.max():.4g}" if finite.size else "undefined throughout"
+    label = DRIVERS[driver].label
+    return f"{METRIC_LABELS[metric]} never reaches {target:g} for {label.lower()} between {lo:g} and {hi:g} ({span})"
+
+
+def price_for_equity_irr(result: Result, target_irr: float = DEFAULT_TARGET_EQUITY_IRR) -> Solution:
+    """Headline price [USD/GPU-h] at which equity IRR reaches ``target_irr`` [per year]."""
+    lo, hi = driver_bounds("usd_per_gpu_hour")
+    return solve(result, "usd_per_gpu_hour", "equity_irr", target_irr, max(lo, 0.0), min(hi, 100.0))
+
+
+def utilization_for_zero_npv(result: Result) -> Solution:
+    """Utilization [fraction] at which project NPV at the hurdle rate is zero."""
+    return solve(result, "utilization", "npv_usd", 0.0, 0.0, 1.0)
+
+
+def max_debt_share_for_dscr(result: Result, covenant_dscr: float = DEFAULT_COVENANT_DSCR) -> Solution:
+    """Largest debt share [fraction] whose minimum yearly DSCR stays at or above ``covenant_dscr``.
+
+    DSCR falls as the debt share rises (more debt service from the same cash flow). A value of 1.0
+    means even all-debt financing meets the covenant; None that no positive debt share does.
+    """
+    if not (math.isfinite(covenant_dscr) and covenant_dscr > 0):
+        raise ScenarioError(f"DSCR covenant must be > 0, got {covenant_dscr!r}")
+    smallest, top = _run(result, result.drivers(2).with_values(debt_share=[MIN_DEBT_SHARE, 1.0]))["min_dscr"]
+    if not top < covenant_dscr:  # nan (no debt service) or above the covenant at 100 % debt
+        return _solution(result, "debt_share", "min_dscr", covenant_dscr, 1.0)
+    if smallest < covenant_dscr:  # cash flow below covenant × debt service whatever the loan size
+        return Solution(
+            "debt_share",
+            "min_dscr",
+            covenant_dscr,
+            0.0,
+            None,
+            f"no debt share meets a {covenant_dscr:g}× covenant: even {MIN_DEBT_SHARE:g} of capex as "
+            f"debt has a minimum DSCR of {smallest:.3g}× (a year of weak cash flow)",
+        )
+    return solve(result, "debt_share", "min_dscr", covenant_dscr, MIN_DEBT_SHARE, 1.0)

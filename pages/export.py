@@ -1,0 +1,131 @@
+"""Export: the current scenario as an Excel workbook, CSV tables, an offline HTML report and YAML/JSON.
+
+Files are built by ``neoplan.export`` only when a button is clicked (deferred downloads), so the page
+stays fast; every figure in them comes from the same Result as the other pages.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import streamlit as st
+
+from neoplan import Result, export
+from ui.state import evaluate_current, get_scenario
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+SHEET_HELP = {
+    "KPIs": "every figure of the JSON contract, with units, plus the TCO breakdown",
+    "Assumptions": "every scenario input with its unit and help text; every price with date, source and basis",
+    "Node BoM": "one server, line by line",
+    "Fabric": "switches, links, transceivers and cables of the back end, front end and OOB network",
+    "Capex": "by category, by price basis, and every line",
+    "Opex": "by category per operating year",
+    "Cash flow": "one row per month: revenue, opex, P&L, debt and cash flows",
+    "P&L": "profit and loss and the debt schedule per project year",
+}
+
+
+def _html_bytes(result: Result) -> bytes:
+    """The HTML report as UTF-8 bytes (built on click)."""
+    return export.html_report(result).encode("utf-8")
+
+
+st.title("Export")
+scenario = get_scenario()
+st.caption(
+    f"Take **{scenario.name}** away: a workbook for analysts, a report for investors, CSVs for scripts and the "
+    "scenario file to reload later. Values only, no spreadsheet formulas; text a spreadsheet could run as a "
+    "formula is written as text."
+)
+
+result = evaluate_current()
+if result is None:
+    st.stop()
+
+stem = export.slug(scenario.name)
+left, right = st.columns(2, gap="large")
+with left, st.container(border=True):
+    st.subheader("Excel workbook")
+    st.markdown("\n".join(f"- **{name}**: {SHEET_HELP[name]}" for name in export.SHEETS))
+    st.download_button(
+        "⬇ Workbook (.xlsx)",
+        partial(export.workbook_bytes, result),
+        file_name=f"{stem}.xlsx",
+        mime=XLSX,
+        key="export.workbook",
+        type="primary",
+        on_click="ignore",
+        help="Eight formatted sheets; opens in Excel, LibreOffice and Google Sheets.",
+    )
+with right, st.container(border=True):
+    st.subheader("HTML report")
+    st.markdown(
+        "One self-contained file an investor opens in any browser, offline: the scenario summary, the headline "
+        "KPIs, interactive charts (capex, TCO per GPU-hour, cash flow and payback, IRR against price, debt and "
+        "DSCR, opex by year, the node against the OEM default), the P&L, debt and opex tables, the node BoM, the "
+        "networks, every input and every price with its source. About 5 MB (plotly.js is inside)."
+    )
+    st.download_button(
+        "⬇ Report (.html)",
+        partial(_html_bytes, result),
+        file_name=f"{stem}_report.html",
+        mime="text/html",
+        key="export.html",
+        type="primary",
+        on_click="ignore",
+        help="Interactive charts work without a network connection.",
+    )
+
+with st.container(border=True):
+    st.subheader("Scenario file")
+    st.markdown(
+        "Every input, explicit; load it again from the sidebar or run `python -m neoplan report FILE --out DIR`."
+    )
+    c1, c2, _ = st.columns([1, 1, 4])
+    c1.download_button(
+        "⬇ YAML",
+        scenario.to_yaml(),
+        file_name=f"{stem}.yaml",
+        mime="application/x-yaml",
+        key="export.yaml",
+        on_click="ignore",
+        help="The scenario as YAML.",
+    )
+    c2.download_button(
+        "⬇ JSON",
+        scenario.to_json(),
+        file_name=f"{stem}.json",
+        mime="application/json",
+        key="export.json",
+        on_click="ignore",
+        help="The scenario as JSON.",
+    )
+
+with st.container(border=True):
+    st.subheader("CSV tables")
+    st.markdown(
+        "One table per file, UTF-8, column names with units (`_usd`, `_months`, fractions for rates); empty = "
+        "undefined. The same tables as the workbook."
+    )
+    st.download_button(
+        "⬇ All CSVs (.zip)",
+        partial(export.csv_zip_bytes, result, f"{stem}_"),
+        file_name=f"{stem}_csv.zip",
+        mime="application/zip",
+        key="export.csv_zip",
+        on_click="ignore",
+        help="Every table below in one zip archive.",
+    )
+    for name, description in export.TABLES.items():
+        button, text = st.columns([1, 3], vertical_alignment="center")
+        button.download_button(
+            f"⬇ {name}.csv",
+            partial(export.csv_table, result, name),
+            file_name=f"{stem}_{name}.csv",
+            mime="text/csv",
+            key=f"export.csv.{name}",
+            on_click="ignore",
+            width="stretch",
+        )
+        text.markdown(description)

@@ -1,0 +1,429 @@
+"""Stress test: how returns move when prices fall, utilization disappoints, capex overruns or rates rise."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from neoplan import stress
+from neoplan.charts.stress import cdf_figure, grid_figure, histogram_figure, tornado_figure
+from neoplan.scenario import ScenarioError, scenario_json
+from ui import format as fmt
+from ui.state import evaluate_current, get_scenario
+
+KEY = "stress."
+RANGES_FOR = KEY + "ranges_for"
+MC_RESULT = KEY + "mc_result"
+MC_INPUTS = KEY + "mc_inputs"
+KPI_KEY = "stress_kpis"
+SOLVER_KEY = "stress_solvers"
+# Monte Carlo settings and their defaults (session-state keys ``stress.<name>``)
+SETTINGS = {"draws": stress.DEFAULT_DRAWS, "seed": 0, "rho": 0.0, "covenant": stress.DEFAULT_COVENANT_DSCR}
+METRIC_CHOICES = {
+    "equity_irr": "Equity IRR",
+    "project_irr": "Project IRR",
+    "npv_usd": "NPV",
+    "payback_months": "Payback",
+    "min_dscr": "Min DSCR",
+}
+DIST_LABELS = {
+    "triangular": "Triangular (low, base, high)",
+    "uniform": "Uniform (low–high)",
+    "normal": "Normal (P10 low, P90 high)",
+    "lognormal": "Lognormal (P10 low, P90 high)",
+    "fixed": "Fixed at base",
+}
+# display of driver values: (scale to the widget's unit, widget unit label, number format, step)
+DISPLAY = {
+    "USD/GPU-h": (1.0, "$/GPU-h", "%.2f", 0.05),
+    "fraction/year": (100.0, "%/yr", "%.1f", 1.0),
+    "fraction": (100.0, "%", "%.1f", 1.0),
+    "× design": (1.0, "×", "%.2f", 0.05),
+    "USD/kWh": (1.0, "$/kWh", "%.3f", 0.005),
+    "ratio": (1.0, "×", "%.2f", 0.05),
+    "USD/kW-month": (1.0, "$/kW-mo", "%.0f", 5.0),
+    "months": (1.0, "months", "%.1f", 1.0),
+}
+
+
+def show_metric(value: float | None, metric: str) -> str:
+    """A metric for a table cell or a card: ``12.3 %``, ``$4.21 M``, ``61.2 months``, ``1.35×``."""
+    if value is None or not math.isfinite(value):
+        return {"payback_months": "never", "min_dscr": "no debt"}.get(metric, fmt.NA)
+    if metric.endswith("irr"):
+        return fmt.pct(value)
+    if metric == "npv_usd":
+        return fmt.usd(value)
+    if metric == "payback_months":
+        return fmt.months(value)
+    return fmt.ratio(value).replace("-", "−")
+
+
+def show_value(value: float, unit: str) -> str:
+    """A driver value in its display unit: ``$2.80 /GPU-h``, ``85.0 %``, ``1.30×``."""
+    scale, label, number, _ = DISPLAY[unit]
+    return f"{number % (value * scale)} {label}"
+
+
+def _whole(value: float) -> int | float:
+    """A whole number as an int (number inputs may hand back floats); anything else as is, for the check to name."""
+    return int(value) if float(value).is_integer() else value
+
+
+def _fingerprint(scenario_text: str) -> str:
+    return hashlib.sha256(scenario_text.encode()).hexdigest()[:16]
+
+
+def _reset_ranges(defaults: dict[str, stress.Range]) -> None:
+    """Put every driver's widgets back to the default range of the current scenario."""
+    for key, rng in defaults.items():
+        scale = DISPLAY[stress.DRIVERS[key].unit][0]
+        st.session_state[f"{KEY}low.{key}"] = rng.low * scale
+        st.session_state[f"{KEY}high.{key}"] = rng.high * scale
+        st.session_state[f"{KEY}dist.{key}"] = rng.distribution
+
+
+def driver_table(base: dict[str, float], defaults: dict[str, stress.Range]) -> dict[str, stress.Range]:
+    """Low, high and distribution widgets per driver; returns the ranges in driver units (unchecked)."""
+    head = st.columns([2.2, 1.4, 1.2, 1.2, 2.0])
+    for col, text in zip(head, ("Driver", "Base", "Low", "High", "Monte Carlo distribution"), strict=True):
+        col.markdown(f"**{text}**")
+    ranges = {}
+    for key, spec in stress.DRIVERS.items():
+        scale, label, number, step = DISPLAY[spec.unit]
+        row = st.columns([2.2, 1.4, 1.2, 1.2, 2.0], vertical_alignment="center")
+        row[0].markdown(f"{spec.label} [{label}]", help=f"{stress.driver_description(key)} Default range: {spec.why}.")
+        row[1].markdown(show_value(base[key], spec.unit))
+        low = row[2].number_input(
+            f"{spec.label} low", key=f"{KEY}low.{key}", step=step, format=number, label_visibility="collapsed"
+        )
+        high = row[3].number_input(
+            f"{spec.label} high", key=f"{KEY}high.{key}", step=step, format=number, label_visibility="collapsed"
+        )
+        dist = row[4].selectbox(
+            f"{spec.label} distribution",
+            list(DIST_LABELS),
+            format_func=DIST_LABELS.get,
+            key=f"{KEY}dist.{key}",
+            label_visibility="collapsed",
+        )
+        ranges[key] = stress.Range(float(low) / scale, float(high) / scale, dist)
+    return ranges
+
+
+def kpi_cards(kpis: dict[str, Any]) -> None:
+    """The scenario's own returns, for reference above the stress results."""
+    st.html(f"<style>.st-key-{KPI_KEY} [data-testid='stMetricValue'] {{ font-size: 1.25rem; }}</style>")
+    with st.container(key=KPI_KEY):
+        c = st.columns(6)
+        c[0].metric(
+            "Equity IRR",
+            show_metric(kpis["equity_irr"], "equity_irr"),
+            border=True,
+            help="Annual IRR of cash to and from equity, every driver at the scenario's value.",
+        )
+        c[1].metric(
+            "Project IRR",
+            show_metric(kpis["project_irr"], "project_irr"),
+            border=True,
+            help="Annual IRR of unlevered cash flow.",
+        )
+        c[2].metric(
+            "NPV",
+            show_metric(kpis["npv_usd"], "npv_usd"),
+            border=True,
+            help="Project cash flow discounted at the hurdle rate.",
+        )
+        c[3].metric(
+            "Payback",
+            show_metric(kpis["payback_months"], "payback_months"),
+            border=True,
+            help="Months from the purchase order until cumulative project cash turns positive.",
+        )
+        c[4].metric(
+            "Min DSCR",
+            show_metric(kpis["min_dscr"], "min_dscr"),
+            border=True,
+            help="Lowest CFADS / debt service over 12-month periods of operation.",
+        )
+        c[5].metric(
+            "Break-even",
+            fmt.usd_per_gpu_hour(kpis["breakeven_usd_per_gpu_hour"]),
+            border=True,
+            help="Headline price at which project NPV at the hurdle rate is zero.",
+        )
+
+
+def tornado_section(result: Any, ranges: dict[str, stress.Range]) -> None:
+    """Tornado of one driver at a time, with the metric chosen and a table of the values."""
+    st.subheader("Tornado: one driver at a time")
+    metric = st.radio(
+        "Tornado metric",
+        ["equity_irr", "npv_usd", "payback_months", "project_irr", "min_dscr"],
+        format_func=METRIC_CHOICES.get,
+        horizontal=True,
+        key=f"{KEY}tornado_metric",
+    )
+    torn = stress.tornado(result, ranges)
+    st.plotly_chart(tornado_figure(torn, metric), key="stress_tornado_chart")
+    st.caption(
+        "Each bar moves one driver to its low (orange) or high (green) value with every other driver at "
+        "the scenario's value; the longest bars matter most. The vertical line is the scenario itself."
+    )
+    with st.expander("Tornado table"):
+        rows = [
+            {
+                "Driver": r["label"],
+                "Low": show_value(r["low_value"], stress.DRIVERS[r["driver"]].unit),
+                "High": show_value(r["high_value"], stress.DRIVERS[r["driver"]].unit),
+                f"{METRIC_CHOICES[metric]} at low": show_metric(r["metric_at_low"], metric),
+                f"{METRIC_CHOICES[metric]} at high": show_metric(r["metric_at_high"], metric),
+            }
+            for r in torn.records(metric)
+        ]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, key="stress_tornado_table")
+
+
+def grid_section(result: Any, ranges: dict[str, stress.Range]) -> None:
+    """Heat map of a metric over two drivers with the break-even line."""
+    st.subheader("Two-way grid")
+    keys = list(stress.DRIVERS)
+    c = st.columns([1.3, 1.3, 1.3, 1])
+    x = c[0].selectbox(
+        "Across (x)",
+        keys,
+        index=keys.index("usd_per_gpu_hour"),
+        key=f"{KEY}grid_x",
+        format_func=lambda k: stress.DRIVERS[k].label,
+    )
+    y = c[1].selectbox(
+        "Down (y)",
+        keys,
+        index=keys.index("utilization"),
+        key=f"{KEY}grid_y",
+        format_func=lambda k: stress.DRIVERS[k].label,
+    )
+    metric = c[2].radio(
+        "Grid metric",
+        ["equity_irr", "npv_usd"],
+        format_func=METRIC_CHOICES.get,
+        horizontal=True,
+        key=f"{KEY}grid_metric",
+    )
+    points = c[3].slider("Points per axis", 5, 41, 21, step=2, key=f"{KEY}grid_points")
+    try:
+        two_way = stress.grid(result, x, y, points=points, ranges=ranges)
+    except ScenarioError as exc:
+        st.error(f"Grid not drawn: {exc}")
+        return
+    st.plotly_chart(grid_figure(two_way, metric), key="stress_grid_chart")
+    st.caption(
+        "Each cell re-runs the cash flows with the two drivers at those values over their ranges (set "
+        "above); the dashed line is the break-even where project NPV at the hurdle rate is zero, the cross "
+        "the scenario itself."
+    )
+
+
+def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
+    """Monte Carlo settings, run (cached per inputs) and results; returns the DSCR covenant chosen."""
+    st.subheader("Monte Carlo")
+    for name, value in SETTINGS.items():
+        st.session_state.setdefault(KEY + name, value)
+    c = st.columns(4)
+    draws = c[0].number_input(
+        "Draws",
+        step=1_000,
+        key=f"{KEY}draws",
+        help=f"Joint draws of all drivers ({stress.MIN_DRAWS:,} to {stress.MAX_DRAWS:,}).",
+    )
+    seed = c[1].number_input(
+        "Seed", step=1, key=f"{KEY}seed", help="Random seed: the same seed and inputs give the same result."
+    )
+    rho = c[2].slider(
+        "Price–utilization correlation",
+        -1.0,
+        1.0,
+        step=0.05,
+        key=f"{KEY}rho",
+        help="Rank correlation of the price and utilization draws (0 = independent). Negative: "
+        "when prices are high, fewer hours sell.",
+    )
+    covenant = c[3].number_input(
+        "DSCR covenant [×]",
+        step=0.05,
+        format="%.2f",
+        key=f"{KEY}covenant",
+        help="Minimum yearly DSCR the lender requires; used for the breach probability and the debt solver below.",
+    )
+    inputs = json.dumps(
+        [scenario_json(result.scenario), {k: vars(r) for k, r in ranges.items()}, draws, seed, rho, covenant],
+        sort_keys=True,
+        default=str,
+    )
+    if st.session_state.get(MC_INPUTS) != inputs:
+        bar = st.progress(0.0, text="Running the Monte Carlo …")
+        try:
+            mc = stress.monte_carlo(
+                result,
+                ranges,
+                draws=_whole(draws),
+                seed=_whole(seed),
+                correlation=float(rho),
+                covenant_dscr=float(covenant),
+                progress=lambda done, total: bar.progress(
+                    done / total, text=f"Running the Monte Carlo: {done:,} of {total:,} draws"
+                ),
+            )
+        except ScenarioError as exc:
+            bar.empty()
+            st.session_state.pop(MC_RESULT, None)
+            st.session_state.pop(MC_INPUTS, None)
+            st.error(f"Monte Carlo not run: {exc}")
+            return float(covenant)
+        bar.empty()
+        st.session_state[MC_RESULT], st.session_state[MC_INPUTS] = mc, inputs
+    mc = st.session_state[MC_RESULT]
+    p = st.columns(3)
+    p[0].metric(
+        "Probability of loss",
+        fmt.pct(mc.probability_of_loss),
+        border=True,
+        help="Share of draws in which equity gets back less cash than it put in (equity MOIC < 1).",
+    )
+    p[1].metric(
+        "Probability NPV < 0",
+        fmt.pct(mc.probability_npv_negative),
+        border=True,
+        help="Share of draws in which the project misses the hurdle rate.",
+    )
+    p[2].metric(
+        f"Probability DSCR < {mc.covenant_dscr:.2f}×",
+        fmt.pct(mc.probability_dscr_breach),
+        border=True,
+        help="Share of draws whose minimum yearly DSCR breaches the covenant.",
+    )
+    table = pd.DataFrame(
+        [
+            {
+                "Metric": METRIC_CHOICES[m],
+                **{k.upper(): show_metric(v, m) for k, v in mc.percentiles(m).items()},
+                "Scenario": show_metric(mc.deterministic.get(m), m),
+            }
+            for m in METRIC_CHOICES
+        ]
+    )
+    st.dataframe(table, hide_index=True, key="stress_mc_table")
+    st.caption(
+        f"{mc.draws:,} draws, seed {mc.seed}. P10 is the 10th percentile: nine draws in ten do better on "
+        "IRR and NPV. Payback “never” and DSCR “no debt” mean that percentile falls on draws that never pay "
+        f"back or carry no debt. {mc.share_undefined('equity_irr'):.1%} of draws have no equity IRR."
+    )
+    metric = st.radio(
+        "Distribution of", list(METRIC_CHOICES), format_func=METRIC_CHOICES.get, horizontal=True, key=f"{KEY}mc_metric"
+    )
+    left, right = st.columns(2)
+    left.plotly_chart(histogram_figure(mc, metric), key="stress_hist_chart")
+    right.plotly_chart(cdf_figure(mc, metric), key="stress_cdf_chart")
+    return float(covenant)
+
+
+def solver_section(result: Any, covenant: float) -> None:
+    """The three break-even solvers, every other driver at the scenario's value."""
+    st.subheader("Break-even solvers")
+    st.caption(
+        "Each solver moves one driver with every other driver at the scenario's value: the rental price "
+        "that earns the target equity IRR, the utilization at which NPV is zero, and the largest debt share "
+        f"whose minimum yearly DSCR meets the {covenant:.2f}× covenant set in the Monte Carlo."
+    )
+    st.session_state.setdefault(f"{KEY}target_irr", stress.DEFAULT_TARGET_EQUITY_IRR * 100)
+    target = st.columns(3)[0].number_input("Target equity IRR [%]", step=1.0, format="%.1f", key=f"{KEY}target_irr")
+    scenario = result.scenario
+    try:
+        price = stress.price_for_equity_irr(result, target / 100)
+        util = stress.utilization_for_zero_npv(result)
+        debt = stress.max_debt_share_for_dscr(result, covenant)
+    except ScenarioError as exc:
+        st.error(f"Solvers not run: {exc}")
+        return
+    st.html(f"<style>.st-key-{SOLVER_KEY} [data-testid='stMetricValue'] {{ font-size: 1.5rem; }}</style>")
+    with st.container(key=SOLVER_KEY):
+        c = st.columns(3)
+        c[0].metric(
+            f"Price for {target:.1f} % equity IRR",
+            fmt.usd_per_gpu_hour(price.value),
+            border=True,
+            help=price.message,
+            delta_color="inverse",
+            delta=None
+            if price.value is None
+            else f"{price.value - scenario.pricing.usd_per_gpu_hour:+.2f} $/GPU-h vs scenario",
+        )
+        c[1].metric(
+            "Utilization for NPV = 0",
+            fmt.pct(util.value),
+            border=True,
+            help=util.message,
+            delta_color="inverse",
+            delta=None
+            if util.value is None
+            else f"{(util.value - scenario.pricing.utilization) * 100:+.1f} points vs scenario",
+        )
+        c[2].metric(
+            "Max debt share",
+            fmt.pct(debt.value),
+            border=True,
+            help=debt.message,
+            delta=None
+            if debt.value is None
+            else f"{(debt.value - scenario.financing.debt_share) * 100:+.1f} points vs scenario",
+        )
+    for solution in (price, util, debt):
+        if solution.value is None or solution.achieved is None:
+            st.caption(f"⚠ {solution.message}")
+
+
+st.title("Stress test")
+st.caption(
+    "How bad can it get? Move the drivers an investor or lender worries about — rental prices, their "
+    "decline, utilization, capex, rates, power and colocation prices, delivery slips, asset life and "
+    "residual value — one at a time (tornado), two at a time (grid) or all at once (Monte Carlo)."
+)
+
+result = evaluate_current()
+if result is None:
+    st.stop()
+scenario = get_scenario()
+base = stress.base_values(scenario)
+defaults = stress.default_ranges(scenario)
+fingerprint = _fingerprint(scenario_json(scenario))
+if st.session_state.get(RANGES_FOR) != fingerprint:
+    _reset_ranges(defaults)
+    st.session_state[RANGES_FOR] = fingerprint
+
+kpi_cards(result.kpis)
+with st.expander("Drivers: low / high values and Monte Carlo distributions", expanded=False):
+    ranges = driver_table(base, defaults)
+    st.button(
+        "Reset to defaults",
+        key=f"{KEY}reset",
+        on_click=_reset_ranges,
+        args=(defaults,),
+        help="Put every range back to its default around the scenario's values.",
+    )
+try:
+    stress.check_ranges(ranges)
+except ScenarioError as exc:
+    st.error(f"Fix the driver ranges first: {exc}")
+    st.stop()
+
+tornado_section(result, ranges)
+grid_section(result, ranges)
+covenant = monte_carlo_section(result, ranges)
+solver_section(result, covenant)
+with st.expander("How this is computed"):
+    st.markdown(stress.__doc__ or "")

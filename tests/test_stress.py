@@ -1,0 +1,498 @@
+"""Stress test: the vectorised engine reproduces evaluate, tornado signs, grids, Monte Carlo, solvers, CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import neoplan
+from neoplan import stress
+from neoplan.cli import main
+from neoplan.scenario import ScenarioError
+
+ROOT = Path(__file__).resolve().parent.parent
+KPIS = (
+    "npv_usd",
+    "project_irr",
+    "equity_irr",
+    "payback_months",
+    "min_dscr",
+    "ebitda_margin",
+    "gross_margin",
+    "equity_moic",
+    "go_live_month",
+)
+
+
+@pytest.fixture(scope="module")
+def opt() -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario("optimized"))
+
+
+@pytest.fixture(scope="module")
+def strong() -> neoplan.Result:
+    """A scenario that earns money, so IRRs, payback and DSCR are all defined and well inside their ranges."""
+    return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"usd_per_gpu_hour": 4.0}}))
+
+
+def _eval(**sections: dict) -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **sections}))
+
+
+def _same(a: float, b: float) -> bool:
+    """Equal to the last bit, or both undefined."""
+    return a == b or (math.isnan(a) and math.isnan(b))
+
+
+def _zero_width(scenario: neoplan.Scenario, distribution: str) -> dict[str, stress.Range]:
+    base = stress.base_values(scenario)
+    return {
+        k: stress.Range(v, v, distribution if distribution != "lognormal" or v > 0 else "fixed")
+        for k, v in base.items()
+    }
+
+
+# --- the engine equals evaluate ------------------------------------------------------------------------------
+
+
+SCENARIOS = [
+    {"base": "optimized"},
+    {"base": "reference"},
+    {"base": "h100_256"},
+    {"base": "optimized", "financing": {"amortization": "sculpted"}},
+    {
+        "base": "optimized",
+        "financing": {"amortization": "straight_line", "capitalize_idc": False},
+        "timeline": {"deposit_share": 0.0},
+    },
+    {"base": "optimized", "pricing": {"usd_per_gpu_hour": 4.5, "reserved_usd_per_gpu_hour": 3.0}},
+]
+
+
+@pytest.mark.parametrize("data", SCENARIOS, ids=lambda d: json.dumps(d, sort_keys=True))
+@pytest.mark.parametrize("distribution", stress.DISTRIBUTIONS)
+def test_zero_width_monte_carlo_equals_evaluate_exactly(data: dict, distribution: str) -> None:
+    result = neoplan.evaluate(neoplan.load_scenario(data))
+    mc = stress.monte_carlo(result, _zero_width(result.scenario, distribution), draws=64, seed=7)
+    for key in stress.METRICS:
+        values = mc.metrics[key]
+        assert all(_same(float(v), result.kpis[key]) for v in values), (key, np.unique(values), result.kpis[key])
+    assert mc.deterministic == pytest.approx(
+        {k: v for k, v in result.kpis.items() if k in mc.deterministic}, nan_ok=True
+    )
+
+
+def test_cases_at_the_scenario_values_reproduce_every_kpi(opt: neoplan.Result) -> None:
+    kpis = opt.cases(opt.drivers(3)).kpis(opt.scenario.financing.hurdle_rate)
+    for key in KPIS:
+        assert all(_same(float(v), opt.kpis[key]) for v in kpis[key]), key
+
+
+def test_a_case_gives_the_same_numbers_alone_or_in_a_batch(opt: neoplan.Result) -> None:
+    rng = np.random.default_rng(11)
+    n = 25
+    ranges = stress.default_ranges(opt.scenario)
+    values = {k: rng.uniform(r.low, r.high, n) for k, r in ranges.items()}
+    batch = opt.cases(opt.drivers(n).with_values(**values))
+    together = batch.kpis(0.12)
+    for i in range(n):
+        alone = opt.cases(opt.drivers(1).with_values(**{k: v[i] for k, v in values.items()}))
+        one = alone.kpis(0.12)
+        np.testing.assert_array_equal(alone.cash.equity_fcf[0], batch.cash.equity_fcf[i])
+        for key in KPIS:
+            assert _same(float(one[key][0]), float(together[key][i])), (i, key)
+
+
+@pytest.mark.parametrize(
+    ("driver", "value", "sections"),
+    [
+        ("usd_per_gpu_hour", 3.6, {"pricing": {"usd_per_gpu_hour": 3.6}}),
+        ("utilization", 0.7, {"pricing": {"utilization": 0.7}}),
+        ("price_decline_per_year", 0.3, {"pricing": {"price_decline_per_year": 0.3}}),
+        ("interest_rate", 0.15, {"financing": {"interest_rate": 0.15}}),
+        ("debt_share", 0.8, {"financing": {"debt_share": 0.8}}),
+        ("electricity_usd_per_kwh", 0.19, {"facility": {"electricity_usd_per_kwh": 0.19}}),
+        ("pue", 1.58, {"facility": {"pue": 1.58}}),
+        ("colo_usd_per_kw_month", 315.0, {"facility": {"colo_usd_per_kw_month": 315.0}}),
+        ("useful_life_months", 60.0, {"timeline": {"useful_life_months": 60}}),
+        ("residual_value_share", 0.2, {"timeline": {"residual_value_share": 0.2}}),
+        ("delivery_delay_months", 2.0, {"timeline": {"delivery_lead_months": 5}}),
+    ],
+)
+def test_each_driver_moves_the_model_like_the_scenario_field(
+    opt: neoplan.Result, driver: str, value: float, sections: dict
+) -> None:
+    direct = _eval(**sections).kpis
+    case = opt.cases(opt.drivers(1).with_values(**{driver: value})).kpis(0.12)
+    for key in ("npv_usd", "project_irr", "equity_irr", "payback_months", "min_dscr", "equity_moic"):
+        assert float(case[key][0]) == pytest.approx(direct[key], rel=1e-9, nan_ok=True), key
+
+
+def test_capex_multiple_scales_capex_insurance_and_support(opt: neoplan.Result) -> None:
+    cases = opt.cases(opt.drivers(2).with_values(capex_multiple=[1.0, 1.2]))
+    pay = cases.cash.capex.sum(axis=1)
+    assert pay[1] / pay[0] == pytest.approx(1.2)
+    for category in ("insurance", "hardware_support"):
+        spend = cases.opex_by_category[category].sum(axis=1)
+        assert spend[1] / spend[0] == pytest.approx(1.2), category
+    np.testing.assert_array_equal(cases.opex_by_category["staff"][0], cases.opex_by_category["staff"][1])
+
+
+def test_pue_and_power_price_scale_energy_only(opt: neoplan.Result) -> None:
+    cases = opt.cases(opt.drivers(3).with_values(pue=[1.3, 2.6, 1.3], electricity_usd_per_kwh=[0.08, 0.08, 0.16]))
+    power = cases.opex_by_category["power"].sum(axis=1)
+    assert power[1] / power[0] == pytest.approx(2.0)
+    assert power[2] / power[0] == pytest.approx(2.0)
+    np.testing.assert_array_equal(cases.opex_by_category["colocation"][0], cases.opex_by_category["colocation"][1])
+
+
+def test_delivery_delay_moves_go_live_and_capex_balance(opt: neoplan.Result) -> None:
+    cases = opt.cases(opt.drivers(2).with_values(delivery_delay_months=[0.0, 4.5]))
+    go_live = cases.kpis(0.12)["go_live_month"]
+    assert go_live[1] - go_live[0] == pytest.approx(4.5)
+    paid_at = np.argmax(cases.cash.capex[:, 1:] > 0, axis=1) + 1
+    assert paid_at[1] - paid_at[0] in (4, 5)
+
+
+# --- tornado ---------------------------------------------------------------------------------------------------
+
+
+def test_tornado_base_is_the_scenario(opt: neoplan.Result) -> None:
+    torn = stress.tornado(opt)
+    for key in ("npv_usd", "equity_irr", "project_irr", "payback_months", "min_dscr"):
+        assert _same(torn.base[key], opt.kpis[key]), key
+
+
+def _change(torn: stress.Tornado, driver: str, metric: str) -> tuple[float, float]:
+    i = torn.drivers.index(driver)
+    return float(torn.low[metric][i] - torn.base[metric]), float(torn.high[metric][i] - torn.base[metric])
+
+
+def test_tornado_signs(strong: neoplan.Result) -> None:
+    torn = stress.tornado(strong)
+    lo, hi = _change(torn, "usd_per_gpu_hour", "equity_irr")
+    assert lo < 0 < hi  # higher price → higher IRR
+    lo, hi = _change(torn, "interest_rate", "equity_irr")
+    assert lo > 0 > hi  # higher rate → lower equity IRR …
+    assert _change(torn, "interest_rate", "project_irr") == (0.0, 0.0)  # … and no change to the project
+    lo, hi = _change(torn, "capex_multiple", "npv_usd")
+    assert lo > 0 > hi  # higher capex → lower NPV
+    lo, hi = _change(torn, "delivery_delay_months", "payback_months")
+    assert lo == 0.0 < hi  # delivery delay → later payback
+    for driver in ("utilization", "residual_value_share"):
+        lo, hi = _change(torn, driver, "npv_usd")
+        assert lo < 0 < hi, driver
+    for driver in ("price_decline_per_year", "electricity_usd_per_kwh", "pue", "colo_usd_per_kw_month"):
+        lo, hi = _change(torn, driver, "npv_usd")
+        assert lo > 0 > hi, driver
+
+
+def test_tornado_is_sorted_by_swing(opt: neoplan.Result) -> None:
+    torn = stress.tornado(opt)
+    rows = torn.records("equity_irr")
+    swings = [max(abs(r["change_at_low"]), abs(r["change_at_high"])) for r in rows]
+    assert swings == sorted(swings, reverse=True)
+    assert {r["driver"] for r in rows} == set(stress.DRIVERS)
+
+
+def test_tornado_uses_the_given_ranges(opt: neoplan.Result) -> None:
+    torn = stress.tornado(opt, {"interest_rate": stress.Range(0.05, 0.2)})
+    i = torn.drivers.index("interest_rate")
+    assert (torn.low_values[i], torn.high_values[i]) == (0.05, 0.2)
+    assert float(torn.high["equity_irr"][i]) == pytest.approx(
+        _eval(financing={"interest_rate": 0.2}).kpis["equity_irr"], rel=1e-9
+    )
+
+
+# --- two-way grid ----------------------------------------------------------------------------------------------
+
+
+def test_grid_corners_equal_direct_evaluations(opt: neoplan.Result) -> None:
+    g = stress.grid(opt, points=5)
+    assert g.metrics["equity_irr"].shape == (5, 5)
+    for iy, ix in ((0, 0), (0, -1), (-1, 0), (-1, -1)):
+        direct = _eval(pricing={"usd_per_gpu_hour": float(g.x[ix]), "utilization": float(g.y[iy])}).kpis
+        for key in ("equity_irr", "npv_usd"):
+            assert float(g.metrics[key][iy, ix]) == pytest.approx(direct[key], rel=1e-12, abs=1e-6), (iy, ix, key)
+
+
+def test_grid_npv_rises_with_price_and_utilization(opt: neoplan.Result) -> None:
+    npv = stress.grid(opt, points=7).metrics["npv_usd"]
+    assert np.all(np.diff(npv, axis=1) > 0)
+    assert np.all(np.diff(npv, axis=0) > 0)
+
+
+def test_grid_of_other_drivers_and_bad_axes(opt: neoplan.Result) -> None:
+    g = stress.grid(opt, "interest_rate", "debt_share", x_values=np.array([0.07, 0.15]), y_values=np.array([0.4]))
+    assert g.metrics["npv_usd"].shape == (1, 2)
+    assert g.metrics["npv_usd"][0, 0] == g.metrics["npv_usd"][0, 1]  # financing leaves the project untouched
+    with pytest.raises(ScenarioError, match="must differ"):
+        stress.grid(opt, "pue", "pue")
+    with pytest.raises(ScenarioError, match="Utilization"):
+        stress.grid(opt, y_values=np.array([0.5, 1.2]))
+
+
+# --- Monte Carlo -----------------------------------------------------------------------------------------------
+
+
+def test_same_seed_same_result_other_seed_other_result(opt: neoplan.Result) -> None:
+    a = stress.monte_carlo(opt, draws=300, seed=42)
+    b = stress.monte_carlo(opt, draws=300, seed=42)
+    c = stress.monte_carlo(opt, draws=300, seed=43)
+    for key in stress.METRICS:
+        np.testing.assert_array_equal(a.metrics[key], b.metrics[key])
+    assert a.summary() == b.summary()
+    assert not np.array_equal(a.metrics["npv_usd"], c.metrics["npv_usd"])
+
+
+def test_chunking_never_changes_a_result(opt: neoplan.Result, monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = stress.monte_carlo(opt, draws=250, seed=5)
+    monkeypatch.setattr(stress, "MC_CHUNK", 37)
+    seen: list[int] = []
+    chunked = stress.monte_carlo(opt, draws=250, seed=5, progress=lambda done, total: seen.append(done))
+    assert seen[-1] == 250 and len(seen) == 7
+    for key in stress.METRICS:
+        np.testing.assert_array_equal(whole.metrics[key], chunked.metrics[key])
+
+
+def test_threads_never_change_a_result(opt: neoplan.Result, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stress, "MC_CHUNK", 64)
+    one = stress.monte_carlo(opt, draws=400, seed=8, workers=1)
+    many = stress.monte_carlo(opt, draws=400, seed=8, workers=4)
+    for key in stress.METRICS:
+        np.testing.assert_array_equal(one.metrics[key], many.metrics[key])
+
+
+def test_changing_one_distribution_leaves_the_other_draws(opt: neoplan.Result) -> None:
+    a = stress.sample(opt.scenario, stress.default_ranges(opt.scenario), 500, 9)
+    ranges = {**stress.default_ranges(opt.scenario), "pue": stress.Range(1.1, 1.6, "uniform")}
+    b = stress.sample(opt.scenario, ranges, 500, 9)
+    for key in stress.DRIVERS:
+        same = np.array_equal(a[key], b[key])
+        assert same == (key != "pue"), key
+
+
+def test_distributions_have_the_stated_shape(opt: neoplan.Result) -> None:
+    n = 40_000
+    base = stress.base_values(opt.scenario)
+    rng = np.random.default_rng(3)
+    tri = stress.draw(stress.Range(2.0, 4.0), base["usd_per_gpu_hour"], (0, 100), rng, n)
+    assert tri.min() >= 2.0 and tri.max() <= 4.0
+    assert tri.mean() == pytest.approx((2.0 + 2.8 + 4.0) / 3, rel=0.01)
+    uni = stress.draw(stress.Range(0.5, 0.9, "uniform"), 0.85, (0, 1), rng, n)
+    assert uni.mean() == pytest.approx(0.7, abs=0.005)
+    normal = stress.draw(stress.Range(0.07, 0.15, "normal"), 0.11, (0, 1), rng, n)
+    assert np.quantile(normal, [0.1, 0.9]) == pytest.approx([0.07, 0.15], abs=0.002)
+    lognormal = stress.draw(stress.Range(100.0, 400.0, "lognormal"), 184.0, (0, 2000), rng, n)
+    assert np.quantile(lognormal, [0.1, 0.5, 0.9]) == pytest.approx([100.0, 200.0, 400.0], rel=0.03)
+    clipped = stress.draw(stress.Range(0.8, 1.0, "normal"), 0.85, (0, 1), rng, n)
+    assert clipped.max() == 1.0
+    fixed = stress.draw(stress.Range(0.1, 0.2, "fixed"), 0.13, (0, 1), rng, 5)
+    np.testing.assert_array_equal(fixed, 0.13)
+
+
+def _spearman(x: np.ndarray, y: np.ndarray) -> float:
+    return float(np.corrcoef(np.argsort(np.argsort(x)), np.argsort(np.argsort(y)))[0, 1])
+
+
+@pytest.mark.parametrize("rho", [-0.7, 0.0, 0.8])
+def test_price_utilization_correlation_keeps_the_marginals(opt: neoplan.Result, rho: float) -> None:
+    ranges = stress.default_ranges(opt.scenario)
+    free = stress.sample(opt.scenario, ranges, 5000, 1)
+    tied = stress.sample(opt.scenario, ranges, 5000, 1, correlation=rho)
+    assert _spearman(tied["usd_per_gpu_hour"], tied["utilization"]) == pytest.approx(rho, abs=0.05)
+    for key in ("usd_per_gpu_hour", "utilization"):
+        np.testing.assert_array_equal(np.sort(free[key]), np.sort(tied[key]))
+
+
+def test_summary_percentiles_and_probabilities(opt: neoplan.Result) -> None:
+    mc = stress.monte_carlo(opt, draws=2000, seed=0, covenant_dscr=1.2)
+    s = mc.summary()
+    for key in ("project_irr", "equity_irr", "npv_usd"):
+        p = s[key]
+        assert p["p10"] <= p["p50"] <= p["p90"], key
+    npv = mc.metrics["npv_usd"]
+    assert s["npv_usd"]["p50"] == pytest.approx(float(np.quantile(npv, 0.5, method="inverted_cdf")))
+    assert s["probability_npv_negative"] == pytest.approx(float((npv < 0).mean()))
+    assert s["probability_of_loss"] == pytest.approx(float((mc.metrics["equity_moic"] < 1).mean()))
+    assert s["probability_dscr_breach"] == pytest.approx(float((mc.metrics["min_dscr"] < 1.2).mean()))
+    json.dumps(s, allow_nan=False)
+    x, share = mc.cdf("npv_usd")
+    assert np.all(np.diff(x) >= 0) and share[-1] == pytest.approx(1.0)
+
+
+def test_undefined_values_rank_as_worst_or_best() -> None:
+    mc = stress.MonteCarlo(
+        10,
+        0,
+        0.0,
+        1.2,
+        {},
+        {},
+        {
+            "equity_irr": np.array([np.nan] * 3 + [0.1] * 7),
+            "payback_months": np.array([30.0] * 5 + [np.nan] * 5),
+            "min_dscr": np.array([np.nan] * 10),
+        },
+    )
+    assert mc.percentiles("equity_irr") == {"p10": None, "p50": 0.1, "p90": 0.1}
+    assert mc.percentiles("payback_months") == {"p10": 30.0, "p50": 30.0, "p90": None}
+    assert mc.probability_dscr_breach == 0.0  # no debt service, no breach
+
+
+# --- solvers ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", [0.10, 0.20, 0.35])
+def test_price_for_target_equity_irr(opt: neoplan.Result, target: float) -> None:
+    sol = stress.price_for_equity_irr(opt, target)
+    assert sol.found and sol.achieved == pytest.approx(target, abs=1e-7)
+    direct = _eval(pricing={"usd_per_gpu_hour": sol.value}).kpis["equity_irr"]
+    assert direct == pytest.approx(target, abs=1e-7)
+
+
+def test_utilization_for_zero_npv(strong: neoplan.Result) -> None:
+    sol = stress.utilization_for_zero_npv(strong)
+    assert sol.found and 0 < sol.value < strong.scenario.pricing.utilization
+    direct = neoplan.evaluate(
+        neoplan.load_scenario({"base": "optimized", "pricing": {"usd_per_gpu_hour": 4.0, "utilization": sol.value}})
+    ).kpis["npv_usd"]
+    assert abs(direct) < 1e-6 * strong.capex_total_usd
+
+
+@pytest.mark.parametrize("covenant", [1.2, 1.5])
+def test_max_debt_share_for_covenant(strong: neoplan.Result, covenant: float) -> None:
+    sol = stress.max_debt_share_for_dscr(strong, covenant)
+    assert sol.found and 0 < sol.value < 1
+    at = neoplan.evaluate(
+        neoplan.load_scenario(
+            {"base": "optimized", "pricing": {"usd_per_gpu_hour": 4.0}, "financing": {"debt_share": sol.value}}
+        )
+    ).kpis["min_dscr"]
+    assert at == pytest.approx(covenant, abs=1e-6)
+    more = stress.tornado(strong, {"debt_share": stress.Range(sol.value * 0.98, sol.value * 1.02)})
+    i = more.drivers.index("debt_share")
+    assert more.low["min_dscr"][i] > covenant > more.high["min_dscr"][i]
+
+
+def test_solvers_say_when_a_target_is_out_of_reach() -> None:
+    weak = _eval(pricing={"usd_per_gpu_hour": 1.5})
+    util = stress.utilization_for_zero_npv(weak)
+    assert not util.found and "never reaches" in util.message
+    debt = stress.max_debt_share_for_dscr(weak, 1.2)
+    assert debt.value == 0.0 and "no debt share" in debt.message
+    rich = _eval(pricing={"usd_per_gpu_hour": 9.0}, financing={"interest_rate": 0.0, "upfront_fee_rate": 0.0})
+    assert stress.max_debt_share_for_dscr(rich, 1.05).value == 1.0
+
+
+# --- bad input -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ranges", "message"),
+    [
+        ({"utilization": stress.Range(0.9, 0.5)}, "Utilization: low \\(0.9\\) must be ≤ high"),
+        ({"utilization": stress.Range(0.5, 1.2)}, "Utilization: high must be between 0 and 1"),
+        ({"pue": stress.Range(0.8, 1.5)}, "PUE: low must be between 1 and 3"),
+        ({"usd_per_gpu_hour": stress.Range(0.0, 3.0, "lognormal")}, "lognormal needs low > 0"),
+        ({"usd_per_gpu_hour": stress.Range(2.0, float("nan"))}, "Rental price: high must be between"),
+        ({"gpus": stress.Range(1, 2)}, "stress driver must be one of"),
+        ({"pue": stress.Range(1.1, 1.5, "beta")}, "distribution must be one of"),  # type: ignore[arg-type]
+    ],
+)
+def test_bad_ranges_name_the_driver(opt: neoplan.Result, ranges: dict, message: str) -> None:
+    with pytest.raises(ScenarioError, match=message):
+        stress.tornado(opt, ranges)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"draws": 0}, "draws must be a whole number between 10 and 200,000, got 0"),
+        ({"draws": 10.5}, "draws must be a whole number"),
+        ({"draws": True}, "draws must be a whole number"),
+        ({"seed": -1}, "seed must be a whole number ≥ 0"),
+        ({"correlation": 1.5}, "correlation must be between −1 and 1"),
+        ({"covenant_dscr": 0.0}, "DSCR covenant must be > 0"),
+    ],
+)
+def test_bad_monte_carlo_settings(opt: neoplan.Result, kwargs: dict, message: str) -> None:
+    with pytest.raises(ScenarioError, match=message):
+        stress.monte_carlo(opt, **{"draws": 100, **kwargs})
+
+
+def test_delay_past_the_horizon_or_term_is_a_scenario_error(opt: neoplan.Result) -> None:
+    with pytest.raises(ScenarioError, match="horizon"):
+        stress.tornado(opt, {"delivery_delay_months": stress.Range(0.0, 70.0)})
+    with pytest.raises(ScenarioError, match="term_months"):
+        stress.tornado(opt, {"delivery_delay_months": stress.Range(0.0, 50.0)})
+    with pytest.raises(ScenarioError, match="delivery cannot precede the order"):
+        stress.tornado(opt, {"delivery_delay_months": stress.Range(-5.0, 0.0)})
+
+
+# --- CLI -------------------------------------------------------------------------------------------------------
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_json_keys_and_reproducibility(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _cli(capsys, "stress", "optimized", "--draws", "300", "--seed", "4", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out, parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
+    assert data["draws"] == 300 and data["seed"] == 4
+    for key in ("project_irr", "equity_irr", "npv_usd", "payback_months", "min_dscr"):
+        assert set(data[key]) == {"p10", "p50", "p90"}, key
+    assert 0.0 <= data["probability_of_loss"] <= 1.0
+    assert {"probability_npv_negative", "probability_dscr_breach", "solvers", "deterministic"} <= set(data)
+    assert data["solvers"]["price_for_target_equity_irr"]["achieved"] == pytest.approx(0.20, abs=1e-7)
+    again = _cli(capsys, "stress", "optimized", "--draws", "300", "--seed", "4", "--json")[1]
+    assert again == out
+
+
+def test_cli_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _cli(capsys, "stress", "optimized", "--draws", "100")
+    assert code == 0
+    assert "P10" in out and "probability of loss" in out and "equity IRR" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--draws", "0"], "draws must be a whole number"),
+        (["--correlation", "2"], "correlation must be between"),
+        (["--covenant", "-1"], "covenant must be > 0"),
+        (["--seed", "-3"], "seed must be a whole number"),
+        (["--target-irr", "12"], "--target-irr must be between"),
+    ],
+)
+def test_cli_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    code, out, err = _cli(capsys, "stress", "optimized", *args)
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1
+
+
+def test_cli_missing_file_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _cli(capsys, "stress", "no_such_file.yaml", "--draws", "100")
+    assert code == 2 and "no such file" in err
+
+
+def test_cli_as_a_process() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "neoplan", "stress", "optimized", "--draws", "100", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["draws"] == 100
