@@ -627,35 +627,6 @@ def run_cases(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Ca
     return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash)
 
 
-def operations(
-    scenario: Scenario,
-    d: revenue.Dates,
-    capex_usd: float,
-    opex_fixed: dict[str, np.ndarray],
-    energy_slope_usd_per_year: float,
-    *,
-    usd_per_gpu_hour: np.ndarray | float | None = None,
-    interest_rate: float | None = None,
-) -> tuple[revenue.RevenueSchedule, finance.CashFlows, np.ndarray]:
-    """Revenue and cash flows for one or many headline prices; returns (revenue, cash flows, opex) (n, months)."""
-    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=usd_per_gpu_hour)
-    sga = scenario.opex.sga_rate * rev.revenue_usd
-    opex = sum(opex_fixed.values()) + sga
-    pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
-    cf = finance.cash_flows(
-        scenario.financing,
-        revenue=rev.revenue_usd,
-        opex=opex,
-        capex_payments=pay,
-        capex_total=capex_usd,
-        go_live=d.go_live_month,
-        life_months=scenario.timeline.useful_life_months,
-        residual_share=scenario.timeline.residual_value_share,
-        interest_rate=interest_rate,
-    )
-    return rev, cf, np.atleast_2d(opex)
-
-
 def _tco(
     scenario: Scenario,
     d: revenue.Dates,

@@ -19,20 +19,26 @@ from pathlib import Path
 
 import pytest
 
+import neoplan
+from ui import format as fmt
+from ui.state import DEFAULT_PRESET
+
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 # (navigation label, slug for the screenshot, text that must appear on the page)
+# The default scenario's headline figures, formatted as the app shows them: the pages must show these values.
+_DEFAULT = neoplan.evaluate(neoplan.load_scenario(DEFAULT_PRESET))
 PAGES = [
-    ("Overview", "overview", "Node price"),
-    ("Compute node", "compute_node", "$256,400"),
-    ("Network", "network", "Back-end capex"),
+    ("Overview", "overview", fmt.usd(_DEFAULT.capex_total_usd)),
+    ("Compute node", "compute_node", fmt.usd_exact(_DEFAULT.node_capex_usd)),
+    ("Network", "network", fmt.usd(_DEFAULT.capex_usd["backend_network"])),
     ("Storage & site", "storage_site", "Storage servers"),
-    ("Financing", "financing", "Equity IRR"),
-    ("Pricing & revenue", "pricing", "Break-even price"),
-    ("Results", "results", "TCO / GPU-h"),
+    ("Financing", "financing", fmt.pct(_DEFAULT.kpis["equity_irr"])),
+    ("Pricing & revenue", "pricing", fmt.usd_per_gpu_hour(_DEFAULT.kpis["breakeven_usd_per_gpu_hour"])),
+    ("Results", "results", fmt.usd_per_gpu_hour(_DEFAULT.kpis["tco_usd_per_gpu_hour"])),
     ("Stress test", "stress_test", "Probability of loss"),
     ("Scenarios", "scenarios", "Library"),
     ("Compare", "compare", "Deltas in brackets"),
