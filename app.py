@@ -6,7 +6,7 @@ import streamlit as st
 
 import neoplan
 from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, parse_scenario
-from ui.state import get_library, get_scenario, set_scenario
+from ui.state import get_library, get_origin, get_scenario, set_scenario
 
 st.set_page_config(page_title="neoplan — GPU cloud planner", page_icon="🧮", layout="wide")
 
@@ -35,9 +35,13 @@ PAGES = {
 def _open_selected() -> None:
     name = st.session_state["sidebar.open"]
     try:
-        set_scenario(get_library().load(name))
+        set_scenario(get_library().load(name), origin=name)
     except ScenarioError as exc:
         st.session_state["sidebar.upload_error"] = str(exc)
+
+
+def _reopen(name: str) -> None:
+    set_scenario(get_library().load(name), origin=name)
 
 
 def sidebar() -> None:
@@ -49,13 +53,19 @@ def sidebar() -> None:
         entries = library.entries()
         names = [e.name for e in entries]
         labels = {e.name: f"{e.name} (preset)" if e.read_only else e.name for e in entries}
-        current = st.session_state.get("sidebar.open")
-        if current not in names:
-            current = scenario.name if scenario.name in names else (scenario.base if scenario.base in names else None)
-        st.selectbox("Open scenario", names, index=names.index(current) if current in names else None,
+        origin = get_origin()
+        if origin in names:
+            st.session_state["sidebar.open"] = origin  # the picker shows where the scenario came from
+        else:
+            st.session_state.pop("sidebar.open", None)
+        index = {} if "sidebar.open" in st.session_state else {"index": None}
+        st.selectbox("Open scenario", names, **index,
                      format_func=labels.get, key="sidebar.open", on_change=_open_selected,
                      placeholder="Choose a preset or a saved scenario",
                      help="Replace the current scenario with a shipped preset or one you saved (Scenarios page).")
+        if origin in names:
+            st.button(f"↺ Reopen {labels[origin]}", key="sidebar.reopen", on_click=_reopen, args=(origin,),
+                      help="Discard the edits made since it was opened.")
         upload = st.file_uploader(
             "Load scenario file",
             type=["yaml", "yml", "json"],
@@ -67,7 +77,8 @@ def sidebar() -> None:
             try:
                 if upload.size > MAX_FILE_BYTES:
                     raise ScenarioError(f"{upload.name}: file larger than {MAX_FILE_BYTES // 1000} kB")
-                set_scenario(parse_scenario(upload.getvalue().decode("utf-8", errors="strict"), upload.name))
+                set_scenario(parse_scenario(upload.getvalue().decode("utf-8", errors="strict"), upload.name),
+                             origin=None)
                 st.rerun()
             except UnicodeDecodeError:
                 st.session_state["sidebar.upload_error"] = f"{upload.name}: not a text file (expected YAML or JSON)"

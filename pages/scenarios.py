@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from neoplan.scenario import ScenarioError
-from ui.state import get_library, get_scenario, set_scenario
+from ui.state import get_library, get_origin, get_scenario, set_scenario
 
 st.title("Scenarios")
 st.caption(
@@ -27,14 +27,12 @@ def _save() -> None:
     except ScenarioError as exc:
         _report(str(exc), ok=False)
         return
-    set_scenario(saved)
-    st.session_state["sidebar.open"] = saved.name
+    set_scenario(saved, origin=saved.name)
     _report(f"Saved “{saved.name}”.")
 
 
 def _open(name: str) -> None:
-    set_scenario(library.load(name))
-    st.session_state["sidebar.open"] = name
+    set_scenario(library.load(name), origin=name)
     _report(f"Opened “{name}”.")
 
 
@@ -50,8 +48,8 @@ def _duplicate(name: str) -> None:
 
 def _delete(name: str) -> None:
     library.delete(name)
-    if st.session_state.get("sidebar.open") == name:
-        st.session_state.pop("sidebar.open", None)
+    if get_origin() == name:
+        set_scenario(get_scenario(), origin=None)
     _report(f"Deleted “{name}”.")
 
 

@@ -130,3 +130,18 @@ def test_page_renders(page, label: str, slug: str, expected: str) -> None:  # ty
     assert page.get_by_test_id("stException").count() == 0, f"exception on {label}"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{slug}.png"), full_page=True)
+
+
+def test_edit_then_reopen_in_the_browser(page) -> None:  # type: ignore[no-untyped-def]
+    """A user edits the node, sees the price move, then reopens the preset from the sidebar."""
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=re.compile("^Compute node$")).click()
+    _settle(page)
+    ram = page.get_by_role("spinbutton", name="System memory [TB]")
+    ram.fill("2")
+    ram.press("Enter")
+    page.get_by_text("$260,560").first.wait_for(timeout=30_000)
+    page.get_by_role("button", name=re.compile("Reopen optimized")).click()
+    _settle(page)
+    page.get_by_text(fmt.usd_exact(_DEFAULT.node_capex_usd)).first.wait_for(timeout=30_000)
+    assert page.get_by_role("spinbutton", name="System memory [TB]").input_value() == "1.00"
+    assert page.get_by_test_id("stException").count() == 0

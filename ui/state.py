@@ -18,6 +18,7 @@ from neoplan.library import Library, default_path
 from neoplan.scenario import Scenario, ScenarioError, scenario_from_dict, scenario_json
 
 SCENARIO = "scenario"
+ORIGIN = "scenario_origin"
 ERRORS = "field_errors"
 WIDGET_PREFIX = "w."
 DEFAULT_PRESET = "optimized"
@@ -27,12 +28,20 @@ def get_scenario() -> Scenario:
     """The scenario being edited (the default preset on first visit)."""
     if SCENARIO not in st.session_state:
         st.session_state[SCENARIO] = neoplan.load_scenario(DEFAULT_PRESET)
+        st.session_state[ORIGIN] = DEFAULT_PRESET
     return st.session_state[SCENARIO]
 
 
-def set_scenario(scenario: Scenario) -> None:
-    """Replace the whole scenario and reset every widget to it."""
+def get_origin() -> str | None:
+    """Library entry (preset or saved name) the current scenario was opened from; None if uploaded or built."""
+    get_scenario()
+    return st.session_state.get(ORIGIN)
+
+
+def set_scenario(scenario: Scenario, origin: str | None = None) -> None:
+    """Replace the whole scenario and reset every widget to it; ``origin`` names its library entry, if any."""
     st.session_state[SCENARIO] = scenario
+    st.session_state[ORIGIN] = origin
     st.session_state[ERRORS] = {}
     for key in [k for k in st.session_state if isinstance(k, str) and k.startswith(WIDGET_PREFIX)]:
         del st.session_state[key]
