@@ -81,7 +81,7 @@ if result is not None:
     k = result.kpis
     st.html(f"<style>.st-key-{KPI_KEY} [data-testid='stMetricValue'] {{ font-size: 1.4rem; }}</style>")
     with st.container(key=KPI_KEY):
-        c = st.columns(6)
+        c = st.columns([1.3, 1.3, 0.95, 0.95, 1, 1.3])
         c[0].metric(
             "Break-even price",
             fmt.usd_per_gpu_hour(k["breakeven_usd_per_gpu_hour"]),

@@ -113,6 +113,7 @@ def _settle(tab) -> None:  # type: ignore[no-untyped-def]
     tab.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000
     )
+    tab.wait_for_timeout(1_000)  # let the page's elements arrive before checking the charts
     tab.wait_for_function(  # every plotly chart drawn (they render after the script finishes)
         "() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
         ".every(e => e.querySelector('.main-svg'))",
