@@ -7,6 +7,7 @@ import streamlit as st
 import neoplan
 from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, parse_scenario
 from ui.state import get_library, get_origin, get_scenario, set_scenario
+from ui.widgets import scenario_downloads
 
 st.set_page_config(page_title="neoplan — GPU cloud planner", page_icon="🧮", layout="wide")
 
@@ -89,24 +90,7 @@ def sidebar() -> None:
         if st.session_state.get("sidebar.upload_error"):
             st.error(f"Not loaded: {st.session_state['sidebar.upload_error']}")
         scenario = get_scenario()
-        stem = "".join(c if c.isalnum() else "_" for c in scenario.name.lower()).strip("_") or "scenario"
-        c1, c2 = st.columns(2)
-        c1.download_button(
-            "⬇ YAML",
-            scenario.to_yaml(),
-            file_name=f"{stem}.yaml",
-            mime="application/x-yaml",
-            key="sidebar.download_yaml",
-            help="Download the current scenario as YAML.",
-        )
-        c2.download_button(
-            "⬇ JSON",
-            scenario.to_json(),
-            file_name=f"{stem}.json",
-            mime="application/json",
-            key="sidebar.download_json",
-            help="Download the current scenario as JSON.",
-        )
+        scenario_downloads(scenario, "sidebar.download", st.columns(2))
         st.caption(f"neoplan {neoplan.__version__} · prices dated in data/prices")
 
 

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from pydantic import BaseModel
 
+from . import formats
+from .charts.finance import DEBT_LABELS, PNL_BOLD, PNL_LABELS
 from .costs import CAPEX_CATEGORIES
 
 if TYPE_CHECKING:
@@ -97,40 +99,24 @@ class Kind:
     text: Callable[[float], str]
 
 
-def _money(value: float, digits: int = 2) -> str:
-    """``$1.74 M``, ``$2.10 B`` or ``$256,400``; negatives with a minus sign."""
-    sign = "−" if value < 0 else ""
-    v = abs(value)
-    if v >= 1e9:
-        return f"{sign}${v / 1e9:,.{digits}f} B"
-    if v >= 1e6:
-        return f"{sign}${v / 1e6:,.{digits}f} M"
-    return f"{sign}${v:,.0f}"
-
-
 def _price(value: float) -> str:
     """A unit price: cents below $100 (``$0.08``), else whole dollars (``$2,600``)."""
-    return f"{'−' if value < 0 else ''}${abs(value):,.2f}" if abs(value) < 100 else _money(value)
-
-
-def _pct(value: float) -> str:
-    """0.184 → ``18.4 %``."""
-    return f"{'−' if value < 0 else ''}{abs(value) * 100:,.1f} %"
+    return f"{'−' if value < 0 else ''}${abs(value):,.2f}" if abs(value) < 100 else formats.usd(value)
 
 
 KINDS: dict[str, Kind] = {
-    "usd": Kind('"$"#,##0;[Red]-"$"#,##0', _money),
+    "usd": Kind('"$"#,##0;[Red]-"$"#,##0', formats.usd),
     "price": Kind('"$"#,##0.00', _price),
-    "usd_hour": Kind('"$"#,##0.00', lambda v: f"${v:,.2f} /GPU-h"),
-    "pct": Kind("0.0%", _pct),
+    "usd_hour": Kind('"$"#,##0.00', formats.usd_per_gpu_hour),
+    "pct": Kind("0.0%", formats.pct),
     "months": Kind("0.0", lambda v: f"{v:,.1f}"),
     "month": Kind("0", lambda v: f"{v:,.0f}"),
-    "ratio": Kind('0.00"×"', lambda v: f"{v:,.2f}×"),
+    "ratio": Kind('0.00"×"', formats.ratio),
     "count": Kind("#,##0", lambda v: f"{v:,.0f}"),
     "kw": Kind("#,##0.0", lambda v: f"{v:,.1f}"),
     "number": Kind("General", lambda v: f"{v:,.6g}"),
 }
-NA = "n/a"
+NA = formats.NA
 
 
 def _finite(value: Any) -> bool:
@@ -438,38 +424,6 @@ def cash_flow_table(result: Result) -> pd.DataFrame:
     return result.monthly_table()
 
 
-PNL_LABELS = {
-    "revenue_usd": "Revenue (net of SLA credits)",
-    "cost_of_revenue_usd": "Cost of revenue",
-    "gross_profit_usd": "Gross profit",
-    "other_opex_usd": "Other opex",
-    "ebitda_usd": "EBITDA",
-    "depreciation_usd": "Depreciation",
-    "ebit_usd": "EBIT",
-    "interest_usd": "Interest (incl. capitalised)",
-    "fees_usd": "Debt fees",
-    "gain_on_sale_usd": "Gain / loss on residual sale",
-    "tax_usd": "Tax",
-    "net_income_usd": "Net income",
-    "gross_margin": "Gross margin",
-    "ebitda_margin": "EBITDA margin",
-    "net_margin": "Net margin",
-    "project_fcf_usd": "Project free cash flow",
-    "equity_fcf_usd": "Equity free cash flow",
-}
-DEBT_LABELS = {
-    "draws_usd": "Draws",
-    "interest_accrued_usd": "Interest accrued",
-    "interest_capitalized_usd": "Interest capitalised",
-    "interest_paid_usd": "Interest paid",
-    "principal_usd": "Scheduled principal",
-    "payoff_usd": "Payoff at horizon",
-    "fee_usd": "Up-front fee",
-    "debt_service_usd": "Debt service",
-    "cfads_usd": "CFADS",
-    "balance_end_usd": "Balance at year end",
-}
-BOLD_PNL = ("gross_profit_usd", "ebitda_usd", "ebit_usd", "net_income_usd")
 
 
 def pnl_table(result: Result) -> pd.DataFrame:
@@ -644,7 +598,7 @@ def sheet_blocks(data: Mapping[str, pd.DataFrame]) -> dict[str, list[Block]]:
                 _transposed(data["pnl"], "year", PNL_LABELS),
                 lambda r, c: KINDS[_pnl_kind(r)].excel,
                 title="Profit and loss",
-                bold_rows=tuple(PNL_LABELS[k] for k in BOLD_PNL),
+                bold_rows=tuple(PNL_LABELS[k] for k in PNL_BOLD),
             ),
             Block(_transposed(data["debt"], "year", DEBT_LABELS), lambda *_: usd, title="Debt"),
         ],
@@ -950,20 +904,20 @@ def _summary(result: Result) -> str:
         f"{s.storage.usable_pb:g} PB usable storage on {result.storage.servers} servers",
         f"go-live in month {show(d['go_live_month'], 'months')}, horizon {s.timeline.horizon_months} months",
         (
-            f"{_pct(fin.debt_share)} debt at {_pct(fin.interest_rate)} over {fin.term_months} months"
+            f"{formats.pct(fin.debt_share)} debt at {formats.pct(fin.interest_rate)} over {fin.term_months} months"
             if fin.debt_share > 0
             else "all equity, no debt"
         )
-        + f"; hurdle rate {_pct(fin.hurdle_rate)}",
-        f"sold at {show(s.pricing.usd_per_gpu_hour, 'usd_hour')} headline, {_pct(s.pricing.utilization)} "
-        f"utilization, {_pct(s.pricing.reserved_share)} reserved",
+        + f"; hurdle rate {formats.pct(fin.hurdle_rate)}",
+        f"sold at {show(s.pricing.usd_per_gpu_hour, 'usd_hour')} headline, {formats.pct(s.pricing.utilization)} "
+        f"utilization, {formats.pct(s.pricing.reserved_share)} reserved",
     ]
     return "<ul>" + "".join(f"<li>{_esc(p)}</li>" for p in parts) + "</ul>"
 
 
 def _basis_note(result: Result, by_basis: pd.DataFrame) -> str:
     """Which share of capex rests on quoted, estimated, fitted or overridden prices."""
-    parts = [f"{_pct(share)} {basis}" for basis, share in zip(by_basis["basis"], by_basis["share"], strict=True)]
+    parts = [f"{formats.pct(share)} {basis}" for basis, share in zip(by_basis["basis"], by_basis["share"], strict=True)]
     overrides = len(result.scenario.prices)
     noun = "price" if overrides == 1 else "prices"
     tail = f" {overrides} {noun} overridden by the scenario (highlighted in the price book)." if overrides else ""
@@ -1008,7 +962,7 @@ def _report_body(result: Result, data: Mapping[str, pd.DataFrame], charts: Mappi
                 "Profit and loss by project year",
                 '<p class="small muted">Y1 = months 0–11 after the purchase order (construction included). '
                 "Costs negative.</p>",
-                html_table(pnl, _pnl_kind, bold_rows=[PNL_LABELS[k] for k in BOLD_PNL]),
+                html_table(pnl, _pnl_kind, bold_rows=[PNL_LABELS[k] for k in PNL_BOLD]),
             ),
             _section("Debt", charts["chart-debt"], html_table(debt, lambda *_: "usd")),
             _section("Opex", charts["chart-opex"], html_table(data["opex_by_year"], lambda *_: "usd", ("Total",))),

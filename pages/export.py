@@ -12,6 +12,7 @@ import streamlit as st
 
 from neoplan import Result, export
 from ui.state import evaluate_current, get_scenario
+from ui.widgets import scenario_downloads
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SHEET_HELP = {
@@ -82,25 +83,7 @@ with st.container(border=True):
     st.markdown(
         "Every input, explicit; load it again from the sidebar or run `python -m neoplan report FILE --out DIR`."
     )
-    c1, c2, _ = st.columns([1, 1, 4])
-    c1.download_button(
-        "⬇ YAML",
-        scenario.to_yaml(),
-        file_name=f"{stem}.yaml",
-        mime="application/x-yaml",
-        key="export.yaml",
-        on_click="ignore",
-        help="The scenario as YAML.",
-    )
-    c2.download_button(
-        "⬇ JSON",
-        scenario.to_json(),
-        file_name=f"{stem}.json",
-        mime="application/json",
-        key="export.json",
-        on_click="ignore",
-        help="The scenario as JSON.",
-    )
+    scenario_downloads(scenario, "export", st.columns([1, 1, 4]))
 
 with st.container(border=True):
     st.subheader("CSV tables")

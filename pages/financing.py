@@ -8,42 +8,19 @@ import pandas as pd
 import streamlit as st
 
 from neoplan import finance
-from neoplan.charts.finance import debt_by_month, debt_by_year, debt_figure, timeline_figure
+from neoplan.charts.finance import DEBT_LABELS, debt_by_month, debt_by_year, debt_figure, timeline_figure
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
-from ui.widgets import field_input
+from ui.widgets import compact_metrics, field_input, metric_cards
 
 KPI_KEY = "financing_kpis"
 TIMELINE_KEY = "financing_timeline"
-DEBT_LABELS = {
-    "draws_usd": "Draws",
-    "interest_accrued_usd": "Interest accrued",
-    "interest_capitalized_usd": "… of which capitalised",
-    "interest_paid_usd": "… of which paid",
-    "principal_usd": "Principal repaid",
-    "payoff_usd": "Payoff at horizon",
-    "fee_usd": "Upfront fee",
-    "debt_service_usd": "Debt service (interest paid + principal)",
-    "cfads_usd": "CFADS (EBITDA − tax)",
-    "balance_end_usd": "Balance at year end",
-    "balance_usd": "Balance at month end",
-}
-
-
-def _ratio(value: float | None) -> str:
-    """A cover or multiple: ``1.35×`` (n/a when undefined)."""
-    return fmt.NA if value is None or not math.isfinite(value) else f"{value:,.2f}×"
+FUNDING_KEY = "financing_funding"
 
 
 def _month(value: float | None) -> str:
     """A point on the month axis: ``month 4.4``."""
     return fmt.NA if value is None or not math.isfinite(value) else f"month {value:,.1f}"
-
-
-def _compact_metrics(*keys: str) -> None:
-    """Smaller metric values inside the containers ``keys`` so long values (``$23.15 M``) fit five to a row."""
-    rules = " ".join(f".st-key-{key} [data-testid='stMetricValue'] {{ font-size: 1.6rem; }}" for key in keys)
-    st.html(f"<style>{rules}</style>")
 
 
 def _sculpted() -> bool:
@@ -67,24 +44,22 @@ if result is not None:
     k = result.kpis
     debt = result.ops.cash.debt
     drawn = float(debt.draws.sum())
-    _compact_metrics(KPI_KEY, TIMELINE_KEY)
-    with st.container(key=KPI_KEY):
-        c = st.columns(5)
-        c[0].metric("Equity IRR", fmt.pct(k["equity_irr"]), help="Annual IRR of cash to and from equity.", border=True)
-        c[1].metric("Project IRR", fmt.pct(k["project_irr"]), help="Annual IRR of unlevered cash flow.", border=True)
-        c[2].metric(
-            "Min DSCR",
-            _ratio(k["min_dscr"]),
-            help="Lowest CFADS / debt service over 12-month periods from the first full operating month.",
-            border=True,
-        )
-        c[3].metric(
-            "NPV",
-            fmt.usd(k["npv_usd"]),
-            help=f"Project cash flow discounted at the hurdle rate ({fmt.pct(result.scenario.financing.hurdle_rate)}).",
-            border=True,
-        )
-        c[4].metric("Equity MOIC", _ratio(k["equity_moic"]), help="Cash returned to equity / cash put in.", border=True)
+    hurdle = fmt.pct(result.scenario.financing.hurdle_rate)
+    metric_cards(
+        KPI_KEY,
+        [[
+            ("Equity IRR", fmt.pct(k["equity_irr"]), "Annual IRR of cash to and from equity."),
+            ("Project IRR", fmt.pct(k["project_irr"]), "Annual IRR of unlevered cash flow."),
+            ("Min DSCR", fmt.ratio(k["min_dscr"]),
+             "Lowest CFADS / debt service over 12-month periods from the first full operating month."),
+            ("NPV", fmt.usd(k["npv_usd"]), f"Project cash flow discounted at the hurdle rate ({hurdle})."),
+            ("Equity MOIC", fmt.ratio(k["equity_moic"]), "Cash returned to equity / cash put in."),
+        ]],
+        font_rem=1.6,
+    )
+    compact_metrics(FUNDING_KEY, 1.6)
+    compact_metrics(TIMELINE_KEY, 1.6)
+    with st.container(key=FUNDING_KEY):
         s = st.columns(5)
         s[0].metric("Capex", fmt.usd(result.capex_total_usd), help="Deposit at order, the balance at delivery.")
         s[1].metric("Debt drawn", fmt.usd(drawn), help="Debt share × capex, drawn with each capex payment.")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 
 from neoplan import revenue
@@ -11,17 +9,12 @@ from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_
 from neoplan.scenario import Pricing
 from ui import format as fmt
 from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
-from ui.widgets import field_input
+from ui.widgets import field_input, metric_cards
 
 PIN = "pricing.reserved_usd_per_gpu_hour"
 PIN_KEY = WIDGET_PREFIX + PIN
 PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
 KPI_KEY = "pricing_kpis"
-
-
-def _months(value: float | None) -> str:
-    """A duration in months: ``31.2 months`` (n/a when undefined)."""
-    return fmt.NA if value is None or not math.isfinite(value) else f"{value:,.1f} months"
 
 
 def _implied_reserved_price() -> float:
@@ -79,30 +72,22 @@ st.caption(
 result = evaluate_current()  # widget callbacks have already applied this run's edits
 if result is not None:
     k = result.kpis
-    st.html(f"<style>.st-key-{KPI_KEY} [data-testid='stMetricValue'] {{ font-size: 1.4rem; }}</style>")
-    with st.container(key=KPI_KEY):
-        c = st.columns([1.3, 1.3, 0.95, 0.95, 1, 1.3])
-        c[0].metric(
-            "Break-even price",
-            fmt.usd_per_gpu_hour(k["breakeven_usd_per_gpu_hour"]),
-            help="Headline price at which project NPV at the hurdle rate is zero.",
-            border=True,
-        )
-        c[1].metric(
-            "TCO / GPU-h",
-            fmt.usd_per_gpu_hour(k["tco_usd_per_gpu_hour"]),
-            help="Fully loaded cost per sold GPU-hour, capital recovered at the hurdle rate.",
-            border=True,
-        )
-        c[2].metric("Equity IRR", fmt.pct(k["equity_irr"]), help="Annual IRR of cash to and from equity.", border=True)
-        c[3].metric("Project IRR", fmt.pct(k["project_irr"]), help="Annual IRR of unlevered cash flow.", border=True)
-        c[4].metric("NPV", fmt.usd(k["npv_usd"]), help="Project cash flow discounted at the hurdle rate.", border=True)
-        c[5].metric(
-            "Payback",
-            _months(k["payback_months"]),
-            help="From the purchase order until cumulative project cash turns positive.",
-            border=True,
-        )
+    metric_cards(
+        KPI_KEY,
+        [[
+            ("Break-even price", fmt.usd_per_gpu_hour(k["breakeven_usd_per_gpu_hour"]),
+             "Headline price at which project NPV at the hurdle rate is zero."),
+            ("TCO / GPU-h", fmt.usd_per_gpu_hour(k["tco_usd_per_gpu_hour"]),
+             "Fully loaded cost per sold GPU-hour, capital recovered at the hurdle rate."),
+            ("Equity IRR", fmt.pct(k["equity_irr"]), "Annual IRR of cash to and from equity."),
+            ("Project IRR", fmt.pct(k["project_irr"]), "Annual IRR of unlevered cash flow."),
+            ("NPV", fmt.usd(k["npv_usd"]), "Project cash flow discounted at the hurdle rate."),
+            ("Payback", fmt.months(k["payback_months"]),
+             "From the purchase order until cumulative project cash turns positive."),
+        ]],
+        font_rem=1.4,
+        widths=[1.3, 1.3, 0.95, 0.95, 1, 1.3],
+    )
 
 left, right = st.columns([1, 2.6], gap="large")
 with left:

@@ -2,47 +2,17 @@
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 import streamlit as st
 
-from neoplan.charts.finance import cash_flow_figure, margin_figure, pnl_by_year, tco_figure
+from neoplan.charts.finance import PNL_BOLD, PNL_LABELS, cash_flow_figure, margin_figure, pnl_by_year, tco_figure
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
+from ui.widgets import metric_cards
 
-PNL_LABELS = {
-    "revenue_usd": "Revenue (net of SLA credits)",
-    "cost_of_revenue_usd": "Cost of revenue",
-    "gross_profit_usd": "Gross profit",
-    "other_opex_usd": "Other opex",
-    "ebitda_usd": "EBITDA",
-    "depreciation_usd": "Depreciation",
-    "ebit_usd": "EBIT",
-    "interest_usd": "Interest (incl. capitalised)",
-    "fees_usd": "Debt fees",
-    "gain_on_sale_usd": "Gain / loss on residual sale",
-    "tax_usd": "Tax",
-    "net_income_usd": "Net income",
-    "gross_margin": "Gross margin",
-    "ebitda_margin": "EBITDA margin",
-    "net_margin": "Net margin",
-    "project_fcf_usd": "Project free cash flow",
-    "equity_fcf_usd": "Equity free cash flow",
-}
 KPI_KEY = "results_kpis"
 MARGIN_ROWS = [PNL_LABELS[k] for k in ("gross_margin", "ebitda_margin", "net_margin")]
-BOLD_ROWS = [PNL_LABELS[k] for k in ("gross_profit_usd", "ebitda_usd", "ebit_usd", "net_income_usd")]
-
-
-def _months(value: float | None) -> str:
-    """A duration in months: ``31.2 months`` (n/a when undefined)."""
-    return fmt.NA if value is None or not math.isfinite(value) else f"{value:,.1f} months"
-
-
-def _ratio(value: float | None) -> str:
-    """A cover or multiple: ``1.35×`` (n/a when undefined)."""
-    return fmt.NA if value is None or not math.isfinite(value) else f"{value:,.2f}×"
+BOLD_ROWS = [PNL_LABELS[k] for k in PNL_BOLD]
 
 
 def pnl_styler(pnl: pd.DataFrame) -> pd.io.formats.style.Styler:
@@ -67,50 +37,33 @@ st.caption(
 result = evaluate_current()
 if result is not None:
     k = result.kpis
-    st.html(f"<style>.st-key-{KPI_KEY} [data-testid='stMetricValue'] {{ font-size: 1.6rem; }}</style>")
-    kpis = st.container(key=KPI_KEY)
-    row1 = kpis.columns(5)
-    row1[0].metric(
-        "TCO / GPU-h",
-        fmt.usd_per_gpu_hour(k["tco_usd_per_gpu_hour"]),
-        help="Fully loaded cost per sold GPU-hour at this utilization: capital recovered at the hurdle rate + opex.",
-        border=True,
+    hurdle = fmt.pct(scenario.financing.hurdle_rate)
+    metric_cards(
+        KPI_KEY,
+        [
+            [
+                ("TCO / GPU-h", fmt.usd_per_gpu_hour(k["tco_usd_per_gpu_hour"]),
+                 "Fully loaded cost per sold GPU-hour at this utilization: "
+                 "capital recovered at the hurdle rate + opex."),
+                ("Break-even price", fmt.usd_per_gpu_hour(k["breakeven_usd_per_gpu_hour"]),
+                 "Headline price at which project NPV at the hurdle rate is zero."),
+                ("NPV", fmt.usd(k["npv_usd"]), f"Project cash flow discounted at the hurdle rate ({hurdle})."),
+                ("Project IRR", fmt.pct(k["project_irr"]), "Annual IRR of unlevered cash flow."),
+                ("Equity IRR", fmt.pct(k["equity_irr"]), "Annual IRR of cash to equity."),
+            ],
+            [
+                ("Payback", fmt.months(k["payback_months"]),
+                 "Months from the purchase order until cumulative project cash turns positive; n/a = not in horizon."),
+                ("Min DSCR", fmt.ratio(k["min_dscr"]),
+                 "Lowest CFADS / debt service over 12-month periods of operation; n/a = no debt."),
+                ("Gross margin", fmt.pct(k["gross_margin"]),
+                 "1 − (power, colocation, hardware support, software) / revenue, over the horizon."),
+                ("EBITDA margin", fmt.pct(k["ebitda_margin"]), "EBITDA / revenue over the horizon."),
+                ("Equity MOIC", fmt.ratio(k["equity_moic"]), "Cash returned to equity / cash put in."),
+            ],
+        ],
+        font_rem=1.6,
     )
-    row1[1].metric(
-        "Break-even price",
-        fmt.usd_per_gpu_hour(k["breakeven_usd_per_gpu_hour"]),
-        help="Headline price at which project NPV at the hurdle rate is zero.",
-        border=True,
-    )
-    row1[2].metric(
-        "NPV",
-        fmt.usd(k["npv_usd"]),
-        help=f"Project cash flow discounted at the hurdle rate ({fmt.pct(scenario.financing.hurdle_rate)}).",
-        border=True,
-    )
-    row1[3].metric("Project IRR", fmt.pct(k["project_irr"]), help="Annual IRR of unlevered cash flow.", border=True)
-    row1[4].metric("Equity IRR", fmt.pct(k["equity_irr"]), help="Annual IRR of cash to equity.", border=True)
-    row2 = kpis.columns(5)
-    row2[0].metric(
-        "Payback",
-        _months(k["payback_months"]),
-        help="Months from the purchase order until cumulative project cash turns positive; n/a = not in horizon.",
-        border=True,
-    )
-    row2[1].metric(
-        "Min DSCR",
-        _ratio(k["min_dscr"]),
-        help="Lowest CFADS / debt service over 12-month periods of operation; n/a = no debt.",
-        border=True,
-    )
-    row2[2].metric(
-        "Gross margin",
-        fmt.pct(k["gross_margin"]),
-        help="1 − (power, colocation, hardware support, software) / revenue, over the horizon.",
-        border=True,
-    )
-    row2[3].metric("EBITDA margin", fmt.pct(k["ebitda_margin"]), help="EBITDA / revenue over the horizon.", border=True)
-    row2[4].metric("Equity MOIC", _ratio(k["equity_moic"]), help="Cash returned to equity / cash put in.", border=True)
 
     st.plotly_chart(tco_figure(result), key="results_tco_chart")
     st.plotly_chart(cash_flow_figure(result), key="results_cash_chart")

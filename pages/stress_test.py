@@ -15,6 +15,7 @@ from neoplan.charts.stress import cdf_figure, grid_figure, histogram_figure, tor
 from neoplan.scenario import ScenarioError, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
+from ui.widgets import compact_metrics, metric_cards
 
 KEY = "stress."
 RANGES_FOR = KEY + "ranges_for"
@@ -118,45 +119,22 @@ def driver_table(base: dict[str, float], defaults: dict[str, stress.Range]) -> d
 
 def kpi_cards(kpis: dict[str, Any]) -> None:
     """The scenario's own returns, for reference above the stress results."""
-    st.html(f"<style>.st-key-{KPI_KEY} [data-testid='stMetricValue'] {{ font-size: 1.25rem; }}</style>")
-    with st.container(key=KPI_KEY):
-        c = st.columns(6)
-        c[0].metric(
-            "Equity IRR",
-            show_metric(kpis["equity_irr"], "equity_irr"),
-            border=True,
-            help="Annual IRR of cash to and from equity, every driver at the scenario's value.",
-        )
-        c[1].metric(
-            "Project IRR",
-            show_metric(kpis["project_irr"], "project_irr"),
-            border=True,
-            help="Annual IRR of unlevered cash flow.",
-        )
-        c[2].metric(
-            "NPV",
-            show_metric(kpis["npv_usd"], "npv_usd"),
-            border=True,
-            help="Project cash flow discounted at the hurdle rate.",
-        )
-        c[3].metric(
-            "Payback",
-            show_metric(kpis["payback_months"], "payback_months"),
-            border=True,
-            help="Months from the purchase order until cumulative project cash turns positive.",
-        )
-        c[4].metric(
-            "Min DSCR",
-            show_metric(kpis["min_dscr"], "min_dscr"),
-            border=True,
-            help="Lowest CFADS / debt service over 12-month periods of operation.",
-        )
-        c[5].metric(
-            "Break-even",
-            fmt.usd_per_gpu_hour(kpis["breakeven_usd_per_gpu_hour"]),
-            border=True,
-            help="Headline price at which project NPV at the hurdle rate is zero.",
-        )
+    metric_cards(
+        KPI_KEY,
+        [[
+            ("Equity IRR", show_metric(kpis["equity_irr"], "equity_irr"),
+             "Annual IRR of cash to and from equity, every driver at the scenario's value."),
+            ("Project IRR", show_metric(kpis["project_irr"], "project_irr"), "Annual IRR of unlevered cash flow."),
+            ("NPV", show_metric(kpis["npv_usd"], "npv_usd"), "Project cash flow discounted at the hurdle rate."),
+            ("Payback", show_metric(kpis["payback_months"], "payback_months"),
+             "Months from the purchase order until cumulative project cash turns positive."),
+            ("Min DSCR", show_metric(kpis["min_dscr"], "min_dscr"),
+             "Lowest CFADS / debt service over 12-month periods of operation."),
+            ("Break-even", fmt.usd_per_gpu_hour(kpis["breakeven_usd_per_gpu_hour"]),
+             "Headline price at which project NPV at the hurdle rate is zero."),
+        ]],
+        font_rem=1.25,
+    )
 
 
 def tornado_section(result: Any, ranges: dict[str, stress.Range]) -> None:
@@ -350,7 +328,7 @@ def solver_section(result: Any, covenant: float) -> None:
     except ScenarioError as exc:
         st.error(f"Solvers not run: {exc}")
         return
-    st.html(f"<style>.st-key-{SOLVER_KEY} [data-testid='stMetricValue'] {{ font-size: 1.5rem; }}</style>")
+    compact_metrics(SOLVER_KEY, 1.5)
     with st.container(key=SOLVER_KEY):
         c = st.columns(3)
         c[0].metric(

@@ -10,6 +10,7 @@ from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from neoplan.export import slug
 from neoplan.scenario import Scenario
 
 from .state import WIDGET_PREFIX, field_errors, get_scenario, update_field
@@ -96,3 +97,30 @@ def field_input(
     if error:
         where.error(error)
     return current_value(path)
+
+
+def scenario_downloads(scenario: Scenario, key: str, columns: Any) -> None:
+    """YAML and JSON download buttons of ``scenario``, one in each of two ``columns``, keyed ``<key>.yaml|json``."""
+    stem = slug(scenario.name)
+    files = (("YAML", scenario.to_yaml(), "application/x-yaml"), ("JSON", scenario.to_json(), "application/json"))
+    for col, (kind, text, mime) in zip(columns, files, strict=False):
+        col.download_button(f"⬇ {kind}", text, file_name=f"{stem}.{kind.lower()}", mime=mime,
+                            key=f"{key}.{kind.lower()}", on_click="ignore", help=f"The scenario as {kind}.")
+
+
+Card = tuple[str, str, str]
+"""A metric card: (label, formatted value, help text)."""
+
+
+def compact_metrics(key: str, font_rem: float) -> None:
+    """Smaller metric values inside the container keyed ``key``, so long values fit more cards to a row."""
+    st.html(f"<style>.st-key-{key} [data-testid='stMetricValue'] {{ font-size: {font_rem}rem; }}</style>")
+
+
+def metric_cards(key: str, rows: list[list[Card]], *, font_rem: float, widths: list[float] | None = None) -> None:
+    """Bordered metric cards, one row of columns per entry of ``rows``, in a container keyed ``key``."""
+    compact_metrics(key, font_rem)
+    with st.container(key=key):
+        for row in rows:
+            for col, (label, value, help_text) in zip(st.columns(widths or len(row)), row, strict=True):
+                col.metric(label, value, help=help_text, border=True)

@@ -54,6 +54,42 @@ PNL_ROWS = [
     "equity_fcf_usd",
 ]
 """Columns of :func:`pnl_by_year`, top to bottom of a P&L."""
+PNL_LABELS = {
+    "revenue_usd": "Revenue (net of SLA credits)",
+    "cost_of_revenue_usd": "Cost of revenue",
+    "gross_profit_usd": "Gross profit",
+    "other_opex_usd": "Other opex",
+    "ebitda_usd": "EBITDA",
+    "depreciation_usd": "Depreciation",
+    "ebit_usd": "EBIT",
+    "interest_usd": "Interest (incl. capitalised)",
+    "fees_usd": "Debt fees",
+    "gain_on_sale_usd": "Gain / loss on residual sale",
+    "tax_usd": "Tax",
+    "net_income_usd": "Net income",
+    "gross_margin": "Gross margin",
+    "ebitda_margin": "EBITDA margin",
+    "net_margin": "Net margin",
+    "project_fcf_usd": "Project free cash flow",
+    "equity_fcf_usd": "Equity free cash flow",
+}
+"""Display names of the :data:`PNL_ROWS`."""
+PNL_BOLD = ("gross_profit_usd", "ebitda_usd", "ebit_usd", "net_income_usd")
+"""Subtotal rows of the P&L, shown in bold."""
+DEBT_LABELS = {
+    "draws_usd": "Draws",
+    "interest_accrued_usd": "Interest accrued",
+    "interest_capitalized_usd": "… of which capitalised",
+    "interest_paid_usd": "… of which paid",
+    "principal_usd": "Principal repaid",
+    "payoff_usd": "Payoff at horizon",
+    "fee_usd": "Upfront fee",
+    "debt_service_usd": "Debt service (interest paid + principal)",
+    "cfads_usd": "CFADS (EBITDA − tax)",
+    "balance_end_usd": "Balance at year end",
+    "balance_usd": "Balance at month end",
+}
+"""Display names of the columns of :func:`debt_by_year` and :func:`debt_by_month`."""
 
 
 def _finite(value: float) -> bool:
@@ -136,23 +172,10 @@ def debt_by_year(result: Result) -> pd.DataFrame:
     Debt service = interest paid + scheduled principal; the payoff at the horizon is separate.
     CFADS = EBITDA − tax. A ``Total`` row sums the flows (its balance is the final one, 0).
     """
-    c = result.ops.cash
-    d = c.debt
+    d = result.ops.cash.debt
     months = result.ops.dates.months
-    frame = pd.DataFrame(
-        {
-            "year": _year_of_month(months),
-            "draws_usd": d.draws[0],
-            "interest_accrued_usd": d.interest[0],
-            "interest_capitalized_usd": d.interest_capitalized[0],
-            "interest_paid_usd": d.interest_paid[0],
-            "principal_usd": d.principal[0],
-            "payoff_usd": d.payoff[0],
-            "fee_usd": d.fee[0],
-            "debt_service_usd": d.debt_service[0],
-            "cfads_usd": c.cfads[0],
-        }
-    )
+    frame = debt_by_month(result).drop(columns=["month", "balance_usd"])
+    frame["year"] = _year_of_month(months)
     g = frame.groupby("year").sum()
     g["balance_end_usd"] = d.balance[0][np.minimum(g.index.to_numpy() * 12, months) - 1]
     total = g.sum()
