@@ -1,13 +1,16 @@
-"""neoplan — Streamlit entrypoint: navigation and the shared sidebar. No arithmetic here."""
+"""neoplan — Streamlit entrypoint: navigation, the scenario header and the shared sidebar. No arithmetic here.
+
+The navigation is drawn as page links (``client.showSidebarNavigation = false`` in .streamlit/config.toml
+keeps Streamlit's automatic ``pages/`` menu from flashing up before this script runs; that option also
+hides ``st.navigation``'s own menu, hence ``position="hidden"`` and the links below).
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
-import neoplan
-from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, parse_scenario
-from ui.state import get_library, get_origin, get_scenario, set_scenario
-from ui.widgets import scenario_downloads
+from ui import state
+from ui.header import header, sidebar_panel
 
 st.set_page_config(page_title="neoplan — GPU cloud planner", page_icon="🧮", layout="wide")
 
@@ -33,67 +36,22 @@ PAGES = {
 }
 
 
-def _open_selected() -> None:
-    name = st.session_state["sidebar.open"]
-    try:
-        set_scenario(get_library().load(name), origin=name)
-    except ScenarioError as exc:
-        st.session_state["sidebar.upload_error"] = str(exc)
+def navigation() -> None:
+    """Links to every page, by section; they carry the draft id so a refresh anywhere keeps the scenario."""
+    query = {state.URL_PARAM: state.draft_id()}
+    with st.container(key="app_nav"):
+        for section, pages in PAGES.items():
+            st.caption(section)
+            for page_ in pages:
+                st.page_link(page_, query_params=query)
 
 
-def _reopen(name: str) -> None:
-    set_scenario(get_library().load(name), origin=name)
-
-
-def sidebar() -> None:
-    """Scenario picker, upload and download, shared by every page."""
-    scenario = get_scenario()
-    library = get_library()
-    with st.sidebar:
-        st.markdown(f"**Scenario:** {scenario.name}")
-        entries = library.entries()
-        names = [e.name for e in entries]
-        labels = {e.name: f"{e.name} (preset)" if e.read_only else e.name for e in entries}
-        origin = get_origin()
-        if origin in names:
-            st.session_state["sidebar.open"] = origin  # the picker shows where the scenario came from
-        else:
-            st.session_state.pop("sidebar.open", None)
-        index = {} if "sidebar.open" in st.session_state else {"index": None}
-        st.selectbox("Open scenario", names, **index,
-                     format_func=labels.get, key="sidebar.open", on_change=_open_selected,
-                     placeholder="Choose a preset or a saved scenario",
-                     help="Replace the current scenario with a shipped preset or one you saved (Scenarios page).")
-        if origin in names:
-            st.button(f"↺ Reopen {labels[origin]}", key="sidebar.reopen", on_click=_reopen, args=(origin,),
-                      help="Discard the edits made since it was opened.")
-        upload = st.file_uploader(
-            "Load scenario file",
-            type=["yaml", "yml", "json"],
-            key="sidebar.upload",
-            help=f"A YAML or JSON scenario (at most {MAX_FILE_BYTES // 1000} kB).",
-        )
-        if upload is not None and st.session_state.get("sidebar.loaded") != upload.file_id:
-            st.session_state["sidebar.loaded"] = upload.file_id
-            try:
-                if upload.size > MAX_FILE_BYTES:
-                    raise ScenarioError(f"{upload.name}: file larger than {MAX_FILE_BYTES // 1000} kB")
-                set_scenario(parse_scenario(upload.getvalue().decode("utf-8", errors="strict"), upload.name),
-                             origin=None)
-                st.rerun()
-            except UnicodeDecodeError:
-                st.session_state["sidebar.upload_error"] = f"{upload.name}: not a text file (expected YAML or JSON)"
-            except ScenarioError as exc:
-                st.session_state["sidebar.upload_error"] = str(exc)
-        if upload is None:
-            st.session_state.pop("sidebar.upload_error", None)
-        if st.session_state.get("sidebar.upload_error"):
-            st.error(f"Not loaded: {st.session_state['sidebar.upload_error']}")
-        scenario = get_scenario()
-        scenario_downloads(scenario, "sidebar.download", st.columns(2))
-        st.caption(f"neoplan {neoplan.__version__} · prices dated in data/prices")
-
-
-page = st.navigation(PAGES)
-sidebar()
+page = st.navigation(PAGES, position="hidden")
+state.get_scenario()  # start the session: the URL's draft after a refresh, else the default preset
+state.sync_url()
+with st.sidebar:
+    navigation()
+    st.divider()
+    sidebar_panel()
+header()
 page.run()

@@ -76,7 +76,7 @@ class UsageError(ValueError):
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """``evaluate FILE [--json]``: the summary or the JSON contract."""
     result = evaluate(load_scenario(args.file))
-    print(json.dumps(result.to_dict(), indent=2) if args.json else summary(result))
+    print(json.dumps(result.to_dict(), indent=2, allow_nan=False) if args.json else summary(result))
     return 0
 
 
@@ -94,11 +94,13 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_quote(args: argparse.Namespace) -> int:
-    """``quote FILE [--json] [--servers N] [--tolerance X]``: review an OEM quote (CSV/XLSX)."""
+    """``quote FILE [--json] [--servers N] [--usd-per-unit X] [--tolerance X]``: review an OEM quote (CSV/XLSX)."""
     from .quote import QuoteError, load_quote, text_summary
 
     try:
-        review = load_quote(args.file, args.servers, price_tolerance=args.tolerance)
+        review = load_quote(
+            args.file, args.servers, usd_per_unit=args.usd_per_unit, price_tolerance=args.tolerance
+        )
     except QuoteError as exc:
         raise UsageError(str(exc)) from None
     print(json.dumps(review.to_dict(), indent=2) if args.json else text_summary(review))
@@ -171,14 +173,21 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created if missing)")
     rep.set_defaults(func=cmd_report)
     qu = sub.add_parser("quote", help="review an OEM quote (CSV/XLSX): classify lines, flag padding, price savings")
-    qu.add_argument("file", help="quote file, .csv or .xlsx (at most 5 MB)")
+    qu.add_argument("file", help="quote file, .csv or .xlsx (a file over the size limit is refused, naming it)")
     qu.add_argument("--json", action="store_true", help="print the JSON review instead of a summary")
     qu.add_argument(
         "--servers",
         type=int,
-        default=1,
+        default=None,
         metavar="N",
-        help="servers the quote's quantities are for: 1 = whole cluster, N = a per-server quote × N",
+        help="servers bought, for a quote that prices one server (default: read from the quote)",
+    )
+    qu.add_argument(
+        "--usd-per-unit",
+        type=float,
+        default=None,
+        metavar="X",
+        help="US dollars per unit of the quote's currency, e.g. 1.08 for a quote in EUR (needed unless in USD)",
     )
     qu.add_argument(
         "--tolerance",

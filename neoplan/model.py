@@ -8,6 +8,7 @@ iterated to a fixed point) → capex → monthly revenue and opex → cash flows
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
@@ -17,12 +18,12 @@ import numpy as np
 
 from . import finance, revenue
 from .costs import CAPEX_CATEGORIES, CostLine, total_usd
-from .fabric import FabricDesign, design_fabric
+from .fabric import FabricDesign, FabricError, design_fabric
 from .facility import FacilityDesign, colo_usd_per_year, design_facility, energy_kwh_per_year
 from .node import compute_servers, node_lines
 from .opex import hardware_capex_usd as _hardware_capex_usd
 from .opex import opex_basis, opex_for_year
-from .pricebook import Platform, PriceBook, default_platforms, default_price_book
+from .pricebook import Platform, PriceBook, PriceBookError, default_platforms, default_price_book
 from .scenario import Node, Scenario, ScenarioError
 from .storage import StorageDesign, design_storage
 
@@ -577,15 +578,19 @@ class Cases:
         equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
         n = cf.project_fcf.shape[0]
         irr = finance.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]))  # one solve for both
+        with np.errstate(over="ignore"):  # a revenue or equity near 0 (a price of 1e-320) gives ±inf: undefined
+            ratios = {
+                "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
+                "gross_margin": np.where(earns, 1.0 - cost_of_revenue / per_revenue, np.nan),
+                "equity_moic": np.where(equity_in > 0, equity_out / np.where(equity_in > 0, equity_in, 1.0), np.nan),
+            }
         return {
             "npv_usd": finance.npv(hurdle_rate, cf.project_fcf),
             "project_irr": irr[:n],
             "equity_irr": irr[n:],
             "payback_months": finance.payback_months(cf.project_fcf),
             "min_dscr": finance.min_dscr(cf, self.first_operating_month),
-            "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
-            "gross_margin": np.where(earns, 1.0 - cost_of_revenue / per_revenue, np.nan),
-            "equity_moic": np.where(equity_in > 0, equity_out / np.where(equity_in > 0, equity_in, 1.0), np.nan),
+            **ratios,
             "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
         }
 
@@ -641,7 +646,8 @@ def _tco(
         return dict.fromkeys(TCO_CATEGORIES, math.nan)
     pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
     pay[-1] -= scenario.timeline.residual_value_share * capex_usd
-    present = finance.npv(rate, np.stack([pay, *opex_fixed.values()])) / hours  # one discounting for all
+    with np.errstate(over="ignore"):  # a tiny utilization (1e-320) sells too few hours: the TCO is infinite
+        present = finance.npv(rate, np.stack([pay, *opex_fixed.values()])) / hours  # one discounting for all
     out = dict.fromkeys(TCO_CATEGORIES, 0.0)
     out["capital"] = float(present[0])
     for category, value in zip(opex_fixed, present[1:], strict=True):
@@ -697,6 +703,78 @@ def _project_npv_curve(
     return npv_at
 
 
+KPI_LABELS = {
+    "tco_usd_per_gpu_hour": "TCO",
+    "breakeven_usd_per_gpu_hour": "Break-even price",
+    "npv_usd": "NPV",
+    "project_irr": "Project IRR",
+    "equity_irr": "Equity IRR",
+    "payback_months": "Payback",
+    "min_dscr": "Min DSCR",
+    "ebitda_margin": "EBITDA margin",
+    "gross_margin": "Gross margin",
+    "equity_moic": "Equity MOIC",
+    "go_live_month": "Go-live month",
+}
+"""The KPIs of :func:`evaluate` by key, as named in the app and in the warnings about undefined ones."""
+BREAKEVEN_MAX_USD_PER_GPU_HOUR = 1000.0
+"""Highest headline price the break-even search tries [USD/GPU-h]."""
+
+
+def _irr_reason(flows: np.ndarray, whose: str) -> str:
+    """Why the IRR of monthly ``flows`` is undefined (see :func:`finance.irr_annual`)."""
+    if not (flows > 0).any():
+        return f"{whose} cash flows never turn positive"
+    if not (flows < 0).any():
+        return f"{whose} cash flows are never negative, so nothing is invested to earn a return on"
+    last = flows[np.nonzero(flows)[0][-1]]
+    if last < 0:
+        return f"{whose} cash flows end negative, as they start, so no single rate makes their NPV zero"
+    return f"the solver finds no rate from -99 % to +100 % a month that makes the NPV of the {whose} cash flows zero"
+
+
+def undefined_kpi_warnings(
+    kpis: dict[str, float | None], cash: finance.CashFlows, sold_gpu_hours: np.ndarray, horizon_months: int
+) -> list[str]:
+    """One sentence per KPI that is ``None`` or not finite, naming the KPI and saying why.
+
+    ``cash`` holds one case (arrays of shape (1, months)); ``sold_gpu_hours`` is that case's (months,).
+    """
+    project, equity = cash.project_fcf[0], cash.equity_fcf[0]
+    hours, revenue_usd = float(np.sum(sold_gpu_hours)), float(np.sum(cash.revenue[0]))
+    equity_in_usd = -float(np.sum(equity[equity < 0]))
+    no_hours, no_revenue = not hours > 0, not revenue_usd > 0
+    margin = "no revenue over the horizon" if no_revenue else f"revenue of ${revenue_usd:.3g} is too small to divide by"
+    reasons = {
+        "tco_usd_per_gpu_hour": "no GPU-hours are sold over the horizon, so there is nothing to spread the costs over"
+        if no_hours
+        else f"{hours:.3g} sold GPU-hours are too few to spread the costs over",
+        "breakeven_usd_per_gpu_hour": "no GPU-hours are sold, so no price recovers the costs"
+        if no_hours
+        else f"project NPV stays negative at every price up to ${BREAKEVEN_MAX_USD_PER_GPU_HOUR:,.0f}/GPU-hour",
+        "npv_usd": "the discounted cash flows are not a finite number",
+        "project_irr": _irr_reason(project, "project"),
+        "equity_irr": _irr_reason(equity, "equity"),
+        "payback_months": "cumulative project cash is never negative, so there is nothing to pay back"
+        if not (np.cumsum(project) < 0).any()
+        else f"no payback within the {horizon_months}-month horizon (cumulative project cash never gets back to 0)",
+        "min_dscr": "no debt, so no DSCR"
+        if not float(np.sum(cash.debt.draws[0])) > 0
+        else "no debt service falls due in any 12-month period of operation",
+        "ebitda_margin": margin,
+        "gross_margin": margin,
+        "equity_moic": "equity puts no cash in (debt funds everything)"
+        if not equity_in_usd > 0
+        else f"equity puts in ${equity_in_usd:.3g}, too little to divide by",
+    }
+    out = []
+    for key, value in kpis.items():
+        if value is None or not math.isfinite(value):
+            label = KPI_LABELS.get(key, key)
+            out.append(f"{label} undefined: {reasons.get(key, 'not a finite number')}.")
+    return out
+
+
 @lru_cache(maxsize=8)
 def _price_grid(max_usd_per_gpu_hour: float, points: int) -> np.ndarray:
     """0 and ``points`` prices spaced evenly in log from 0.01 to the max: the first search grid [USD/GPU-h]."""
@@ -710,7 +788,7 @@ def breakeven_price(
     d: revenue.Dates,
     capex_usd: float,
     opex_fixed: dict[str, np.ndarray],
-    max_usd_per_gpu_hour: float = 1000.0,
+    max_usd_per_gpu_hour: float = BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     points: int = 48,
     rounds: int = 3,
 ) -> float:
@@ -740,14 +818,26 @@ def breakeven_price(
     return float(root)
 
 
+_NAMES_A_FIELD = re.compile(rf"^({'|'.join(Scenario.model_fields)})[.: ]")
+"""A sizing or finance error about the user's input starts with the field or section it concerns."""
+
+
 def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
-    """Evaluate ``scenario`` with ``book`` (default: the shipped price book + the scenario's overrides)."""
+    """Evaluate ``scenario`` with ``book`` (default: the shipped price book + the scenario's overrides).
+
+    Raises :class:`ScenarioError` for a design the inputs make impossible (the message names the field);
+    any other error is a bug and propagates as is.
+    """
     try:
         return _evaluate(scenario, book)
     except ScenarioError:
         raise
-    except ValueError as exc:  # sizing and finance modules name the field in their messages
+    except FabricError as exc:  # an impossible fabric; the message names the field to change
         raise ScenarioError(str(exc)) from None
+    except ValueError as exc:  # sizing and finance modules name the field in their messages
+        if _NAMES_A_FIELD.match(str(exc)):
+            raise ScenarioError(str(exc)) from None
+        raise
 
 
 def _design(
@@ -775,7 +865,10 @@ def _design(
 
 def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
     base_book = book if book is not None else default_price_book()
-    book = base_book.with_overrides({**base_book.overrides, **scenario.prices})
+    try:
+        book = base_book.with_overrides({**base_book.overrides, **scenario.prices})
+    except PriceBookError as exc:  # an unknown key or a bad value under prices:
+        raise ScenarioError(str(exc)) from None
     platform = _platform(scenario, default_platforms())
     servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
 
@@ -805,6 +898,7 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
         **{k: float(v[0]) for k, v in returns.items()},
     }
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings]
+    warnings += undefined_kpi_warnings(kpis, cf, rev.sold_gpu_hours, scenario.timeline.horizon_months)
     return Result(
         scenario=scenario,
         book=book,

@@ -28,6 +28,8 @@ PLATFORMS_FILE = DATA_DIR / "gpu_platforms.csv"
 
 BASES = ("quoted", "estimate", "fitted")
 _DATE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
+MAX_UNIT_PRICE_USD = 10_000_000
+"""Highest price override a user may set [USD per unit]; the dearest book item (a switch chassis) is ~$1.2 M."""
 PRICE_COLUMNS = ("key", "category", "description", "unit", "price_usd", "date", "source", "basis")
 
 
@@ -62,8 +64,9 @@ class PriceBook:
         if unknown:
             raise PriceBookError(f"prices: unknown price key {unknown[0]!r}")
         for key, value in self.overrides.items():
-            if not (math.isfinite(value) and value >= 0):
-                raise PriceBookError(f"prices.{key} must be ≥ 0, got {value}")
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            if not (number and 0 <= value <= MAX_UNIT_PRICE_USD):
+                raise PriceBookError(f"prices.{key} must be between 0 and {MAX_UNIT_PRICE_USD:,}, got {value!r}")
 
     def __contains__(self, key: object) -> bool:
         return key in self.rows

@@ -14,23 +14,29 @@ Conventions: money in nominal USD, rates as fractions per year unless named
 
 from __future__ import annotations
 
+import copy
 import json
+import math
 import re
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic.fields import FieldInfo
 
-from .pricebook import DATA_DIR
+from .pricebook import DATA_DIR, MAX_UNIT_PRICE_USD
 
 SCHEMA_VERSION = 1
 SCENARIOS_DIR = DATA_DIR / "scenarios"
 NODE_PRESETS_FILE = DATA_DIR / "node_presets.yaml"
 MAX_FILE_BYTES = 1_000_000
 _PRESET_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]{0,63}$")
+
+PriceKey = Annotated[str, Field(min_length=1, max_length=64)]
+UnitPriceUsd = Annotated[float, Field(ge=0, le=MAX_UNIT_PRICE_USD)]
 
 Topology = Literal["reference", "tor", "vms", "modular"]
 NodePreset = Literal["oem_default", "optimized"]
@@ -41,8 +47,26 @@ class ScenarioError(ValueError):
     """An invalid scenario; the message names the field and is shown as is."""
 
 
+_NUMBER_TYPES: tuple[Any, ...] = (int, float, int | None, float | None)
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_booleans_for_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        """``true``/``false`` where a number belongs is a mistake (pydantic would read it as 1/0)."""
+        field = cls.model_fields.get(info.field_name or "")
+        if field is None:
+            return value
+        if isinstance(value, bool) and field.annotation in _NUMBER_TYPES:
+            raise ValueError(f"must be a number, got {str(value).lower()}")
+        if info.field_name == "prices" and isinstance(value, Mapping):
+            for key, price in value.items():
+                if isinstance(price, bool):
+                    raise ValueError(f"prices.{_loc_part(key)} must be a number, got {str(price).lower()}")
+        return value
 
 
 class Cluster(_Section):
@@ -50,13 +74,16 @@ class Cluster(_Section):
 
     gpus: int = Field(1024, ge=8, le=1_000_000, description="GPUs in the cluster [count], a multiple of GPUs per node.")
     gpu_model: str = Field(
-        "h100-sxm", description="GPU platform key from data/gpu_platforms.csv (h100-sxm, h200-sxm, b200-sxm)."
+        "h100-sxm",
+        max_length=64,
+        description="GPU platform key from data/gpu_platforms.csv (h100-sxm, h200-sxm, b200-sxm).",
     )
     gpus_per_node: int = Field(8, ge=1, le=16, description="GPUs per server [count]; HGX platforms have 8.")
     hot_spare_share: float = Field(
         0.0,
         ge=0,
         le=0.5,
+        json_schema_extra={"unit": "fraction"},
         description="Hot-spare servers bought on top, as a share of servers [fraction]; they earn nothing.",
     )
 
@@ -96,7 +123,7 @@ class Node(_Section):
         if isinstance(data, Mapping):
             preset = data.get("preset", "optimized")
             presets = node_presets()
-            if preset in presets:
+            if isinstance(preset, str) and preset in presets:  # anything else fails as node.preset
                 return {**presets[preset], **data}
         return data
 
@@ -143,7 +170,9 @@ class Fabric(_Section):
         400, description="Speed of each back-end NIC port [Gbit/s] (400 = NDR, 800 = XDR)."
     )
     switch_model: str = Field(
-        "qm9700", description="Back-end switch key from the network catalogue (qm9700 = Quantum-2 64×400G)."
+        "qm9700",
+        max_length=64,
+        description="Back-end switch key from the network catalogue (qm9700 = Quantum-2 64×400G).",
     )
     servers_per_su: int = Field(32, ge=1, le=256, description="Servers per scalable unit (pod) [count].")
     leaf_spine_cable: Literal["dac", "acc"] = Field(
@@ -175,10 +204,15 @@ class Storage(_Section):
         2.0, ge=0, le=100, description="Aggregate read throughput wanted per GPU [Gbit/s]."
     )
     server_model: str | None = Field(
-        None, description="Storage-server key from data/storage_catalogue.csv; empty = the vendor class's default."
+        None,
+        max_length=64,
+        description="Storage-server key from data/storage_catalogue.csv; empty = the vendor class's default.",
     )
     bytes_per_param: float = Field(
-        14.0, gt=0, le=100, description="Checkpoint size per model parameter [bytes] (bf16 weights + fp32 Adam = 14)."
+        14.0,
+        ge=0.5,
+        le=100,
+        description="Checkpoint size per model parameter [bytes] (bf16 weights + fp32 Adam = 14).",
     )
     checkpoint_params_billion: float = Field(
         70.0, ge=0, le=100_000, description="Model size for the checkpoint-time check [billion parameters]."
@@ -188,7 +222,7 @@ class Storage(_Section):
 class Facility(_Section):
     """Racks, power and colocation."""
 
-    rack_power_kw: float = Field(41.0, gt=0, le=300, description="Power available per compute rack [kW].")
+    rack_power_kw: float = Field(41.0, ge=5, le=300, description="Power available per compute rack [kW].")
     servers_per_rack: int = Field(
         4, ge=1, le=32, description="HGX servers per 42U compute rack [count], limited by rack power."
     )
@@ -203,8 +237,20 @@ class Facility(_Section):
         3, ge=3, le=100, description="CPU management nodes [count], ≥ 3; two get a back-end ConnectX for HA UFM."
     )
     firewall_pairs: int = Field(1, ge=0, le=20, description="Physical firewall HA pairs [count].")
-    idle_power_share: float = Field(0.2, ge=0, le=1, description="Server draw when idle [fraction of max power].")
-    busy_power_share: float = Field(0.8, ge=0, le=1, description="Server draw when busy [fraction of max power].")
+    idle_power_share: float = Field(
+        0.2,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Server draw when idle [fraction of max power].",
+    )
+    busy_power_share: float = Field(
+        0.8,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Server draw when busy [fraction of max power].",
+    )
     electricity_in_colo: bool = Field(False, description="True if the colocation price already includes electricity.")
 
     @model_validator(mode="after")
@@ -221,29 +267,51 @@ class Opex(_Section):
     """Running costs other than power and colocation."""
 
     staff_fte_per_1000_gpus: float = Field(4.0, ge=0, le=100, description="Operations staff per 1,000 GPUs [FTE].")
-    staff_loaded_cost_usd: float = Field(220_000.0, ge=0, description="Fully loaded cost of one FTE per year [USD].")
-    support_rate: float = Field(
-        0.04, ge=0, le=1, description="Hardware support after warranty, per year [fraction of hardware capex]."
+    staff_loaded_cost_usd: float = Field(
+        220_000.0, ge=0, le=5_000_000, description="Fully loaded cost of one FTE per year [USD]."
     )
-    insurance_rate: float = Field(0.005, ge=0, le=1, description="Insurance per year [fraction of capex].")
+    support_rate: float = Field(
+        0.04,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Hardware support after warranty, per year [fraction of hardware capex].",
+    )
+    insurance_rate: float = Field(
+        0.005, ge=0, le=1, json_schema_extra={"unit": "fraction"}, description="Insurance per year [fraction of capex]."
+    )
     ai_enterprise: bool = Field(
         False, description="Pay NVIDIA AI Enterprise per GPU per year (the article advises against)."
     )
-    transit_usd_per_month: float = Field(15_000.0, ge=0, description="Internet transit and cross-connects [USD/month].")
+    transit_usd_per_month: float = Field(
+        15_000.0, ge=0, le=10_000_000, description="Internet transit and cross-connects [USD/month]."
+    )
     ufm_subscription: bool = Field(
         False,
         description="Pay UFM yearly per endpoint instead of the up-front licence (when the subnet manager is UFM).",
     )
     sga_rate: float = Field(
-        0.05, ge=0, le=1, description="Sales, general and administrative costs [fraction of revenue]."
+        0.05,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Sales, general and administrative costs [fraction of revenue].",
     )
 
 
 class Financing(_Section):
     """How the capex is paid for."""
 
-    debt_share: float = Field(0.6, ge=0, le=1, description="Share of capex funded by debt [fraction].")
-    interest_rate: float = Field(0.11, ge=0, le=1, description="Annual interest rate on the debt [fraction].")
+    debt_share: float = Field(
+        0.6, ge=0, le=1, json_schema_extra={"unit": "fraction"}, description="Share of capex funded by debt [fraction]."
+    )
+    interest_rate: float = Field(
+        0.11,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Annual interest rate on the debt [fraction].",
+    )
     term_months: int = Field(60, ge=1, le=360, description="Debt term from first draw [months].")
     grace_months: int = Field(6, ge=0, le=120, description="Interest-only months before repayment starts [months].")
     amortization: Literal["annuity", "straight_line", "sculpted"] = Field("annuity", description="Repayment profile.")
@@ -251,13 +319,23 @@ class Financing(_Section):
         1.3, ge=1, le=10, description="Target debt-service cover for sculpted repayment [ratio]."
     )
     upfront_fee_rate: float = Field(
-        0.02, ge=0, le=0.2, description="Arrangement fee on the debt [fraction of principal]."
+        0.02,
+        ge=0,
+        le=0.2,
+        json_schema_extra={"unit": "fraction"},
+        description="Arrangement fee on the debt [fraction of principal].",
     )
     capitalize_idc: bool = Field(True, description="Add interest during construction to the loan instead of paying it.")
     hurdle_rate: float = Field(
-        0.12, ge=0, le=1, description="Discount rate for NPV and TCO capital recovery (WACC) [fraction per year]."
+        0.12,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Discount rate for NPV and TCO capital recovery (WACC) [fraction per year].",
     )
-    tax_rate: float = Field(0.25, ge=0, le=1, description="Corporate income tax rate [fraction].")
+    tax_rate: float = Field(
+        0.25, ge=0, le=1, json_schema_extra={"unit": "fraction"}, description="Corporate income tax rate [fraction]."
+    )
 
     @model_validator(mode="after")
     def _grace_within_term(self) -> Financing:
@@ -279,10 +357,18 @@ class Pricing(_Section):
         "on-demand index of 2026-10 ($2.81).",
     )
     utilization: float = Field(
-        0.85, ge=0, le=1, description="Share of sellable GPU-hours sold at steady state [fraction]."
+        0.85,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of sellable GPU-hours sold at steady state [fraction].",
     )
     reserved_share: float = Field(
-        0.6, ge=0, le=1, description="Share of sellable GPUs under take-or-pay contracts [fraction]."
+        0.6,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of sellable GPUs under take-or-pay contracts [fraction].",
     )
     reserved_price_multiple: float = Field(
         0.85,
@@ -304,11 +390,18 @@ class Pricing(_Section):
         0.13,
         ge=0,
         le=0.95,
+        json_schema_extra={"unit": "fraction"},
         description="Yearly fall of on-demand and renewal prices [fraction]; 0.13 halves the price in 5 years, "
         "as in Latent Space's worked example (2024-10); 2024 saw falls of 40 % and more.",
     )
     ramp_months: int = Field(3, ge=0, le=36, description="Months after go-live to reach steady utilization [months].")
-    sla_credit_share: float = Field(0.01, ge=0, le=0.5, description="Revenue given back as SLA credits [fraction].")
+    sla_credit_share: float = Field(
+        0.01,
+        ge=0,
+        le=0.5,
+        json_schema_extra={"unit": "fraction"},
+        description="Revenue given back as SLA credits [fraction].",
+    )
 
 
 class Timeline(_Section):
@@ -327,12 +420,20 @@ class Timeline(_Section):
         3.0, ge=0, le=60, description="On-site burn-in before customers get access [days]."
     )
     deposit_share: float = Field(
-        0.3, ge=0, le=1, description="Share of capex paid at purchase order; the rest at delivery [fraction]."
+        0.3,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of capex paid at purchase order; the rest at delivery [fraction].",
     )
     horizon_months: int = Field(72, ge=12, le=240, description="Analysis horizon from month 0 [months].")
     useful_life_months: int = Field(72, ge=12, le=180, description="Depreciation life of the hardware [months].")
     residual_value_share: float = Field(
-        0.05, ge=0, le=1, description="Resale value at the end of the horizon [fraction of capex]."
+        0.05,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Resale value at the end of the horizon [fraction of capex].",
     )
 
 
@@ -342,7 +443,7 @@ class Scenario(_Section):
     schema_version: int = Field(SCHEMA_VERSION, ge=1, le=SCHEMA_VERSION, description="Scenario file format version.")
     name: str = Field("untitled", max_length=120, description="Scenario name.")
     description: str = Field("", max_length=2000, description="Free-text notes.")
-    base: str | None = Field(None, description="Preset from data/scenarios/ this scenario started from.")
+    base: str | None = Field(None, max_length=64, description="Preset from data/scenarios/ this scenario started from.")
     cluster: Cluster = Field(default_factory=Cluster, description="Cluster size and GPU platform.")
     node: Node = Field(default_factory=Node, description="Compute-node bill of materials.")
     fabric: Fabric = Field(default_factory=Fabric, description="Networks.")
@@ -352,8 +453,10 @@ class Scenario(_Section):
     financing: Financing = Field(default_factory=Financing, description="Debt and equity.")
     pricing: Pricing = Field(default_factory=Pricing, description="GPU rental pricing.")
     timeline: Timeline = Field(default_factory=Timeline, description="Schedule and horizon.")
-    prices: dict[str, float] = Field(
-        default_factory=dict, description="Overrides of price-book unit prices by key [USD per unit]."
+    prices: dict[PriceKey, UnitPriceUsd] = Field(
+        default_factory=dict,
+        max_length=1000,
+        description="Overrides of price-book unit prices by key [USD per unit].",
     )
 
     @model_validator(mode="after")
@@ -364,13 +467,6 @@ class Scenario(_Section):
                 f"fabric.frontend.ports_per_node must be ≤ {ports} (the dual-port DPUs and front-end NICs of "
                 f"the node), got {self.fabric.frontend.ports_per_node}"
             )
-        return self
-
-    @model_validator(mode="after")
-    def _prices_non_negative(self) -> Scenario:
-        for key, value in self.prices.items():
-            if not value >= 0:
-                raise ValueError(f"prices.{key} must be ≥ 0, got {value}")
         return self
 
     def to_yaml(self) -> str:
@@ -412,12 +508,18 @@ def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str
 
 def _preset_dict(name: str, depth: int = 0) -> dict[str, Any]:
     if not isinstance(name, str) or not _PRESET_NAME.match(name):
-        raise ScenarioError(f"base must name a preset ({', '.join(preset_names())}), got {name!r}")
+        raise ScenarioError(f"base must name a preset ({', '.join(preset_names())}), got {_short(name)}")
     path = SCENARIOS_DIR / f"{name}.yaml"
     if not path.is_file():
         raise ScenarioError(f"base: no preset named {name!r}; choose one of {', '.join(preset_names())}")
-    data = _parse_text(path.read_text(encoding="utf-8"), path.name)
+    data = copy.deepcopy(_parsed_preset(str(path), path.stat().st_mtime_ns))
     return _resolve_base(data, depth + 1)
+
+
+@lru_cache(maxsize=32)
+def _parsed_preset(path: str, mtime_ns: int) -> dict[str, Any]:
+    """A preset file parsed once per version of the file (``mtime_ns`` is the cache key's version)."""
+    return _parse_text(Path(path).read_text(encoding="utf-8"), Path(path).name)
 
 
 def _resolve_base(data: Mapping[str, Any], depth: int = 0) -> dict[str, Any]:
@@ -431,14 +533,75 @@ def _resolve_base(data: Mapping[str, Any], depth: int = 0) -> dict[str, Any]:
     return merged
 
 
+MAX_NUMBER_CHARS = 100
+"""Longer integers in a file are read as :class:`OversizedNumber` (Python refuses > 4,300 digits)."""
+
+
+class OversizedNumber:
+    """An integer literal too long to be a scenario value; validation refuses it, naming the field."""
+
+    def __init__(self, chars: int) -> None:
+        self.chars = chars
+
+    def __repr__(self) -> str:
+        return f"a number {self.chars:,} characters long"
+
+
+def _int_or_oversized(text: str) -> int | OversizedNumber:
+    """``int(text)``, or an :class:`OversizedNumber` for more than :data:`MAX_NUMBER_CHARS` characters."""
+    return int(text) if len(text) <= MAX_NUMBER_CHARS else OversizedNumber(len(text))
+
+
+class _Refused(yaml.MarkedYAMLError):
+    """YAML this loader refuses on purpose; its ``problem`` is shown to the user."""
+
+
 class _NoAliasLoader(yaml.SafeLoader):
-    """Safe YAML without anchors/aliases: scenario files never need them, and alias bombs are refused."""
+    """Safe YAML without anchors/aliases: scenario files never need them, and alias bombs are refused.
+
+    Integers longer than :data:`MAX_NUMBER_CHARS` stay unparsed, dates stay text (no field is a date) and an
+    explicitly tagged scalar that is not what its tag says (``!!int abc``) is refused with its line.
+    """
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
-            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", event.start_mark)
+            raise _Refused(None, None, "aliases (*name) are not allowed", event.start_mark)
         return super().compose_node(parent, index)
+
+    def construct_bounded_int(self, node: yaml.ScalarNode) -> int | OversizedNumber:
+        """YAML ints (decimal, 0x, 0o, 0b, 1_000, base 60) with over-long literals kept unparsed."""
+        if len(str(node.value)) > MAX_NUMBER_CHARS:
+            return OversizedNumber(len(str(node.value)))
+        try:
+            return super().construct_yaml_int(node)
+        except ValueError:  # only an explicit !!int tag reaches here with a non-integer
+            raise _Refused(None, None, f"{_short(node.value, 30)} is not an integer", node.start_mark) from None
+
+    def construct_checked_float(self, node: yaml.ScalarNode) -> float:
+        """YAML floats; an explicit ``!!float`` on text that is not a number is refused."""
+        try:
+            return super().construct_yaml_float(node)
+        except ValueError:
+            raise _Refused(None, None, f"{_short(node.value, 30)} is not a number", node.start_mark) from None
+
+    def construct_date_as_text(self, node: yaml.ScalarNode) -> str:
+        """``2024-13-45`` and other date-like scalars as the text they are (a name or a note, never a date)."""
+        return str(self.construct_scalar(node))
+
+
+_NoAliasLoader.add_constructor("tag:yaml.org,2002:int", _NoAliasLoader.construct_bounded_int)
+_NoAliasLoader.add_constructor("tag:yaml.org,2002:float", _NoAliasLoader.construct_checked_float)
+_NoAliasLoader.add_constructor("tag:yaml.org,2002:timestamp", _NoAliasLoader.construct_date_as_text)
+
+
+def _load_yaml(text: str) -> Any:
+    """One YAML document with the safe, alias-free loader (never PyYAML's full loader)."""
+    loader = _NoAliasLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
 
 
 def _parse_text(text: str, origin: str) -> dict[str, Any]:
@@ -446,16 +609,15 @@ def _parse_text(text: str, origin: str) -> dict[str, Any]:
     try:
         if text.lstrip().startswith("{"):
             try:
-                data = json.loads(text)
+                data = json.loads(text, parse_int=_int_or_oversized)
             except json.JSONDecodeError:
-                data = yaml.load(text, Loader=_NoAliasLoader)
+                data = _load_yaml(text)
         else:
-            data = yaml.load(text, Loader=_NoAliasLoader) if text.strip() else None
+            data = _load_yaml(text) if text.strip() else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None)
-        detail = f": {problem}" if problem and "alias" in str(problem) else ": not valid YAML or JSON"
+        detail = f": {exc.problem}" if isinstance(exc, _Refused) else ": not valid YAML or JSON"
         raise ScenarioError(f"{origin}{where}{detail}") from None
     except RecursionError:
         raise ScenarioError(f"{origin}: nested too deeply to be a scenario") from None
@@ -464,22 +626,92 @@ def _parse_text(text: str, origin: str) -> dict[str, Any]:
     return data
 
 
+_NUMBER_TEXT = re.compile(r"^[+-]?(\d[\d_]*\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+class _Raw(str):
+    """A text shown without quotes."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters; a huge integer is described, not printed."""
+    if isinstance(value, int) and value.bit_length() > 256:
+        return f"a {int(value.bit_length() * math.log10(2)) + 1}-digit integer"
+    if isinstance(value, str) and _NUMBER_TEXT.match(value):  # YAML reads 5e-324 (no dot) as text
+        value = _Raw(value)
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_PLAIN_KEY = re.compile(r"^[\w\-]{1,64}$")
+
+
+def _loc_part(part: int | str) -> str:
+    """A field name as is; a user's mapping key quoted and cut short (it may hold anything)."""
+    text = str(part)
+    return text if _PLAIN_KEY.match(text) else _short(text, 40)
+
+
+def _num(value: float) -> str:
+    """A bound for a message: ``5``, ``0.95``, ``1,000,000``."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"
+
+
+def _field_limits(loc: tuple[int | str, ...]) -> tuple[list[str], list[str]]:
+    """Lower and upper bounds of the field at ``loc`` as texts (``["≥ 5"]``, ``["≤ 300"]``); empty if none."""
+    annotation: Any = Scenario
+    info: FieldInfo | None = None
+    for part in loc:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel) and part in annotation.model_fields:
+            info = annotation.model_fields[str(part)]
+            annotation = info.annotation
+        elif get_origin(annotation) is dict:  # a value of a mapping field such as prices
+            value_type = get_args(annotation)[1]
+            info = next((m for m in get_args(value_type)[1:] if isinstance(m, FieldInfo)), None)
+            annotation = None
+        else:
+            return [], []
+    lower: list[str] = []
+    upper: list[str] = []
+    for m in info.metadata if info is not None else []:
+        for attr, sign, out in (("ge", "≥", lower), ("gt", ">", lower), ("le", "≤", upper), ("lt", "<", upper)):
+            if getattr(m, attr, None) is not None:
+                out.append(f"{sign} {_num(getattr(m, attr))}")
+    return lower, upper
+
+
+def _range_text(loc: tuple[int | str, ...], fallback: str) -> str:
+    """``between 5 and 300`` for inclusive bounds on both sides, ``> 0 and ≤ 100`` otherwise, else ``fallback``."""
+    lower, upper = _field_limits(loc)
+    if len(lower) != 1 or len(upper) != 1:
+        return fallback
+    if lower[0].startswith("≥") and upper[0].startswith("≤"):
+        return f"between {lower[0][2:]} and {upper[0][2:]}"
+    return f"{lower[0]} and {upper[0]}"
+
+
 def format_validation_error(exc: ValidationError) -> str:
-    """One line naming the first bad field, e.g. ``fabric.oversubscription must be ≥ 1, got 0.5``."""
+    """One line naming the first bad field, e.g. ``facility.rack_power_kw must be between 5 and 300, got 1``."""
     err = exc.errors(include_url=False)[0]
-    loc = ".".join(str(p) for p in err["loc"])
+    loc = ".".join(_loc_part(p) for p in err["loc"])
     ctx = err.get("ctx") or {}
     kind = err["type"]
     got = _short(err.get("input"))
+    if err["loc"][-1:] == ("[key]",):  # a bad key of a mapping such as prices
+        parent = ".".join(_loc_part(p) for p in err["loc"][:-2])
+        return f"{parent}: key {_short(err.get('input'), 40)}: {err['msg'][:1].lower()}{err['msg'][1:]}"
     bounds = {"greater_than_equal": "≥", "greater_than": ">", "less_than_equal": "≤", "less_than": "<"}
     if kind in bounds:
         limit = next(iter(ctx.values()))
-        return f"{loc} must be {bounds[kind]} {limit}, got {got}"
+        return f"{loc} must be {_range_text(err['loc'], f'{bounds[kind]} {_num(limit)}')}, got {got}"
+    if kind == "invalid_key":  # a key that is not text, such as 1: in YAML
+        parent = ".".join(_loc_part(p) for p in err["loc"][:-1])
+        return f"{parent or 'scenario'}: key {got} must be text (a field name)"
     if kind == "extra_forbidden":
         return f"{loc}: unknown field (check the spelling)"
     if kind == "missing":
@@ -489,7 +721,10 @@ def format_validation_error(exc: ValidationError) -> str:
     if kind == "value_error":
         msg = str(ctx.get("error", err["msg"]))
         return msg if (loc == "" or msg.startswith(loc.split(".")[0])) else f"{loc}: {msg}"
-    return f"{loc}: {err['msg'].lower()}, got {got}" if loc else err["msg"]
+    msg = err["msg"][:1].lower() + err["msg"][1:]
+    if not loc:
+        return msg
+    return f"{loc}: {msg} ({got})" if ", got " in msg else f"{loc}: {msg}, got {got}"
 
 
 def scenario_from_dict(data: Mapping[str, Any]) -> Scenario:
@@ -504,8 +739,9 @@ def scenario_from_dict(data: Mapping[str, Any]) -> Scenario:
 
 
 def parse_scenario(text: str, origin: str = "scenario") -> Scenario:
-    """Parse YAML or JSON text (JSON is YAML) into a validated Scenario."""
-    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+    """Parse YAML or JSON text (JSON is YAML) into a validated Scenario; ``origin`` names it in messages."""
+    origin = _shown_path(origin)
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:  # text may hold lone surrogates
         raise ScenarioError(f"{origin}: file larger than {MAX_FILE_BYTES // 1000} kB")
     return scenario_from_dict(_parse_text(text, origin))
 
@@ -521,15 +757,23 @@ def load_scenario(source: str | Path | Mapping[str, Any]) -> Scenario:
     if isinstance(source, str) and _PRESET_NAME.match(source) and source in preset_names():
         return scenario_from_dict({"base": source})
     path = Path(source)
-    if not path.is_file():
-        raise ScenarioError(f"{path}: no such file")
-    if path.stat().st_size > MAX_FILE_BYTES:
-        raise ScenarioError(f"{path.name}: file larger than {MAX_FILE_BYTES // 1000} kB")
+    shown, name = _shown_path(str(path)), _shown_path(path.name)
     try:
+        if not path.is_file():
+            raise ScenarioError(f"{shown}: {'not a regular file' if path.exists() else 'no such file'}")
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise ScenarioError(f"{name}: file larger than {MAX_FILE_BYTES // 1000} kB")
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise ScenarioError(f"{path.name}: not a text file (expected YAML or JSON)") from None
-    return parse_scenario(text, path.name)
+        raise ScenarioError(f"{name}: not a text file (expected YAML or JSON)") from None
+    except OSError as exc:  # unreadable, a name too long, a folder that vanished …
+        raise ScenarioError(f"{shown}: cannot read the file ({exc.strerror or type(exc).__name__})") from None
+    return parse_scenario(text, name)
+
+
+def _shown_path(text: str) -> str:
+    """A path for a message: as is if printable and short, else quoted with escapes and cut."""
+    return text if text.isprintable() and len(text) <= 200 else _short(text, 80)
 
 
 def save_scenario(scenario: Scenario, path: str | Path) -> Path:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import streamlit as st
 
 from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare_figure, tco_compare_figure
-from neoplan.scenario import ScenarioError
+from neoplan.scenario import ScenarioError, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_scenario, get_library, get_scenario
+from ui.widgets import chart
 
 CURRENT = "Current scenario (unsaved edits)"
 # (label, getter, formatter, higher is better)
@@ -45,7 +48,7 @@ for name in chosen:
         scenario = get_scenario() if name == CURRENT else library.load(name)
         results[name] = evaluate_scenario(scenario)
     except ScenarioError as exc:
-        st.error(f"{name}: {exc}")
+        st.error(fmt.plain(f"{name}: {exc}"))
 if len(results) < 2:
     st.stop()
 
@@ -65,9 +68,10 @@ for name in names:
         col.append(text)
     table[name] = col
 st.dataframe(pd.DataFrame(table), hide_index=True, height=(len(ROWS) + 1) * 35 + 3)
-st.caption(f"Deltas in brackets are against **{names[0]}**.")
+st.caption(f"Deltas in brackets are against **{fmt.plain(names[0])}**.")
 
 c1, c2 = st.columns(2)
-c1.plotly_chart(capex_compare_figure(results), key="compare.capex")
-c2.plotly_chart(tco_compare_figure(results), key="compare.tco")
-st.plotly_chart(cumulative_cash_compare_figure(results), key="compare.cash")
+inputs = json.dumps({name: scenario_json(r.scenario) for name, r in results.items()})  # names and scenarios, in order
+chart(capex_compare_figure, results, inputs=inputs, key="compare.capex", where=c1)
+chart(tco_compare_figure, results, inputs=inputs, key="compare.tco", where=c2)
+chart(cumulative_cash_compare_figure, results, inputs=inputs, key="compare.cash")

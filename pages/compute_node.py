@@ -6,9 +6,10 @@ import streamlit as st
 
 from neoplan.charts import node_bom_figure
 from neoplan.pricebook import default_platforms
+from neoplan.scenario import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current
-from ui.widgets import field_input
+from ui.widgets import chart, field_input
 
 st.title("Compute node")
 st.caption("One HGX server, line by line: counts from the options × unit prices from the price book.")
@@ -36,7 +37,7 @@ with left:
     field_input("node.warranty_years", "Warranty [years]")
     st.divider()
     field_input("cluster.gpus", "GPUs in the cluster", step=8)
-    field_input("cluster.hot_spare_share", "Hot spares [share of servers]", step=0.01)
+    field_input("cluster.hot_spare_share", "Hot spares [% of servers]", step=1.0)
 
 result = evaluate_current()
 if result is not None:
@@ -61,28 +62,29 @@ if result is not None:
             fmt.usd(result.capex_by_category()["compute"]),
             help="Servers in service plus hot spares, times the node price.",
         )
-        c5.metric("Servers", f"{result.servers:,} + {result.spare_servers:,} spares")
+        c5.metric("Servers + hot spares", f"{result.servers:,} + {result.spare_servers:,}")
         c6.metric(
             "Per GPU",
             fmt.usd_exact(result.node_capex_usd / result.platform.gpus_per_node),
             help="Node price divided by its GPUs.",
         )
-        st.plotly_chart(node_bom_figure(result), key="node_bom_chart")
-        table = result.bom_table()[["item", "quantity", "unit", "unit_price_usd", "total_usd", "basis", "key"]]
-        st.dataframe(
-            table,
-            hide_index=True,
-            column_config={
-                "item": "Item",
-                "quantity": "Qty",
-                "unit": "Unit",
-                "key": "Price key",
-                "basis": "Basis",
-                "unit_price_usd": st.column_config.NumberColumn("Unit price", format="dollar"),
-                "total_usd": st.column_config.NumberColumn("Total", format="dollar"),
-            },
-        )
-        st.caption(
-            "Basis: **quoted** = public price, **estimate** = judgement, **fitted** = set to reproduce a "
-            "calibration target, **override** = your price. Edit data/prices/*.csv to change defaults."
-        )
+        chart(node_bom_figure, result, inputs=scenario_json(result.scenario), key="node_bom_chart")
+    st.subheader("Bill of materials, per server")
+    table = result.bom_table()[["item", "quantity", "unit", "unit_price_usd", "total_usd", "basis", "key"]]
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={
+            "item": st.column_config.TextColumn("Item", width=320),
+            "quantity": st.column_config.NumberColumn("Qty", width="small"),
+            "unit": st.column_config.TextColumn("Unit", width="small"),
+            "key": st.column_config.TextColumn("Price key", width="small"),
+            "basis": st.column_config.TextColumn("Basis", width="small"),
+            "unit_price_usd": st.column_config.NumberColumn("Unit price", format="dollar", step=1),
+            "total_usd": st.column_config.NumberColumn("Total", format="dollar", step=1),
+        },
+    )
+    st.caption(
+        "Basis: **quoted** = public price, **estimate** = judgement, **fitted** = set to reproduce a "
+        "calibration target, **override** = your price. Edit data/prices/*.csv to change defaults."
+    )

@@ -11,6 +11,7 @@ from functools import partial
 import streamlit as st
 
 from neoplan import Result, export
+from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import scenario_downloads
 
@@ -35,9 +36,9 @@ def _html_bytes(result: Result) -> bytes:
 st.title("Export")
 scenario = get_scenario()
 st.caption(
-    f"Take **{scenario.name}** away: a workbook for analysts, a report for investors, CSVs for scripts and the "
-    "scenario file to reload later. Values only, no spreadsheet formulas; text a spreadsheet could run as a "
-    "formula is written as text."
+    f"Take **{fmt.plain(scenario.name)}** away: a workbook for analysts, a report for investors, CSVs for "
+    "scripts and the scenario file to reload later. Values only, no spreadsheet formulas; text a spreadsheet "
+    "could run as a formula is written as text."
 )
 
 result = evaluate_current()

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import math
 
-import pandas as pd
 import streamlit as st
 
 from neoplan import finance
 from neoplan.charts.finance import DEBT_LABELS, debt_by_month, debt_by_year, debt_figure, timeline_figure
+from neoplan.scenario import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
-from ui.widgets import compact_metrics, field_input, metric_cards
+from ui.widgets import chart, compact_metrics, field_input, metric_cards
 
 KPI_KEY = "financing_kpis"
 TIMELINE_KEY = "financing_timeline"
@@ -74,8 +74,8 @@ if result is not None:
 left, right = st.columns([1, 2.6], gap="large")
 with left:
     st.subheader("Debt and equity")
-    field_input("financing.debt_share", "Debt share of capex", step=0.05)
-    field_input("financing.interest_rate", "Interest rate [per year]", step=0.005, fmt="%.3f")
+    field_input("financing.debt_share", "Debt share of capex [%]", step=5.0)
+    field_input("financing.interest_rate", "Interest rate [% per year]", step=0.5)
     field_input("financing.term_months", "Term from first draw [months]", step=6)
     field_input("financing.grace_months", "Grace, interest only [months]")
     field_input(
@@ -93,19 +93,19 @@ with left:
             "Sculpted: debt service each month = CFADS / DSCR*, with DSCR* set so the loan is repaid exactly at "
             "maturity. A DSCR* below the target means the debt is too large for it."
         )
-    field_input("financing.upfront_fee_rate", "Upfront fee [share of debt]", step=0.005, fmt="%.3f")
-    field_input("financing.capitalize_idc", "Capitalise interest during construction")
-    field_input("financing.hurdle_rate", "Hurdle rate / WACC [per year]", step=0.01)
-    field_input("financing.tax_rate", "Tax rate", step=0.01)
+    field_input("financing.upfront_fee_rate", "Upfront fee [% of debt]", step=0.5)
+    field_input("financing.capitalize_idc", "Capitalise IDC")  # interest during construction (see help)
+    field_input("financing.hurdle_rate", "Hurdle rate / WACC [% per year]", step=1.0)
+    field_input("financing.tax_rate", "Tax rate [%]", step=1.0)
     st.subheader("Timeline")
     field_input("timeline.delivery_lead_months", "Delivery lead time [months]")
     field_input("timeline.integration_burn_in_weeks", "OEM integration burn-in [weeks]", step=0.5, fmt="%.1f")
     field_input("timeline.site_install_weeks", "Site installation [weeks]", step=0.5, fmt="%.1f")
     field_input("timeline.onsite_burn_in_days", "On-site burn-in [days]", step=1.0, fmt="%.1f")
-    field_input("timeline.deposit_share", "Deposit at order [share of capex]", step=0.05)
+    field_input("timeline.deposit_share", "Deposit at order [% of capex]", step=5.0)
     field_input("timeline.horizon_months", "Analysis horizon [months]", step=6)
     field_input("timeline.useful_life_months", "Depreciation life [months]", step=6)
-    field_input("timeline.residual_value_share", "Residual value [share of capex]", step=0.01)
+    field_input("timeline.residual_value_share", "Residual value [% of capex]", step=1.0)
 
 if result is not None:
     dates = result.ops.dates
@@ -121,16 +121,17 @@ if result is not None:
             "(or the horizon, where any balance left is paid off).",
         )
         t[3].metric("Horizon", f"{dates.months} months", help="Residual value received in the last month.")
-        st.plotly_chart(timeline_figure(result), key="financing_timeline_chart")
+        chart(timeline_figure, result, inputs=scenario_json(result.scenario), key="financing_timeline_chart")
 
         st.subheader("Debt")
-        st.plotly_chart(debt_figure(result), key="financing_debt_chart")
-        st.markdown("**Debt schedule by project year** (Y1 = months 0–11 after the purchase order)")
-        yearly = debt_by_year(result).T.rename(index=DEBT_LABELS)
-        st.dataframe(yearly.style.format(fmt.usd), height=_height(len(yearly)), key="financing_debt_table")
-        with st.expander("Monthly debt schedule"):
-            monthly = debt_by_month(result).rename(columns={"month": "Month", **DEBT_LABELS})
-            money = pd.Index([c for c in monthly.columns if c != "Month"])
-            st.dataframe(monthly.style.format(fmt.usd_exact, subset=money), hide_index=True)
-        with st.expander("How this is computed"):
-            st.markdown(finance.__doc__ or "")
+        chart(debt_figure, result, inputs=scenario_json(result.scenario), key="financing_debt_chart")
+
+    st.markdown("**Debt schedule by project year** (Y1 = months 0–11 after the purchase order)")
+    yearly = debt_by_year(result).T.rename(index=DEBT_LABELS)
+    st.dataframe(yearly.style.format(fmt.usd), height=_height(len(yearly)), key="financing_debt_table")
+    with st.expander("Monthly debt schedule"):
+        monthly = debt_by_month(result).rename(columns={"month": "Month", **DEBT_LABELS})
+        dollars = st.column_config.NumberColumn(format="dollar", step=1)  # formatted by the browser: no Styler
+        st.dataframe(monthly, hide_index=True, column_config={c: dollars for c in monthly.columns if c != "Month"})
+    with st.expander("How this is computed"):
+        st.markdown(finance.__doc__ or "")

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
+import dataclasses
+import math
+
+import pandas as pd
 import streamlit as st
 
-from neoplan.charts import LAYOUT, PALETTE
-from neoplan.fabric import default_network_catalogue, design_options, topology_picture
+from neoplan import Result
+from neoplan.charts.network import SHORT_LABELS, options_figure, topology_figure
+from neoplan.fabric import (
+    DesignOption,
+    backend_lines,
+    default_network_catalogue,
+    design_options,
+    topology_picture,
+    total_usd,
+)
+from neoplan.scenario import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current
-from ui.widgets import field_input
+from ui.widgets import chart, field_input
 
 TOPOLOGY_LABELS = {
     "reference": "Reference (NVIDIA RA, optics everywhere)",
@@ -17,69 +29,65 @@ TOPOLOGY_LABELS = {
     "vms": "Virtual modular switch",
     "modular": "Modular chassis (CS9500 class)",
 }
-SHORT_LABELS = {
-    "reference": "Reference",
-    "tor": "Top-of-rack",
-    "vms": "VMS 1:1",
-    "vms_2to1": "VMS 2:1",
-    "modular": "Modular",
-}
-TIER_COLOURS = {"server": "#b0b7c3", "leaf": "#2a9d8f", "spine": "#264653", "chassis": "#e76f51", "core": "#e9c46a"}
+NETWORK_NAMES = {"backend_network": "back end", "frontend_network": "front end", "oob_network": "OOB"}
+TOPOLOGY_SHORT = {"reference": "Reference", "tor": "Top-of-rack", "vms": "VMS", "modular": "Modular"}
+YOURS = "yours"  # name of the design option that is the scenario's own back end when no standard option matches
+HIGHLIGHT = "background-color: #fdebe5; font-weight: bold"
 
 
-def options_figure(options) -> go.Figure:
-    """Back-end capex per design with Δ vs reference as bar text [USD]."""
-    ok = [o for o in options if o.feasible]
-    fig = go.Figure(
-        go.Bar(
-            x=[SHORT_LABELS.get(o.name, o.label) for o in ok],
-            y=[o.capex_usd for o in ok],
-            text=["baseline" if o.name == "reference" else fmt.pct(o.delta_vs_reference) for o in ok],
-            textposition="outside",
-            marker_color=[PALETTE["oem"] if o.name == "reference" else PALETTE["this"] for o in ok],
-            customdata=[[o.spine_gbps_per_gpu, o.spine_switches, o.transceivers] for o in ok],
-            hovertemplate="%{x}<br>$%{y:,.0f}<br>%{customdata[0]:,.0f} Gbit/s per GPU across spines"
-            "<br>%{customdata[1]} spines · %{customdata[2]:,} transceivers<extra></extra>",
-        )
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_options(scenario_text: str, _result: Result) -> list[DesignOption]:
+    """``design_options`` of ``_result``'s scenario (JSON ``scenario_text``): five fabrics sized and priced."""
+    return design_options(_result.scenario, _result.book)
+
+
+def _ratio(value: float) -> str:
+    return f"{value:g}:1"
+
+
+def design_label(option: DesignOption, chosen: str) -> str:
+    """A design's name for the comparison table, the scenario's own marked ``➜ … (yours)``."""
+    short = SHORT_LABELS.get(option.name, option.label)
+    return f"➜ {short} (yours)" if option.name == chosen else short
+
+
+def with_your_design(result: Result, options: list[DesignOption]) -> tuple[list[DesignOption], str]:
+    """The design options with the scenario's own back end among them, and the name of that option: the standard
+    option of the same topology and oversubscription (built at the scenario's NICs, as every option is), else an
+    extra option ``yours`` priced the same way (back-end hardware)."""
+    fab = result.scenario.fabric
+    for o in options:
+        if o.topology == fab.topology and math.isclose(o.oversubscription, fab.oversubscription):
+            return options, o.name
+    b = result.fabric.backend
+    cost = total_usd(backend_lines(b, result.book))
+    ref = next((o.capex_usd for o in options if o.name == "reference" and o.feasible), None)
+    template = next(o for o in options if o.topology == fab.topology)
+    yours = dataclasses.replace(
+        template,
+        name=YOURS,
+        label=f"{TOPOLOGY_SHORT.get(fab.topology, fab.topology)} {_ratio(fab.oversubscription)}",
+        oversubscription=fab.oversubscription,
+        feasible=True,
+        error="",
+        capex_usd=cost,
+        capex_per_server_usd=cost / b.servers,
+        capex_per_gpu_usd=cost / result.gpus,
+        delta_vs_reference=(cost / ref - 1) if ref else None,
+        leaf_switches=b.leaf_switches,
+        spine_switches=b.spine_switches,
+        core_switches=b.core_switches,
+        chassis=b.chassis,
+        transceivers=b.transceivers,
+        cables=b.cables,
+        network_racks=b.network_racks,
+        power_kw=b.power_kw,
+        injection_gbps_per_gpu=b.injection_gbps_per_gpu,
+        spine_gbps_per_gpu=b.spine_gbps_per_gpu,
+        liquid_cooled=b.liquid_cooled,
+        backend=b,
     )
-    fig.update_layout(title="Back-end capex by design (hardware)", yaxis_title="USD", **LAYOUT)
-    return fig
-
-
-def topology_figure(picture: dict) -> go.Figure:
-    """Simplified drawing of the back end: a sample of each tier and how it connects."""
-    pos = {n["id"]: (n["x"], n["y"]) for n in picture["nodes"]}
-    xs: list[float | None] = []
-    ys: list[float | None] = []
-    for e in picture["edges"]:
-        (x0, y0), (x1, y1) = pos[e["source"]], pos[e["target"]]
-        xs += [x0, x1, None]
-        ys += [y0, y1, None]
-    fig = go.Figure(
-        go.Scatter(x=xs, y=ys, mode="lines", line={"color": "#cfd4dc", "width": 1}, hoverinfo="skip", showlegend=False)
-    )
-    totals, shown = picture["totals"], picture["shown"]
-    for tier, colour in TIER_COLOURS.items():
-        nodes = [n for n in picture["nodes"] if n["tier"] == tier]
-        if not nodes:
-            continue
-        fig.add_scatter(
-            x=[n["x"] for n in nodes],
-            y=[n["y"] for n in nodes],
-            mode="markers",
-            marker={"size": 14 if tier != "chassis" else 28, "color": colour, "symbol": "square"},
-            name=f"{tier}: {shown[tier]:,} of {totals[tier]:,} shown",
-            text=[n["label"] for n in nodes],
-            hovertemplate="%{text}<extra></extra>",
-        )
-    fig.update_layout(
-        title="Back-end topology (a sample of each tier)",
-        xaxis={"visible": False},
-        yaxis={"visible": False},
-        legend={"orientation": "h", "y": -0.05},
-        **LAYOUT,
-    )
-    return fig
+    return [*options, yours], YOURS
 
 
 st.title("Network")
@@ -169,52 +177,81 @@ if result is not None:
             for col, (label, value, help_text) in zip(st.columns(3), metrics[row : row + 3], strict=False):
                 col.metric(label, value, help=help_text)
         for warning in fabric.warnings:
-            st.warning(warning)
+            st.warning(fmt.plain(warning))
 
-        st.subheader("Compare back-end designs")
-        options = design_options(result.scenario, result.book)
-        st.plotly_chart(options_figure(options), key="network_options_chart")
-        st.dataframe(
-            [
-                {
-                    "Design": o.label,
-                    "Capex": o.capex_usd,
-                    "Δ vs reference": None if o.delta_vs_reference is None else o.delta_vs_reference * 100,
-                    "Leaves": o.leaf_switches,
-                    "Spines": o.spine_switches or o.chassis,
-                    "Cores": o.core_switches,
-                    "Transceivers": o.transceivers,
-                    "Cables": o.cables,
-                    "Gbit/s per GPU across spines": o.spine_gbps_per_gpu,
-                    "Power [kW]": o.power_kw,
-                    "Note": o.error,
-                }
-                for o in options
-            ],
-            hide_index=True,
-            column_config={
-                "Capex": st.column_config.NumberColumn(format="dollar"),
-                "Δ vs reference": st.column_config.NumberColumn(format="%.1f %%"),
-                "Power [kW]": st.column_config.NumberColumn(format="%.1f"),
-                "Gbit/s per GPU across spines": st.column_config.NumberColumn(format="%.0f"),
-            },
-            key="network_options_table",
-        )
-        for o in options:
-            with st.expander(f"Caveats — {o.label}"):
-                for caveat in o.caveats:
-                    st.markdown(f"- {caveat}")
+    st.subheader("Compare back-end designs")
+    options, chosen = with_your_design(result, cached_options(scenario_json(result.scenario), result))
+    st.caption(
+        f"Every design at your {result.gpus:,} GPUs and {result.scenario.fabric.nics_per_node} back-end NICs "
+        "per server. Your design (topology and oversubscription as set on the left) is in orange and marked "
+        "in the table."
+    )
+    chart(options_figure, options, chosen, inputs=scenario_json(result.scenario), key="network_options_chart")
+    table = pd.DataFrame(
+        [
+            {
+                "Design": design_label(o, chosen),
+                "Capex": o.capex_usd,
+                "Δ vs ref.": None if o.delta_vs_reference is None else o.delta_vs_reference * 100,
+                "Leaves": o.leaf_switches,
+                "Spines": o.spine_switches or o.chassis,
+                "Cores": o.core_switches,
+                "Optics": o.transceivers,
+                "Cables": o.cables,
+                "Gb/s per GPU": o.spine_gbps_per_gpu,
+                "Power [kW]": o.power_kw,
+                "Note": o.error,
+            }
+            for o in options
+        ]
+    )
+    mine = [o.name == chosen for o in options]
+    empty = [c for c in ("Cores", "Note") if not table[c].astype(bool).any()]  # no core tier, no infeasible design
+    table = table.drop(columns=empty)
+    count = st.column_config.NumberColumn(format="localized", width="small")
+    st.dataframe(
+        table.style.apply(lambda col: [HIGHLIGHT if m else "" for m in mine], axis=0),
+        hide_index=True,
+        column_config={
+            "Design": st.column_config.TextColumn(width=150),
+            "Capex": st.column_config.NumberColumn(format="dollar", step=1, width=100),
+            "Δ vs ref.": st.column_config.NumberColumn(format="%.1f %%", width="small"),
+            "Leaves": count,
+            "Spines": count,
+            "Cores": count,
+            "Optics": st.column_config.NumberColumn(format="localized", width="small", help="Transceivers"),
+            "Cables": count,
+            "Gb/s per GPU": st.column_config.NumberColumn(
+                format="%.0f", width="small", help="What each GPU gets across the spines: injection ÷ oversubscription."
+            ),
+            "Power [kW]": st.column_config.NumberColumn(format="%.1f", width="small"),
+        },
+        key="network_options_table",
+    )
+    for o in options:
+        if not o.caveats:
+            continue
+        with st.expander(f"Caveats — {o.label}"):
+            for caveat in o.caveats:
+                st.markdown(f"- {caveat}")
 
-        st.subheader("Topology")
-        st.plotly_chart(topology_figure(topology_picture(b, max_per_tier=16, servers_shown=4)), key="network_topology")
+    st.subheader("Topology")
+    picture = topology_picture(b, max_per_tier=16, servers_shown=4)
+    chart(topology_figure, picture, inputs=scenario_json(result.scenario), key="network_topology")
 
-        st.subheader("Bill of materials")
-        st.dataframe(
-            [ln.as_record() for ln in fabric.lines],
-            hide_index=True,
-            column_config={
-                "unit_price_usd": st.column_config.NumberColumn("Unit price", format="dollar"),
-                "total_usd": st.column_config.NumberColumn("Total", format="dollar"),
-            },
-            key="network_bom_table",
-        )
+    st.subheader("Bill of materials")
+    bom = pd.DataFrame([ln.as_record() for ln in fabric.lines]).replace({"category": NETWORK_NAMES})
+    st.dataframe(
+        bom[["category", "item", "quantity", "unit", "unit_price_usd", "total_usd", "basis"]],
+        hide_index=True,
+        column_config={
+            "category": st.column_config.TextColumn("Network", width="small"),
+            "item": st.column_config.TextColumn("Item", width=330),
+            "quantity": st.column_config.NumberColumn("Qty", format="localized", width="small"),
+            "unit": st.column_config.TextColumn("Unit", width="small"),
+            "unit_price_usd": st.column_config.NumberColumn("Unit price", format="dollar", step=1, width="small"),
+            "total_usd": st.column_config.NumberColumn("Total", format="dollar", step=1, width=100),
+            "basis": st.column_config.TextColumn("Basis", width="small"),
+        },
+        key="network_bom_table",
+    )

@@ -7,12 +7,15 @@ import streamlit as st
 from neoplan.charts.finance import cash_flow_figure, tco_figure
 from neoplan.charts.site import capex_treemap_figure
 from neoplan.costs import share_by_basis
+from neoplan.scenario import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
+from ui.widgets import chart, compact_metrics
 
 scenario = get_scenario()
 st.title("neoplan")
-st.markdown(f"**{scenario.name}** — {scenario.description}" if scenario.description else f"**{scenario.name}**")
+about = f" — {fmt.plain(scenario.description)}" if scenario.description else ""
+st.markdown(f"**{fmt.plain(scenario.name)}**{about}")
 
 result = evaluate_current()
 if result is None:
@@ -47,7 +50,8 @@ KPIS = [
     ("Min DSCR", fmt.ratio(k["min_dscr"]), "Lowest yearly debt-service cover (CFADS ÷ debt service).",
      "pages/financing.py"),
 ]
-with st.container(border=True):
+compact_metrics("overview_headline", 1.6)  # "$3.23 /GPU-h" fits four to a row at 1,280 px
+with st.container(border=True, key="overview_headline"):
     st.caption(f"HEADLINE at {fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)} and "
                f"{fmt.pct(scenario.pricing.utilization, 0)} utilization")
     for row in (KPIS[:4], KPIS[4:]):
@@ -57,9 +61,10 @@ with st.container(border=True):
             col.page_link(page, label="Explain →")
 
 left, mid = st.columns(2)
-left.plotly_chart(capex_treemap_figure(result), key="overview.capex")
-mid.plotly_chart(tco_figure(result), key="overview.tco")
-st.plotly_chart(cash_flow_figure(result), key="overview.cash")
+inputs = scenario_json(result.scenario)
+chart(capex_treemap_figure, result, inputs=inputs, key="overview.capex", where=left)
+chart(tco_figure, result, inputs=inputs, key="overview.tco", where=mid)
+chart(cash_flow_figure, result, inputs=inputs, key="overview.cash")
 
 parts = ", ".join(f"{fmt.pct(share, 0)} {name}" for name, share in share_by_basis(result.capex_lines).items())
 st.caption(
@@ -68,4 +73,4 @@ st.caption(
     "data/prices/*.csv, or the Export page's workbook."
 )
 for warning in result.warnings:
-    st.warning(warning)
+    st.warning(fmt.plain(warning))

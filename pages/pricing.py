@@ -6,10 +6,10 @@ import streamlit as st
 
 from neoplan import revenue
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
-from neoplan.scenario import Pricing
+from neoplan.scenario import Pricing, scenario_json
 from ui import format as fmt
 from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
-from ui.widgets import field_input, metric_cards
+from ui.widgets import chart, field_input, metric_cards
 
 PIN = "pricing.reserved_usd_per_gpu_hour"
 PIN_KEY = WIDGET_PREFIX + PIN
@@ -85,34 +85,35 @@ if result is not None:
             ("Payback", fmt.months(k["payback_months"]),
              "From the purchase order until cumulative project cash turns positive."),
         ]],
-        font_rem=1.4,
-        widths=[1.3, 1.3, 0.95, 0.95, 1, 1.3],
+        font_rem=1.5,
+        per_row=3,  # six in a row are cut off below ~1,600 px
     )
 
 left, right = st.columns([1, 2.6], gap="large")
 with left:
     st.subheader("Headline")
     field_input("pricing.usd_per_gpu_hour", "Headline price [USD/GPU-h]", step=0.05)
-    field_input("pricing.utilization", "Utilization [share of GPU-hours sold]", step=0.01)
+    field_input("pricing.utilization", "Utilization [% of GPU-hours sold]", step=1.0)
     st.subheader("Contract book")
-    field_input("pricing.reserved_share", "Reserved share (take-or-pay)", step=0.05)
+    field_input("pricing.reserved_share", "Reserved share, take-or-pay [%]", step=5.0)
     field_input("pricing.reserved_price_multiple", "Reserved price [× headline]", step=0.05)
     reserved_price_input()
     field_input("pricing.reserved_term_months", "Reserved term [months]", step=6)
     field_input("pricing.on_demand_price_multiple", "On-demand price [× headline]", step=0.05)
-    field_input("pricing.price_decline_per_year", "Price decline [per year]", step=0.05)
+    field_input("pricing.price_decline_per_year", "Price decline [% per year]", step=1.0)
     field_input("pricing.ramp_months", "On-demand ramp-up [months]")
-    field_input("pricing.sla_credit_share", "SLA credits [share of revenue]", step=0.005, fmt="%.3f")
+    field_input("pricing.sla_credit_share", "SLA credits [% of revenue]", step=0.5)
 
 if result is not None:
     with right:
-        st.plotly_chart(revenue_mix_figure(result), key="pricing_revenue_chart")
-        st.plotly_chart(irr_vs_price_figure(result), key="pricing_irr_chart")
+        inputs = scenario_json(result.scenario)
+        chart(revenue_mix_figure, result, inputs=inputs, key="pricing_revenue_chart")
+        chart(irr_vs_price_figure, result, inputs=inputs, key="pricing_irr_chart")
         st.caption(
             "Each point re-runs the cash flows at that headline price, everything else unchanged. At the "
             "break-even price project NPV is zero, so the project IRR equals the hurdle rate."
         )
-        st.plotly_chart(tco_figure(result), key="pricing_tco_chart")
+        chart(tco_figure, result, inputs=inputs, key="pricing_tco_chart")
         st.caption(
             "TCO is PV(capex less residual + opex) / PV(sold GPU-hours) at the hurdle rate, before SG&A and tax. "
             "The break-even headline price differs from it: prices decline after go-live, reserved contracts "

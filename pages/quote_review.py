@@ -12,6 +12,7 @@ from neoplan.charts.quote import findings_figure, quote_vs_recommended_figure
 from neoplan.quote import (
     DEFAULT_PRICE_TOLERANCE,
     MAX_QUOTE_BYTES,
+    ParsedQuote,
     QuoteError,
     QuoteReview,
     annotated_records,
@@ -28,11 +29,17 @@ from ui.state import set_scenario
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SAMPLE_LABELS = {
-    "oem_padded_1024_h100.xlsx": ("Padded OEM quote, 1,024 H100 (XLSX, several sheets)", 1),
-    "clean_1024_h100.csv": ("Optimized BoM at price-book prices, 1,024 H100 (CSV)", 1),
-    "per_server_messy.csv": ("One server, messy reseller export (CSV) × 32 servers", 32),
+    "oem_padded_1024_h100.xlsx": "Padded OEM quote, 1,024 H100 (XLSX, several sheets)",
+    "clean_1024_h100.csv": "Optimized BoM at price-book prices, 1,024 H100 (CSV)",
+    "per_server_messy.csv": "One server, messy reseller export (CSV) × 32 servers",
+    "reseller_eur_h200_32.csv": "Whole-server lines from a German reseller, 32 H200, in EUR (semicolon CSV)",
 }
 APPLIED = "quote.applied"
+FILE = "quote.file"  # the uploaded quote (bytes, name), kept by the page: an uploader forgets it when the page is left
+UPLOAD_ERROR = "quote.upload_error"
+SERVERS, SERVERS_KEPT = "quote.servers", "quote.servers_kept"
+RATE, RATE_KEPT = "quote.usd_rate", "quote.usd_rate_kept"
+LIMIT_MB = MAX_QUOTE_BYTES // 1_000_000
 
 
 def _samples() -> dict[str, Path]:
@@ -43,20 +50,51 @@ def _samples() -> dict[str, Path]:
 
 
 def _sample_label(name: str) -> str:
-    return SAMPLE_LABELS.get(name, (name, 1))[0]
+    return SAMPLE_LABELS.get(name, name)
 
 
-def _sample_changed() -> None:
-    """Set the servers-quoted multiplier that fits the chosen sample."""
-    name = st.session_state.get("quote.sample")
-    if name in SAMPLE_LABELS:
-        st.session_state["quote.servers"] = SAMPLE_LABELS[name][1]
+def _fresh() -> None:
+    """A new quote starts fresh: servers quoted and the exchange rate are read from it again."""
+    for key in (SERVERS, SERVERS_KEPT, RATE, RATE_KEPT):
+        st.session_state.pop(key, None)
+
+
+def _uploaded() -> None:
+    """Keep the page's own copy of a new upload (or drop it when the user removes it from the uploader)."""
+    st.session_state.pop(UPLOAD_ERROR, None)
+    upload = st.session_state.get("quote.upload")
+    _fresh()
+    if upload is None:
+        st.session_state.pop(FILE, None)
+    elif upload.size > MAX_QUOTE_BYTES:
+        st.session_state.pop(FILE, None)
+        st.session_state[UPLOAD_ERROR] = f"{upload.name} is larger than {LIMIT_MB} MB"
+    else:
+        st.session_state[FILE] = (upload.getvalue(), upload.name)
+
+
+def _clear() -> None:
+    """Drop the uploaded quote; the sample is reviewed again."""
+    st.session_state.pop(FILE, None)
+    st.session_state.pop(UPLOAD_ERROR, None)
+    _fresh()
+
+
+def _keep(widget: str, kept: str) -> None:
+    """Copy a widget's value to a key of the page's own (widget values are dropped when the page is left)."""
+    st.session_state[kept] = st.session_state.get(widget)
 
 
 @st.cache_data(max_entries=16, show_spinner="Reading the quote…")
-def _review(data: bytes, name: str, servers: int, tolerance: float) -> QuoteReview:
+def _parse(data: bytes, name: str) -> ParsedQuote:
+    """Read a quote (cached on its bytes)."""
+    return read_quote(data, name)
+
+
+@st.cache_data(max_entries=16, show_spinner="Reviewing the quote…")
+def _review(data: bytes, name: str, servers: int | None, tolerance: float, rate: float | None) -> QuoteReview:
     """Read and review a quote (cached on its bytes and the inputs)."""
-    return review_quote(read_quote(data, name), servers, price_tolerance=tolerance)
+    return review_quote(_parse(data, name), servers, price_tolerance=tolerance, usd_per_unit=rate)
 
 
 def _apply(review: QuoteReview) -> None:
@@ -64,24 +102,21 @@ def _apply(review: QuoteReview) -> None:
     try:
         scenario = apply_recommendations(review)
     except (QuoteError, ScenarioError) as exc:
-        st.session_state[APPLIED] = ("error", f"Could not apply the recommendations: {exc}")
+        st.session_state[APPLIED] = ("error", f"Could not apply the recommendations: {fmt.plain(exc)}")
         return
-    set_scenario(scenario)
+    set_scenario(scenario, origin=None)
     st.session_state[APPLIED] = (
         "success",
-        f"Scenario set to “{scenario.name}”: {scenario.cluster.gpus:,} GPUs ({scenario.cluster.gpu_model}) with the "
-        "optimized BoM. Every page now shows it; open Overview or Compute node.",
+        f"Scenario set to “{fmt.plain(scenario.name)}”: {scenario.cluster.gpus:,} GPUs ({scenario.cluster.gpu_model}) "
+        "with the optimized BoM. Every page now shows it; open Overview or Compute node.",
     )
 
 
 def _source() -> tuple[bytes, str] | None:
-    """The uploaded file's bytes and name, else the chosen sample's; None (with st.error) for a bad upload."""
-    upload = st.session_state.get("quote.upload")
-    if upload is not None:
-        if upload.size > MAX_QUOTE_BYTES:
-            st.error(f"Could not read the quote: {upload.name} is larger than {MAX_QUOTE_BYTES // 1_000_000} MB")
-            return None
-        return upload.getvalue(), upload.name
+    """The uploaded file's bytes and name (the page's copy), else the chosen sample's."""
+    if FILE in st.session_state:
+        data, name = st.session_state[FILE]
+        return data, name
     name = st.session_state.get("quote.sample")
     samples = _samples()
     if name not in samples:
@@ -91,9 +126,10 @@ def _source() -> tuple[bytes, str] | None:
 
 st.title("Quote review")
 st.caption(
-    "Drop in an OEM or partner quote (CSV or XLSX). Each line is classified by the rules in "
-    "data/quote_rules.csv; padding is flagged with the reason (SemiAnalysis, AI Neocloud Playbook, 2024-10-03) "
-    "and the saving, and the quote is compared with the optimized design at the same size."
+    "Drop in an OEM or partner quote (CSV or XLSX). Each line is identified by its part number "
+    "(data/quote_catalogue.csv) or its description (data/quote_rules.csv); padding is flagged with the reason "
+    "(SemiAnalysis, AI Neocloud Playbook, 2024-10-03) and the saving, and the quote is compared with the optimized "
+    "design at the same size."
 )
 
 inputs, notes = st.columns([3, 2], gap="large")
@@ -102,30 +138,41 @@ with inputs:
         "Upload a quote",
         type=["csv", "xlsx"],
         key="quote.upload",
-        max_upload_size=MAX_QUOTE_BYTES // 1_000_000,  # [MB]; the server's 1 MB default is for scenario files
-        help=f"CSV or XLSX, at most {MAX_QUOTE_BYTES // 1_000_000} MB. US number format ($1,234.00); "
-        "European format (1.234,00) is not supported.",
+        on_change=_uploaded,
+        max_upload_size=LIMIT_MB,  # [MB]; the server's 1 MB default is for scenario files
+        help=f"CSV or XLSX, at most {LIMIT_MB} MB. US ($1,234.00) and European (1.234,00 €) number formats; "
+        "a quote in another currency asks for its USD rate.",
     )
+    if UPLOAD_ERROR in st.session_state:
+        st.error(f"Could not read the quote: {fmt.plain(st.session_state[UPLOAD_ERROR])}")
+    if FILE in st.session_state:
+        kept, clear = st.columns([4, 1], vertical_alignment="center")
+        kept.text(f"Reviewing {st.session_state[FILE][1]}")
+        clear.button("Clear", key="quote.clear", on_click=_clear, help="Drop the uploaded quote.")
     samples = _samples()
     st.selectbox(
         "…or review a sample quote",
         list(samples),
         format_func=_sample_label,
         key="quote.sample",
-        on_change=_sample_changed,
+        on_change=_fresh,
         help="Synthetic quotes shipped in data/quotes/ (made up for demos). An uploaded file takes precedence.",
     )
-st.session_state.setdefault("quote.servers", 1)
 st.session_state.setdefault("quote.tolerance_pct", round(DEFAULT_PRICE_TOLERANCE * 100))
+if SERVERS not in st.session_state:
+    st.session_state[SERVERS] = st.session_state.get(SERVERS_KEPT)
 with notes:
     st.number_input(
         "Servers quoted",
         min_value=1,
         max_value=100_000,
         step=1,
-        key="quote.servers",
-        help="1 if the quote prices the whole cluster; N if it prices one server and you buy N (every quantity "
-        "is multiplied by N).",
+        key=SERVERS,
+        on_change=_keep,
+        args=(SERVERS, SERVERS_KEPT),
+        placeholder="as the quote says",
+        help="Empty: read from the quote (the servers it lists, or the count it states, e.g. 'order quantity 32'). "
+        "Type N when the quote prices one server and you buy N.",
     )
     st.number_input(
         "Flag unit prices above the price book by more than [%]",
@@ -140,19 +187,48 @@ if source is None:
     st.stop()
 data, name = source
 try:
-    review = _review(data, name, int(st.session_state["quote.servers"]), st.session_state["quote.tolerance_pct"] / 100)
+    parsed = _parse(data, name)
+    rate: float | None = None
+    if parsed.currency != "USD":
+        if RATE not in st.session_state:
+            st.session_state[RATE] = st.session_state.get(RATE_KEPT)
+        with notes:
+            st.number_input(
+                f"USD per 1 {parsed.currency}",
+                min_value=0.000001,
+                max_value=1_000_000.0,
+                format="%.4f",
+                key=RATE,
+                on_change=_keep,
+                args=(RATE, RATE_KEPT),
+                help=f"The quote is in {parsed.currency}: its prices are converted to USD at this rate.",
+            )
+        rate = st.session_state.get(RATE)
+        if rate is None:
+            st.info(f"The quote is in {parsed.currency}: give the USD rate (USD per 1 {parsed.currency}) to review it.")
+            st.stop()
+    servers_in = st.session_state.get(SERVERS)
+    review = _review(
+        data, name, int(servers_in) if servers_in else None, st.session_state["quote.tolerance_pct"] / 100, rate
+    )
 except QuoteError as exc:
-    st.error(f"Could not read the quote: {exc}")
+    st.error(f"Could not read the quote: {fmt.plain(exc)}")
     st.stop()
 except Exception as exc:  # an upload must never show a traceback; report the bug instead
-    st.error(f"Could not review {name}: internal error ({type(exc).__name__}: {exc}); please report it")
+    st.error(f"Could not review the quote: internal error ({type(exc).__name__}); please report it")
     st.stop()
 
-st.subheader(review.name)
+if servers_in is None and review.servers:
+    with notes:
+        st.caption(f"Read from the quote: {review.servers:,} servers. Type a number to override it.")
+st.subheader(fmt.plain(review.name))
 size = f"{review.gpus:,} GPUs in {review.servers:,} servers" if review.gpus and review.servers else "size unknown"
+model = f" ({review.gpu_model})" if review.gpu_model else ""
+money = "" if review.currency == "USD" else f" · {review.currency} at {review.usd_per_unit:g} USD each"
 st.caption(
-    f"{size} · {len(review.lines)} lines from {len(review.sheets)} table(s): {len(review.classified)} classified, "
-    f"{len(review.unmatched)} unmatched · {sum(review.skipped.values())} rows skipped (titles, subtotals, blanks)"
+    f"{size}{model}{money} · {len(review.lines)} lines from {len(review.sheets)} table(s): "
+    f"{len(review.classified)} classified, {len(review.unsure)} unsure, {len(review.unmatched)} unmatched · "
+    f"{sum(review.skipped.values())} rows skipped (titles, subtotals, tax, blanks)"
 )
 c = st.columns(4)
 c[0].metric("Quote total", fmt.usd(review.quote_total_usd), help="Everything the quote charges, for the cluster.")
@@ -171,7 +247,7 @@ c[2].metric(
 )
 c[3].metric("Findings", fmt.count(len(review.findings)), help="Flagged lines; savings may overlap.")
 for warning in review.warnings:
-    st.warning(warning)
+    st.warning(fmt.plain(warning))
 
 status = st.session_state.pop(APPLIED, None)
 if status is not None:
@@ -218,9 +294,8 @@ if review.findings:
     cards = st.columns(2, gap="medium")
     for i, f in enumerate(review.findings):
         with cards[i % 2].container(border=True, key=f"quote.finding_{i}"):
-            lines = f"line{'s' if len(f.lines) > 1 else ''} {', '.join(map(str, f.lines))}"
-            st.markdown(f"**{f.title}** · **{fmt.usd_exact(f.saving_usd)}**  \n`{f.code}` · {lines}")
-            st.markdown(f.detail)
+            st.markdown(f"**{f.title}** · **{fmt.usd_exact(f.saving_usd)}**  \n`{f.code}` · {fmt.plain(f.where)}")
+            st.text(f.detail)  # quote text: shown as text, never as Markdown
             st.caption(f"Why: {f.reason}")
 else:
     st.success("No findings: nothing in this quote is padded by the article's rules.")
@@ -247,29 +322,71 @@ with st.expander("Quote vs recommended design, component by component"):
     )
 
 st.subheader("Lines")
-st.caption("Each line as read, with the rule's class, the price-book price per quoted unit and the findings on it.")
+st.caption(
+    "Each line as the file shows it (sheet!row), its identity, how sure it is, the price-book price per quoted unit "
+    "(like for like only) and the findings on it."
+)
 lines = pd.DataFrame(annotated_records(review))
 columns = {
-    "line": st.column_config.NumberColumn("#", format="%d"),
+    "source": "Sheet!row",
     "description": st.column_config.TextColumn("Description", width="large"),
-    "cluster_quantity": st.column_config.NumberColumn("Qty (cluster)", format="%.0f"),
-    "unit_price_usd": st.column_config.NumberColumn("Unit price", format="dollar"),
-    "total_usd": st.column_config.NumberColumn("Total (cluster)", format="dollar"),
     "component": "Class",
-    "category": "Category",
-    "findings": "Findings",
+    "status": "Status",
+    "confidence": st.column_config.NumberColumn("Confidence", format="%.2f"),
+    "cluster_quantity": st.column_config.NumberColumn("Qty (order)", format="%.0f"),
+    "unit_price_usd": st.column_config.NumberColumn("Unit price (USD)", format="dollar"),
+    "total_usd": st.column_config.NumberColumn("Total (USD)", format="dollar"),
     "book_unit_price_usd": st.column_config.NumberColumn("Book unit price", format="dollar"),
+    "price_check": "Price check",
+    "findings": "Findings",
+    "category": "Category",
     "price_key": "Price key",
     "part_number": "Part number",
     "section": "Section",
-    "source": "Sheet!row",
 }
 st.dataframe(lines, hide_index=True, key="quote.lines", column_order=list(columns), column_config=columns)
+short = ["source", "part_number", "description", "component", "confidence", "cluster_quantity", "total_usd"]
+st.subheader("Unsure lines")
+if review.unsure:
+    st.caption(
+        "The identity of these lines is not sure enough: they count in the quote total but are never priced into a "
+        "finding. Check them by hand."
+    )
+    st.dataframe(
+        lines[lines["status"] == "unsure"],
+        hide_index=True,
+        key="quote.unsure",
+        column_order=short,
+        column_config=columns,
+    )
+else:
+    st.caption("Every identified line is sure enough to be used.")
+st.subheader("Could not price")
+if review.could_not_price:
+    st.caption(
+        "These lines cost more than 3× or less than ⅓ of the price book's item of the same class: the class is "
+        "probably wrong (a bundle, a whole server, a kit), so no saving is claimed. Check the classification."
+    )
+    order = ["source", "description", "component", "unit_price_usd", "book_unit_price_usd", "note"]
+    st.dataframe(
+        lines[lines["price_check"] == "could_not_price"],
+        hide_index=True,
+        key="quote.could_not_price",
+        column_order=order,
+        column_config={**columns, "note": "Why"},
+    )
+else:
+    st.caption("Every line compared with the price book is within 3× of it.")
 st.subheader("Unmatched lines")
 if review.unmatched:
-    st.caption("No rule matched these lines: they count in the quote total but not in the comparison.")
-    unmatched = lines[lines["classified"] == "no"]
-    order = ["line", "part_number", "description", "cluster_quantity", "total_usd", "source"]
-    st.dataframe(unmatched, hide_index=True, key="quote.unmatched", column_order=order, column_config=columns)
+    st.caption("Nothing identified these lines: they count in the quote total but not in the comparison.")
+    order = ["source", "part_number", "description", "cluster_quantity", "total_usd"]
+    st.dataframe(
+        lines[lines["status"] == "unmatched"],
+        hide_index=True,
+        key="quote.unmatched",
+        column_order=order,
+        column_config=columns,
+    )
 else:
-    st.caption("Every line matched a rule.")
+    st.caption("Every line was identified.")

@@ -6,9 +6,10 @@ import pandas as pd
 import streamlit as st
 
 from neoplan.charts.finance import PNL_BOLD, PNL_LABELS, cash_flow_figure, margin_figure, pnl_by_year, tco_figure
+from neoplan.scenario import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
-from ui.widgets import metric_cards
+from ui.widgets import chart, metric_cards
 
 KPI_KEY = "results_kpis"
 MARGIN_ROWS = [PNL_LABELS[k] for k in ("gross_margin", "ebitda_margin", "net_margin")]
@@ -29,7 +30,8 @@ def pnl_styler(pnl: pd.DataFrame) -> pd.io.formats.style.Styler:
 st.title("Results")
 scenario = get_scenario()
 st.caption(
-    f"**{scenario.name}**: {scenario.cluster.gpus:,} GPUs at {fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)} "
+    f"**{fmt.plain(scenario.name)}**: {scenario.cluster.gpus:,} GPUs at "
+    f"{fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)} "
     f"and {fmt.pct(scenario.pricing.utilization, 0)} utilization. Edit inputs on the Financing and "
     "Pricing & revenue pages; every figure here comes from the model's Result."
 )
@@ -62,12 +64,14 @@ if result is not None:
                 ("Equity MOIC", fmt.ratio(k["equity_moic"]), "Cash returned to equity / cash put in."),
             ],
         ],
-        font_rem=1.6,
+        font_rem=1.4,
+        per_row=4,  # five in a row are cut off below ~1,600 px
     )
 
-    st.plotly_chart(tco_figure(result), key="results_tco_chart")
-    st.plotly_chart(cash_flow_figure(result), key="results_cash_chart")
-    st.plotly_chart(margin_figure(result), key="results_margin_chart")
+    inputs = scenario_json(result.scenario)
+    chart(tco_figure, result, inputs=inputs, key="results_tco_chart")
+    chart(cash_flow_figure, result, inputs=inputs, key="results_cash_chart")
+    chart(margin_figure, result, inputs=inputs, key="results_margin_chart")
 
     st.subheader("Profit and loss by project year")
     st.caption(

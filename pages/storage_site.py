@@ -16,14 +16,16 @@ from neoplan.charts.site import (
     power_figure,
     storage_throughput_figure,
 )
+from neoplan.scenario import scenario_json
 from neoplan.storage import default_storage_catalogue
 from ui import format as fmt
 from ui.state import evaluate_current
-from ui.widgets import field_input
+from ui.widgets import chart, compact_metrics, field_input
 
 CHART_KEY = "storage_site.capex_chart"
+METRICS_KEY = "storage_site_metrics"  # the metrics right of each tab's inputs, in a smaller font to fit four a row
 TABS_KEY = "storage_site.tab"
-USD = "${:,.0f}"
+DOLLARS = {"format": "dollar", "step": 1}  # whole dollars ($1,234), formatted by the browser (no pandas Styler)
 NETWORK_LABELS = {"frontend": "Front end (recommended)", "backend": "Back end (compute fabric)"}
 
 
@@ -41,6 +43,7 @@ st.caption(
 # not move the tabs in the element tree (which would send the browser back to the first tab).
 with st.container():
     result = evaluate_current()
+    inputs = "" if result is None else scenario_json(result.scenario)  # what every chart here depends on
     if result is not None:
         f, s = result.facility, result.storage
         c1, c2, c3, c4 = st.columns(4)
@@ -70,8 +73,9 @@ with st.container():
         )
         # Every storage and facility warning, above the tabs so none is hidden in a closed tab.
         for warning in (*s.warnings, *f.warnings):
-            st.warning(warning, icon=":material/warning:")
+            st.warning(fmt.plain(warning), icon=":material/warning:")
 
+compact_metrics(METRICS_KEY, 1.3)
 tab_storage, tab_site, tab_capex, tab_opex = st.tabs(["Storage", "Site & power", "Capex", "Opex"], key=TABS_KEY)
 
 # --- storage ------------------------------------------------------------------------------------
@@ -112,7 +116,7 @@ with tab_storage:
             field_input("storage.bytes_per_param", "Checkpoint bytes per parameter [B]", step=1.0, fmt="%.1f")
     if result is not None:
         s = result.storage
-        with right:
+        with right.container(key=METRICS_KEY):
             c1, c2, c3 = st.columns(3)
             c1.metric(
                 "Storage servers",
@@ -146,7 +150,7 @@ with tab_storage:
                 fmt.usd(result.capex_usd["storage"]),
                 help="Storage servers, drives and a perpetual licence if any.",
             )
-            st.plotly_chart(storage_throughput_figure(result), key="storage_site.throughput")
+            chart(storage_throughput_figure, result, inputs=inputs, key="storage_site.throughput")
             details = {
                 "Server model": f"{s.model.key}: {s.model.name}",
                 "Drives": f"{s.drives:,} ({s.drives_per_server} per server, {s.model.drive_tb:g} TB each)",
@@ -174,16 +178,16 @@ with tab_site:
         field_input("facility.pue", "PUE [ratio]", step=0.05)
         field_input("facility.colo_usd_per_kw_month", "Colocation [USD per kW-month]", step=5.0, fmt="%.0f")
         field_input("facility.electricity_usd_per_kwh", "Electricity [USD/kWh]", step=0.005, fmt="%.3f")
-        field_input("facility.electricity_in_colo", "Electricity included in colo price")
+        field_input("facility.electricity_in_colo", "Power in colo price")
         field_input("facility.management_nodes", "Management nodes [count]")
         field_input("facility.firewall_pairs", "Firewall HA pairs [count]")
         with st.expander("Power profile"):
-            field_input("pricing.utilization", "Utilization [fraction]", step=0.05)
-            field_input("facility.idle_power_share", "Idle draw [fraction of max]", step=0.05)
-            field_input("facility.busy_power_share", "Busy draw [fraction of max]", step=0.05)
+            field_input("pricing.utilization", "Utilization [%]", step=5.0)
+            field_input("facility.idle_power_share", "Idle draw [% of max]", step=5.0)
+            field_input("facility.busy_power_share", "Busy draw [% of max]", step=5.0)
     if result is not None:
         f = result.facility
-        with right:
+        with right.container(key=METRICS_KEY):
             c1, c2, c3, c4 = st.columns(4)
             c1.metric("Compute racks", fmt.count(f.compute_racks), help=f"{f.servers_per_rack} servers per rack.")
             c2.metric("Network racks", fmt.count(f.network_racks), help="Back-end and front-end switch racks.")
@@ -201,7 +205,7 @@ with tab_site:
                 delta_arrow="off",
                 help=f"{f.servers_per_rack} × {f.node_max_power_kw:g} kW servers at max power vs the rack's power.",
             )
-            st.plotly_chart(power_figure(result), key="storage_site.power")
+            chart(power_figure, result, inputs=inputs, key="storage_site.power")
             c9, c10, c11, c12 = st.columns(4)
             c9.metric("IT average", f"{f.it_avg_kw:,.0f} kW", help=f"At {fmt.pct(f.utilization, 0)} utilization.")
             c10.metric(
@@ -244,31 +248,35 @@ with tab_capex:
                 "Chart", ["Waterfall", "Treemap"], default="Waterfall", key=CHART_KEY, label_visibility="collapsed"
             )
             if kind == "Treemap":
-                st.plotly_chart(capex_treemap_figure(result), key="storage_site.capex_treemap")
+                chart(capex_treemap_figure, result, inputs=inputs, key="storage_site.capex_treemap")
             else:
-                st.plotly_chart(capex_waterfall_figure(result), key="storage_site.capex_waterfall")
+                chart(capex_waterfall_figure, result, inputs=inputs, key="storage_site.capex_waterfall")
         with table_col:
             st.dataframe(
-                capex_category_table(result).style.format({"capex_usd": USD, "share": "{:.2%}"}),
+                capex_category_table(result),
                 hide_index=True,
                 width="stretch",
-                column_config={"category": "Category", "capex_usd": "Capex", "share": "Share"},
+                column_config={
+                    "category": "Category",
+                    "capex_usd": st.column_config.NumberColumn("Capex", **DOLLARS),
+                    "share": st.column_config.NumberColumn("Share", format="percent"),
+                },
             )
         with st.expander("Every capex line"):
             st.dataframe(
                 result.capex_table()[
                     ["category", "item", "quantity", "unit", "unit_price_usd", "total_usd", "basis"]
-                ].style.format({"quantity": "{:,g}", "unit_price_usd": USD, "total_usd": USD}),
+                ],
                 hide_index=True,
                 width="stretch",
                 column_config={
-                    "category": "Category",
-                    "item": "Item",
-                    "quantity": "Qty",
+                    "category": st.column_config.TextColumn("Category", width="small"),
+                    "item": st.column_config.TextColumn("Item", width=300),
                     "unit": "Unit",
                     "basis": "Basis",
-                    "unit_price_usd": "Unit price",
-                    "total_usd": "Total",
+                    "quantity": st.column_config.NumberColumn("Qty", format="localized"),
+                    "unit_price_usd": st.column_config.NumberColumn("Unit price", **DOLLARS),
+                    "total_usd": st.column_config.NumberColumn("Total", **DOLLARS),
                 },
             )
 
@@ -281,22 +289,21 @@ with tab_opex:
         field_input("opex.staff_loaded_cost_usd", "Loaded cost per FTE [USD/year]", step=10_000.0, fmt="%.0f")
         field_input(
             "opex.support_rate",
-            "Hardware support after warranty [fraction of hardware capex/yr]",
-            step=0.005,
-            fmt="%.3f",
+            "Hardware support after warranty [% of hardware capex per year]",
+            step=0.5,
         )
-        field_input("opex.insurance_rate", "Insurance [fraction of capex/yr]", step=0.001, fmt="%.3f")
-        field_input("opex.ai_enterprise", "NVIDIA AI Enterprise ($/GPU/yr)")
+        field_input("opex.insurance_rate", "Insurance [% of capex per year]", step=0.1, fmt="%.2f")
+        field_input("opex.ai_enterprise", "NVIDIA AI Enterprise")
         field_input("opex.ufm_subscription", "UFM as a yearly subscription")
         field_input("opex.transit_usd_per_month", "Transit and cross-connects [USD/month]", step=1_000.0, fmt="%.0f")
-        field_input("opex.sga_rate", "SG&A [fraction of revenue]", step=0.01, fmt="%.3f")
+        field_input("opex.sga_rate", "SG&A [% of revenue]", step=1.0)
     if result is not None:
-        with right:
+        with right.container(key=METRICS_KEY):
             first, run_rate = result.opex_for_year(1), result.opex_usd_per_year
             c1, c2, c3, c4 = st.columns(4)
             c1.metric("Opex, year 1", fmt.usd(first["total"]), help="First year after go-live, by category below.")
             c2.metric(
-                "Hardware support per year",
+                "Support per year",
                 fmt.usd(run_rate["hardware_support"]),
                 help="Run-rate year: support rate × hardware capex, once the warranty has ended.",
             )
@@ -310,9 +317,10 @@ with tab_opex:
                 fmt.usd(run_rate["staff"]),
                 help="FTE per 1,000 GPUs × GPUs ÷ 1,000 × loaded cost.",
             )
-            st.plotly_chart(opex_by_year_figure(result), key="storage_site.opex_chart")
+            chart(opex_by_year_figure, result, inputs=inputs, key="storage_site.opex_chart")
             table = opex_by_year_table(result)
-            st.dataframe(table.style.format(USD), width="stretch", column_config={"_index": "Category"})
+            money = {c: st.column_config.NumberColumn(**DOLLARS) for c in table}
+            st.dataframe(table, width="stretch", column_config={"_index": "Category"} | money)
             st.caption(
                 "Years count from go-live; a short last year is cut by the analysis horizon. SG&A follows revenue; "
                 "hardware support starts when the warranty ends."

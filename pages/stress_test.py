@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -12,13 +12,14 @@ import streamlit as st
 
 from neoplan import stress
 from neoplan.charts.stress import cdf_figure, grid_figure, histogram_figure, tornado_figure
+from neoplan.model import Result
 from neoplan.scenario import ScenarioError, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
-from ui.widgets import compact_metrics, metric_cards
+from ui.widgets import chart, compact_metrics, keep, metric_cards, put
 
 KEY = "stress."
-RANGES_FOR = KEY + "ranges_for"
+BASES = KEY + "bases"
 MC_RESULT = KEY + "mc_result"
 MC_INPUTS = KEY + "mc_inputs"
 KPI_KEY = "stress_kpis"
@@ -76,27 +77,71 @@ def _whole(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
-def _fingerprint(scenario_text: str) -> str:
-    return hashlib.sha256(scenario_text.encode()).hexdigest()[:16]
+def _shown(value: float, unit: str) -> float:
+    """A driver value in its widget's unit (percent for fractions), float noise rounded off."""
+    return round(value * DISPLAY[unit][0], 10)
 
 
-def _reset_ranges(defaults: dict[str, stress.Range]) -> None:
+def _widget_values(key: str, rng: stress.Range) -> dict[str, Any]:
+    """Widget key → value showing ``rng`` of driver ``key``."""
+    unit = stress.DRIVERS[key].unit
+    return {
+        f"{KEY}low.{key}": _shown(rng.low, unit),
+        f"{KEY}high.{key}": _shown(rng.high, unit),
+        f"{KEY}dist.{key}": rng.distribution,
+    }
+
+
+def _reset_ranges(defaults: Mapping[str, stress.Range]) -> None:
     """Put every driver's widgets back to the default range of the current scenario."""
     for key, rng in defaults.items():
-        scale = DISPLAY[stress.DRIVERS[key].unit][0]
-        st.session_state[f"{KEY}low.{key}"] = rng.low * scale
-        st.session_state[f"{KEY}high.{key}"] = rng.high * scale
-        st.session_state[f"{KEY}dist.{key}"] = rng.distribution
+        for widget, value in _widget_values(key, rng).items():
+            put(widget, value)
 
 
-def driver_table(base: dict[str, float], defaults: dict[str, stress.Range]) -> dict[str, stress.Range]:
-    """Low, high and distribution widgets per driver; returns the ranges in driver units (unchecked)."""
+def follow_scenario(base: Mapping[str, float], defaults: Mapping[str, stress.Range]) -> None:
+    """Reset the range of each driver whose scenario value changed since its range was set (the defaults sit
+    around it); keep every other range as the user left it, across page switches too."""
+    seen = st.session_state.get(BASES, {})
+    _reset_ranges({k: rng for k, rng in defaults.items() if seen.get(k) != base[k]})
+    st.session_state[BASES] = dict(base)
+
+
+def range_problem(key: str, low: float | None, high: float | None, distribution: str) -> str | None:
+    """What is wrong with a driver's range as typed, in the widget's units (percent for fractions); None if fine."""
+    spec = stress.DRIVERS[key]
+    scale, label, number, _ = DISPLAY[spec.unit]
+    lo, hi = stress.driver_bounds(key)
+
+    def show(value: float) -> str:
+        return f"{number % value} {label}"
+
+    for name, value in (("low", low), ("high", high)):
+        if value is None or not math.isfinite(value) or not lo <= value / scale <= hi:
+            got = "nothing" if value is None else show(value)
+            return f"{spec.label}: {name} must be between {show(lo * scale)} and {show(hi * scale)}, got {got}"
+    assert low is not None and high is not None
+    if low > high:
+        return f"{spec.label}: low ({show(low)}) must be ≤ high ({show(high)})"
+    if distribution == "lognormal" and low <= 0:
+        return f"{spec.label}: a lognormal needs low > 0, got {show(low)}"
+    return None
+
+
+def driver_table(
+    base: Mapping[str, float], defaults: Mapping[str, stress.Range]
+) -> tuple[dict[str, stress.Range], str | None]:
+    """Low, high and distribution widgets per driver, an ``st.error`` under a driver whose range is wrong;
+    returns the ranges in driver units and the first problem (None if every range is fine)."""
     head = st.columns([2.2, 1.4, 1.2, 1.2, 2.0])
     for col, text in zip(head, ("Driver", "Base", "Low", "High", "Monte Carlo distribution"), strict=True):
         col.markdown(f"**{text}**")
     ranges = {}
+    problems = []
     for key, spec in stress.DRIVERS.items():
         scale, label, number, step = DISPLAY[spec.unit]
+        for widget, value in _widget_values(key, defaults[key]).items():
+            keep(widget, value)
         row = st.columns([2.2, 1.4, 1.2, 1.2, 2.0], vertical_alignment="center")
         row[0].markdown(f"{spec.label} [{label}]", help=f"{stress.driver_description(key)} Default range: {spec.why}.")
         row[1].markdown(show_value(base[key], spec.unit))
@@ -113,8 +158,44 @@ def driver_table(base: dict[str, float], defaults: dict[str, stress.Range]) -> d
             key=f"{KEY}dist.{key}",
             label_visibility="collapsed",
         )
-        ranges[key] = stress.Range(float(low) / scale, float(high) / scale, dist)
-    return ranges
+        problem = range_problem(key, low, high, dist)
+        if problem:
+            problems.append(problem)
+            st.error(fmt.plain(problem))
+        else:
+            ranges[key] = stress.Range(float(low) / scale, float(high) / scale, dist)
+    return ranges, problems[0] if problems else None
+
+
+def _ranges_text(ranges: Mapping[str, stress.Range]) -> str:
+    return json.dumps({k: vars(r) for k, r in ranges.items()}, sort_keys=True)
+
+
+# Stress results are cached on the scenario's JSON and the ranges (shared by every session, like evaluate): a
+# rerun that changes neither (a metric picked, a chart switched, a page revisited) recomputes nothing.
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_tornado(scenario_text: str, ranges_text: str, _result: Result, _ranges: Mapping[str, stress.Range]) -> Any:
+    """``stress.tornado`` of ``_result`` (whose scenario JSON is ``scenario_text``) over ``_ranges``."""
+    return stress.tornado(_result, _ranges)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_grid(
+    scenario_text: str, ranges_text: str, x: str, y: str, points: int, _result: Result,
+    _ranges: Mapping[str, stress.Range],
+) -> stress.Grid:
+    """``stress.grid`` of ``_result`` over drivers ``x`` × ``y`` (raises ScenarioError like it)."""
+    return stress.grid(_result, x, y, points=points, ranges=_ranges)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_solvers(scenario_text: str, target_irr: float, covenant: float, _result: Result) -> tuple[Any, Any, Any]:
+    """The price, utilization and debt-share solutions (raises ScenarioError like the solvers)."""
+    return (
+        stress.price_for_equity_irr(_result, target_irr),
+        stress.utilization_for_zero_npv(_result),
+        stress.max_debt_share_for_dscr(_result, covenant),
+    )
 
 
 def kpi_cards(kpis: dict[str, Any]) -> None:
@@ -133,13 +214,15 @@ def kpi_cards(kpis: dict[str, Any]) -> None:
             ("Break-even", fmt.usd_per_gpu_hour(kpis["breakeven_usd_per_gpu_hour"]),
              "Headline price at which project NPV at the hurdle rate is zero."),
         ]],
-        font_rem=1.25,
+        font_rem=1.4,
+        per_row=3,
     )
 
 
 def tornado_section(result: Any, ranges: dict[str, stress.Range]) -> None:
     """Tornado of one driver at a time, with the metric chosen and a table of the values."""
     st.subheader("Tornado: one driver at a time")
+    keep(f"{KEY}tornado_metric", "equity_irr")
     metric = st.radio(
         "Tornado metric",
         ["equity_irr", "npv_usd", "payback_months", "project_irr", "min_dscr"],
@@ -147,8 +230,9 @@ def tornado_section(result: Any, ranges: dict[str, stress.Range]) -> None:
         horizontal=True,
         key=f"{KEY}tornado_metric",
     )
-    torn = stress.tornado(result, ranges)
-    st.plotly_chart(tornado_figure(torn, metric), key="stress_tornado_chart")
+    torn = cached_tornado(scenario_json(result.scenario), _ranges_text(ranges), result, ranges)
+    chart(tornado_figure, torn, metric, inputs=scenario_json(result.scenario) + _ranges_text(ranges) + metric,
+          key="stress_tornado_chart")
     st.caption(
         "Each bar moves one driver to its low (orange) or high (green) value with every other driver at "
         "the scenario's value; the longest bars matter most. The vertical line is the scenario itself."
@@ -171,21 +255,12 @@ def grid_section(result: Any, ranges: dict[str, stress.Range]) -> None:
     """Heat map of a metric over two drivers with the break-even line."""
     st.subheader("Two-way grid")
     keys = list(stress.DRIVERS)
+    for name, default in (("grid_x", "usd_per_gpu_hour"), ("grid_y", "utilization"), ("grid_metric", "equity_irr"),
+                          ("grid_points", 21)):
+        keep(KEY + name, default)
     c = st.columns([1.3, 1.3, 1.3, 1])
-    x = c[0].selectbox(
-        "Across (x)",
-        keys,
-        index=keys.index("usd_per_gpu_hour"),
-        key=f"{KEY}grid_x",
-        format_func=lambda k: stress.DRIVERS[k].label,
-    )
-    y = c[1].selectbox(
-        "Down (y)",
-        keys,
-        index=keys.index("utilization"),
-        key=f"{KEY}grid_y",
-        format_func=lambda k: stress.DRIVERS[k].label,
-    )
+    x = c[0].selectbox("Across (x)", keys, key=f"{KEY}grid_x", format_func=lambda k: stress.DRIVERS[k].label)
+    y = c[1].selectbox("Down (y)", keys, key=f"{KEY}grid_y", format_func=lambda k: stress.DRIVERS[k].label)
     metric = c[2].radio(
         "Grid metric",
         ["equity_irr", "npv_usd"],
@@ -193,13 +268,14 @@ def grid_section(result: Any, ranges: dict[str, stress.Range]) -> None:
         horizontal=True,
         key=f"{KEY}grid_metric",
     )
-    points = c[3].slider("Points per axis", 5, 41, 21, step=2, key=f"{KEY}grid_points")
+    points = c[3].slider("Points per axis", 5, 41, step=2, key=f"{KEY}grid_points")
     try:
-        two_way = stress.grid(result, x, y, points=points, ranges=ranges)
+        two_way = cached_grid(scenario_json(result.scenario), _ranges_text(ranges), x, y, points, result, ranges)
     except ScenarioError as exc:
-        st.error(f"Grid not drawn: {exc}")
+        st.error(f"Grid not drawn: {fmt.plain(exc)}")
         return
-    st.plotly_chart(grid_figure(two_way, metric), key="stress_grid_chart")
+    inputs = json.dumps([scenario_json(result.scenario), _ranges_text(ranges), x, y, points, metric])
+    chart(grid_figure, two_way, metric, inputs=inputs, key="stress_grid_chart")
     st.caption(
         "Each cell re-runs the cash flows with the two drivers at those values over their ranges (set "
         "above); the dashed line is the break-even where project NPV at the hurdle rate is zero, the cross "
@@ -211,7 +287,7 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
     """Monte Carlo settings, run (cached per inputs) and results; returns the DSCR covenant chosen."""
     st.subheader("Monte Carlo")
     for name, value in SETTINGS.items():
-        st.session_state.setdefault(KEY + name, value)
+        keep(KEY + name, value)
     c = st.columns(4)
     draws = c[0].number_input(
         "Draws",
@@ -239,9 +315,7 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
         help="Minimum yearly DSCR the lender requires; used for the breach probability and the debt solver below.",
     )
     inputs = json.dumps(
-        [scenario_json(result.scenario), {k: vars(r) for k, r in ranges.items()}, draws, seed, rho, covenant],
-        sort_keys=True,
-        default=str,
+        [scenario_json(result.scenario), _ranges_text(ranges), draws, seed, rho, covenant], sort_keys=True, default=str
     )
     if st.session_state.get(MC_INPUTS) != inputs:
         bar = st.progress(0.0, text="Running the Monte Carlo …")
@@ -261,7 +335,7 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
             bar.empty()
             st.session_state.pop(MC_RESULT, None)
             st.session_state.pop(MC_INPUTS, None)
-            st.error(f"Monte Carlo not run: {exc}")
+            st.error(f"Monte Carlo not run: {fmt.plain(exc)}")
             return float(covenant)
         bar.empty()
         st.session_state[MC_RESULT], st.session_state[MC_INPUTS] = mc, inputs
@@ -301,12 +375,14 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
         "IRR and NPV. Payback “never” and DSCR “no debt” mean that percentile falls on draws that never pay "
         f"back or carry no debt. {mc.share_undefined('equity_irr'):.1%} of draws have no equity IRR."
     )
+    keep(f"{KEY}mc_metric", "equity_irr")
     metric = st.radio(
         "Distribution of", list(METRIC_CHOICES), format_func=METRIC_CHOICES.get, horizontal=True, key=f"{KEY}mc_metric"
     )
     left, right = st.columns(2)
-    left.plotly_chart(histogram_figure(mc, metric), key="stress_hist_chart")
-    right.plotly_chart(cdf_figure(mc, metric), key="stress_cdf_chart")
+    mc_inputs = st.session_state[MC_INPUTS] + metric
+    chart(histogram_figure, mc, metric, inputs=mc_inputs, key="stress_hist_chart", where=left)
+    chart(cdf_figure, mc, metric, inputs=mc_inputs, key="stress_cdf_chart", where=right)
     return float(covenant)
 
 
@@ -318,15 +394,13 @@ def solver_section(result: Any, covenant: float) -> None:
         "that earns the target equity IRR, the utilization at which NPV is zero, and the largest debt share "
         f"whose minimum yearly DSCR meets the {covenant:.2f}× covenant set in the Monte Carlo."
     )
-    st.session_state.setdefault(f"{KEY}target_irr", stress.DEFAULT_TARGET_EQUITY_IRR * 100)
+    keep(f"{KEY}target_irr", stress.DEFAULT_TARGET_EQUITY_IRR * 100)
     target = st.columns(3)[0].number_input("Target equity IRR [%]", step=1.0, format="%.1f", key=f"{KEY}target_irr")
     scenario = result.scenario
     try:
-        price = stress.price_for_equity_irr(result, target / 100)
-        util = stress.utilization_for_zero_npv(result)
-        debt = stress.max_debt_share_for_dscr(result, covenant)
+        price, util, debt = cached_solvers(scenario_json(scenario), target / 100, covenant, result)
     except ScenarioError as exc:
-        st.error(f"Solvers not run: {exc}")
+        st.error(f"Solvers not run: {fmt.plain(exc)}")
         return
     compact_metrics(SOLVER_KEY, 1.5)
     with st.container(key=SOLVER_KEY):
@@ -362,7 +436,7 @@ def solver_section(result: Any, covenant: float) -> None:
         )
     for solution in (price, util, debt):
         if solution.value is None or solution.achieved is None:
-            st.caption(f"⚠ {solution.message}")
+            st.caption(f"⚠ {fmt.plain(solution.message)}")
 
 
 st.title("Stress test")
@@ -378,14 +452,11 @@ if result is None:
 scenario = get_scenario()
 base = stress.base_values(scenario)
 defaults = stress.default_ranges(scenario)
-fingerprint = _fingerprint(scenario_json(scenario))
-if st.session_state.get(RANGES_FOR) != fingerprint:
-    _reset_ranges(defaults)
-    st.session_state[RANGES_FOR] = fingerprint
+follow_scenario(base, defaults)
 
 kpi_cards(result.kpis)
 with st.expander("Drivers: low / high values and Monte Carlo distributions", expanded=False):
-    ranges = driver_table(base, defaults)
+    ranges, problem = driver_table(base, defaults)
     st.button(
         "Reset to defaults",
         key=f"{KEY}reset",
@@ -393,10 +464,13 @@ with st.expander("Drivers: low / high values and Monte Carlo distributions", exp
         args=(defaults,),
         help="Put every range back to its default around the scenario's values.",
     )
-try:
-    stress.check_ranges(ranges)
-except ScenarioError as exc:
-    st.error(f"Fix the driver ranges first: {exc}")
+if problem is None:
+    try:
+        stress.check_ranges(ranges)
+    except ScenarioError as exc:
+        problem = str(exc)
+if problem:
+    st.error(f"Fix the driver ranges first (Drivers, above): {fmt.plain(problem)}")
     st.stop()
 
 tornado_section(result, ranges)

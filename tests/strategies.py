@@ -11,8 +11,10 @@ Sections draw only some of their fields (``st.fixed_dictionaries(..., optional=.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+import yaml
 from hypothesis import strategies as st
 
 from neoplan.pricebook import default_price_book
@@ -240,3 +242,193 @@ def evaluable_scenario_dicts(max_servers: int = 512) -> st.SearchStrategy[dict]:
             "prices": price_overrides(),
         },
     )
+
+
+# --- fuzzing: valid, boundary and invalid values in every section ---------------------------------------------
+
+HUGE_INT = 10**5000  # Python refuses to turn it into text (more than 4,300 digits)
+NASTY_NUMBERS: tuple[Any, ...] = (
+    0,
+    -0.0,
+    -1,
+    1,
+    0.5,
+    5e-324,
+    -5e-324,
+    1e-300,
+    1e15,
+    1e300,
+    1e308,
+    -1e308,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    2**63,
+    -(2**63),
+    HUGE_INT,
+    -HUGE_INT,
+)
+NASTY_OTHERS: tuple[Any, ...] = (
+    None,
+    "",
+    "lots",
+    "1e300",
+    "5e-324",
+    "nan",
+    "-inf",
+    "9" * 5000,
+    "x" * 10_000,
+    [],
+    [1],
+    {},
+    {"a": 1},
+    True,
+    False,
+    "\u202e\u0000",
+    "\ud800",
+    3 + 0j,
+)
+NASTY = st.sampled_from(NASTY_NUMBERS + NASTY_OTHERS)
+
+
+def _annotation_models(annotation: Any) -> list[Any]:
+    from pydantic import BaseModel
+
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return []
+
+
+@lru_cache(maxsize=1)
+def field_paths() -> list[tuple[tuple[str, ...], Any]]:
+    """(path, FieldInfo) of every leaf field of a scenario, sections and sub-sections walked."""
+    from neoplan.scenario import Scenario
+
+    out: list[tuple[tuple[str, ...], Any]] = []
+
+    def walk(model: Any, prefix: tuple[str, ...]) -> None:
+        for name, info in model.model_fields.items():
+            subs = _annotation_models(info.annotation)
+            if subs:
+                walk(subs[0], (*prefix, name))
+            else:
+                out.append(((*prefix, name), info))
+
+    walk(Scenario, ())
+    return out
+
+
+def boundary_values(info: Any) -> st.SearchStrategy[Any]:
+    """Values at, just inside and just outside the bounds of a field, and its allowed choices if a Literal."""
+    values = boundary_list(info)
+    return st.sampled_from(values) if values else NASTY
+
+
+def boundary_list(info: Any) -> list[Any]:
+    """The values of :func:`boundary_values` as a list (empty for a field without bounds or choices)."""
+    import math
+    import typing
+
+    values: list[Any] = []
+    for m in info.metadata:
+        for attr in ("ge", "gt", "le", "lt"):
+            bound = getattr(m, attr, None)
+            if bound is not None:
+                values += [bound, math.nextafter(bound, math.inf), math.nextafter(bound, -math.inf)]
+                values += [bound + 1, bound - 1] if isinstance(bound, int) else [bound * 1.5, bound / 2]
+    literal = typing.get_origin(info.annotation) is typing.Literal
+    return values + (list(typing.get_args(info.annotation)) if literal else [])
+
+
+def _set_path(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    node = data
+    for part in path[:-1]:
+        child = node.get(part)
+        if not isinstance(child, dict):
+            child = {}
+            node[part] = child
+        node = child
+    node[path[-1]] = value
+
+
+FUZZ_SECTIONS = (
+    "cluster", "node", "fabric", "storage", "facility", "opex", "financing", "pricing", "timeline", "prices", "base",
+    "name",
+)  # fmt: skip
+UNKNOWN_KEYS: tuple[Any, ...] = ("gpuz", "Pue", "", "1", "__class__", 1, None, 2.5)
+
+
+@lru_cache(maxsize=1)
+def _fuzz_strategies() -> dict[str, Any]:
+    """The strategies :func:`fuzzed_scenario_dicts` draws from, built once (building them is the slow part)."""
+    paths = field_paths()
+    book_keys = sorted(default_price_book().rows)
+    return {
+        "base": scenario_dicts(),
+        "field": st.sampled_from(range(len(paths))),
+        "paths": paths,
+        "boundary": [boundary_values(info) for _, info in paths],
+        "kind": st.sampled_from(("boundary", "boundary", "boundary", "nasty", "section", "unknown", "prices")),
+        "section": st.sampled_from(FUZZ_SECTIONS),
+        "unknown": st.sampled_from(UNKNOWN_KEYS),
+        "price_key": st.sampled_from(book_keys) | st.sampled_from(("no_such_key", "", "x" * 300)),
+        "price": st.sampled_from(NASTY_NUMBERS) | floats(0, 1e7) | NASTY,
+    }
+
+
+@st.composite
+def fuzzed_scenario_dicts(draw: st.DrawFn) -> dict[str, Any]:
+    """A scenario mapping from :func:`scenario_dicts` with 0–4 fields, sections or prices set to boundary,
+    extreme or wrong-type values, or to unknown keys: what real users (and attackers) may send."""
+    s = _fuzz_strategies()
+    data: dict[str, Any] = draw(s["base"])
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(s["kind"])
+        if kind in ("boundary", "nasty"):
+            i = draw(s["field"])
+            _set_path(data, s["paths"][i][0], draw(s["boundary"][i] if kind == "boundary" else NASTY))
+        elif kind == "section":
+            data[draw(s["section"])] = draw(NASTY)
+        elif kind == "unknown":
+            path = s["paths"][draw(s["field"])][0]
+            _set_path(data, (*path[:-1], draw(s["unknown"])), 1)
+        else:
+            prices = data.get("prices")
+            prices = dict(prices) if isinstance(prices, dict) else {}
+            prices[draw(s["price_key"])] = draw(s["price"])
+            data["prices"] = prices
+    return data
+
+
+YAML_SCALARS = (
+    "1", "-0", "1e5", "1.0e+400", ".5", "0x1F", "0o17", "0b101", "1_000", "1:30", "190:20:30", "2024-13-45",
+    "2024-02-03", "2001-12-14t21:59:43.10-05:00", "!!int abc", "!!float abc", "!!int 0x10", "!!float 1",
+    "!!binary AAA", "!!timestamp x", "!!str 5", "!!bool yes", "!!null ''", "!!set {a, b}", "!!omap [a: 1]",
+    "!!python/object:os.system x", "!<tag:yaml.org,2002:int> 7", "~", "null", "yes", "No", "on", ".nan", "-.inf",
+    "'quoted'", '"\\ud800"', '"\\x00\\x1b[31m"', "&a 1", "*a", "[1, 2", "{a: 1}", "[]", "{}", "? a", "- 1",
+    "\ud800", "\x85", "9" * 120, "0x" + "f" * 120, "1" + "_0" * 60, "a: b: c", "'", '"', "|", ">", "%YAML 1.1",
+    "---", "...",
+)  # fmt: skip
+
+
+@st.composite
+def yaml_texts(draw: st.DrawFn) -> str:
+    """YAML text a user may type or a tool may emit: scenario-shaped lines with odd scalars, tags, anchors,
+    dates, over-long numbers and broken syntax, sometimes with random text spliced in."""
+    paths = field_paths()
+    clean = draw(st.integers(0, 2)) == 0  # a third of the texts hold only values at or near the fields' bounds
+    lines = []
+    if draw(st.booleans()):
+        lines.append(f"base: {draw(st.sampled_from(PRESETS))}")
+    for _ in range(draw(st.integers(0, 6))):
+        path, info = paths[draw(st.sampled_from(range(len(paths))))]
+        near = st.sampled_from(boundary_list(info) or [1]).map(lambda v: yaml.safe_dump(v).split("\n")[0])
+        scalar = draw(near if clean else st.sampled_from(YAML_SCALARS) | st.text(max_size=12) | near)
+        line = path[-1] + ": " + scalar
+        for part in reversed(path[:-1]):
+            line = f"{part}: {{{line}}}"
+        lines.append(line)
+    if not clean and draw(st.booleans()):
+        at = draw(st.integers(0, len(lines)))
+        lines.insert(at, draw(st.sampled_from(YAML_SCALARS) | st.text(max_size=40)))
+    return "\n".join(lines) + "\n"

@@ -1,36 +1,40 @@
 """A real browser: `streamlit run app.py` on localhost, Debian's Chromium driven by Playwright.
 
-Skips with a reason where Chromium or Playwright is missing, except in CI (``CI`` set), where it must run.
-Screenshots of every page go to docs/screenshots/ (the README's tour).
+One server (with its own scenario library) and one Chromium context for the whole module; each journey opens
+a tab (a browser session of its own). Skips with a reason where Chromium or Playwright is missing, except in
+CI (``CI`` set), where it must run. Screenshots go to a temporary folder, or to docs/screenshots/ (the
+README's tour) with ``NEOPLAN_UPDATE_SCREENSHOTS=1``.
 """
 
 from __future__ import annotations
 
-import os
+import http.server
 import re
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from browser_support import (
+    ROOT,
+    chromium,
+    go,
+    header_text,
+    metric,
+    no_exception,
+    screenshot_dir,
+    settle,
+    streamlit_server,
+)
 
 import neoplan
 from ui import format as fmt
 from ui.state import DEFAULT_PRESET
 
-ROOT = Path(__file__).resolve().parent.parent
-SHOTS = ROOT / "docs" / "screenshots"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-# (navigation label, slug for the screenshot, text that must appear on the page)
 # The default scenario's headline figures, formatted as the app shows them: the pages must show these values.
 _DEFAULT = neoplan.evaluate(neoplan.load_scenario(DEFAULT_PRESET))
+# (navigation label, slug for the screenshot, text that must appear on the page)
 PAGES = [
     ("Overview", "overview", fmt.usd(_DEFAULT.capex_total_usd)),
     ("Compute node", "compute_node", fmt.usd_exact(_DEFAULT.node_capex_usd)),
@@ -45,104 +49,245 @@ PAGES = [
     ("Quote review", "quote_review", "Servers quoted"),
     ("Export", "export", "Excel workbook"),
 ]
+QUOTES = ROOT / "data" / "quotes"
 
 pytestmark = pytest.mark.browser
 
 
-def _need(condition: bool, reason: str) -> None:
-    if not condition:
-        if os.environ.get("CI"):
-            pytest.fail(f"browser test cannot run in CI: {reason}")
-        pytest.skip(reason)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def app_url() -> Iterator[str]:
-    port = _free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless=true",
-           f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
-           "--server.fileWatcherType=none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("streamlit did not become healthy in 60 s")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with streamlit_server(tmp_path_factory.mktemp("library") / "scenarios.sqlite") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.fixture(scope="module")
-def page(app_url: str, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    _need(Path(CHROMIUM).exists(), f"Chromium not found at {CHROMIUM} (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _need(False, "playwright is not installed (pip install -r requirements.txt)")
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, headless=True, args=ARGS, viewport={"width": 1440, "height": 1000}
-        )
-        tab = browser.new_page()
-        tab.goto(app_url, wait_until="domcontentloaded")
-        yield tab
-        browser.close()
+def browser(app_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    with chromium(tmp_path_factory) as context:
+        yield context
 
 
-def _settle(tab) -> None:  # type: ignore[no-untyped-def]
-    tab.wait_for_selector("[data-testid='stApp']", timeout=30_000)
-    tab.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000
-    )
-    tab.wait_for_timeout(1_000)  # let the page's elements arrive before checking the charts
-    tab.wait_for_function(  # every plotly chart drawn (they render after the script finishes)
-        "() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
-        ".every(e => e.querySelector('.main-svg'))",
-        timeout=30_000,
-    )
-    tab.wait_for_timeout(500)
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return screenshot_dir(tmp_path_factory)
+
+
+@pytest.fixture
+def tab(browser: Any, app_url: str) -> Iterator[Any]:
+    """A new tab on the landing page: a new browser session."""
+    page = browser.new_page()
+    page.goto(app_url, wait_until="domcontentloaded")
+    settle(page)
+    yield page
+    page.close()
+
+
+def _upload_scenario(tab: Any, path: Path) -> None:
+    tab.get_by_test_id("stSidebar").locator("input[type=file]").set_input_files(str(path))
+    settle(tab)
+
+
+def _choose(tab: Any, label: str, option: str, where: Any = None) -> None:
+    """Pick ``option`` in the selectbox labelled ``label``."""
+    box = (where or tab).get_by_test_id("stSelectbox").filter(has_text=label).first
+    box.locator("input").click()
+    tab.get_by_role("option", name=option, exact=True).click()
+    settle(tab)
+
+
+def _open_in_sidebar(tab: Any, option: str) -> None:
+    tab.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.locator("input").click()
+    tab.get_by_role("option", name=option, exact=True).click()
+    settle(tab)
+
+
+# -- first: a fresh server's very first visit -------------------------------------------------------------
+
+
+def test_first_visit_deep_link_has_no_automatic_pages_menu(browser: Any, app_url: str) -> None:
+    """A refresh on /network right after a restart: app.py's navigation, header and sidebar, and at no moment
+    Streamlit's automatic pages/ menu (a MutationObserver watches the DOM from the first byte)."""
+    page = browser.new_page()
+    page.add_init_script("""
+        window.__autoNav = 0;
+        new MutationObserver(() => {
+            if (document.querySelector('[data-testid="stSidebarNav"], [data-testid="stSidebarNavItems"]'))
+                window.__autoNav += 1;
+        }).observe(document, {childList: true, subtree: true});
+    """)
+    page.goto(f"{app_url}/network", wait_until="commit")
+    page.locator(".st-key-scenario_header").wait_for(timeout=30_000)  # app.py ran: the header is there
+    settle(page)
+    page.get_by_text("Back-end", exact=False).first.wait_for(timeout=30_000)
+    assert page.evaluate("window.__autoNav") == 0, "Streamlit's automatic pages/ menu was shown"
+    links = page.get_by_test_id("stSidebar").locator("a")
+    assert links.count() == len(PAGES)
+    assert links.evaluate_all("ls => ls.every(l => l.dataset.testid === 'stPageLink-NavLink')")
+    assert "Optimized" in header_text(page)
+    assert re.search(r"/network\?draft=[\w-]{16,}$", page.url), page.url
+    no_exception(page, "the first visit")
+    page.close()
+
+
+# -- every page -----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tour(browser: Any, app_url: str) -> Iterator[Any]:
+    page = browser.new_page()
+    page.goto(app_url, wait_until="domcontentloaded")
+    settle(page)
+    yield page
+    page.close()
 
 
 @pytest.mark.parametrize(("label", "slug", "expected"), PAGES)
-def test_page_renders(page, label: str, slug: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    nav = page.get_by_test_id("stSidebarNav").get_by_role("link", name=re.compile(f"^{re.escape(label)}$"))
-    nav.click()
-    _settle(page)
-    page.get_by_text(expected, exact=False).first.wait_for(timeout=30_000)
-    assert page.get_by_test_id("stException").count() == 0, f"exception on {label}"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{slug}.png"), full_page=True)
+def test_page_renders(tour: Any, shots: Path, label: str, slug: str, expected: str) -> None:
+    go(tour, label)
+    tour.get_by_text(expected, exact=False).first.wait_for(timeout=30_000)
+    no_exception(tour, label)
+    tour.screenshot(path=str(shots / f"{slug}.png"), full_page=True)
 
 
-def test_edit_then_reopen_in_the_browser(page) -> None:  # type: ignore[no-untyped-def]
-    """A user edits the node, sees the price move, then reopens the preset from the sidebar."""
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=re.compile("^Compute node$")).click()
-    _settle(page)
-    ram = page.get_by_role("spinbutton", name="System memory [TB]")
+# -- journeys -------------------------------------------------------------------------------------------------
+
+
+def test_uploaded_scenario_survives_three_pages(tab: Any, tmp_path: Path) -> None:
+    plan = tmp_path / "big plan.yaml"
+    plan.write_text("name: Big plan\nbase: optimized\ncluster: {gpus: 2048}\npricing: {usd_per_gpu_hour: 2.20}\n")
+    _upload_scenario(tab, plan)
+    assert metric(tab, "GPUs") == "2,048"
+    assert "Big plan" in header_text(tab) and "file big plan.yaml" in header_text(tab)
+    for label in ("Pricing & revenue", "Network", "Results"):
+        go(tab, label)
+        assert "Big plan" in header_text(tab), label
+    go(tab, "Pricing & revenue")
+    assert tab.get_by_role("spinbutton", name=re.compile("Headline price")).first.input_value() == "2.20"
+    go(tab, "Overview")
+    assert metric(tab, "GPUs") == "2,048"
+    assert "$2.20" in tab.get_by_test_id("stMain").inner_text()
+    no_exception(tab, "Overview")
+
+
+def test_refresh_keeps_the_edits(tab: Any) -> None:
+    go(tab, "Compute node")
+    ram = tab.get_by_role("spinbutton", name="System memory [TB]")
     ram.fill("2")
     ram.press("Enter")
-    page.get_by_text("$260,560").first.wait_for(timeout=30_000)
-    page.get_by_role("button", name=re.compile("Reopen optimized")).click()
-    _settle(page)
-    page.get_by_text(fmt.usd_exact(_DEFAULT.node_capex_usd)).first.wait_for(timeout=30_000)
-    assert page.get_by_role("spinbutton", name="System memory [TB]").input_value() == "1.00"
-    assert page.get_by_test_id("stException").count() == 0
+    settle(tab)
+    assert metric(tab, "Node price") == "$260,560"
+    assert "unsaved changes" in header_text(tab)
+    assert "draft=" in tab.url
+    tab.reload(wait_until="domcontentloaded")
+    settle(tab)
+    assert metric(tab, "Node price") == "$260,560"
+    assert tab.get_by_role("spinbutton", name="System memory [TB]").input_value() == "2.00"
+    assert "unsaved changes" in header_text(tab)
+
+
+def test_edit_save_reopen_revert(tab: Any) -> None:
+    go(tab, "Compute node")
+    ram = tab.get_by_role("spinbutton", name="System memory [TB]")
+    ram.fill("2")
+    ram.press("Enter")
+    settle(tab)
+    header = tab.locator(".st-key-scenario_header")
+    header.get_by_role("button", name="Save as").click()
+    body = tab.get_by_test_id("stPopoverBody")
+    body.get_by_role("textbox", name="Name").fill("Journey plan")
+    body.get_by_role("textbox", name="Name").press("Enter")
+    body.get_by_role("button", name="Save", exact=True).click()
+    settle(tab)
+    assert "Journey plan" in header_text(tab) and "unsaved" not in header_text(tab)
+    tab.keyboard.press("Escape")
+    _open_in_sidebar(tab, "reference (preset)")
+    assert metric(tab, "Node price") == "$270,000"
+    _open_in_sidebar(tab, "Journey plan")
+    assert metric(tab, "Node price") == "$260,560"
+    ram = tab.get_by_role("spinbutton", name="System memory [TB]")
+    ram.fill("4")
+    ram.press("Enter")
+    settle(tab)
+    assert "unsaved changes" in header_text(tab)
+    assert metric(tab, "Node price") != "$260,560"
+    header.get_by_role("button", name="Revert").click()
+    settle(tab)
+    assert metric(tab, "Node price") == "$260,560"
+    assert tab.get_by_role("spinbutton", name="System memory [TB]").input_value() == "2.00"
+    assert "unsaved" not in header_text(tab)
+    no_exception(tab, "Compute node")
+
+
+def test_user_text_is_never_rendered_or_fetched(tab: Any, tmp_path: Path) -> None:
+    hits: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            hits.append(self.path)
+            self.send_response(404)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    bait = f"http://127.0.0.1:{server.server_port}"
+    try:
+        plan = tmp_path / "shared.yaml"
+        plan.write_text(
+            f"name: '![pixel]({bait}/name.png) <img src=\"{bait}/name-html.png\"> **bold**'\n"
+            f"description: '![pixel]({bait}/description.png) <img src=\"{bait}/description-html.png\">'\n"
+            "base: optimized\n"
+        )
+        _upload_scenario(tab, plan)
+        go(tab, "Scenarios")
+        go(tab, "Overview")
+        assert "![pixel](" in header_text(tab) and "**bold**" in header_text(tab)  # shown as typed
+        sidebar = tab.get_by_test_id("stSidebar").inner_text()
+        assert "![pixel](" in sidebar
+        assert tab.locator(f"img[src^='{bait}']").count() == 0
+        tab.wait_for_timeout(500)
+        assert hits == [], f"fetched from a scenario's text: {hits}"
+    finally:
+        server.shutdown()
+
+
+def test_stress_test_survives_leave_and_return(tab: Any) -> None:
+    for visit in ("first", "second"):
+        go(tab, "Stress test")
+        tab.get_by_text("Probability of loss").first.wait_for(timeout=60_000)
+        settle(tab)
+        main = tab.get_by_test_id("stMain")
+        assert "Fix the driver ranges" not in main.inner_text(), visit
+        for chart in ("stress_tornado_chart", "stress_grid_chart", "stress_hist_chart"):
+            assert tab.locator(f".st-key-{chart} .main-svg").count() >= 1, f"{chart} missing on the {visit} visit"
+        no_exception(tab, f"Stress test, {visit} visit")
+        go(tab, "Overview")
+
+
+def test_quote_review_survives_leave_and_return(tab: Any) -> None:
+    go(tab, "Quote review")
+    uploader = tab.get_by_test_id("stFileUploader").filter(has_text="Upload a quote")
+    uploader.locator("input[type=file]").set_input_files(str(QUOTES / "oem_padded_1024_h100.xlsx"))
+    settle(tab)
+    main = tab.get_by_test_id("stMain")
+    main.get_by_text("oem_padded_1024_h100.xlsx").first.wait_for(timeout=30_000)
+    total = metric(tab, "Quote total")
+    go(tab, "Network")
+    go(tab, "Quote review")
+    main.get_by_text("oem_padded_1024_h100.xlsx").first.wait_for(timeout=30_000)
+    assert metric(tab, "Quote total") == total
+    no_exception(tab, "Quote review")
+
+
+def test_applied_recommendations_stay(tab: Any) -> None:
+    go(tab, "Quote review")
+    _choose(tab, "sample quote", "One server, messy reseller export (CSV) × 32 servers")
+    tab.get_by_role("button", name="Apply recommendations").click()
+    settle(tab)
+    go(tab, "Overview")
+    assert metric(tab, "GPUs") == "256"
+    for label in ("Compute node", "Financing", "Overview"):
+        go(tab, label)
+    assert metric(tab, "GPUs") == "256"
+    no_exception(tab, "Overview")

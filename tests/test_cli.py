@@ -223,3 +223,119 @@ def test_missing_argument_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -
     code, _, err = _main(capsys, "evaluate")
     assert code == 2
     assert "Traceback" not in err
+
+
+# --- bad input from issue 12: exit 2 and one line, never a traceback, a null KPI or exit 0 -------------------
+
+ISSUE_12_INPUTS = [
+    pytest.param("node: {preset: {a: 1}}\n", "node.preset", id="preset-mapping"),
+    pytest.param("cluster: {gpus: " + "9" * 5000 + "}\n", "cluster.gpus", id="5000-digit-int"),
+    pytest.param(
+        "facility: {rack_power_kw: 5e-324}\n", "facility.rack_power_kw must be between 5 and 300", id="denormal"
+    ),
+    pytest.param("opex: {staff_loaded_cost_usd: 1e308}\n", "opex.staff_loaded_cost_usd", id="staff-1e308"),
+    pytest.param("prices: {gpu_baseboard_hgx_h100: 1e300}\n", "prices.gpu_baseboard_hgx_h100", id="price-1e300"),
+]
+
+
+@pytest.mark.parametrize(("content", "expected"), ISSUE_12_INPUTS)
+def test_issue_12_bad_input_in_a_real_process_exits_2_with_one_line(
+    tmp_path: Path, content: str, expected: str
+) -> None:
+    proc = _run("evaluate", str(_write(tmp_path, "plan.yaml", content)), "--json")
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr  # no traceback, no numpy RuntimeWarning
+    assert lines[0].startswith("error: ") and expected in lines[0]
+
+
+BAD_INPUTS = [
+    *ISSUE_12_INPUTS,
+    pytest.param("node: {preset: [1]}\n", "node.preset", id="preset-list"),
+    pytest.param('{"cluster": {"gpus": ' + "9" * 5000 + "}}", "cluster.gpus", id="json-5000-digit-int"),
+    pytest.param("facility: {pue: " + "9" * 5000 + "}\n", "facility.pue", id="5000-digit-float-field"),
+    pytest.param("base: " + "9" * 5000 + "\n", "base", id="5000-digit-base"),
+    pytest.param("cluster: {gpus: 0x" + "f" * 5000 + "}\n", "cluster.gpus", id="huge-hex"),
+    pytest.param("pricing: {usd_per_gpu_hour: .nan}\n", "pricing.usd_per_gpu_hour", id="nan"),
+    pytest.param("financing: {interest_rate: .inf}\n", "financing.interest_rate", id="inf"),
+    pytest.param('{"timeline": {"deposit_share": NaN}}', "timeline.deposit_share", id="json-nan"),
+    pytest.param('{"facility": {"pue": 1e999}}', "facility.pue", id="json-overflow"),
+    pytest.param("prices: {cpu_mid: .nan}\n", "prices.cpu_mid", id="price-nan"),
+    pytest.param("prices: {cpu_mid: -1}\n", "prices.cpu_mid", id="price-negative"),
+    pytest.param("prices: {cpu_mid: true}\n", "prices.cpu_mid", id="price-bool"),
+    pytest.param("prices: {cpu_mid: [1]}\n", "prices.cpu_mid", id="price-list"),
+    pytest.param("prices: {" + "k" * 300 + ": 1}\n", "prices: key", id="price-long-key"),
+    pytest.param("prices: [1, 2]\n", "prices", id="prices-list"),
+    pytest.param("cluster: {gpus: true}\n", "cluster.gpus", id="bool-for-int"),
+    pytest.param("facility: {pue: yes}\n", "facility.pue", id="yaml-yes-for-float"),
+    pytest.param("opex: {transit_usd_per_month: 1e300}\n", "opex.transit_usd_per_month", id="transit-1e300"),
+    pytest.param("storage: {bytes_per_param: 5e-324}\n", "storage.bytes_per_param", id="tiny-bytes"),
+    pytest.param("cluster: {gpu_model: " + "h" * 10_000 + "}\n", "cluster.gpu_model", id="long-key-string"),
+    pytest.param("cluster: {gpus: [1024]}\n", "cluster.gpus", id="list-for-int"),
+    pytest.param("cluster: {gpus: {a: 1}}\n", "cluster.gpus", id="mapping-for-int"),
+    pytest.param("cluster: [1, 2]\n", "cluster", id="list-for-section"),
+    pytest.param("cluster: {gpuz: 1024}\n", "cluster.gpuz", id="unknown-key"),
+    pytest.param("clusters: {gpus: 1024}\n", "clusters", id="unknown-section"),
+    pytest.param("42\n", "mapping", id="yaml-number"),
+    pytest.param("a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n", "aliases", id="yaml-bomb"),
+    pytest.param("!!python/object/apply:os.system [echo hi]\n", "not valid YAML", id="python-tag"),
+]
+
+
+@pytest.mark.parametrize(("content", "expected"), BAD_INPUTS)
+def test_bad_input_exits_2_with_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, expected: str
+) -> None:
+    code, out, err = _main(capsys, "evaluate", str(_write(tmp_path, "plan.yaml", content)), "--json")
+    assert (code, out) == (2, ""), err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert expected in lines[0]
+    assert len(lines[0]) < 300
+
+
+@pytest.mark.parametrize("command", [["stress", "--draws", "10"], ["report", "--out"]])
+def test_other_commands_refuse_bad_input_the_same_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    path = _write(tmp_path, "plan.yaml", "prices: {gpu_baseboard_hgx_h100: 1e300}\n")
+    args = [*command, str(tmp_path / "report")] if command[-1] == "--out" else command
+    code, out, err = _main(capsys, args[0], str(path), *args[1:])
+    assert (code, out) == (2, "")
+    assert len(err.splitlines()) == 1 and "prices.gpu_baseboard_hgx_h100" in err
+    assert not (tmp_path / "report").exists()
+
+
+def test_a_null_kpi_comes_with_a_warning_in_json_and_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "base: optimized\nfinancing: {debt_share: 0}\npricing: {usd_per_gpu_hour: 1}\n"
+    path = _write(tmp_path, "plan.yaml", text)
+    code, out, err = _main(capsys, "evaluate", str(path), "--json")
+    assert code == 0, err
+    d = _strict_json(out)
+    assert d["min_dscr"] is None and d["payback_months"] is None
+    assert "Min DSCR undefined: no debt, so no DSCR." in d["warnings"]
+    assert any(w.startswith("Payback undefined: no payback within the 72-month horizon") for w in d["warnings"])
+    code, out, _ = _main(capsys, "evaluate", str(path))
+    assert code == 0
+    assert "warning: Min DSCR undefined: no debt, so no DSCR." in out.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        pytest.param("a" * 5000, "cannot read the file", id="name-too-long"),
+        pytest.param("plan\x00.yaml", "'plan\\x00.yaml': no such file", id="nul-byte"),
+        pytest.param("\x1b[31mred.yaml", "'\\x1b[31mred.yaml': no such file", id="terminal-escape"),
+        pytest.param(".", ".: not a regular file", id="folder"),
+    ],
+)
+def test_unreadable_paths_exit_2_with_one_short_line(
+    capsys: pytest.CaptureFixture[str], path: str, expected: str
+) -> None:
+    code, out, err = _main(capsys, "evaluate", path)
+    assert (code, out) == (2, "")
+    lines = err.splitlines()
+    assert len(lines) == 1 and expected in lines[0] and len(lines[0]) < 200, err
+    assert "\x1b" not in err and "\x00" not in err

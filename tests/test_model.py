@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -10,8 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan import finance
+from neoplan import finance, model
 from neoplan.costs import CAPEX_CATEGORIES
+from neoplan.model import KPI_LABELS, undefined_kpi_warnings
+from neoplan.scenario import ScenarioError
 
 
 @pytest.fixture(scope="module")
@@ -197,3 +200,101 @@ def test_no_crash_no_nan_where_defined(gpus: int, topology: str, price: float, u
     for key in ("capex_per_server_excl_storage_usd", "tco_usd_per_gpu_hour", "npv_usd"):
         assert d[key] is not None and math.isfinite(d[key])
     assert d["capex_usd"]["total"] > 0
+
+
+# --- undefined KPIs come with a reason ----------------------------------------------------------------------
+
+
+def _undefined(r: neoplan.Result) -> dict[str, str]:
+    """Null KPIs of ``r`` → the warning naming each (asserting there is exactly one)."""
+    d = r.to_dict()
+    out = {}
+    for key, label in KPI_LABELS.items():
+        named = [w for w in d["warnings"] if w.startswith(f"{label} undefined: ")]
+        assert len(named) == (1 if d[key] is None else 0), (key, d["warnings"])
+        if named:
+            out[key] = named[0]
+    return out
+
+
+@pytest.mark.parametrize("preset", ["reference", "optimized", "h100_256", "h100_2048", "h200_1024"])
+def test_presets_explain_each_undefined_kpi(preset: str) -> None:
+    why = _undefined(neoplan.evaluate(neoplan.load_scenario(preset)))
+    # the OEM-priced reference and the small 256-GPU build do not pay back within six years at $2.80
+    assert set(why) == ({"payback_months"} if preset in ("reference", "h100_256") else set())
+
+
+def test_no_debt_means_no_dscr_with_a_reason() -> None:
+    why = _undefined(_eval(financing={"debt_share": 0.0}))
+    assert why == {"min_dscr": "Min DSCR undefined: no debt, so no DSCR."}
+
+
+def test_nothing_sold_explains_every_undefined_kpi() -> None:
+    why = _undefined(_eval(pricing={"utilization": 0.0, "reserved_share": 0.0}))
+    assert set(why) == {"tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour", "ebitda_margin", "gross_margin",
+                        "payback_months"}  # the IRRs exist: the residual value comes back at the end
+    assert "no GPU-hours are sold" in why["tco_usd_per_gpu_hour"]
+    assert "no GPU-hours are sold" in why["breakeven_usd_per_gpu_hour"]
+    assert why["ebitda_margin"] == "EBITDA margin undefined: no revenue over the horizon."
+    assert "no payback within the 72-month horizon" in why["payback_months"]
+
+
+def test_low_price_gives_no_payback_within_the_horizon() -> None:
+    r = _eval(pricing={"usd_per_gpu_hour": 1.0}, timeline={"horizon_months": 60})
+    assert r.kpis["payback_months"] is not None and math.isnan(r.kpis["payback_months"])
+    why = _undefined(r)
+    assert why["payback_months"].startswith("Payback undefined: no payback within the 60-month horizon")
+
+
+@pytest.mark.parametrize("price", [5e-324, 1e-320])
+def test_tiny_positive_price_explains_the_margins(price: float) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        why = _undefined(_eval(pricing={"usd_per_gpu_hour": price}))
+    assert "too small to divide by" in why["ebitda_margin"]
+    assert "too small to divide by" in why["gross_margin"]
+
+
+def test_undefined_kpi_warnings_name_each_kpi_once() -> None:
+    r = _eval(pricing={"utilization": 0.0, "reserved_share": 0.0}, financing={"debt_share": 0.0})
+    nulls = [k for k, v in r.kpis.items() if v is None or not math.isfinite(v)]
+    warned = undefined_kpi_warnings(r.kpis, r.ops.cash, r.ops.revenue.sold_gpu_hours, 72)
+    assert len(warned) == len(nulls) == 6
+    assert warned == [w for w in r.warnings if " undefined: " in w]
+
+
+# --- errors: the user's input becomes ScenarioError, a bug stays a bug ----------------------------------------
+
+
+def test_a_sizing_error_naming_a_field_is_a_scenario_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise ValueError("storage.usable_pb: 9 PB needs more than 1000 servers")
+
+    monkeypatch.setattr(model, "design_storage", refuse)
+    with pytest.raises(ScenarioError, match=r"storage\.usable_pb"):
+        neoplan.evaluate(neoplan.load_scenario("optimized"))
+
+
+@pytest.mark.parametrize("exc", [ValueError("math domain error"), ZeroDivisionError("x"), TypeError("y")])
+def test_a_bug_is_not_dressed_up_as_bad_input(monkeypatch: pytest.MonkeyPatch, exc: Exception) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise exc
+
+    monkeypatch.setattr(model, "design_storage", broken)
+    with pytest.raises(type(exc)) as caught:
+        neoplan.evaluate(neoplan.load_scenario("optimized"))
+    assert not isinstance(caught.value, ScenarioError)
+
+
+def test_unknown_price_key_is_a_scenario_error() -> None:
+    with pytest.raises(ScenarioError, match="prices: unknown price key 'no_such_key'"):
+        _eval(prices={"no_such_key": 1.0})
+
+
+@pytest.mark.parametrize("value", [1e300, -1.0, float("nan"), float("inf"), True, "1"])
+def test_price_book_overrides_are_bounded(value: object) -> None:
+    from neoplan.pricebook import PriceBookError, default_price_book
+
+    with pytest.raises(PriceBookError, match=r"prices\.cpu_mid must be between 0 and 10,000,000"):
+        default_price_book().with_overrides({"cpu_mid": value})  # type: ignore[dict-item]
+    assert default_price_book().with_overrides({"cpu_mid": 10_000_000}).price("cpu_mid") == 10_000_000

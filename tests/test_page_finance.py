@@ -12,10 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+from test_user_text import shown  # Markdown as it reads on screen
 
 import neoplan
 from neoplan.charts.finance import debt_by_year, pnl_by_year, price_grid
 from ui import format as fmt
+from ui.state import SCENARIO
 
 ROOT = Path(__file__).resolve().parent.parent
 FINANCING, PRICING, RESULTS = (str(ROOT / "pages" / f"{p}.py") for p in ("financing", "pricing", "results"))
@@ -103,7 +105,7 @@ def test_pinned_reserved_price_moves_returns_and_unpins() -> None:
 def test_higher_interest_rate_lowers_equity_irr() -> None:
     at = _page(FINANCING)
     before = _pct(_metric(at, "Equity IRR"))
-    at.number_input(key="w.financing.interest_rate").set_value(0.15).run()
+    at.number_input(key="w.financing.interest_rate").set_value(15.0).run()  # percent
     assert not at.exception and not at.error
     assert _pct(_metric(at, "Equity IRR")) < before
 
@@ -111,9 +113,11 @@ def test_higher_interest_rate_lowers_equity_irr() -> None:
 def test_out_of_range_interest_rate_shows_error_and_keeps_last_good_scenario() -> None:
     at = _page(FINANCING)
     before = _metric(at, "Equity IRR")
-    at.number_input(key="w.financing.interest_rate").set_value(2.0).run()
+    at.number_input(key="w.financing.interest_rate").set_value(200.0).run()
     assert not at.exception
-    assert any("financing.interest_rate" in e.value for e in at.error), [e.value for e in at.error]
+    messages = [shown(e.value) for e in at.error]
+    assert "financing.interest_rate must be between 0 and 100 %, got 200 %" in messages, messages
+    assert at.number_input(key="w.financing.interest_rate").value == 11.0  # springs back to the last good value
     assert _metric(at, "Equity IRR") == before
 
 
@@ -147,3 +151,39 @@ def test_price_grid_brackets_breakeven_and_headline(optimized: neoplan.Result) -
     assert grid.size == 41
     for price in (optimized.kpis["breakeven_usd_per_gpu_hour"], optimized.scenario.pricing.usd_per_gpu_hour):
         assert grid[0] < price < grid[-1]
+
+
+def _scenario(at: AppTest) -> neoplan.Scenario:
+    return at.session_state[SCENARIO]
+
+
+@pytest.mark.parametrize(
+    ("path", "key", "shown_before", "typed", "stored"),
+    [
+        (FINANCING, "financing.interest_rate", 11.0, 9.0, 0.09),
+        (FINANCING, "financing.debt_share", 60.0, 45.0, 0.45),
+        (FINANCING, "financing.upfront_fee_rate", 2.0, 1.5, 0.015),
+        (FINANCING, "timeline.residual_value_share", 5.0, 0.0, 0.0),
+        (PRICING, "pricing.utilization", 85.0, 70.0, 0.70),
+        (PRICING, "pricing.price_decline_per_year", 13.0, 20.0, 0.20),
+        (PRICING, "pricing.sla_credit_share", 1.0, 0.5, 0.005),
+    ],
+)
+def test_rates_are_typed_in_percent(path: str, key: str, shown_before: float, typed: float, stored: float) -> None:
+    at = _page(path)
+    widget = at.number_input(key=f"w.{key}")
+    assert widget.value == pytest.approx(shown_before) and "%" in widget.label
+    assert "Allowed: 0 to " in widget.help and widget.help.endswith(" %.")
+    widget.set_value(typed).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    section, field = key.split(".")
+    assert getattr(getattr(_scenario(at), section), field) == pytest.approx(stored, abs=1e-12)
+    assert at.number_input(key=f"w.{key}").value == pytest.approx(typed)
+
+
+def test_every_percent_field_on_the_money_pages_is_a_fraction_of_the_model() -> None:
+    for path in (FINANCING, PRICING):
+        at = _page(path)
+        for widget in at.number_input:
+            if "%" in widget.label:
+                assert widget.help and "Allowed:" in widget.help and widget.help.endswith("%."), widget.label

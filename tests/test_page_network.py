@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
+
+import neoplan
+from neoplan.fabric import backend_lines, total_usd
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "pages" / "network.py")
@@ -52,3 +56,34 @@ def test_impossible_fabric_shows_a_clear_error() -> None:
     at.selectbox(key="w.fabric.nic_gbps").set_value(800).run()
     assert any("fabric.nic_gbps" in e.value for e in at.error)
     assert not at.exception
+
+
+def _designs(at: AppTest):  # type: ignore[no-untyped-def]
+    """The design comparison table (AppTest finds dataframes by order, not key)."""
+    for frame in at.dataframe:
+        if "Δ vs ref." in frame.value.columns:
+            return frame.value
+    raise AssertionError("no design comparison table")
+
+
+def test_comparison_marks_the_chosen_standard_design() -> None:
+    at = _network_page()
+    table = _designs(at)
+    mine = table[table["Design"].str.startswith("➜")]
+    assert list(mine["Design"]) == ["➜ VMS 2:1 (yours)"]  # optimized preset: vms at 2:1
+    assert len(table) == 5
+
+
+def test_comparison_adds_a_design_no_standard_option_matches() -> None:
+    at = _network_page()
+    at.selectbox(key="w.fabric.topology").set_value("tor").run()
+    at.number_input(key="w.fabric.oversubscription").set_value(2.0).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    table = _designs(at)
+    mine = table[table["Design"].str.startswith("➜")]
+    assert len(table) == 6 and list(mine["Design"]) == ["➜ Top-of-rack 2:1 (yours)"]
+    tor_2to1 = neoplan.evaluate(
+        neoplan.load_scenario({"base": "optimized", "fabric": {"topology": "tor", "oversubscription": 2.0}})
+    )
+    assert mine["Capex"].iloc[0] == pytest.approx(total_usd(backend_lines(tor_2to1.fabric.backend, tor_2to1.book)))
+    assert mine["Spines"].iloc[0] == tor_2to1.fabric.backend.spine_switches == int(_metric(at, "Spine switches"))

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from neoplan.quote import MAX_QUOTE_BYTES
+from ui import format as fmt
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "pages" / "quote_review.py")
@@ -39,6 +40,11 @@ def _table(at: AppTest, column: str):  # type: ignore[no-untyped-def]
     raise AssertionError(f"no dataframe with column {column!r}")
 
 
+def _size(at: AppTest) -> str:
+    """The caption under the quote's name: size, model, lines, skipped rows."""
+    return next(c.value for c in at.caption if " lines from " in c.value)
+
+
 def _codes(at: AppTest) -> list[str]:
     """Finding codes shown on the finding cards, in order."""
     return [m.group(1) for md in at.markdown if (m := re.match(r"\*\*.+\*\*  \n`(\w+)`", md.value))]
@@ -54,6 +60,7 @@ def test_page_runs_and_shows_the_padded_sample_findings() -> None:
     assert _metric(at, "Saving").startswith("$")
     assert len(at.get("plotly_chart")) == 2
     assert len(_table(at, "source")) == 35 and len(at.dataframe[-1].value) == 1  # lines, unmatched lines
+    assert not any("uploader" in md.value for md in at.markdown)  # no stray docstring rendered by magic
 
 
 def test_clean_sample_has_no_findings() -> None:
@@ -64,14 +71,16 @@ def test_clean_sample_has_no_findings() -> None:
     assert any("No findings" in s.value for s in at.success)
 
 
-def test_per_server_sample_sets_the_multiplier() -> None:
+def test_per_server_sample_reads_the_server_count_from_the_quote() -> None:
     at = _page()
     at.selectbox(key="quote.sample").set_value("per_server_messy.csv").run()
-    assert at.number_input(key="quote.servers").value == 32
+    assert at.number_input(key="quote.servers").value is None  # inferred: "order quantity 32"
+    assert any("Read from the quote: 32 servers" in c.value for c in at.caption)
+    assert "256 GPUs in 32 servers" in _size(at)
     assert "nics_below_8" in _codes(at)
     at.number_input(key="quote.servers").set_value(64).run()
     assert not at.exception
-    assert "512 GPUs" in at.caption[1].value
+    assert "512 GPUs" in _size(at)
 
 
 def test_apply_recommendations_changes_the_app_scenario() -> None:
@@ -107,35 +116,101 @@ def test_bad_upload_shows_an_error(name: str, content: bytes, message: str) -> N
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
 
 
-def test_upload_takes_precedence_over_the_sample() -> None:
+def test_upload_takes_precedence_and_starts_fresh() -> None:
     at = _page()
-    at.number_input(key="quote.servers").set_value(32).run()
+    at.number_input(key="quote.servers").set_value(128).run()
     at.file_uploader(key="quote.upload").set_value(("mine.csv", MESSY.read_bytes(), "text/csv")).run()
     assert not at.exception and not at.error
-    assert at.subheader[0].value == "mine.csv"
-    assert "256 GPUs" in at.caption[1].value
+    assert "mine" in at.subheader[0].value
+    assert at.number_input(key="quote.servers").value is None  # not carried over from the previous quote
+    assert "256 GPUs" in _size(at)
+    assert any(t.value == "Reviewing mine.csv" for t in at.text)
+
+
+def test_uploaded_quote_and_review_survive_a_page_switch() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/quote_review.py").run()
+    at.file_uploader(key="quote.upload").set_value(("mine.csv", MESSY.read_bytes(), "text/csv")).run()
+    total = _metric(at, "Quote total")
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception
+    at.switch_page("pages/quote_review.py").run()
+    assert not at.exception, at.exception
+    assert any(t.value == "Reviewing mine.csv" for t in at.text)
+    assert _metric(at, "Quote total") == total and "256 GPUs" in _size(at)
+    at.button(key="quote.clear").click().run()
+    assert not any(t.value.startswith("Reviewing") for t in at.text)
+    assert at.subheader[0].value.startswith("oem")  # back to the sample
+
+
+EURO = (
+    "Pos;Artikelnummer;Beschreibung;Menge;Einzelpreis;Gesamtpreis\n"
+    '1;SYS-821GE-TNHR;"GPU-Server, HGX H100 8-GPU, 2x Xeon Platinum 8480+, 2TB (32x 64GB) DDR5, 8x ConnectX-7 400G";'
+    '4;"250.000,00 €";"1.000.000,00 €"\n'
+    '2;MMA4Z00-NS400;"400G OSFP Transceiver, SR4 multimode";32;"1.000,00 €";"32.000,00 €"\n'
+).encode()
+
+
+def test_quote_in_euro_asks_for_the_rate() -> None:
+    at = _page()
+    at.file_uploader(key="quote.upload").set_value(("euro.csv", EURO, "text/csv")).run()
+    assert not at.exception and not at.error
+    assert any("EUR" in i.value for i in at.info)
+    rate = at.number_input(key="quote.usd_rate")
+    rate.set_value(1.1).run()
+    assert not at.exception and not at.error
+    assert "32 GPUs in 4 servers" in _size(at)
+    assert _metric(at, "Quote total") == fmt.usd(1.1 * 1_032_000)
+
+
+def test_user_text_is_shown_as_text_not_markdown() -> None:
+    rows = (
+        b"Part Number,Description,Qty,Unit Price,Extended Price\n"
+        b'X1,"**bold** [link](http://example.com) Xeon Platinum 8480+",256,"$4,695.00","$1,201,920.00"\n'
+        b',HGX H100 8-GPU baseboard,128,"$214,330.00","$27,434,240.00"\n'
+    )
+    at = _page()
+    at.file_uploader(key="quote.upload").set_value(("md.csv", rows, "text/csv")).run()
+    assert not at.exception
+    assert "cpu_top_bin" in _codes(at)
+    assert all("](http" not in md.value or "\\]" in md.value for md in at.markdown)
+    assert any("**bold**" in t.value for t in at.text)
 
 
 # --- a real browser ---------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.browser
-def test_browser_upload(page) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
-    """Upload the messy per-server CSV in Chromium: findings render, no exception."""
-    nav = page.get_by_test_id("stSidebarNav").get_by_role("link", name=re.compile("^Quote review$"))
-    nav.click()
-    _settle(page)
-    servers = page.get_by_role("spinbutton", name="Servers quoted")
-    servers.fill("32")
-    servers.press("Enter")
-    _settle(page)
-    main = page.get_by_test_id("stMainBlockContainer")
-    main.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(MESSY))
-    _settle(page)
-    page.get_by_text("256 GPUs in 32 servers", exact=False).first.wait_for(timeout=30_000)
-    page.get_by_text("Fewer than 8 back-end NICs per server", exact=False).first.wait_for(timeout=30_000)
-    assert page.get_by_test_id("stException").count() == 0
-    page.screenshot(path=str(UPLOAD_SHOT), full_page=True)
+def test_browser_upload(tab) -> None:  # type: ignore[no-untyped-def]
+    """Upload the messy per-server CSV in Chromium: the server count comes from the quote, findings render."""
+    go(tab, "Quote review")
+    uploader = tab.get_by_test_id("stFileUploader").filter(has_text="Upload a quote")
+    uploader.locator("input[type=file]").set_input_files(str(MESSY))
+    settle(tab)
+    tab.get_by_text("256 GPUs in 32 servers", exact=False).first.wait_for(timeout=30_000)
+    tab.get_by_text("Fewer than 8 back-end NICs per server", exact=False).first.wait_for(timeout=30_000)
+    no_exception(tab, "Quote review")
+    tab.screenshot(path=str(UPLOAD_SHOT), full_page=True)
 
 
-from test_browser import _settle, app_url, page  # noqa: E402, F401  # the app server and Chromium fixtures
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    from browser_support import streamlit_server
+
+    with streamlit_server(tmp_path_factory.mktemp("library") / "scenarios.sqlite") as url:
+        yield url
+
+
+@pytest.fixture
+def tab(app_url: str, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    from browser_support import chromium
+
+    with chromium(tmp_path_factory) as context:
+        page = context.new_page()
+        page.goto(app_url, wait_until="domcontentloaded")
+        settle(page)
+        yield page
+
+
+from browser_support import go, no_exception, settle  # noqa: E402  # the shared browser helpers

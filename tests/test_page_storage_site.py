@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from test_user_text import shown  # Markdown as it reads on screen
 
 import neoplan
 from ui import format as fmt
+from ui.state import SCENARIO
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "pages" / "storage_site.py")
@@ -78,7 +80,7 @@ def test_bad_input_shows_an_error_and_keeps_the_last_good_figures(
     at = _page()
     at.number_input(key=key).set_value(value).run()
     assert not at.exception
-    assert any(field in e.value for e in at.error), [e.value for e in at.error]
+    assert any(field in shown(e.value) for e in at.error), [e.value for e in at.error]
     assert _metric(at, "Total capex") == fmt.usd(optimized.capex_usd["total"])
 
 
@@ -86,8 +88,36 @@ def test_design_warnings_are_shown() -> None:
     at = _page()
     at.selectbox(key="w.storage.network").set_value("backend").run()
     at.number_input(key="w.facility.servers_per_rack").set_value(5).run()
-    texts = [w.value for w in at.warning]
+    texts = [shown(w.value) for w in at.warning]
     assert any("storage.network is backend" in t for t in texts), texts
     assert any("facility.servers_per_rack" in t for t in texts), texts
     rack = next(m for m in at.metric if m.label == "Compute rack")
     assert rack.value == "51.0 kW" and rack.delta.startswith("exceeds"), (rack.value, rack.delta)
+
+
+@pytest.mark.parametrize(
+    ("key", "shown_before", "typed", "stored"),
+    [
+        ("opex.insurance_rate", 0.5, 0.8, 0.008),
+        ("opex.sga_rate", 5.0, 9.0, 0.09),
+        ("opex.support_rate", 4.0, 6.0, 0.06),
+        ("facility.idle_power_share", 20.0, 30.0, 0.30),
+        ("pricing.utilization", 85.0, 9.0, 0.09),
+    ],
+)
+def test_rates_are_typed_in_percent(key: str, shown_before: float, typed: float, stored: float) -> None:
+    at = _page()
+    widget = at.number_input(key=f"w.{key}")
+    assert widget.value == pytest.approx(shown_before) and "%" in widget.label and widget.help.endswith(" %.")
+    widget.set_value(typed).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    section, field = key.split(".")
+    assert getattr(getattr(at.session_state[SCENARIO], section), field) == pytest.approx(stored, abs=1e-12)
+
+
+def test_a_rate_over_100_percent_is_refused_in_percent() -> None:
+    at = _page()
+    at.number_input(key="w.opex.sga_rate").set_value(150.0).run()
+    assert not at.exception
+    assert "opex.sga_rate must be between 0 and 100 %, got 150 %" in [shown(e.value) for e in at.error]
+    assert at.session_state[SCENARIO].opex.sga_rate == 0.05

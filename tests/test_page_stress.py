@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from test_user_text import shown  # Markdown as it reads on screen
 
 import neoplan
 from neoplan import stress
@@ -84,7 +85,7 @@ def test_solvers_show_their_answers(optimized: neoplan.Result) -> None:
 
 def test_too_few_draws_shows_an_error() -> None:
     at = _page(draws=5)
-    assert any("draws must be a whole number" in e.value for e in at.error), [e.value for e in at.error]
+    assert any("draws must be a whole number" in shown(e.value) for e in at.error), [e.value for e in at.error]
     assert not any("P50" in f.value.columns for f in at.dataframe)
 
 
@@ -92,7 +93,8 @@ def test_inverted_range_shows_an_error_and_stops() -> None:
     at = _page()
     at.number_input(key="stress.low.utilization").set_value(99.0).run()
     assert not at.exception
-    assert any("Utilization: low (0.99) must be ≤ high" in e.value for e in at.error), [e.value for e in at.error]
+    messages = [shown(e.value) for e in at.error]
+    assert any("Utilization: low (99.0 %) must be ≤ high (95.0 %)" in m for m in messages), messages
     assert len(at.get("plotly_chart")) == 0
     at.button(key="stress.reset").click().run()
     assert not at.error and len(at.get("plotly_chart")) == 4
@@ -102,3 +104,76 @@ def test_tornado_metric_switch() -> None:
     at = _page()
     at.radio(key="stress.tornado_metric").set_value("npv_usd").run()
     assert not at.exception and not at.error
+
+
+# --- inside the app: leaving the page and coming back -----------------------------------------------------------------
+
+APP = str(ROOT / "app.py")
+
+
+def _app_on_stress_page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    at.switch_page("pages/stress_test.py")
+    at.session_state["stress.draws"] = DRAWS
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _tornado_table(at: AppTest):  # type: ignore[no-untyped-def]
+    for frame in at.dataframe:
+        if "Driver" in frame.value.columns:
+            return frame.value.set_index("Driver")
+    raise AssertionError("no tornado table")
+
+
+def test_ranges_and_results_survive_leaving_and_returning() -> None:
+    at = _app_on_stress_page()
+    at.number_input(key="stress.low.utilization").set_value(50.0).run()  # typed in percent
+    at.number_input(key="stress.high.capex_multiple").set_value(1.5).run()
+    at.selectbox(key="stress.dist.pue").set_value("uniform").run()
+    at.radio(key="stress.tornado_metric").set_value("npv_usd").run()
+    at.selectbox(key="stress.grid_y").set_value("interest_rate").run()
+    at.slider(key="stress.grid_points").set_value(11).run()
+    at.number_input(key="stress.seed").set_value(3).run()
+    at.number_input(key="stress.target_irr").set_value(25.0).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    tornado, mc = _tornado_table(at), _mc_table(at)
+    assert tornado.loc["Utilization", "Low"] == "50.0 %" and tornado.loc["Capex", "High"] == "1.50 ×"
+    price = _metric(at, "Price for 25.0 % equity IRR")
+
+    for page in ("pages/overview.py", "pages/financing.py"):
+        at.switch_page(page).run()
+        assert not at.exception, at.exception
+    at.switch_page("pages/stress_test.py").run()
+
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert len(at.get("plotly_chart")) == 4  # tornado, grid, histogram, CDF
+    assert at.number_input(key="stress.low.utilization").value == 50.0
+    assert at.selectbox(key="stress.dist.pue").value == "uniform"
+    assert at.radio(key="stress.tornado_metric").value == "npv_usd"
+    assert (at.selectbox(key="stress.grid_y").value, at.slider(key="stress.grid_points").value) == ("interest_rate", 11)
+    assert at.number_input(key="stress.seed").value == 3
+    assert _tornado_table(at).equals(tornado) and _mc_table(at).equals(mc)
+    assert _metric(at, "Price for 25.0 % equity IRR") == price
+
+
+def test_a_new_scenario_resets_only_the_ranges_of_drivers_it_moved() -> None:
+    at = _app_on_stress_page()
+    at.number_input(key="stress.low.utilization").set_value(50.0).run()
+    at.switch_page("pages/pricing.py").run()
+    at.number_input(key="w.pricing.usd_per_gpu_hour").set_value(3.2).run()
+    at.switch_page("pages/stress_test.py").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.number_input(key="stress.low.usd_per_gpu_hour").value == pytest.approx(0.75 * 3.2)  # around the new price
+    assert at.number_input(key="stress.low.utilization").value == 50.0  # untouched driver: kept as typed
+
+
+def test_out_of_bounds_range_names_the_driver_in_percent() -> None:
+    at = _page()
+    at.number_input(key="stress.high.utilization").set_value(120.0).run()
+    assert not at.exception
+    messages = [shown(e.value) for e in at.error]
+    assert any("Utilization: high must be between 0.0 % and 100.0 %, got 120.0 %" in m for m in messages), messages
+    assert len(at.get("plotly_chart")) == 0

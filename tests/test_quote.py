@@ -22,12 +22,16 @@ from neoplan.quote import (
     FINDINGS,
     MAX_QUOTE_BYTES,
     QUOTE_COLUMNS,
+    UNSURE_BELOW,
     QuoteError,
     QuoteReview,
     apply_recommendations,
     classify,
+    default_catalogue,
     default_rules,
     design_quote_rows,
+    identify_line,
+    normalise,
     parse_money,
     parse_quantity,
     read_quote,
@@ -35,6 +39,7 @@ from neoplan.quote import (
     rows_to_csv,
     safe_cell,
     sample_quotes,
+    text_summary,
     to_csv_bytes,
     to_xlsx_bytes,
 )
@@ -44,7 +49,23 @@ SAMPLES = ROOT / "data" / "quotes"
 PADDED = SAMPLES / "oem_padded_1024_h100.xlsx"
 CLEAN = SAMPLES / "clean_1024_h100.csv"
 MESSY = SAMPLES / "per_server_messy.csv"
-CONTRACT = {"lines", "classified", "unmatched", "findings", "quote_total_usd", "recommended_total_usd"}
+EURO_SAMPLE = SAMPLES / "reseller_eur_h200_32.csv"
+CONTRACT = {
+    "lines",
+    "classified",
+    "unmatched",
+    "unsure",
+    "could_not_price",
+    "findings",
+    "quote_total_usd",
+    "recommended_total_usd",
+    "gpus",
+    "gpu_model",
+    "servers",
+    "currency",
+    "per_server",
+    "warnings",
+}
 BOOK = default_price_book()
 
 
@@ -306,10 +327,13 @@ def test_parse_money_us_format(text: str, value: float | None) -> None:
     assert parse_money(text) == value
 
 
-@pytest.mark.parametrize("text", ["1.234,00", "USD 1.234,56", "12,50", "€1,234.00", "1,234.00 EUR"])
-def test_parse_money_refuses_european_format_and_other_currencies(text: str) -> None:
-    with pytest.raises(QuoteError, match=r"European|US dollars"):
-        parse_money(text, "row 7")
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("1.234,00", 1234.0), ("USD 1.234,56", 1234.56), ("12,50", 12.5), ("€1,234.00", 1234.0), ("1,234.00 EUR", 1234.0)],
+)
+def test_parse_money_reads_european_format_and_other_currencies(text: str, value: float) -> None:
+    """Issue 11 changed the contract: European formats and € / EUR amounts are read (the review converts them)."""
+    assert parse_money(text, "row 7") == value
 
 
 @pytest.mark.parametrize(("text", "value"), [("32 ea", 32.0), ("1,024", 1024.0), ("x2", 2.0), ("", None), ("a", None)])
@@ -420,7 +444,6 @@ def test_per_server_multiplier_scales_everything() -> None:
         (b"Description,Qty,Price\nXeon,2,TBD\n", "no priced lines"),
         (b"PK\x03\x04 this is not a zip file at all", "not a readable XLSX"),
         (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 64, "xls"),
-        (b'Description,Qty,Price\nXeon,2,"1.234,00"\n', "European"),
         (b"a" * (MAX_QUOTE_BYTES + 1), "limit"),
     ],
 )
@@ -507,8 +530,8 @@ def test_safe_cell() -> None:
 
 
 def test_samples_are_marked_as_made_up() -> None:
-    assert {p.name for p in sample_quotes()} == {PADDED.name, CLEAN.name, MESSY.name}
-    for path in (CLEAN, MESSY):
+    assert {p.name for p in sample_quotes()} == {PADDED.name, CLEAN.name, MESSY.name, EURO_SAMPLE.name}
+    for path in (CLEAN, MESSY, EURO_SAMPLE):
         assert "SYNTHETIC" in path.read_text(encoding="utf-8").splitlines()[1] + path.read_text().splitlines()[0]
     wb = openpyxl.load_workbook(PADDED, read_only=True)
     assert all(
@@ -642,3 +665,290 @@ def test_fuzz_random_xlsx_raises_only_quote_error(rows: list[list[str]]) -> None
     except openpyxl.utils.exceptions.IllegalCharacterError:
         return
     _survives(data, "fuzz.xlsx")
+
+
+# --- identity: catalogue, scored rules, units, systems (issue 11) ---------------------------------------------------
+
+
+def _one(description: str, part: str = "") -> Any:
+    """Identity of one line (catalogue, system, scored rules)."""
+    ident, config = identify_line(part, description, default_rules(), default_catalogue())
+    return ident, config
+
+
+@pytest.mark.parametrize(
+    ("part", "component", "key"),
+    [
+        ("MQM9700-NS2F", "backend_switch", "ib_switch_qm9700"),
+        ("MQM9790-NS2R", "backend_switch", "ib_switch_qm9700"),
+        ("MSN4600-CS2FC", "frontend_switch", "eth_switch_sn4600c"),
+        ("MSN2201-CB2FC", "oob_switch", "oob_switch_sn2201"),
+        ("MSN5600-WS2FC", "frontend_switch", "eth_switch_sn5400"),
+        ("MCX75310AAS-NEAT", "backend_nic", "nic_backend_400g"),
+        ("MCX755106AS-HEAT", "frontend_nic", "nic_frontend_2x200g"),
+        ("MCX623106AN-CDAT", "frontend_nic", "nic_frontend_2x100g"),
+        ("900-9D3B6-00CV-AA0", "frontend_nic", "dpu_bluefield3"),
+        ("MMA4Z00-NS", "backend_switch_link", "xcvr_ndr_osfp_800g_twin"),
+        ("MMA4Z00-NS400", "backend_server_link", "xcvr_ndr_osfp_400g_server"),
+        ("MMS4X00-NS", "backend_switch_link", "xcvr_ndr_osfp_800g_twin"),
+        ("MMS4X00-NS400", "backend_server_link", "xcvr_ndr_osfp_400g_server"),
+        ("MCP4Y10-N002", "backend_switch_link", "dac_ndr_800g_twin"),
+        ("MCP7Y00-N003", "backend_server_link", "dac_ndr_800g_splitter_2x400g"),
+        ("MCA4J80-N004", "backend_switch_link", "acc_ndr_800g_twin"),
+        ("MFP7E10-N030", "backend_fibre", "fibre_mpo12_apc"),
+        ("935-24287-0000-000", "gpu_baseboard", "gpu_baseboard_hgx_h100"),
+    ],
+)
+def test_catalogue_identifies_part_numbers_before_descriptions(part: str, component: str, key: str) -> None:
+    ident, _ = _one("misleading text: 64GB DDR5 multimode fibre", part)
+    assert (ident.component, ident.price_key, ident.basis) == (component, key, "catalogue")
+    assert ident.confidence >= UNSURE_BELOW
+
+
+@pytest.mark.parametrize(
+    ("description", "component", "key"),
+    [
+        ("NVIDIA 400Gb/s single-port OSFP transceiver, SR4 multimode, flat top", "backend_server_link",
+         "xcvr_ndr_osfp_400g_server"),
+        ("400G OSFP transceiver, SR4 MMF, 50m", "backend_server_link", "xcvr_ndr_osfp_400g_server"),
+        ("XCVR 800G TWIN PORT OSFP 2XSR4 MMF FINNED", "backend_switch_link", "xcvr_ndr_osfp_800g_twin"),
+        ("NVIDIA passive fiber cable, MMF, MPO12 APC to MPO12 APC, 30m", "backend_fibre", "fibre_mpo12_apc"),
+        ("MPO-12 OM4 multimode trunk 10m", "frontend_fibre", "fibre_mpo12_om4"),
+        ("DAC 800G TWIN PORT OSFP PASSIVE 2M", "backend_switch_link", "dac_ndr_800g_twin"),
+        ("2U 24-bay NVMe storage server without data drives", "storage_server", "storage_server_2u24"),
+        ("M.2 NVMe 960 GB boot drive", "boot_drive", "nvme_boot_960gb"),
+        ("Cat6 RJ45 patch cord 2m", "oob_cable", "patch_cat6"),
+    ],
+)  # fmt: skip
+def test_scored_rules_follow_the_head_noun(description: str, component: str, key: str) -> None:
+    """A transceiver that says "multimode" is an optic, not a fibre; a storage server is not a drive."""
+    ident, _ = _one(description)
+    assert (ident.component, ident.price_key, ident.status) == (component, key, "classified")
+
+
+def test_a_part_for_something_is_unsure_not_that_thing() -> None:
+    ident, _ = _one("Mellanox spare fan module for QM9700")
+    assert ident.status == "unsure" and ident.confidence < UNSURE_BELOW
+    review = review_rows(
+        [
+            {"Part Number": "", "Description": "Mellanox spare fan module for QM9700", "Qty": 4,
+             "Unit Price (USD)": 90_000.0, "Extended Price (USD)": 360_000.0},
+        ]
+    )  # fmt: skip
+    assert review.unsure == [review.lines[0]] and review.lines[0].book_unit_price_usd is None
+    assert not review.findings and review.to_dict()["unsure"][0]["status"] == "unsure"
+
+
+def test_part_numbers_with_misleading_tokens_do_not_decide() -> None:
+    ident, _ = _one("Power cord C19-C20 2m (6 per server)", "AOC-HGX-H100-8-PWR")
+    assert ident.component == "node_accessory"
+
+
+@pytest.mark.parametrize(
+    ("text", "normal"),
+    [
+        ("8x ConnectX-7 400Gb/s", "8x ConnectX-7 400G"),
+        ("400 Gbps NIC", "400G NIC"),
+        ("400GbE", "400G"),
+        ("NDR adapter", "NDR 400G adapter"),
+        ("ConnectX-8 XDR", "ConnectX-8 XDR 800G"),
+        ("2 TB DDR5", "2TB DDR5"),
+        ("32 × 64GB", "32x 64GB"),
+    ],
+)
+def test_units_are_normalised(text: str, normal: str) -> None:
+    assert normalise(text) == normal
+
+
+@pytest.mark.parametrize(
+    ("text", "gb"),
+    [("2TB (32x 64GB) DDR5", 2048.0), ("(16x64GB)", 1024.0), ("1x96GB kit", 96.0), ("2TB DDR5", 2048.0),
+     ("64GB RDIMM", 64.0), ("2,048 GB DDR5-5600 (32 x 64 GB RDIMM)", 2048.0)],
+)  # fmt: skip
+def test_memory_sizes(text: str, gb: float) -> None:
+    from neoplan.quote.units import ram_gb
+
+    assert ram_gb(normalise(text)) == gb
+
+
+SYSTEM = (
+    "Supermicro SYS-821GE-TNHR 8U GPU SuperServer, HGX H200 8-GPU SXM5 141GB, 2x Xeon Platinum 8480+ 56C, "
+    "2TB (32x 64GB) DDR5-4800 ECC RDIMM, 8x ConnectX-7 400G NDR OSFP, 2x BlueField-3 B3220 2x200GbE, "
+    "8x 3.84TB NVMe U.2, 2x 960GB M.2 NVMe boot, 6x 3000W PSU, rail kit"
+)
+
+
+def test_a_system_line_is_parsed_into_components() -> None:
+    ident, config = _one(SYSTEM, "SYS-821GE-TNHR")
+    assert ident.component == "system" and config is not None
+    assert (config.gpu_model, config.gpus, config.cpu_vendor) == ("h200-sxm", 8, "intel")
+    parts = {p.identity.component: p for p in config.parts}
+    assert parts["cpu"].count == 2 and parts["cpu"].identity.price_key == "cpu_top"
+    assert parts["ram"].ram_gb == 2048 and parts["backend_nic"].count == 8
+    assert parts["frontend_nic"].identity.price_key == "dpu_bluefield3" and parts["frontend_nic"].count == 2
+    assert parts["local_nvme"].count == 8 and parts["boot_drive"].count == 2
+
+
+def test_system_lines_feed_size_aggregates_and_findings() -> None:
+    rows = [{"Part Number": "SYS-821GE-TNHR", "Description": SYSTEM, "Qty": 16, "Unit Price (USD)": 300_000.0,
+             "Extended Price (USD)": 4_800_000.0}]  # fmt: skip
+    review = review_rows(rows)
+    assert (review.gpus, review.servers, review.gpu_model) == (128, 16, "h200-sxm")
+    ps = review.per_server
+    assert (ps["ram_gb"], ps["backend_nics"], ps["dpus"], ps["cpus"], ps["cpu_vendor"]) == (2048, 8, 2, 2, "intel")
+    assert {"cpu_top_bin", "ram_over_1tb", "dpu_bluefield"} <= codes(review)
+    assert "nics_below_8" not in codes(review)
+    system = review.lines[0]
+    assert system.component == "system" and system.book_unit_price_usd == pytest.approx(
+        neoplan.evaluate(review.recommended).node_capex_usd
+    )
+    assert system.price_check in ("ok", "above_book")
+    assert all(f.sources == (("", 3),) for f in review.findings)  # row 1: comment, row 2: header (CSV lines)
+    assert next(f for f in review.findings if f.code == "cpu_top_bin").detail.startswith("32 × Xeon Platinum 8480+")
+
+
+def test_dell_sub_items_are_per_server_quantities() -> None:
+    rows = [
+        ["Dell quote", "", "", "", ""],
+        ["Description", "Qty", "Unit Price", "Extended Price", ""],
+        ["PowerEdge XE9680 Rack Server", 16, "$290,000.00", "$4,640,000.00", ""],
+        ["NVIDIA HGX H100 80GB 700W SXM5 8-GPU", 1, "", "", ""],
+        ["Intel Xeon Platinum 8480+ 2.0G, 56C", 2, "", "", ""],
+        ["64GB RDIMM, 4800MT/s", 32, "", "", ""],
+        ["NVIDIA ConnectX-7 Single Port NDR OSFP Adapter", 8, "", "", ""],
+    ]
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    review = review_quote(read_quote(buf.getvalue().encode(), "dell.csv"))
+    assert (review.gpus, review.servers) == (128, 16)
+    assert review.per_server["ram_gb"] == 2048 and review.per_server["backend_nics"] == 8
+    cpu = next(ln for ln in review.lines if ln.component == "cpu")
+    assert cpu.cluster_quantity == 32 and cpu.row == 5
+    assert {"cpu_top_bin", "ram_over_1tb"} <= codes(review)
+
+
+def test_b300_is_counted_and_warned_not_evaluated() -> None:
+    rows = [{"Part Number": "", "Description": "NVIDIA HGX B300 8-GPU baseboard", "Qty": 4,
+             "Unit Price (USD)": 400_000.0, "Extended Price (USD)": 1_600_000.0}]  # fmt: skip
+    review = review_rows(rows)
+    assert (review.gpus, review.gpu_model, review.recommended) == (32, "b300-sxm", None)
+    assert any("b300-sxm" in w and "cannot evaluate" in w for w in review.warnings)
+
+
+def test_a_price_3x_off_the_book_is_never_a_saving() -> None:
+    rows = [{"Part Number": "", "Description": "Intel Xeon Gold 6530 32C", "Qty": 2, "Unit Price (USD)": 40_000.0,
+             "Extended Price (USD)": 80_000.0},
+            {"Part Number": "", "Description": "HGX H100 8-GPU baseboard", "Qty": 1, "Unit Price (USD)": 214_330.0,
+             "Extended Price (USD)": 214_330.0}]  # fmt: skip
+    review = review_rows(rows)
+    cpu = review.lines[0]
+    assert cpu.price_check == "could_not_price" and "check the classification" in cpu.note
+    assert "price_above_book" not in codes(review) and review.could_not_price == [cpu]
+    d = review.to_dict()
+    assert d["could_not_price"][0]["price_check"] == "could_not_price"
+
+
+def test_like_for_like_needs_the_same_speed() -> None:
+    rows = [{"Part Number": "", "Description": "NVIDIA ConnectX-7 200G adapter", "Qty": 8, "Unit Price (USD)": 2_000.0,
+             "Extended Price (USD)": 16_000.0}]  # fmt: skip
+    line = review_rows(rows).lines[0]
+    assert line.component == "backend_nic" and line.book_unit_price_usd is None and line.price_check is None
+    assert "not like for like" in line.note
+
+
+EURO = (
+    "Pos;Beschreibung;Menge;Einzelpreis;Gesamtpreis\n"
+    '1;"HGX H100 8-GPU baseboard";2;"200.000,00 €";"400.000,00 €"\n'
+    '2;"Intel Xeon Platinum 8480+";4;"4.000,00 €";"16.000,00 €"\n'
+    "3;VAT 19 %;;;79.040,00 €\n"
+).encode()
+
+
+def test_a_quote_in_euro_needs_a_rate_and_is_converted() -> None:
+    quote = read_quote(EURO, "de.csv")
+    assert quote.currency == "EUR"
+    with pytest.raises(QuoteError, match=r"^the quote is in EUR: give the USD rate"):
+        review_quote(quote)
+    review = review_quote(quote, usd_per_unit=1.1)
+    assert review.currency == "EUR" and review.to_dict()["currency"] == "EUR"
+    assert review.quote_total_usd == pytest.approx(1.1 * 416_000)
+    assert review.lines[1].unit_price_usd == pytest.approx(4_400.0)
+    for bad in (0.0, -1.0, float("nan"), True):
+        with pytest.raises(QuoteError, match="USD rate"):
+            review_quote(quote, usd_per_unit=bad)
+
+
+def test_findings_cite_the_sheet_and_row_as_the_file_shows_them(padded: QuoteReview) -> None:
+    by_code = {f.code: f for f in padded.findings}
+    assert by_code["nvaie_license"].sources == (("Software & services", 18),)
+    assert by_code["nvaie_license"].where == "Software & services!18"
+    assert by_code["cpu_top_bin"].where == "Compute!7"
+    d = padded.to_dict()
+    assert {"sheet": "Compute", "row": 7} in next(f for f in d["findings"] if f["code"] == "cpu_top_bin")["sources"]
+    assert "Compute!7" in text_summary(padded)
+
+
+def test_servers_quoted_is_inferred_from_the_quote() -> None:
+    messy = review_quote(read_quote(MESSY.read_bytes(), MESSY.name))  # "order quantity 32"
+    assert (messy.servers, messy.gpus, messy.servers_quoted) == (32, 256, 32)
+    padded = review_quote(read_quote(PADDED.read_bytes(), PADDED.name), 32)  # lists 128 servers: 32 not applied
+    assert padded.servers == 128 and any("not used" in w for w in padded.warnings)
+
+
+def test_catalogue_rows_have_sources_and_compile() -> None:
+    entries = default_catalogue()
+    assert len(entries) >= 30 and all(e.source and e.line > 0 for e in entries)
+
+
+def test_a_rack_scale_nvl72_line_is_sized_and_warned() -> None:
+    data = (
+        b"Description,Qty,Unit Price,Extended Price\n"
+        b'"NVIDIA GB200 NVL72 rack, 72x Blackwell GPUs, 36x Grace CPUs, liquid cooled",2,"$3,400,000","$6,800,000"\n'
+    )
+    review = review_quote(read_quote(data, "nvl.csv"))
+    assert (review.gpus, review.servers, review.gpu_model, review.recommended) == (144, 36, "gb200-nvl72", None)
+    assert any("cannot evaluate" in w for w in review.warnings) and "nics_below_8" not in codes(review)
+
+
+def test_euro_sample_reads_whole_server_lines() -> None:
+    quote = read_quote(EURO_SAMPLE.read_bytes(), EURO_SAMPLE.name)
+    assert quote.currency == "EUR" and quote.skipped.get("tax") == 1
+    review = review_quote(quote, usd_per_unit=1.08)
+    assert (review.gpus, review.servers, review.gpu_model) == (256, 32, "h200-sxm")
+    assert review.lines[0].component == "system" and review.lines[0].price_check == "ok"
+    assert {"cpu_top_bin", "ram_over_1tb", "dpu_bluefield", "nvaie_license"} <= codes(review)
+    assert not review.unsure and not review.unmatched and not review.could_not_price
+
+
+def test_labelled_configuration_items_are_read() -> None:
+    """Bullets and labels ("Memory: 32 x 64 GB", "Network: 8x 400Gb/s NDR") carry the kind the item omits."""
+    text = (
+        "Gigabyte G593-SD2 HGX server - GPU: 8x NVIDIA H100 80GB - Processor: 2 x Intel® Xeon® Platinum 8480+ - "
+        "Memory: 32 x 64 GB - Network: 8x 400Gb/s NDR - Front end: 1x dual-port 100GbE - Storage: 4x 7.68 TB U.2"
+    )
+    ident, config = _one(text, "G593-SD2")
+    assert ident.component == "system" and config is not None and config.gpu_model == "h100-sxm"
+    parts = {p.identity.component: p for p in config.parts}
+    assert parts["ram"].ram_gb == 2048 and parts["backend_nic"].count == 8 and parts["cpu"].count == 2
+    assert parts["frontend_nic"].identity.price_key == "nic_frontend_2x100g" and parts["local_nvme"].count == 4
+
+
+def test_a_bare_server_line_is_counted_but_its_configuration_not_judged() -> None:
+    data = b'Description,Qty,Unit Price,Extended Price\nPowerEdge XE9680 Rack Server,3,"$250,000","$750,000"\n'
+    review = review_quote(read_quote(data, "bare.csv"))
+    assert (review.servers, review.gpus) == (3, 24) and "nics_below_8" not in codes(review)
+    assert any("configuration" in w for w in review.warnings)
+
+
+def test_a_per_server_count_in_the_description_scales_its_line() -> None:
+    rows = [
+        {"Part Number": "", "Description": "HGX H100 8-GPU baseboard", "Qty": 16, "Unit Price (USD)": 214_330.0,
+         "Extended Price (USD)": 3_429_280.0},
+        {"Part Number": "", "Description": "NVIDIA ConnectX-7 400G NDR adapter (4 per server)", "Qty": 4,
+         "Unit Price (USD)": 1_650.0, "Extended Price (USD)": 6_600.0},
+        {"Part Number": "", "Description": "NVIDIA ConnectX-7 400G NDR adapter (4 per server)", "Qty": 64,
+         "Unit Price (USD)": 1_650.0, "Extended Price (USD)": 105_600.0},
+    ]  # fmt: skip
+    review = review_rows(rows)
+    assert [ln.cluster_quantity for ln in review.lines] == [16, 64, 64]  # the total line is left as it is
+    assert review.per_server["backend_nics"] == 8 and any("4 per server" in w for w in review.warnings)

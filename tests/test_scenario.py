@@ -377,9 +377,10 @@ def test_invalid_input_names_the_field(data: dict, field: str) -> None:
 
 def test_out_of_range_message_states_bound_and_value() -> None:
     msg = _message({"fabric": {"oversubscription": 0.5}})
-    assert msg.startswith("fabric.oversubscription")
-    assert "≥ 1" in msg
-    assert "0.5" in msg
+    assert msg == "fabric.oversubscription must be between 1 and 16, got 0.5"
+    bytes_msg = "storage.bytes_per_param must be between 0.5 and 100, got 101"
+    assert _message({"storage": {"bytes_per_param": 101}}) == bytes_msg
+    assert _message({"prices": {"cpu_mid": -1}}) == "prices.cpu_mid must be between 0 and 10,000,000, got -1"
 
 
 def test_unknown_base_lists_the_presets() -> None:
@@ -510,3 +511,189 @@ def test_frontend_ports_need_cards() -> None:
     two_nics = {"base": "optimized", "node": {"frontend_nics": 2}, "fabric": {"frontend": {"ports_per_node": 4}}}
     ok = load_scenario(two_nics)
     assert ok.fabric.frontend.ports_per_node == 4
+
+
+# --- every number bounded, every bad value one line (issue 12) --------------------------------------------------
+
+
+def _field_info(name: str) -> typing.Any:
+    parts = name.split(".")
+    model: type[BaseModel] = Scenario
+    for part in parts[:-1]:
+        model = _submodels(model.model_fields[part].annotation)[0]
+    return model.model_fields[parts[-1]]
+
+
+def _numeric_fields() -> list[tuple[str, typing.Any]]:
+    out = []
+    for name, _ in _walk_fields(Scenario):
+        info = _field_info(name)
+        args = set(typing.get_args(info.annotation)) or {info.annotation}
+        if args & {int, float}:
+            out.append((name, info))
+    return out
+
+
+def _bounds(info: typing.Any) -> tuple[float | None, float | None]:
+    lower = next((getattr(m, a) for m in info.metadata for a in ("ge", "gt") if getattr(m, a, None) is not None), None)
+    upper = next((getattr(m, a) for m in info.metadata for a in ("le", "lt") if getattr(m, a, None) is not None), None)
+    return lower, upper
+
+
+def test_every_number_has_a_lower_and_an_upper_bound() -> None:
+    numeric = _numeric_fields()
+    assert len(numeric) > 50
+    unbounded = [name for name, info in numeric if None in _bounds(info)]
+    assert unbounded == []
+    prices_value = typing.get_args(Scenario.model_fields["prices"].annotation)[1]
+    assert _bounds(typing.get_args(prices_value)[1]) == (0, 10_000_000)
+
+
+def test_fractions_are_marked_and_bounded_to_0_1() -> None:
+    """``json_schema_extra={"unit": "fraction"}`` tells the app to show the field as a percentage."""
+    fractions = {name: info for name, info in _numeric_fields() if (info.json_schema_extra or {}).get("unit")}
+    assert set(fractions) >= {
+        "financing.interest_rate",
+        "financing.debt_share",
+        "financing.tax_rate",
+        "financing.hurdle_rate",
+        "pricing.utilization",
+        "pricing.reserved_share",
+        "pricing.price_decline_per_year",
+        "opex.sga_rate",
+    }
+    for name, info in fractions.items():
+        assert info.json_schema_extra == {"unit": "fraction"}, name
+        lower, upper = _bounds(info)
+        assert lower == 0 and 0 < upper <= 1, name
+        assert "[fraction" in (info.description or ""), name
+    not_fractions = {
+        "facility.pue",
+        "fabric.oversubscription",
+        "financing.target_dscr",
+        "pricing.reserved_price_multiple",
+        "pricing.on_demand_price_multiple",
+    }
+    assert not_fractions.isdisjoint(fractions)
+    described = {name for name, info in _numeric_fields() if "[fraction" in (info.description or "")}
+    assert described == set(fractions)  # every field described as a fraction is marked, and no other
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"facility": {"rack_power_kw": 5e-324}}, "facility.rack_power_kw must be between 5 and 300, got 5e-324"),
+        ({"facility": {"rack_power_kw": "5e-324"}}, "facility.rack_power_kw must be between 5 and 300, got 5e-324"),
+        (
+            {"opex": {"staff_loaded_cost_usd": 1e308}},
+            "opex.staff_loaded_cost_usd must be between 0 and 5,000,000, got 1e+308",
+        ),
+        ({"cluster": {"gpus": 10**5000}}, "cluster.gpus must be between 8 and 1,000,000, got a 5001-digit integer"),
+        ({"facility": {"pue": 10**5000}}, "facility.pue: input should be a valid number, got a 5001-digit integer"),
+        ({"node": {"preset": {"a": 1}}}, "node.preset must be one of 'oem_default' or 'optimized', got {'a': 1}"),
+        ({"cluster": {"gpus": True}}, "cluster.gpus: must be a number, got true"),
+        (
+            {"pricing": {"reserved_usd_per_gpu_hour": False}},
+            "pricing.reserved_usd_per_gpu_hour: must be a number, got false",
+        ),
+        ({"prices": {"cpu_mid": True}}, "prices.cpu_mid must be a number, got true"),
+        ({"prices": {"cpu_mid": 1e300}}, "prices.cpu_mid must be between 0 and 10,000,000, got 1e+300"),
+        ({"prices": {"k" * 100: 1}}, "prices: key '" + "k" * 38 + "…: string should have at most 64 characters"),
+        (
+            {"cluster": {"gpus": 1024.5}},
+            "cluster.gpus: input should be a valid integer, got a number with a fractional part (1024.5)",
+        ),
+        ({"cluster": {"gpu_model": "h" * 65}}, "cluster.gpu_model: string should have at most 64 characters, got 'hhh"),
+        ({"cluster": {"a\nb": 1}}, "cluster.'a\\nb': unknown field (check the spelling)"),
+        ({"base": "9" * 5000}, "base must name a preset (h100_2048, h100_256, h200_1024, optimized, reference), got 9"),
+        ({1: 2}, "scenario: key 1 must be text (a field name)"),
+        ({"cluster": {None: 2}}, "cluster: key None must be text (a field name)"),
+    ],
+)
+def test_bad_values_give_one_line_naming_the_field(data: dict, message: str) -> None:
+    msg = _message(data)
+    assert msg.startswith(message)
+    assert "\n" not in msg and len(msg) < 200
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cluster: {gpus: " + "9" * 5000 + "}\n",
+        '{"cluster": {"gpus": ' + "9" * 5000 + "}}",
+        "cluster: {gpus: 0x" + "f" * 5000 + "}\n",
+        "cluster: {gpus: " + "1_" * 2000 + "1}\n",
+    ],
+)
+def test_overlong_integer_in_a_file_names_the_field(text: str) -> None:
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(text, "plan.yaml")
+    assert str(err.value).startswith("cluster.gpus: input should be a valid integer, got a number ")
+    assert str(err.value).endswith(" characters long")
+
+
+def test_integers_up_to_100_characters_still_parse() -> None:
+    assert parse_scenario("cluster: {gpus: 0000002048}\n").cluster.gpus == 2048
+    with pytest.raises(ScenarioError, match=r"between 8 and 1,000,000, got a 99-digit integer$"):
+        parse_scenario("cluster: {gpus: 1" + "0" * 98 + "}\n")  # parsed (not refused as text), then out of range
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"cluster": {"gpus": 131_072}},  # a 100k+ GPU campus
+        {"cluster": {"gpus": 1_000_000}},
+        {"facility": {"rack_power_kw": 140}},  # GB200 NVL72 class
+        {"facility": {"rack_power_kw": 5}},
+        {"financing": {"interest_rate": 0.0, "tax_rate": 0.0, "debt_share": 0.0, "hurdle_rate": 0.0}},
+        {"financing": {"interest_rate": 1.0, "tax_rate": 1.0, "debt_share": 1.0, "hurdle_rate": 1.0}},
+        {"pricing": {"utilization": 0.0, "usd_per_gpu_hour": 0.0}},
+        {"pricing": {"utilization": 1.0, "usd_per_gpu_hour": 100.0, "reserved_share": 1.0}},
+        {"opex": {"staff_loaded_cost_usd": 5_000_000, "transit_usd_per_month": 10_000_000}},
+        {"timeline": {"horizon_months": 240, "useful_life_months": 180}},
+        {"prices": {"ib_chassis_cs9500": 10_000_000, "patch_cat6": 0}},
+        {"storage": {"bytes_per_param": 0.5, "usable_pb": 1000}},
+    ],
+)
+def test_ranges_a_real_user_needs_are_accepted(data: dict) -> None:
+    scenario_from_dict({"base": "optimized", **data})
+
+
+def test_booleans_stay_booleans() -> None:
+    s = scenario_from_dict({"opex": {"ai_enterprise": True}, "financing": {"capitalize_idc": False}})
+    assert s.opex.ai_enterprise is True and s.financing.capitalize_idc is False
+
+
+def test_validate_assignment_refuses_out_of_range_values() -> None:
+    s = Scenario()
+    with pytest.raises(ValueError, match="rack_power_kw"):
+        s.facility.rack_power_kw = 5e-324
+    assert s.facility.rack_power_kw == 41.0
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("cluster: {gpus: !!int abc}\n", "plan.yaml line 1: 'abc' is not an integer"),
+        ("pricing: {utilization: !!float abc}\n", "plan.yaml line 1: 'abc' is not a number"),
+        ("x: !!binary AAA\n", "plan.yaml line 1: not valid YAML or JSON"),
+        ("a: &a 1\nb: *a\n", "plan.yaml line 2: aliases (*name) are not allowed"),
+    ],
+)
+def test_explicit_yaml_tags_that_lie_are_refused_with_the_line(text: str, message: str) -> None:
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(text, "plan.yaml")
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize("date", ["2024-13-45", "2024-02-03", "9999-12-31T23:59:60Z"])
+def test_dates_in_text_fields_stay_text(date: str) -> None:
+    """PyYAML would build a date (and fail on an impossible one); a name is text."""
+    assert parse_scenario(f"name: {date}\ndescription: {date}\n").name == date
+
+
+@pytest.mark.parametrize("text", ["name: \ud800\n", '{"name": "\ud800"}', 'name: "\\ud800"\n'])
+def test_lone_surrogates_are_refused_in_one_line(text: str) -> None:
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(text, "plan.yaml")
+    assert "\n" not in str(err.value)

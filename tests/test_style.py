@@ -18,7 +18,8 @@ def test_ruff_clean() -> None:
 
 
 def test_model_never_imports_streamlit() -> None:
-    offenders = [p.name for p in (ROOT / "neoplan").glob("*.py") if "import streamlit" in p.read_text(encoding="utf-8")]
+    files = (ROOT / "neoplan").rglob("*.py")  # subpackages too (neoplan/quote/, neoplan/charts/)
+    offenders = [str(p.relative_to(ROOT)) for p in files if "import streamlit" in p.read_text(encoding="utf-8")]
     assert offenders == []
 
 

@@ -251,11 +251,56 @@ def messy_csv(path: Path) -> None:
     write_csv(path, rows)
 
 
+def euro_system_lines_csv(path: Path) -> None:
+    """A regional reseller's quote: whole-server lines, semicolons, decimal commas, prices in EUR, a VAT line."""
+    server = (
+        "Supermicro SYS-821GE-TNHR GPU-Server, HGX H200 8-GPU SXM5 141GB, 2x Intel Xeon Platinum 8570 56C, "
+        "2TB (32x 64GB) DDR5-5600 RDIMM, 8x NVIDIA ConnectX-7 400Gb/s NDR OSFP, 2x BlueField-3 B3220, "
+        "8x 3,84TB NVMe U.2, 2x 960GB M.2 Boot"
+    )
+    items = [
+        ("SYS-821GE-TNHR", server, 32, 279_500.00),
+        ("SVC-3Y-NBD", "Garantie 3 Jahre, Vor-Ort-Service nächster Arbeitstag, pro Server", 32, 5_450.00),
+        ("MQM9790-NS2F", "NVIDIA Quantum-2 QM9790 InfiniBand Switch 64x NDR 400Gb/s", 8, 33_900.00),
+        ("MMA4Z00-NS400", "NVIDIA OSFP Transceiver 400Gb/s, Single-Port, SR4 Multimode, Flat Top", 256, 1_090.00),
+        ("MMA4Z00-NS", "NVIDIA OSFP Transceiver 800Gb/s, Twin-Port, 2x SR4 Multimode, Finned Top", 128, 1_190.00),
+        ("MFP7E10-N030", "NVIDIA Glasfaserkabel MPO12 APC, Multimode, 30 m", 256, 65.00),
+        ("MSN4600-VS2FC", "NVIDIA Spectrum SN4600 Ethernet Switch 64x 200GbE, Cumulus Linux", 2, 31_200.00),
+        ("MSN2201-CB2FC", "NVIDIA Spectrum SN2201 Switch 48x 1GbE, Cumulus Linux (Out-of-Band)", 2, 8_600.00),
+        ("NVAIE-5Y", "NVIDIA AI Enterprise Subscription pro GPU, 5 Jahre", 256, 20_700.00),
+    ]
+
+    def eur(value: float) -> str:
+        whole, cents = f"{value:,.2f}".split(".")
+        return f"{whole.replace(',', '.')},{cents} €"
+
+    rows: list[list[object]] = [
+        ["Beispiel Systemhaus GmbH", "", "Angebot A-2024-4711"],
+        [MADE_UP],
+        ["Kunde:", "Example Neocloud GmbH", "", "Datum:", "15.10.2024"],
+        [],
+        ["Pos.", "Artikelnummer", "Beschreibung", "Menge", "Einzelpreis", "Gesamtpreis"],
+    ]
+    net = 0.0
+    for i, (part, text, qty, price) in enumerate(items, start=1):
+        rows.append([i, part, text, qty, eur(price), eur(qty * price)])
+        net += qty * price
+    rows += [
+        ["", "", "Summe netto", "", "", eur(net)],
+        ["", "", "MwSt. 19 %", "", "", eur(0.19 * net)],
+        ["", "", "Gesamtbetrag brutto", "", "", eur(1.19 * net)],
+    ]
+    buf = io.StringIO()
+    csv.writer(buf, delimiter=";", lineterminator="\n").writerows(rows)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+
+
 def main() -> None:
     padded_xlsx(HERE / "oem_padded_1024_h100.xlsx")
     clean_csv(HERE / "clean_1024_h100.csv")
     messy_csv(HERE / "per_server_messy.csv")
-    print(f"wrote 3 sample quotes to {HERE}")
+    euro_system_lines_csv(HERE / "reseller_eur_h200_32.csv")
+    print(f"wrote 4 sample quotes to {HERE}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..costs import CAPEX_CATEGORIES
-from .base import LAYOUT
+from .base import STYLE, figure, hline
 
 if TYPE_CHECKING:
     from ..model import Result
@@ -31,7 +31,7 @@ CATEGORY_COLORS = {
 
 def capex_compare_figure(results: dict[str, Result]) -> go.Figure:
     """Capex by category per scenario, stacked [USD]."""
-    fig = go.Figure()
+    fig = figure()
     names = list(results)
     for cat in CAPEX_CATEGORIES:
         fig.add_bar(
@@ -41,13 +41,13 @@ def capex_compare_figure(results: dict[str, Result]) -> go.Figure:
             marker_color=CATEGORY_COLORS[cat],
             hovertemplate="%{x}<br>$%{y:,.0f}<extra>" + cat + "</extra>",
         )
-    fig.update_layout(barmode="stack", title="Capex by category", yaxis_title="USD", **LAYOUT)
+    fig.update_layout(barmode="stack", title="Capex by category", yaxis_title="USD", **STYLE)
     return fig
 
 
 def tco_compare_figure(results: dict[str, Result]) -> go.Figure:
     """TCO per sold GPU-hour by component per scenario, stacked [USD/GPU-h]."""
-    fig = go.Figure()
+    fig = figure()
     names = list(results)
     for cat in next(iter(results.values())).tco_breakdown_usd_per_gpu_hour:
         fig.add_bar(
@@ -57,13 +57,13 @@ def tco_compare_figure(results: dict[str, Result]) -> go.Figure:
             marker_color=CATEGORY_COLORS.get(cat),
             hovertemplate="%{x}<br>$%{y:.3f}/GPU-h<extra>" + cat + "</extra>",
         )
-    fig.update_layout(barmode="stack", title="TCO per sold GPU-hour", yaxis_title="USD per GPU-hour", **LAYOUT)
+    fig.update_layout(barmode="stack", title="TCO per sold GPU-hour", yaxis_title="USD per GPU-hour", **STYLE)
     return fig
 
 
 def cumulative_cash_compare_figure(results: dict[str, Result]) -> go.Figure:
     """Cumulative project cash flow per scenario over the horizon [USD]."""
-    fig = go.Figure()
+    fig = figure()
     for name, r in results.items():
         cum = np.cumsum(r.ops.cash.project_fcf[0])
         fig.add_scatter(
@@ -73,8 +73,8 @@ def cumulative_cash_compare_figure(results: dict[str, Result]) -> go.Figure:
             name=name,
             hovertemplate="month %{x}<br>$%{y:,.0f}<extra>" + name + "</extra>",
         )
-    fig.add_hline(y=0, line_color="#888", line_width=1)
+    hline(fig, 0, color="#888", width=1)
     fig.update_layout(
-        title="Cumulative project cash", xaxis_title="month from purchase order", yaxis_title="USD", **LAYOUT
+        title="Cumulative project cash", xaxis_title="month from purchase order", yaxis_title="USD", **STYLE
     )
     return fig

@@ -8,15 +8,15 @@ project year 1 = months 0–11, so construction falls in year 1. Money in USD, r
 from __future__ import annotations
 
 import math
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ..model import COST_OF_REVENUE
-from .base import LAYOUT, PALETTE
+from .base import PALETTE, STYLE, figure, hline, two_rows, vline, vrect
 
 if TYPE_CHECKING:
     from ..model import Result
@@ -103,8 +103,8 @@ def _kpi(result: Result, key: str) -> float:
 
 
 def _layout(**kwargs: object) -> dict[str, object]:
-    """LAYOUT with per-figure overrides (height, margins) taking precedence."""
-    return {**LAYOUT, "legend": {"orientation": "h", "y": -0.18}, **kwargs}
+    """STYLE with per-figure overrides (height, margins) taking precedence."""
+    return {**STYLE, "legend": {"orientation": "h", "y": -0.18}, **kwargs}
 
 
 def _year_of_month(months: int) -> np.ndarray:
@@ -123,8 +123,12 @@ def year_labels(result: Result) -> list[str]:
 
 
 # --- yearly tables --------------------------------------------------------------------------------
+_PNL: dict[int, pd.DataFrame] = {}
+"""pnl_by_year by id of a Result while it lives: a page draws the table and the margin chart from one computation."""
+
+
 def pnl_by_year(result: Result) -> pd.DataFrame:
-    """Profit and loss per project year (year 1 = months 0–11 after the purchase order) [USD].
+    """Profit and loss per project year (year 1 = months 0–11 after the purchase order) [USD]; a fresh copy.
 
     Costs are negative so each column adds up: revenue + cost of revenue = gross profit;
     gross profit + other opex = EBITDA; EBITDA + D&A = EBIT; EBIT + interest + fees + gain on
@@ -132,6 +136,14 @@ def pnl_by_year(result: Result) -> pd.DataFrame:
     Cost of revenue = power, colocation, hardware support and software opex (as the model's
     gross margin). A ``Total`` row sums the years.
     """
+    key = id(result)
+    if key not in _PNL:
+        _PNL[key] = _pnl_by_year(result)
+        weakref.finalize(result, _PNL.pop, key, None)  # forget it with the Result (its id may be reused)
+    return _PNL[key].copy()
+
+
+def _pnl_by_year(result: Result) -> pd.DataFrame:
     m = result.monthly_table()
     m["year"] = _year_of_month(len(m))
     cost_cols = [f"opex_{k}_usd" for k in COST_OF_REVENUE if f"opex_{k}_usd" in m]
@@ -227,7 +239,7 @@ def tco_figure(result: Result) -> go.Figure:
     price = result.scenario.pricing.usd_per_gpu_hour
     breakeven = _kpi(result, "breakeven_usd_per_gpu_hour")
     span = max(v for v in (total, price, breakeven, 0.01) if _finite(v))
-    fig = go.Figure()
+    fig = figure()
     for cat, value in tco.items():
         fig.add_bar(
             y=["TCO"],
@@ -247,7 +259,7 @@ def tco_figure(result: Result) -> go.Figure:
     ]
     for i, (name, value, color, dash) in enumerate(marks):
         if _finite(value):
-            fig.add_vline(x=value, line_color=color, line_dash=dash, line_width=2)
+            vline(fig, value, color=color, dash=dash, width=2)
             fig.add_annotation(
                 x=value,
                 y=1.0 + 0.16 * (i + 1),
@@ -279,7 +291,7 @@ def cash_flow_figure(result: Result) -> go.Figure:
     flow = c.project_fcf[0]
     cum = np.cumsum(flow)
     cum_equity = np.cumsum(c.equity_fcf[0])
-    fig = go.Figure()
+    fig = figure()
     fig.add_bar(
         x=months,
         y=flow,
@@ -303,13 +315,13 @@ def cash_flow_figure(result: Result) -> go.Figure:
         line={"color": EQUITY, "width": 1.5, "dash": "dot"},
         hovertemplate="month %{x}<br>$%{y:,.0f}<extra>cumulative equity</extra>",
     )
-    fig.add_hline(y=0, line_color="#888", line_width=1)
+    hline(fig, 0, color="#888", width=1)
     go_live = result.ops.dates.go_live_month
-    fig.add_vline(x=go_live, line_color="#888", line_dash="dot", line_width=1)
+    vline(fig, go_live, color="#888", dash="dot", width=1)
     fig.add_annotation(x=go_live, y=1.0, yref="paper", text="go-live", showarrow=False, xanchor="left", yanchor="top")
     payback = _kpi(result, "payback_months")
     if _finite(payback):
-        fig.add_vline(x=payback, line_color=PALETTE["accent"], line_dash="dash", line_width=2)
+        vline(fig, payback, color=PALETTE["accent"], dash="dash", width=2)
         fig.add_scatter(
             x=[payback],
             y=[0.0],
@@ -359,7 +371,7 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
         "$%{x:.2f} /GPU-h<br>IRR %{y:.1%}<br>NPV $%{customdata[0]:,.2f} M"
         "<br>payback month %{customdata[1]:.1f}<extra>%{fullData.name}</extra>"
     )
-    fig = go.Figure()
+    fig = figure()
     for key, name, color in (("project_irr", "project IRR", RESERVED), ("equity_irr", "equity IRR", EQUITY)):
         fig.add_scatter(
             x=p,
@@ -371,16 +383,10 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
             hovertemplate=hover,
         )
     hurdle = result.scenario.financing.hurdle_rate
-    fig.add_hline(
-        y=hurdle,
-        line_color="#888",
-        line_dash="dot",
-        annotation_text=f"hurdle {hurdle:.0%}",
-        annotation_position="bottom right",
-    )
+    hline(fig, hurdle, color="#888", dash="dot", text=f"hurdle {hurdle:.0%}", below=True)
     breakeven = _kpi(result, "breakeven_usd_per_gpu_hour")
     if _finite(breakeven):
-        fig.add_vline(x=breakeven, line_color="#264653", line_dash="dash", line_width=2)
+        vline(fig, breakeven, color="#264653", dash="dash", width=2)
         fig.add_scatter(
             x=[breakeven],
             y=[hurdle],
@@ -399,7 +405,7 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
             yanchor="top",
         )
     price = result.scenario.pricing.usd_per_gpu_hour
-    fig.add_vline(x=price, line_color=PALETTE["accent"], line_dash="dot", line_width=2)
+    vline(fig, price, color=PALETTE["accent"], dash="dot", width=2)
     fig.add_annotation(
         x=price,
         y=0.9,
@@ -436,14 +442,7 @@ def debt_figure(result: Result) -> go.Figure:
     d = c.debt
     fin = result.scenario.financing
     months = np.arange(result.ops.dates.months)
-    fig = make_subplots(
-        rows=2,
-        cols=1,
-        shared_xaxes=True,
-        row_heights=[0.55, 0.45],
-        vertical_spacing=0.1,
-        subplot_titles=("Debt balance at month end", "DSCR = CFADS / debt service, per 12 months of operation"),
-    )
+    fig = two_rows(0.55, ("Debt balance at month end", "DSCR = CFADS / debt service, per 12 months of operation"))
     fig.add_scatter(
         x=months,
         y=d.balance[0],
@@ -452,21 +451,10 @@ def debt_figure(result: Result) -> go.Figure:
         name="balance",
         line={"color": RESERVED},
         hovertemplate="month %{x}<br>$%{y:,.0f}<extra>balance</extra>",
-        row=1,
-        col=1,
     )
     if d.draws.any():
-        fig.add_vrect(
-            x0=d.repay_start - 0.5,
-            x1=d.maturity - 0.5,
-            fillcolor="#b0b7c3",
-            opacity=0.15,
-            line_width=0,
-            annotation_text="repayment window",
-            annotation_position="top right",
-            row=1,
-            col=1,
-        )
+        window = (float(d.repay_start) - 0.5, float(d.maturity) - 0.5)
+        vrect(fig, *window, fill="#b0b7c3", opacity=0.15, text="repayment window")
     table = result.dscr_by_year()
     starts, dscr = table["start_month"], table["dscr"]
     shown = np.isfinite(dscr)
@@ -483,29 +471,19 @@ def debt_figure(result: Result) -> go.Figure:
             textposition="outside",
             customdata=np.column_stack([starts, period_end - 1]),
             hovertemplate="months %{customdata[0]}–%{customdata[1]}<br>DSCR %{y:.2f}×<extra></extra>",
-            row=2,
-            col=1,
+            xaxis="x2",
+            yaxis="y2",
         )
-        fig.add_hline(y=1.0, line_color=NEGATIVE, line_dash="dot", row=2, col=1)
-        fig.add_hline(
-            y=fin.target_dscr,
-            line_color="#888",
-            line_dash="dash",
-            row=2,
-            col=1,
-            annotation_text=f"target {fin.target_dscr:.2f}×",
-            annotation_position="top right",
-        )
+        hline(fig, 1.0, color=NEGATIVE, dash="dot", axes="2")
+        hline(fig, fin.target_dscr, color="#888", dash="dash", axes="2", text=f"target {fin.target_dscr:.2f}×")
         top = max(float(np.nanmax(dscr)), fin.target_dscr)
         bottom = min(float(np.nanmin(dscr)), 0.0)
-        fig.update_yaxes(range=[bottom * 1.25, top * 1.25], row=2, col=1)
+        fig.update_layout(yaxis2_range=[bottom * 1.25, top * 1.25])
     else:
         fig.add_annotation(
             x=0.5, y=0.2, xref="paper", yref="paper", text="no debt service", showarrow=False, font={"size": 14}
         )
-    fig.update_yaxes(title_text="USD", row=1, col=1)
-    fig.update_yaxes(title_text="DSCR [×]", row=2, col=1)
-    fig.update_xaxes(title_text=MONTH_AXIS, row=2, col=1)
+    fig.update_layout(yaxis_title_text="USD", yaxis2_title_text="DSCR [×]", xaxis2_title_text=MONTH_AXIS)
     fig.update_layout(**_layout(height=560), showlegend=False, bargap=0.1)
     return fig
 
@@ -514,14 +492,18 @@ def margin_figure(result: Result) -> go.Figure:
     """Gross and EBITDA margin per project year (left axis), revenue bars behind them (right axis) [fraction, USD]."""
     pnl = pnl_by_year(result).drop(index="Total")
     years = list(pnl.index)
-    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    fig = figure()  # revenue on y (right), margins on y2 overlaying it: make_subplots(secondary_y) written out
+    fig.update_layout(
+        xaxis={"anchor": "y", "domain": [0.0, 0.94]},
+        yaxis={"anchor": "x", "domain": [0.0, 1.0]},
+        yaxis2={"anchor": "x", "overlaying": "y", "side": "right"},
+    )
     fig.add_bar(
         x=years,
         y=pnl["revenue_usd"],
         name="revenue",
         marker_color="#dde3ea",
         hovertemplate="%{x}<br>revenue $%{y:,.0f}<extra></extra>",
-        secondary_y=False,
     )
     for key, name, color in (("gross_margin", "gross margin", POSITIVE), ("ebitda_margin", "EBITDA margin", RESERVED)):
         fig.add_scatter(
@@ -533,13 +515,13 @@ def margin_figure(result: Result) -> go.Figure:
             text=[f"{v:.0%}" if math.isfinite(v) else "" for v in pnl[key]],
             textposition="top center",
             hovertemplate="%{x}<br>" + name + " %{y:.1%}<extra></extra>",
-            secondary_y=True,
+            yaxis="y2",
         )
     # margins on the overlaying axis so the lines draw above the bars, but with their axis on the left
-    fig.update_yaxes(
-        title_text="margin", tickformat=".0%", side="left", rangemode="tozero", tickmode="auto", secondary_y=True
+    fig.update_layout(
+        yaxis2={"title_text": "margin", "tickformat": ".0%", "side": "left", "rangemode": "tozero", "tickmode": "auto"},
+        yaxis={"title_text": "revenue [USD]", "side": "right", "showgrid": False, "rangemode": "tozero"},
     )
-    fig.update_yaxes(title_text="revenue [USD]", side="right", showgrid=False, rangemode="tozero", secondary_y=False)
     fig.update_layout(**_layout(), title="Margins by project year (Y1 = months 0–11, includes construction)")
     fig.update_xaxes(title_text="project year")
     return fig
@@ -552,14 +534,7 @@ def revenue_mix_figure(result: Result) -> go.Figure:
     earning = months + 1 > result.ops.dates.go_live_month
     reserved_usd = rev.reserved_gpu_hours * rev.reserved_usd_per_gpu_hour
     on_demand_usd = rev.on_demand_gpu_hours * rev.on_demand_usd_per_gpu_hour
-    fig = make_subplots(
-        rows=2,
-        cols=1,
-        shared_xaxes=True,
-        row_heights=[0.6, 0.4],
-        vertical_spacing=0.1,
-        subplot_titles=("Revenue per month", "Price per GPU-hour"),
-    )
+    fig = two_rows(0.6, ("Revenue per month", "Price per GPU-hour"))
     for y, name, color in ((reserved_usd, "reserved (take-or-pay)", RESERVED), (on_demand_usd, "on-demand", ON_DEMAND)):
         fig.add_scatter(
             x=months,
@@ -569,8 +544,6 @@ def revenue_mix_figure(result: Result) -> go.Figure:
             name=name,
             line={"color": color, "width": 0.5},
             hovertemplate="month %{x}<br>$%{y:,.0f}<extra>" + name + "</extra>",
-            row=1,
-            col=1,
         )
     fig.add_scatter(
         x=months,
@@ -579,8 +552,6 @@ def revenue_mix_figure(result: Result) -> go.Figure:
         name="net of SLA credits",
         line={"color": "#111", "dash": "dot"},
         hovertemplate="month %{x}<br>$%{y:,.0f}<extra>revenue net of SLA credits</extra>",
-        row=1,
-        col=1,
     )
     for y, name, color in (
         (rev.reserved_usd_per_gpu_hour, "reserved price", RESERVED),
@@ -594,21 +565,13 @@ def revenue_mix_figure(result: Result) -> go.Figure:
             line={"color": color, "width": 2.5},
             line_shape="hv" if name.startswith("reserved") else "linear",
             hovertemplate="month %{x}<br>$%{y:.3f} /GPU-h<extra>" + name + "</extra>",
-            row=2,
-            col=1,
+            xaxis="x2",
+            yaxis="y2",
         )
-    fig.add_hline(
-        y=result.scenario.pricing.usd_per_gpu_hour,
-        line_color=PALETTE["accent"],
-        line_dash="dot",
-        row=2,
-        col=1,
-        annotation_text="headline",
-        annotation_position="top right",
+    hline(fig, result.scenario.pricing.usd_per_gpu_hour, color=PALETTE["accent"], dash="dot", axes="2", text="headline")
+    fig.update_layout(
+        yaxis_title_text="USD", yaxis2_title_text="USD/GPU-h", yaxis2_rangemode="tozero", xaxis2_title_text=MONTH_AXIS
     )
-    fig.update_yaxes(title_text="USD", row=1, col=1)
-    fig.update_yaxes(title_text="USD/GPU-h", rangemode="tozero", row=2, col=1)
-    fig.update_xaxes(title_text=MONTH_AXIS, row=2, col=1)
     fig.update_layout(**_layout(height=560))
     return fig
 
@@ -630,7 +593,7 @@ def timeline_figure(result: Result) -> go.Figure:
             ("debt: drawdown + grace", 0.0, float(debt.repay_start), "#a3b1c6"),
             ("debt: repayment", float(debt.repay_start), float(debt.maturity), RESERVED),
         ]
-    fig = go.Figure()
+    fig = figure()
     for name, start, end, color in reversed(phases):
         fig.add_bar(
             y=[name],
@@ -642,7 +605,7 @@ def timeline_figure(result: Result) -> go.Figure:
             customdata=[[start, end]],
             hovertemplate=name + ": month %{customdata[0]:.1f} → %{customdata[1]:.1f}<extra></extra>",
         )
-    fig.add_vline(x=d.go_live_month, line_color="#888", line_dash="dot")
+    vline(fig, d.go_live_month, color="#888", dash="dot")
     fig.update_layout(
         **_layout(height=280, margin={"l": 10, "r": 10, "t": 10, "b": 10}),
         xaxis_title=MONTH_AXIS,

@@ -32,6 +32,16 @@ def _money(value: float) -> str:
     return f"{sign}${v / 1e6:,.2f}M" if v >= 1e6 else f"{sign}${v / 1e3:,.0f}k" if v >= 1e3 else f"{sign}${v:,.0f}"
 
 
+def _where(sources: tuple[tuple[str, int], ...]) -> str:
+    """The quote's own rows of a finding, at most three: ``Compute!7, Compute!8…`` or ``row 14``.
+
+    Sheet names come from the file: ``<`` and ``>`` are escaped so Plotly shows them as text, never as markup.
+    """
+    shown = [f"{sheet}!{row}" if sheet else f"row {row}" for sheet, row in sources[:3]]
+    text = ", ".join(shown) + ("…" if len(sources) > 3 else "")
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _layout(bars: int) -> dict[str, Any]:
     """The shared LAYOUT, tall enough for ``bars`` bars and with room right of them for value labels."""
     margin = {**cast(dict[str, int], LAYOUT["margin"]), "r": 70}
@@ -78,7 +88,7 @@ def quote_vs_recommended_figure(review: QuoteReview) -> go.Figure:
 def findings_figure(review: QuoteReview) -> go.Figure:
     """Saving of each finding (horizontal bars; negative = cost to fix) [USD]."""
     findings = sorted(review.findings, key=lambda f: f.saving_usd)
-    labels = [f"{f.title} (line {', '.join(map(str, f.lines[:3]))}{'…' if len(f.lines) > 3 else ''})" for f in findings]
+    labels = [f"{f.title} ({_where(f.sources)})" for f in findings]
     fig = go.Figure(
         go.Bar(
             y=labels,

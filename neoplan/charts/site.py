@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import plotly.graph_objects as go
 
-from .base import LAYOUT, PALETTE
+from .base import PALETTE, STYLE, figure, vline
 
 if TYPE_CHECKING:
     from ..model import Result
@@ -86,7 +86,7 @@ def capex_waterfall_figure(result: Result) -> go.Figure:
     cats = [c for c in CAPEX_LABELS if capex.get(c, 0.0) > 0]
     labels = [CAPEX_LABELS[c] for c in cats] + ["Total"]
     values = [capex[c] for c in cats] + [capex["total"]]
-    fig = go.Figure(
+    fig = figure(
         go.Waterfall(
             x=labels,
             y=values,
@@ -100,7 +100,7 @@ def capex_waterfall_figure(result: Result) -> go.Figure:
             hovertemplate="%{x}<br>$%{y:,.0f}<extra></extra>",
         )
     )
-    fig.update_layout(**LAYOUT)
+    fig.update_layout(**STYLE)
     fig.update_layout(title="Capex by category", yaxis_title="USD", showlegend=False, margin={"t": 60})
     return fig
 
@@ -128,7 +128,7 @@ def capex_treemap_figure(result: Result) -> go.Figure:
         values.append(line.total_usd)
         colors.append(CATEGORY_COLORS.get(line.category, PALETTE["oem"]))
         hover.append(f"{line.item}<br>{line.quantity:,g} {line.unit} × ${line.unit_price_usd:,.0f}")
-    fig = go.Figure(
+    fig = figure(
         go.Treemap(
             ids=ids,
             labels=labels,
@@ -142,7 +142,7 @@ def capex_treemap_figure(result: Result) -> go.Figure:
             root={"color": "#ffffff"},
         )
     )
-    fig.update_layout(**LAYOUT)
+    fig.update_layout(**STYLE)
     fig.update_layout(title="Capex by category and line (click a category to zoom)", margin={"t": 50})
     return fig
 
@@ -191,7 +191,7 @@ def opex_by_year_figure(result: Result) -> go.Figure:
     """Opex per operating year, stacked by category [USD/year]; a short last year is labelled with its months."""
     years = [(y, m, result.opex_for_year(y)) for y, m in operating_years(result)]
     x = [_year_label(y, m) for y, m, _ in years]
-    fig = go.Figure()
+    fig = figure()
     for cat, name in OPEX_LABELS.items():
         values = [opex.get(cat, 0.0) for _, _, opex in years]
         if not any(v > 0 for v in values):
@@ -213,7 +213,7 @@ def opex_by_year_figure(result: Result) -> go.Figure:
         hoverinfo="skip",
         cliponaxis=False,
     )
-    fig.update_layout(**LAYOUT)
+    fig.update_layout(**STYLE)
     fig.update_layout(
         barmode="stack",
         title="Opex per operating year",
@@ -234,7 +234,7 @@ def power_figure(result: Result) -> go.Figure:
     peak = {"compute": f.compute_peak_kw, **shared}
     avg = {"compute": f.compute_avg_kw, **shared}
     rows = ["Average", "Peak"]
-    fig = go.Figure()
+    fig = figure()
     for key, name in POWER_PARTS:
         fig.add_bar(
             y=rows,
@@ -252,7 +252,7 @@ def power_figure(result: Result) -> go.Figure:
         marker_color=POWER_COLORS["cooling"],
         hovertemplate="Cooling & losses<br>%{y}: %{x:,.0f} kW<extra></extra>",
     )
-    fig.update_layout(**LAYOUT)
+    fig.update_layout(**STYLE)
     fig.update_layout(
         barmode="stack",
         title="Site power: IT load by part and facility overhead",
@@ -267,7 +267,7 @@ def power_figure(result: Result) -> go.Figure:
 def storage_throughput_figure(result: Result) -> go.Figure:
     """Aggregate storage read and write bandwidth against the read target [GB/s]."""
     s = result.storage
-    fig = go.Figure(
+    fig = figure(
         go.Bar(
             x=[s.read_gbyte_per_s, s.write_gbyte_per_s],
             y=["Read", "Write"],
@@ -279,13 +279,9 @@ def storage_throughput_figure(result: Result) -> go.Figure:
         )
     )
     if s.target_gbyte_per_s > 0:
-        fig.add_vline(
-            x=s.target_gbyte_per_s,
-            line={"color": PALETTE["accent"], "dash": "dash"},
-            annotation_text=f"read target {s.target_gbyte_per_s:,.0f} GB/s",
-            annotation_position="top",
-        )
-    fig.update_layout(**LAYOUT)
+        vline(fig, s.target_gbyte_per_s, color=PALETTE["accent"], dash="dash",
+              text=f"read target {s.target_gbyte_per_s:,.0f} GB/s")
+    fig.update_layout(**STYLE)
     fig.update_layout(
         title="Aggregate storage bandwidth", xaxis_title="GB/s", height=240, showlegend=False, margin={"t": 60}
     )

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import LAYOUT, PALETTE
+from .base import PALETTE, STYLE, figure, vline
 
 if TYPE_CHECKING:
     from ..stress import Grid, MonteCarlo, Tornado
@@ -46,8 +46,8 @@ UNIT_TITLE = {"fraction": "%", "fraction/year": "% per year", "× design": "× d
 
 
 def _layout(**overrides: Any) -> dict[str, Any]:
-    """LAYOUT with a horizontal legend under the plot and per-figure overrides."""
-    return {**LAYOUT, "legend": {"orientation": "h", "y": -0.2}, **overrides}
+    """STYLE with a horizontal legend under the plot and per-figure overrides."""
+    return {**STYLE, "legend": {"orientation": "h", "y": -0.2}, **overrides}
 
 
 def _value_text(value: float, unit: str) -> str:
@@ -73,7 +73,7 @@ def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> go.Figure:
     title, tick, hover = METRIC_AXIS[metric]
     base = tornado.base[metric]
     labels = [r["label"] for r in rows]
-    fig = go.Figure()
+    fig = figure()
     for side, color, name in (("low", LOW, "Driver at low"), ("high", HIGH, "Driver at high")):
         change = np.array([r[f"change_at_{side}"] for r in rows], dtype=float)
         values = [r[f"{side}_value"] for r in rows]
@@ -92,7 +92,7 @@ def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> go.Figure:
             customdata=np.stack([np.array(texts, dtype=object), base + change], axis=1),
             hovertemplate="%{y} at %{customdata[0]}<br>" + title + ": %{customdata[1]:" + hover + "}<extra></extra>",
         )
-    fig.add_vline(x=base, line_color="#555", line_width=1)
+    vline(fig, base, color="#555", width=1)
     fig.update_layout(
         barmode="overlay",
         title=f"{title}: one driver at a time (base {_metric_text(base, metric)})",
@@ -133,7 +133,7 @@ def grid_figure(grid: Grid, metric: str = "equity_irr") -> go.Figure:
     finite = z[np.isfinite(z)]
     centre = 0.0 if metric != "min_dscr" else 1.0
     span = float(np.max(np.abs(finite - centre))) if finite.size else 1.0
-    fig = go.Figure(
+    fig = figure(
         go.Heatmap(
             x=grid.x,
             y=grid.y,
@@ -186,7 +186,7 @@ def histogram_figure(mc: MonteCarlo, metric: str = "equity_irr", bins: int = 60)
     title, tick, hover = METRIC_AXIS[metric]
     values = mc.metrics[metric]
     defined = values[np.isfinite(values)]
-    fig = go.Figure(
+    fig = figure(
         go.Histogram(
             x=defined,
             nbinsx=bins,
@@ -214,7 +214,7 @@ def cdf_figure(mc: MonteCarlo, metric: str = "equity_irr") -> go.Figure:
     title, tick, hover = METRIC_AXIS[metric]
     x, share = mc.cdf(metric)
     step = max(1, x.size // 2000)  # at most ~2,000 points on screen
-    fig = go.Figure(
+    fig = figure(
         go.Scatter(
             x=x[::step],
             y=share[::step],
@@ -239,20 +239,7 @@ def _percentile_lines(fig: go.Figure, mc: MonteCarlo, metric: str) -> None:
     """Vertical lines at P10, P50, P90 and at the scenario's deterministic value."""
     for key, value in mc.percentiles(metric).items():
         if value is not None:
-            fig.add_vline(
-                x=value,
-                line_color=PERCENTILE_COLORS[key],
-                line_dash="dot",
-                annotation_text=key.upper(),
-                annotation_position="top",
-            )
+            vline(fig, value, color=PERCENTILE_COLORS[key], dash="dot", text=key.upper())
     base = mc.deterministic.get(metric)
     if base is not None and math.isfinite(base):
-        fig.add_vline(
-            x=base,
-            line_color="#555",
-            line_width=1,
-            annotation_text="scenario",
-            annotation_position="top right",
-            annotation_yshift=-18,
-        )
+        vline(fig, base, color="#555", width=1, text="scenario", beside=True, yshift=-18)

@@ -1,0 +1,206 @@
+"""OEM quote review: read a quote, identify its lines, size the cluster, find the padding, compare with the design.
+
+A quote comes as CSV or XLSX, the way OEMs, resellers and distributors send them::
+
+    data = Path("quote.xlsx").read_bytes()
+    review = review_quote(read_quote(data, "quote.xlsx"))          # servers quoted: read from the quote
+    review = review_quote(read_quote(eur, "angebot.csv"), usd_per_unit=1.08)   # a quote in EUR
+    review.gpus, review.servers, review.gpu_model, review.per_server, review.findings
+    scenario = apply_recommendations(review)   # the quote's cluster with the article's optimized BoM
+
+Modules: :mod:`.read` (bytes → sheets of cells, safe limits), :mod:`.structure` (header row, items, sub-items,
+per-server / total quantities, totals and tax), :mod:`.classify` (part-number catalogue, scored rules, confidence),
+:mod:`.system` (a whole-server line read into its parts), :mod:`.lines` (USD, cluster quantities, like-for-like
+price check), :mod:`.findings`, :mod:`.compare`, :mod:`.review`, :mod:`.export`.
+
+Identity
+--------
+A line's part number is looked up in ``data/quote_catalogue.csv`` first; then a complete GPU server (a server SKU
+that is not a bare chassis, or a description listing a GPU board, CPUs and memory) is read into its parts; then
+every rule of ``data/quote_rules.csv`` matching the normalised text (400Gb/s = 400G = NDR, 2 TB = 2,048 GB) is
+scored by the line's head noun (a transceiver that says "multimode" is no fibre). A line whose confidence is below
+:data:`UNSURE_BELOW` is ``unsure``: listed, never priced into a finding.
+
+Pricing
+-------
+Like for like only: a line is compared with the price book when its component and size match (speeds agree;
+DIMM, drive and term sizes scale the book price); a whole server is compared with the model's whole node. A
+price more than :data:`MAX_BOOK_RATIO` times off the book is ``could_not_price`` (check the classification),
+never a saving. Findings cite the quote's own (sheet, row); savings use the quote's prices for what goes and
+book prices for what comes (a part included in a server's price counts at book), and may overlap; the headline
+saving is the quote minus the recommended design, component by component (whole servers against whole nodes).
+"""
+
+from __future__ import annotations
+
+from .cells import (
+    HEADER_SCAN_ROWS,
+    MAX_CELL_CHARS,
+    MAX_COLUMNS,
+    MAX_MONEY_USD,
+    MAX_QUANTITY,
+    MAX_QUOTE_BYTES,
+    MAX_ROWS_PER_SHEET,
+    MAX_SHEETS,
+    MAX_XLSX_EXPANDED_BYTES,
+    RULES_FILE,
+    SAMPLES_DIR,
+    QuoteError,
+    parse_money,
+    parse_quantity,
+)
+from .classify import (
+    UNSURE_BELOW,
+    CatalogueEntry,
+    Identity,
+    Rule,
+    classify,
+    component_of_key,
+    default_catalogue,
+    default_rules,
+    read_catalogue,
+    read_rules,
+    score_rules,
+)
+from .codes import (
+    BACKEND_NICS_RECOMMENDED,
+    CATEGORIES,
+    CENT_USD,
+    DEFAULT_PRICE_TOLERANCE,
+    FINDINGS,
+    MISMATCH_SHARE,
+    RAM_GB_PER_SERVER_RECOMMENDED,
+    UFM_REQUIRED_ABOVE_GPUS,
+)
+from .compare import (
+    ComparisonRow,
+    compare,
+)
+from .export import (
+    ANNOTATED_COLUMNS,
+    QUOTE_COLUMNS,
+    annotated_records,
+    design_quote_rows,
+    finding_records,
+    rows_to_csv,
+    safe_cell,
+    sample_quotes,
+    text_summary,
+    to_csv_bytes,
+    to_xlsx_bytes,
+)
+from .findings import (
+    Finding,
+    find_above_book,
+    find_all,
+    find_dpus,
+    find_flagged,
+    find_mismatch,
+    find_missing,
+    find_nics,
+    find_nonblocking,
+    find_nvaie,
+    find_optics_everywhere,
+    find_ram,
+    find_swaps,
+)
+from .lines import MAX_BOOK_RATIO, QuoteLine, identify_line
+from .read import (
+    read_quote,
+    read_quote_file,
+)
+from .review import (
+    QuoteReview,
+    apply_recommendations,
+    load_quote,
+    review_quote,
+    usd_rate,
+)
+from .structure import (
+    ParsedQuote,
+    RawLine,
+    find_header,
+    header_roles,
+)
+from .system import SystemConfig, SystemPart, parse_system
+from .units import normalise
+
+__all__ = [
+    "ANNOTATED_COLUMNS",
+    "BACKEND_NICS_RECOMMENDED",
+    "CATEGORIES",
+    "CENT_USD",
+    "DEFAULT_PRICE_TOLERANCE",
+    "FINDINGS",
+    "HEADER_SCAN_ROWS",
+    "MAX_BOOK_RATIO",
+    "MAX_CELL_CHARS",
+    "MAX_COLUMNS",
+    "MAX_MONEY_USD",
+    "MAX_QUANTITY",
+    "MAX_QUOTE_BYTES",
+    "MAX_ROWS_PER_SHEET",
+    "MAX_SHEETS",
+    "MAX_XLSX_EXPANDED_BYTES",
+    "MISMATCH_SHARE",
+    "QUOTE_COLUMNS",
+    "RAM_GB_PER_SERVER_RECOMMENDED",
+    "RULES_FILE",
+    "SAMPLES_DIR",
+    "UFM_REQUIRED_ABOVE_GPUS",
+    "UNSURE_BELOW",
+    "CatalogueEntry",
+    "ComparisonRow",
+    "Finding",
+    "Identity",
+    "ParsedQuote",
+    "QuoteError",
+    "QuoteLine",
+    "QuoteReview",
+    "RawLine",
+    "Rule",
+    "SystemConfig",
+    "SystemPart",
+    "annotated_records",
+    "apply_recommendations",
+    "classify",
+    "compare",
+    "component_of_key",
+    "default_catalogue",
+    "default_rules",
+    "design_quote_rows",
+    "find_above_book",
+    "find_all",
+    "find_dpus",
+    "find_flagged",
+    "find_header",
+    "find_mismatch",
+    "find_missing",
+    "find_nics",
+    "find_nonblocking",
+    "find_nvaie",
+    "find_optics_everywhere",
+    "find_ram",
+    "find_swaps",
+    "finding_records",
+    "header_roles",
+    "identify_line",
+    "load_quote",
+    "normalise",
+    "parse_money",
+    "parse_quantity",
+    "parse_system",
+    "read_catalogue",
+    "read_quote",
+    "read_quote_file",
+    "read_rules",
+    "review_quote",
+    "rows_to_csv",
+    "safe_cell",
+    "sample_quotes",
+    "score_rules",
+    "text_summary",
+    "to_csv_bytes",
+    "to_xlsx_bytes",
+    "usd_rate",
+]

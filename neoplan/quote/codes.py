@@ -1,0 +1,94 @@
+"""Quote-review vocabulary: capex categories, finding codes with their reasons, the article's thresholds."""
+
+from __future__ import annotations
+
+DEFAULT_PRICE_TOLERANCE = 0.15
+RAM_GB_PER_SERVER_RECOMMENDED = 1024.0
+BACKEND_NICS_RECOMMENDED = 8
+UFM_REQUIRED_ABOVE_GPUS = 2048
+MISMATCH_SHARE = 0.005
+CENT_USD = 0.01
+CATEGORIES = (
+    "compute",
+    "backend_network",
+    "frontend_network",
+    "oob_network",
+    "storage",
+    "management",
+    "other",
+    "software",
+    "discount",
+)
+
+FINDINGS = {
+    "cpu_top_bin": (
+        "Top-bin CPUs",
+        "LLM training barely uses the CPU: a mid-range Intel Xeon does the job (SemiAnalysis, AI Neocloud "
+        "Playbook, 2024-10-03).",
+    ),
+    "ram_over_1tb": (
+        "More than 1 TB RAM per server",
+        "1 TB of DDR5 per HGX server is enough; RAM is the 4th most expensive item of the node.",
+    ),
+    "dpu_bluefield": (
+        "BlueField-3 DPUs",
+        "Drop the BlueField-3 DPUs and use one plain ConnectX NIC for the front end: a BlueField-3 costs more "
+        "than an extra 54-core CPU and a neocloud does not need its offloads.",
+    ),
+    "frontend_spectrum": (
+        "NVIDIA Spectrum front end",
+        "The front end (internet, scheduler, storage) needs 25-50 Gbit/s per GPU on generic Ethernet switches "
+        "(Arista, Cisco, OEM/ODM) with third-party optics; NVIDIA Spectrum SN4600-class switches and LinkX "
+        "optics cost more for no gain.",
+    ),
+    "oob_spectrum": (
+        "NVIDIA Spectrum out-of-band",
+        "The out-of-band network only carries 1 GbE management of BMCs, PDUs and switches: any generic 1 GbE "
+        "switch does; a Spectrum SN2201 is hard to justify.",
+    ),
+    "nvaie_license": (
+        "NVIDIA AI Enterprise licences",
+        "NVIDIA AI Enterprise / Base Command Manager costs $4,500 per GPU per year at MSRP; the article "
+        "recommends dropping it (drivers, SLURM or Kubernetes and monitoring are free to run).",
+    ),
+    "nics_below_8": (
+        "Fewer than 8 back-end NICs per server",
+        "Fewer than 8 back-end NICs halves back-end bandwidth; most customers will not accept less than "
+        "8×400G per HGX server.",
+    ),
+    "price_above_book": (
+        "Unit price above the price book",
+        "The unit price is well above the price book's street price for the same item: ask for a better price "
+        "or a third-party equivalent.",
+    ),
+    "missing_item": (
+        "Missing item",
+        "The quote lacks parts the design needs to work; budget them now so that the comparison is like for "
+        "like and the cluster can be cabled on delivery.",
+    ),
+    "optics_everywhere": (
+        "Optics on every switch-to-switch link",
+        "A virtual modular switch puts the spine rack between the leaf racks so leaf-to-spine links are "
+        "passive DAC: cheaper and more reliable than optics (lasers are the main failure part); -24.9% "
+        "back-end cost at 1,024 GPUs.",
+    ),
+    "backend_nonblocking": (
+        "Non-blocking back end",
+        "For small clusters the article recommends 2:1 leaf oversubscription: pod-local traffic (TP/EP/PP) "
+        "stays on the leaves and only data-parallel traffic crosses the spines; at 1,024 GPUs spines fall "
+        "16 → 8 and the back end costs 31.6% less than the reference, with spare leaf ports to add spines later.",
+    ),
+    "extended_mismatch": (
+        "Quantity × unit price ≠ extended price",
+        "The line's arithmetic does not add up; one of the figures is wrong. Ask the OEM which one holds.",
+    ),
+    "cpu_amd": (
+        "AMD CPUs in the GPU server",
+        "The article prefers Intel in HGX servers: NCCL and virtualization are easier; on AMD you need "
+        "NCCL_IB_PCI_RELAXED_ORDERING and NPS tuning.",
+    ),
+}
+"""Finding code → (title, reason). Reasons paraphrase BRIEF.md §2 (SemiAnalysis, 2024-10-03)."""
+
+_SWAP_FINDINGS = ("cpu_top_bin", "frontend_spectrum", "oob_spectrum")
+_DROP_FINDINGS = ("nvaie_license", "dpu_bluefield")

@@ -1,0 +1,240 @@
+"""Take-away files of a review: annotated CSV/XLSX, a design written as a quote, the text summary, samples."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..model import Result
+from .cells import _FORMULA_START, _ILLEGAL_XML, SAMPLES_DIR
+from .findings import _usd
+from .review import QuoteReview
+
+# --- a design written as a quote ------------------------------------------------------------------------------------
+
+QUOTE_COLUMNS = ("Part Number", "Description", "Qty", "Unit Price (USD)", "Extended Price (USD)")
+
+
+def design_quote_rows(result: Result, categories: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """A model design written as quote lines (price-book descriptions and prices), e.g. to send out for bids.
+
+    One row per capex line of ``result`` in ``categories`` (all if None), plus one year of NVIDIA AI
+    Enterprise per GPU when the scenario pays for it. Reading these rows back reproduces the design.
+    """
+    wanted = set(categories) if categories is not None else None
+    rows = []
+    for cl in result.capex_lines:
+        if wanted is not None and cl.category not in wanted:
+            continue
+        rows.append(_quote_row(result.book.row(cl.key).description, cl.quantity, cl.unit_price_usd))
+    if result.scenario.opex.ai_enterprise and (wanted is None or "software" in wanted):
+        key = "nvidia_ai_enterprise_gpu_year"
+        rows.append(_quote_row(f"{result.book.row(key).description}, 1-year", result.gpus, result.book.price(key)))
+    return rows
+
+
+def _quote_row(description: str, quantity: float, unit_usd: float) -> dict[str, Any]:
+    return {
+        "Part Number": "",
+        "Description": description,
+        "Qty": quantity,
+        "Unit Price (USD)": unit_usd,
+        "Extended Price (USD)": quantity * unit_usd,
+    }
+
+
+def rows_to_csv(rows: Sequence[Mapping[str, Any]], comment: str = "") -> bytes:
+    """Quote rows as CSV bytes (UTF-8), an optional comment row first; cells are formula-safe."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    if comment:
+        writer.writerow([safe_cell("# " + comment)])
+    columns = list(rows[0]) if rows else list(QUOTE_COLUMNS)
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([safe_cell(row.get(c)) for c in columns])
+    return buf.getvalue().encode("utf-8")
+
+
+# --- export ---------------------------------------------------------------------------------------------------------
+
+
+def safe_cell(value: Any) -> Any:
+    """A value safe to put in a spreadsheet cell: text starting with = + - @ (tab, CR) gets a leading apostrophe.
+
+    Numbers stay numbers; None becomes ""; characters XML forbids are removed.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int | float):
+        return value if math.isfinite(value) else ""
+    text = _ILLEGAL_XML.sub("", str(value))
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+ANNOTATED_COLUMNS = (
+    "line",
+    "source",
+    "section",
+    "part_number",
+    "description",
+    "quantity",
+    "unit_price_usd",
+    "extended_usd",
+    "cluster_quantity",
+    "total_usd",
+    "classified",
+    "status",
+    "confidence",
+    "component",
+    "category",
+    "price_key",
+    "book_unit_price_usd",
+    "price_check",
+    "note",
+    "findings",
+)
+
+
+def annotated_records(review: QuoteReview) -> list[dict[str, Any]]:
+    """One record per quote line with its class, book price and the findings that rest on it."""
+    return [
+        {
+            "line": ln.id,
+            "source": ln.source,
+            "section": ln.section,
+            "part_number": ln.part_number,
+            "description": ln.description,
+            "quantity": ln.quantity,
+            "unit_price_usd": ln.unit_price_usd,
+            "extended_usd": ln.extended_usd,
+            "cluster_quantity": ln.cluster_quantity,
+            "total_usd": ln.total_usd,
+            "classified": "yes" if ln.classified else "no",
+            "status": ln.status,
+            "confidence": ln.confidence,
+            "component": ln.component or "",
+            "category": ln.category or "",
+            "price_key": ln.price_key or "",
+            "book_unit_price_usd": ln.book_unit_price_usd,
+            "price_check": ln.price_check or "",
+            "note": ln.note,
+            "findings": ", ".join(review.findings_of(ln.id)),
+        }
+        for ln in review.lines
+    ]
+
+
+def finding_records(review: QuoteReview) -> list[dict[str, Any]]:
+    """One record per finding, lines as a comma-separated list."""
+    return [
+        {
+            "code": f.code,
+            "title": f.title,
+            "saving_usd": f.saving_usd,
+            "lines": ", ".join(map(str, f.lines)),
+            "where": f.where,
+            "detail": f.detail,
+            "reason": f.reason,
+        }
+        for f in review.findings
+    ]
+
+
+def to_csv_bytes(review: QuoteReview) -> bytes:
+    """The annotated quote as CSV (UTF-8), formula-injection safe."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(ANNOTATED_COLUMNS)
+    for rec in annotated_records(review):
+        writer.writerow([safe_cell(rec[c]) for c in ANNOTATED_COLUMNS])
+    return buf.getvalue().encode("utf-8")
+
+
+def to_xlsx_bytes(review: QuoteReview) -> bytes:
+    """The annotated quote as XLSX: sheets Lines, Findings, Comparison; every text cell written as text."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Lines"
+    _write_sheet(ws, ANNOTATED_COLUMNS, annotated_records(review))
+    findings = finding_records(review)
+    columns = ("code", "title", "saving_usd", "where", "lines", "detail", "reason")
+    _write_sheet(wb.create_sheet("Findings"), columns, findings)
+    comparison = [r.to_dict() for r in review.comparison]
+    _write_sheet(wb.create_sheet("Comparison"), tuple(comparison[0]) if comparison else ("category",), comparison)
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def _write_sheet(ws: Any, columns: Sequence[str], records: Iterable[Mapping[str, Any]]) -> None:
+    ws.append([safe_cell(c) for c in columns])
+    for rec in records:
+        ws.append([safe_cell(rec.get(c)) for c in columns])
+    for row in ws.iter_rows():
+        for cell in row:
+            if isinstance(cell.value, str):
+                cell.data_type = "s"  # never a formula, whatever the text
+
+
+# --- text summary ---------------------------------------------------------------------------------------------------
+
+
+def text_summary(review: QuoteReview) -> str:
+    """Plain-text summary of a review for ``python -m neoplan quote FILE`` (amounts in USD)."""
+    size = (
+        f"{review.gpus:,} GPUs in {review.servers:,} servers ({review.gpu_model})"
+        if review.gpus and review.servers
+        else "unknown (no GPU server or baseboard line)"
+    )
+    money = "USD" if review.currency == "USD" else f"{review.currency} at {review.usd_per_unit:g} USD each"
+    rows = [
+        (
+            "quote",
+            f"{review.name}: {len(review.lines)} lines, {len(review.classified)} classified, "
+            f"{len(review.unsure)} unsure, {len(review.unmatched)} unmatched; "
+            f"{sum(review.skipped.values())} rows skipped; prices in {money}",
+        ),
+        ("size", f"{size}; servers quoted ×{review.servers_quoted}"),
+        ("quote total", _usd(review.quote_total_usd)),
+    ]
+    if review.saving_usd is not None and review.recommended_total_usd is not None:
+        share = review.saving_usd / review.compared_quote_usd if review.compared_quote_usd else 0.0
+        rows.append(
+            (
+                "recommended",
+                f"{_usd(review.recommended_total_usd)} for the components the quote prices "
+                f"({_usd(review.compared_quote_usd)} in the quote)",
+            )
+        )
+        rows.append(("saving", f"{_usd(review.saving_usd)} ({share:.1%})"))
+    width = max(len(k) for k, _ in rows)
+    out = [f"{k:<{width}}  {v}" for k, v in rows]
+    out.append(f"findings ({len(review.findings)}; savings may overlap, negative = cost to fix)")
+    out += [f"  {f.code:<20} {_usd(f.saving_usd):>14}  {f.where}: {f.detail}" for f in review.findings]
+    for title, group in (
+        ("unsure lines (not used in findings)", review.unsure),
+        ("could not price (more than 3x off the book: check the classification)", review.could_not_price),
+        ("unmatched lines", review.unmatched),
+    ):
+        if group:
+            out.append(title)
+            out += [f"  {ln.source}: {ln.label}  {_usd(ln.total_usd)}" for ln in group]
+    out += [f"warning: {w}" for w in review.warnings]
+    return "\n".join(out)
+
+
+# --- samples --------------------------------------------------------------------------------------------------------
+
+
+def sample_quotes() -> list[Path]:
+    """The synthetic sample quotes shipped in ``data/quotes/`` (CSV and XLSX), sorted by name."""
+    return sorted(p for p in SAMPLES_DIR.glob("*") if p.suffix.lower() in (".csv", ".xlsx"))

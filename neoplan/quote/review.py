@@ -1,0 +1,646 @@
+"""Review a parsed quote: identify, convert, size the cluster, find the padding, compare with the design."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..model import Result, evaluate
+from ..pricebook import PriceBook, default_platforms, default_price_book
+from ..scenario import Scenario, ScenarioError, load_scenario
+from .cells import QuoteError, _finite
+from .classify import CatalogueEntry, Identity, Rule, default_catalogue, default_rules
+from .codes import DEFAULT_PRICE_TOLERANCE
+from .compare import ComparisonRow, compare
+from .findings import Finding, find_all
+from .lines import QuoteLine, identify_line, make_line, raw_money, system_parts, with_price_check
+from .read import read_quote_file
+from .structure import ParsedQuote, RawLine
+from .system import NODE_PARTS, SystemConfig
+from .units import per_server_count
+
+MAX_SERVERS = 100_000
+_GPUS_PER_SERVER_DEFAULT = 8
+
+
+@dataclass(frozen=True)
+class QuoteReview:
+    """A reviewed quote: identified lines, findings, and the comparison with the recommended design."""
+
+    name: str
+    servers_quoted: int
+    price_tolerance: float
+    lines: tuple[QuoteLine, ...]
+    findings: tuple[Finding, ...]
+    comparison: tuple[ComparisonRow, ...]
+    servers: int | None
+    gpus: int | None
+    gpu_model: str | None
+    recommended: Scenario | None
+    skipped: Mapping[str, int]
+    warnings: tuple[str, ...]
+    sheets: tuple[str, ...]
+    currency: str = "USD"
+    usd_per_unit: float = 1.0
+    parts: tuple[QuoteLine, ...] = field(default=(), repr=False)
+    """Lines the findings read: classified quote lines and the components read from server lines."""
+    per_server: Mapping[str, Any] = field(default_factory=dict)
+    servers_inferred: bool = True
+    """True when the server count came from the quote, False when the user gave it."""
+
+    @property
+    def classified(self) -> list[QuoteLine]:
+        """Lines identified surely enough to be used."""
+        return [ln for ln in self.lines if ln.status == "classified"]
+
+    @property
+    def unsure(self) -> list[QuoteLine]:
+        """Lines whose identity is below the confidence threshold (listed, never priced into a finding)."""
+        return [ln for ln in self.lines if ln.status == "unsure"]
+
+    @property
+    def unmatched(self) -> list[QuoteLine]:
+        """Lines nothing identified (listed, never dropped)."""
+        return [ln for ln in self.lines if ln.status == "unmatched"]
+
+    @property
+    def could_not_price(self) -> list[QuoteLine]:
+        """Lines whose price is more than 3× off the book's: check the classification."""
+        return [ln for ln in self.lines if ln.price_check == "could_not_price"]
+
+    @property
+    def quote_total_usd(self) -> float:
+        """Everything the quote charges, for the order [USD]."""
+        return sum(ln.total_usd for ln in self.lines)
+
+    @property
+    def compared_quote_usd(self) -> float:
+        """The part of the quote compared with the design: components the model prices, plus discounts [USD]."""
+        return sum(r.quote_usd for r in self.comparison if r.in_scope)
+
+    @property
+    def recommended_total_usd(self) -> float | None:
+        """The recommended design over the same components [USD]; None without a GPU count."""
+        if self.recommended is None:
+            return None
+        return sum(r.recommended_usd for r in self.comparison if r.in_scope)
+
+    @property
+    def saving_usd(self) -> float | None:
+        """Compared quote minus recommended design [USD]; None without a GPU count."""
+        rec = self.recommended_total_usd
+        return None if rec is None else self.compared_quote_usd - rec
+
+    @property
+    def findings_saving_usd(self) -> float:
+        """Sum of the findings' savings [USD] (findings may overlap)."""
+        return sum(f.saving_usd for f in self.findings)
+
+    def findings_of(self, line_id: int) -> list[str]:
+        """Codes of the findings that rest on line ``line_id``."""
+        return [f.code for f in self.findings if line_id in f.lines]
+
+    def by_category(self) -> dict[str, tuple[float, float]]:
+        """In-scope (quote, recommended) cost by category [USD]."""
+        out: dict[str, tuple[float, float]] = {}
+        for r in self.comparison:
+            if r.in_scope:
+                q, rec = out.get(r.category, (0.0, 0.0))
+                out[r.category] = (q + r.quote_usd, rec + r.recommended_usd)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract of ``python -m neoplan quote FILE --json`` (USD, counts; undefined = null).
+
+        ``lines`` holds every line with its ``status`` (classified / unsure / unmatched), ``confidence`` and
+        ``price_check``; ``unsure``, ``unmatched`` and ``could_not_price`` list those lines again.
+        """
+        return {
+            "name": self.name,
+            "currency": self.currency,
+            "usd_per_unit": self.usd_per_unit,
+            "servers_quoted": self.servers_quoted,
+            "servers": self.servers,
+            "gpus": self.gpus,
+            "gpu_model": self.gpu_model,
+            "per_server": dict(self.per_server),
+            "lines": [ln.to_dict() for ln in self.lines],
+            "classified": len(self.classified),
+            "unsure": [ln.to_dict() for ln in self.unsure],
+            "unmatched": [ln.to_dict() for ln in self.unmatched],
+            "could_not_price": [ln.to_dict() for ln in self.could_not_price],
+            "findings": [f.to_dict() for f in self.findings],
+            "quote_total_usd": _finite(self.quote_total_usd),
+            "compared_quote_usd": _finite(self.compared_quote_usd),
+            "recommended_total_usd": _finite(self.recommended_total_usd),
+            "saving_usd": _finite(self.saving_usd),
+            "findings_saving_usd": _finite(self.findings_saving_usd),
+            "comparison": [r.to_dict() for r in self.comparison],
+            "price_tolerance": self.price_tolerance,
+            "skipped_rows": dict(self.skipped),
+            "warnings": list(self.warnings),
+        }
+
+
+def usd_rate(currency: str, usd_per_unit: float | None) -> float:
+    """USD per unit of the quote's currency: 1 for USD, the user's rate otherwise; QuoteError naming the currency."""
+    if usd_per_unit is not None:
+        if isinstance(usd_per_unit, bool) or not (
+            isinstance(usd_per_unit, int | float) and math.isfinite(usd_per_unit) and 1e-6 <= usd_per_unit <= 1e6
+        ):
+            raise QuoteError(f"the USD rate must be a positive number (USD per {currency}), got {usd_per_unit!r}")
+        return 1.0 if currency == "USD" else float(usd_per_unit)
+    if currency != "USD":
+        raise QuoteError(f"the quote is in {currency}: give the USD rate, e.g. --usd-per-unit 1.08")
+    return 1.0
+
+
+def review_quote(
+    quote: ParsedQuote,
+    servers_quoted: int | None = None,
+    *,
+    usd_per_unit: float | None = None,
+    price_tolerance: float = DEFAULT_PRICE_TOLERANCE,
+    base: str = "optimized",
+    book: PriceBook | None = None,
+    rules: Sequence[Rule] | None = None,
+    catalogue: Sequence[CatalogueEntry] | None = None,
+) -> QuoteReview:
+    """Identify ``quote``'s lines, size the cluster, find the padding and compare with the ``base`` design.
+
+    ``servers_quoted`` [count]: the servers bought when the quote prices one server (per-server quantities or
+    a one-server quote); None = as the quote states ("order quantity 32", "16 nodes") or as its lines count.
+    ``usd_per_unit`` [USD per unit of the quote's currency] is required for a quote not in USD.
+    ``price_tolerance`` [fraction] is how far over the book a unit price may be before ``price_above_book``.
+    """
+    if servers_quoted is not None and not (
+        isinstance(servers_quoted, int) and not isinstance(servers_quoted, bool) and 1 <= servers_quoted <= MAX_SERVERS
+    ):
+        raise QuoteError(f"servers quoted must be a whole number from 1 to {MAX_SERVERS:,}, got {servers_quoted!r}")
+    if not (isinstance(price_tolerance, int | float) and 0 <= price_tolerance <= 10):
+        raise QuoteError(f"price tolerance must be between 0 and 10 (a fraction), got {price_tolerance!r}")
+    currency = getattr(quote, "currency", "USD") or "USD"
+    rate = usd_rate(currency, usd_per_unit)
+    book = book or default_price_book()
+    rules = rules if rules is not None else default_rules()
+    catalogue = catalogue if catalogue is not None else default_catalogue()
+    raws = list(quote.lines)
+    memo: dict[tuple[str, str], tuple[Identity, SystemConfig | None]] = {}
+    idents = [_identify(raw, rules, catalogue, memo) for raw in raws]
+    parents = _parents(raws)
+    included = _included_sub_items(raws, idents, parents)
+    quantities, multiplier, inferred, notes = _cluster_quantities(
+        quote, raws, idents, parents, servers_quoted, included
+    )
+    lines = [
+        make_line(i, raw, ident, config, qty, rate, book, price_tolerance)
+        for i, (raw, (ident, config), qty) in enumerate(zip(raws, idents, quantities, strict=True), start=1)
+    ]
+    lines = [_with_parent(ln, parents[k]) for k, ln in enumerate(lines)]
+    children: dict[int, list[QuoteLine]] = defaultdict(list)
+    for ln in lines:
+        if ln.parent_id is not None:
+            children[ln.parent_id].append(ln)
+    servers, gpus, gpu_model, size_notes = _size(lines, children)
+    warnings = list(quote.warnings) + notes + size_notes
+    recommended, result = _design(quote.name, lines, gpus, gpu_model, servers, base, warnings)
+    if result is not None:
+        node_usd = result.node_capex_usd
+        lines = [
+            with_price_check(_priced_as_nodes(ln, node_usd), price_tolerance)
+            if ln.component == "system" and ln.status == "classified" and _whole_server_price(ln, children[ln.id])
+            else ln
+            for ln in lines
+        ]
+    parts = _parts(lines, children, rules, book)
+    where = {ln.id: (ln.sheet, ln.row) for ln in lines}
+    described = any(p.component in ("backend_nic", "cpu", "ram") for p in parts)
+    if servers and not described:
+        warnings.append(
+            "the quote does not list the GPU servers' configuration (CPUs, memory, NICs): those are not checked"
+        )
+    findings = [
+        _cited(f, where)
+        for f in find_all(parts, servers, gpus, book, price_tolerance)
+        if not (f.code == "nics_below_8" and (not described or (gpu_model or "").endswith("nvl72")))
+    ]
+    comparison = compare([ln for ln in lines if ln.classified], result, rules)
+    return QuoteReview(
+        name=quote.name,
+        servers_quoted=multiplier,
+        price_tolerance=price_tolerance,
+        lines=tuple(lines),
+        findings=tuple(findings),
+        comparison=tuple(comparison),
+        servers=servers,
+        gpus=gpus,
+        gpu_model=gpu_model,
+        recommended=recommended,
+        skipped=quote.skipped,
+        warnings=tuple(warnings),
+        sheets=quote.sheets,
+        currency=currency,
+        usd_per_unit=rate,
+        parts=tuple(parts),
+        per_server=per_server_aggregates(parts, servers, gpus),
+        servers_inferred=inferred,
+    )
+
+
+def _with_parent(line: QuoteLine, parent: int | None) -> QuoteLine:
+    """The line with its parent's line id (ids are 1-based positions)."""
+    return line if parent is None else replace(line, parent_id=parent + 1)
+
+
+def _identify(
+    raw: RawLine,
+    rules: Sequence[Rule],
+    catalogue: Sequence[CatalogueEntry],
+    memo: dict[tuple[str, str], tuple[Identity, SystemConfig | None]],
+) -> tuple[Identity, SystemConfig | None]:
+    """A line's identity, once per distinct (part number, description) of the quote."""
+    key = (raw.part_number, raw.description)
+    if key not in memo:
+        memo[key] = identify_line(raw.part_number, raw.description, rules, catalogue)
+    return memo[key]
+
+
+def load_quote(path: str | Path, servers_quoted: int | None = None, **kwargs: Any) -> QuoteReview:
+    """Read and review a quote file in one step; raises QuoteError."""
+    return review_quote(read_quote_file(path), servers_quoted, **kwargs)
+
+
+# --- quantities -----------------------------------------------------------------------------------------------------
+
+
+def _parents(raws: Sequence[RawLine]) -> list[int | None]:
+    """Index of each sub-item's parent line (same sheet, the row it names), else None."""
+    index = {(raw.sheet, raw.row): k for k, raw in enumerate(raws)}
+    out: list[int | None] = []
+    for k, raw in enumerate(raws):
+        parent_row = getattr(raw, "parent_row", None)
+        parent = index.get((raw.sheet, parent_row)) if parent_row is not None else None
+        out.append(parent if parent is not None and parent < k else None)
+    return out
+
+
+_SUB_ITEM_MAX_QUANTITY = 32
+"""Above this many per server a $0 line after a server line is an order total (power cords for all), not a
+configuration item of the server."""
+
+
+def _included_sub_items(
+    raws: Sequence[RawLine], idents: Sequence[tuple[Any, Any]], parents: list[int | None]
+) -> set[int]:
+    """Lines that are configuration items of the server line above them although the file does not mark them.
+
+    A server line priced for the whole server followed, on the next rows of its sheet, by node parts at $0 or
+    without a price ("configured as below"): those quantities are per server. ``parents`` is updated in place.
+    """
+    out: set[int] = set()
+    system: int | None = None
+    for k, raw in enumerate(raws):
+        ident = idents[k][0]
+        unit, ext = raw_money(raw)
+        free = not unit and not ext
+        if ident.component == "system" and not free:
+            system = k
+            continue
+        prev = raws[k - 1] if k else None
+        contiguous = prev is not None and prev.sheet == raw.sheet and raw.row - prev.row <= 2
+        if (
+            system is not None
+            and contiguous
+            and free
+            and parents[k] is None
+            and _basis(raw) == "total"
+            and 0 < raw.quantity <= _SUB_ITEM_MAX_QUANTITY
+            and (k - 1 == system or k - 1 in out)
+        ):
+            parents[k] = system
+            out.add(k)
+        elif not free:
+            system = None
+    return out
+
+
+def _basis(raw: RawLine) -> str:
+    return getattr(raw, "quantity_basis", "total") or "total"
+
+
+def _cluster_quantities(
+    quote: ParsedQuote,
+    raws: Sequence[RawLine],
+    idents: Sequence[tuple[Any, Any]],
+    parents: Sequence[int | None],
+    servers_quoted: int | None,
+    included: set[int] = frozenset(),  # type: ignore[assignment]
+) -> tuple[list[float], int, bool, list[str]]:
+    """(quantity of each line for the whole order, servers multiplier, inferred?, notes).
+
+    Per-server lines (and every line of a quote priced per server) are multiplied by the servers bought:
+    ``servers_quoted``, else the count the quote states. A quote with total quantities that holds one server is
+    scaled the same way; one that holds several keeps its quantities.
+    """
+    notes: list[str] = []
+    stated = getattr(quote, "servers_stated", None)
+    whole_per_server = bool(getattr(quote, "per_server", False))
+    per_server_lines = whole_per_server or any(_basis(raw) == "per_server" for raw in raws)
+    own = _own_quantities(raws, parents, [1.0] * len(raws), included)
+    in_quote = sum(
+        own[k] * (config.servers_per_unit if config is not None else 1)
+        for k, (ident, config) in enumerate(idents)
+        if ident.status == "classified"
+        and (
+            ident.component == "system"
+            or (ident.component == "gpu_baseboard" and not _under_system(k, idents, parents))
+        )
+        and _basis(raws[k]) != "per_server"
+    )
+    inferred = servers_quoted is None
+    if per_server_lines:
+        n = servers_quoted or stated
+        if n is None:
+            n = 1
+            notes.append(
+                "the quote prices one server and does not say how many are bought: set servers quoted "
+                "(--servers N) to size the cluster"
+            )
+        factors = [float(n) if (whole_per_server or _basis(raw) == "per_server") else 1.0 for raw in raws]
+        return _own_quantities(raws, parents, factors, included), int(n), inferred, notes
+    if servers_quoted is not None:
+        if in_quote <= 1 + 1e-9:
+            mult = servers_quoted
+            if mult == 1 and abs(in_quote - 1) < 1e-9:
+                notes.append("the quote prices a single server: set servers quoted to the number of servers bought")
+        else:
+            mult = 1
+            if round(in_quote) != servers_quoted:
+                notes.append(
+                    f"the quote lists {in_quote:,.0f} servers with total quantities; servers quoted "
+                    f"({servers_quoted:,}) applies to quotes that price one server and is not used"
+                )
+    elif stated and stated > 1 and in_quote <= 1 + 1e-9:
+        mult = int(stated)
+    else:
+        mult = 1
+        if abs(in_quote - 1) < 1e-9:
+            notes.append("the quote prices a single server: set servers quoted to the number of servers bought")
+    factors = [float(mult) if parents[k] is None else 1.0 for k in range(len(raws))]
+    if mult == 1 and in_quote > 1:  # "ConnectX-7 400G (4 per server)" with quantity 4 in a 16-server quote
+        for k, raw in enumerate(raws):
+            per = per_server_count(raw.description)
+            if parents[k] is None and per is not None and raw.quantity == per and idents[k][0].component in NODE_PARTS:
+                factors[k] = round(in_quote)
+                notes.append(
+                    f"{_where(raw)}: quantity {per:g} read as {per:g} per server (the line says so), "
+                    f"{per * round(in_quote):,.0f} in all"
+                )
+    return _own_quantities(raws, parents, factors, included), int(mult), inferred, notes
+
+
+def _where(raw: RawLine) -> str:
+    return f"{raw.sheet}!{raw.row}" if raw.sheet else f"row {raw.row}"
+
+
+def _own_quantities(
+    raws: Sequence[RawLine],
+    parents: Sequence[int | None],
+    factors: Sequence[float],
+    included: set[int] | frozenset[int] = frozenset(),
+) -> list[float]:
+    """Each line's quantity × its factor; a sub-item's quantity × its parent's (quantities per parent)."""
+    out: list[float] = []
+    for k, raw in enumerate(raws):
+        parent = parents[k]
+        total = getattr(raw, "total_quantity", None)
+        if parent is not None and (_basis(raw) == "per_parent" or k in included):
+            out.append(raw.quantity * out[parent])
+        elif total is not None and _basis(raw) == "per_server" and total >= raw.quantity:
+            out.append(float(total))
+        else:
+            out.append(raw.quantity * factors[k])
+    return out
+
+
+def _under_system(k: int, idents: Sequence[tuple[Any, Any]], parents: Sequence[int | None]) -> bool:
+    parent = parents[k]
+    return parent is not None and idents[parent][0].component == "system"
+
+
+# --- size and parts -------------------------------------------------------------------------------------------------
+
+
+def _size(
+    lines: Sequence[QuoteLine], children: Mapping[int, list[QuoteLine]]
+) -> tuple[int | None, int | None, str | None, list[str]]:
+    """(servers, GPUs, GPU model, notes) from server lines and GPU boards that sit under no server line.
+
+    A server line that names no GPU ("XD670 CTO server") with the GPU boards on lines of their own (HPE style)
+    is the same server as its board: such servers count once, as the larger of the two counts.
+    """
+    by_id = {ln.id: ln for ln in lines}
+    platforms = default_platforms()
+    gpus_by_model: dict[str, float] = defaultdict(float)
+    servers = 0.0
+    bare_servers = 0.0
+    boards = 0.0
+    for ln in lines:
+        if ln.status != "classified" or ln.cluster_quantity <= 0:
+            continue
+        if ln.component == "system":
+            model = ln.gpu_model or next((c.gpu_model for c in children.get(ln.id, ()) if c.gpu_model), None)
+            if model is None:
+                bare_servers += ln.cluster_quantity
+                continue
+            per = (ln.system.gpus if ln.system is not None else None) or _gpus_per_node(model, platforms)
+            count = ln.cluster_quantity * (ln.system.servers_per_unit if ln.system is not None else 1)
+            servers += count
+            gpus_by_model[model] += count * per
+        elif ln.component == "gpu_baseboard":
+            parent = by_id.get(ln.parent_id) if ln.parent_id is not None else None
+            if parent is not None and parent.component == "system":
+                continue
+            model = ln.gpu_model or "h100-sxm"
+            boards += ln.book_quantity  # book units are boards (a line priced per GPU counts 1/8 per unit)
+            gpus_by_model[model] += ln.book_quantity * _gpus_per_node(model, platforms)
+    unknown = max(0.0, bare_servers - boards)
+    servers += max(boards, bare_servers)
+    if servers < 1:
+        return (
+            None,
+            None,
+            None,
+            [
+                "no GPU server or GPU board (HGX H100/H200/B200/B300) found: the cluster size is unknown, so the "
+                "quote is not compared with a design"
+            ],
+        )
+    notes = []
+    if not gpus_by_model:
+        notes.append("the GPU servers do not say which GPU they carry: the cluster size is known, not its model")
+        return round(servers), round(unknown * _GPUS_PER_SERVER_DEFAULT), None, notes
+    model = max(gpus_by_model, key=lambda k: gpus_by_model[k])
+    if len(gpus_by_model) > 1:
+        notes.append(f"several GPU models quoted ({', '.join(sorted(gpus_by_model))}); compared as {model}")
+    gpus = round(sum(gpus_by_model.values()) + unknown * _gpus_per_node(model, platforms))
+    return round(servers), gpus, model, notes
+
+
+def _priced_as_nodes(line: QuoteLine, node_usd: float) -> QuoteLine:
+    """A server line with the book price of its servers: the model's whole node × servers per unit [USD]."""
+    per_unit = line.system.servers_per_unit if line.system is not None else 1
+    return replace(line, book_unit_price_usd=node_usd * per_unit, book_quantity=line.cluster_quantity * per_unit)
+
+
+def _whole_server_price(line: QuoteLine, children: Sequence[QuoteLine]) -> bool:
+    """True when a server line's price is the whole server's: its description lists the configuration, or its
+    configuration is unpriced sub-items under it (Dell style); not an HPE-style base line priced alone."""
+    if line.system is not None and line.system.gpu_model is not None:
+        return True
+    return bool(children) and not any(c.priced and (c.total_usd or 0) > 0 for c in children)
+
+
+def _gpus_per_node(model: str | None, platforms: Mapping[str, Any]) -> int:
+    platform = platforms.get(model or "")
+    return int(platform.gpus_per_node) if platform is not None else _GPUS_PER_SERVER_DEFAULT
+
+
+def _parts(
+    lines: Sequence[QuoteLine], children: Mapping[int, list[QuoteLine]], rules: Sequence[Rule], book: PriceBook
+) -> list[QuoteLine]:
+    """Classified lines (no server lines) plus the components read from server lines' descriptions."""
+    by_id = {ln.id: ln for ln in lines}
+    out = [ln for ln in lines if ln.status == "classified" and ln.component != "system" and _in_gpu_server(ln, by_id)]
+    for ln in lines:
+        if ln.component == "system" and ln.status == "classified":
+            covered = {c.component for c in children.get(ln.id, ()) if c.component}
+            out += system_parts(ln, {c for c in covered if c is not None}, rules, book)
+    return out
+
+
+def _in_gpu_server(line: QuoteLine, by_id: Mapping[int, QuoteLine]) -> bool:
+    """False for a configuration item of a server line identified as something else than a GPU server (the CPU
+    and DIMMs of a management or storage server are not the GPU servers' parts)."""
+    parent = by_id.get(line.parent_id) if line.parent_id is not None else None
+    return parent is None or parent.component in ("system", None) or parent.status != "classified"
+
+
+def _cited(finding: Finding, where: Mapping[int, tuple[str, int]]) -> Finding:
+    """The finding with each line once and the quote's own (sheet, row) of each line it rests on."""
+    ids = tuple(dict.fromkeys(finding.lines))
+    return replace(finding, lines=ids, sources=tuple(where[i] for i in ids if i in where))
+
+
+def per_server_aggregates(parts: Sequence[QuoteLine], servers: int | None, gpus: int | None) -> dict[str, Any]:
+    """RAM [GB], back-end NICs, DPUs, CPUs (count, vendor, tier) and GPUs per server; None when unknown."""
+    if not servers:
+        return {
+            "ram_gb": None,
+            "backend_nics": None,
+            "dpus": None,
+            "cpus": None,
+            "cpu_vendor": None,
+            "cpu_tier": None,
+            "gpus": None,
+        }
+    ram = sum(ln.ram_gb for ln in parts if ln.component == "ram")
+    nics = sum(ln.cluster_quantity for ln in parts if ln.component == "backend_nic")
+    if nics >= servers:
+        nics = servers * math.floor(nics / servers + 1e-9)  # a stray NIC of a management node does not count
+    dpus = sum(ln.cluster_quantity for ln in parts if "dpu_bluefield" in ln.rule_findings)
+    cpus_lines = [ln for ln in parts if ln.component == "cpu"]
+    cpus = sum(ln.cluster_quantity for ln in cpus_lines)
+    by_vendor: dict[str, float] = defaultdict(float)
+    for ln in cpus_lines:
+        vendor = _vendor(ln)
+        if vendor is not None:
+            by_vendor[vendor] += ln.cluster_quantity
+    tiers = {ln.price_key for ln in cpus_lines if ln.price_key}
+    return {
+        "ram_gb": round(ram / servers, 1) if ram else None,
+        "backend_nics": round(nics / servers, 2),
+        "dpus": round(dpus / servers, 2),
+        "cpus": round(cpus / servers, 2) if cpus else None,
+        "cpu_vendor": max(by_vendor, key=lambda v: by_vendor[v]) if by_vendor else None,  # the most CPUs
+        "cpu_tier": {"cpu_top": "top", "cpu_mid": "mid", "cpu_entry": "entry"}.get(max(tiers, default=""))
+        if tiers
+        else None,
+        "gpus": round(gpus / servers, 2) if gpus else None,
+    }
+
+
+def _vendor(line: QuoteLine) -> str | None:
+    if line.cpu_vendor:
+        return line.cpu_vendor
+    text = line.text.lower()
+    if "epyc" in text or "amd" in text:
+        return "amd"
+    if "xeon" in text or "intel" in text:
+        return "intel"
+    return None
+
+
+# --- design ---------------------------------------------------------------------------------------------------------
+
+
+def _design(
+    name: str,
+    lines: Sequence[QuoteLine],
+    gpus: int | None,
+    gpu_model: str | None,
+    servers: int | None,
+    base: str,
+    warnings: list[str],
+) -> tuple[Scenario | None, Result | None]:
+    """The recommended scenario at the quote's size and its evaluation; None (with a warning) when impossible."""
+    if not gpus or not gpu_model:
+        return None, None
+    if gpu_model not in default_platforms():
+        known = ", ".join(sorted(default_platforms()))
+        warnings.append(
+            f"the quote is for {gpu_model}, which the model cannot evaluate yet (it knows {known}): findings are "
+            "listed, the comparison with a design is not made"
+        )
+        return None, None
+    try:
+        recommended = _recommended_scenario(name, lines, gpus, gpu_model, servers, base)
+        return recommended, evaluate(recommended)
+    except (QuoteError, ScenarioError) as exc:
+        warnings.append(f"the {base} design cannot be built at {gpus:,} GPUs ({exc}); no comparison")
+        return None, None
+
+
+def _recommended_scenario(
+    name: str, lines: Sequence[QuoteLine], gpus: int, gpu_model: str, servers: int | None, base: str
+) -> Scenario:
+    """The ``base`` design at the quote's GPU count and platform, keeping the quote's local NVMe per server."""
+    node: dict[str, Any] = {}
+    nvme_tb = sum(ln.book_quantity for ln in lines if ln.price_key == "nvme_7_68tb" and ln.classified) * 7.68
+    if servers and nvme_tb > 0:
+        node["nvme_tb"] = round(min(nvme_tb / servers, 500.0), 2)
+    data: dict[str, Any] = {
+        "base": base,
+        "name": f"Recommended for {name}"[:120],
+        "description": f"{base} design at the size of the quote {name} ({gpus:,} GPUs), from the Quote review.",
+        "cluster": {"gpus": gpus, "gpu_model": gpu_model},
+    }
+    if node:
+        data["node"] = node
+    try:
+        return load_scenario(data)
+    except ScenarioError as exc:
+        raise QuoteError(f"cannot build the recommended design for this quote: {exc}") from None
+
+
+def apply_recommendations(review: QuoteReview) -> Scenario:
+    """The quote turned into a scenario: its GPU count and platform with the recommended (optimized) BoM."""
+    if review.recommended is None:
+        raise QuoteError(
+            "the quote has no GPU server or GPU baseboard line the model can evaluate, so there is no design to apply"
+        )
+    return review.recommended

@@ -1,0 +1,142 @@
+"""Helpers for the browser tests: a `streamlit run` server, Debian's Chromium through Playwright, page waits.
+
+Screenshots go to a temporary folder, or to docs/screenshots/ (the README's tour) when
+``NEOPLAN_UPDATE_SCREENSHOTS=1``: a test run never rewrites tracked files unless asked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README_SHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1440, "height": 1000}
+
+
+def need(condition: bool, reason: str) -> None:
+    """Skip with ``reason`` unless ``condition``; in CI (``CI`` set) fail instead: there the tests must run."""
+    if not condition:
+        if os.environ.get("CI"):
+            pytest.fail(f"browser test cannot run in CI: {reason}")
+        pytest.skip(reason)
+
+
+def screenshot_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """docs/screenshots/ if NEOPLAN_UPDATE_SCREENSHOTS=1, else a temporary folder."""
+    if os.environ.get("NEOPLAN_UPDATE_SCREENSHOTS") == "1":
+        README_SHOTS.mkdir(parents=True, exist_ok=True)
+        return README_SHOTS
+    return tmp_path_factory.mktemp("screenshots")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def streamlit_server(library: Path) -> Iterator[str]:
+    """`streamlit run app.py` on a free localhost port with its own scenario library; yields the URL."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless=true",
+           f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
+           "--server.fileWatcherType=none"]
+    env = {**os.environ, "NEOPLAN_LIBRARY": str(library)}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.3)
+        else:
+            pytest.fail("streamlit did not become healthy in 60 s")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@contextmanager
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One persistent Chromium context (reused by every test of a module)."""
+    need(Path(CHROMIUM).exists(), f"Chromium not found at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        need(False, "playwright is not installed (pip install -r requirements.txt)")
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True, args=ARGS, viewport=VIEWPORT
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+def settle(tab: Any) -> None:
+    """Wait until the script run is over and every plotly chart is drawn."""
+    tab.wait_for_selector("[data-testid='stApp']", timeout=30_000)
+    tab.wait_for_timeout(300)
+    tab.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " && document.querySelector('[data-testid=\"stMain\"] [data-testid=\"stElementContainer\"]')",
+        timeout=30_000,
+    )
+    tab.wait_for_timeout(400)
+    tab.wait_for_function(  # every plotly chart drawn (they render after the script finishes)
+        "() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
+        ".every(e => e.querySelector('.main-svg'))",
+        timeout=30_000,
+    )
+    tab.wait_for_timeout(300)
+
+
+def go(tab: Any, label: str) -> None:
+    """Click the sidebar link to the page titled ``label`` and wait for it."""
+    tab.get_by_test_id("stSidebar").get_by_role("link", name=label, exact=True).click()
+    settle(tab)
+
+
+def metric(tab: Any, label: str) -> str:
+    """The value of the (first) metric card labelled ``label``."""
+    card = tab.get_by_test_id("stMetric").filter(
+        has=tab.get_by_test_id("stMetricLabel").filter(has_text=re.compile(f"^{re.escape(label)}$"))
+    ).first
+    card.wait_for(timeout=30_000)
+    return str(card.get_by_test_id("stMetricValue").inner_text()).strip()
+
+
+def header_text(tab: Any) -> str:
+    """What the scenario header says (name, source, unsaved mark)."""
+    return str(tab.locator(".st-key-scenario_header").inner_text())
+
+
+def no_exception(tab: Any, where: str) -> None:
+    assert tab.get_by_test_id("stException").count() == 0, f"exception on {where}"

@@ -1,0 +1,67 @@
+"""Golden files: ``evaluate PRESET --json`` for the five shipped presets stays what it was.
+
+The files in ``tests/golden/`` were written by ``python -m neoplan evaluate PRESET --json`` before input bounds
+and KPI warnings were added; bounds must not change any default result. The one deliberate change since: the
+``reference`` and ``h100_256`` presets never pay back within 72 months, and their ``warnings`` now say so
+(issue 12: no null KPI without a reason); every number is as it was. Numbers are compared with
+``pytest.approx`` (relative 1e-9), everything else exactly. To refresh after a deliberate model change::
+
+    for p in h100_2048 h100_256 h200_1024 optimized reference; do
+        python -m neoplan evaluate $p --json > tests/golden/$p.json; done
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from neoplan.cli import main
+from neoplan.scenario import preset_names
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+PRESETS = ("h100_2048", "h100_256", "h200_1024", "optimized", "reference")
+
+
+def _same(actual: Any, expected: Any, where: str = "") -> None:
+    """Assert two JSON values are equal: same keys and types, numbers to a relative 1e-9."""
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), where
+        assert sorted(actual) == sorted(expected), f"{where}: keys differ"
+        for key in expected:
+            _same(actual[key], expected[key], f"{where}.{key}")
+    elif isinstance(expected, list):
+        assert isinstance(actual, list) and len(actual) == len(expected), where
+        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
+            _same(a, e, f"{where}[{i}]")
+    elif isinstance(expected, bool) or expected is None or isinstance(expected, str):
+        assert actual == expected, where
+    else:
+        assert isinstance(actual, int | float) and not isinstance(actual, bool), where
+        assert actual == pytest.approx(expected, rel=1e-9, abs=1e-9), where
+
+
+def test_every_shipped_preset_has_a_golden_file() -> None:
+    assert set(preset_names()) == set(PRESETS)
+    assert {p.stem for p in GOLDEN.glob("*.json")} == set(PRESETS)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_evaluate_json_matches_the_golden_file(preset: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["evaluate", preset, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    expected = json.loads((GOLDEN / f"{preset}.json").read_text(encoding="utf-8"))
+    _same(json.loads(out), expected, preset)
+
+
+def test_the_comparison_catches_a_change() -> None:
+    golden = json.loads((GOLDEN / "reference.json").read_text(encoding="utf-8"))
+    changed = json.loads(json.dumps(golden))
+    changed["capex_usd"]["total"] *= 1.000001
+    with pytest.raises(AssertionError):
+        _same(changed, golden)
+    with pytest.raises(AssertionError):
+        _same({**golden, "extra": 1}, golden)

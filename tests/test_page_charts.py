@@ -1,0 +1,90 @@
+"""Every chart of the pages comes out exactly as a fully validated plotly build would (figures get their template
+without plotly's check, for speed: neoplan.charts.base.figure), valid and in the house template, including the
+branches for a debt-free plan and a short Monte Carlo."""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import plotly.graph_objects as go
+import plotly.io as pio
+import pytest
+
+import neoplan
+from neoplan import stress
+from neoplan.charts import base, compare, finance, network, site
+from neoplan.charts import stress as stress_charts
+from neoplan.fabric import design_options, topology_picture
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def figures() -> dict[str, Callable[[], go.Figure]]:
+    """Every chart builder with its inputs (the optimized preset, and a debt-free variant for the DSCR branch)."""
+    r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    no_debt = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "financing": {"debt_share": 0.0}}))
+    ref = neoplan.evaluate(neoplan.load_scenario("reference"))
+    mc = stress.monte_carlo(r, draws=300, seed=1)
+    options = design_options(r.scenario, r.book)
+    out: dict[str, Callable[[], go.Figure]] = {
+        "node_bom": lambda: base.node_bom_figure(r),
+        "capex": lambda: base.capex_figure(r),
+        "compare_capex": lambda: compare.capex_compare_figure({"a": r, "b": ref}),
+        "compare_tco": lambda: compare.tco_compare_figure({"a": r, "b": ref}),
+        "compare_cash": lambda: compare.cumulative_cash_compare_figure({"a": r, "b": ref}),
+        "debt_no_debt": lambda: finance.debt_figure(no_debt),
+        "timeline_no_debt": lambda: finance.timeline_figure(no_debt),
+        "options": lambda: network.options_figure(options, "vms_2to1"),
+        "topology": lambda: network.topology_figure(topology_picture(r.fabric.backend, max_per_tier=16)),
+        "tornado": lambda: stress_charts.tornado_figure(stress.tornado(r), "npv_usd"),
+        "grid": lambda: stress_charts.grid_figure(stress.grid(r, points=5), "equity_irr"),
+        "histogram": lambda: stress_charts.histogram_figure(mc, "payback_months"),
+        "cdf": lambda: stress_charts.cdf_figure(mc, "equity_irr"),
+    }
+    for name in ("tco_figure", "cash_flow_figure", "irr_vs_price_figure", "debt_figure", "margin_figure",
+                 "revenue_mix_figure", "timeline_figure"):
+        out[name] = lambda fn=finance.__dict__[name]: fn(r)
+    for name in ("capex_waterfall_figure", "capex_treemap_figure", "opex_by_year_figure", "power_figure",
+                 "storage_throughput_figure"):
+        out[name] = lambda fn=site.__dict__[name]: fn(r)
+    return out
+
+
+def _json(figure: go.Figure) -> Any:
+    """The figure as the browser gets it (parsed, so that key order does not matter)."""
+    return json.loads(pio.to_json(figure, validate=False, pretty=False))
+
+
+def test_every_chart_equals_a_validated_build(
+    figures: dict[str, Callable[[], go.Figure]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast = {name: build() for name, build in figures.items()}
+    monkeypatch.setattr(base, "FAST_TEMPLATE", False)
+    for name, build in figures.items():
+        spec = _json(fast[name])
+        assert spec == _json(build()), name  # the same figure as with every property validated
+        go.Figure(fast[name].to_dict())  # and it validates as a whole
+        assert spec["data"], name
+        assert spec["layout"]["template"]["layout"]["plot_bgcolor"] == "white", name  # plotly_white, not Streamlit's
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["overview", "compute_node", "network", "storage_site", "financing", "pricing", "results", "stress_test",
+     "compare", "export"],
+)
+def test_page_has_no_stray_string_statements(page: str) -> None:
+    """Streamlit's "magic" writes any bare string statement of a page script on the page (docstrings of constants
+    included); only the module docstring is exempt."""
+    tree = ast.parse((ROOT / "pages" / f"{page}.py").read_text(encoding="utf-8"))
+    stray = [
+        node.lineno
+        for node in tree.body[1:]
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    ]
+    assert not stray, f"pages/{page}.py lines {stray}"

@@ -1,0 +1,199 @@
+"""The scenario header (top of every page) and the sidebar's scenario panel: name, unsaved mark, save/revert.
+
+Drawn once per run by app.py. User text (scenario names, file names, descriptions) goes through
+``ui.format.plain``, so it is shown as text, never as Markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import streamlit as st
+
+import neoplan
+from neoplan.library import LibraryError
+from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, parse_scenario
+from ui import state
+from ui.format import plain
+from ui.widgets import scenario_downloads
+
+_log = logging.getLogger(__name__)
+MESSAGE = "header.message"
+CONFIRM = "header.confirm_replace"
+
+
+def _say(message: str, ok: bool = True) -> None:
+    st.session_state[MESSAGE] = (message, ok)
+
+
+# -- actions (widget callbacks: they run before the page script) -------------------------------------------
+
+
+def _save() -> None:
+    origin = state.get_origin()
+    if origin is None:
+        return
+    try:
+        saved = state.save_as(origin)
+    except ScenarioError as exc:
+        _say(str(exc), ok=False)
+        return
+    _say(f"Saved “{saved.name}”.")
+
+
+def _save_as(key: str, replace: bool = False) -> None:
+    name = str(st.session_state.get(key, "")).strip()
+    library = state.get_library()
+    try:
+        exists = library.exists(name) and not library.is_preset(name)
+    except LibraryError as exc:
+        _say(str(exc), ok=False)
+        return
+    if exists and name != state.get_origin() and not replace:
+        st.session_state[CONFIRM] = (key, name)  # ask first: the next run shows "Replace it?" beside that field
+        return
+    st.session_state.pop(CONFIRM, None)
+    try:
+        saved = state.save_as(name)
+    except ScenarioError as exc:
+        _say(str(exc), ok=False)
+        return
+    _say(f"Saved “{saved.name}”" + (" (replaced the earlier one)." if exists else "."))
+
+
+def _cancel_replace() -> None:
+    st.session_state.pop(CONFIRM, None)
+
+
+def _revert() -> None:
+    state.revert()
+    _say("Reverted to the scenario as opened or last saved; Undo brings the edits back.")
+
+
+def _undo() -> None:
+    state.undo()
+    _say("Brought back the scenario with its unsaved changes.")
+
+
+def _open(key: str) -> None:
+    name = st.session_state.get(key)
+    if name is None:
+        return
+    try:
+        state.set_scenario(state.get_library().load(name), origin=name)
+    except ScenarioError as exc:
+        _say(f"Not opened: {exc}", ok=False)
+
+
+# -- drawing -------------------------------------------------------------------------------------------------
+
+
+def header() -> None:
+    """Name, where it came from, an unsaved-changes mark and Save / Save as / Revert / Undo, above every page."""
+    status = state.status()
+    can_save = status.origin is not None and not status.origin_is_preset
+    with st.container(key="scenario_header", border=True, horizontal=True, vertical_alignment="center", gap="small"):
+        with st.container(width="stretch", gap=None):
+            mark = (" · :orange-badge[● unsaved changes]" if status.dirty
+                    else " · :green-badge[saved]" if can_save else "")
+            st.markdown(f"**{plain(status.name)}**{mark}")
+            st.caption(f"from {plain(status.source)}" if status.source else "")
+        actions("header", status)
+    message = st.session_state.pop(MESSAGE, None)
+    if message:
+        (st.success if message[1] else st.error)(plain(message[0]))
+
+
+def actions(prefix: str, status: state.Status, *, undo_always: bool = True) -> None:
+    """Save, Save as (asks before replacing another saved scenario), Revert and Undo; widget keys ``<prefix>.…``.
+
+    Undo is drawn disabled when there is nothing to undo, or left out if not ``undo_always``.
+    """
+    can_save = status.origin is not None and not status.origin_is_preset
+    st.button("Save", key=f"{prefix}.save", on_click=_save, disabled=not (can_save and status.dirty),
+              type="primary" if can_save and status.dirty else "secondary",
+              help="Save the changes over the saved scenario they were opened from."
+              if can_save else "Presets, uploads and quotes are saved with “Save as”.")
+    with st.popover("Save as", help="Save under a new name in the library."):
+        key = f"{prefix}.save_as_name.{state.generation()}"
+        st.text_input("Name", value=status.name, key=key, max_chars=120,
+                      help="Saving under the name of another saved scenario asks first; preset names are reserved.")
+        pending = st.session_state.get(CONFIRM)
+        if pending is not None and pending == (key, str(st.session_state.get(key, "")).strip()):
+            st.warning(f"A saved scenario is already called “{plain(pending[1])}”. Replace it?")
+            with st.container(horizontal=True):
+                st.button("Replace", key=f"{prefix}.replace", on_click=_save_as, args=(key, True), type="primary")
+                st.button("Cancel", key=f"{prefix}.cancel", on_click=_cancel_replace)
+        else:
+            st.button("Save", key=f"{prefix}.save_as", on_click=_save_as, args=(key,), type="primary")
+    st.button("Revert", key=f"{prefix}.revert", on_click=_revert, disabled=not status.dirty,
+              help="Discard the changes made since it was opened or saved.")
+    undo = state.undo_available()
+    if undo is None and not undo_always:
+        return
+    st.button("Undo", key=f"{prefix}.undo", on_click=_undo, disabled=undo is None,
+              help="Bring back the scenario, with its unsaved changes, that the last open, upload or revert "
+              "replaced." if undo is None else f"Bring back “{plain(_name_of(undo.body))}” with its unsaved changes.")
+
+
+def _name_of(body: str) -> str:
+    try:
+        return str(json.loads(body).get("name", "scenario"))
+    except (ValueError, AttributeError):
+        return "scenario"
+
+
+def sidebar_panel() -> None:
+    """The sidebar's scenario panel: name and mark, open from the library, upload, download."""
+    status = state.status()
+    library = state.get_library()
+    entries = library.entries()
+    if library.error:
+        st.warning(f"{plain(library.error)}. Presets still work; saving, and keeping drafts across a refresh, "
+                   "are off until it is fixed.", icon=":material/warning:")
+    st.caption("Scenario")
+    st.markdown(f"**{plain(status.name)}**" + (" :orange[● unsaved changes]" if status.dirty else ""))
+    with st.container(horizontal=True, gap="small"):
+        actions("sidebar", status, undo_always=False)
+    names = [e.name for e in entries]
+    labels = {e.name: f"{e.name} (preset)" if e.read_only else e.name for e in entries}
+    key = f"sidebar.open.{state.generation()}"  # a new widget per scenario: no stale choice can fire _open
+    st.selectbox("Open scenario", names, index=names.index(status.origin) if status.origin in names else None,
+                 format_func=labels.get, key=key, on_change=_open, args=(key,), label_visibility="collapsed",
+                 placeholder="Open a preset or a saved scenario",
+                 help="Replace the open scenario with a shipped preset or one you saved. Unsaved changes can be "
+                 "brought back with Undo in the header.")
+    _upload()
+    scenario_downloads(state.get_scenario(), "sidebar.download", st.columns(2))
+    st.caption(f"neoplan {neoplan.__version__} · prices dated in data/prices")
+
+
+def _upload() -> None:
+    upload: Any = st.file_uploader(
+        "Load scenario file", type=["yaml", "yml", "json"], key="sidebar.upload",
+        help=f"A YAML or JSON scenario (at most {MAX_FILE_BYTES // 1000} kB).",
+    )
+    if upload is None:
+        st.session_state.pop("sidebar.upload_error", None)
+    elif st.session_state.get("sidebar.loaded") != upload.file_id:
+        st.session_state["sidebar.loaded"] = upload.file_id
+        st.session_state.pop("sidebar.upload_error", None)
+        try:
+            if upload.size > MAX_FILE_BYTES:
+                raise ScenarioError(f"{upload.name}: file larger than {MAX_FILE_BYTES // 1000} kB")
+            text = upload.getvalue().decode("utf-8", errors="strict")
+            state.set_scenario(parse_scenario(text, upload.name), origin=None, source=f"file {upload.name}")
+            st.rerun()
+        except UnicodeDecodeError:
+            st.session_state["sidebar.upload_error"] = f"{upload.name}: not a text file (expected YAML or JSON)"
+        except ScenarioError as exc:
+            st.session_state["sidebar.upload_error"] = str(exc)
+        except Exception as exc:  # a bug must not take the page down: one line here, the traceback in the log
+            _log.exception("reading the uploaded scenario %s failed", upload.name)
+            st.session_state["sidebar.upload_error"] = (
+                f"{upload.name}: could not be read (internal error {type(exc).__name__}; please report it)"
+            )
+    if st.session_state.get("sidebar.upload_error"):
+        st.error(f"Not loaded: {plain(st.session_state['sidebar.upload_error'])}")
