@@ -13,6 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from . import formats, metrics
+from .metrics import METRICS, lookup
 from .model import Result, evaluate
 from .pricebook import PriceBookError
 from .scenario import ScenarioError, load_scenario
@@ -20,49 +22,31 @@ from .scenario import ScenarioError, load_scenario
 EXIT_USAGE = 2
 
 
-def _money(value: float | None) -> str:
-    if value is None:
-        return "n/a"
-    sign = "-" if value < 0 else ""
-    v = abs(value)
-    return f"{sign}${v / 1e6:,.2f} M" if v >= 1e6 else f"{sign}${v:,.0f}"
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f} %"
-
-
-def _per_hour(value: float | None) -> str:
-    return "n/a" if value is None else f"${value:.2f} /GPU-h"
-
-
 def summary(result: Result) -> str:
-    """A short human-readable summary of ``result``."""
+    """A short human-readable summary of ``result``: labels and formats of :data:`neoplan.metrics.METRICS`."""
     d = result.to_dict()
     b = d["backend"]
+
+    def row(key: str, extra: str = "") -> tuple[str, str]:
+        m = METRICS[key]
+        return m.label, m.text(lookup(d, key)) + extra
+
     spares = f" + {d['spare_servers']} hot spares" if d["spare_servers"] else ""
-    payback = "n/a" if d["payback_months"] is None else f"{d['payback_months']:.1f} months"
-    dscr = "n/a" if d["min_dscr"] is None else f"{d['min_dscr']:.2f}x"
-    rows: list[tuple[str, Any]] = [
-        ("scenario", d["scenario"]),
+    saving = f" ({metrics.text('node_saving_vs_oem_usd', d['node_saving_vs_oem_usd'])} below OEM default)"
+    rows: list[tuple[str, str]] = [
+        ("Scenario", d["scenario"]),
         ("GPUs / servers", f"{d['gpus']:,} GPUs in {d['servers']:,} servers{spares} ({result.platform.name})"),
-        ("node price", f"{_money(d['node_capex_usd'])} ({_money(d['node_saving_vs_oem_usd'])} below OEM default)"),
-        ("back end", f"{b['topology']} {b['oversubscription']:g}:1, {b['leaf_switches']} leaf / "
+        row("node_capex_usd", saving),
+        ("Back end", f"{b['topology']} {b['oversubscription']:g}:1, {b['leaf_switches']} leaf / "
                      f"{b['spine_switches']} spine / {b['core_switches']} core switches, "
                      f"{b['transceivers']:,} transceivers, {b['cables']:,} cables"),
-        ("power", f"{d['it_power_peak_kw'] / 1000:.2f} MW IT peak, {d['racks']} racks"),
+        row("it_power_peak_kw", f", {metrics.text('racks', d['racks'])} racks"),
     ]
-    rows += [(f"capex {k}", _money(v)) for k, v in d["capex_usd"].items() if v]
-    rows += [
-        ("capex per server excl. storage", _money(d["capex_per_server_excl_storage_usd"])),
-        ("opex per year (run rate)", _money(d["opex_usd_per_year"]["total"])),
-        ("TCO", _per_hour(d["tco_usd_per_gpu_hour"])),
-        ("break-even price", _per_hour(d["breakeven_usd_per_gpu_hour"])),
-        ("NPV at hurdle", _money(d["npv_usd"])),
-        ("project IRR / equity IRR", f"{_pct(d['project_irr'])} / {_pct(d['equity_irr'])}"),
-        ("payback", payback),
-        ("min DSCR", dscr),
-    ]
+    rows += [row(f"capex_usd.{k}") for k, v in d["capex_usd"].items() if v and k != "total"]
+    rows += [row(key) for key in (
+        "capex_usd.total", "capex_per_server_excl_storage_usd", "opex_usd_per_year.total", "tco_usd_per_gpu_hour",
+        "breakeven_usd_per_gpu_hour", "npv_usd", "project_irr", "equity_irr", "payback_months", "min_dscr",
+    )]
     width = max(len(k) for k, _ in rows)
     lines = [f"{k:<{width}}  {v}" for k, v in rows]
     lines += [f"warning: {w}" for w in d["warnings"]]
@@ -112,26 +96,22 @@ def _stress_text(mc: Any, solutions: dict[str, Any]) -> str:
     from .stress import METRIC_LABELS
 
     s = mc.summary()
-    fmt = {"project_irr": _pct, "equity_irr": _pct, "npv_usd": _money, "equity_moic": lambda v: _ratio(v),
-           "payback_months": lambda v: "never" if v is None else f"{v:.1f} months", "min_dscr": lambda v: _ratio(v)}
+    keys = ("project_irr", "equity_irr", "npv_usd", "equity_moic", "payback_months", "min_dscr")
+    fmt = {k: METRICS[k].text for k in keys} | {"payback_months": lambda v: "never" if v is None else formats.months(v)}
     lines = [f"Monte Carlo: {s['draws']:,} draws, seed {s['seed']}, price–utilization correlation "
              f"{s['price_utilization_correlation']:g}", f"{'':16}{'P10':>14}{'P50':>14}{'P90':>14}"]
     for metric, show in fmt.items():
         p = s[metric]
         lines.append(f"{METRIC_LABELS[metric]:16}" + "".join(f"{show(p[k]):>14}" for k in ("p10", "p50", "p90")))
     lines += [
-        f"{'probability of loss (equity MOIC < 1)':40}{_pct(s['probability_of_loss']):>8}",
-        f"{'probability NPV < 0 at the hurdle rate':40}{_pct(s['probability_npv_negative']):>8}",
+        f"{'probability of loss (equity MOIC < 1)':40}{formats.pct(s['probability_of_loss']):>8}",
+        f"{'probability NPV < 0 at the hurdle rate':40}{formats.pct(s['probability_npv_negative']):>8}",
         f"{'probability min DSCR < covenant ' + format(s['covenant_dscr'], 'g') + 'x':40}"
-        f"{_pct(s['probability_dscr_breach']):>8}",
+        f"{formats.pct(s['probability_dscr_breach']):>8}",
     ]
     for sol in solutions.values():
         lines.append(f"solver: {sol.message}")
     return "\n".join(lines)
-
-
-def _ratio(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}x"
 
 
 def cmd_stress(args: argparse.Namespace) -> int:

@@ -29,9 +29,18 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from pydantic import BaseModel
 
-from . import formats
-from .charts.finance import DEBT_LABELS, PNL_BOLD, PNL_LABELS
-from .costs import CAPEX_CATEGORIES
+from . import formats, metrics
+from .statements import (
+    DEBT_LABELS,
+    OPERATING_YEAR_NOTE,
+    PNL_BOLD,
+    PNL_LABELS,
+    PROJECT_YEAR_NOTE,
+    capex_by_category,
+    debt_by_year,
+    opex_by_year,
+    pnl_by_year,
+)
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -44,7 +53,7 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 SHEETS = ("KPIs", "Assumptions", "Node BoM", "Fabric", "Capex", "Opex", "Cash flow", "P&L")
 """Workbook sheets, in order."""
 TABLES = {
-    "kpis": "Every figure of the JSON contract (Result.to_dict), flattened: key, label, value, unit.",
+    "kpis": "Every figure of the JSON contract (Result.to_dict), flattened: key, label, value, unit, definition.",
     "inputs": "Every scenario input: section, field, value, unit and help text.",
     "prices": "Every price-book row: price in force, default price, date, source, basis, overridden.",
     "node_bom": "One compute server's bill of materials: quantity × unit price per line [USD].",
@@ -52,7 +61,7 @@ TABLES = {
     "capex_lines": "Every cluster capex line: category, item, quantity, unit price, total, price basis [USD].",
     "capex_by_category": "Capex by category with its share of the total [USD, fraction].",
     "capex_by_basis": "Capex by price basis (quoted, estimate, fitted, override) with its share [USD, fraction].",
-    "opex_by_year": "Opex by category per operating year (year 1 starts at go-live) [USD].",
+    "opex_by_year": f"Opex by category per operating year ({OPERATING_YEAR_NOTE}) [USD].",
     "cash_flow": "Monthly accounts and cash flows, month 0 = purchase order; outflows negative [USD].",
     "pnl": "Profit and loss per project year (Y1 = months 0–11 after the purchase order); costs negative [USD].",
     "debt": "Debt schedule per project year: draws, interest, principal, fees, CFADS, balance [USD].",
@@ -167,31 +176,8 @@ def kind_of_unit(unit: str) -> str:
 
 # --- tables -------------------------------------------------------------------------------------
 
-KPI_LABELS = {
-    "scenario": "Scenario",
-    "gpus": "GPUs in service",
-    "servers": "Compute servers in service",
-    "spare_servers": "Hot-spare servers",
-    "gpu_model": "GPU platform",
-    "node_capex_usd": "Price of one compute server",
-    "oem_default_node_capex_usd": "OEM-default server price",
-    "node_saving_vs_oem_usd": "Saving per server vs OEM default",
-    "capex_per_server_excl_storage_usd": "Capex per server excl. storage",
-    "capex_per_gpu_usd": "Capex per GPU",
-    "it_power_peak_kw": "IT power at peak",
-    "racks": "Racks",
-    "tco_usd_per_gpu_hour": "TCO per sold GPU-hour",
-    "breakeven_usd_per_gpu_hour": "Break-even headline price (NPV = 0)",
-    "npv_usd": "Project NPV at the hurdle rate",
-    "project_irr": "Project IRR (annual)",
-    "equity_irr": "Equity IRR (annual)",
-    "payback_months": "Payback from purchase order",
-    "min_dscr": "Minimum DSCR (12-month periods)",
-    "ebitda_margin": "EBITDA margin over the horizon",
-    "gross_margin": "Gross margin over the horizon",
-    "equity_moic": "Equity multiple (MOIC)",
-    "go_live_month": "Go-live month",
-}
+KPI_LABELS = {"scenario": "Scenario", "gpu_model": "GPU platform"}
+"""Labels of the KPI sheet's keys that are not headline figures (those take :data:`neoplan.metrics.METRICS`)."""
 KPI_GROUP_LABELS = {
     "backend": "Back end",
     "capex_usd": "Capex",
@@ -217,7 +203,9 @@ def flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def kpi_unit(key: str, value: Any) -> str:
-    """Unit of a flattened ``to_dict`` key (units live in the names)."""
+    """Unit of a flattened ``to_dict`` key: the registry's (:mod:`neoplan.metrics`), else from the name."""
+    if key in metrics.METRICS:
+        return metrics.METRICS[key].unit
     rules = (
         (lambda k: k.startswith("tco_breakdown_usd_per_gpu_hour.") or k.endswith("_usd_per_gpu_hour"), "USD/GPU-h"),
         (lambda k: k.startswith("opex_usd_per_year."), "USD/year"),
@@ -237,6 +225,8 @@ def kpi_unit(key: str, value: Any) -> str:
 
 def kpi_label(key: str) -> str:
     """Readable label of a flattened ``to_dict`` key: ``capex_usd.backend_network`` → ``Capex: backend network``."""
+    if key in metrics.METRICS:
+        return metrics.METRICS[key].label
     if key in KPI_LABELS:
         return KPI_LABELS[key]
     group, _, leaf = key.partition(".")
@@ -248,10 +238,15 @@ def kpi_label(key: str) -> str:
 def kpi_table(result: Result) -> pd.DataFrame:
     """Every value of ``result.to_dict()``, flattened: key, label, value, unit (``None`` = undefined)."""
     rows = [
-        {"key": k, "label": kpi_label(k), "value": v, "unit": kpi_unit(k, v)}
+        {"key": k, "label": kpi_label(k), "value": v, "unit": kpi_unit(k, v), "definition": _definition(k)}
         for k, v in flatten(result.to_dict()).items()
     ]
-    return pd.DataFrame(rows, columns=["key", "label", "value", "unit"])
+    return pd.DataFrame(rows, columns=["key", "label", "value", "unit", "definition"])
+
+
+def _definition(key: str) -> str:
+    """The one-sentence definition of a headline figure (:data:`neoplan.metrics.METRICS`), else ''."""
+    return metrics.METRICS[key].definition if key in metrics.METRICS else ""
 
 
 def unit_of_description(description: str) -> str:
@@ -369,32 +364,14 @@ def fabric_table(result: Result) -> pd.DataFrame:
     return frame
 
 
-CAPEX_LABELS = {
-    "compute": "Compute",
-    "backend_network": "Back-end network",
-    "frontend_network": "Front-end network",
-    "oob_network": "OOB network",
-    "storage": "Storage",
-    "management": "Management",
-    "other": "Racks, install & burn-in",
-}
-
-
 def capex_lines_table(result: Result) -> pd.DataFrame:
     """Every cluster capex line [USD] (``Result.capex_table``)."""
     return result.capex_table()
 
 
 def capex_by_category_table(result: Result) -> pd.DataFrame:
-    """Capex by category with its share of the total, and a ``Total`` row [USD, fraction]."""
-    capex = result.capex_usd
-    total = capex["total"]
-    rows = [
-        {"category": CAPEX_LABELS.get(c, c), "capex_usd": capex[c], "share": capex[c] / total if total else math.nan}
-        for c in CAPEX_CATEGORIES
-    ]
-    rows.append({"category": "Total", "capex_usd": total, "share": 1.0 if total else math.nan})
-    return pd.DataFrame(rows)
+    """Capex by category with its share of the total, and a ``Total`` row [USD, fraction] (``statements``)."""
+    return capex_by_category(result)
 
 
 def capex_by_basis_table(result: Result) -> pd.DataFrame:
@@ -412,9 +389,7 @@ def capex_by_basis_table(result: Result) -> pd.DataFrame:
 
 def opex_by_year_table(result: Result) -> pd.DataFrame:
     """Opex by category (rows, with ``Total``) per operating year (columns; year 1 starts at go-live) [USD]."""
-    from .charts.site import opex_by_year_table as by_year
-
-    table = by_year(result)
+    table = opex_by_year(result)
     table.index.name = "category"
     return table.reset_index()
 
@@ -427,16 +402,12 @@ def cash_flow_table(result: Result) -> pd.DataFrame:
 
 
 def pnl_table(result: Result) -> pd.DataFrame:
-    """P&L per project year (rows ``Y1`` … and ``Total``; columns as ``charts.finance.pnl_by_year``) [USD]."""
-    from .charts.finance import pnl_by_year
-
+    """P&L per project year (rows ``Y1`` … and ``Total``; columns as ``statements.pnl_by_year``) [USD]."""
     return pnl_by_year(result).reset_index()
 
 
 def debt_table(result: Result) -> pd.DataFrame:
-    """Debt schedule per project year (rows ``Y1`` … and ``Total``) [USD]."""
-    from .charts.finance import debt_by_year
-
+    """Debt schedule per project year (rows ``Y1`` … and ``Total``; ``statements.debt_by_year``) [USD]."""
     return debt_by_year(result).reset_index()
 
 
@@ -560,7 +531,7 @@ def sheet_blocks(data: Mapping[str, pd.DataFrame]) -> dict[str, list[Block]]:
     text_wrap = ("description", "source", "item")
     usd = KINDS["usd"].excel
     return {
-        "KPIs": [Block(data["kpis"], _by_unit, widths={"value": 18})],
+        "KPIs": [Block(data["kpis"], _by_unit, wrap=("definition",), widths={"value": 18})],
         "Assumptions": [
             Block(data["inputs"], _by_unit, title="Scenario inputs", wrap=text_wrap, widths={"value": 16}),
             Block(
@@ -613,9 +584,9 @@ SHEET_NOTES = {
     "Node BoM": "One compute server: quantity × unit price per line [USD].",
     "Fabric": "Back-end (GPU), front-end (Ethernet) and out-of-band networks: counts, power [kW].",
     "Capex": "Cluster capex [USD]; basis = how each line's price is known (quoted, estimate, fitted, override).",
-    "Opex": "Opex per operating year [USD]; year 1 starts at go-live; a short last year is labelled in months.",
+    "Opex": f"Opex per operating year [USD]; {OPERATING_YEAR_NOTE}; a short last year is labelled in months.",
     "Cash flow": "One row per month from the purchase order (month 0) [USD]; cash flows signed, outflows negative.",
-    "P&L": "Per project year: Y1 = months 0–11 after the purchase order (construction included). Costs negative [USD].",
+    "P&L": f"Per project year: {PROJECT_YEAR_NOTE}. Costs negative [USD].",
 }
 
 
@@ -735,20 +706,8 @@ def workbook_bytes(result: Result) -> bytes:
 
 # --- HTML report --------------------------------------------------------------------------------
 
-REPORT_KPIS = (
-    ("Capex", "capex_usd.total", "usd", "All hardware, network, storage, site and installation [USD]."),
-    ("Capex per GPU", "capex_per_gpu_usd", "usd", "Total capex ÷ GPUs in service."),
-    ("Opex per year", "opex_usd_per_year.total", "usd", "Run rate in the first full year after the warranty."),
-    ("TCO", "tco_usd_per_gpu_hour", "usd_hour", "Capex recovered at the hurdle rate + opex, per sold GPU-hour."),
-    ("Break-even price", "breakeven_usd_per_gpu_hour", "usd_hour", "Headline price at which project NPV = 0."),
-    ("NPV", "npv_usd", "usd", "Project free cash flow discounted at the hurdle rate."),
-    ("Project IRR", "project_irr", "pct", "Annual IRR of unlevered cash flow."),
-    ("Equity IRR", "equity_irr", "pct", "Annual IRR of cash to and from equity."),
-    ("Payback", "payback_months", "months", "Months from purchase order until cumulative project cash > 0."),
-    ("Min DSCR", "min_dscr", "ratio", "Lowest CFADS ÷ debt service over 12-month periods."),
-    ("EBITDA margin", "ebitda_margin", "pct", "EBITDA ÷ revenue over the horizon."),
-)
-"""Headline KPI cards: label, flattened ``to_dict`` key, display kind, help."""
+REPORT_KPIS = metrics.HEADLINE
+"""Headline KPI cards of the report: keys of :data:`neoplan.metrics.METRICS` (label, format, definition)."""
 
 REPORT_CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2b33;margin:0;background:#f6f7f9}
@@ -873,12 +832,9 @@ def html_table(
 
 def _kpi_cards(result: Result) -> str:
     """The headline KPI cards."""
-    flat = flatten(result.to_dict())
     price = result.scenario.pricing.usd_per_gpu_hour
     cards = [("Headline price", show(price, "usd_hour"), "On-demand price of a GPU-hour at go-live (input).")]
-    cards += [(label, show(flat.get(key), kind), note) for label, key, kind, note in REPORT_KPIS]
-    payback = flat.get("payback_months")
-    cards = [(lbl, f"{v} months" if lbl == "Payback" and payback is not None else v, n) for lbl, v, n in cards]
+    cards += metrics.cards(result.to_dict(), REPORT_KPIS)
     return (
         '<div class="kpis">'
         + "".join(
@@ -898,11 +854,12 @@ def _summary(result: Result) -> str:
     spares = f" + {result.spare_servers:,} hot spares" if result.spare_servers else ""
     parts = [
         f"{result.gpus:,} × {result.platform.name} GPUs in {result.servers:,} servers{spares}",
-        f"{f.racks:,} racks, {f.it_peak_kw / 1000:,.2f} MW IT at peak, PUE {s.facility.pue:g}",
+        f"{metrics.text('racks', f.racks)} racks, {metrics.text('it_power_peak_kw', f.it_peak_kw)} IT at peak, "
+        f"PUE {s.facility.pue:g}",
         f"back end {b['topology']} {b['oversubscription']:g}:1 ({b['leaf_switches']} leaf / {b['spine_switches']} "
         f"spine / {b['core_switches']} core switches)",
         f"{s.storage.usable_pb:g} PB usable storage on {result.storage.servers} servers",
-        f"go-live in month {show(d['go_live_month'], 'months')}, horizon {s.timeline.horizon_months} months",
+        f"go-live in {metrics.text('go_live_month', d['go_live_month'])}, horizon {s.timeline.horizon_months} months",
         (
             f"{formats.pct(fin.debt_share)} debt at {formats.pct(fin.interest_rate)} over {fin.term_months} months"
             if fin.debt_share > 0
@@ -960,8 +917,7 @@ def _report_body(result: Result, data: Mapping[str, pd.DataFrame], charts: Mappi
             _section("Cash flow and returns", charts["chart-cash-flow"], charts["chart-irr-price"]),
             _section(
                 "Profit and loss by project year",
-                '<p class="small muted">Y1 = months 0–11 after the purchase order (construction included). '
-                "Costs negative.</p>",
+                f'<p class="small muted">{_esc(PROJECT_YEAR_NOTE)}. Costs negative.</p>',
                 html_table(pnl, _pnl_kind, bold_rows=[PNL_LABELS[k] for k in PNL_BOLD]),
             ),
             _section("Debt", charts["chart-debt"], html_table(debt, lambda *_: "usd")),

@@ -63,6 +63,7 @@ CATALOGUE_FILE = DATA_DIR / "network_catalogue.csv"
 TOPOLOGIES = ("reference", "tor", "vms", "modular")
 RAIL_OPTIMIZED = ("reference", "vms", "modular")
 UFM_REQUIRED_ABOVE_GPUS = 2048
+"""Above this many GPUs UFM is a hard requirement (SemiAnalysis 2024-10-03); the quote package imports it."""
 NETWORK_RACK_USABLE_U = 32  # of 42U: the rest holds patch panels, cable managers and PDUs
 CABLE_MANAGER_U = 1  # one 1U cable manager above every fixed switch in a network rack
 OOB_MANAGEMENT_PORTS_PER_CHASSIS = 2  # two management modules per modular chassis

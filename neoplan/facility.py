@@ -16,7 +16,8 @@ What it sizes (the article: "a small share of capex"):
   Facility power = IT × PUE. Colocation is paid per contracted kW-month on *peak IT* kW; energy per
   kWh *consumed* (average IT × PUE × hours), zero when the colocation price includes electricity.
 
-Power in kW, energy in kWh, money in USD, years of 8,760 hours.
+Power in kW, energy in kWh, money in USD; hours per year from :mod:`neoplan.timebase`. Power and colocation
+are priced by :mod:`neoplan.opex` (``energy_kwh_per_year``, ``colo_usd_per_year`` are re-exported here).
 """
 
 from __future__ import annotations
@@ -25,12 +26,13 @@ import math
 from dataclasses import dataclass
 
 from .costs import CostLine, priced, total_usd
+from .errors import ScenarioError, check
 from .node import compute_servers
+from .opex import colo_usd_per_year, energy_kwh_per_year, power_usd_per_year
 from .pricebook import Platform, PriceBook, default_platforms
 from .scenario import Facility, Scenario
+from .timebase import HOURS_PER_YEAR as HOURS_PER_YEAR  # re-exported: the hours energy is drawn over
 
-HOURS_PER_YEAR = 8760.0
-MONTHS_PER_YEAR = 12
 MIN_MANAGEMENT_NODES = 3
 SUBNET_MANAGER_NODES = 2
 """Management nodes with a back-end ConnectX NIC, for a high-availability UFM/OpenSM pair."""
@@ -208,23 +210,6 @@ def management_kw(management_nodes: int, firewall_pairs: int) -> float:
     return management_nodes * MANAGEMENT_NODE_POWER_KW + firewall_pairs * FIREWALLS_PER_PAIR * FIREWALL_POWER_KW
 
 
-def colo_usd_per_year(it_peak_kw: float, colo_usd_per_kw_month: float) -> float:
-    """Colocation rent on contracted (peak IT) power [USD/year]."""
-    return it_peak_kw * colo_usd_per_kw_month * MONTHS_PER_YEAR
-
-
-def energy_kwh_per_year(avg_kw: float, pue: float = 1.0) -> float:
-    """Energy drawn in a year by an average load of ``avg_kw`` [kW] times ``pue`` [kWh/year]."""
-    return avg_kw * pue * HOURS_PER_YEAR
-
-
-def energy_usd_per_year(it_avg_kw: float, facility: Facility) -> float:
-    """Electricity bill for an average IT load [USD/year]; 0 when the colocation price includes it."""
-    if facility.electricity_in_colo:
-        return 0.0
-    return energy_kwh_per_year(it_avg_kw, facility.pue) * facility.electricity_usd_per_kwh
-
-
 # --- cost lines ---------------------------------------------------------------------------------
 
 
@@ -264,11 +249,6 @@ def site_lines(
 # --- design -------------------------------------------------------------------------------------
 
 
-def _check(name: str, value: float, ok: bool, rule: str) -> None:
-    if not (ok and math.isfinite(value)):
-        raise ValueError(f"{name} must be {rule}, got {value!r}")
-
-
 def _check_inputs(
     facility: Facility,
     utilization: float,
@@ -277,27 +257,32 @@ def _check_inputs(
     busy_power_share: float,
     management_nodes: int,
 ) -> None:
-    _check("utilization", utilization, 0 <= utilization <= 1, "between 0 and 1")
+    """Scenario fields raise :class:`~neoplan.errors.ScenarioError`; the other arguments (sized by the model or
+    checked by the scenario already) raise ``ValueError``: reaching one from :func:`neoplan.evaluate` is a bug."""
+    arg = ValueError
+    check("utilization", utilization, 0 <= utilization <= 1, "between 0 and 1", error=arg)
     for name, value in counts.items():
-        _check(name, value, value >= 0, "≥ 0")
-    _check("facility.pue", facility.pue, facility.pue >= 1, "≥ 1")
-    _check("facility.rack_power_kw", facility.rack_power_kw, facility.rack_power_kw > 0, "> 0")
-    _check("facility.servers_per_rack", facility.servers_per_rack, facility.servers_per_rack >= 1, "≥ 1")
-    _check("facility.colo_usd_per_kw_month", facility.colo_usd_per_kw_month, facility.colo_usd_per_kw_month >= 0, "≥ 0")
-    _check(
+        check(name, value, value >= 0, "≥ 0", error=arg)
+    check("facility.pue", facility.pue, facility.pue >= 1, "≥ 1")
+    check("facility.rack_power_kw", facility.rack_power_kw, facility.rack_power_kw > 0, "> 0")
+    check("facility.servers_per_rack", facility.servers_per_rack, facility.servers_per_rack >= 1, "≥ 1")
+    check("facility.colo_usd_per_kw_month", facility.colo_usd_per_kw_month, facility.colo_usd_per_kw_month >= 0, "≥ 0")
+    check(
         "facility.electricity_usd_per_kwh",
         facility.electricity_usd_per_kwh,
         facility.electricity_usd_per_kwh >= 0,
         "≥ 0",
     )
-    _check("idle_power_share", idle_power_share, 0 <= idle_power_share <= 1, "between 0 and 1")
-    _check(
-        "busy_power_share",
-        busy_power_share,
-        idle_power_share <= busy_power_share <= 1,
-        "between idle_power_share and 1",
+    check("idle_power_share", idle_power_share, 0 <= idle_power_share <= 1, "between 0 and 1", error=arg)
+    busy_ok = idle_power_share <= busy_power_share <= 1
+    check("busy_power_share", busy_power_share, busy_ok, "between idle_power_share and 1", error=arg)
+    check(
+        "management_nodes",
+        management_nodes,
+        management_nodes >= MIN_MANAGEMENT_NODES,
+        f"≥ {MIN_MANAGEMENT_NODES}",
+        error=arg,
     )
-    _check("management_nodes", management_nodes, management_nodes >= MIN_MANAGEMENT_NODES, f"≥ {MIN_MANAGEMENT_NODES}")
 
 
 def design_facility(
@@ -335,7 +320,7 @@ def design_facility(
     _check_inputs(facility, util, counts, idle_power_share, busy_power_share, management_nodes)
     catalogue = platforms if platforms is not None else default_platforms()
     if scenario.cluster.gpu_model not in catalogue:
-        raise ValueError(f"cluster.gpu_model must be one of {', '.join(sorted(catalogue))}")
+        raise ScenarioError(f"cluster.gpu_model must be one of {', '.join(sorted(catalogue))}")
     node_kw = catalogue[scenario.cluster.gpu_model].node_max_power_kw
     servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
     installed = servers + spares
@@ -391,7 +376,9 @@ def design_facility(
         it_energy_kwh_per_year=energy_kwh_per_year(it_avg),
         facility_energy_kwh_per_year=energy_kwh_per_year(it_avg, facility.pue),
         colo_usd_per_year=colo_usd_per_year(it_peak, facility.colo_usd_per_kw_month),
-        energy_usd_per_year=energy_usd_per_year(it_avg, facility),
+        energy_usd_per_year=power_usd_per_year(
+            it_avg, facility.pue, facility.electricity_usd_per_kwh, in_colo=facility.electricity_in_colo
+        ),
         frontend_ports=frontend,
         backend_ports=backend,
         oob_ports=oob + racks * PDUS_PER_RACK,

@@ -31,14 +31,16 @@ from typing import Any
 import numpy as np
 import numpy_financial as npf
 
+from .errors import ScenarioError
 from .scenario import Financing
+from .timebase import MONTHS_PER_YEAR
 
 SCULPT_ITERATIONS = 4
 
 
 def monthly_rate(annual_rate: float | np.ndarray) -> np.ndarray:
     """Monthly rate equivalent to an annual effective rate [fraction per month]."""
-    return (1.0 + np.asarray(annual_rate, dtype=float)) ** (1.0 / 12.0) - 1.0
+    return (1.0 + np.asarray(annual_rate, dtype=float)) ** (1.0 / MONTHS_PER_YEAR) - 1.0
 
 
 @lru_cache(maxsize=64)
@@ -121,9 +123,9 @@ def _irr_grid(lo: float, hi: float, months: int) -> tuple[np.ndarray, np.ndarray
     return rates, factors
 
 
-def irr_annual(cash_flows: np.ndarray, *, lo: float = -0.99, hi: float = 1.0, tol: float = 1e-12,
-               max_iterations: int = 200, bisections: int | None = None, newton_steps: int | None = None
-               ) -> np.ndarray:
+def irr_annual(
+    cash_flows: np.ndarray, *, lo: float = -0.99, hi: float = 1.0, tol: float = 1e-12, max_iterations: int = 200
+) -> np.ndarray:
     """Annual IRR of monthly ``cash_flows`` (..., months): bracketed, safeguarded Newton on the monthly rate.
 
     Rows without a sign change in NPV between the bracket ends (monthly rates ``lo``, ``hi``) give
@@ -135,13 +137,12 @@ def irr_annual(cash_flows: np.ndarray, *, lo: float = -0.99, hi: float = 1.0, to
     or a Newton step less than ``√(tol / months)`` (the error a Newton step h leaves is about
     ``|f''/2f'| h² ≤ months h²``). Rows never interact, so a case gives the same IRR alone or in a
     batch. With one sign change in the flows (outflows, then inflows) the root is unique; with several,
-    the highest one in the range is returned. ``bisections`` and ``newton_steps`` (the fixed step counts
-    of the former solver) are accepted and ignored.
+    the highest one in the range is returned.
     """
     cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
     with np.errstate(divide="ignore", invalid="ignore"):
         r, ok = _irr_monthly(cf, float(lo), float(hi), tol, max_iterations)
-    out = np.where(ok, (1.0 + r) ** 12 - 1.0, np.nan)
+    out = np.where(ok, (1.0 + r) ** MONTHS_PER_YEAR - 1.0, np.nan)
     return out.reshape(np.shape(cash_flows)[:-1]) if np.ndim(cash_flows) > 1 else out[0]
 
 
@@ -282,7 +283,7 @@ def repayment_window(
     start = first_operating_month + financing.grace_months
     maturity = financing.term_months
     if np.any(start >= maturity):
-        raise ValueError(
+        raise ScenarioError(
             f"financing.term_months ({maturity}) must be longer than construction plus grace "
             f"(repayment would start in month {int(np.max(start))})"
         )
@@ -311,7 +312,8 @@ def debt_schedule(
     """
     pay = np.atleast_2d(capex_payments)
     n, months = pay.shape
-    r_m = np.broadcast_to(np.asarray(financing.interest_rate if rate is None else rate, dtype=float), (n,)) / 12.0
+    annual = np.asarray(financing.interest_rate if rate is None else rate, dtype=float)
+    r_m = np.broadcast_to(annual, (n,)) / MONTHS_PER_YEAR
     share = np.broadcast_to(np.asarray(financing.debt_share if debt_share is None else debt_share, dtype=float), (n,))
     draws = pay * share[:, None]
     first_op = np.broadcast_to(np.asarray(first_operating_month), (n,))
@@ -583,10 +585,11 @@ def dscr_table(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.nda
     n, horizon = service.shape
     months = min(horizon, cf.debt.maturity)
     first = np.broadcast_to(np.asarray(first_operating_month), (n,))
-    periods = max(-(-(months - int(first.min())) // 12), 0)
+    periods = max(-(-(months - int(first.min())) // MONTHS_PER_YEAR), 0)
     if periods == 0:
         return np.full((n, 0), np.nan)
-    month = first[:, None, None] + 12 * np.arange(periods)[None, :, None] + np.arange(12)[None, None, :]
+    year = MONTHS_PER_YEAR
+    month = first[:, None, None] + year * np.arange(periods)[None, :, None] + np.arange(year)[None, None, :]
     inside = month < months
     rows, at = np.arange(n)[:, None, None], np.minimum(month, horizon - 1)
     ds = np.where(inside, service[rows, at], 0.0).sum(axis=-1)
@@ -602,7 +605,7 @@ def dscr_by_period(cf: CashFlows, first_operating_month: int) -> tuple[np.ndarra
     scheduled debt service has DSCR ``nan``.
     """
     months = min(cf.debt.debt_service.shape[1], cf.debt.maturity)
-    return np.arange(first_operating_month, months, 12), dscr_table(cf, first_operating_month)
+    return np.arange(first_operating_month, months, MONTHS_PER_YEAR), dscr_table(cf, first_operating_month)
 
 
 def min_dscr(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarray:

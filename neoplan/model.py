@@ -3,14 +3,17 @@
 Order of work: node BoM → storage → management and site → fabric (front-end and
 OOB ports of storage and management feed it; its racks and power feed the site,
 iterated to a fixed point) → capex → monthly revenue and opex → cash flows → KPIs.
+
+Where each step lives: sizing in :mod:`neoplan.node`, :mod:`neoplan.storage`, :mod:`neoplan.facility`,
+:mod:`neoplan.fabric`; the monthly engine (revenue, opex, cash flows of n cases) in :mod:`neoplan.engine`
+with opex from :mod:`neoplan.opex`; TCO, NPV and break-even price in :mod:`neoplan.returns`. The engine
+and returns names are re-exported here, so ``from neoplan.model import Drivers`` keeps working.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -18,28 +21,56 @@ import numpy as np
 
 from . import finance, revenue
 from .costs import CAPEX_CATEGORIES, CostLine, total_usd
+from .engine import (
+    COST_OF_REVENUE,
+    Cases,
+    Drivers,
+    OperatingBasis,
+    capex_payments,
+    monthly_opex,
+    operating_basis,
+    run_cases,
+)
 from .fabric import FabricDesign, FabricError, design_fabric
-from .facility import FacilityDesign, colo_usd_per_year, design_facility, energy_kwh_per_year
+from .facility import FacilityDesign, design_facility
 from .node import compute_servers, node_lines
-from .opex import hardware_capex_usd as _hardware_capex_usd
-from .opex import opex_basis, opex_for_year
 from .pricebook import Platform, PriceBook, PriceBookError, default_platforms, default_price_book
+from .returns import (
+    BREAKEVEN_MAX_USD_PER_GPU_HOUR,
+    KPI_LABELS,
+    TCO_CATEGORIES,
+    _tco,
+    breakeven_price,
+    project_npv,
+    undefined_kpi_warnings,
+)
 from .scenario import Node, Scenario, ScenarioError
 from .storage import StorageDesign, design_storage
+from .timebase import MONTHS_PER_YEAR, operating_year_share
 
-TCO_CATEGORIES = ("capital", "power", "colocation", "staff", "software", "other")
-_TCO_OF_OPEX = {
-    "power": "power",
-    "colocation": "colocation",
-    "staff": "staff",
-    "software": "software",
-    "hardware_support": "other",
-    "insurance": "other",
-    "transit": "other",
-}
+__all__ = [
+    "BREAKEVEN_MAX_USD_PER_GPU_HOUR",
+    "COST_OF_REVENUE",
+    "KPI_LABELS",
+    "TCO_CATEGORIES",
+    "Cases",
+    "Drivers",
+    "OperatingBasis",
+    "Operations",
+    "Result",
+    "breakeven_price",
+    "capex_payments",
+    "evaluate",
+    "monthly_opex",
+    "operating_basis",
+    "project_npv",
+    "run_cases",
+    "undefined_kpi_warnings",
+]
+"""Engine and returns names are re-exported here so ``from neoplan.model import …`` keeps working."""
+
 FIXED_POINT_PASSES = 4
-COST_OF_REVENUE = ("power", "colocation", "hardware_support", "software")
-"""Opex categories in cost of revenue; gross margin excludes depreciation, as neoclouds report it."""
+"""Most passes of the site ↔ fabric sizing loop (see :func:`_design`)."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +110,6 @@ class Result:
     ops: Operations
     kpis: dict[str, float | None]
     tco_breakdown_usd_per_gpu_hour: dict[str, float]
-    _energy_slope: float = 0.0
     warnings: list[str] = field(default_factory=list)
     basis: OperatingBasis | None = None
     """What :meth:`cases` needs to re-run the monthly engine for other driver values."""
@@ -145,9 +175,7 @@ class Result:
 
     def opex_for_year(self, year: int) -> dict[str, float]:
         """Opex of operating year ``year`` (1 = first year after go-live) by category, with ``total`` [USD]."""
-        start = self.ops.dates.go_live_month + 12 * (year - 1)
-        t = np.arange(self.ops.dates.months, dtype=float)
-        weight = np.clip(t + 1 - start, 0, 1) - np.clip(t + 1 - start - 12, 0, 1)
+        weight = operating_year_share(self.ops.dates.months, self.ops.dates.go_live_month, year)
         out = {k: float((v * weight).sum()) for k, v in self.ops.opex_by_category.items()}
         out["total"] = sum(out.values())
         return out
@@ -155,7 +183,7 @@ class Result:
     @property
     def opex_usd_per_year(self) -> dict[str, float]:
         """Opex of the first full year after the warranty ends (run rate) by category, with ``total`` [USD]."""
-        year = min(self.scenario.node.warranty_years + 1, max(int(self.ops.dates.months // 12) - 1, 1))
+        year = min(self.scenario.node.warranty_years + 1, max(int(self.ops.dates.months // MONTHS_PER_YEAR) - 1, 1))
         return self.opex_for_year(year)
 
     # --- curves (vectorised over cases) ------------------------------------------------------------
@@ -184,10 +212,6 @@ class Result:
         """DSCR per 12-month period of operation: ``start_month`` and ``dscr`` (nan where no debt service)."""
         starts, table = finance.dscr_by_period(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))
         return {"start_month": starts, "dscr": table[0]}
-
-    @property
-    def _opex_fixed(self) -> dict[str, np.ndarray]:
-        return {k: v for k, v in self.ops.opex_by_category.items() if k != "sga"}
 
     # --- tables ---------------------------------------------------------------------------------
     def bom_table(self) -> Any:
@@ -343,506 +367,20 @@ def _networks(scenario: Scenario, book: PriceBook, storage: StorageDesign, site:
     )
 
 
-@dataclass(frozen=True)
-class Drivers:
-    """Per-case values of the stress drivers: each field an array of shape (n,) in the unit its name gives.
-
-    :meth:`of` repeats the scenario's own values; :meth:`with_values` replaces some of them. The design
-    (BoM, fabric, site) does not depend on any driver, so n cases share one :class:`OperatingBasis`.
-    """
-
-    usd_per_gpu_hour: np.ndarray
-    """Headline on-demand price at go-live [USD/GPU-h]."""
-    price_decline_per_year: np.ndarray
-    """Yearly fall of on-demand and renewal prices [fraction]."""
-    utilization: np.ndarray
-    """Share of sellable GPU-hours sold at steady state [fraction]."""
-    capex_multiple: np.ndarray
-    """Capex as a multiple of the designed capex [ratio]; insurance and hardware support follow it."""
-    interest_rate: np.ndarray
-    """Annual interest rate on the debt [fraction]."""
-    debt_share: np.ndarray
-    """Share of capex funded by debt [fraction]."""
-    electricity_usd_per_kwh: np.ndarray
-    """Electricity price [USD/kWh]; no effect when the colocation price includes electricity."""
-    pue: np.ndarray
-    """Power usage effectiveness [ratio]; scales energy, not the colocation rent on IT kW."""
-    colo_usd_per_kw_month: np.ndarray
-    """Colocation price per contracted IT kW [USD/kW-month]."""
-    delivery_delay_months: np.ndarray
-    """Slip of the delivery date; everything after delivery moves with it [months]."""
-    useful_life_months: np.ndarray
-    """Depreciation life of the hardware [months]."""
-    residual_value_share: np.ndarray
-    """Resale value at the horizon [fraction of capex]."""
-
-    @classmethod
-    def of(cls, scenario: Scenario, n: int = 1) -> Drivers:
-        """The scenario's own values, repeated for ``n`` cases."""
-        p, f, fin, t = scenario.pricing, scenario.facility, scenario.financing, scenario.timeline
-        base = {
-            "usd_per_gpu_hour": p.usd_per_gpu_hour,
-            "price_decline_per_year": p.price_decline_per_year,
-            "utilization": p.utilization,
-            "capex_multiple": 1.0,
-            "interest_rate": fin.interest_rate,
-            "debt_share": fin.debt_share,
-            "electricity_usd_per_kwh": f.electricity_usd_per_kwh,
-            "pue": f.pue,
-            "colo_usd_per_kw_month": f.colo_usd_per_kw_month,
-            "delivery_delay_months": 0.0,
-            "useful_life_months": float(t.useful_life_months),
-            "residual_value_share": t.residual_value_share,
-        }
-        return cls(**{k: np.full(n, float(v)) for k, v in base.items()})
-
-    @classmethod
-    def names(cls) -> tuple[str, ...]:
-        """Field names, in declaration order."""
-        return tuple(f.name for f in fields(cls))
-
-    @property
-    def n(self) -> int:
-        """Number of cases."""
-        return int(self.usd_per_gpu_hour.shape[0])
-
-    def with_values(self, **values: Any) -> Drivers:
-        """A copy with some drivers replaced by scalars or arrays (broadcast to (n,))."""
-        unknown = set(values) - set(self.names())
-        if unknown:
-            raise ValueError(f"unknown driver(s): {', '.join(sorted(unknown))}")
-        n = max([self.n, *(np.size(v) for v in values.values())])
-        current = {k: np.broadcast_to(getattr(self, k), (n,)) for k in self.names()}
-        new = {k: np.broadcast_to(np.asarray(v, dtype=float).reshape(-1), (n,)) for k, v in values.items()}
-        return Drivers(**{k: np.array(v, dtype=float) for k, v in {**current, **new}.items()})
-
-    def take(self, index: np.ndarray | slice) -> Drivers:
-        """The cases at ``index`` (a slice or an index array)."""
-        return Drivers(**{k: getattr(self, k)[index] for k in self.names()})
-
-
-@dataclass(frozen=True)
-class OperatingBasis:
-    """What the monthly engine needs from the sized design; none of it depends on a stress driver."""
-
-    dates: revenue.Dates
-    """Key dates of the scenario (no delay)."""
-    capex_usd: float
-    """Designed capex [USD]."""
-    it_idle_kw: float
-    """Average IT load with every server idle [kW]."""
-    it_busy_kw: float
-    """Average IT load with every server sold (utilization 1) [kW]."""
-    it_peak_kw: float
-    """Contracted (peak) IT load the colocation rent is paid on [kW]."""
-    opex_usd_per_year: dict[str, np.ndarray | float]
-    """Yearly opex by category other than power and colocation, index 0 = operating year 1 [USD/year];
-    a float where it is the same every year."""
-
-
-BASIS_CATEGORIES = ("staff", "hardware_support", "software", "insurance", "transit")
-"""Opex categories taken from :func:`~neoplan.opex.opex_for_year`; power and colocation follow the drivers."""
-CAPEX_LINKED = ("hardware_support", "insurance")
-"""Opex categories proportional to capex: they scale with :attr:`Drivers.capex_multiple`."""
-
-
-def operating_basis(
-    scenario: Scenario,
-    book: PriceBook,
-    site: FacilityDesign,
-    storage: StorageDesign,
-    capex_lines: list[CostLine],
-    d: revenue.Dates,
-    it_idle_kw: float,
-    it_busy_kw: float,
-) -> OperatingBasis:
-    """Yearly opex by year of operation and the power figures of the sized design (see :class:`OperatingBasis`).
-
-    Years are tabulated far enough for any go-live from month 0 to the horizon.
-    """
-    capex = total_usd(capex_lines)
-    basis = opex_basis(
-        scenario,
-        facility=site,
-        storage=storage,
-        capex_usd=capex,
-        hardware_capex_usd=_hardware_capex_usd(capex_lines, book),
-    )
-    years = d.months // 12 + 2
-    ufm = scenario.opex.ufm_subscription
-    yearly = [opex_for_year(scenario, book, basis, y, ufm_subscription=ufm) for y in range(1, years + 1)]
-    table = {c: _per_year(np.array([yr[c] for yr in yearly])) for c in BASIS_CATEGORIES}
-    return OperatingBasis(d, capex, it_idle_kw, it_busy_kw, site.it_peak_kw, table)
-
-
-def _per_year(values: np.ndarray) -> np.ndarray | float:
-    """Yearly values as they are, or one float when every year's value is the same."""
-    return float(values[0]) if np.all(values == values[0]) else values
-
-
-def _by_year(table: np.ndarray | float, year: np.ndarray) -> np.ndarray | float:
-    """``table[year]`` [USD/year]; a float table is the same every year (no (n, months) lookup)."""
-    return table if isinstance(table, float) else table[year]
-
-
-def monthly_opex(
-    scenario: Scenario,
-    basis: OperatingBasis,
-    d: revenue.CaseDates,
-    drivers: Drivers,
-    utilization_by_month: np.ndarray,
-) -> dict[str, np.ndarray]:
-    """Opex per month by category for n cases (n, months) [USD]; SG&A excluded (it follows revenue).
-
-    Colocation, power and insurance run from the start of site installation; staff from delivery;
-    software, transit and hardware support from go-live (support only after the warranty).
-    Power follows the month's sold share of GPU-hours (burn-in months at full load) and is priced at
-    the case's electricity price and PUE; colocation at the case's price per IT kW. ``d`` holds
-    per-case dates (columns (n, 1), see :func:`~neoplan.revenue.delayed`).
-    """
-    months = d.months
-    t = np.arange(months, dtype=float)
-    site_on = revenue.active_share(months, d.install_start_month)
-    staffed = revenue.active_share(months, d.delivery_month)
-    live = revenue.active_share(months, d.go_live_month)
-    year = np.maximum(np.floor((t + 0.5 - d.go_live_month) / 12.0), 0).astype(int)  # 0 = first year
-    by_year = {c: _by_year(basis.opex_usd_per_year[c], year) / 12.0 for c in BASIS_CATEGORIES}
-
-    price = 0.0 if scenario.facility.electricity_in_colo else drivers.electricity_usd_per_kwh
-    pue: Any = drivers.pue  # the facility formulas are plain arithmetic: they work per case on arrays
-    idle = np.asarray(energy_kwh_per_year(basis.it_idle_kw, pue)) * price
-    slope = np.asarray(energy_kwh_per_year(basis.it_busy_kw, pue)) * price - idle
-    burn_in = site_on - live  # share of the month installed but not yet earning: run at full load
-    util = np.where(live > 0, utilization_by_month, 0.0)
-    energy = (idle[:, None] * site_on + slope[:, None] * (util * live + burn_in)) / 12.0
-    colo_price: Any = drivers.colo_usd_per_kw_month
-    colo = np.asarray(colo_usd_per_year(basis.it_peak_kw, colo_price))[:, None] / 12.0
-    capex_multiple = drivers.capex_multiple[:, None]
-    return {
-        "power": energy,
-        "colocation": colo * site_on,
-        "staff": by_year["staff"] * staffed,
-        "hardware_support": by_year["hardware_support"] * live * capex_multiple,
-        "software": by_year["software"] * live,
-        "insurance": by_year["insurance"] * site_on * capex_multiple,
-        "transit": by_year["transit"] * live,
-    }
-
-
-def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_share: float) -> np.ndarray:
-    """Capex paid per month: the deposit at month 0, the balance in the delivery month [USD].
-
-    One case: ``capex_usd`` a float and scalar dates → (months,). Many: ``capex_usd`` (n,) and/or
-    per-case dates → (n, months).
-    """
-    if np.ndim(capex_usd) == 0 and np.ndim(d.delivery_month) == 0:
-        pay = np.zeros(d.months)
-        pay[0] += deposit_share * capex_usd
-        pay[min(int(d.delivery_month), d.months - 1)] += (1.0 - deposit_share) * capex_usd
-        return pay
-    capex = np.asarray(capex_usd, dtype=float).reshape(-1, 1)
-    at = np.minimum(np.floor(np.asarray(d.delivery_month, dtype=float)).astype(int), d.months - 1)
-    t = np.arange(d.months)
-    return np.where(t == 0, deposit_share * capex, 0.0) + np.where(t == at, (1.0 - deposit_share) * capex, 0.0)
-
-
-@dataclass(frozen=True)
-class Cases:
-    """n cases of one design evaluated at once: schedules of shape (n, months) [USD unless named]."""
-
-    drivers: Drivers
-    dates: revenue.CaseDates
-    revenue: revenue.RevenueSchedule
-    opex_by_category: dict[str, np.ndarray]
-    cash: finance.CashFlows
-
-    @property
-    def first_operating_month(self) -> np.ndarray:
-        """First full month of operation of each case (n,) [month]."""
-        return np.ceil(np.asarray(self.dates.go_live_month, dtype=float).reshape(-1)).astype(int)
-
-    def kpis(self, hurdle_rate: float) -> dict[str, np.ndarray]:
-        """Returns of each case (n,): the KPIs of :func:`evaluate` other than TCO and break-even price.
-
-        ``npv_usd`` at ``hurdle_rate`` [per year]; IRRs annual; ``payback_months`` from month 0;
-        ``min_dscr`` over 12-month periods from each case's first operating month; margins over the
-        horizon; ``equity_moic`` = cash to equity / cash from equity. Undefined values are ``nan``.
-        """
-        cf = self.cash
-        revenue_total = cf.revenue.sum(axis=1)
-        earns = revenue_total > 0
-        per_revenue = np.where(earns, revenue_total, 1.0)
-        cost_of_revenue = sum(self.opex_by_category[k].sum(axis=1) for k in COST_OF_REVENUE)
-        equity = cf.equity_fcf
-        equity_in = -np.where(equity < 0, equity, 0.0).sum(axis=1)
-        equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
-        n = cf.project_fcf.shape[0]
-        irr = finance.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]))  # one solve for both
-        with np.errstate(over="ignore"):  # a revenue or equity near 0 (a price of 1e-320) gives ±inf: undefined
-            ratios = {
-                "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
-                "gross_margin": np.where(earns, 1.0 - cost_of_revenue / per_revenue, np.nan),
-                "equity_moic": np.where(equity_in > 0, equity_out / np.where(equity_in > 0, equity_in, 1.0), np.nan),
-            }
-        return {
-            "npv_usd": finance.npv(hurdle_rate, cf.project_fcf),
-            "project_irr": irr[:n],
-            "equity_irr": irr[n:],
-            "payback_months": finance.payback_months(cf.project_fcf),
-            "min_dscr": finance.min_dscr(cf, self.first_operating_month),
-            **ratios,
-            "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
-        }
-
-
-def run_cases(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Cases:
-    """Revenue, opex and cash flows of n cases of one design at once, vectorised across cases.
-
-    Each case takes its own value of every driver (:class:`Drivers`); arrays are (n, months) and the
-    only Python loop is the debt schedule's loop over months. A case gives the same numbers alone or
-    in a batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree exactly.
-    """
-    d = revenue.delayed(basis.dates, drivers.delivery_delay_months)
-    gpus = scenario.cluster.gpus
-    rev = revenue.revenue_schedule(
-        scenario.pricing,
-        gpus,
-        d,
-        usd_per_gpu_hour=drivers.usd_per_gpu_hour[:, None],
-        utilization=drivers.utilization[:, None],
-        price_decline_per_year=drivers.price_decline_per_year[:, None],
-    )
-    util_by_month = rev.sold_gpu_hours / (gpus * revenue.HOURS_PER_MONTH)
-    opex_fixed = monthly_opex(scenario, basis, d, drivers, util_by_month)
-    sga = scenario.opex.sga_rate * rev.revenue_usd
-    opex = sum(opex_fixed.values()) + sga
-    capex = basis.capex_usd * drivers.capex_multiple
-    cash = finance.cash_flows(
-        scenario.financing,
-        revenue=rev.revenue_usd,
-        opex=opex,
-        capex_payments=capex_payments(capex, d, scenario.timeline.deposit_share),
-        capex_total=capex,
-        go_live=np.asarray(d.go_live_month).reshape(-1),
-        life_months=drivers.useful_life_months,
-        residual_share=drivers.residual_value_share,
-        interest_rate=drivers.interest_rate,
-        debt_share=drivers.debt_share,
-    )
-    return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash)
-
-
-def _tco(
-    scenario: Scenario,
-    d: revenue.Dates,
-    capex_usd: float,
-    opex_fixed: dict[str, np.ndarray],
-    sold_gpu_hours: np.ndarray,
-) -> dict[str, float]:
-    """Levelised cost per sold GPU-hour by TCO category: PV(costs) / PV(sold hours) at the hurdle rate."""
-    rate = scenario.financing.hurdle_rate
-    hours = float(finance.npv(rate, sold_gpu_hours))
-    if hours <= 0:
-        return dict.fromkeys(TCO_CATEGORIES, math.nan)
-    pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
-    pay[-1] -= scenario.timeline.residual_value_share * capex_usd
-    with np.errstate(over="ignore"):  # a tiny utilization (1e-320) sells too few hours: the TCO is infinite
-        present = finance.npv(rate, np.stack([pay, *opex_fixed.values()])) / hours  # one discounting for all
-    out = dict.fromkeys(TCO_CATEGORIES, 0.0)
-    out["capital"] = float(present[0])
-    for category, value in zip(opex_fixed, present[1:], strict=True):
-        out[_TCO_OF_OPEX[category]] += float(value)
-    return out
-
-
-def project_npv(
-    scenario: Scenario, d: revenue.Dates, capex_usd: float, opex_fixed: dict[str, np.ndarray], prices: np.ndarray
-) -> np.ndarray:
-    """Project NPV at the hurdle rate for each headline price in ``prices`` (1-D) [USD]; financing plays no part."""
-    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=prices[:, None])
-    ebitda = rev.revenue_usd * (1.0 - scenario.opex.sga_rate) - sum(opex_fixed.values())
-    pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
-    dep = finance.depreciation(np.array([capex_usd]), d.months, d.go_live_month, scenario.timeline.useful_life_months)
-    residual, gain = finance.residual_flows(
-        np.array([capex_usd]), dep, d.months, scenario.timeline.residual_value_share
-    )
-    _, fcf = finance.project_flows(ebitda, pay, dep, residual, gain, scenario.financing.tax_rate)
-    return finance.npv(scenario.financing.hurdle_rate, fcf)
-
-
-def _project_npv_curve(
-    scenario: Scenario, d: revenue.Dates, capex_usd: float, opex_fixed: dict[str, np.ndarray]
-) -> Callable[[np.ndarray], np.ndarray]:
-    """:func:`project_npv` as a function of the prices alone, with everything price-independent built once.
-
-    Revenue is affine in the headline price (every contract price is proportional to it, or pinned), so
-    it is tabulated at two prices and interpolated; a third price checks that, else the full model runs.
-    """
-    probe = np.array([0.0, 1.0, 2.0])
-    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=probe[:, None])
-    at_zero, per_usd = rev.revenue_usd[0], rev.revenue_usd[1] - rev.revenue_usd[0]
-    off_line = np.abs(rev.revenue_usd[2] - (at_zero + 2.0 * per_usd)).max(initial=0.0)
-    if off_line > 1e-9 * np.abs(rev.revenue_usd[2]).max(initial=0.0) + 1e-6:
-        return lambda prices: project_npv(scenario, d, capex_usd, opex_fixed, prices)
-    keep = 1.0 - scenario.opex.sga_rate
-    ebitda_at_zero, ebitda_per_usd = at_zero * keep - sum(opex_fixed.values()), per_usd * keep
-    pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
-    capex = np.array([capex_usd])
-    dep = finance.depreciation(capex, d.months, d.go_live_month, scenario.timeline.useful_life_months)
-    residual, gain = finance.residual_flows(capex, dep, d.months, scenario.timeline.residual_value_share)
-    taxable_at_zero = ebitda_at_zero - dep[0] + gain[0]
-    rate, tax_rate = scenario.financing.hurdle_rate, scenario.financing.tax_rate
-    # project free cash flow = EBITDA − capex − tax + residual, and only the tax is not linear in price
-    npv_at_zero = float(finance.npv(rate, ebitda_at_zero - pay + residual[0]))
-    npv_per_usd = float(finance.npv(rate, ebitda_per_usd))
-
-    def npv_at(prices: np.ndarray) -> np.ndarray:
-        tax = finance.tax_with_loss_carry_forward(taxable_at_zero + prices[:, None] * ebitda_per_usd, tax_rate)
-        return npv_at_zero + prices * npv_per_usd - finance.npv(rate, tax)
-
-    return npv_at
-
-
-KPI_LABELS = {
-    "tco_usd_per_gpu_hour": "TCO",
-    "breakeven_usd_per_gpu_hour": "Break-even price",
-    "npv_usd": "NPV",
-    "project_irr": "Project IRR",
-    "equity_irr": "Equity IRR",
-    "payback_months": "Payback",
-    "min_dscr": "Min DSCR",
-    "ebitda_margin": "EBITDA margin",
-    "gross_margin": "Gross margin",
-    "equity_moic": "Equity MOIC",
-    "go_live_month": "Go-live month",
-}
-"""The KPIs of :func:`evaluate` by key, as named in the app and in the warnings about undefined ones."""
-BREAKEVEN_MAX_USD_PER_GPU_HOUR = 1000.0
-"""Highest headline price the break-even search tries [USD/GPU-h]."""
-
-
-def _irr_reason(flows: np.ndarray, whose: str) -> str:
-    """Why the IRR of monthly ``flows`` is undefined (see :func:`finance.irr_annual`)."""
-    if not (flows > 0).any():
-        return f"{whose} cash flows never turn positive"
-    if not (flows < 0).any():
-        return f"{whose} cash flows are never negative, so nothing is invested to earn a return on"
-    last = flows[np.nonzero(flows)[0][-1]]
-    if last < 0:
-        return f"{whose} cash flows end negative, as they start, so no single rate makes their NPV zero"
-    return f"the solver finds no rate from -99 % to +100 % a month that makes the NPV of the {whose} cash flows zero"
-
-
-def undefined_kpi_warnings(
-    kpis: dict[str, float | None], cash: finance.CashFlows, sold_gpu_hours: np.ndarray, horizon_months: int
-) -> list[str]:
-    """One sentence per KPI that is ``None`` or not finite, naming the KPI and saying why.
-
-    ``cash`` holds one case (arrays of shape (1, months)); ``sold_gpu_hours`` is that case's (months,).
-    """
-    project, equity = cash.project_fcf[0], cash.equity_fcf[0]
-    hours, revenue_usd = float(np.sum(sold_gpu_hours)), float(np.sum(cash.revenue[0]))
-    equity_in_usd = -float(np.sum(equity[equity < 0]))
-    no_hours, no_revenue = not hours > 0, not revenue_usd > 0
-    margin = "no revenue over the horizon" if no_revenue else f"revenue of ${revenue_usd:.3g} is too small to divide by"
-    reasons = {
-        "tco_usd_per_gpu_hour": "no GPU-hours are sold over the horizon, so there is nothing to spread the costs over"
-        if no_hours
-        else f"{hours:.3g} sold GPU-hours are too few to spread the costs over",
-        "breakeven_usd_per_gpu_hour": "no GPU-hours are sold, so no price recovers the costs"
-        if no_hours
-        else f"project NPV stays negative at every price up to ${BREAKEVEN_MAX_USD_PER_GPU_HOUR:,.0f}/GPU-hour",
-        "npv_usd": "the discounted cash flows are not a finite number",
-        "project_irr": _irr_reason(project, "project"),
-        "equity_irr": _irr_reason(equity, "equity"),
-        "payback_months": "cumulative project cash is never negative, so there is nothing to pay back"
-        if not (np.cumsum(project) < 0).any()
-        else f"no payback within the {horizon_months}-month horizon (cumulative project cash never gets back to 0)",
-        "min_dscr": "no debt, so no DSCR"
-        if not float(np.sum(cash.debt.draws[0])) > 0
-        else "no debt service falls due in any 12-month period of operation",
-        "ebitda_margin": margin,
-        "gross_margin": margin,
-        "equity_moic": "equity puts no cash in (debt funds everything)"
-        if not equity_in_usd > 0
-        else f"equity puts in ${equity_in_usd:.3g}, too little to divide by",
-    }
-    out = []
-    for key, value in kpis.items():
-        if value is None or not math.isfinite(value):
-            label = KPI_LABELS.get(key, key)
-            out.append(f"{label} undefined: {reasons.get(key, 'not a finite number')}.")
-    return out
-
-
-@lru_cache(maxsize=8)
-def _price_grid(max_usd_per_gpu_hour: float, points: int) -> np.ndarray:
-    """0 and ``points`` prices spaced evenly in log from 0.01 to the max: the first search grid [USD/GPU-h]."""
-    grid = np.concatenate([[0.0], np.geomspace(0.01, max_usd_per_gpu_hour, points)])
-    grid.flags.writeable = False
-    return grid
-
-
-def breakeven_price(
-    scenario: Scenario,
-    d: revenue.Dates,
-    capex_usd: float,
-    opex_fixed: dict[str, np.ndarray],
-    max_usd_per_gpu_hour: float = BREAKEVEN_MAX_USD_PER_GPU_HOUR,
-    points: int = 48,
-    rounds: int = 3,
-) -> float:
-    """Headline price at which project NPV at the hurdle rate is 0 [USD/GPU-h]; nan if none up to the max.
-
-    NPV rises with price and is piecewise linear (tax switches on), so a vectorised grid is zoomed in on
-    the sign change up to ``rounds`` times; the root is interpolated linearly inside the bracket and
-    returned as soon as NPV there is zero to rounding (no kink inside the bracket).
-    """
-    grid = _price_grid(float(max_usd_per_gpu_hour), points)
-    npv_at = _project_npv_curve(scenario, d, capex_usd, opex_fixed)
-    values = npv_at(grid)
-    for _ in range(rounds):
-        if values[0] >= 0:
-            return float(grid[0])
-        above = np.nonzero(values >= 0)[0]
-        if above.size == 0:
-            return math.nan
-        i = int(above[0])
-        lo, hi, f_lo, f_hi = grid[i - 1], grid[i], values[i - 1], values[i]
-        root = lo - f_lo * (hi - lo) / (f_hi - f_lo)
-        grid = np.linspace(lo, hi, points)
-        values = npv_at(np.append(grid, root))
-        if abs(values[-1]) <= 1e-9 * (abs(f_lo) + abs(f_hi)):
-            break
-        values = values[:-1]
-    return float(root)
-
-
-_NAMES_A_FIELD = re.compile(rf"^({'|'.join(Scenario.model_fields)})[.: ]")
-"""A sizing or finance error about the user's input starts with the field or section it concerns."""
-
-
 def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
     """Evaluate ``scenario`` with ``book`` (default: the shipped price book + the scenario's overrides).
 
-    Raises :class:`ScenarioError` for a design the inputs make impossible (the message names the field);
-    any other error is a bug and propagates as is.
+    Raises :class:`ScenarioError` for a design the inputs make impossible (the message names the field): the
+    sizing and finance modules raise it where they check an input, and an impossible fabric's
+    :class:`~neoplan.fabric.FabricError` is passed on as one. Any other error is a bug and propagates as is.
     """
     try:
         return _evaluate(scenario, book)
-    except ScenarioError:
-        raise
     except FabricError as exc:  # an impossible fabric; the message names the field to change
         raise ScenarioError(str(exc)) from None
-    except ValueError as exc:  # sizing and finance modules name the field in their messages
-        if _NAMES_A_FIELD.match(str(exc)):
-            raise ScenarioError(str(exc)) from None
-        raise
 
 
-def _design(
-    scenario: Scenario, book: PriceBook, storage: StorageDesign
-) -> tuple[FacilityDesign, FabricDesign]:
+def _design(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> tuple[FacilityDesign, FabricDesign]:
     """Site and networks sized together: the site's ports feed the fabric, the fabric's racks and power the site.
 
     Iterated to a fixed point; a pass whose site asks the fabric for the same ports stops without

@@ -1,9 +1,9 @@
-"""Yearly operating costs by category, for one year of operation or as a steady-state run rate.
+"""Operating costs: the one place each opex category is computed, yearly and month by month.
 
 Categories (``OPEX_CATEGORIES``), all in USD per year:
 
 ============== =======================================================================================
-power          electricity: average IT kW × PUE × 8,760 h × price (0 when the colo price includes it)
+power          electricity: average IT kW × PUE × hours per year × price (0 when the colo price includes it)
 colocation     contracted peak IT kW × price per kW-month × 12
 staff          FTE per 1,000 GPUs × GPUs ÷ 1,000 × loaded cost per FTE
 hardware_sup.  support rate × hardware capex, only in years after ``node.warranty_years``
@@ -14,23 +14,32 @@ transit        internet transit and cross-connects per month × 12
 sga            SG&A rate × revenue (revenue is an argument, default 0)
 ============== =======================================================================================
 
-Years are counted from go-live: year 1 is the first year of service. The finance engine calls
-:func:`opex_for_year` per year (÷ 12 per month); :func:`steady_state_opex` is the run rate after the
-warranty ends, with hardware support in.
+Years are operating years (:mod:`neoplan.timebase`): year 1 is the first year of service.
+:func:`opex_for_year` gives one year; the monthly engine (:mod:`neoplan.engine`) tabulates it by
+year for the categories in ``YEARLY_CATEGORIES`` and calls :func:`monthly_opex`, which spreads them
+over the months and prices power and colocation per case with :func:`power_usd_per_year` and
+:func:`colo_usd_per_year` (the same functions :mod:`neoplan.facility` reports the site's bills with).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from . import revenue
 from .costs import CostLine
-from .facility import FacilityDesign
+from .errors import check
 from .node import compute_servers
 from .pricebook import PriceBook
 from .scenario import Scenario
-from .storage import StorageDesign
+from .timebase import HOURS_PER_YEAR, MONTHS_PER_YEAR, operating_year_index
+
+if TYPE_CHECKING:  # facility prices its power with this module: import its types only for annotations
+    from .facility import FacilityDesign
+    from .storage import StorageDesign
 
 OPEX_CATEGORIES = (
     "power",
@@ -42,7 +51,8 @@ OPEX_CATEGORIES = (
     "transit",
     "sga",
 )
-MONTHS_PER_YEAR = 12
+YEARLY_CATEGORIES = ("staff", "hardware_support", "software", "insurance", "transit")
+"""Categories the engine takes from :func:`opex_for_year`; power and colocation follow the stress drivers."""
 KEY_AI_ENTERPRISE = "nvidia_ai_enterprise_gpu_year"
 KEY_UFM_SUBSCRIPTION = "ufm_enterprise_subscription_endpoint_year"
 NON_HARDWARE_PRICE_CATEGORIES = ("software", "services")
@@ -64,6 +74,21 @@ class OpexBasis:
 
 
 # --- one category each --------------------------------------------------------------------------
+
+
+def energy_kwh_per_year(avg_kw: Any, pue: Any = 1.0) -> Any:
+    """Energy drawn in a year by an average load of ``avg_kw`` [kW] times ``pue`` [kWh/year] (arrays too)."""
+    return avg_kw * pue * HOURS_PER_YEAR
+
+
+def power_usd_per_year(avg_it_kw: Any, pue: Any, usd_per_kwh: Any, *, in_colo: bool = False) -> Any:
+    """Electricity bill for an average IT load [USD/year]; 0 when the colocation price includes it (arrays too)."""
+    return energy_kwh_per_year(avg_it_kw, pue) * (0.0 if in_colo else usd_per_kwh)
+
+
+def colo_usd_per_year(it_peak_kw: Any, colo_usd_per_kw_month: Any) -> Any:
+    """Colocation rent on contracted (peak IT) power [USD/year] (arrays too)."""
+    return it_peak_kw * colo_usd_per_kw_month * MONTHS_PER_YEAR
 
 
 def staff_usd_per_year(gpus: int, fte_per_1000_gpus: float, loaded_cost_usd: float) -> float:
@@ -98,8 +123,8 @@ def transit_usd_per_year(transit_usd_per_month: float) -> float:
     return transit_usd_per_month * MONTHS_PER_YEAR
 
 
-def sga_usd_per_year(revenue_usd: float, sga_rate: float) -> float:
-    """Sales, general and administrative costs [USD/year]: ``sga_rate`` × revenue [USD/year]."""
+def sga_usd_per_year(revenue_usd: Any, sga_rate: float) -> Any:
+    """Sales, general and administrative costs: ``sga_rate`` × revenue [USD per the revenue's period]."""
     return revenue_usd * sga_rate
 
 
@@ -116,11 +141,6 @@ def hardware_capex_usd(lines: Iterable[CostLine], book: PriceBook) -> float:
 # --- roll-ups -----------------------------------------------------------------------------------
 
 
-def _check(name: str, value: float, ok: bool, rule: str) -> None:
-    if not (ok and math.isfinite(value)):
-        raise ValueError(f"{name} must be {rule}, got {value!r}")
-
-
 def opex_basis(
     scenario: Scenario,
     *,
@@ -130,10 +150,9 @@ def opex_basis(
     hardware_capex_usd: float,
 ) -> OpexBasis:
     """Quantities for :func:`opex_for_year` from the scenario and the sized facility and storage."""
-    _check("capex_usd", capex_usd, capex_usd >= 0, "≥ 0")
-    _check(
-        "hardware_capex_usd", hardware_capex_usd, 0 <= hardware_capex_usd <= capex_usd + 1e-6, "between 0 and capex_usd"
-    )
+    check("capex_usd", capex_usd, capex_usd >= 0, "≥ 0", error=ValueError)
+    hardware_ok = 0 <= hardware_capex_usd <= capex_usd + 1e-6
+    check("hardware_capex_usd", hardware_capex_usd, hardware_ok, "between 0 and capex_usd", error=ValueError)
     cluster = scenario.cluster
     servers, spares = compute_servers(cluster.servers, cluster.hot_spare_share)
     return OpexBasis(
@@ -174,8 +193,8 @@ def opex_for_year(
     ``revenue_usd`` [USD/year] drives SG&A; ``ufm_subscription`` adds a yearly UFM subscription per
     back-end endpoint when the subnet manager is UFM.
     """
-    _check("year", year, year >= 1, "≥ 1")
-    _check("revenue_usd", revenue_usd, revenue_usd >= 0, "≥ 0")
+    check("year", year, year >= 1, "≥ 1", error=ValueError)
+    check("revenue_usd", revenue_usd, revenue_usd >= 0, "≥ 0", error=ValueError)
     opex = scenario.opex
     software = software_usd_per_year(scenario, book, basis, ufm_subscription=ufm_subscription)
     out = {
@@ -194,34 +213,57 @@ def opex_for_year(
     return out
 
 
-def steady_state_opex(
+def monthly_opex(
     scenario: Scenario,
-    book: PriceBook,
-    basis: OpexBasis,
+    d: revenue.AnyDates,
     *,
-    revenue_usd: float = 0.0,
-    ufm_subscription: bool = False,
-) -> dict[str, float]:
-    """Run-rate opex after the warranty (hardware support included) by category [USD/year], with ``total``."""
-    year = scenario.node.warranty_years + 1
-    return opex_for_year(scenario, book, basis, year, revenue_usd=revenue_usd, ufm_subscription=ufm_subscription)
+    opex_usd_per_year: dict[str, np.ndarray | float],
+    it_idle_kw: float,
+    it_busy_kw: float,
+    it_peak_kw: float,
+    utilization_by_month: np.ndarray,
+    electricity_usd_per_kwh: np.ndarray,
+    pue: np.ndarray,
+    colo_usd_per_kw_month: np.ndarray,
+    capex_multiple: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """Opex per month by category for n cases (n, months) [USD]; SG&A excluded (it follows revenue).
+
+    ``opex_usd_per_year`` holds the ``YEARLY_CATEGORIES`` by operating year (index 0 = year 1) [USD/year],
+    a float where every year is the same. The prices, PUE and capex multiple are (n,) arrays, one per case;
+    ``d`` holds per-case dates (columns (n, 1), see :func:`~neoplan.revenue.delayed`).
+
+    Colocation, power and insurance run from the start of site installation; staff from delivery;
+    software, transit and hardware support from go-live (support only after the warranty).
+    Power follows the month's sold share of GPU-hours (burn-in months at full load): the bill at idle
+    plus the busy-minus-idle bill times that share. Colocation is paid on peak IT kW.
+    """
+    months = d.months
+    site_on = revenue.active_share(months, d.install_start_month)
+    staffed = revenue.active_share(months, d.delivery_month)
+    live = revenue.active_share(months, d.go_live_month)
+    year = operating_year_index(months, d.go_live_month)
+    by_year = {c: _by_year(opex_usd_per_year[c], year) / MONTHS_PER_YEAR for c in YEARLY_CATEGORIES}
+
+    in_colo = scenario.facility.electricity_in_colo
+    idle = np.asarray(power_usd_per_year(it_idle_kw, pue, electricity_usd_per_kwh, in_colo=in_colo))
+    slope = np.asarray(power_usd_per_year(it_busy_kw, pue, electricity_usd_per_kwh, in_colo=in_colo)) - idle
+    burn_in = site_on - live  # share of the month installed but not yet earning: run at full load
+    util = np.where(live > 0, utilization_by_month, 0.0)
+    energy = (idle[:, None] * site_on + slope[:, None] * (util * live + burn_in)) / MONTHS_PER_YEAR
+    colo = np.asarray(colo_usd_per_year(it_peak_kw, colo_usd_per_kw_month))[:, None] / MONTHS_PER_YEAR
+    multiple = capex_multiple[:, None]
+    return {
+        "power": energy,
+        "colocation": colo * site_on,
+        "staff": by_year["staff"] * staffed,
+        "hardware_support": by_year["hardware_support"] * live * multiple,
+        "software": by_year["software"] * live,
+        "insurance": by_year["insurance"] * site_on * multiple,
+        "transit": by_year["transit"] * live,
+    }
 
 
-def opex_schedule(
-    scenario: Scenario,
-    book: PriceBook,
-    basis: OpexBasis,
-    years: int,
-    *,
-    revenue_usd_by_year: Sequence[float] | None = None,
-    ufm_subscription: bool = False,
-) -> list[dict[str, float]]:
-    """Opex of years 1 … ``years`` (list index 0 = year 1) [USD/year each]; revenue per year drives SG&A."""
-    _check("years", years, years >= 0, "≥ 0")
-    revenue = list(revenue_usd_by_year) if revenue_usd_by_year is not None else [0.0] * years
-    if len(revenue) != years:
-        raise ValueError(f"revenue_usd_by_year must have {years} values, got {len(revenue)}")
-    return [
-        opex_for_year(scenario, book, basis, y + 1, revenue_usd=revenue[y], ufm_subscription=ufm_subscription)
-        for y in range(years)
-    ]
+def _by_year(table: np.ndarray | float, year: np.ndarray) -> np.ndarray | float:
+    """``table[year]`` [USD/year]; a float table is the same every year (no (n, months) lookup)."""
+    return table if isinstance(table, float) else table[year]

@@ -10,6 +10,12 @@ BRIEF.md §5). No price lives in code: the model asks the book by key.
 
 The GPU platform catalogue (``data/gpu_platforms.csv``) holds the physical
 facts of each HGX-class platform; its baseboard price is a price-book key.
+
+Assumptions that are not prices (colocation and power prices, PUE, staff
+cost, rates, durations) are rows of ``data/assumptions.csv``, in the same
+style and keyed by the scenario field whose default they are::
+
+    key, description, unit, value, date, source, basis
 """
 
 from __future__ import annotations
@@ -22,15 +28,19 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+_PACKAGED_DATA = Path(__file__).resolve().parent / "data"
+DATA_DIR = _PACKAGED_DATA if _PACKAGED_DATA.is_dir() else Path(__file__).resolve().parent.parent / "data"
+"""``data/`` of the repository, or the copy an installed wheel ships inside the package (``neoplan/data``)."""
 PRICES_DIR = DATA_DIR / "prices"
 PLATFORMS_FILE = DATA_DIR / "gpu_platforms.csv"
+ASSUMPTIONS_FILE = DATA_DIR / "assumptions.csv"
 
 BASES = ("quoted", "estimate", "fitted")
 _DATE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
 MAX_UNIT_PRICE_USD = 10_000_000
 """Highest price override a user may set [USD per unit]; the dearest book item (a switch chassis) is ~$1.2 M."""
 PRICE_COLUMNS = ("key", "category", "description", "unit", "price_usd", "date", "source", "basis")
+ASSUMPTION_COLUMNS = ("key", "description", "unit", "value", "date", "source", "basis")
 
 
 class PriceBookError(ValueError):
@@ -176,6 +186,70 @@ def read_price_book(prices_dir: Path = PRICES_DIR) -> PriceBook:
     if not rows:
         raise PriceBookError(f"no prices found in {prices_dir}")
     return PriceBook(rows)
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A non-price default about the world (a rate, a share, a duration), keyed by its scenario field.
+
+    ``key`` is the field's path in the scenario (``facility.pue``); ``value`` is in ``unit``.
+    """
+
+    key: str
+    description: str
+    unit: str
+    value: float
+    date: str
+    source: str
+    basis: str
+
+
+def read_assumptions(path: Path = ASSUMPTIONS_FILE) -> dict[str, Assumption]:
+    """Read ``data/assumptions.csv`` (columns as :data:`ASSUMPTION_COLUMNS`), keyed by scenario field path."""
+    out: dict[str, Assumption] = {}
+    for line, raw in _read_csv(path):
+        missing = [c for c in ASSUMPTION_COLUMNS if not (raw.get(c) or "").strip()]
+        if missing:
+            raise PriceBookError(f"{path.name} line {line}: column {missing[0]!r} is empty")
+        row = {c: raw[c].strip() for c in ASSUMPTION_COLUMNS}
+        try:
+            value = float(row["value"])
+        except ValueError:
+            raise PriceBookError(f"{path.name} line {line}: value is not a number: {row['value']!r}") from None
+        if not math.isfinite(value):
+            raise PriceBookError(f"{path.name} line {line}: value must be finite, got {row['value']!r}")
+        if not _DATE.match(row["date"]):
+            raise PriceBookError(f"{path.name} line {line}: date must be YYYY-MM or YYYY-MM-DD, got {row['date']!r}")
+        if row["basis"] not in BASES:
+            raise PriceBookError(f"{path.name} line {line}: basis must be one of {BASES}, got {row['basis']!r}")
+        if row["key"] in out:
+            raise PriceBookError(f"{path.name} line {line}: key {row['key']!r} defined twice")
+        out[row["key"]] = Assumption(
+            row["key"], row["description"], row["unit"], value, row["date"], row["source"], row["basis"]
+        )
+    return out
+
+
+@lru_cache(maxsize=1)
+def default_assumptions() -> dict[str, Assumption]:
+    """The shipped assumptions of ``data/assumptions.csv`` (cached; treat as read-only)."""
+    return read_assumptions()
+
+
+def assumed(key: str) -> float:
+    """The shipped value of assumption ``key`` (a scenario field path such as ``facility.pue``)."""
+    try:
+        return default_assumptions()[key].value
+    except KeyError:
+        raise PriceBookError(f"{ASSUMPTIONS_FILE.name} has no key {key!r}") from None
+
+
+def assumed_count(key: str) -> int:
+    """:func:`assumed` for a whole-number field (months, days); a fractional value in the file is an error."""
+    value = assumed(key)
+    if not value.is_integer():
+        raise PriceBookError(f"{ASSUMPTIONS_FILE.name}: {key} must be a whole number, got {value:g}")
+    return int(value)
 
 
 def read_platforms(path: Path = PLATFORMS_FILE) -> dict[str, Platform]:

@@ -1,7 +1,8 @@
 """Timeline and contract book: when the cluster earns, what it sells and at what price.
 
 Monthly grid, month ``t`` covers ``[t, t+1)``; month 0 starts at the purchase
-order. Go-live falls inside a month; that month earns pro rata. Functions
+order (time constants and the meaning of "year": :mod:`neoplan.timebase`).
+Go-live falls inside a month; that month earns pro rata. Functions
 broadcast: pass a price or utilization as an array of shape ``(n, 1)`` and
 every schedule comes back with shape ``(n, months)`` (used by stress tests).
 
@@ -22,11 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import ScenarioError
 from .scenario import Pricing, Timeline
-
-HOURS_PER_MONTH = 8766.0 / 12  # 730.5 h: a mean Julian month
-WEEKS_PER_MONTH = 52.1775 / 12
-DAYS_PER_MONTH = 365.25 / 12
+from .timebase import DAYS_PER_MONTH, HOURS_PER_MONTH, MONTHS_PER_YEAR, WEEKS_PER_MONTH
 
 
 @dataclass(frozen=True)
@@ -38,11 +37,6 @@ class Dates:
     install_start_month: float
     go_live_month: float
 
-    @property
-    def month_index(self) -> np.ndarray:
-        """0, 1, …, months-1."""
-        return np.arange(self.months)
-
 
 def dates(timeline: Timeline) -> Dates:
     """Delivery after the lead time; go-live after integration, install and on-site burn-in."""
@@ -52,7 +46,7 @@ def dates(timeline: Timeline) -> Dates:
         install_start + timeline.site_install_weeks / WEEKS_PER_MONTH + timeline.onsite_burn_in_days / DAYS_PER_MONTH
     )
     if go_live >= timeline.horizon_months:
-        raise ValueError(
+        raise ScenarioError(
             f"timeline.horizon_months must be after go-live (month {go_live:.1f}), got {timeline.horizon_months}"
         )
     return Dates(timeline.horizon_months, delivery, install_start, go_live)
@@ -76,18 +70,18 @@ def delayed(d: Dates, delay_months: np.ndarray) -> CaseDates:
     """Dates of n cases whose delivery slips by ``delay_months`` (n,) [months], as columns (n, 1).
 
     Everything after delivery (integration, install, burn-in, go-live) moves with it. A negative delay
-    is an early delivery, down to month 0. Raises ``ValueError`` if a case would go live at or after
-    the horizon.
+    is an early delivery, down to month 0. Raises :class:`~neoplan.errors.ScenarioError` if a case would
+    go live at or after the horizon.
     """
     delay = np.asarray(delay_months, dtype=float).reshape(-1, 1)
     if np.any(d.delivery_month + delay < 0):
-        raise ValueError(
+        raise ScenarioError(
             f"delivery delay must be ≥ −{d.delivery_month:g} months (delivery cannot precede the order), "
             f"got {float(delay.min()):g}"
         )
     go_live = d.go_live_month + delay
     if np.any(go_live >= d.months):
-        raise ValueError(
+        raise ScenarioError(
             f"delivery delay of {float(delay.max()):g} months moves go-live to month {float(go_live.max()):.1f}, "
             f"at or after the horizon (timeline.horizon_months = {d.months})"
         )
@@ -103,7 +97,7 @@ def active_share(months: int, start_month: float | np.ndarray) -> np.ndarray:
 def years_since(months: int, start_month: float | np.ndarray) -> np.ndarray:
     """Years from ``start_month`` to the middle of each month, 0 before it [years]."""
     t = np.arange(months, dtype=float) + 0.5
-    return np.maximum(t - start_month, 0.0) / 12.0
+    return np.maximum(t - start_month, 0.0) / MONTHS_PER_YEAR
 
 
 def ramp(months: int, start_month: float | np.ndarray, ramp_months: int) -> np.ndarray:
@@ -177,7 +171,7 @@ def revenue_schedule(
         else np.full_like(p0, pricing.reserved_usd_per_gpu_hour)
     )
     since = np.maximum(np.arange(months, dtype=float) + 0.5 - go_live, 0.0)
-    years_at_renewal = np.floor(since / pricing.reserved_term_months) * pricing.reserved_term_months / 12.0
+    years_at_renewal = np.floor(since / pricing.reserved_term_months) * pricing.reserved_term_months / MONTHS_PER_YEAR
     reserved_price = reserved0 * (1.0 - decline) ** years_at_renewal
 
     sold_reserved, sold_on_demand, on_demand_price, reserved_price = np.broadcast_arrays(

@@ -9,7 +9,10 @@ A scenario file (YAML or JSON) may name a preset with ``base:`` (a file in
 
 Conventions: money in nominal USD, rates as fractions per year unless named
 ``_per_month``, time in months unless the name says otherwise. Each field's
-``description`` is the help text of its widget in the app.
+``description`` is the help text of its widget in the app. Defaults that are
+assumptions about the world (colocation and power prices, staff cost, rates,
+durations) are read from ``data/assumptions.csv`` with their source, date and
+basis (``assumed("facility.pue")``); the rest are the plan's own choices.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic.fields import FieldInfo
 
-from .pricebook import DATA_DIR, MAX_UNIT_PRICE_USD
+from .errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
+from .pricebook import DATA_DIR, MAX_UNIT_PRICE_USD, assumed, assumed_count
 
 SCHEMA_VERSION = 1
 SCENARIOS_DIR = DATA_DIR / "scenarios"
@@ -41,10 +45,6 @@ UnitPriceUsd = Annotated[float, Field(ge=0, le=MAX_UNIT_PRICE_USD)]
 Topology = Literal["reference", "tor", "vms", "modular"]
 NodePreset = Literal["oem_default", "optimized"]
 CpuTier = Literal["entry", "mid", "top"]
-
-
-class ScenarioError(ValueError):
-    """An invalid scenario; the message names the field and is shown as is."""
 
 
 _NUMBER_TYPES: tuple[Any, ...] = (int, float, int | None, float | None)
@@ -226,26 +226,37 @@ class Facility(_Section):
     servers_per_rack: int = Field(
         4, ge=1, le=32, description="HGX servers per 42U compute rack [count], limited by rack power."
     )
-    pue: float = Field(1.3, ge=1, le=3, description="Power usage effectiveness: facility power ÷ IT power [ratio].")
+    pue: float = Field(
+        assumed("facility.pue"),
+        ge=1,
+        le=3,
+        description="Power usage effectiveness: facility power ÷ IT power [ratio].",
+    )
     colo_usd_per_kw_month: float = Field(
-        184.0, ge=0, le=2000, description="Colocation price per contracted IT kW per month [USD/kW-month]."
+        assumed("facility.colo_usd_per_kw_month"),
+        ge=0,
+        le=2000,
+        description="Colocation price per contracted IT kW per month [USD/kW-month].",
     )
     electricity_usd_per_kwh: float = Field(
-        0.08, ge=0, le=2, description="Electricity price per kWh consumed at the meter [USD/kWh]."
+        assumed("facility.electricity_usd_per_kwh"),
+        ge=0,
+        le=2,
+        description="Electricity price per kWh consumed at the meter [USD/kWh].",
     )
     management_nodes: int = Field(
         3, ge=3, le=100, description="CPU management nodes [count], ≥ 3; two get a back-end ConnectX for HA UFM."
     )
     firewall_pairs: int = Field(1, ge=0, le=20, description="Physical firewall HA pairs [count].")
     idle_power_share: float = Field(
-        0.2,
+        assumed("facility.idle_power_share"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
         description="Server draw when idle [fraction of max power].",
     )
     busy_power_share: float = Field(
-        0.8,
+        assumed("facility.busy_power_share"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
@@ -266,32 +277,47 @@ class Facility(_Section):
 class Opex(_Section):
     """Running costs other than power and colocation."""
 
-    staff_fte_per_1000_gpus: float = Field(4.0, ge=0, le=100, description="Operations staff per 1,000 GPUs [FTE].")
+    staff_fte_per_1000_gpus: float = Field(
+        assumed("opex.staff_fte_per_1000_gpus"),
+        ge=0,
+        le=100,
+        description="Operations staff per 1,000 GPUs [FTE].",
+    )
     staff_loaded_cost_usd: float = Field(
-        220_000.0, ge=0, le=5_000_000, description="Fully loaded cost of one FTE per year [USD]."
+        assumed("opex.staff_loaded_cost_usd"),
+        ge=0,
+        le=5_000_000,
+        description="Fully loaded cost of one FTE per year [USD].",
     )
     support_rate: float = Field(
-        0.04,
+        assumed("opex.support_rate"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
         description="Hardware support after warranty, per year [fraction of hardware capex].",
     )
     insurance_rate: float = Field(
-        0.005, ge=0, le=1, json_schema_extra={"unit": "fraction"}, description="Insurance per year [fraction of capex]."
+        assumed("opex.insurance_rate"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Insurance per year [fraction of capex].",
     )
     ai_enterprise: bool = Field(
         False, description="Pay NVIDIA AI Enterprise per GPU per year (the article advises against)."
     )
     transit_usd_per_month: float = Field(
-        15_000.0, ge=0, le=10_000_000, description="Internet transit and cross-connects [USD/month]."
+        assumed("opex.transit_usd_per_month"),
+        ge=0,
+        le=10_000_000,
+        description="Internet transit and cross-connects [USD/month].",
     )
     ufm_subscription: bool = Field(
         False,
         description="Pay UFM yearly per endpoint instead of the up-front licence (when the subnet manager is UFM).",
     )
     sga_rate: float = Field(
-        0.05,
+        assumed("opex.sga_rate"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
@@ -306,20 +332,28 @@ class Financing(_Section):
         0.6, ge=0, le=1, json_schema_extra={"unit": "fraction"}, description="Share of capex funded by debt [fraction]."
     )
     interest_rate: float = Field(
-        0.11,
+        assumed("financing.interest_rate"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
         description="Annual interest rate on the debt [fraction].",
     )
-    term_months: int = Field(60, ge=1, le=360, description="Debt term from first draw [months].")
+    term_months: int = Field(
+        assumed_count("financing.term_months"),
+        ge=1,
+        le=360,
+        description="Debt term from first draw [months].",
+    )
     grace_months: int = Field(6, ge=0, le=120, description="Interest-only months before repayment starts [months].")
     amortization: Literal["annuity", "straight_line", "sculpted"] = Field("annuity", description="Repayment profile.")
     target_dscr: float = Field(
-        1.3, ge=1, le=10, description="Target debt-service cover for sculpted repayment [ratio]."
+        assumed("financing.target_dscr"),
+        ge=1,
+        le=10,
+        description="Target debt-service cover for sculpted repayment [ratio].",
     )
     upfront_fee_rate: float = Field(
-        0.02,
+        assumed("financing.upfront_fee_rate"),
         ge=0,
         le=0.2,
         json_schema_extra={"unit": "fraction"},
@@ -327,14 +361,18 @@ class Financing(_Section):
     )
     capitalize_idc: bool = Field(True, description="Add interest during construction to the loan instead of paying it.")
     hurdle_rate: float = Field(
-        0.12,
+        assumed("financing.hurdle_rate"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
         description="Discount rate for NPV and TCO capital recovery (WACC) [fraction per year].",
     )
     tax_rate: float = Field(
-        0.25, ge=0, le=1, json_schema_extra={"unit": "fraction"}, description="Corporate income tax rate [fraction]."
+        assumed("financing.tax_rate"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Corporate income tax rate [fraction].",
     )
 
     @model_validator(mode="after")
@@ -350,53 +388,64 @@ class Pricing(_Section):
     """What customers pay."""
 
     usd_per_gpu_hour: float = Field(
-        2.80,
+        assumed("pricing.usd_per_gpu_hour"),
         ge=0,
         le=100,
         description="On-demand price of a GPU-hour at go-live [USD/GPU-hour]; default near the H100 neocloud "
         "on-demand index of 2026-10 ($2.81).",
     )
     utilization: float = Field(
-        0.85,
+        assumed("pricing.utilization"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
         description="Share of sellable GPU-hours sold at steady state [fraction].",
     )
     reserved_share: float = Field(
-        0.6,
+        assumed("pricing.reserved_share"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
         description="Share of sellable GPUs under take-or-pay contracts [fraction].",
     )
     reserved_price_multiple: float = Field(
-        0.85,
+        assumed("pricing.reserved_price_multiple"),
         ge=0,
         le=5,
-        description="Reserved price as a multiple of the headline price [ratio]; 0.85 × $2.80 ≈ the 1-year "
+        description="Reserved price as a multiple of the headline price [ratio]; "
+        f"{assumed('pricing.reserved_price_multiple'):g} × ${assumed('pricing.usd_per_gpu_hour'):.2f} ≈ the 1-year "
         "contract index of 2026-03 ($2.35).",
     )
     reserved_usd_per_gpu_hour: float | None = Field(
         None, ge=0, le=100, description="Pinned reserved price [USD/GPU-hour]; empty = multiple × headline."
     )
     reserved_term_months: int = Field(
-        24, ge=1, le=120, description="Length of reserved contracts before renewal [months]."
+        assumed_count("pricing.reserved_term_months"),
+        ge=1,
+        le=120,
+        description="Length of reserved contracts before renewal [months].",
     )
     on_demand_price_multiple: float = Field(
         1.0, ge=0, le=5, description="On-demand price as a multiple of the headline price [ratio]."
     )
     price_decline_per_year: float = Field(
-        0.13,
+        assumed("pricing.price_decline_per_year"),
         ge=0,
         le=0.95,
         json_schema_extra={"unit": "fraction"},
-        description="Yearly fall of on-demand and renewal prices [fraction]; 0.13 halves the price in 5 years, "
+        description="Yearly fall of on-demand and renewal prices [fraction]; "
+        f"{assumed('pricing.price_decline_per_year'):g} leaves "
+        f"{100 * (1 - assumed('pricing.price_decline_per_year')) ** 5:.0f} % of the price after 5 years, "
         "as in Latent Space's worked example (2024-10); 2024 saw falls of 40 % and more.",
     )
-    ramp_months: int = Field(3, ge=0, le=36, description="Months after go-live to reach steady utilization [months].")
+    ramp_months: int = Field(
+        assumed_count("pricing.ramp_months"),
+        ge=0,
+        le=36,
+        description="Months after go-live to reach steady utilization [months].",
+    )
     sla_credit_share: float = Field(
-        0.01,
+        assumed("pricing.sla_credit_share"),
         ge=0,
         le=0.5,
         json_schema_extra={"unit": "fraction"},
@@ -408,28 +457,45 @@ class Timeline(_Section):
     """From purchase order to end of life; month 0 = purchase order."""
 
     delivery_lead_months: int = Field(
-        3, ge=0, le=36, description="Purchase order to delivery at the OEM's dock [months]."
+        assumed_count("timeline.delivery_lead_months"),
+        ge=0,
+        le=36,
+        description="Purchase order to delivery at the OEM's dock [months].",
     )
     integration_burn_in_weeks: float = Field(
-        3.5, ge=0, le=26, description="OEM integration and burn-in before shipping [weeks]."
+        assumed("timeline.integration_burn_in_weeks"),
+        ge=0,
+        le=26,
+        description="OEM integration and burn-in before shipping [weeks].",
     )
     site_install_weeks: float = Field(
-        2.0, ge=0, le=26, description="Installation and cabling at the colocation site [weeks]."
+        assumed("timeline.site_install_weeks"),
+        ge=0,
+        le=26,
+        description="Installation and cabling at the colocation site [weeks].",
     )
     onsite_burn_in_days: float = Field(
-        3.0, ge=0, le=60, description="On-site burn-in before customers get access [days]."
+        assumed("timeline.onsite_burn_in_days"),
+        ge=0,
+        le=60,
+        description="On-site burn-in before customers get access [days].",
     )
     deposit_share: float = Field(
-        0.3,
+        assumed("timeline.deposit_share"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
         description="Share of capex paid at purchase order; the rest at delivery [fraction].",
     )
     horizon_months: int = Field(72, ge=12, le=240, description="Analysis horizon from month 0 [months].")
-    useful_life_months: int = Field(72, ge=12, le=180, description="Depreciation life of the hardware [months].")
+    useful_life_months: int = Field(
+        assumed_count("timeline.useful_life_months"),
+        ge=12,
+        le=180,
+        description="Depreciation life of the hardware [months].",
+    )
     residual_value_share: float = Field(
-        0.05,
+        assumed("timeline.residual_value_share"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},

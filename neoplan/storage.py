@@ -32,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .costs import CostLine, priced, total_usd
+from .errors import ScenarioError, check
 from .pricebook import DATA_DIR, PriceBook
 from .scenario import Scenario, Storage
 
@@ -237,17 +238,17 @@ def pick_model(
     """The catalogue model ``key``, or the default model of ``vendor_class``."""
     if key is not None:
         if key not in catalogue:
-            raise ValueError(f"storage.server_model must be one of {', '.join(sorted(catalogue))}, got {key!r}")
+            raise ScenarioError(f"storage.server_model must be one of {', '.join(sorted(catalogue))}, got {key!r}")
         model = catalogue[key]
         if model.vendor_class != vendor_class:
-            raise ValueError(
+            raise ScenarioError(
                 f"storage.server_model {key!r} is a {model.vendor_class} model; storage.vendor_class is {vendor_class}"
             )
         return model
     for model in catalogue.values():
         if model.vendor_class == vendor_class and model.default:
             return model
-    raise ValueError(f"storage catalogue has no default model for storage.vendor_class {vendor_class!r}")
+    raise ScenarioError(f"storage catalogue has no default model for storage.vendor_class {vendor_class!r}")
 
 
 # --- sizing -------------------------------------------------------------------------------------
@@ -305,7 +306,8 @@ def servers_for_capacity(model: StorageServerModel, usable_tb: float, start: int
     while data_drives_per_server(model, servers, usable_tb) > data_bays(model):
         servers += 1
         if servers > MAX_SERVERS:
-            raise ValueError(f"storage.usable_pb: {usable_tb / TB_PER_PB:g} PB needs more than {MAX_SERVERS} servers")
+            pb = usable_tb / TB_PER_PB
+            raise ScenarioError(f"storage.usable_pb: {pb:g} PB needs more than {MAX_SERVERS} servers")
     return servers
 
 
@@ -375,23 +377,16 @@ def licence_usd_per_year(book: PriceBook, storage: Storage) -> float:
 
 
 def _check_inputs(storage: Storage, gpus: int, rack_power_kw: float, bytes_per_param: float) -> None:
-    checks = [
-        ("storage.usable_pb", storage.usable_pb, storage.usable_pb >= 0, "≥ 0"),
-        ("storage.min_servers", storage.min_servers, storage.min_servers >= 1, "≥ 1"),
-        ("storage.target_gbps_per_gpu", storage.target_gbps_per_gpu, storage.target_gbps_per_gpu >= 0, "≥ 0"),
-        (
-            "storage.checkpoint_params_billion",
-            storage.checkpoint_params_billion,
-            storage.checkpoint_params_billion >= 0,
-            "≥ 0",
-        ),
-        ("cluster.gpus", gpus, gpus >= 0, "≥ 0"),
-        ("facility.rack_power_kw", rack_power_kw, rack_power_kw > 0, "> 0"),
-        ("bytes_per_param", bytes_per_param, bytes_per_param > 0, "> 0"),
-    ]
-    for name, value, ok, rule in checks:
-        if not (ok and math.isfinite(value)):
-            raise ValueError(f"{name} must be {rule}, got {value!r}")
+    """Scenario fields raise :class:`~neoplan.errors.ScenarioError`; ``bytes_per_param`` (an argument) raises
+    ``ValueError``."""
+    check("storage.usable_pb", storage.usable_pb, storage.usable_pb >= 0, "≥ 0")
+    check("storage.min_servers", storage.min_servers, storage.min_servers >= 1, "≥ 1")
+    check("storage.target_gbps_per_gpu", storage.target_gbps_per_gpu, storage.target_gbps_per_gpu >= 0, "≥ 0")
+    params = storage.checkpoint_params_billion
+    check("storage.checkpoint_params_billion", params, params >= 0, "≥ 0")
+    check("cluster.gpus", gpus, gpus >= 0, "≥ 0")
+    check("facility.rack_power_kw", rack_power_kw, rack_power_kw > 0, "> 0")
+    check("bytes_per_param", bytes_per_param, bytes_per_param > 0, "> 0", error=ValueError)
 
 
 def size_storage(

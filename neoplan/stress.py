@@ -1,6 +1,6 @@
 """Investor stress test: tornado, two-way grids, Monte Carlo and break-even solvers.
 
-Every tool here re-runs the monthly engine of one sized design (:func:`neoplan.model.run_cases`)
+Every tool here re-runs the monthly engine of one sized design (:func:`neoplan.engine.run_cases`)
 for many cases at once: each case is one set of values of the twelve **drivers** below, and the
 engine works on arrays of cases × months, never looping over cases. The design itself (BoM,
 fabric, site, hence capex) depends on none of the drivers, so it is sized once by ``evaluate``.
@@ -57,7 +57,8 @@ from typing import Any, Literal, cast
 import numpy as np
 from annotated_types import Ge, Gt, Le, Lt
 
-from .model import Drivers, Result
+from .engine import Drivers
+from .model import Result
 from .scenario import Scenario, ScenarioError
 
 Distribution = Literal["fixed", "triangular", "uniform", "normal", "lognormal"]
@@ -333,13 +334,8 @@ def _complete(scenario: Scenario, ranges: Mapping[str, Range] | None) -> dict[st
 
 def _run(result: Result, drivers: Drivers) -> dict[str, np.ndarray]:
     """KPIs (n,) of n cases of ``result``'s design; impossible driver values (go-live past the horizon …) raise
-    ScenarioError."""
-    try:
-        return result.cases(drivers).kpis(result.scenario.financing.hurdle_rate)
-    except ScenarioError:
-        raise
-    except ValueError as exc:
-        raise ScenarioError(str(exc)) from None
+    ScenarioError where the engine checks them."""
+    return result.cases(drivers).kpis(result.scenario.financing.hurdle_rate)
 
 
 def _ranked(values: np.ndarray, metric: str) -> np.ndarray:

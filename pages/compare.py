@@ -7,6 +7,7 @@ import json
 import pandas as pd
 import streamlit as st
 
+from neoplan import metrics
 from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare_figure, tco_compare_figure
 from neoplan.scenario import ScenarioError, scenario_json
 from ui import format as fmt
@@ -14,23 +15,14 @@ from ui.state import evaluate_scenario, get_library, get_scenario
 from ui.widgets import chart
 
 CURRENT = "Current scenario (unsaved edits)"
-# (label, getter, formatter, higher is better)
+# The figures compared, by registry key (neoplan.metrics: label and format).
+# Each row: (label, getter of a Result.to_dict(), formatter).
+COMPARED = ("gpus", "node_capex_usd", "capex_usd.total", "capex_per_gpu_usd", "capex_per_server_excl_storage_usd",
+            "capex_usd.backend_network", "opex_usd_per_year.total", "tco_usd_per_gpu_hour",
+            "breakeven_usd_per_gpu_hour", "npv_usd", "project_irr", "equity_irr", "payback_months", "min_dscr")
 ROWS = [
-    ("GPUs", lambda r: r.gpus, fmt.count, None),
-    ("Node price", lambda r: r.node_capex_usd, fmt.usd_exact, False),
-    ("Capex", lambda r: r.capex_total_usd, fmt.usd, False),
-    ("Capex per GPU", lambda r: r.capex_per_gpu_usd, fmt.usd_exact, False),
-    ("Capex per server excl. storage", lambda r: r.capex_per_server_excl_storage_usd, fmt.usd_exact, False),
-    ("Back-end network capex", lambda r: r.capex_usd["backend_network"], fmt.usd, False),
-    ("Opex per year (run rate)", lambda r: r.opex_usd_per_year["total"], fmt.usd, False),
-    ("TCO", lambda r: r.kpis["tco_usd_per_gpu_hour"], fmt.usd_per_gpu_hour, False),
-    ("Break-even price", lambda r: r.kpis["breakeven_usd_per_gpu_hour"], fmt.usd_per_gpu_hour, False),
-    ("NPV at hurdle", lambda r: r.kpis["npv_usd"], fmt.usd, True),
-    ("Project IRR", lambda r: r.kpis["project_irr"], fmt.pct, True),
-    ("Equity IRR", lambda r: r.kpis["equity_irr"], fmt.pct, True),
-    ("Payback [months]", lambda r: r.kpis["payback_months"], lambda v: fmt.NA if v is None or v != v else f"{v:.1f}",
-     False),
-    ("Min DSCR", lambda r: r.kpis["min_dscr"], lambda v: fmt.NA if v is None or v != v else f"{v:.2f}×", True),
+    (metrics.METRICS[key].label, lambda d, key=key: metrics.lookup(d, key), metrics.METRICS[key].text)
+    for key in COMPARED
 ]
 
 st.title("Compare scenarios")
@@ -53,12 +45,13 @@ if len(results) < 2:
     st.stop()
 
 names = list(results)
-base = results[names[0]]
+data = {name: r.to_dict() for name, r in results.items()}
+base = data[names[0]]
 table = {"": [row[0] for row in ROWS]}
 for name in names:
     col = []
-    for _label, get, show, _better in ROWS:
-        value = get(results[name])
+    for _label, get, show in ROWS:
+        value = get(data[name])
         text = show(value)
         if name != names[0] and value is not None and value == value:
             ref = get(base)

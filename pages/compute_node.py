@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from neoplan import metrics
 from neoplan.charts import node_bom_figure
 from neoplan.pricebook import default_platforms
 from neoplan.scenario import scenario_json
@@ -44,12 +45,14 @@ if result is not None:
     with right:
         saving = result.node_saving_vs_oem_usd
         c1, c2, c3 = st.columns(3)
-        c1.metric("Node price", fmt.usd_exact(result.node_capex_usd), help="Sum of the line items below, per server.")
+        label, value, help_text = metrics.card("node_capex_usd", result.node_capex_usd, "Line items below.")
+        c1.metric(label, value, help=help_text)
+        label, value, help_text = metrics.card("node_saving_vs_oem_usd", saving)
         c2.metric(
-            "Saving vs OEM default",
-            fmt.usd_exact(saving),
+            label,
+            value,
             delta=fmt.pct(saving / result.oem_default_node_capex_usd) if result.oem_default_node_capex_usd else None,
-            help="OEM-default server on the same platform and NIC count minus this server.",
+            help=help_text,
         )
         c3.metric(
             f"Saving over {result.servers + result.spare_servers:,} servers",
@@ -57,14 +60,13 @@ if result is not None:
             help="Per-server saving times servers bought (hot spares included).",
         )
         c4, c5, c6 = st.columns(3)
-        c4.metric(
-            "Compute capex",
-            fmt.usd(result.capex_by_category()["compute"]),
-            help="Servers in service plus hot spares, times the node price.",
+        label, value, help_text = metrics.card(
+            "capex_usd.compute", result.capex_usd["compute"], "Servers in service plus hot spares × node price."
         )
+        c4.metric(label, value, help=help_text)
         c5.metric("Servers + hot spares", f"{result.servers:,} + {result.spare_servers:,}")
         c6.metric(
-            "Per GPU",
+            "Node price per GPU",
             fmt.usd_exact(result.node_capex_usd / result.platform.gpus_per_node),
             help="Node price divided by its GPUs.",
         )

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 
-from neoplan import finance
-from neoplan.charts.finance import DEBT_LABELS, debt_by_month, debt_by_year, debt_figure, timeline_figure
+from neoplan import finance, metrics
+from neoplan.charts.finance import debt_figure, timeline_figure
 from neoplan.scenario import scenario_json
+from neoplan.statements import DEBT_LABELS, debt_by_month, debt_by_year
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import chart, compact_metrics, field_input, metric_cards
@@ -16,11 +15,6 @@ from ui.widgets import chart, compact_metrics, field_input, metric_cards
 KPI_KEY = "financing_kpis"
 TIMELINE_KEY = "financing_timeline"
 FUNDING_KEY = "financing_funding"
-
-
-def _month(value: float | None) -> str:
-    """A point on the month axis: ``month 4.4``."""
-    return fmt.NA if value is None or not math.isfinite(value) else f"month {value:,.1f}"
 
 
 def _sculpted() -> bool:
@@ -45,23 +39,22 @@ if result is not None:
     debt = result.ops.cash.debt
     drawn = float(debt.draws.sum())
     hurdle = fmt.pct(result.scenario.financing.hurdle_rate)
+    d = result.to_dict()
+    kpis = ["equity_irr", "project_irr", "min_dscr", "npv_usd", "equity_moic"]
     metric_cards(
         KPI_KEY,
-        [[
-            ("Equity IRR", fmt.pct(k["equity_irr"]), "Annual IRR of cash to and from equity."),
-            ("Project IRR", fmt.pct(k["project_irr"]), "Annual IRR of unlevered cash flow."),
-            ("Min DSCR", fmt.ratio(k["min_dscr"]),
-             "Lowest CFADS / debt service over 12-month periods from the first full operating month."),
-            ("NPV", fmt.usd(k["npv_usd"]), f"Project cash flow discounted at the hurdle rate ({hurdle})."),
-            ("Equity MOIC", fmt.ratio(k["equity_moic"]), "Cash returned to equity / cash put in."),
-        ]],
+        [[metrics.card(key, metrics.lookup(d, key), f"Hurdle rate {hurdle}." if key == "npv_usd" else "")
+          for key in kpis]],
         font_rem=1.6,
     )
     compact_metrics(FUNDING_KEY, 1.6)
     compact_metrics(TIMELINE_KEY, 1.6)
     with st.container(key=FUNDING_KEY):
         s = st.columns(5)
-        s[0].metric("Capex", fmt.usd(result.capex_total_usd), help="Deposit at order, the balance at delivery.")
+        label, value, help_text = metrics.card(
+            "capex_usd.total", result.capex_total_usd, "Deposit at order, the balance at delivery."
+        )
+        s[0].metric(label, value, help=help_text)
         s[1].metric("Debt drawn", fmt.usd(drawn), help="Debt share × capex, drawn with each capex payment.")
         s[2].metric("Equity in", fmt.usd(result.capex_total_usd - drawn), help="Capex not funded by debt.")
         s[3].metric(
@@ -112,8 +105,11 @@ if result is not None:
     with right:
         st.subheader("Timeline")
         t = st.container(key=TIMELINE_KEY).columns(4)
-        t[0].metric("Delivery", _month(dates.delivery_month), help="Purchase order to delivery; capex balance due.")
-        t[1].metric("Go-live", _month(k["go_live_month"]), help="After integration, install and on-site burn-in.")
+        t[0].metric(
+            "Delivery", metrics.month_point(dates.delivery_month), help="Purchase order to delivery; capex balance due."
+        )
+        go_live, go_live_text, go_live_help = metrics.card("go_live_month", k["go_live_month"])
+        t[1].metric(go_live, go_live_text, help=go_live_help)
         t[2].metric(
             "Repayment",
             f"{debt.repay_start}–{debt.maturity - 1}" if drawn > 0 else fmt.NA,

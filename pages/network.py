@@ -8,7 +8,7 @@ import math
 import pandas as pd
 import streamlit as st
 
-from neoplan import Result
+from neoplan import Result, metrics
 from neoplan.charts.network import SHORT_LABELS, options_figure, topology_figure
 from neoplan.fabric import (
     DesignOption,
@@ -144,8 +144,8 @@ if result is not None:
     with right:
         backend_usd = fabric.capex_usd("backend_network")
         spines_label = "Modular chassis" if b.chassis else "Spine switches"
-        metrics = [
-            ("Back-end capex", fmt.usd(backend_usd), "Switches, optics and cables of the GPU fabric (hardware)."),
+        cards = [
+            metrics.card("capex_usd.backend_network", backend_usd, "Switches, optics and cables.", short=True),
             ("Back end per server", fmt.usd_exact(backend_usd / result.servers), "Back-end capex ÷ servers."),
             ("Bandwidth per GPU", f"{b.injection_gbps_per_gpu:,.0f} Gbit/s", "NICs × NIC speed ÷ GPUs per server."),
             (
@@ -158,23 +158,25 @@ if result is not None:
             ("Core switches", fmt.count(b.core_switches), None),
             ("Transceivers", fmt.count(b.transceivers), "Server-side single-port plus switch-side twin-port."),
             ("Cables", fmt.count(b.cables), "Fibres, DACs, DAC splitters and ACCs."),
-            (
-                "Front-end capex",
-                fmt.usd(fabric.capex_usd("frontend_network")),
+            metrics.card(
+                "capex_usd.frontend_network",
+                fabric.capex_usd("frontend_network"),
                 f"{fe.switches:,} switches, {fe.transceivers:,} transceivers.",
+                short=True,
             ),
             ("Front end per GPU", f"{fe.gbps_per_gpu:,.0f} Gbit/s", "The article: 25–50 Gbit/s per GPU is plenty."),
-            (
-                "Out-of-band capex",
-                fmt.usd(fabric.capex_usd("oob_network")),
+            metrics.card(
+                "capex_usd.oob_network",
+                fabric.capex_usd("oob_network"),
                 f"{oob.ports:,} ports, {oob.switches:,} switches.",
+                short=True,
             ),
             ("UFM licences", fmt.count(fabric.ufm_licences), "One per back-end NIC endpoint; none with OpenSM."),
             ("Network racks", fmt.count(b.network_racks + fe.network_racks), "Back-end and front-end switch racks."),
             ("Network power", f"{sum(fabric.power_kw.values()):,.1f} kW", "Switches and optics of all three networks."),
         ]
-        for row in range(0, len(metrics), 3):
-            for col, (label, value, help_text) in zip(st.columns(3), metrics[row : row + 3], strict=False):
+        for row in range(0, len(cards), 3):
+            for col, (label, value, help_text) in zip(st.columns(3), cards[row : row + 3], strict=False):
                 col.metric(label, value, help=help_text)
         for warning in fabric.warnings:
             st.warning(fmt.plain(warning))

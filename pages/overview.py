@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from neoplan import metrics
 from neoplan.charts.finance import cash_flow_figure, tco_figure
 from neoplan.charts.site import capex_treemap_figure
 from neoplan.costs import share_by_basis
@@ -21,35 +22,21 @@ result = evaluate_current()
 if result is None:
     st.stop()
 
-k = result.kpis
+d = result.to_dict()
 with st.container(border=True):
     st.caption("CLUSTER")
     c = st.columns(5)
-    c[0].metric("GPUs", f"{result.gpus:,}", help=result.platform.name)
-    c[1].metric("Servers", f"{result.servers:,}",
-                help=f"HGX servers in service, plus {result.spare_servers} hot spares.")
-    c[2].metric("Node price", fmt.usd_exact(result.node_capex_usd), help="One server, line by line: Compute node page.")
-    c[3].metric("Power (IT peak)", fmt.mw(result.facility.it_peak_kw),
-                help=f"Facility peak with PUE {result.facility.pue:g}: {fmt.mw(result.facility.facility_peak_kw)}.")
-    c[4].metric("Racks", f"{result.facility.racks:,}", help="Compute, network, storage and management racks.")
+    spares = f" Plus {result.spare_servers} hot spares." if result.spare_servers else ""
+    facility = f"Facility peak with PUE {result.facility.pue:g}: {fmt.mw(result.facility.facility_peak_kw)}."
+    notes = {"gpus": result.platform.name, "servers": spares, "node_capex_usd": "Line by line: Compute node page.",
+             "it_power_peak_kw": facility}
+    for col, key in zip(c, ("gpus", "servers", "node_capex_usd", "it_power_peak_kw", "racks"), strict=True):
+        label, value, help_text = metrics.card(key, metrics.lookup(d, key), notes.get(key, ""))
+        col.metric(label, value, help=help_text)
 
-KPIS = [
-    # (label, value, help, page that explains it)
-    ("Capex", fmt.usd(result.capex_total_usd), "Everything bought up front.", "pages/storage_site.py"),
-    ("Capex per GPU", fmt.usd_exact(result.capex_per_gpu_usd), "Total capex ÷ GPUs in service.",
-     "pages/storage_site.py"),
-    ("TCO", fmt.usd_per_gpu_hour(k["tco_usd_per_gpu_hour"]),
-     "Levelised cost per sold GPU-hour: capital recovered at the hurdle rate plus opex.", "pages/results.py"),
-    ("Break-even price", fmt.usd_per_gpu_hour(k["breakeven_usd_per_gpu_hour"]),
-     "Go-live headline price at which project NPV at the hurdle rate is zero.", "pages/pricing.py"),
-    ("Project IRR", fmt.pct(k["project_irr"]), "Annual IRR of the unlevered after-tax cash flow.", "pages/results.py"),
-    ("Equity IRR", fmt.pct(k["equity_irr"]), "Annual IRR of the cash flow to equity after debt.",
-     "pages/financing.py"),
-    ("Payback", fmt.months(k["payback_months"]), "From purchase order until cumulative project cash turns positive.",
-     "pages/results.py"),
-    ("Min DSCR", fmt.ratio(k["min_dscr"]), "Lowest yearly debt-service cover (CFADS ÷ debt service).",
-     "pages/financing.py"),
-]
+HEADLINE = ("capex_usd.total", "capex_per_gpu_usd", "tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour",
+            "project_irr", "equity_irr", "payback_months", "min_dscr")
+KPIS = [(*metrics.card(key, metrics.lookup(d, key)), metrics.METRICS[key].page) for key in HEADLINE]
 compact_metrics("overview_headline", 1.6)  # "$3.23 /GPU-h" fits four to a row at 1,280 px
 with st.container(border=True, key="overview_headline"):
     st.caption(f"HEADLINE at {fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)} and "

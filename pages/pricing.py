@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from neoplan import revenue
+from neoplan import metrics, revenue
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
 from neoplan.scenario import Pricing, scenario_json
-from ui import format as fmt
 from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
 from ui.widgets import chart, field_input, metric_cards
 
@@ -71,20 +70,12 @@ st.caption(
 
 result = evaluate_current()  # widget callbacks have already applied this run's edits
 if result is not None:
-    k = result.kpis
+    d = result.to_dict()
+    kpis = ["breakeven_usd_per_gpu_hour", "tco_usd_per_gpu_hour", "equity_irr", "project_irr", "npv_usd",
+            "payback_months"]
     metric_cards(
         KPI_KEY,
-        [[
-            ("Break-even price", fmt.usd_per_gpu_hour(k["breakeven_usd_per_gpu_hour"]),
-             "Headline price at which project NPV at the hurdle rate is zero."),
-            ("TCO / GPU-h", fmt.usd_per_gpu_hour(k["tco_usd_per_gpu_hour"]),
-             "Fully loaded cost per sold GPU-hour, capital recovered at the hurdle rate."),
-            ("Equity IRR", fmt.pct(k["equity_irr"]), "Annual IRR of cash to and from equity."),
-            ("Project IRR", fmt.pct(k["project_irr"]), "Annual IRR of unlevered cash flow."),
-            ("NPV", fmt.usd(k["npv_usd"]), "Project cash flow discounted at the hurdle rate."),
-            ("Payback", fmt.months(k["payback_months"]),
-             "From the purchase order until cumulative project cash turns positive."),
-        ]],
+        [metrics.cards(d, kpis)],
         font_rem=1.5,
         per_row=3,  # six in a row are cut off below ~1,600 px
     )
@@ -114,10 +105,10 @@ if result is not None:
             "break-even price project NPV is zero, so the project IRR equals the hurdle rate."
         )
         chart(tco_figure, result, inputs=inputs, key="pricing_tco_chart")
+        tco = metrics.METRICS["tco_usd_per_gpu_hour"]
         st.caption(
-            "TCO is PV(capex less residual + opex) / PV(sold GPU-hours) at the hurdle rate, before SG&A and tax. "
-            "The break-even headline price differs from it: prices decline after go-live, reserved contracts "
-            "pay their own price, and SLA credits, SG&A and tax come off revenue."
+            f"**{tco.label}** — {tco.definition} The break-even headline price differs from it: prices decline after "
+            "go-live, reserved contracts pay their own price, and SLA credits, SG&A and tax come off revenue."
         )
         with st.expander("How this is computed"):
             st.markdown(revenue.__doc__ or "")

@@ -104,7 +104,7 @@ def _apply(review: QuoteReview) -> None:
     except (QuoteError, ScenarioError) as exc:
         st.session_state[APPLIED] = ("error", f"Could not apply the recommendations: {fmt.plain(exc)}")
         return
-    set_scenario(scenario, origin=None)
+    set_scenario(scenario, origin=None, source=f"quote {review.name}")
     st.session_state[APPLIED] = (
         "success",
         f"Scenario set to “{fmt.plain(scenario.name)}”: {scenario.cluster.gpus:,} GPUs ({scenario.cluster.gpu_model}) "

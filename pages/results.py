@@ -5,8 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from neoplan.charts.finance import PNL_BOLD, PNL_LABELS, cash_flow_figure, margin_figure, pnl_by_year, tco_figure
+from neoplan import metrics
+from neoplan.charts.finance import cash_flow_figure, margin_figure, tco_figure
 from neoplan.scenario import scenario_json
+from neoplan.statements import PNL_BOLD, PNL_LABELS, pnl_by_year
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import chart, metric_cards
@@ -38,32 +40,14 @@ st.caption(
 
 result = evaluate_current()
 if result is not None:
-    k = result.kpis
-    hurdle = fmt.pct(scenario.financing.hurdle_rate)
+    d = result.to_dict()
+    hurdle = f"Hurdle rate {fmt.pct(scenario.financing.hurdle_rate)}."
+    row1 = ["tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour", "npv_usd", "project_irr", "equity_irr"]
+    row2 = ["payback_months", "min_dscr", "gross_margin", "ebitda_margin", "equity_moic"]
     metric_cards(
         KPI_KEY,
-        [
-            [
-                ("TCO / GPU-h", fmt.usd_per_gpu_hour(k["tco_usd_per_gpu_hour"]),
-                 "Fully loaded cost per sold GPU-hour at this utilization: "
-                 "capital recovered at the hurdle rate + opex."),
-                ("Break-even price", fmt.usd_per_gpu_hour(k["breakeven_usd_per_gpu_hour"]),
-                 "Headline price at which project NPV at the hurdle rate is zero."),
-                ("NPV", fmt.usd(k["npv_usd"]), f"Project cash flow discounted at the hurdle rate ({hurdle})."),
-                ("Project IRR", fmt.pct(k["project_irr"]), "Annual IRR of unlevered cash flow."),
-                ("Equity IRR", fmt.pct(k["equity_irr"]), "Annual IRR of cash to equity."),
-            ],
-            [
-                ("Payback", fmt.months(k["payback_months"]),
-                 "Months from the purchase order until cumulative project cash turns positive; n/a = not in horizon."),
-                ("Min DSCR", fmt.ratio(k["min_dscr"]),
-                 "Lowest CFADS / debt service over 12-month periods of operation; n/a = no debt."),
-                ("Gross margin", fmt.pct(k["gross_margin"]),
-                 "1 − (power, colocation, hardware support, software) / revenue, over the horizon."),
-                ("EBITDA margin", fmt.pct(k["ebitda_margin"]), "EBITDA / revenue over the horizon."),
-                ("Equity MOIC", fmt.ratio(k["equity_moic"]), "Cash returned to equity / cash put in."),
-            ],
-        ],
+        [[metrics.card(k, metrics.lookup(d, k), hurdle if k == "npv_usd" else "") for k in row]
+         for row in (row1, row2)],
         font_rem=1.4,
         per_row=4,  # five in a row are cut off below ~1,600 px
     )
@@ -93,18 +77,11 @@ if result is not None:
         "Cash columns are signed: outflows negative.",
     )
     with st.expander("How this is computed"):
+        figures = "\n".join(f"- **{metrics.METRICS[k].label}**: {metrics.METRICS[k].definition}" for k in row1 + row2)
         st.markdown(
-            """
-- **Timeline**: monthly from the purchase order (month 0); revenue starts at go-live, after delivery,
-  OEM integration burn-in, site install and on-site burn-in.
-- **TCO / GPU-h**: present value of capex (less the residual) and opex (before SG&A) divided by the present
-  value of sold GPU-hours, both at the hurdle rate.
-- **Break-even price**: the headline price at which project NPV at the hurdle rate is zero (all else equal).
-- **NPV**: project free cash flow (after project-level tax, before financing), month 0 undiscounted.
-- **IRR**: annual = (1 + monthly IRR)¹² − 1; n/a when cash flows never change sign.
-- **Payback**: months until cumulative project cash first turns positive (linear within the month).
-- **DSCR**: CFADS (EBITDA − tax) / scheduled debt service, per 12 months from the first full operating month.
-- **Margins**: totals over the horizon; gross margin counts power, colocation, hardware support and software
-  as cost of revenue. **MOIC**: cash returned to equity / cash put in.
-"""
+            "- **Timeline**: monthly from the purchase order (month 0); revenue starts at go-live, after delivery, "
+            "OEM integration burn-in, site install and on-site burn-in.\n"
+            f"{figures}\n"
+            "- **IRR**: annual = (1 + monthly IRR)¹² − 1; n/a when cash flows never change sign. NPV discounts "
+            "month *t* at the monthly equivalent of the rate, month 0 undiscounted."
         )

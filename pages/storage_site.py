@@ -7,16 +7,16 @@ import math
 import pandas as pd
 import streamlit as st
 
+from neoplan import metrics
 from neoplan.charts.site import (
-    capex_category_table,
     capex_treemap_figure,
     capex_waterfall_figure,
     opex_by_year_figure,
-    opex_by_year_table,
     power_figure,
     storage_throughput_figure,
 )
 from neoplan.scenario import scenario_json
+from neoplan.statements import capex_by_category, opex_by_year
 from neoplan.storage import default_storage_catalogue
 from ui import format as fmt
 from ui.state import evaluate_current
@@ -47,35 +47,24 @@ with st.container():
     if result is not None:
         f, s = result.facility, result.storage
         c1, c2, c3, c4 = st.columns(4)
-        c1.metric(
-            "Total capex",
-            fmt.usd(result.capex_usd["total"]),
-            help="Sum of every capex line of the cluster; see the Capex tab.",
-            border=True,
-        )
-        c2.metric(
-            "Opex per year (run rate)",
-            fmt.usd(result.opex_usd_per_year["total"]),
-            help="Opex of the first full year after the hardware warranty ends, hardware support included.",
-            border=True,
-        )
+        d = result.to_dict()
+        for col, key in ((c1, "capex_usd.total"), (c2, "opex_usd_per_year.total")):
+            label, value, help_text = metrics.card(key, metrics.lookup(d, key))
+            col.metric(label, value, help=help_text, border=True)
         c3.metric(
             "Site power",
             f"{f.facility_peak_mw:,.2f} MW",
             help=f"Facility peak: IT peak {f.it_peak_mw:,.2f} MW × PUE {f.pue:g}.",
             border=True,
         )
-        c4.metric(
-            "Racks in total",
-            fmt.count(f.racks),
-            help="Compute, network, storage and management racks (42U).",
-            border=True,
-        )
+        label, value, help_text = metrics.card("racks", f.racks, "42U each.")
+        c4.metric(label, value, help=help_text, border=True)
         # Every storage and facility warning, above the tabs so none is hidden in a closed tab.
         for warning in (*s.warnings, *f.warnings):
             st.warning(fmt.plain(warning), icon=":material/warning:")
 
-compact_metrics(METRICS_KEY, 1.3)
+for tab_name in ("storage", "site", "opex"):
+    compact_metrics(f"{METRICS_KEY}_{tab_name}", 1.3)
 tab_storage, tab_site, tab_capex, tab_opex = st.tabs(["Storage", "Site & power", "Capex", "Opex"], key=TABS_KEY)
 
 # --- storage ------------------------------------------------------------------------------------
@@ -116,7 +105,7 @@ with tab_storage:
             field_input("storage.bytes_per_param", "Checkpoint bytes per parameter [B]", step=1.0, fmt="%.1f")
     if result is not None:
         s = result.storage
-        with right.container(key=METRICS_KEY):
+        with right.container(key=f"{METRICS_KEY}_storage"):
             c1, c2, c3 = st.columns(3)
             c1.metric(
                 "Storage servers",
@@ -145,11 +134,10 @@ with tab_storage:
                 help=f"Net capacity {s.free_bays:,} empty drive bays would add; installed net "
                 f"{s.installed_net_tb / 1000:,.2f} PB for {s.usable_pb:g} PB asked.",
             )
-            c6.metric(
-                "Storage capex",
-                fmt.usd(result.capex_usd["storage"]),
-                help="Storage servers, drives and a perpetual licence if any.",
+            label, value, help_text = metrics.card(
+                "capex_usd.storage", result.capex_usd["storage"], "Storage servers, drives and any perpetual licence."
             )
+            c6.metric(label, value, help=help_text)
             chart(storage_throughput_figure, result, inputs=inputs, key="storage_site.throughput")
             details = {
                 "Server model": f"{s.model.key}: {s.model.name}",
@@ -187,14 +175,15 @@ with tab_site:
             field_input("facility.busy_power_share", "Busy draw [% of max]", step=5.0)
     if result is not None:
         f = result.facility
-        with right.container(key=METRICS_KEY):
+        with right.container(key=f"{METRICS_KEY}_site"):
             c1, c2, c3, c4 = st.columns(4)
             c1.metric("Compute racks", fmt.count(f.compute_racks), help=f"{f.servers_per_rack} servers per rack.")
             c2.metric("Network racks", fmt.count(f.network_racks), help="Back-end and front-end switch racks.")
             c3.metric("Storage racks", fmt.count(f.storage_racks))
-            c4.metric("Management racks", fmt.count(f.management_racks), help="Management nodes and firewalls.")
+            c4.metric("Mgmt racks", fmt.count(f.management_racks), help="Management nodes and firewalls.")
             c5, c6, c7, c8 = st.columns(4)
-            c5.metric("IT peak", f"{f.it_peak_mw:,.2f} MW", help="All equipment at max power: the kW to contract.")
+            label, value, help_text = metrics.card("it_power_peak_kw", f.it_peak_kw, short=True)
+            c5.metric(label, value, help=help_text)
             c6.metric("Facility peak", f"{f.facility_peak_mw:,.2f} MW", help=f"IT peak × PUE {f.pue:g}.")
             c7.metric("kW per rack", f"{f.kw_per_rack:,.1f} kW", help="Peak IT load spread over all racks.")
             c8.metric(
@@ -231,12 +220,9 @@ with tab_capex:
     if result is not None:
         c1, c2, c3, c4 = st.columns(4)
         c1.metric("Per server", fmt.usd_exact(result.capex_per_server_usd), help="All capex per compute server.")
-        c2.metric(
-            "Per server excl. storage",
-            fmt.usd_exact(result.capex_per_server_excl_storage_usd),
-            help="Capex less storage per compute server in service (the BRIEF.md §5 calibration figure).",
-        )
-        c3.metric("Per GPU", fmt.usd_exact(result.capex_per_gpu_usd), help="All capex per GPU in service.")
+        for col, key in ((c2, "capex_per_server_excl_storage_usd"), (c3, "capex_per_gpu_usd")):
+            label, value, help_text = metrics.card(key, getattr(result, key), short=True)
+            col.metric(label, value, help=help_text)
         c4.metric(
             "Per GPU excl. storage",
             fmt.usd_exact(result.capex_per_gpu_excl_storage_usd),
@@ -253,7 +239,7 @@ with tab_capex:
                 chart(capex_waterfall_figure, result, inputs=inputs, key="storage_site.capex_waterfall")
         with table_col:
             st.dataframe(
-                capex_category_table(result),
+                capex_by_category(result),
                 hide_index=True,
                 width="stretch",
                 column_config={
@@ -298,27 +284,27 @@ with tab_opex:
         field_input("opex.transit_usd_per_month", "Transit and cross-connects [USD/month]", step=1_000.0, fmt="%.0f")
         field_input("opex.sga_rate", "SG&A [% of revenue]", step=1.0)
     if result is not None:
-        with right.container(key=METRICS_KEY):
+        with right.container(key=f"{METRICS_KEY}_opex"):
             first, run_rate = result.opex_for_year(1), result.opex_usd_per_year
             c1, c2, c3, c4 = st.columns(4)
             c1.metric("Opex, year 1", fmt.usd(first["total"]), help="First year after go-live, by category below.")
             c2.metric(
-                "Support per year",
+                "Support / yr",
                 fmt.usd(run_rate["hardware_support"]),
                 help="Run-rate year: support rate × hardware capex, once the warranty has ended.",
             )
             c3.metric(
-                "Software per year",
+                "Software / yr",
                 fmt.usd(run_rate["software"]),
                 help="AI Enterprise, UFM subscription and a yearly storage licence, as toggled.",
             )
             c4.metric(
-                "Staff per year",
+                "Staff / yr",
                 fmt.usd(run_rate["staff"]),
                 help="FTE per 1,000 GPUs × GPUs ÷ 1,000 × loaded cost.",
             )
             chart(opex_by_year_figure, result, inputs=inputs, key="storage_site.opex_chart")
-            table = opex_by_year_table(result)
+            table = opex_by_year(result)
             money = {c: st.column_config.NumberColumn(**DOLLARS) for c in table}
             st.dataframe(table, width="stretch", column_config={"_index": "Category"} | money)
             st.caption(

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from neoplan import stress
+from neoplan import metrics, stress
 from neoplan.charts.stress import cdf_figure, grid_figure, histogram_figure, tornado_figure
 from neoplan.model import Result
 from neoplan.scenario import ScenarioError, scenario_json
@@ -26,12 +26,9 @@ KPI_KEY = "stress_kpis"
 SOLVER_KEY = "stress_solvers"
 # Monte Carlo settings and their defaults (session-state keys ``stress.<name>``)
 SETTINGS = {"draws": stress.DEFAULT_DRAWS, "seed": 0, "rho": 0.0, "covenant": stress.DEFAULT_COVENANT_DSCR}
+# The stress outputs one can pick, named as in neoplan.metrics.
 METRIC_CHOICES = {
-    "equity_irr": "Equity IRR",
-    "project_irr": "Project IRR",
-    "npv_usd": "NPV",
-    "payback_months": "Payback",
-    "min_dscr": "Min DSCR",
+    key: metrics.METRICS[key].label for key in ("equity_irr", "project_irr", "npv_usd", "payback_months", "min_dscr")
 }
 DIST_LABELS = {
     "triangular": "Triangular (low, base, high)",
@@ -200,20 +197,12 @@ def cached_solvers(scenario_text: str, target_irr: float, covenant: float, _resu
 
 def kpi_cards(kpis: dict[str, Any]) -> None:
     """The scenario's own returns, for reference above the stress results."""
+    keys = ("equity_irr", "project_irr", "npv_usd", "payback_months", "min_dscr", "breakeven_usd_per_gpu_hour")
+    cards = [metrics.card(key, kpis[key], short=True) for key in keys]  # "never", "no debt" where undefined
     metric_cards(
         KPI_KEY,
-        [[
-            ("Equity IRR", show_metric(kpis["equity_irr"], "equity_irr"),
-             "Annual IRR of cash to and from equity, every driver at the scenario's value."),
-            ("Project IRR", show_metric(kpis["project_irr"], "project_irr"), "Annual IRR of unlevered cash flow."),
-            ("NPV", show_metric(kpis["npv_usd"], "npv_usd"), "Project cash flow discounted at the hurdle rate."),
-            ("Payback", show_metric(kpis["payback_months"], "payback_months"),
-             "Months from the purchase order until cumulative project cash turns positive."),
-            ("Min DSCR", show_metric(kpis["min_dscr"], "min_dscr"),
-             "Lowest CFADS / debt service over 12-month periods of operation."),
-            ("Break-even", fmt.usd_per_gpu_hour(kpis["breakeven_usd_per_gpu_hour"]),
-             "Headline price at which project NPV at the hurdle rate is zero."),
-        ]],
+        [[(label, show_metric(kpis[key], key) if key in stress.METRICS else value, help_text)
+          for key, (label, value, help_text) in zip(keys, cards, strict=True)]],
         font_rem=1.4,
         per_row=3,
     )
@@ -288,7 +277,8 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
     st.subheader("Monte Carlo")
     for name, value in SETTINGS.items():
         keep(KEY + name, value)
-    c = st.columns(4)
+    form = st.form(f"{KEY}mc_form", border=False)  # settings apply together, on "Run", not on every keystroke
+    c = form.columns(4)
     draws = c[0].number_input(
         "Draws",
         step=1_000,
@@ -314,6 +304,7 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
         key=f"{KEY}covenant",
         help="Minimum yearly DSCR the lender requires; used for the breach probability and the debt solver below.",
     )
+    form.form_submit_button("Run Monte Carlo", key=f"{KEY}run_mc", help="Run the draws with these settings.")
     inputs = json.dumps(
         [scenario_json(result.scenario), _ranges_text(ranges), draws, seed, rho, covenant], sort_keys=True, default=str
     )
@@ -456,7 +447,11 @@ follow_scenario(base, defaults)
 
 kpi_cards(result.kpis)
 with st.expander("Drivers: low / high values and Monte Carlo distributions", expanded=False):
-    ranges, problem = driver_table(base, defaults)
+    # A form: typing a range reruns nothing; "Apply ranges" recomputes the tornado, grid and Monte Carlo once.
+    with st.form(f"{KEY}ranges_form", border=False):
+        ranges, problem = driver_table(base, defaults)
+        st.form_submit_button("Apply ranges", type="primary", key=f"{KEY}apply_ranges",
+                              help="Recompute the tornado, grid and Monte Carlo with the ranges above.")
     st.button(
         "Reset to defaults",
         key=f"{KEY}reset",

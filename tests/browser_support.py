@@ -106,6 +106,7 @@ def settle(tab: Any) -> None:
     tab.wait_for_timeout(300)
     tab.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " && !document.querySelector('[data-testid=\"stSkeleton\"]')"
         " && document.querySelector('[data-testid=\"stMain\"] [data-testid=\"stElementContainer\"]')",
         timeout=30_000,
     )

@@ -1,4 +1,8 @@
-"""Test-wide setup: a throwaway scenario library, so tests never touch the user's."""
+"""Test-wide setup: a throwaway scenario library, so tests never touch the user's; shared AppTest helpers.
+
+The helpers are imported by name, ``from conftest import metric, run_page`` (tests/ is on sys.path, as for
+``browser_support``); the ``optimized`` fixture is found by pytest.
+"""
 
 from __future__ import annotations
 
@@ -6,5 +10,45 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import neoplan
+
 _LIBRARY_DIR = Path(tempfile.mkdtemp(prefix="neoplan-test-library-"))
 os.environ["NEOPLAN_LIBRARY"] = str(_LIBRARY_DIR / "scenarios.sqlite")
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository root."""
+
+
+def page_path(name: str) -> str:
+    """Path of ``pages/<name>.py`` (or of ``app.py`` for ``app``), as AppTest.from_file wants it."""
+    return str(ROOT / "app.py") if name == "app" else str(ROOT / "pages" / f"{name}.py")
+
+
+def run_page(path: str, timeout: float = 60, **state: object) -> AppTest:
+    """A page (or app.py) run once with ``state`` put in session state first; fails on any exception.
+
+    A page run on its own reads the scenario from session state: the default preset on the first run.
+    """
+    at = AppTest.from_file(path, default_timeout=timeout)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    """The value of the (first) metric card labelled ``label``; fails naming the labels shown if there is none."""
+    for m in at.metric:
+        if m.label == label:
+            return str(m.value)
+    raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
+
+
+@pytest.fixture(scope="session")
+def optimized() -> neoplan.Result:
+    """The optimized preset, evaluated once for the whole run (tests must not mutate it)."""
+    return neoplan.evaluate(neoplan.load_scenario("optimized"))

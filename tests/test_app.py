@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from conftest import ROOT, page_path, run_page
+from conftest import metric as _metric
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
@@ -15,8 +17,7 @@ from neoplan.library import Library, default_path
 from neoplan.scenario import Scenario
 from ui.format import plain
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
+APP = page_path("app")
 PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 
 
@@ -34,10 +35,7 @@ def _run_like_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _app() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return run_page(APP)
 
 
 def _text(markdown: str) -> str:
@@ -50,13 +48,6 @@ def _keyed(widgets, prefix: str):  # type: ignore[no-untyped-def]
     found = [w for w in widgets if (w.key or "").startswith(prefix)]
     assert len(found) == 1, [w.key for w in widgets]
     return found[0]
-
-
-def _metric(at: AppTest, label: str) -> str:
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -154,7 +154,8 @@ def test_pue_one_makes_facility_energy_equal_it_energy() -> None:
 def test_energy_by_hand() -> None:
     assert energy_kwh_per_year(1000, 1.3) == pytest.approx(1000 * 1.3 * HOURS_PER_YEAR)
     design = designed()
-    assert design.energy_usd_per_year == pytest.approx(design.it_avg_kw * 1.3 * 8760 * 0.08)
+    assert design.energy_usd_per_year == pytest.approx(design.it_avg_kw * 1.3 * 8766 * 0.08)  # 365.25 d × 24 h
+    assert energy_kwh_per_year(1.0) / 12 == 730.5  # a month of energy has the hours of a month of GPU-hours
 
 
 def test_electricity_in_colo_costs_nothing_extra() -> None:

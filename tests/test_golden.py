@@ -3,7 +3,9 @@
 The files in ``tests/golden/`` were written by ``python -m neoplan evaluate PRESET --json`` before input bounds
 and KPI warnings were added; bounds must not change any default result. The one deliberate change since: the
 ``reference`` and ``h100_256`` presets never pay back within 72 months, and their ``warnings`` now say so
-(issue 12: no null KPI without a reason); every number is as it was. Numbers are compared with
+(issue 12: no null KPI without a reason). Issue 16 then re-pinned them once for one definition of hours
+(8,766 h a year, 730.5 h a month, for energy as for sold GPU-hours): power opex +0.068 %, optimized TCO
+$1.99608 → $1.99616 per GPU-hour; the restructuring itself changed no number. Numbers are compared with
 ``pytest.approx`` (relative 1e-9), everything else exactly. To refresh after a deliberate model change::
 
     for p in h100_2048 h100_256 h200_1024 optimized reference; do

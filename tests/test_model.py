@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan import finance, model
+from neoplan import finance, model, storage
 from neoplan.costs import CAPEX_CATEGORIES
 from neoplan.model import KPI_LABELS, undefined_kpi_warnings
 from neoplan.scenario import ScenarioError
@@ -267,12 +267,9 @@ def test_undefined_kpi_warnings_name_each_kpi_once() -> None:
 
 
 def test_a_sizing_error_naming_a_field_is_a_scenario_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise ValueError("storage.usable_pb: 9 PB needs more than 1000 servers")
-
-    monkeypatch.setattr(model, "design_storage", refuse)
+    monkeypatch.setattr(storage, "MAX_SERVERS", 10)  # 100 PB needs more storage servers than that
     with pytest.raises(ScenarioError, match=r"storage\.usable_pb"):
-        neoplan.evaluate(neoplan.load_scenario("optimized"))
+        neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "storage": {"usable_pb": 100}}))
 
 
 @pytest.mark.parametrize("exc", [ValueError("math domain error"), ZeroDivisionError("x"), TypeError("y")])
@@ -284,6 +281,72 @@ def test_a_bug_is_not_dressed_up_as_bad_input(monkeypatch: pytest.MonkeyPatch, e
     with pytest.raises(type(exc)) as caught:
         neoplan.evaluate(neoplan.load_scenario("optimized"))
     assert not isinstance(caught.value, ScenarioError)
+
+
+@pytest.mark.parametrize(
+    "message", ["storage.usable_pb: 9 PB needs more than 1000 servers", "timeline.horizon_months must be …"]
+)
+def test_a_value_error_naming_a_field_is_still_a_bug(monkeypatch: pytest.MonkeyPatch, message: str) -> None:
+    """Only the modules that check an input raise ScenarioError; nothing converts a ValueError afterwards."""
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ValueError(message)
+
+    monkeypatch.setattr(model, "design_storage", broken)
+    with pytest.raises(ValueError, match=r"must be|needs more") as caught:
+        neoplan.evaluate(neoplan.load_scenario("optimized"))
+    assert not isinstance(caught.value, ScenarioError)
+
+
+@pytest.mark.parametrize(
+    ("sections", "field"),
+    [
+        ({"timeline": {"horizon_months": 12, "delivery_lead_months": 12}}, r"horizon_months must be after go-live"),
+        ({"financing": {"term_months": 12, "grace_months": 8}}, r"term_months \(12\) must be longer than"),
+        ({"storage": {"vendor_class": "licensed", "server_model": "nfs_2u24"}}, r"nfs_2u24' is a self_built model"),
+    ],
+)
+def test_inputs_the_design_cannot_meet_raise_one_scenario_error(sections: dict, field: str) -> None:
+    with pytest.raises(ScenarioError, match=field):
+        neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **sections}))
+
+
+def test_one_input_error_type_everywhere() -> None:
+    from neoplan import errors, library, scenario
+
+    assert scenario.ScenarioError is errors.ScenarioError is neoplan.ScenarioError
+    assert issubclass(library.LibraryError, errors.ScenarioError) and issubclass(errors.ScenarioError, ValueError)
+    with pytest.raises(ScenarioError, match=r"^facility\.pue must be ≥ 1, got 0\.5$"):
+        errors.check("facility.pue", 0.5, 0.5 >= 1, "≥ 1")
+    with pytest.raises(ScenarioError, match="got nan"):
+        errors.check("x", math.nan, True, "finite")
+    with pytest.raises(ValueError, match="utilization") as caught:
+        errors.check("utilization", 2.0, False, "between 0 and 1", error=ValueError)
+    assert not isinstance(caught.value, ScenarioError)
+    errors.check("x", 1.0, True, "anything")  # passes silently
+
+
+def test_stress_shows_a_bug_as_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    from neoplan import stress
+
+    result = neoplan.evaluate(neoplan.load_scenario("optimized"))
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ValueError("operands could not be broadcast together")
+
+    monkeypatch.setattr(neoplan.Result, "cases", broken)
+    with pytest.raises(ValueError, match="broadcast") as caught:
+        stress.tornado(result)
+    assert not isinstance(caught.value, ScenarioError)
+
+
+def test_moved_names_still_import_from_model() -> None:
+    from neoplan import engine, returns
+
+    for name in ("Drivers", "OperatingBasis", "Cases", "run_cases", "operating_basis", "capex_payments"):
+        assert getattr(model, name) is getattr(engine, name)
+    for name in ("KPI_LABELS", "breakeven_price", "project_npv", "undefined_kpi_warnings", "TCO_CATEGORIES"):
+        assert getattr(model, name) is getattr(returns, name)
 
 
 def test_unknown_price_key_is_a_scenario_error() -> None:
@@ -298,3 +361,18 @@ def test_price_book_overrides_are_bounded(value: object) -> None:
     with pytest.raises(PriceBookError, match=r"prices\.cpu_mid must be between 0 and 10,000,000"):
         default_price_book().with_overrides({"cpu_mid": value})  # type: ignore[dict-item]
     assert default_price_book().with_overrides({"cpu_mid": 10_000_000}).price("cpu_mid") == 10_000_000
+
+
+# --- one home for opex: the site page's yearly bills are the engine's in a steady year ------------------------
+
+
+@pytest.mark.parametrize("in_colo", [False, True])
+def test_a_steady_years_power_and_colocation_are_the_facilitys_bills(in_colo: bool) -> None:
+    r = _eval(
+        pricing={"reserved_share": 1.0, "utilization": 0.7},  # every sold hour from go-live: a steady sold share
+        facility={"pue": 1.3, "electricity_in_colo": in_colo},
+    )
+    year = r.opex_for_year(2)
+    assert year["power"] == pytest.approx(r.facility.energy_usd_per_year, rel=1e-9)
+    assert year["colocation"] == pytest.approx(r.facility.colo_usd_per_year, rel=1e-9)
+    assert (year["power"] == 0) == in_colo

@@ -1,30 +1,34 @@
-"""Yearly opex: reference values, invariants (AI Enterprise, PUE, warranty, scaling) and properties."""
+"""Opex: reference values, invariants (AI Enterprise, PUE, warranty, scaling), monthly opex and properties."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from neoplan import revenue
 from neoplan.costs import priced
 from neoplan.facility import design_facility
 from neoplan.node import node_lines
 from neoplan.opex import (
     OPEX_CATEGORIES,
     OpexBasis,
+    colo_usd_per_year,
     hardware_capex_usd,
+    monthly_opex,
     opex_basis,
     opex_for_year,
-    opex_schedule,
+    power_usd_per_year,
     software_usd_per_year,
     staff_usd_per_year,
-    steady_state_opex,
 )
 from neoplan.pricebook import default_platforms, default_price_book
 from neoplan.scenario import Scenario, load_scenario
 from neoplan.storage import design_storage
+from neoplan.timebase import HOURS_PER_YEAR
 
 BOOK = default_price_book()
 H100 = default_platforms()["h100-sxm"]
@@ -107,11 +111,11 @@ def test_pue_one_power_cost_is_it_energy_times_price() -> None:
 def test_hardware_support_starts_after_the_warranty() -> None:
     sc = scenario(node={"warranty_years": 3})
     basis = basis_for(sc)
-    years = opex_schedule(sc, BOOK, basis, 6)
+    years = [opex_for_year(sc, BOOK, basis, y) for y in range(1, 7)]
     assert [y["hardware_support"] for y in years[:3]] == [0.0, 0.0, 0.0]
     for y in years[3:]:
         assert y["hardware_support"] == pytest.approx(0.04 * basis.hardware_capex_usd)
-    assert steady_state_opex(sc, BOOK, basis) == years[3]
+    assert years[4] == years[3]  # the run rate after the warranty
 
 
 def test_no_warranty_means_support_from_year_one() -> None:
@@ -123,10 +127,8 @@ def test_sga_follows_revenue() -> None:
     sc = scenario()
     basis = basis_for(sc)
     revenue = [10e6, 20e6]
-    years = opex_schedule(sc, BOOK, basis, 2, revenue_usd_by_year=revenue)
+    years = [opex_for_year(sc, BOOK, basis, y + 1, revenue_usd=r) for y, r in enumerate(revenue)]
     assert [y["sga"] for y in years] == pytest.approx([0.05 * r for r in revenue])
-    with pytest.raises(ValueError, match="revenue_usd_by_year"):
-        opex_schedule(sc, BOOK, basis, 3, revenue_usd_by_year=revenue)
 
 
 # --- software -----------------------------------------------------------------------------------
@@ -166,8 +168,9 @@ def test_hardware_capex_leaves_out_licences_and_services() -> None:
 
 def test_opex_scales_with_gpu_count() -> None:
     small, large = scenario(cluster={"gpus": 1024}), scenario(cluster={"gpus": 2048})
-    opex_small = steady_state_opex(small, BOOK, basis_for(small))
-    opex_large = steady_state_opex(large, BOOK, basis_for(large))
+    after_warranty = small.node.warranty_years + 1  # the run rate, hardware support in
+    opex_small = opex_for_year(small, BOOK, basis_for(small), after_warranty)
+    opex_large = opex_for_year(large, BOOK, basis_for(large), after_warranty)
     assert opex_large["staff"] == pytest.approx(2 * opex_small["staff"])
     for category in ("power", "colocation", "hardware_support", "insurance"):
         assert 1.9 * opex_small[category] < opex_large[category] <= 2.0 * opex_small[category] + 1e-6
@@ -228,3 +231,64 @@ def test_opex_is_finite_non_negative_and_sums(
     assert set(out) == {*OPEX_CATEGORIES, "total"}
     assert all(math.isfinite(v) and v >= 0 for v in out.values())
     assert out["total"] == pytest.approx(sum(out[c] for c in OPEX_CATEGORIES))
+
+
+# --- one home: monthly opex, power and colocation -----------------------------------------------
+
+
+def test_facility_bills_are_the_opex_functions() -> None:
+    sc = scenario(facility={"pue": 1.25})
+    f = design_facility(sc, BOOK)
+    usd_per_kwh = sc.facility.electricity_usd_per_kwh
+    assert f.energy_usd_per_year == power_usd_per_year(f.it_avg_kw, 1.25, usd_per_kwh)
+    assert f.energy_usd_per_year == pytest.approx(f.it_avg_kw * 1.25 * HOURS_PER_YEAR * usd_per_kwh, rel=1e-12)
+    assert f.colo_usd_per_year == colo_usd_per_year(f.it_peak_kw, sc.facility.colo_usd_per_kw_month)
+    assert power_usd_per_year(100.0, 1.3, 0.08, in_colo=True) == 0.0
+
+
+def _monthly(sc: Scenario, util: float, **drivers: float) -> dict[str, np.ndarray]:
+    d = revenue.delayed(revenue.dates(sc.timeline), np.zeros(1))  # one case, as the engine passes it
+    table: dict[str, np.ndarray | float] = {"staff": 1.2e6, "hardware_support": np.arange(1.0, 20.0) * 1e5}
+    table |= {"software": 2.4e5, "insurance": 1.2e5, "transit": 1.8e5}
+    one = {k: np.array([v]) for k, v in drivers.items()}
+    return monthly_opex(
+        sc,
+        d,
+        opex_usd_per_year=table,
+        it_idle_kw=100.0,
+        it_busy_kw=500.0,
+        it_peak_kw=600.0,
+        utilization_by_month=np.full((1, d.months), util),
+        electricity_usd_per_kwh=one.get("usd_per_kwh", np.array([0.1])),
+        pue=one.get("pue", np.array([1.2])),
+        colo_usd_per_kw_month=np.array([150.0]),
+        capex_multiple=one.get("capex_multiple", np.array([1.0])),
+    )
+
+
+def test_monthly_opex_in_a_full_month_of_service_is_a_twelfth_of_the_year() -> None:
+    sc = scenario()
+    d = revenue.dates(sc.timeline)
+    m = int(np.ceil(d.go_live_month)) + 1  # a whole month in service, in operating year 1
+    out = _monthly(sc, 0.5)
+    assert out["power"][0, m] == pytest.approx(power_usd_per_year(100.0 + 0.5 * 400.0, 1.2, 0.1) / 12)
+    assert out["colocation"][0, m] == pytest.approx(colo_usd_per_year(600.0, 150.0) / 12)
+    assert out["staff"][0, m] == pytest.approx(1.2e6 / 12)
+    assert out["hardware_support"][0, m] == pytest.approx(1e5 / 12)  # operating year 1 = index 0
+    assert out["hardware_support"][0, m + 12] == pytest.approx(2e5 / 12)
+    assert out["transit"][0, 0] == 0.0 and out["power"][0, 0] == 0.0  # nothing runs before the site does
+    assert all(v.shape == (1, d.months) for v in out.values())
+
+
+def test_monthly_opex_burn_in_runs_at_full_load_and_capex_multiple_scales_linked_costs() -> None:
+    sc = scenario(timeline={"site_install_weeks": 8})
+    d = revenue.dates(sc.timeline)
+    idle = _monthly(sc, 0.0)
+    burn_in = int(np.ceil(d.install_start_month))  # a whole month installed before go-live
+    assert burn_in + 1 < d.go_live_month
+    assert idle["power"][0, burn_in] == pytest.approx(power_usd_per_year(500.0, 1.2, 0.1) / 12)
+    double = _monthly(sc, 0.0, capex_multiple=2.0)
+    for k in ("hardware_support", "insurance"):
+        assert double[k] == pytest.approx(2 * idle[k])
+    for k in ("power", "colocation", "staff", "software", "transit"):
+        assert np.array_equal(double[k], idle[k])

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 
 from neoplan.export import TABLES
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
+APP = page_path("app")
 
 
 def _export_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()
+    at = run_page(APP)
     at.switch_page("pages/export.py").run()
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]

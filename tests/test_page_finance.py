@@ -7,10 +7,11 @@ tests/test_app.py covers them inside the app's navigation once app.py lists them
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import metric as _metric
+from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 from test_user_text import shown  # Markdown as it reads on screen
 
@@ -19,27 +20,11 @@ from neoplan.charts.finance import debt_by_year, pnl_by_year, price_grid
 from ui import format as fmt
 from ui.state import SCENARIO
 
-ROOT = Path(__file__).resolve().parent.parent
-FINANCING, PRICING, RESULTS = (str(ROOT / "pages" / f"{p}.py") for p in ("financing", "pricing", "results"))
-
-
-@pytest.fixture(scope="module")
-def optimized() -> neoplan.Result:
-    return neoplan.evaluate(neoplan.load_scenario("optimized"))
+FINANCING, PRICING, RESULTS = (page_path(p) for p in ("financing", "pricing", "results"))
 
 
 def _page(path: str) -> AppTest:
-    at = AppTest.from_file(path, default_timeout=60)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def _metric(at: AppTest, label: str) -> str:
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
+    return run_page(path)
 
 
 def _pct(text: str) -> float:

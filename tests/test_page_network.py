@@ -2,32 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from conftest import metric as _metric
+from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
+from test_user_text import shown  # Markdown as it reads on screen
 
 import neoplan
 from neoplan.fabric import backend_lines, total_usd
 
-ROOT = Path(__file__).resolve().parent.parent
-PAGE = str(ROOT / "pages" / "network.py")
+PAGE = page_path("network")
 
 
 def _network_page() -> AppTest:
     # The page on its own (it reads the scenario from session state, the default preset on first run);
     # tests/test_app.py covers it inside the app's navigation once app.py lists it.
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def _metric(at: AppTest, label: str) -> str:
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
+    return run_page(PAGE)
 
 
 def test_network_page_runs_without_errors() -> None:
@@ -54,7 +44,7 @@ def test_topology_changes_backend_cost() -> None:
 def test_impossible_fabric_shows_a_clear_error() -> None:
     at = _network_page()
     at.selectbox(key="w.fabric.nic_gbps").set_value(800).run()
-    assert any("fabric.nic_gbps" in e.value for e in at.error)
+    assert any("fabric.nic_gbps" in shown(e.value) for e in at.error)  # as it reads on screen (escaped Markdown)
     assert not at.exception
 
 

@@ -7,29 +7,20 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, page_path, run_page
+from conftest import metric as _metric
 from streamlit.testing.v1 import AppTest
 
 from neoplan.quote import MAX_QUOTE_BYTES
 from ui import format as fmt
 
-ROOT = Path(__file__).resolve().parent.parent
-PAGE = str(ROOT / "pages" / "quote_review.py")
+PAGE = page_path("quote_review")
 MESSY = ROOT / "data" / "quotes" / "per_server_messy.csv"
 UPLOAD_SHOT = Path(tempfile.gettempdir()) / "neoplan_quote_review_upload.png"  # for a person to look at
 
 
 def _page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def _metric(at: AppTest, label: str) -> str:
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
+    return run_page(PAGE)
 
 
 def _table(at: AppTest, column: str):  # type: ignore[no-untyped-def]

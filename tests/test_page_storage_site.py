@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from conftest import metric as _metric
+from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 from test_user_text import shown  # Markdown as it reads on screen
 
@@ -12,29 +12,13 @@ import neoplan
 from ui import format as fmt
 from ui.state import SCENARIO
 
-ROOT = Path(__file__).resolve().parent.parent
-PAGE = str(ROOT / "pages" / "storage_site.py")
-
-
-@pytest.fixture(scope="module")
-def optimized() -> neoplan.Result:
-    return neoplan.evaluate(neoplan.load_scenario("optimized"))
+PAGE = page_path("storage_site")
 
 
 def _page() -> AppTest:
     # The page on its own (it reads the scenario from session state, the default `optimized` preset on first
     # run); tests/test_app.py covers it inside the app's navigation once app.py lists it.
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def _metric(at: AppTest, label: str) -> str:
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
+    return run_page(PAGE)
 
 
 def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> None:
@@ -62,10 +46,10 @@ def test_storage_capacity_changes_storage_capex() -> None:
 
 def test_ai_enterprise_toggle_changes_opex(optimized: neoplan.Result) -> None:
     at = _page()
-    assert _metric(at, "Software per year") == "$0"
+    assert _metric(at, "Software / yr") == "$0"
     at.toggle(key="w.opex.ai_enterprise").set_value(True).run()
     on = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "opex": {"ai_enterprise": True}}))
-    assert _metric(at, "Software per year") == fmt.usd(on.opex_usd_per_year["software"]) == "$4.61 M"  # 1,024 × 4,500
+    assert _metric(at, "Software / yr") == fmt.usd(on.opex_usd_per_year["software"]) == "$4.61 M"  # 1,024 × 4,500
     assert _metric(at, "Opex per year (run rate)") == fmt.usd(on.opex_usd_per_year["total"])
     assert _metric(at, "Opex per year (run rate)") != fmt.usd(optimized.opex_usd_per_year["total"])
 

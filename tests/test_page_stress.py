@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 import pytest
+from conftest import metric as _metric
+from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 from test_user_text import shown  # Markdown as it reads on screen
 
@@ -12,31 +14,18 @@ import neoplan
 from neoplan import stress
 from ui import format as fmt
 
-ROOT = Path(__file__).resolve().parent.parent
-PAGE = str(ROOT / "pages" / "stress_test.py")
+PAGE = page_path("stress_test")
 DRAWS = 500
 
 
-@pytest.fixture(scope="module")
-def optimized() -> neoplan.Result:
-    return neoplan.evaluate(neoplan.load_scenario("optimized"))
+def _submit(at: AppTest, widget: Any, value: Any, button: str) -> None:
+    """Type ``value`` into a widget of one of the page's forms and press the form's button (ranges or Monte Carlo)."""
+    widget.set_value(value)
+    at.button(key=button).click().run()
 
 
 def _page(draws: int = DRAWS, **state: object) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=90)
-    at.session_state["stress.draws"] = draws
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def _metric(at: AppTest, label: str) -> str:
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
+    return run_page(PAGE, 90, **{"stress.draws": draws, **state})
 
 
 def _mc_table(at: AppTest):  # type: ignore[no-untyped-def]
@@ -68,7 +57,7 @@ def test_small_monte_carlo_shows_p10_p50_p90(optimized: neoplan.Result) -> None:
 def test_new_seed_reruns_the_monte_carlo() -> None:
     at = _page()
     before = _mc_table(at).loc["NPV"].tolist()
-    at.number_input(key="stress.seed").set_value(3).run()
+    _submit(at, at.number_input(key="stress.seed"), 3, "stress.run_mc")
     assert not at.exception and not at.error
     assert _mc_table(at).loc["NPV"].tolist() != before
 
@@ -91,7 +80,7 @@ def test_too_few_draws_shows_an_error() -> None:
 
 def test_inverted_range_shows_an_error_and_stops() -> None:
     at = _page()
-    at.number_input(key="stress.low.utilization").set_value(99.0).run()
+    _submit(at, at.number_input(key="stress.low.utilization"), 99.0, "stress.apply_ranges")
     assert not at.exception
     messages = [shown(e.value) for e in at.error]
     assert any("Utilization: low (99.0 %) must be ≤ high (95.0 %)" in m for m in messages), messages
@@ -108,7 +97,7 @@ def test_tornado_metric_switch() -> None:
 
 # --- inside the app: leaving the page and coming back -----------------------------------------------------------------
 
-APP = str(ROOT / "app.py")
+APP = page_path("app")
 
 
 def _app_on_stress_page() -> AppTest:
@@ -130,13 +119,13 @@ def _tornado_table(at: AppTest):  # type: ignore[no-untyped-def]
 
 def test_ranges_and_results_survive_leaving_and_returning() -> None:
     at = _app_on_stress_page()
-    at.number_input(key="stress.low.utilization").set_value(50.0).run()  # typed in percent
-    at.number_input(key="stress.high.capex_multiple").set_value(1.5).run()
-    at.selectbox(key="stress.dist.pue").set_value("uniform").run()
+    _submit(at, at.number_input(key="stress.low.utilization"), 50.0, "stress.apply_ranges")  # typed in percent
+    _submit(at, at.number_input(key="stress.high.capex_multiple"), 1.5, "stress.apply_ranges")
+    _submit(at, at.selectbox(key="stress.dist.pue"), "uniform", "stress.apply_ranges")
     at.radio(key="stress.tornado_metric").set_value("npv_usd").run()
     at.selectbox(key="stress.grid_y").set_value("interest_rate").run()
     at.slider(key="stress.grid_points").set_value(11).run()
-    at.number_input(key="stress.seed").set_value(3).run()
+    _submit(at, at.number_input(key="stress.seed"), 3, "stress.run_mc")
     at.number_input(key="stress.target_irr").set_value(25.0).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     tornado, mc = _tornado_table(at), _mc_table(at)
@@ -161,7 +150,7 @@ def test_ranges_and_results_survive_leaving_and_returning() -> None:
 
 def test_a_new_scenario_resets_only_the_ranges_of_drivers_it_moved() -> None:
     at = _app_on_stress_page()
-    at.number_input(key="stress.low.utilization").set_value(50.0).run()
+    _submit(at, at.number_input(key="stress.low.utilization"), 50.0, "stress.apply_ranges")
     at.switch_page("pages/pricing.py").run()
     at.number_input(key="w.pricing.usd_per_gpu_hour").set_value(3.2).run()
     at.switch_page("pages/stress_test.py").run()
@@ -172,7 +161,7 @@ def test_a_new_scenario_resets_only_the_ranges_of_drivers_it_moved() -> None:
 
 def test_out_of_bounds_range_names_the_driver_in_percent() -> None:
     at = _page()
-    at.number_input(key="stress.high.utilization").set_value(120.0).run()
+    _submit(at, at.number_input(key="stress.high.utilization"), 120.0, "stress.apply_ranges")
     assert not at.exception
     messages = [shown(e.value) for e in at.error]
     assert any("Utilization: high must be between 0.0 % and 100.0 %, got 120.0 %" in m for m in messages), messages

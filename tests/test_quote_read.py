@@ -521,6 +521,20 @@ def test_european_reseller_csv() -> None:
 
 
 @pytest.mark.parametrize(
+    "label", ["zzgl. 19 % MwSt.", "19 % MwSt.", "zuzüglich 19% Mehrwertsteuer", "TVA 20 %", "plus sales tax", "VAT 20%"]
+)
+def test_tax_lines_in_several_languages_are_not_items(label: str) -> None:
+    text = (
+        "Pos;Artikelnummer;Bezeichnung;Menge;Einzelpreis;Gesamtpreis\n"
+        "1;MQM9700-NS2F;NVIDIA Quantum-2 QM9700 64x NDR;2;33.500,00 €;67.000,00 €\n"
+        f";;{label};;;12.730,00 €\n"
+    )
+    quote = read_quote(text.encode("utf-8"), "de.csv")
+    assert [ln.description for ln in quote.lines] == ["NVIDIA Quantum-2 QM9700 64x NDR"]
+    assert quote.skipped.get("tax") == 1
+
+
+@pytest.mark.parametrize(
     ("rows", "currency"),
     [
         ([["All prices in GBP (£) excluding VAT"], HEADER, ["A", "Xeon", 2, "£2,000.00", "£4,000.00"]], "GBP"),

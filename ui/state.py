@@ -32,6 +32,7 @@ import streamlit as st
 import neoplan
 from neoplan.library import Draft, Library, LibraryError, default_path
 from neoplan.scenario import Scenario, ScenarioError, scenario_from_dict, scenario_json
+from ui.format import plain
 
 
 def _leave_pages_folder_mode() -> None:
@@ -96,7 +97,7 @@ def _start() -> None:
         try:
             scenario = scenario_from_dict(json.loads(draft.body))
             baseline = scenario_json(scenario_from_dict(json.loads(draft.baseline)))
-        except (ScenarioError, ValueError):
+        except (ScenarioError, json.JSONDecodeError):
             scenario = None  # a draft that no longer validates (older neoplan): start afresh
     # A new id even for a found draft: a duplicated tab or a shared link gets its own copy, never a draft that
     # another tab is still writing to.
@@ -311,8 +312,8 @@ def evaluate_current() -> neoplan.Result | None:
     scenario = get_scenario()
     try:
         return _evaluate_cached(scenario_json(scenario))
-    except (ScenarioError, ValueError) as exc:
-        st.error(f"This scenario cannot be evaluated: {exc}")
+    except ScenarioError as exc:  # bad input: one line; anything else is a bug and shows as one
+        st.error(f"This scenario cannot be evaluated: {plain(str(exc))}")
         return None
 
 

@@ -1,25 +1,55 @@
-"""Figures and yearly roll-ups for the Financing, Pricing & revenue and Results pages.
+"""Figures for the Financing, Pricing & revenue and Results pages: they only draw.
 
-Everything here is drawn from a :class:`~neoplan.model.Result` (its arrays, tables and
-``returns_vs_price``); no model logic. Months count from the purchase order (month 0);
-project year 1 = months 0–11, so construction falls in year 1. Money in USD, rates as fractions.
+Each figure is drawn from a :class:`~neoplan.model.Result` (its arrays, KPIs and ``returns_vs_price``) and the
+statements of :mod:`neoplan.statements` (P&L by project year, debt schedule); no roll-ups or model logic here.
+Months count from the purchase order (month 0); project year 1 = months 0–11, so construction falls in year 1
+(:mod:`neoplan.statements` says what "year" means). Money in USD, rates as fractions.
+
+The statements and their labels used to live here; they are re-exported for old imports.
 """
 
 from __future__ import annotations
 
 import math
-import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..model import COST_OF_REVENUE
+from ..statements import (  # re-exported: the statements lived here before neoplan.statements
+    DEBT_LABELS,
+    PNL_BOLD,
+    PNL_LABELS,
+    PNL_ROWS,
+    debt_by_month,
+    debt_by_year,
+    pnl_by_year,
+    year_labels,
+)
 from .base import PALETTE, STYLE, figure, hline, two_rows, vline, vrect
 
 if TYPE_CHECKING:
     from ..model import Result
+
+__all__ = [
+    "DEBT_LABELS",
+    "PNL_BOLD",
+    "PNL_LABELS",
+    "PNL_ROWS",
+    "cash_flow_figure",
+    "debt_by_month",
+    "debt_by_year",
+    "debt_figure",
+    "irr_vs_price_figure",
+    "margin_figure",
+    "pnl_by_year",
+    "price_grid",
+    "revenue_mix_figure",
+    "tco_figure",
+    "timeline_figure",
+    "year_labels",
+]
 
 MONTH_AXIS = "month from purchase order"
 TCO_COLORS = {
@@ -32,64 +62,6 @@ TCO_COLORS = {
 }
 POSITIVE, NEGATIVE, WARN = "#2a9d8f", "#e76f51", "#e9c46a"
 RESERVED, ON_DEMAND, EQUITY = "#264653", "#8ab17d", "#6d597a"
-
-
-PNL_ROWS = [
-    "revenue_usd",
-    "cost_of_revenue_usd",
-    "gross_profit_usd",
-    "other_opex_usd",
-    "ebitda_usd",
-    "depreciation_usd",
-    "ebit_usd",
-    "interest_usd",
-    "fees_usd",
-    "gain_on_sale_usd",
-    "tax_usd",
-    "net_income_usd",
-    "gross_margin",
-    "ebitda_margin",
-    "net_margin",
-    "project_fcf_usd",
-    "equity_fcf_usd",
-]
-"""Columns of :func:`pnl_by_year`, top to bottom of a P&L."""
-PNL_LABELS = {
-    "revenue_usd": "Revenue (net of SLA credits)",
-    "cost_of_revenue_usd": "Cost of revenue",
-    "gross_profit_usd": "Gross profit",
-    "other_opex_usd": "Other opex",
-    "ebitda_usd": "EBITDA",
-    "depreciation_usd": "Depreciation",
-    "ebit_usd": "EBIT",
-    "interest_usd": "Interest (incl. capitalised)",
-    "fees_usd": "Debt fees",
-    "gain_on_sale_usd": "Gain / loss on residual sale",
-    "tax_usd": "Tax",
-    "net_income_usd": "Net income",
-    "gross_margin": "Gross margin",
-    "ebitda_margin": "EBITDA margin",
-    "net_margin": "Net margin",
-    "project_fcf_usd": "Project free cash flow",
-    "equity_fcf_usd": "Equity free cash flow",
-}
-"""Display names of the :data:`PNL_ROWS`."""
-PNL_BOLD = ("gross_profit_usd", "ebitda_usd", "ebit_usd", "net_income_usd")
-"""Subtotal rows of the P&L, shown in bold."""
-DEBT_LABELS = {
-    "draws_usd": "Draws",
-    "interest_accrued_usd": "Interest accrued",
-    "interest_capitalized_usd": "… of which capitalised",
-    "interest_paid_usd": "… of which paid",
-    "principal_usd": "Principal repaid",
-    "payoff_usd": "Payoff at horizon",
-    "fee_usd": "Upfront fee",
-    "debt_service_usd": "Debt service (interest paid + principal)",
-    "cfads_usd": "CFADS (EBITDA − tax)",
-    "balance_end_usd": "Balance at year end",
-    "balance_usd": "Balance at month end",
-}
-"""Display names of the columns of :func:`debt_by_year` and :func:`debt_by_month`."""
 
 
 def _finite(value: float) -> bool:
@@ -105,118 +77,6 @@ def _kpi(result: Result, key: str) -> float:
 def _layout(**kwargs: object) -> dict[str, object]:
     """STYLE with per-figure overrides (height, margins) taking precedence."""
     return {**STYLE, "legend": {"orientation": "h", "y": -0.18}, **kwargs}
-
-
-def _year_of_month(months: int) -> np.ndarray:
-    """Project year of each month: 1 for months 0–11, 2 for 12–23, … ."""
-    return np.arange(months) // 12 + 1
-
-
-def year_labels(result: Result) -> list[str]:
-    """``Y1`` … ``Yn`` for the project years of the horizon; a short last year says how many months it has."""
-    months = result.ops.dates.months
-    labels = []
-    for year in range(1, (months - 1) // 12 + 2):
-        length = min(12, months - 12 * (year - 1))
-        labels.append(f"Y{year}" if length == 12 else f"Y{year} ({length} mo)")
-    return labels
-
-
-# --- yearly tables --------------------------------------------------------------------------------
-_PNL: dict[int, pd.DataFrame] = {}
-"""pnl_by_year by id of a Result while it lives: a page draws the table and the margin chart from one computation."""
-
-
-def pnl_by_year(result: Result) -> pd.DataFrame:
-    """Profit and loss per project year (year 1 = months 0–11 after the purchase order) [USD]; a fresh copy.
-
-    Costs are negative so each column adds up: revenue + cost of revenue = gross profit;
-    gross profit + other opex = EBITDA; EBITDA + D&A = EBIT; EBIT + interest + fees + gain on
-    the residual sale + tax = net income. Margins are fractions of revenue (nan without revenue).
-    Cost of revenue = power, colocation, hardware support and software opex (as the model's
-    gross margin). A ``Total`` row sums the years.
-    """
-    key = id(result)
-    if key not in _PNL:
-        _PNL[key] = _pnl_by_year(result)
-        weakref.finalize(result, _PNL.pop, key, None)  # forget it with the Result (its id may be reused)
-    return _PNL[key].copy()
-
-
-def _pnl_by_year(result: Result) -> pd.DataFrame:
-    m = result.monthly_table()
-    m["year"] = _year_of_month(len(m))
-    cost_cols = [f"opex_{k}_usd" for k in COST_OF_REVENUE if f"opex_{k}_usd" in m]
-    m["cost_of_revenue_usd"] = m[cost_cols].sum(axis=1)
-    g = m.groupby("year").sum(numeric_only=True)
-    g.loc["total"] = g.sum()
-    out = pd.DataFrame(index=g.index)
-    out["revenue_usd"] = g["revenue_usd"]
-    out["cost_of_revenue_usd"] = -g["cost_of_revenue_usd"]
-    out["gross_profit_usd"] = g["revenue_usd"] - g["cost_of_revenue_usd"]
-    out["other_opex_usd"] = -(g["opex_usd"] - g["cost_of_revenue_usd"])
-    out["ebitda_usd"] = g["ebitda_usd"]
-    out["depreciation_usd"] = -g["depreciation_usd"]
-    out["ebit_usd"] = g["ebit_usd"]
-    out["interest_usd"] = -g["interest_usd"]
-    out["fees_usd"] = -g["fees_usd"]
-    out["tax_usd"] = -g["tax_usd"]
-    out["net_income_usd"] = g["net_income_usd"]
-    gain = out["net_income_usd"] - (out["ebit_usd"] + out["interest_usd"] + out["fees_usd"] + out["tax_usd"])
-    out["gain_on_sale_usd"] = gain.round(2)  # proceeds of the residual sale less book value; float noise dropped
-    with np.errstate(divide="ignore", invalid="ignore"):
-        revenue = out["revenue_usd"].where(out["revenue_usd"] > 0)
-        out["gross_margin"] = out["gross_profit_usd"] / revenue
-        out["ebitda_margin"] = out["ebitda_usd"] / revenue
-        out["net_margin"] = out["net_income_usd"] / revenue
-    out["project_fcf_usd"] = g["project_fcf_usd"]
-    out["equity_fcf_usd"] = g["equity_fcf_usd"]
-    out = out[PNL_ROWS]
-    out.index = [*year_labels(result), "Total"]
-    out.index.name = "year"
-    return out
-
-
-def debt_by_year(result: Result) -> pd.DataFrame:
-    """Debt schedule per project year [USD]; balance at the end of the year.
-
-    Interest accrued = capitalised (added to the loan before operation) + paid in cash.
-    Debt service = interest paid + scheduled principal; the payoff at the horizon is separate.
-    CFADS = EBITDA − tax. A ``Total`` row sums the flows (its balance is the final one, 0).
-    """
-    d = result.ops.cash.debt
-    months = result.ops.dates.months
-    frame = debt_by_month(result).drop(columns=["month", "balance_usd"])
-    frame["year"] = _year_of_month(months)
-    g = frame.groupby("year").sum()
-    g["balance_end_usd"] = d.balance[0][np.minimum(g.index.to_numpy() * 12, months) - 1]
-    total = g.sum()
-    total["balance_end_usd"] = d.balance[0][-1]
-    g.loc["total"] = total
-    g.index = [*year_labels(result), "Total"]
-    g.index.name = "year"
-    return g
-
-
-def debt_by_month(result: Result) -> pd.DataFrame:
-    """Monthly debt schedule [USD]: draws, interest (accrued, capitalised, paid), principal, payoff, fee, balance."""
-    c = result.ops.cash
-    d = c.debt
-    return pd.DataFrame(
-        {
-            "month": np.arange(result.ops.dates.months),
-            "draws_usd": d.draws[0],
-            "interest_accrued_usd": d.interest[0],
-            "interest_capitalized_usd": d.interest_capitalized[0],
-            "interest_paid_usd": d.interest_paid[0],
-            "principal_usd": d.principal[0],
-            "payoff_usd": d.payoff[0],
-            "fee_usd": d.fee[0],
-            "debt_service_usd": d.debt_service[0],
-            "cfads_usd": c.cfads[0],
-            "balance_usd": d.balance[0],
-        }
-    )
 
 
 def price_grid(result: Result, n: int = 41) -> np.ndarray:
@@ -488,9 +348,12 @@ def debt_figure(result: Result) -> go.Figure:
     return fig
 
 
-def margin_figure(result: Result) -> go.Figure:
-    """Gross and EBITDA margin per project year (left axis), revenue bars behind them (right axis) [fraction, USD]."""
-    pnl = pnl_by_year(result).drop(index="Total")
+def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> go.Figure:
+    """Gross and EBITDA margin per project year (left axis), revenue bars behind them (right axis) [fraction, USD].
+
+    ``pnl`` is the result's :func:`~neoplan.statements.pnl_by_year` (computed when not given).
+    """
+    pnl = (pnl_by_year(result) if pnl is None else pnl).drop(index="Total")
     years = list(pnl.index)
     fig = figure()  # revenue on y (right), margins on y2 overlaying it: make_subplots(secondary_y) written out
     fig.update_layout(

@@ -1,39 +1,43 @@
-"""Figures and small tables of the Storage & site page: capex breakdown, yearly opex, power, storage bandwidth.
+"""Figures of the Storage & site page: capex breakdown, yearly opex, power, storage bandwidth; they only draw.
 
-Every figure is drawn from a :class:`~neoplan.model.Result` only; nothing here sizes or prices anything.
+Each figure is drawn from a :class:`~neoplan.model.Result` and the statements of :mod:`neoplan.statements`
+(capex by category, opex by operating year); nothing here sizes, prices or rolls anything up.
+The capex and opex tables and their labels used to live here; they are re-exported for old imports.
 """
 
 from __future__ import annotations
 
-import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import plotly.graph_objects as go
 
+from ..statements import CAPEX_LABELS, OPEX_LABELS, TOTAL, capex_by_category, operating_years, opex_by_year
 from .base import PALETTE, STYLE, figure, vline
 
 if TYPE_CHECKING:
     from ..model import Result
 
-CAPEX_LABELS = {
-    "compute": "Compute",
-    "backend_network": "Back-end network",
-    "frontend_network": "Front-end network",
-    "oob_network": "OOB network",
-    "storage": "Storage",
-    "management": "Management",
-    "other": "Racks, install & burn-in",
-}
-OPEX_LABELS = {
-    "power": "Power",
-    "colocation": "Colocation",
-    "staff": "Staff",
-    "hardware_support": "Hardware support",
-    "software": "Software",
-    "insurance": "Insurance",
-    "transit": "Transit",
-    "sga": "SG&A",
-}
+capex_category_table = capex_by_category
+"""Old name of :func:`neoplan.statements.capex_by_category`."""
+opex_by_year_table = opex_by_year
+"""Old name of :func:`neoplan.statements.opex_by_year`."""
+
+__all__ = [
+    "CAPEX_LABELS",
+    "CATEGORY_COLORS",
+    "OPEX_LABELS",
+    "POWER_COLORS",
+    "POWER_PARTS",
+    "capex_category_table",
+    "capex_treemap_figure",
+    "capex_waterfall_figure",
+    "operating_years",
+    "opex_by_year_figure",
+    "opex_by_year_table",
+    "power_figure",
+    "storage_throughput_figure",
+]
+
 CATEGORY_COLORS = {
     "compute": PALETTE["this"],
     "backend_network": "#264653",
@@ -64,7 +68,6 @@ POWER_COLORS = {
     "management": "#f4a261",
     "cooling": PALETTE["oem"],
 }
-MONTHS_PER_YEAR = 12
 
 
 def _short(text: str, width: int = 48) -> str:
@@ -147,53 +150,17 @@ def capex_treemap_figure(result: Result) -> go.Figure:
     return fig
 
 
-def capex_category_table(result: Result) -> Any:
-    """Capex by category with its share of the total: columns category, capex_usd, share (DataFrame)."""
-    import pandas as pd
-
-    capex = result.capex_usd
-    total = capex["total"]
-    rows = [
-        {"category": CAPEX_LABELS[c], "capex_usd": capex[c], "share": capex[c] / total if total else math.nan}
-        for c in CAPEX_LABELS
-    ]
-    rows.append({"category": "Total", "capex_usd": total, "share": 1.0 if total else math.nan})
-    return pd.DataFrame(rows)
-
-
 # --- opex ---------------------------------------------------------------------------------------
-
-
-def operating_years(result: Result) -> list[tuple[int, float]]:
-    """Operating years inside the horizon as (year, months of operation in it) [1-based year, months]."""
-    dates = result.ops.dates
-    months_live = max(dates.months - dates.go_live_month, 0.0)
-    years = math.ceil(months_live / MONTHS_PER_YEAR - 1e-9)
-    return [(y, min(MONTHS_PER_YEAR, months_live - MONTHS_PER_YEAR * (y - 1))) for y in range(1, years + 1)]
-
-
-def _year_label(year: int, months: float) -> str:
-    return f"Year {year}" if months >= MONTHS_PER_YEAR - 1e-6 else f"Year {year} ({months:.1f} mo)"
-
-
-def opex_by_year_table(result: Result) -> Any:
-    """Opex by category (rows, incl. Total) and operating year (columns) [USD], from ``result.opex_for_year``."""
-    import pandas as pd
-
-    columns = {}
-    for year, months in operating_years(result):
-        opex = result.opex_for_year(year)
-        columns[_year_label(year, months)] = [opex.get(c, 0.0) for c in OPEX_LABELS] + [opex["total"]]
-    return pd.DataFrame(columns, index=[*OPEX_LABELS.values(), "Total"])
 
 
 def opex_by_year_figure(result: Result) -> go.Figure:
     """Opex per operating year, stacked by category [USD/year]; a short last year is labelled with its months."""
-    years = [(y, m, result.opex_for_year(y)) for y, m in operating_years(result)]
-    x = [_year_label(y, m) for y, m, _ in years]
+    table = opex_by_year(result)
+    x = [str(label) for label in table.columns]
+    totals = table.loc[TOTAL].tolist()
     fig = figure()
     for cat, name in OPEX_LABELS.items():
-        values = [opex.get(cat, 0.0) for _, _, opex in years]
+        values = table.loc[name].tolist()
         if not any(v > 0 for v in values):
             continue
         fig.add_bar(
@@ -205,9 +172,9 @@ def opex_by_year_figure(result: Result) -> go.Figure:
         )
     fig.add_scatter(
         x=x,
-        y=[opex["total"] for _, _, opex in years],
+        y=totals,
         mode="text",
-        text=[_money(opex["total"]) for _, _, opex in years],
+        text=[_money(total) for total in totals],
         textposition="top center",
         showlegend=False,
         hoverinfo="skip",
@@ -279,8 +246,13 @@ def storage_throughput_figure(result: Result) -> go.Figure:
         )
     )
     if s.target_gbyte_per_s > 0:
-        vline(fig, s.target_gbyte_per_s, color=PALETTE["accent"], dash="dash",
-              text=f"read target {s.target_gbyte_per_s:,.0f} GB/s")
+        vline(
+            fig,
+            s.target_gbyte_per_s,
+            color=PALETTE["accent"],
+            dash="dash",
+            text=f"read target {s.target_gbyte_per_s:,.0f} GB/s",
+        )
     fig.update_layout(**STYLE)
     fig.update_layout(
         title="Aggregate storage bandwidth", xaxis_title="GB/s", height=240, showlegend=False, margin={"t": 60}

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
+
+from ..costs import total_usd
+from ..fabric import UFM_REQUIRED_ABOVE_GPUS as UFM_REQUIRED_ABOVE_GPUS  # defined once, in fabric.py
+from ..fabric import backend_lines, size_backend
+from ..pricebook import default_price_book
+
 DEFAULT_PRICE_TOLERANCE = 0.15
 RAM_GB_PER_SERVER_RECOMMENDED = 1024.0
 BACKEND_NICS_RECOMMENDED = 8
-UFM_REQUIRED_ABOVE_GPUS = 2048
 MISMATCH_SHARE = 0.005
 CENT_USD = 0.01
 CATEGORIES = (
@@ -20,7 +27,7 @@ CATEGORIES = (
     "discount",
 )
 
-FINDINGS = {
+_FINDING_TEXTS = {
     "cpu_top_bin": (
         "Top-bin CPUs",
         "LLM training barely uses the CPU: a mid-range Intel Xeon does the job (SemiAnalysis, AI Neocloud "
@@ -48,7 +55,7 @@ FINDINGS = {
     ),
     "nvaie_license": (
         "NVIDIA AI Enterprise licences",
-        "NVIDIA AI Enterprise / Base Command Manager costs $4,500 per GPU per year at MSRP; the article "
+        "NVIDIA AI Enterprise / Base Command Manager costs {nvaie_usd} per GPU per year at MSRP; the article "
         "recommends dropping it (drivers, SLURM or Kubernetes and monitoring are free to run).",
     ),
     "nics_below_8": (
@@ -69,14 +76,15 @@ FINDINGS = {
     "optics_everywhere": (
         "Optics on every switch-to-switch link",
         "A virtual modular switch puts the spine rack between the leaf racks so leaf-to-spine links are "
-        "passive DAC: cheaper and more reliable than optics (lasers are the main failure part); -24.9% "
-        "back-end cost at 1,024 GPUs.",
+        "passive DAC: cheaper and more reliable than optics (lasers are the main failure part); {vms_change} "
+        "back-end cost at {gpus} GPUs.",
     ),
     "backend_nonblocking": (
         "Non-blocking back end",
         "For small clusters the article recommends 2:1 leaf oversubscription: pod-local traffic (TP/EP/PP) "
-        "stays on the leaves and only data-parallel traffic crosses the spines; at 1,024 GPUs spines fall "
-        "16 → 8 and the back end costs 31.6% less than the reference, with spare leaf ports to add spines later.",
+        "stays on the leaves and only data-parallel traffic crosses the spines; at {gpus} GPUs spines fall "
+        "{spines_nonblocking} → {spines_2to1} and the back end costs {vms_2to1_saving} less than the reference, "
+        "with spare leaf ports to add spines later.",
     ),
     "extended_mismatch": (
         "Quantity × unit price ≠ extended price",
@@ -88,6 +96,53 @@ FINDINGS = {
         "NCCL_IB_PCI_RELAXED_ORDERING and NPS tuning.",
     ),
 }
+"""Finding code → (title, reason template); the ``{fields}`` are filled by :func:`_cited_figures`."""
+
+_REFERENCE_GPUS = 1024
+"""The article's reference cluster: 1,024 H100 in 128 HGX servers of 8 GPUs (BRIEF.md §2)."""
+
+
+@lru_cache(maxsize=1)
+def _cited_figures() -> dict[str, str]:
+    """The figures the reasons cite, from the shipped price book and the back-end model (evaluated once)."""
+    book = default_price_book()
+
+    def backend(topology: str, oversubscription: float = 1.0) -> tuple[float, int]:
+        design = size_backend(_REFERENCE_GPUS // 8, topology=topology, oversubscription=oversubscription)
+        return total_usd(backend_lines(design, book)), design.spine_switches
+
+    reference, spines_nonblocking = backend("reference")
+    vms, _ = backend("vms")
+    vms_2to1, spines_2to1 = backend("vms", 2.0)
+    return {
+        "nvaie_usd": f"${book.price('nvidia_ai_enterprise_gpu_year'):,.0f}",
+        "gpus": f"{_REFERENCE_GPUS:,}",
+        "vms_change": f"{vms / reference - 1:+.1%}",
+        "vms_2to1_saving": f"{1 - vms_2to1 / reference:.1%}",
+        "spines_nonblocking": f"{spines_nonblocking:,}",
+        "spines_2to1": f"{spines_2to1:,}",
+    }
+
+
+class _Findings(Mapping[str, tuple[str, str]]):
+    """Finding code → (title, reason), reasons built on first read from the data they cite.
+
+    Listing or testing codes (``code in FINDINGS``) evaluates nothing; reading a reason evaluates the
+    back-end designs once (cached).
+    """
+
+    def __getitem__(self, code: str) -> tuple[str, str]:
+        title, reason = _FINDING_TEXTS[code]
+        return title, reason.format(**_cited_figures())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_FINDING_TEXTS)
+
+    def __len__(self) -> int:
+        return len(_FINDING_TEXTS)
+
+
+FINDINGS: Mapping[str, tuple[str, str]] = _Findings()
 """Finding code → (title, reason). Reasons paraphrase BRIEF.md §2 (SemiAnalysis, 2024-10-03)."""
 
 _SWAP_FINDINGS = ("cpu_top_bin", "frontend_spectrum", "oob_spectrum")

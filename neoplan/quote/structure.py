@@ -151,8 +151,9 @@ _GRAND = re.compile(
 _GROSS_TOTAL = re.compile(r"\b(incl?\.?|including|inkl\.?|inc\.?|with|plus)\s*(vat|tax|mwst|btw|tva|iva|gst|ust)",
                           re.IGNORECASE)  # fmt: skip
 _TAX = re.compile(
-    r"^\s*(plus\s+|add\s+|\+\s*|estimated\s+)?(sales\s+|state\s+|local\s+|use\s+)?"
-    r"(tax(es)?|vat|gst|hst|pst|mwst|ust|tva|iva|btw|moms|igv)\b",
+    r"^\s*(plus\s+|add\s+|\+\s*|estimated\s+|zzgl\.?\s*|zuz[üu]gl(ich|\.)?\s*|hinzu\s+|dazu\s+|"
+    r"\d{1,2}(?:[.,]\d{1,2})?\s*%\s*)?(\d{1,2}(?:[.,]\d{1,2})?\s*%\s*)?(sales\s+|state\s+|local\s+|use\s+|"
+    r"gesetzl(iche|\.)?\s+)?(tax(es)?|vat|gst|hst|pst|mwst|ust|umsatzsteuer|mehrwertsteuer|tva|iva|btw|moms|igv)\b",
     re.IGNORECASE,
 )
 _NOTE = re.compile(

@@ -1,0 +1,273 @@
+"""The monthly engine: revenue, opex and cash flows of n cases of one sized design at once.
+
+:func:`run_cases` takes a design's :class:`OperatingBasis` (what the sizing fixed) and a :class:`Drivers`
+(one value per case of every stress driver) and returns :class:`Cases`: schedules of shape (n, months).
+:func:`neoplan.evaluate` runs it for n = 1; :mod:`neoplan.stress` for many cases. Opex comes from
+:mod:`neoplan.opex` (yearly table by operating year, then :func:`~neoplan.opex.monthly_opex`); the clock
+and the meaning of "year" from :mod:`neoplan.timebase`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from . import finance, revenue
+from .costs import CostLine, total_usd
+from .facility import FacilityDesign
+from .opex import YEARLY_CATEGORIES, monthly_opex, opex_basis, opex_for_year, sga_usd_per_year
+from .opex import hardware_capex_usd as _hardware_capex_usd
+from .pricebook import PriceBook
+from .scenario import Scenario
+from .storage import StorageDesign
+from .timebase import HOURS_PER_MONTH, MONTHS_PER_YEAR
+
+COST_OF_REVENUE = ("power", "colocation", "hardware_support", "software")
+"""Opex categories in cost of revenue; gross margin excludes depreciation, as neoclouds report it."""
+
+
+@dataclass(frozen=True)
+class Drivers:
+    """Per-case values of the stress drivers: each field an array of shape (n,) in the unit its name gives.
+
+    :meth:`of` repeats the scenario's own values; :meth:`with_values` replaces some of them. The design
+    (BoM, fabric, site) does not depend on any driver, so n cases share one :class:`OperatingBasis`.
+    """
+
+    usd_per_gpu_hour: np.ndarray
+    """Headline on-demand price at go-live [USD/GPU-h]."""
+    price_decline_per_year: np.ndarray
+    """Yearly fall of on-demand and renewal prices [fraction]."""
+    utilization: np.ndarray
+    """Share of sellable GPU-hours sold at steady state [fraction]."""
+    capex_multiple: np.ndarray
+    """Capex as a multiple of the designed capex [ratio]; insurance and hardware support follow it."""
+    interest_rate: np.ndarray
+    """Annual interest rate on the debt [fraction]."""
+    debt_share: np.ndarray
+    """Share of capex funded by debt [fraction]."""
+    electricity_usd_per_kwh: np.ndarray
+    """Electricity price [USD/kWh]; no effect when the colocation price includes electricity."""
+    pue: np.ndarray
+    """Power usage effectiveness [ratio]; scales energy, not the colocation rent on IT kW."""
+    colo_usd_per_kw_month: np.ndarray
+    """Colocation price per contracted IT kW [USD/kW-month]."""
+    delivery_delay_months: np.ndarray
+    """Slip of the delivery date; everything after delivery moves with it [months]."""
+    useful_life_months: np.ndarray
+    """Depreciation life of the hardware [months]."""
+    residual_value_share: np.ndarray
+    """Resale value at the horizon [fraction of capex]."""
+
+    @classmethod
+    def of(cls, scenario: Scenario, n: int = 1) -> Drivers:
+        """The scenario's own values, repeated for ``n`` cases."""
+        p, f, fin, t = scenario.pricing, scenario.facility, scenario.financing, scenario.timeline
+        base = {
+            "usd_per_gpu_hour": p.usd_per_gpu_hour,
+            "price_decline_per_year": p.price_decline_per_year,
+            "utilization": p.utilization,
+            "capex_multiple": 1.0,
+            "interest_rate": fin.interest_rate,
+            "debt_share": fin.debt_share,
+            "electricity_usd_per_kwh": f.electricity_usd_per_kwh,
+            "pue": f.pue,
+            "colo_usd_per_kw_month": f.colo_usd_per_kw_month,
+            "delivery_delay_months": 0.0,
+            "useful_life_months": float(t.useful_life_months),
+            "residual_value_share": t.residual_value_share,
+        }
+        return cls(**{k: np.full(n, float(v)) for k, v in base.items()})
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """Field names, in declaration order."""
+        return tuple(f.name for f in fields(cls))
+
+    @property
+    def n(self) -> int:
+        """Number of cases."""
+        return int(self.usd_per_gpu_hour.shape[0])
+
+    def with_values(self, **values: Any) -> Drivers:
+        """A copy with some drivers replaced by scalars or arrays (broadcast to (n,))."""
+        unknown = set(values) - set(self.names())
+        if unknown:
+            raise ValueError(f"unknown driver(s): {', '.join(sorted(unknown))}")
+        n = max([self.n, *(np.size(v) for v in values.values())])
+        current = {k: np.broadcast_to(getattr(self, k), (n,)) for k in self.names()}
+        new = {k: np.broadcast_to(np.asarray(v, dtype=float).reshape(-1), (n,)) for k, v in values.items()}
+        return Drivers(**{k: np.array(v, dtype=float) for k, v in {**current, **new}.items()})
+
+    def take(self, index: np.ndarray | slice) -> Drivers:
+        """The cases at ``index`` (a slice or an index array)."""
+        return Drivers(**{k: getattr(self, k)[index] for k in self.names()})
+
+
+@dataclass(frozen=True)
+class OperatingBasis:
+    """What the monthly engine needs from the sized design; none of it depends on a stress driver."""
+
+    dates: revenue.Dates
+    """Key dates of the scenario (no delay)."""
+    capex_usd: float
+    """Designed capex [USD]."""
+    it_idle_kw: float
+    """Average IT load with every server idle [kW]."""
+    it_busy_kw: float
+    """Average IT load with every server sold (utilization 1) [kW]."""
+    it_peak_kw: float
+    """Contracted (peak) IT load the colocation rent is paid on [kW]."""
+    opex_usd_per_year: dict[str, np.ndarray | float]
+    """Yearly opex by category other than power and colocation, index 0 = operating year 1 [USD/year];
+    a float where it is the same every year."""
+
+
+def operating_basis(
+    scenario: Scenario,
+    book: PriceBook,
+    site: FacilityDesign,
+    storage: StorageDesign,
+    capex_lines: list[CostLine],
+    d: revenue.Dates,
+    it_idle_kw: float,
+    it_busy_kw: float,
+) -> OperatingBasis:
+    """Yearly opex by year of operation and the power figures of the sized design (see :class:`OperatingBasis`).
+
+    Years are tabulated far enough for any go-live from month 0 to the horizon.
+    """
+    capex = total_usd(capex_lines)
+    basis = opex_basis(
+        scenario,
+        facility=site,
+        storage=storage,
+        capex_usd=capex,
+        hardware_capex_usd=_hardware_capex_usd(capex_lines, book),
+    )
+    years = d.months // MONTHS_PER_YEAR + 2
+    ufm = scenario.opex.ufm_subscription
+    yearly = [opex_for_year(scenario, book, basis, y, ufm_subscription=ufm) for y in range(1, years + 1)]
+    table = {c: _per_year(np.array([yr[c] for yr in yearly])) for c in YEARLY_CATEGORIES}
+    return OperatingBasis(d, capex, it_idle_kw, it_busy_kw, site.it_peak_kw, table)
+
+
+def _per_year(values: np.ndarray) -> np.ndarray | float:
+    """Yearly values as they are, or one float when every year's value is the same."""
+    return float(values[0]) if np.all(values == values[0]) else values
+
+
+def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_share: float) -> np.ndarray:
+    """Capex paid per month: the deposit at month 0, the balance in the delivery month [USD].
+
+    One case: ``capex_usd`` a float and scalar dates → (months,). Many: ``capex_usd`` (n,) and/or
+    per-case dates → (n, months).
+    """
+    if np.ndim(capex_usd) == 0 and np.ndim(d.delivery_month) == 0:
+        pay = np.zeros(d.months)
+        pay[0] += deposit_share * capex_usd
+        pay[min(int(d.delivery_month), d.months - 1)] += (1.0 - deposit_share) * capex_usd
+        return pay
+    capex = np.asarray(capex_usd, dtype=float).reshape(-1, 1)
+    at = np.minimum(np.floor(np.asarray(d.delivery_month, dtype=float)).astype(int), d.months - 1)
+    t = np.arange(d.months)
+    return np.where(t == 0, deposit_share * capex, 0.0) + np.where(t == at, (1.0 - deposit_share) * capex, 0.0)
+
+
+@dataclass(frozen=True)
+class Cases:
+    """n cases of one design evaluated at once: schedules of shape (n, months) [USD unless named]."""
+
+    drivers: Drivers
+    dates: revenue.CaseDates
+    revenue: revenue.RevenueSchedule
+    opex_by_category: dict[str, np.ndarray]
+    cash: finance.CashFlows
+
+    @property
+    def first_operating_month(self) -> np.ndarray:
+        """First full month of operation of each case (n,) [month]."""
+        return np.ceil(np.asarray(self.dates.go_live_month, dtype=float).reshape(-1)).astype(int)
+
+    def kpis(self, hurdle_rate: float) -> dict[str, np.ndarray]:
+        """Returns of each case (n,): the KPIs of :func:`evaluate` other than TCO and break-even price.
+
+        ``npv_usd`` at ``hurdle_rate`` [per year]; IRRs annual; ``payback_months`` from month 0;
+        ``min_dscr`` over 12-month periods from each case's first operating month; margins over the
+        horizon; ``equity_moic`` = cash to equity / cash from equity. Undefined values are ``nan``.
+        """
+        cf = self.cash
+        revenue_total = cf.revenue.sum(axis=1)
+        earns = revenue_total > 0
+        per_revenue = np.where(earns, revenue_total, 1.0)
+        cost_of_revenue = sum(self.opex_by_category[k].sum(axis=1) for k in COST_OF_REVENUE)
+        equity = cf.equity_fcf
+        equity_in = -np.where(equity < 0, equity, 0.0).sum(axis=1)
+        equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
+        n = cf.project_fcf.shape[0]
+        irr = finance.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]))  # one solve for both
+        with np.errstate(over="ignore"):  # a revenue or equity near 0 (a price of 1e-320) gives ±inf: undefined
+            ratios = {
+                "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
+                "gross_margin": np.where(earns, 1.0 - cost_of_revenue / per_revenue, np.nan),
+                "equity_moic": np.where(equity_in > 0, equity_out / np.where(equity_in > 0, equity_in, 1.0), np.nan),
+            }
+        return {
+            "npv_usd": finance.npv(hurdle_rate, cf.project_fcf),
+            "project_irr": irr[:n],
+            "equity_irr": irr[n:],
+            "payback_months": finance.payback_months(cf.project_fcf),
+            "min_dscr": finance.min_dscr(cf, self.first_operating_month),
+            **ratios,
+            "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
+        }
+
+
+def run_cases(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Cases:
+    """Revenue, opex and cash flows of n cases of one design at once, vectorised across cases.
+
+    Each case takes its own value of every driver (:class:`Drivers`); arrays are (n, months) and the
+    only Python loop is the debt schedule's loop over months. A case gives the same numbers alone or
+    in a batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree exactly.
+    """
+    d = revenue.delayed(basis.dates, drivers.delivery_delay_months)
+    gpus = scenario.cluster.gpus
+    rev = revenue.revenue_schedule(
+        scenario.pricing,
+        gpus,
+        d,
+        usd_per_gpu_hour=drivers.usd_per_gpu_hour[:, None],
+        utilization=drivers.utilization[:, None],
+        price_decline_per_year=drivers.price_decline_per_year[:, None],
+    )
+    opex_fixed = monthly_opex(
+        scenario,
+        d,
+        opex_usd_per_year=basis.opex_usd_per_year,
+        it_idle_kw=basis.it_idle_kw,
+        it_busy_kw=basis.it_busy_kw,
+        it_peak_kw=basis.it_peak_kw,
+        utilization_by_month=rev.sold_gpu_hours / (gpus * HOURS_PER_MONTH),
+        electricity_usd_per_kwh=drivers.electricity_usd_per_kwh,
+        pue=drivers.pue,
+        colo_usd_per_kw_month=drivers.colo_usd_per_kw_month,
+        capex_multiple=drivers.capex_multiple,
+    )
+    sga = sga_usd_per_year(rev.revenue_usd, scenario.opex.sga_rate)
+    opex = sum(opex_fixed.values()) + sga
+    capex = basis.capex_usd * drivers.capex_multiple
+    cash = finance.cash_flows(
+        scenario.financing,
+        revenue=rev.revenue_usd,
+        opex=opex,
+        capex_payments=capex_payments(capex, d, scenario.timeline.deposit_share),
+        capex_total=capex,
+        go_live=np.asarray(d.go_live_month).reshape(-1),
+        life_months=drivers.useful_life_months,
+        residual_share=drivers.residual_value_share,
+        interest_rate=drivers.interest_rate,
+        debt_share=drivers.debt_share,
+    )
+    return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash)

@@ -1,0 +1,217 @@
+"""The headline figures of a plan, one entry each: name, unit, format, definition, where it is explained and made.
+
+Every page's metric cards, the CLI summary, the workbook's KPI sheet and the HTML report take a figure's label,
+formatted value and help text from :data:`METRICS`, so a figure has one name and one definition everywhere.
+``key`` is the figure's dotted key in ``Result.to_dict()`` (``capex_usd.total`` = ``to_dict()["capex_usd"]["total"]``);
+``unit`` is the unit of that stored value; ``fmt`` shows it (``neoplan.formats``); ``source`` is the function that
+makes it and ``data`` the rows it reads (the README's map is generated from these: :func:`readme_table`).
+
+Presentation only, like ``neoplan.formats``: the model never imports this module.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import formats
+
+PRICES = "data/prices/*.csv"
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One headline figure (see the module docstring for the fields)."""
+
+    key: str
+    label: str
+    unit: str
+    fmt: Callable[[float | None], str]
+    definition: str
+    page: str
+    source: str
+    data: str
+    short: str = ""
+    """A shorter label for a card whose section already names the noun (``Per GPU`` under Capex); else ``label``."""
+
+    def text(self, value: float | None) -> str:
+        """``value`` formatted as every page, the CLI and the report show it (``n/a`` when undefined)."""
+        if value is None or (isinstance(value, float) and not math.isfinite(value)):
+            return formats.NA
+        return self.fmt(value)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The names this figure may carry on a card: its label and, if any, its short label."""
+        return (self.label, self.short) if self.short else (self.label,)
+
+
+def month_point(value: float | None) -> str:
+    """A point on the month axis counted from the purchase order: ``month 4.4``."""
+    return formats.NA if value is None or not math.isfinite(value) else f"month {value:,.1f}"
+
+
+_CAPEX_LABELS = {
+    "compute": "Compute",
+    "backend_network": "Back-end network",
+    "frontend_network": "Front-end network",
+    "oob_network": "OOB network",
+    "storage": "Storage",
+    "management": "Management",
+    "other": "Racks, install & burn-in",
+}
+"""Capex category names as ``statements.CAPEX_LABELS`` has them (a test keeps the two equal; importing statements
+here would load pandas into every CLI run)."""
+
+_NETWORK_SHORT = {
+    "backend_network": "Back-end capex",
+    "frontend_network": "Front-end capex",
+    "oob_network": "Out-of-band capex",
+}
+"""Short names of the network capex figures on the Network page, whose section already says which network."""
+_CASH = "neoplan.engine.Cases.kpis"
+_FLOWS = f"{PRICES} (capex), data/assumptions.csv (opex, financing, pricing, timeline)"
+
+_METRICS: tuple[Metric, ...] = (
+    Metric("gpus", "GPUs", "count", formats.count, "GPUs in service, hot spares excluded.",
+           "pages/compute_node.py", "neoplan.model.Result.gpus", "scenario cluster.gpus"),
+    Metric("servers", "Servers", "count", formats.count,
+           "Compute servers in service: GPUs ÷ GPUs per server, hot spares excluded.",
+           "pages/compute_node.py", "neoplan.node.compute_servers", "scenario cluster.gpus, data/gpu_platforms.csv"),
+    Metric("spare_servers", "Hot-spare servers", "count", formats.count,
+           "Extra servers bought and racked to replace failed ones: hot-spare share × servers, rounded up.",
+           "pages/compute_node.py", "neoplan.node.compute_servers", "scenario cluster.hot_spare_share"),
+    Metric("node_capex_usd", "Node price", "USD", formats.usd_exact,
+           "Price of one compute server: the sum of its bill of materials.",
+           "pages/compute_node.py", "neoplan.node.node_lines", f"{PRICES} (compute rows)"),
+    Metric("oem_default_node_capex_usd", "OEM-default node price", "USD", formats.usd_exact,
+           "Price of the OEM's default server on the same platform and NIC count.",
+           "pages/compute_node.py", "neoplan.node.node_lines", f"{PRICES} (compute rows), data/node_presets.yaml"),
+    Metric("node_saving_vs_oem_usd", "Saving vs OEM default", "USD", formats.usd_exact,
+           "OEM-default node price minus this node price, per server.",
+           "pages/compute_node.py", "neoplan.model.Result.node_saving_vs_oem_usd", f"{PRICES} (compute rows)"),
+    Metric("capex_usd.total", "Total capex", "USD", formats.usd,
+           "Everything bought up front: servers, networks, storage, management, racks, installation and burn-in.",
+           "pages/storage_site.py", "neoplan.model.Result.capex_usd", PRICES),
+    *(
+        Metric(f"capex_usd.{c}", f"{name} capex", "USD", formats.usd,
+               f"Capex of the {name.lower()} lines of the capex table.",
+               "pages/network.py" if c.endswith("_network") else "pages/storage_site.py",
+               "neoplan.model.Result.capex_usd", f"{PRICES} ({c} lines)", short=_NETWORK_SHORT.get(c, ""))
+        for c, name in _CAPEX_LABELS.items()
+    ),
+    Metric("capex_per_gpu_usd", "Capex per GPU", "USD", formats.usd_exact,
+           "Total capex ÷ GPUs in service.", "pages/storage_site.py", "neoplan.model.Result.capex_per_gpu_usd",
+           PRICES, short="Per GPU"),
+    Metric("capex_per_server_excl_storage_usd", "Capex per server excl. storage", "USD", formats.usd_exact,
+           "Total capex less storage ÷ compute servers in service (the SemiAnalysis calibration figure).",
+           "pages/storage_site.py", "neoplan.model.Result.capex_per_server_excl_storage_usd", PRICES,
+           short="Per server excl. storage"),
+    Metric("opex_usd_per_year.total", "Opex per year (run rate)", "USD/year", formats.usd,
+           "Run-rate opex: the first full operating year after the hardware warranty ends.",
+           "pages/storage_site.py", "neoplan.model.Result.opex_usd_per_year",
+           f"data/assumptions.csv (opex.*, facility.*), {PRICES} (software rows)"),
+    Metric("it_power_peak_kw", "Power (IT peak)", "kW", formats.mw,
+           "IT load with every server, switch and storage node at maximum power: the power to contract.",
+           "pages/storage_site.py", "neoplan.facility.design_facility",
+           "data/gpu_platforms.csv, data/network_catalogue.csv, data/storage_catalogue.csv (power columns)",
+           short="IT peak"),
+    Metric("racks", "Racks", "count", formats.count, "Compute, network, storage and management racks.",
+           "pages/storage_site.py", "neoplan.facility.design_facility", "scenario site.rack_power_kw"),
+    Metric("tco_usd_per_gpu_hour", "TCO / GPU-h", "USD/GPU-h", formats.usd_per_gpu_hour,
+           "Cost per sold GPU-hour, before tax: present value of capex less the residual plus opex before SG&A, ÷ "
+           "present value of sold GPU-hours, both at the hurdle rate.",
+           "pages/results.py", "neoplan.returns._tco", _FLOWS),
+    Metric("breakeven_usd_per_gpu_hour", "Break-even price", "USD/GPU-h", formats.usd_per_gpu_hour,
+           "Go-live headline price at which project NPV at the hurdle rate is zero, all else equal.",
+           "pages/pricing.py", "neoplan.returns.breakeven_price", _FLOWS, short="Break-even"),
+    Metric("npv_usd", "NPV", "USD", formats.usd,
+           "Project free cash flow (after project-level tax, before financing) discounted at the hurdle rate.",
+           "pages/results.py", f"{_CASH} → neoplan.finance.npv", _FLOWS),
+    Metric("project_irr", "Project IRR", "fraction/year", formats.pct,
+           "Annual IRR of the project free cash flow, unlevered and after tax.",
+           "pages/results.py", f"{_CASH} → neoplan.finance.irr_annual", _FLOWS),
+    Metric("equity_irr", "Equity IRR", "fraction/year", formats.pct,
+           "Annual IRR of the cash flow to and from equity, after debt service.",
+           "pages/financing.py", f"{_CASH} → neoplan.finance.irr_annual", f"{_FLOWS}, scenario financing.*"),
+    Metric("payback_months", "Payback", "months", formats.months,
+           "Months from the purchase order until cumulative project cash turns positive (linear within the "
+           "month); n/a = not within the horizon.",
+           "pages/results.py", f"{_CASH} → neoplan.finance.payback_months", _FLOWS),
+    Metric("min_dscr", "Min DSCR", "ratio", formats.ratio,
+           "Lowest CFADS (EBITDA − tax) ÷ scheduled debt service over 12-month periods from the first full "
+           "operating month; n/a = no debt.",
+           "pages/financing.py", f"{_CASH} → neoplan.finance.min_dscr", f"{_FLOWS}, scenario financing.*"),
+    Metric("gross_margin", "Gross margin", "fraction", formats.pct,
+           "1 − (power, colocation, hardware support and software) ÷ revenue, over the horizon.",
+           "pages/results.py", _CASH, _FLOWS),
+    Metric("ebitda_margin", "EBITDA margin", "fraction", formats.pct, "EBITDA ÷ revenue, over the horizon.",
+           "pages/results.py", _CASH, _FLOWS),
+    Metric("equity_moic", "Equity MOIC", "ratio", formats.ratio,
+           "Cash returned to equity ÷ cash put in by equity, over the horizon.",
+           "pages/financing.py", _CASH, f"{_FLOWS}, scenario financing.*"),
+    Metric("go_live_month", "Go-live", "months", month_point,
+           "Month from the purchase order when the cluster starts earning: after delivery, OEM burn-in, site "
+           "installation and on-site burn-in.",
+           "pages/financing.py", "neoplan.revenue.dates", "data/assumptions.csv (timeline.*)"),
+)
+
+METRICS: Mapping[str, Metric] = {m.key: m for m in _METRICS}
+"""Every headline figure by its dotted ``Result.to_dict()`` key, in the order the README lists them."""
+
+HEADLINE = (
+    "capex_usd.total",
+    "capex_per_gpu_usd",
+    "opex_usd_per_year.total",
+    "tco_usd_per_gpu_hour",
+    "breakeven_usd_per_gpu_hour",
+    "npv_usd",
+    "project_irr",
+    "equity_irr",
+    "payback_months",
+    "min_dscr",
+    "ebitda_margin",
+)
+"""The figures of the HTML report's KPI cards, in order."""
+
+
+def lookup(data: Mapping[str, Any], key: str) -> Any:
+    """The value at dotted ``key`` of a ``Result.to_dict()``; ``KeyError`` naming the key if it is absent."""
+    value: Any = data
+    for part in key.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            raise KeyError(key)
+        value = value[part]
+    return value
+
+
+def text(key: str, value: float | None) -> str:
+    """``value`` of the figure ``key`` formatted as everywhere else."""
+    return METRICS[key].text(value)
+
+
+Card = tuple[str, str, str]
+"""A metric card: (label, formatted value, help text)."""
+
+
+def card(key: str, value: float | None, note: str = "", *, short: bool = False) -> Card:
+    """(label, formatted value, help) of the figure ``key``: help is its definition, then ``note`` if given."""
+    m = METRICS[key]
+    label = m.short if short and m.short else m.label
+    return label, m.text(value), f"{m.definition} {note}".strip()
+
+
+def cards(data: Mapping[str, Any], keys: list[str] | tuple[str, ...]) -> list[Card]:
+    """Cards of ``keys`` with their values read from ``data`` (a ``Result.to_dict()``)."""
+    return [card(k, lookup(data, k)) for k in keys]
+
+
+def readme_table() -> str:
+    """The README's map of figures as a Markdown table, one row per metric (kept equal by a test)."""
+    rows = ["| Figure | Key in `to_dict()` | Unit | Explained on | Made by | Reads |", "|---|---|---|---|---|---|"]
+    rows += [
+        f"| {m.label} | `{m.key}` | {m.unit} | `{m.page}` | `{m.source}` | {m.data} |" for m in METRICS.values()
+    ]
+    return "\n".join(rows)

@@ -1,0 +1,214 @@
+"""Returns of one design: levelised cost (TCO), project NPV as a function of price, break-even price,
+and why a KPI is undefined.
+
+All at the scenario's hurdle rate; months count from the purchase order (see :mod:`neoplan.timebase`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import lru_cache
+
+import numpy as np
+
+from . import finance, revenue
+from .engine import capex_payments
+from .scenario import Scenario
+
+TCO_CATEGORIES = ("capital", "power", "colocation", "staff", "software", "other")
+_TCO_OF_OPEX = {
+    "power": "power",
+    "colocation": "colocation",
+    "staff": "staff",
+    "software": "software",
+    "hardware_support": "other",
+    "insurance": "other",
+    "transit": "other",
+}
+
+
+def _tco(
+    scenario: Scenario,
+    d: revenue.Dates,
+    capex_usd: float,
+    opex_fixed: dict[str, np.ndarray],
+    sold_gpu_hours: np.ndarray,
+) -> dict[str, float]:
+    """Levelised cost per sold GPU-hour by TCO category: PV(costs) / PV(sold hours) at the hurdle rate."""
+    rate = scenario.financing.hurdle_rate
+    hours = float(finance.npv(rate, sold_gpu_hours))
+    if hours <= 0:
+        return dict.fromkeys(TCO_CATEGORIES, math.nan)
+    pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
+    pay[-1] -= scenario.timeline.residual_value_share * capex_usd
+    with np.errstate(over="ignore"):  # a tiny utilization (1e-320) sells too few hours: the TCO is infinite
+        present = finance.npv(rate, np.stack([pay, *opex_fixed.values()])) / hours  # one discounting for all
+    out = dict.fromkeys(TCO_CATEGORIES, 0.0)
+    out["capital"] = float(present[0])
+    for category, value in zip(opex_fixed, present[1:], strict=True):
+        out[_TCO_OF_OPEX[category]] += float(value)
+    return out
+
+
+def project_npv(
+    scenario: Scenario, d: revenue.Dates, capex_usd: float, opex_fixed: dict[str, np.ndarray], prices: np.ndarray
+) -> np.ndarray:
+    """Project NPV at the hurdle rate for each headline price in ``prices`` (1-D) [USD]; financing plays no part."""
+    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=prices[:, None])
+    ebitda = rev.revenue_usd * (1.0 - scenario.opex.sga_rate) - sum(opex_fixed.values())
+    pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
+    dep = finance.depreciation(np.array([capex_usd]), d.months, d.go_live_month, scenario.timeline.useful_life_months)
+    residual, gain = finance.residual_flows(
+        np.array([capex_usd]), dep, d.months, scenario.timeline.residual_value_share
+    )
+    _, fcf = finance.project_flows(ebitda, pay, dep, residual, gain, scenario.financing.tax_rate)
+    return finance.npv(scenario.financing.hurdle_rate, fcf)
+
+
+def _project_npv_curve(
+    scenario: Scenario, d: revenue.Dates, capex_usd: float, opex_fixed: dict[str, np.ndarray]
+) -> Callable[[np.ndarray], np.ndarray]:
+    """:func:`project_npv` as a function of the prices alone, with everything price-independent built once.
+
+    Revenue is affine in the headline price (every contract price is proportional to it, or pinned), so
+    it is tabulated at two prices and interpolated; a third price checks that, else the full model runs.
+    """
+    probe = np.array([0.0, 1.0, 2.0])
+    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=probe[:, None])
+    at_zero, per_usd = rev.revenue_usd[0], rev.revenue_usd[1] - rev.revenue_usd[0]
+    off_line = np.abs(rev.revenue_usd[2] - (at_zero + 2.0 * per_usd)).max(initial=0.0)
+    if off_line > 1e-9 * np.abs(rev.revenue_usd[2]).max(initial=0.0) + 1e-6:
+        return lambda prices: project_npv(scenario, d, capex_usd, opex_fixed, prices)
+    keep = 1.0 - scenario.opex.sga_rate
+    ebitda_at_zero, ebitda_per_usd = at_zero * keep - sum(opex_fixed.values()), per_usd * keep
+    pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
+    capex = np.array([capex_usd])
+    dep = finance.depreciation(capex, d.months, d.go_live_month, scenario.timeline.useful_life_months)
+    residual, gain = finance.residual_flows(capex, dep, d.months, scenario.timeline.residual_value_share)
+    taxable_at_zero = ebitda_at_zero - dep[0] + gain[0]
+    rate, tax_rate = scenario.financing.hurdle_rate, scenario.financing.tax_rate
+    # project free cash flow = EBITDA − capex − tax + residual, and only the tax is not linear in price
+    npv_at_zero = float(finance.npv(rate, ebitda_at_zero - pay + residual[0]))
+    npv_per_usd = float(finance.npv(rate, ebitda_per_usd))
+
+    def npv_at(prices: np.ndarray) -> np.ndarray:
+        tax = finance.tax_with_loss_carry_forward(taxable_at_zero + prices[:, None] * ebitda_per_usd, tax_rate)
+        return npv_at_zero + prices * npv_per_usd - finance.npv(rate, tax)
+
+    return npv_at
+
+
+KPI_LABELS = {
+    "tco_usd_per_gpu_hour": "TCO",
+    "breakeven_usd_per_gpu_hour": "Break-even price",
+    "npv_usd": "NPV",
+    "project_irr": "Project IRR",
+    "equity_irr": "Equity IRR",
+    "payback_months": "Payback",
+    "min_dscr": "Min DSCR",
+    "ebitda_margin": "EBITDA margin",
+    "gross_margin": "Gross margin",
+    "equity_moic": "Equity MOIC",
+    "go_live_month": "Go-live month",
+}
+"""The KPIs of :func:`evaluate` by key, as named in the app and in the warnings about undefined ones."""
+BREAKEVEN_MAX_USD_PER_GPU_HOUR = 1000.0
+"""Highest headline price the break-even search tries [USD/GPU-h]."""
+
+
+def _irr_reason(flows: np.ndarray, whose: str) -> str:
+    """Why the IRR of monthly ``flows`` is undefined (see :func:`finance.irr_annual`)."""
+    if not (flows > 0).any():
+        return f"{whose} cash flows never turn positive"
+    if not (flows < 0).any():
+        return f"{whose} cash flows are never negative, so nothing is invested to earn a return on"
+    last = flows[np.nonzero(flows)[0][-1]]
+    if last < 0:
+        return f"{whose} cash flows end negative, as they start, so no single rate makes their NPV zero"
+    return f"the solver finds no rate from -99 % to +100 % a month that makes the NPV of the {whose} cash flows zero"
+
+
+def undefined_kpi_warnings(
+    kpis: dict[str, float | None], cash: finance.CashFlows, sold_gpu_hours: np.ndarray, horizon_months: int
+) -> list[str]:
+    """One sentence per KPI that is ``None`` or not finite, naming the KPI and saying why.
+
+    ``cash`` holds one case (arrays of shape (1, months)); ``sold_gpu_hours`` is that case's (months,).
+    """
+    project, equity = cash.project_fcf[0], cash.equity_fcf[0]
+    hours, revenue_usd = float(np.sum(sold_gpu_hours)), float(np.sum(cash.revenue[0]))
+    equity_in_usd = -float(np.sum(equity[equity < 0]))
+    no_hours, no_revenue = not hours > 0, not revenue_usd > 0
+    margin = "no revenue over the horizon" if no_revenue else f"revenue of ${revenue_usd:.3g} is too small to divide by"
+    reasons = {
+        "tco_usd_per_gpu_hour": "no GPU-hours are sold over the horizon, so there is nothing to spread the costs over"
+        if no_hours
+        else f"{hours:.3g} sold GPU-hours are too few to spread the costs over",
+        "breakeven_usd_per_gpu_hour": "no GPU-hours are sold, so no price recovers the costs"
+        if no_hours
+        else f"project NPV stays negative at every price up to ${BREAKEVEN_MAX_USD_PER_GPU_HOUR:,.0f}/GPU-hour",
+        "npv_usd": "the discounted cash flows are not a finite number",
+        "project_irr": _irr_reason(project, "project"),
+        "equity_irr": _irr_reason(equity, "equity"),
+        "payback_months": "cumulative project cash is never negative, so there is nothing to pay back"
+        if not (np.cumsum(project) < 0).any()
+        else f"no payback within the {horizon_months}-month horizon (cumulative project cash never gets back to 0)",
+        "min_dscr": "no debt, so no DSCR"
+        if not float(np.sum(cash.debt.draws[0])) > 0
+        else "no debt service falls due in any 12-month period of operation",
+        "ebitda_margin": margin,
+        "gross_margin": margin,
+        "equity_moic": "equity puts no cash in (debt funds everything)"
+        if not equity_in_usd > 0
+        else f"equity puts in ${equity_in_usd:.3g}, too little to divide by",
+    }
+    out = []
+    for key, value in kpis.items():
+        if value is None or not math.isfinite(value):
+            label = KPI_LABELS.get(key, key)
+            out.append(f"{label} undefined: {reasons.get(key, 'not a finite number')}.")
+    return out
+
+
+@lru_cache(maxsize=8)
+def _price_grid(max_usd_per_gpu_hour: float, points: int) -> np.ndarray:
+    """0 and ``points`` prices spaced evenly in log from 0.01 to the max: the first search grid [USD/GPU-h]."""
+    grid = np.concatenate([[0.0], np.geomspace(0.01, max_usd_per_gpu_hour, points)])
+    grid.flags.writeable = False
+    return grid
+
+
+def breakeven_price(
+    scenario: Scenario,
+    d: revenue.Dates,
+    capex_usd: float,
+    opex_fixed: dict[str, np.ndarray],
+    max_usd_per_gpu_hour: float = BREAKEVEN_MAX_USD_PER_GPU_HOUR,
+    points: int = 48,
+    rounds: int = 3,
+) -> float:
+    """Headline price at which project NPV at the hurdle rate is 0 [USD/GPU-h]; nan if none up to the max.
+
+    NPV rises with price and is piecewise linear (tax switches on), so a vectorised grid is zoomed in on
+    the sign change up to ``rounds`` times; the root is interpolated linearly inside the bracket and
+    returned as soon as NPV there is zero to rounding (no kink inside the bracket).
+    """
+    grid = _price_grid(float(max_usd_per_gpu_hour), points)
+    npv_at = _project_npv_curve(scenario, d, capex_usd, opex_fixed)
+    values = npv_at(grid)
+    for _ in range(rounds):
+        if values[0] >= 0:
+            return float(grid[0])
+        above = np.nonzero(values >= 0)[0]
+        if above.size == 0:
+            return math.nan
+        i = int(above[0])
+        lo, hi, f_lo, f_hi = grid[i - 1], grid[i], values[i - 1], values[i]
+        root = lo - f_lo * (hi - lo) / (f_hi - f_lo)
+        grid = np.linspace(lo, hi, points)
+        values = npv_at(np.append(grid, root))
+        if abs(values[-1]) <= 1e-9 * (abs(f_lo) + abs(f_hi)):
+            break
+        values = values[:-1]
+    return float(root)

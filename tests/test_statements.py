@@ -1,0 +1,229 @@
+"""Financial statements (neoplan.statements): the yearly P&L adds up to the monthly accounts, the debt balance rolls
+forward, labels cover every category, and reference values of the optimized preset."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import neoplan
+from neoplan import statements as st
+from neoplan.costs import CAPEX_CATEGORIES
+from neoplan.opex import OPEX_CATEGORIES
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+VARIANTS: dict[str, Any] = {
+    "optimized": "optimized",
+    "reference": "reference",
+    "h100_256": "h100_256",
+    "short_horizon_65": {"base": "optimized", "timeline": {"horizon_months": 65}},
+    "horizon_13": {"base": "optimized", "timeline": {"horizon_months": 13}},
+    "horizon_71": {"base": "optimized", "timeline": {"horizon_months": 71}},
+    "late_go_live": {"base": "h100_256", "timeline": {"horizon_months": 16, "delivery_lead_months": 14}},
+    "no_debt": {"base": "optimized", "financing": {"debt_share": 0.0}},
+    "sculpted": {"base": "optimized", "financing": {"amortization": "sculpted"}},
+    "loan_outlives_horizon": {"base": "optimized", "financing": {"amortization": "straight_line", "term_months": 120}},
+}
+"""Presets and edge cases: a short last year, go-live late in the horizon, no debt, a payoff at the horizon."""
+MONEY_FLOWS = {  # P&L row → monthly_table column and the sign the P&L shows it with
+    "revenue_usd": ("revenue_usd", 1),
+    "ebitda_usd": ("ebitda_usd", 1),
+    "depreciation_usd": ("depreciation_usd", -1),
+    "ebit_usd": ("ebit_usd", 1),
+    "interest_usd": ("interest_usd", -1),
+    "fees_usd": ("fees_usd", -1),
+    "tax_usd": ("tax_usd", -1),
+    "net_income_usd": ("net_income_usd", 1),
+    "project_fcf_usd": ("project_fcf_usd", 1),
+    "equity_fcf_usd": ("equity_fcf_usd", 1),
+}
+
+
+@pytest.fixture(scope="module", params=list(VARIANTS), ids=list(VARIANTS))
+def result(request: pytest.FixtureRequest) -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario(VARIANTS[request.param]))
+
+
+@pytest.fixture(scope="module")
+def optimized() -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario("optimized"))
+
+
+def _atol(*frames: pd.DataFrame) -> float:
+    """Absolute tolerance for sums of money: a millionth of a cent per dollar of the largest figure."""
+    scale = max(float(np.nanmax(np.abs(f.select_dtypes("number").to_numpy()))) for f in frames)
+    return 1e-9 * max(scale, 1.0)
+
+
+# --- labels ---------------------------------------------------------------------------------------
+def test_labels_cover_every_category(result: neoplan.Result) -> None:
+    assert tuple(st.CAPEX_LABELS) == CAPEX_CATEGORIES
+    assert set(result.capex_table()["category"]) <= set(st.CAPEX_LABELS)
+    assert set(result.capex_usd) - {"total"} == set(st.CAPEX_LABELS)
+    assert tuple(st.OPEX_LABELS) == OPEX_CATEGORIES
+    assert set(result.ops.opex_by_category) <= set(st.OPEX_LABELS)
+    assert list(st.PNL_LABELS) == st.PNL_ROWS and set(st.PNL_BOLD) <= set(st.PNL_ROWS)
+    debt_columns = set(st.debt_by_month(result).columns) | set(st.debt_by_year(result).columns)
+    assert debt_columns - {"month"} == set(st.DEBT_LABELS)
+    for labels in (st.CAPEX_LABELS, st.OPEX_LABELS, st.PNL_LABELS, st.DEBT_LABELS):
+        assert len(set(labels.values())) == len(labels)  # one display name per key: tables can be keyed by it
+
+
+def test_year_labels_name_every_project_year(result: neoplan.Result) -> None:
+    months = result.ops.dates.months
+    labels = st.year_labels(result)
+    assert len(labels) == math.ceil(months / 12)
+    assert labels[0].startswith("Y1")
+    short = months % 12
+    assert labels[-1] == (f"Y{len(labels)} ({short} mo)" if short else f"Y{len(labels)}")
+    years = st.year_of_month(months)
+    assert years[0] == 1 and years[-1] == len(labels) and np.all(np.diff(years) >= 0)
+    assert list(st.pnl_by_year(result).index) == [*labels, "Total"]
+    assert list(st.debt_by_year(result).index) == [*labels, "Total"]
+
+
+def test_operating_years_cover_the_months_after_go_live(result: neoplan.Result) -> None:
+    dates = result.ops.dates
+    years = st.operating_years(result)
+    assert [y for y, _ in years] == list(range(1, len(years) + 1))
+    assert sum(m for _, m in years) == pytest.approx(dates.months - dates.go_live_month)
+    assert all(0 < m <= 12 for _, m in years) and all(m == 12 for _, m in years[:-1])
+    table = st.opex_by_year(result)
+    assert list(table.columns) == [st.operating_year_label(y, m) for y, m in years]
+    assert list(table.index) == [*st.OPEX_LABELS.values(), "Total"]
+
+
+# --- profit and loss ------------------------------------------------------------------------------
+def test_pnl_by_year_sums_to_the_monthly_totals(result: neoplan.Result) -> None:
+    pnl = st.pnl_by_year(result)
+    monthly = result.monthly_table()
+    monthly["year"] = st.year_of_month(len(monthly))
+    by_year = monthly.groupby("year").sum()
+    atol = _atol(pnl, monthly)
+    years = pnl.drop(index="Total")
+    for row, (column, sign) in MONEY_FLOWS.items():
+        np.testing.assert_allclose(years[row].to_numpy(), sign * by_year[column].to_numpy(), atol=atol, err_msg=row)
+        assert pnl.loc["Total", row] == pytest.approx(sign * monthly[column].sum(), abs=atol), row
+        assert pnl.loc["Total", row] == pytest.approx(years[row].sum(), abs=atol), row
+    opex = years["cost_of_revenue_usd"] + years["other_opex_usd"]
+    np.testing.assert_allclose(opex.to_numpy(), -by_year["opex_usd"].to_numpy(), atol=atol)
+
+
+def test_pnl_rows_add_up_down_the_page(result: neoplan.Result) -> None:
+    p = st.pnl_by_year(result)
+    atol = _atol(p)
+    np.testing.assert_allclose(p.revenue_usd + p.cost_of_revenue_usd, p.gross_profit_usd, atol=atol)
+    np.testing.assert_allclose(p.gross_profit_usd + p.other_opex_usd, p.ebitda_usd, atol=atol)
+    np.testing.assert_allclose(p.ebitda_usd + p.depreciation_usd, p.ebit_usd, atol=atol)
+    below = p.ebit_usd + p.interest_usd + p.fees_usd + p.gain_on_sale_usd + p.tax_usd
+    np.testing.assert_allclose(below, p.net_income_usd, atol=max(atol, 0.01))  # the gain is rounded to cents
+    assert (p.cost_of_revenue_usd <= 0).all() and (p.depreciation_usd <= 0).all() and (p.interest_usd <= 0).all()
+    earning = p.revenue_usd > 0
+    np.testing.assert_allclose(p.gross_margin[earning], (p.gross_profit_usd / p.revenue_usd)[earning])
+    np.testing.assert_allclose(p.net_margin[earning], (p.net_income_usd / p.revenue_usd)[earning])
+    assert p.ebitda_margin[~earning].isna().all()  # no revenue, no margin (not ±inf)
+
+
+def test_pnl_by_year_is_a_fresh_copy(optimized: neoplan.Result) -> None:
+    first = st.pnl_by_year(optimized)
+    first.loc["Y1", "revenue_usd"] = -1.0
+    assert st.pnl_by_year(optimized).loc["Y1", "revenue_usd"] > 0
+
+
+# --- debt -----------------------------------------------------------------------------------------
+def test_debt_balance_rolls_forward_month_by_month(result: neoplan.Result) -> None:
+    d = st.debt_by_month(result)
+    atol = _atol(d)
+    opening = np.concatenate([[0.0], d.balance_usd.to_numpy()[:-1]])
+    closing = opening + d.draws_usd + d.interest_capitalized_usd - d.principal_usd - d.payoff_usd
+    np.testing.assert_allclose(closing, d.balance_usd, atol=atol)
+    np.testing.assert_allclose(d.interest_capitalized_usd + d.interest_paid_usd, d.interest_accrued_usd, atol=atol)
+    np.testing.assert_allclose(d.interest_paid_usd + d.principal_usd, d.debt_service_usd, atol=atol)
+    assert (d.balance_usd >= -atol).all()
+    assert d.balance_usd.iloc[-1] == pytest.approx(0.0, abs=atol)  # paid off by the horizon at the latest
+
+
+def test_debt_by_year_rolls_forward_and_sums_the_months(result: neoplan.Result) -> None:
+    y = st.debt_by_year(result)
+    m = st.debt_by_month(result)
+    atol = _atol(y, m)
+    years = y.drop(index="Total")
+    opening = np.concatenate([[0.0], years.balance_end_usd.to_numpy()[:-1]])
+    closing = opening + years.draws_usd + years.interest_capitalized_usd - years.principal_usd - years.payoff_usd
+    np.testing.assert_allclose(closing, years.balance_end_usd, atol=atol)
+    flows = [c for c in m.columns if c not in ("month", "balance_usd")]
+    for column in flows:
+        assert y.loc["Total", column] == pytest.approx(m[column].sum(), abs=atol), column
+        assert y.loc["Total", column] == pytest.approx(years[column].sum(), abs=atol), column
+    assert y.loc["Total", "balance_end_usd"] == m.balance_usd.iloc[-1]
+
+
+# --- capex and opex -------------------------------------------------------------------------------
+def test_capex_by_category_adds_up(result: neoplan.Result) -> None:
+    table = st.capex_by_category(result)
+    assert list(table.category) == [*st.CAPEX_LABELS.values(), "Total"]
+    parts = table.iloc[:-1]
+    assert parts.capex_usd.sum() == pytest.approx(result.capex_total_usd)
+    assert table.capex_usd.iloc[-1] == result.capex_usd["total"]
+    assert parts.share.sum() == pytest.approx(1.0)
+
+
+def test_opex_by_year_total_is_the_sum_of_categories(result: neoplan.Result) -> None:
+    table = st.opex_by_year(result)
+    np.testing.assert_allclose(table.iloc[:-1].sum().to_numpy(), table.loc["Total"].to_numpy(), rtol=1e-12)
+    for (year, _), column in zip(st.operating_years(result), table.columns, strict=True):
+        assert table.loc["Total", column] == pytest.approx(result.opex_for_year(year)["total"])
+
+
+# --- reference values: the optimized preset ------------------------------------------------------
+def test_optimized_reference_values(optimized: neoplan.Result) -> None:
+    """Hand-checkable figures of the optimized preset (72 months, 60 % debt at 11 %, 2 % fee, IDC capitalised)."""
+    pnl, debt = st.pnl_by_year(optimized), st.debt_by_year(optimized)
+    capex = st.capex_by_category(optimized).set_index("category").capex_usd
+    assert st.year_labels(optimized) == ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"]
+    assert capex["Compute"] == 32_819_200.0 and capex["Back-end network"] == 3_462_400.0
+    assert capex["Total"] == 38_591_654.0
+    assert debt.loc["Total", "draws_usd"] == pytest.approx(0.6 * 38_591_654.0)  # debt share × capex
+    assert debt.loc["Total", "fee_usd"] == pytest.approx(0.02 * 0.6 * 38_591_654.0)  # upfront fee on the loan
+    assert debt.loc["Total", "interest_capitalized_usd"] == pytest.approx(622_789.58, abs=0.01)
+    assert debt.loc["Y1", "balance_end_usd"] == pytest.approx(23_391_187.52, abs=0.01)
+    assert debt.loc["Y5", "balance_end_usd"] == pytest.approx(0.0, abs=1e-6)  # 60-month term ends in month 59
+    assert pnl.loc["Y1", "revenue_usd"] == pytest.approx(10_971_756.76, abs=0.01)
+    assert pnl.loc["Total", "revenue_usd"] == pytest.approx(79_868_117.41, abs=0.01)
+    opex = st.opex_by_year(optimized)
+    assert list(opex.columns)[-1] == "Year 6 (7.6 mo)"
+    assert opex.loc["Staff", "Year 2"] == pytest.approx(901_120.0)
+    golden = json.loads((GOLDEN / "optimized.json").read_text(encoding="utf-8"))  # the pinned evaluate --json
+    assert pnl.loc["Total", "gross_margin"] == pytest.approx(golden["gross_margin"], rel=1e-9)
+    assert pnl.loc["Total", "ebitda_margin"] == pytest.approx(golden["ebitda_margin"], rel=1e-9)
+
+
+def test_old_import_paths_still_work() -> None:
+    from neoplan.charts import finance, site
+
+    assert finance.pnl_by_year is st.pnl_by_year and finance.debt_by_year is st.debt_by_year
+    assert finance.PNL_LABELS is st.PNL_LABELS and finance.DEBT_LABELS is st.DEBT_LABELS
+    assert site.CAPEX_LABELS is st.CAPEX_LABELS and site.OPEX_LABELS is st.OPEX_LABELS
+    assert site.capex_category_table is st.capex_by_category and site.opex_by_year_table is st.opex_by_year
+
+
+def test_charts_draw_the_statements(optimized: neoplan.Result) -> None:
+    """The margin chart draws the P&L statement it is given; the opex chart draws the opex table."""
+    from neoplan.charts import finance, site
+
+    pnl = st.pnl_by_year(optimized)
+    drawn = finance.margin_figure(optimized, pnl)
+    assert drawn.to_dict() == finance.margin_figure(optimized).to_dict()
+    revenue = next(t for t in drawn.data if t.name == "revenue")
+    assert list(revenue.x) == st.year_labels(optimized)
+    np.testing.assert_array_equal(revenue.y, pnl.drop(index="Total").revenue_usd.to_numpy())
+    opex = st.opex_by_year(optimized)
+    bars = {t.name: t for t in site.opex_by_year_figure(optimized).data if t.type == "bar"}
+    assert list(bars["Staff"].x) == list(opex.columns)
+    np.testing.assert_array_equal(bars["Colocation"].y, opex.loc["Colocation"].to_numpy())
