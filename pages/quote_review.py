@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from functools import partial
 from pathlib import Path
 
@@ -214,7 +215,8 @@ try:
 except QuoteError as exc:
     st.error(f"Could not read the quote: {fmt.plain(exc)}")
     st.stop()
-except Exception as exc:  # an upload must never show a traceback; report the bug instead
+except Exception as exc:  # an upload must never show a traceback; the bug goes to the server log in full
+    logging.getLogger("neoplan.quote").exception("internal error reviewing %s", name)
     st.error(f"Could not review the quote: internal error ({type(exc).__name__}); please report it")
     st.stop()
 
