@@ -1222,35 +1222,73 @@ def design_options(
             out.append(DesignOption(name, label, topology, os_ratio, False, err, math.nan, math.nan, math.nan, None,
                                     0, 0, 0, 0, 0, 0, 0, math.nan, math.nan, math.nan, topology == "modular", caveats))
             continue
-        b, cost = option, costs[name]
-        out.append(
-            DesignOption(
-                name=name,
-                label=label,
-                topology=topology,
-                oversubscription=os_ratio,
-                feasible=True,
-                error="",
-                capex_usd=cost,
-                capex_per_server_usd=cost / b.servers,
-                capex_per_gpu_usd=cost / gpus,
-                delta_vs_reference=(cost / ref - 1) if ref else None,
-                leaf_switches=b.leaf_switches,
-                spine_switches=b.spine_switches,
-                core_switches=b.core_switches,
-                chassis=b.chassis,
-                transceivers=b.transceivers,
-                cables=b.cables,
-                network_racks=b.network_racks,
-                power_kw=b.power_kw,
-                injection_gbps_per_gpu=b.injection_gbps_per_gpu,
-                spine_gbps_per_gpu=b.spine_gbps_per_gpu,
-                liquid_cooled=b.liquid_cooled,
-                caveats=caveats,
-                backend=b,
-            )
-        )
+        out.append(priced_option(name, label, topology, os_ratio, option, costs[name], gpus, ref, caveats))
     return out
+
+
+def priced_option(
+    name: str,
+    label: str,
+    topology: str,
+    oversubscription: float,
+    backend: BackendDesign,
+    capex_usd: float,
+    gpus: int,
+    reference_usd: float | None,
+    caveats: tuple[str, ...],
+) -> DesignOption:
+    """A feasible design option from its back end and back-end capex [USD]; Δ vs ``reference_usd`` [fraction]."""
+    b = backend
+    return DesignOption(
+        name=name,
+        label=label,
+        topology=topology,
+        oversubscription=oversubscription,
+        feasible=True,
+        error="",
+        capex_usd=capex_usd,
+        capex_per_server_usd=capex_usd / b.servers,
+        capex_per_gpu_usd=capex_usd / gpus,
+        delta_vs_reference=(capex_usd / reference_usd - 1) if reference_usd else None,
+        leaf_switches=b.leaf_switches,
+        spine_switches=b.spine_switches,
+        core_switches=b.core_switches,
+        chassis=b.chassis,
+        transceivers=b.transceivers,
+        cables=b.cables,
+        network_racks=b.network_racks,
+        power_kw=b.power_kw,
+        injection_gbps_per_gpu=b.injection_gbps_per_gpu,
+        spine_gbps_per_gpu=b.spine_gbps_per_gpu,
+        liquid_cooled=b.liquid_cooled,
+        caveats=caveats,
+        backend=b,
+    )
+
+
+YOUR_DESIGN = "yours"
+"""Name of the option that is the scenario's own back end when no standard design matches it."""
+_TOPOLOGY_SHORT = {"reference": "Reference", "tor": "Top-of-rack", "vms": "VMS", "modular": "Modular"}
+
+
+def with_scenario_design(
+    scenario: Scenario, backend: BackendDesign, book: PriceBook, options: list[DesignOption]
+) -> tuple[list[DesignOption], str]:
+    """``options`` with the scenario's own back end among them, and the name of that option.
+
+    The standard option of the same topology and oversubscription when there is one (built at the scenario's
+    NICs, as every option is); else an extra option :data:`YOUR_DESIGN` priced the same way (back-end hardware).
+    """
+    fab = scenario.fabric
+    for o in options:
+        if o.topology == fab.topology and math.isclose(o.oversubscription, fab.oversubscription):
+            return options, o.name
+    ref = next((o.capex_usd for o in options if o.name == "reference" and o.feasible), None)
+    template = next(o for o in options if o.topology == fab.topology)
+    label = f"{_TOPOLOGY_SHORT.get(fab.topology, fab.topology)} {fab.oversubscription:g}:1"
+    yours = priced_option(YOUR_DESIGN, label, fab.topology, fab.oversubscription, backend,
+                          total_usd(backend_lines(backend, book)), scenario.cluster.gpus, ref, template.caveats)
+    return [*options, yours], YOUR_DESIGN
 
 
 def _spread(n: int) -> list[float]:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import math
-
 import pandas as pd
 import streamlit as st
 
@@ -12,11 +9,10 @@ from neoplan import Result, metrics
 from neoplan.charts.network import SHORT_LABELS, options_figure, topology_figure
 from neoplan.fabric import (
     DesignOption,
-    backend_lines,
     default_network_catalogue,
     design_options,
     topology_picture,
-    total_usd,
+    with_scenario_design,
 )
 from neoplan.scenario import scenario_json
 from ui import format as fmt
@@ -30,8 +26,6 @@ TOPOLOGY_LABELS = {
     "modular": "Modular chassis (CS9500 class)",
 }
 NETWORK_NAMES = {"backend_network": "back end", "frontend_network": "front end", "oob_network": "OOB"}
-TOPOLOGY_SHORT = {"reference": "Reference", "tor": "Top-of-rack", "vms": "VMS", "modular": "Modular"}
-YOURS = "yours"  # name of the design option that is the scenario's own back end when no standard option matches
 HIGHLIGHT = "background-color: #fdebe5; font-weight: bold"
 
 
@@ -41,53 +35,10 @@ def cached_options(scenario_text: str, _result: Result) -> list[DesignOption]:
     return design_options(_result.scenario, _result.book)
 
 
-def _ratio(value: float) -> str:
-    return f"{value:g}:1"
-
-
 def design_label(option: DesignOption, chosen: str) -> str:
     """A design's name for the comparison table, the scenario's own marked ``➜ … (yours)``."""
     short = SHORT_LABELS.get(option.name, option.label)
     return f"➜ {short} (yours)" if option.name == chosen else short
-
-
-def with_your_design(result: Result, options: list[DesignOption]) -> tuple[list[DesignOption], str]:
-    """The design options with the scenario's own back end among them, and the name of that option: the standard
-    option of the same topology and oversubscription (built at the scenario's NICs, as every option is), else an
-    extra option ``yours`` priced the same way (back-end hardware)."""
-    fab = result.scenario.fabric
-    for o in options:
-        if o.topology == fab.topology and math.isclose(o.oversubscription, fab.oversubscription):
-            return options, o.name
-    b = result.fabric.backend
-    cost = total_usd(backend_lines(b, result.book))
-    ref = next((o.capex_usd for o in options if o.name == "reference" and o.feasible), None)
-    template = next(o for o in options if o.topology == fab.topology)
-    yours = dataclasses.replace(
-        template,
-        name=YOURS,
-        label=f"{TOPOLOGY_SHORT.get(fab.topology, fab.topology)} {_ratio(fab.oversubscription)}",
-        oversubscription=fab.oversubscription,
-        feasible=True,
-        error="",
-        capex_usd=cost,
-        capex_per_server_usd=cost / b.servers,
-        capex_per_gpu_usd=cost / result.gpus,
-        delta_vs_reference=(cost / ref - 1) if ref else None,
-        leaf_switches=b.leaf_switches,
-        spine_switches=b.spine_switches,
-        core_switches=b.core_switches,
-        chassis=b.chassis,
-        transceivers=b.transceivers,
-        cables=b.cables,
-        network_racks=b.network_racks,
-        power_kw=b.power_kw,
-        injection_gbps_per_gpu=b.injection_gbps_per_gpu,
-        spine_gbps_per_gpu=b.spine_gbps_per_gpu,
-        liquid_cooled=b.liquid_cooled,
-        backend=b,
-    )
-    return [*options, yours], YOURS
 
 
 st.title("Network")
@@ -182,7 +133,8 @@ if result is not None:
             st.warning(fmt.plain(warning))
 
     st.subheader("Compare back-end designs")
-    options, chosen = with_your_design(result, cached_options(scenario_json(result.scenario), result))
+    options, chosen = with_scenario_design(result.scenario, result.fabric.backend, result.book,
+                                       cached_options(scenario_json(result.scenario), result))
     st.caption(
         f"Every design at your {result.gpus:,} GPUs and {result.scenario.fabric.nics_per_node} back-end NICs "
         "per server. Your design (topology and oversubscription as set on the left) is in orange and marked "

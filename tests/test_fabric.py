@@ -23,6 +23,7 @@ from neoplan.fabric import (
     size_frontend,
     size_oob,
     topology_picture,
+    with_scenario_design,
 )
 from neoplan.pricebook import default_price_book
 from neoplan.scenario import scenario_from_dict
@@ -405,3 +406,20 @@ def test_design_fabric_total_is_the_sum_of_lines(gpus, topology, fe, oob):
     assert sum(d.capex_usd(c) for c in CAPEX_CATEGORIES) == pytest.approx(d.capex_usd())
     assert all(math.isfinite(v) and v > 0 for v in d.power_kw.values())
     assert d.oob.ports == d.oob.bmc_ports + d.oob.switch_ports + d.oob.pdu_ports
+
+
+@pytest.mark.parametrize(
+    ("topology", "oversubscription", "expected"), [("vms", 2.0, "vms_2to1"), ("tor", 2.0, "yours")]
+)
+def test_the_scenarios_own_design_is_among_the_options(topology: str, oversubscription: float, expected: str) -> None:
+    """A standard design is named; any other gets an option of its own, priced like the scenario's back end."""
+    import neoplan
+
+    s = neoplan.load_scenario({"base": "optimized", "fabric": {"topology": topology,
+                                                                "oversubscription": oversubscription}})
+    result = neoplan.evaluate(s)
+    options, chosen = with_scenario_design(s, result.fabric.backend, BOOK, design_options(s, BOOK))
+    mine = next(o for o in options if o.name == chosen)
+    assert chosen == expected
+    assert mine.capex_usd == pytest.approx(result.capex_usd["backend_network"], rel=0.02)
+    assert mine.spine_switches == result.fabric.backend.spine_switches
