@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from neoplan.library import LibraryError
 from neoplan.scenario import ScenarioError
 from ui import state
 from ui.format import plain
@@ -35,19 +34,14 @@ def _report(message: str, ok: bool = True) -> None:
 def _save(replace: bool = False) -> None:
     name = str(st.session_state.get(NAME_KEY, "")).strip()
     try:
-        exists = library.exists(name) and not library.is_preset(name)
-    except LibraryError as exc:
-        _report(str(exc), ok=False)
-        return
-    if exists and name != state.get_origin() and not replace:
-        st.session_state[CONFIRM_SAVE] = name
-        return
-    st.session_state.pop(CONFIRM_SAVE, None)
-    try:
-        saved = state.save_as(name)
+        saved, _replaced = state.save_unless_replacing(name, replace)
     except ScenarioError as exc:
         _report(str(exc), ok=False)
         return
+    if saved is None:
+        st.session_state[CONFIRM_SAVE] = name  # ask first
+        return
+    st.session_state.pop(CONFIRM_SAVE, None)
     _report(f"Saved “{saved.name}”.")
 
 

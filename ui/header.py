@@ -13,7 +13,6 @@ from typing import Any
 import streamlit as st
 
 import neoplan
-from neoplan.library import LibraryError
 from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, parse_scenario
 from ui import state
 from ui.format import plain
@@ -45,22 +44,16 @@ def _save() -> None:
 
 def _save_as(key: str, replace: bool = False) -> None:
     name = str(st.session_state.get(key, "")).strip()
-    library = state.get_library()
     try:
-        exists = library.exists(name) and not library.is_preset(name)
-    except LibraryError as exc:
-        _say(str(exc), ok=False)
-        return
-    if exists and name != state.get_origin() and not replace:
-        st.session_state[CONFIRM] = (key, name)  # ask first: the next run shows "Replace it?" beside that field
-        return
-    st.session_state.pop(CONFIRM, None)
-    try:
-        saved = state.save_as(name)
+        saved, replaced = state.save_unless_replacing(name, replace)
     except ScenarioError as exc:
         _say(str(exc), ok=False)
         return
-    _say(f"Saved “{saved.name}”" + (" (replaced the earlier one)." if exists else "."))
+    if saved is None:
+        st.session_state[CONFIRM] = (key, name)  # ask first: the next run shows "Replace it?" beside that field
+        return
+    st.session_state.pop(CONFIRM, None)
+    _say(f"Saved “{saved.name}”" + (" (replaced the earlier one)." if replaced else "."))
 
 
 def _cancel_replace() -> None:

@@ -237,6 +237,19 @@ def save_as(name: str) -> Scenario:
     return saved
 
 
+def save_unless_replacing(name: str, replace: bool = False) -> tuple[Scenario | None, bool]:
+    """Save the open scenario as ``name`` unless that would replace *another* saved scenario without ``replace``.
+
+    Returns (saved scenario, whether it replaced one); (None, True) means: ask the user first. Raises ScenarioError
+    (LibraryError for a broken library) with a one-line reason.
+    """
+    library = get_library()
+    exists = library.exists(name) and not library.is_preset(name)
+    if exists and name != get_origin() and not replace:
+        return None, True
+    return save_as(name), exists
+
+
 def revert() -> None:
     """Back to the scenario as it was opened or last saved (the discarded edits can be brought back by undo)."""
     get_scenario()
