@@ -20,6 +20,7 @@ PAGES = {
         st.Page("pages/compute_node.py", title="Compute node", icon=":material/memory:"),
         st.Page("pages/network.py", title="Network", icon=":material/lan:"),
         st.Page("pages/storage_site.py", title="Storage & site", icon=":material/dns:"),
+        st.Page("pages/operations.py", title="Operations", icon=":material/engineering:"),
     ],
     "Money": [
         st.Page("pages/financing.py", title="Financing", icon=":material/account_balance:"),

@@ -32,10 +32,12 @@ def summary(result: Result) -> str:
         return m.label, m.text(lookup(d, key)) + extra
 
     spares = f" + {d['spare_servers']} hot spares" if d["spare_servers"] else ""
+    nodes = "racks" if result.platform.rack_scale else "servers"
     saving = f" ({metrics.text('node_saving_vs_oem_usd', d['node_saving_vs_oem_usd'])} below OEM default)"
     rows: list[tuple[str, str]] = [
         ("Scenario", d["scenario"]),
-        ("GPUs / servers", f"{d['gpus']:,} GPUs in {d['servers']:,} servers{spares} ({result.platform.name})"),
+        ("GPUs / servers", f"{d['gpus']:,} GPUs in {d['servers']:,} {nodes}{spares} ({result.platform.name}), "
+                           f"hardware prices as of {result.book.as_of}"),
         row("node_capex_usd", saving),
         ("Back end", f"{b['topology']} {b['oversubscription']:g}:1, {b['leaf_switches']} leaf / "
                      f"{b['spine_switches']} spine / {b['core_switches']} core switches, "
@@ -67,10 +69,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """``report FILE --out DIR``: workbook, HTML report and one CSV per table into DIR; prints the paths."""
     from .export import write_report
+    from .stress import Settings
 
     result = evaluate(load_scenario(args.file))
+    settings = Settings(draws=args.draws, seed=args.seed)
     try:
-        paths = write_report(result, args.out)
+        paths = write_report(result, args.out, settings)
     except OSError as exc:
         raise UsageError(f"--out {args.out}: cannot write the report ({exc.strerror or exc})") from None
     print("\n".join(str(p) for p in paths))
@@ -99,10 +103,12 @@ def _stress_text(mc: Any, solutions: dict[str, Any]) -> str:
     keys = ("project_irr", "equity_irr", "npv_usd", "equity_moic", "payback_months", "min_dscr")
     fmt = {k: METRICS[k].text for k in keys} | {"payback_months": lambda v: "never" if v is None else formats.months(v)}
     lines = [f"Monte Carlo: {s['draws']:,} draws, seed {s['seed']}, price–utilization correlation "
-             f"{s['price_utilization_correlation']:g}", f"{'':16}{'P10':>14}{'P50':>14}{'P90':>14}"]
+             f"{s['price_utilization_correlation']:g}",
+             f"{'':16}{'P10':>14}{'P50':>14}{'P90':>14}{'scenario':>14}{'sits at':>9}"]
     for metric, show in fmt.items():
-        p = s[metric]
-        lines.append(f"{METRIC_LABELS[metric]:16}" + "".join(f"{show(p[k]):>14}" for k in ("p10", "p50", "p90")))
+        p, where = s[metric], s["base_case_percentile"][metric]
+        lines.append(f"{METRIC_LABELS[metric]:16}" + "".join(f"{show(p[k]):>14}" for k in ("p10", "p50", "p90"))
+                     + f"{show(s['deterministic'][metric]):>14}" + f"{'' if where is None else f'P{where:.0f}':>9}")
     lines += [
         f"{'probability of loss (equity MOIC < 1)':40}{formats.pct(s['probability_of_loss']):>8}",
         f"{'probability NPV < 0 at the hurdle rate':40}{formats.pct(s['probability_npv_negative']):>8}",
@@ -123,11 +129,7 @@ def cmd_stress(args: argparse.Namespace) -> int:
     result = evaluate(load_scenario(args.file))
     mc = stress.monte_carlo(result, draws=args.draws, seed=args.seed, correlation=args.correlation,
                             covenant_dscr=args.covenant)
-    solutions = {
-        "price_for_target_equity_irr": stress.price_for_equity_irr(result, args.target_irr),
-        "utilization_for_zero_npv": stress.utilization_for_zero_npv(result),
-        "max_debt_share_for_covenant": stress.max_debt_share_for_dscr(result, args.covenant),
-    }
+    solutions = stress.solve_all(result, args.target_irr, mc.covenant_dscr)
     if args.json:
         out = mc.summary()
         out["solvers"] = {
@@ -151,6 +153,9 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="write the Excel workbook, CSV tables and HTML report of a scenario")
     rep.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
     rep.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created if missing)")
+    rep.add_argument("--draws", type=int, default=10_000, metavar="N",
+                     help="Monte Carlo draws of the stress sheets and report section (default 10,000)")
+    rep.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the stress test (default 0)")
     rep.set_defaults(func=cmd_report)
     qu = sub.add_parser("quote", help="review an OEM quote (CSV/XLSX): classify lines, flag padding, price savings")
     qu.add_argument("file", help="quote file, .csv or .xlsx (a file over the size limit is refused, naming it)")
@@ -184,8 +189,8 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true", help="print the JSON summary instead of a table")
     st.add_argument("--correlation", type=float, default=0.0, metavar="R",
                     help="rank correlation of price and utilization, -1 to 1 (default 0)")
-    st.add_argument("--covenant", type=float, default=1.2, metavar="X",
-                    help="DSCR covenant for the breach probability and the debt solver (default 1.2)")
+    st.add_argument("--covenant", type=float, default=None, metavar="X",
+                    help="DSCR covenant for the breach probability and the debt solver (default: the scenario's)")
     st.add_argument("--target-irr", type=float, default=0.20, metavar="X",
                     help="equity IRR the price solver aims at, a fraction per year (default 0.20)")
     st.set_defaults(func=cmd_stress)

@@ -9,12 +9,12 @@ and the meaning of "year" from :mod:`neoplan.timebase`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
 
-from . import finance, revenue
+from . import finance, operations, revenue
 from .costs import CostLine, total_usd
 from .facility import FacilityDesign
 from .opex import YEARLY_CATEGORIES, monthly_opex, opex_basis, opex_for_year, sga_usd_per_year
@@ -57,9 +57,16 @@ class Drivers:
     delivery_delay_months: np.ndarray
     """Slip of the delivery date; everything after delivery moves with it [months]."""
     useful_life_months: np.ndarray
-    """Depreciation life of the hardware [months]."""
+    """Useful life of the hardware from go-live [months]: depreciation, and the end of service (shutdown or
+    refresh, ``timeline.end_of_life``) when it ends inside the horizon."""
     residual_value_share: np.ndarray
-    """Resale value at the horizon [fraction of capex]."""
+    """Resale value when the hardware leaves service: at its end of life, or at the horizon [fraction of capex]."""
+    mtbf_multiple: np.ndarray
+    """Mean time between failures as a multiple of the failure preset's [ratio]."""
+    detection_minutes: np.ndarray
+    """Mean time to detect a job interruption [minutes]."""
+    performance_penalty: np.ndarray
+    """Delivered-performance loss on top of the design's own [fraction]; moves the price by the elasticity."""
 
     @classmethod
     def of(cls, scenario: Scenario, n: int = 1) -> Drivers:
@@ -78,6 +85,9 @@ class Drivers:
             "delivery_delay_months": 0.0,
             "useful_life_months": float(t.useful_life_months),
             "residual_value_share": t.residual_value_share,
+            "mtbf_multiple": scenario.operations.mtbf_multiple,
+            "detection_minutes": operations.detection_minutes(scenario.operations),
+            "performance_penalty": 0.0,
         }
         return cls(**{k: np.full(n, float(v)) for k, v in base.items()})
 
@@ -123,6 +133,10 @@ class OperatingBasis:
     opex_usd_per_year: dict[str, np.ndarray | float]
     """Yearly opex by category other than power and colocation, index 0 = operating year 1 [USD/year];
     a float where it is the same every year."""
+    reliability: operations.Design | None = None
+    """What the failure model needs from the design; None = no reliability effects (revenue as before)."""
+    reference_goodput: float = 1.0
+    """Goodput of the same cluster run the reference way [fraction] (:func:`neoplan.operations.reference_goodput`)."""
 
 
 def operating_basis(
@@ -176,6 +190,32 @@ def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_s
     return np.where(t == 0, deposit_share * capex, 0.0) + np.where(t == at, (1.0 - deposit_share) * capex, 0.0)
 
 
+def refresh_payments(
+    capex_usd: np.ndarray, d: revenue.AnyDates, deposit_share: float, multiple: float
+) -> np.ndarray:
+    """Capex of the refresh clusters paid per month (n, months) [USD]; zero unless ``end_of_life`` is refresh.
+
+    Each refresh repeats the order of the first cluster shifted by k useful lives, so that it goes live as the
+    old one's life ends (go-live + k × life, inside the horizon): the deposit k lives after month 0, the balance
+    k lives after delivery. ``capex_usd`` (n,) is the designed capex; each refresh costs ``multiple`` × it.
+    """
+    months = d.months
+    capex = np.asarray(capex_usd, dtype=float).reshape(-1, 1) * multiple
+    go_live = np.asarray(d.go_live_month, dtype=float).reshape(-1, 1)
+    delivery = np.asarray(d.delivery_month, dtype=float).reshape(-1, 1)
+    life = np.asarray(d.life_months, dtype=float).reshape(-1, 1)
+    t = np.arange(months)
+    pay = np.zeros((np.broadcast_shapes(capex.shape, go_live.shape, life.shape)[0], months))
+    k = 1
+    while d.end_of_life == "refresh" and np.any(go_live + k * life < months):
+        due = go_live + k * life < months
+        order, deliver = np.floor(k * life), np.minimum(np.floor(delivery + k * life), months - 1)
+        pay += np.where(due & (t == order), deposit_share * capex, 0.0)
+        pay += np.where(due & (t == deliver), (1.0 - deposit_share) * capex, 0.0)
+        k += 1
+    return pay
+
+
 @dataclass(frozen=True)
 class Cases:
     """n cases of one design evaluated at once: schedules of shape (n, months) [USD unless named]."""
@@ -194,7 +234,8 @@ class Cases:
     def kpis(self, hurdle_rate: float) -> dict[str, np.ndarray]:
         """Returns of each case (n,): the KPIs of :func:`evaluate` other than TCO and break-even price.
 
-        ``npv_usd`` at ``hurdle_rate`` [per year]; IRRs annual; ``payback_months`` from month 0;
+        ``npv_usd`` at ``hurdle_rate`` [per year]; IRRs annual; ``payback_months`` from month 0 (and
+        ``discounted_payback_months``, of the flows discounted at ``hurdle_rate``), only when reached for good;
         ``min_dscr`` over 12-month periods from each case's first operating month; margins over the
         horizon; ``equity_moic`` = cash to equity / cash from equity. Undefined values are ``nan``.
         """
@@ -207,7 +248,7 @@ class Cases:
         equity_in = -np.where(equity < 0, equity, 0.0).sum(axis=1)
         equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
         n = cf.project_fcf.shape[0]
-        irr = finance.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]))  # one solve for both
+        irr = finance.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]), hurdle=hurdle_rate)  # both at once
         with np.errstate(over="ignore"):  # a revenue or equity near 0 (a price of 1e-320) gives ±inf: undefined
             ratios = {
                 "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
@@ -219,10 +260,53 @@ class Cases:
             "project_irr": irr[:n],
             "equity_irr": irr[n:],
             "payback_months": finance.payback_months(cf.project_fcf),
+            "discounted_payback_months": finance.payback_months(cf.project_fcf, hurdle_rate),
             "min_dscr": finance.min_dscr(cf, self.first_operating_month),
             **ratios,
             "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
         }
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """What the failure model does to revenue in n cases (arrays (n,))."""
+
+    outcome: operations.Outcome
+    design: operations.Design
+    price_factor: np.ndarray
+    """Multiplier on the headline price from delivered performance and goodput [ratio]."""
+    utilization_factor: float
+    """Multiplier on utilization from checklist gaps [ratio]."""
+
+    def credited(
+        self, rev: revenue.RevenueSchedule, scenario: Scenario, d: revenue.AnyDates
+    ) -> revenue.RevenueSchedule:
+        """``rev`` with SLA credits from unavailability (``failure_model``) and early-life losses given back.
+
+        Early failures that burn-in would have caught cost the customer work in the first weeks: that share of
+        each month's GPU-hours is credited at the performance elasticity.
+        """
+        ops, design, out = scenario.operations, self.design, self.outcome
+        if ops.sla_credits == "failure_model":
+            share = operations.sla_credit_share(ops, out.availability)[:, None] * np.ones_like(rev.gross_usd)
+        else:
+            share = np.broadcast_to(scenario.pricing.sla_credit_share, rev.gross_usd.shape)
+        per_interruption = ops.job_share * design.gpus * out.lost_minutes_per_interruption / 60.0
+        early = operations.early_life_by_month(d.months, d.go_live_month, design.burn_in_months)
+        early_loss = early * (out.interruptions_per_month * per_interruption)[:, None] / (design.gpus * HOURS_PER_MONTH)
+        share = np.minimum(share + ops.performance_elasticity * early_loss, 1.0)
+        return replace(rev, sla_credits_usd=rev.gross_usd * share)
+
+
+def _reliability(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Reliability | None:
+    """The failure model's effect on n cases, or None when the basis carries no design figures."""
+    design = basis.reliability
+    if design is None:
+        return None
+    ops = scenario.operations
+    out = operations.outcome(ops, design, drivers.mtbf_multiple, drivers.detection_minutes)
+    factor = operations.price_factor(ops, design, out.goodput, basis.reference_goodput, drivers.performance_penalty)
+    return Reliability(out, design, factor, design.utilization_factor)
 
 
 def run_cases(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Cases:
@@ -232,16 +316,22 @@ def run_cases(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Ca
     only Python loop is the debt schedule's loop over months. A case gives the same numbers alone or
     in a batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree exactly.
     """
-    d = revenue.delayed(basis.dates, drivers.delivery_delay_months)
+    d = revenue.delayed(basis.dates, drivers.delivery_delay_months, drivers.useful_life_months)
     gpus = scenario.cluster.gpus
+    price, util = drivers.usd_per_gpu_hour, drivers.utilization
+    reliability = _reliability(scenario, basis, drivers)
+    if reliability is not None:
+        price, util = price * reliability.price_factor, util * reliability.utilization_factor
     rev = revenue.revenue_schedule(
         scenario.pricing,
         gpus,
         d,
-        usd_per_gpu_hour=drivers.usd_per_gpu_hour[:, None],
-        utilization=drivers.utilization[:, None],
+        usd_per_gpu_hour=price[:, None],
+        utilization=util[:, None],
         price_decline_per_year=drivers.price_decline_per_year[:, None],
     )
+    if reliability is not None:
+        rev = reliability.credited(rev, scenario, d)
     opex_fixed = monthly_opex(
         scenario,
         d,
@@ -249,7 +339,7 @@ def run_cases(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Ca
         it_idle_kw=basis.it_idle_kw,
         it_busy_kw=basis.it_busy_kw,
         it_peak_kw=basis.it_peak_kw,
-        utilization_by_month=rev.sold_gpu_hours / (gpus * HOURS_PER_MONTH),
+        utilization_by_month=rev.used_gpu_hours / (gpus * HOURS_PER_MONTH),
         electricity_usd_per_kwh=drivers.electricity_usd_per_kwh,
         pue=drivers.pue,
         colo_usd_per_kw_month=drivers.colo_usd_per_kw_month,
@@ -258,6 +348,7 @@ def run_cases(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Ca
     sga = sga_usd_per_year(rev.revenue_usd, scenario.opex.sga_rate)
     opex = sum(opex_fixed.values()) + sga
     capex = basis.capex_usd * drivers.capex_multiple
+    timeline = scenario.timeline
     cash = finance.cash_flows(
         scenario.financing,
         revenue=rev.revenue_usd,
@@ -269,5 +360,8 @@ def run_cases(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Ca
         residual_share=drivers.residual_value_share,
         interest_rate=drivers.interest_rate,
         debt_share=drivers.debt_share,
+        end_of_life=scenario.timeline.end_of_life,
+        refresh_payments=refresh_payments(capex, d, timeline.deposit_share, timeline.refresh_capex_multiple),
+        refresh_capex_usd=capex * timeline.refresh_capex_multiple,
     )
     return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash)

@@ -1,7 +1,10 @@
 """Exports of a :class:`~neoplan.model.Result`: Excel workbook, one CSV per table, a self-contained HTML report.
 
 Every export is built from the same tidy tables (:func:`tables`), so the workbook, the CSVs and the
-report never disagree. Values only: no spreadsheet formulas. Money in nominal USD, rates as fractions
+report never disagree. The stress test (:mod:`neoplan.stress`: tornado, grid, Monte Carlo, solvers) is run
+once per export with the settings the user ran on the Stress test page, or default settings with seed 0,
+and fills the workbook's last four sheets and the report's stress section (:func:`stress_tables`).
+Values only: no spreadsheet formulas. Money in nominal USD, rates as fractions
 (shown as percent), time in months from the purchase order unless a table says otherwise.
 
 Formula injection: text that a spreadsheet could run (starting with ``= + - @``, a tab or a carriage
@@ -47,11 +50,26 @@ if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet
 
     from .model import Result
+    from .stress import Settings, StressRun
 
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet treat text as a formula (OWASP CSV injection)."""
-SHEETS = ("KPIs", "Assumptions", "Node BoM", "Fabric", "Capex", "Opex", "Cash flow", "P&L")
-"""Workbook sheets, in order."""
+SHEETS = (
+    "KPIs",
+    "Assumptions",
+    "Node BoM",
+    "Fabric",
+    "Capex",
+    "Opex",
+    "Cash flow",
+    "P&L",
+    "Tornado",
+    "Grid",
+    "Monte Carlo",
+    "Solvers",
+)
+"""Workbook sheets, in order; the last four hold the stress test (:mod:`neoplan.stress`)."""
+STRESS_SHEETS = ("Tornado", "Grid", "Monte Carlo", "Solvers")
 TABLES = {
     "kpis": "Every figure of the JSON contract (Result.to_dict), flattened: key, label, value, unit, definition.",
     "inputs": "Every scenario input: section, field, value, unit and help text.",
@@ -433,6 +451,196 @@ def tables(result: Result) -> dict[str, pd.DataFrame]:
     return {name: TABLE_BUILDERS[name](result) for name in TABLES}
 
 
+# --- stress test tables ---------------------------------------------------------------------------
+
+HISTOGRAM_BINS = 20
+"""Bins of the Monte Carlo histogram table (per metric, equal width over the defined draws)."""
+
+
+def metric_kind(metric: str) -> str:
+    """Display kind of a stress metric (:data:`neoplan.stress.METRICS`)."""
+    if metric.endswith("_irr"):
+        return "pct"
+    return {"npv_usd": "usd", "payback_months": "months"}.get(metric, "ratio")
+
+
+def driver_kind(driver: str) -> str:
+    """Display kind of a stress driver's values, from its unit."""
+    from .stress import DRIVERS
+
+    unit = DRIVERS[driver].unit
+    return {"× design": "ratio", "ratio": "number", "USD/kWh": "number"}.get(unit) or kind_of_unit(unit)
+
+
+def tornado_table(run: StressRun) -> pd.DataFrame:
+    """Every driver at its low and its high value, for every metric (largest swing first within a metric)."""
+    from .stress import METRIC_LABELS, METRICS
+
+    rows = [
+        {"metric": m, "metric_label": METRIC_LABELS[m], **r, "metric_at_base": run.tornado.base[m]}
+        for m in METRICS
+        for r in run.tornado.records(m)
+    ]
+    columns = ["metric", "metric_label", "driver", "label", "unit", "base_value", "low_value", "high_value",
+               "metric_at_base", "metric_at_low", "metric_at_high", "change_at_low", "change_at_high"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def grid_table(run: StressRun, metric: str) -> pd.DataFrame:
+    """``metric`` over the grid: one row per y value (first column), one column per x value (header as text)."""
+    from .stress import DRIVERS
+
+    g = run.grid
+    x_kind, y_label = driver_kind(g.x_driver), DRIVERS[g.y_driver].label
+    corner = f"{y_label} ↓ / {DRIVERS[g.x_driver].label} →"
+    header = [show(float(v), x_kind) for v in g.x]
+    if len(set(header)) < len(header):  # values closer than the display shows them
+        header = [f"{float(v):.6g}" for v in g.x]
+    frame = pd.DataFrame(g.metrics[metric], columns=header)
+    frame.insert(0, corner, g.y)
+    return frame
+
+
+def mc_percentile_table(run: StressRun) -> pd.DataFrame:
+    """P10/P50/P90 of every metric, the scenario's own value, its percentile and the share undefined."""
+    from .stress import METRIC_LABELS, METRICS
+
+    mc = run.monte_carlo
+    return pd.DataFrame(
+        [
+            {
+                "metric": m,
+                "label": METRIC_LABELS[m],
+                **mc.percentiles(m),
+                "base_case": mc.deterministic.get(m),
+                "base_case_percentile": mc.base_percentile(m),
+                "share_undefined": mc.share_undefined(m),
+            }
+            for m in METRICS
+        ]
+    )
+
+
+def mc_settings_table(run: StressRun) -> pd.DataFrame:
+    """The run's settings and probabilities: key, label, value, unit."""
+    mc = run.monte_carlo
+    rows = [
+        ("draws", "Draws", mc.draws, "count"),
+        ("seed", "Seed (same seed, same draws)", mc.seed, "count"),
+        ("price_utilization_correlation", "Price–utilization rank correlation asked", mc.correlation, "number"),
+        ("measured_rank_correlation", "Price–utilization rank correlation drawn", mc.measured_correlation, "number"),
+        ("covenant_dscr", "DSCR covenant", mc.covenant_dscr, "ratio"),
+        ("probability_of_loss", "Probability of loss (equity MOIC < 1)", mc.probability_of_loss, "fraction"),
+        ("probability_npv_negative", "Probability NPV < 0 at the hurdle rate", mc.probability_npv_negative,
+         "fraction"),
+        ("probability_dscr_breach", "Probability of a covenant breach (min DSCR < covenant)",
+         mc.probability_dscr_breach, "fraction"),
+    ]
+    return pd.DataFrame(rows, columns=["key", "label", "value", "unit"])
+
+
+def mc_ranges_table(run: StressRun) -> pd.DataFrame:
+    """The ranges the Monte Carlo drew from: driver, base, low, high, distribution, why and source."""
+    from .stress import DRIVERS
+
+    rows = []
+    for key, rng in run.monte_carlo.ranges.items():
+        spec = DRIVERS[key]
+        rows.append(
+            {
+                "driver": key,
+                "label": spec.label,
+                "unit": spec.unit,
+                "base_value": run.tornado.base_values[key],
+                "low": rng.low,
+                "high": rng.high,
+                "distribution": rng.distribution,
+                "why": spec.why,
+                "source": spec.source,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def mc_histogram_table(run: StressRun, bins: int = HISTOGRAM_BINS) -> pd.DataFrame:
+    """Histogram of every metric over the draws: equal-width bins of the defined values, then a row of the
+    undefined draws (no IRR, never paid back, no debt); share and cumulative share of all draws."""
+    import numpy as np
+
+    from .stress import METRICS, WORST_LOW
+
+    mc = run.monte_carlo
+    rows = []
+    for m in METRICS:
+        values = mc.metrics[m]
+        defined = values[np.isfinite(values)]
+        undefined = int(values.size - defined.size)
+        part: list[dict[str, Any]] = []
+        if defined.size:
+            counts, edges = np.histogram(defined, bins=bins)
+            part = [
+                {"metric": m, "bin_from": float(a), "bin_to": float(b), "draws": int(c)}
+                for a, b, c in zip(edges[:-1], edges[1:], counts, strict=True)
+            ]
+        if undefined:
+            gap: dict[str, Any] = {"metric": m, "bin_from": None, "bin_to": None, "draws": undefined}
+            part = [gap, *part] if m in WORST_LOW else [*part, gap]  # undefined ranks lowest or highest
+        cumulative = 0
+        for row in part:
+            count = row["draws"]
+            cumulative += count
+            row["share"] = count / values.size
+            row["cumulative_share"] = cumulative / values.size
+        rows += part
+    return pd.DataFrame(rows, columns=["metric", "bin_from", "bin_to", "draws", "share", "cumulative_share"])
+
+
+def solver_table(run: StressRun) -> pd.DataFrame:
+    """Every break-even solver: driver, metric, target, the value found (empty if out of reach), achieved, why."""
+    from .stress import DRIVERS, SOLVERS
+
+    return pd.DataFrame(
+        [
+            {
+                "solver": SOLVERS[key],
+                "driver": sol.driver,
+                "unit": DRIVERS[sol.driver].unit,
+                "metric": sol.metric,
+                "target": sol.target,
+                "value": sol.value,
+                "achieved": sol.achieved,
+                "message": sol.message,
+            }
+            for key, sol in run.solutions.items()
+        ]
+    )
+
+
+GRID_METRICS = ("equity_irr", "npv_usd", "project_irr", "min_dscr")
+"""Metrics tabled over the two-way grid (one block each on the Grid sheet)."""
+
+
+def stress_tables(run: StressRun) -> dict[str, pd.DataFrame]:
+    """Every stress table by name: tornado, grid_<metric>, mc_percentiles, mc_settings, mc_ranges, mc_histogram,
+    solvers."""
+    return {
+        "tornado": tornado_table(run),
+        **{f"grid_{m}": grid_table(run, m) for m in GRID_METRICS},
+        "mc_percentiles": mc_percentile_table(run),
+        "mc_settings": mc_settings_table(run),
+        "mc_ranges": mc_ranges_table(run),
+        "mc_histogram": mc_histogram_table(run),
+        "solvers": solver_table(run),
+    }
+
+
+def stress_run(result: Result, settings: Settings | None = None) -> StressRun:
+    """The stress test the exports show: :func:`neoplan.stress.run_all` with ``settings`` (default settings)."""
+    from .stress import run_all
+
+    return run_all(result, settings)
+
+
 # --- CSV ----------------------------------------------------------------------------------------
 
 
@@ -576,6 +784,65 @@ def sheet_blocks(data: Mapping[str, pd.DataFrame]) -> dict[str, list[Block]]:
     }
 
 
+def _kind_format(kind: str) -> str:
+    return KINDS[kind].excel
+
+
+def stress_sheet_blocks(data: Mapping[str, pd.DataFrame], run: StressRun) -> dict[str, list[Block]]:
+    """What goes on each stress sheet (:data:`STRESS_SHEETS`), from :func:`stress_tables`."""
+    from .stress import METRIC_LABELS
+
+    def tornado_format(r: Mapping[str, Any], c: str) -> str:
+        if c in ("base_value", "low_value", "high_value"):
+            return _kind_format(driver_kind(str(r["driver"])))
+        return _kind_format(metric_kind(str(r["metric"]))) if c.startswith(("metric_at", "change_at")) else "General"
+
+    def grid_format(metric: str) -> Callable[[Mapping[str, Any], str], str]:
+        first = str(data[f"grid_{metric}"].columns[0])
+        y_format, z_format = _kind_format(driver_kind(run.grid.y_driver)), _kind_format(metric_kind(metric))
+        return lambda _r, c: y_format if c == first else z_format
+
+    def percentile_format(r: Mapping[str, Any], c: str) -> str:
+        if c in ("p10", "p50", "p90", "base_case"):
+            return _kind_format(metric_kind(str(r["metric"])))
+        return {"base_case_percentile": "0.0", "share_undefined": _kind_format("pct")}.get(c, "General")
+
+    def driver_format(r: Mapping[str, Any], c: str) -> str:
+        return _kind_format(driver_kind(str(r["driver"]))) if c in ("base_value", "low", "high") else "General"
+
+    def histogram_format(r: Mapping[str, Any], c: str) -> str:
+        if c in ("bin_from", "bin_to"):
+            return _kind_format(metric_kind(str(r["metric"])))
+        return {"draws": _kind_format("count")}.get(c, _kind_format("pct") if "share" in c else "General")
+
+    def solver_format(r: Mapping[str, Any], c: str) -> str:
+        if c in ("target", "achieved"):
+            return _kind_format(metric_kind(str(r["metric"])))
+        return _kind_format(driver_kind(str(r["driver"]))) if c == "value" else "General"
+
+    return {
+        "Tornado": [Block(data["tornado"], tornado_format, title="One driver at a time", widths={"label": 18})],
+        "Grid": [
+            Block(data[f"grid_{m}"], grid_format(m), title=METRIC_LABELS[m][:1].upper() + METRIC_LABELS[m][1:])
+            for m in GRID_METRICS
+        ],
+        "Monte Carlo": [
+            Block(data["mc_percentiles"], percentile_format, title="Percentiles and where the scenario sits"),
+            Block(data["mc_settings"], _by_unit, title="Settings and probabilities", widths={"label": 44}),
+            Block(
+                data["mc_ranges"],
+                driver_format,
+                title="Ranges drawn from (why and source)",
+                wrap=("why", "source"),
+                widths={"why": 60, "source": 50},
+            ),
+            Block(data["mc_histogram"], histogram_format, title="Histogram (undefined draws in their own row)"),
+        ],
+        "Solvers": [Block(data["solvers"], solver_format, title="Break-even solvers", wrap=("message",),
+                          widths={"message": 60})],
+    }
+
+
 SHEET_NOTES = {
     "KPIs": "Result.to_dict() flattened: money in USD, rates as fractions shown as %, months from purchase order. "
     "Empty value = undefined (no IRR sign change, no payback in the horizon, no debt).",
@@ -587,6 +854,13 @@ SHEET_NOTES = {
     "Opex": f"Opex per operating year [USD]; {OPERATING_YEAR_NOTE}; a short last year is labelled in months.",
     "Cash flow": "One row per month from the purchase order (month 0) [USD]; cash flows signed, outflows negative.",
     "P&L": f"Per project year: {PROJECT_YEAR_NOTE}. Costs negative [USD].",
+    "Tornado": "Each driver at its low and its high value, every other driver at the scenario's value; every "
+    "metric, largest swing first. Empty = undefined (no IRR, never paid back, no debt).",
+    "Grid": "Two drivers varied together over their ranges, every other driver at the scenario's value: one table "
+    "per metric, rows = the first driver (down), columns = the second (across).",
+    "Monte Carlo": "Joint draws of every driver from its range; percentiles, where the scenario itself sits "
+    "(base_case_percentile: % of draws below it), probabilities, the ranges with why and source, a histogram.",
+    "Solvers": "The value of one driver that reaches a target, every other driver at the scenario's value.",
 }
 
 
@@ -664,7 +938,7 @@ def _write_sheet(ws: Worksheet, name: str, blocks: list[Block], heading: str) ->
     left = 1
     for block in blocks:
         left = _write_block(ws, block, left)
-    wide = name in ("Cash flow", "P&L", "Opex")
+    wide = name in ("Cash flow", "P&L", "Opex", "Grid")
     ws.freeze_panes = ws.cell(row=HEADER_ROW + 1, column=2 if wide else 1)
 
 
@@ -678,14 +952,18 @@ def _write_stacked(ws: Worksheet, block: Block, top: int) -> None:
             put(ws, i, 1 + j, value, block.number_format(record, column))
 
 
-def workbook_bytes(result: Result) -> bytes:
-    """The Excel workbook (sheets :data:`SHEETS`): values only, formatted, formula-injection safe."""
+def workbook_bytes(result: Result, run: StressRun | None = None) -> bytes:
+    """The Excel workbook (sheets :data:`SHEETS`): values only, formatted, formula-injection safe.
+
+    The stress sheets show ``run`` (default :func:`stress_run` with default settings).
+    """
     from openpyxl import Workbook
 
     from . import __version__
 
+    run = run or stress_run(result)
     data = tables(result)
-    blocks = sheet_blocks(data)
+    blocks = {**sheet_blocks(data), **stress_sheet_blocks(stress_tables(run), run)}
     heading = f"{result.scenario.name} · neoplan {__version__} · {datetime.now(UTC):%Y-%m-%d}"
     wb = Workbook()
     wb.remove(wb.active)
@@ -744,17 +1022,25 @@ REPORT_CHARTS: tuple[tuple[str, str], ...] = (
     ("chart-debt", "Debt and DSCR"),
     ("chart-opex", "Opex per operating year"),
     ("chart-node", "Compute node against the OEM default"),
+    ("chart-tornado", "Stress test: equity IRR, one driver at a time"),
+    ("chart-grid", "Stress test: equity IRR over two drivers"),
+    ("chart-mc", "Stress test: Monte Carlo distribution of equity IRR"),
 )
 """Chart div ids of the report and what each shows."""
 
 
-def report_figures(result: Result) -> dict[str, go.Figure]:
-    """The report's plotly figures by div id (:data:`REPORT_CHARTS`)."""
+def report_figures(result: Result, run: StressRun | None = None) -> dict[str, go.Figure]:
+    """The report's plotly figures by div id (:data:`REPORT_CHARTS`); the stress charts show ``run``."""
     from .charts.base import node_bom_figure
     from .charts.finance import cash_flow_figure, debt_figure, irr_vs_price_figure, tco_figure
     from .charts.site import capex_waterfall_figure, opex_by_year_figure
+    from .charts.stress import grid_figure, histogram_figure, tornado_figure
 
+    run = run or stress_run(result)
     return {
+        "chart-tornado": tornado_figure(run.tornado, "equity_irr"),
+        "chart-grid": grid_figure(run.grid, "equity_irr"),
+        "chart-mc": histogram_figure(run.monte_carlo, "equity_irr"),
         "chart-capex": capex_waterfall_figure(result),
         "chart-tco": tco_figure(result),
         "chart-cash-flow": cash_flow_figure(result),
@@ -784,6 +1070,10 @@ REPORT_HEADERS = {
     "unit_price_usd": "unit price",
     "total_usd": "total",
     "capex_usd": "capex",
+    "base_case": "scenario",
+    "base_case_percentile": "scenario's percentile",
+    "share_undefined": "undefined",
+    "base_value": "scenario",
 }
 """Readable report headers for table columns (CSV and workbook keep the column names)."""
 
@@ -895,7 +1185,69 @@ def _section(title: str, *parts: str) -> str:
     return f"<section><h2>{_esc(title)}</h2>{''.join(parts)}</section>"
 
 
-def _report_body(result: Result, data: Mapping[str, pd.DataFrame], charts: Mapping[str, str]) -> str:
+def _stress_note(run: StressRun) -> str:
+    """What the Monte Carlo says, and where the scenario sits in it, in one paragraph."""
+    mc = run.monte_carlo
+    where = mc.base_percentile("equity_irr")
+    measured = mc.measured_correlation
+    correlation = (
+        f"price–utilization rank correlation {mc.correlation:g} asked, {measured:.3f} drawn"
+        if mc.correlation and measured is not None
+        else "price and utilization drawn independently"
+    )
+    place = (
+        f"The scenario itself sits at percentile {where:.0f} of the equity IRR draws ({where:.0f} % of draws "
+        "do worse). "
+        if where is not None
+        else ""
+    )
+    return (
+        f'<p class="small">{_esc(place)}Probability of loss (equity gets back less than it put in): '
+        f"<b>{_esc(formats.pct(mc.probability_of_loss))}</b>; NPV below zero at the hurdle rate: "
+        f"{_esc(formats.pct(mc.probability_npv_negative))}; minimum DSCR below the {mc.covenant_dscr:.2f}× covenant: "
+        f"{_esc(formats.pct(mc.probability_dscr_breach))}. {mc.draws:,} draws, seed {mc.seed}, "
+        f"{_esc(correlation)}. Every driver is drawn from the range below (triangular: low, the scenario's value, "
+        "high unless stated); the ranges sit evenly around the scenario's values unless their reason says "
+        "otherwise.</p>"
+    )
+
+
+def _stress_section(run: StressRun, data: Mapping[str, pd.DataFrame], charts: Mapping[str, str]) -> str:
+    """The stress test: tornado, grid, Monte Carlo with where the scenario sits, ranges with sources, solvers."""
+    percentiles = data["mc_percentiles"].drop(columns=["metric"])
+    kinds = dict(zip(data["mc_percentiles"]["label"], data["mc_percentiles"]["metric"], strict=True))
+
+    def percentile_kind(record: Mapping[str, Any], column: str) -> str:
+        if column == "base_case_percentile":
+            return "kw"  # one decimal
+        return "pct" if column == "share_undefined" else metric_kind(kinds[str(record["label"])])
+
+    ranges = data["mc_ranges"].drop(columns=["driver"])
+    labels = {spec_label: key for key, spec_label in zip(data["mc_ranges"]["driver"], data["mc_ranges"]["label"],
+                                                          strict=True)}
+    solvers = data["solvers"][["solver", "value", "unit", "message"]]
+    solver_drivers = dict(zip(data["solvers"]["solver"], data["solvers"]["driver"], strict=True))
+    return _section(
+        "Stress test",
+        _stress_note(run),
+        charts["chart-tornado"],
+        charts["chart-grid"],
+        charts["chart-mc"],
+        "<h3>Monte Carlo percentiles</h3>",
+        html_table(percentiles, percentile_kind),
+        "<h3>Ranges, and why</h3>",
+        html_table(
+            ranges,
+            lambda r, c: driver_kind(labels[str(r["label"])]) if c in ("base_value", "low", "high") else "number",
+        ),
+        "<h3>Break-even solvers</h3>",
+        html_table(solvers, lambda r, c: driver_kind(solver_drivers[str(r["solver"])]) if c == "value" else "number"),
+    )
+
+
+def _report_body(
+    result: Result, data: Mapping[str, pd.DataFrame], charts: Mapping[str, str], run: StressRun
+) -> str:
     """The report's sections, in reading order."""
     s = result.scenario
     pnl = _transposed(data["pnl"], "year", PNL_LABELS)
@@ -921,6 +1273,7 @@ def _report_body(result: Result, data: Mapping[str, pd.DataFrame], charts: Mappi
                 html_table(pnl, _pnl_kind, bold_rows=[PNL_LABELS[k] for k in PNL_BOLD]),
             ),
             _section("Debt", charts["chart-debt"], html_table(debt, lambda *_: "usd")),
+            _stress_section(run, data, charts),
             _section("Opex", charts["chart-opex"], html_table(data["opex_by_year"], lambda *_: "usd", ("Total",))),
             _section(
                 "Compute node",
@@ -944,14 +1297,18 @@ def _report_body(result: Result, data: Mapping[str, pd.DataFrame], charts: Mappi
     )
 
 
-def html_report(result: Result) -> str:
-    """A single self-contained HTML report (plotly.js inlined once; works offline, no external references)."""
+def html_report(result: Result, run: StressRun | None = None) -> str:
+    """A single self-contained HTML report (plotly.js inlined once; works offline, no external references).
+
+    The stress section shows ``run`` (default :func:`stress_run` with default settings).
+    """
     from plotly.offline import get_plotlyjs
 
     from . import __version__
 
-    data = tables(result)
-    charts = {div_id: _chart_html(fig, div_id) for div_id, fig in report_figures(result).items()}
+    run = run or stress_run(result)
+    data = {**tables(result), **stress_tables(run)}
+    charts = {div_id: _chart_html(fig, div_id) for div_id, fig in report_figures(result, run).items()}
     s = result.scenario
     description = f"<p>{_esc(s.description)}</p>" if s.description else ""
     generated = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
@@ -962,7 +1319,7 @@ def html_report(result: Result) -> str:
         f'<script type="text/javascript">{get_plotlyjs()}</script></head><body><main>'
         f'<p class="muted small">GPU cloud capacity plan · neoplan {__version__} · generated {generated}</p>'
         f"<h1>{_esc(s.name)}</h1>{description}{_summary(result)}"
-        f"{_report_body(result, data, charts)}"
+        f"{_report_body(result, data, charts, run)}"
         '<p class="small muted">Money in nominal USD; month 0 = purchase order; IRR annual = (1 + monthly IRR)^12 − 1; '
         "NPV and TCO at the hurdle rate. Full tables in the Excel workbook and CSVs exported with this report.</p>"
         "</main></body></html>\n"
@@ -972,17 +1329,19 @@ def html_report(result: Result) -> str:
 # --- files --------------------------------------------------------------------------------------
 
 
-def write_report(result: Result, out_dir: str | Path) -> list[Path]:
+def write_report(result: Result, out_dir: str | Path, settings: Settings | None = None) -> list[Path]:
     """Write the workbook, the HTML report and one CSV per table into ``out_dir``; returns the paths written.
 
     Files are named after the scenario: ``<slug>.xlsx``, ``<slug>_report.html``, ``<slug>_<table>.csv``.
+    The stress test (workbook sheets, report section) runs once with ``settings`` (default settings).
     """
+    run = stress_run(result, settings)  # bad settings fail before anything is written
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     stem = slug(result.scenario.name)
     files: dict[Path, bytes] = {
-        out / f"{stem}.xlsx": workbook_bytes(result),
-        out / f"{stem}_report.html": html_report(result).encode("utf-8"),
+        out / f"{stem}.xlsx": workbook_bytes(result, run),
+        out / f"{stem}_report.html": html_report(result, run).encode("utf-8"),
     }
     files.update({out / f"{stem}_{name}.csv": data for name, data in csv_tables(result).items()})
     for path, data in files.items():

@@ -4,10 +4,17 @@ What it sizes (the article: "a small share of capex"):
 
 - **In-band management**: at least 3 CPU management nodes; 2 of them carry a back-end ConnectX NIC
   to run the subnet manager (UFM or OpenSM) in high availability. One physical firewall HA pair.
-- **Racks**: compute racks = ⌈servers incl. hot spares ÷ servers per rack⌉, with a warning when
-  ``servers_per_rack × node max power`` exceeds the rack's power (4 × 10.2 kW HGX fit 41 kW, 5 don't);
-  network racks come from the fabric and storage racks from :mod:`neoplan.storage`; one management
-  rack holds the management nodes and the firewalls. Two monitored PDUs per rack (A/B feeds).
+- **Racks**: servers per rack follow from the rack power: ``min(facility.servers_per_rack,
+  ⌊rack_power_kw ÷ node max power⌋)`` (4 × 10.2 kW HGX H100 fit 41 kW, only 2 × 14.3 kW HGX B200 do), with a
+  warning when the asked number does not fit; a rack-scale NVL72 system *is* one rack (its rack, power shelves
+  and manifolds are in the system price) and needs ``rack_power_kw`` ≥ its power. Compute racks = ⌈servers incl.
+  hot spares ÷ servers per rack⌉; network racks come from the fabric and storage racks from
+  :mod:`neoplan.storage`; one management rack holds the management nodes and the firewalls. Two monitored PDUs
+  per bought rack (A/B feeds).
+- **Cooling**: air-cooled platforms are cooled by the hall (in the PUE). Liquid-cooled platforms add a coolant
+  distribution unit per kW of liquid heat (peak compute power × the platform's liquid heat share) and a
+  secondary-loop hook-up per compute rack, as capex; the CDU pumps (``facility.cdu_power_share`` of the liquid
+  heat) are IT load.
 - **Installation and burn-in**: site installation per server and per rack; the OEM's cluster-level
   burn-in per server-week (``timeline.integration_burn_in_weeks``; per-server integration is in the
   node price) and the on-site burn-in per server-day (``timeline.onsite_burn_in_days``).
@@ -61,6 +68,8 @@ KEY_INSTALL_SERVER = "install_server"
 KEY_INSTALL_RACK = "install_rack"
 KEY_CLUSTER_BURN_IN = "cluster_burn_in_server_week"
 KEY_SITE_BURN_IN = "site_burn_in_server_day"
+KEY_CDU = "cdu_per_kw"
+KEY_LIQUID_LOOP = "liquid_loop_per_rack"
 
 
 @dataclass(frozen=True)
@@ -97,6 +106,14 @@ class FacilityDesign:
     oob_ports: int
     lines: tuple[CostLine, ...]
     warnings: tuple[str, ...]
+    liquid_heat_kw: float = 0.0
+    """Peak compute heat taken by direct liquid cooling [kW]; 0 for air-cooled platforms."""
+    cooling_kw: float = 0.0
+    """Pump power of the coolant distribution units [kW], part of the IT load."""
+    cooling: str = "air"
+    rack_scale: bool = False
+    asked_servers_per_rack: int = 0
+    """``facility.servers_per_rack`` as asked; :attr:`servers_per_rack` is what the rack power allows."""
 
     @property
     def racks(self) -> int:
@@ -105,18 +122,18 @@ class FacilityDesign:
 
     @property
     def rack_fits(self) -> bool:
-        """Whether a full compute rack stays within the rack power."""
-        return self.compute_rack_kw <= self.rack_power_kw + 1e-9
+        """Whether the asked servers per rack all fit the rack power (else fewer are placed per rack)."""
+        return self.rack_scale or self.servers_per_rack >= self.asked_servers_per_rack
 
     @property
     def it_peak_kw(self) -> float:
-        """Peak IT load: servers at max power plus network, storage and management [kW]."""
-        return self.compute_peak_kw + self.network_kw + self.storage_kw + self.management_kw
+        """Peak IT load: servers at max power plus network, storage, management and CDU pumps [kW]."""
+        return self.compute_peak_kw + self.network_kw + self.storage_kw + self.management_kw + self.cooling_kw
 
     @property
     def it_avg_kw(self) -> float:
-        """Average IT load at the given utilization [kW]."""
-        return self.compute_avg_kw + self.network_kw + self.storage_kw + self.management_kw
+        """Average IT load at the given utilization [kW]; CDU pumps run at constant flow."""
+        return self.compute_avg_kw + self.network_kw + self.storage_kw + self.management_kw + self.cooling_kw
 
     @property
     def facility_peak_kw(self) -> float:
@@ -167,15 +184,44 @@ def max_servers_per_rack(rack_power_kw: float, node_max_power_kw: float) -> int:
 
 
 def rack_power_warning(servers_per_rack: int, node_max_power_kw: float, rack_power_kw: float) -> str | None:
-    """A warning when a full compute rack exceeds the rack power, else ``None``."""
+    """A warning when ``servers_per_rack`` servers exceed the rack power (fewer are placed), else ``None``."""
     need_kw = compute_rack_kw(servers_per_rack, node_max_power_kw)
     if need_kw <= rack_power_kw + 1e-9:
         return None
     fit = max_servers_per_rack(rack_power_kw, node_max_power_kw)
     return (
         f"facility.servers_per_rack: {servers_per_rack} × {node_max_power_kw:g} kW = {need_kw:.1f} kW exceeds "
-        f"facility.rack_power_kw {rack_power_kw:g} kW; at most {fit} servers fit per rack"
+        f"facility.rack_power_kw {rack_power_kw:g} kW; at most {fit} servers fit per rack, so {fit} are placed "
+        "per rack and the racks and colocation follow"
     )
+
+
+def effective_servers_per_rack(facility: Facility, platform: Platform) -> int:
+    """Compute nodes per rack the rack power allows [count]: 1 for a rack-scale system, else
+    ``min(facility.servers_per_rack, ⌊rack_power_kw ÷ node max power⌋)``.
+
+    Raises :class:`~neoplan.errors.ScenarioError` when the rack power cannot feed a single node.
+    """
+    node_kw = platform.node_max_power_kw
+    if facility.rack_power_kw + 1e-9 < node_kw:
+        what = "one rack of" if platform.rack_scale else "one server of"
+        raise ScenarioError(
+            f"facility.rack_power_kw must be ≥ {node_kw:g} kW ({what} {platform.name}), got {facility.rack_power_kw:g}"
+        )
+    if platform.rack_scale:
+        return 1
+    return min(facility.servers_per_rack, max_servers_per_rack(facility.rack_power_kw, node_kw))
+
+
+def liquid_heat_kw(compute_peak_kw: float, platform: Platform) -> float:
+    """Peak compute heat removed by direct liquid cooling [kW]."""
+    return compute_peak_kw * platform.liquid_heat_share
+
+
+def cooling_lines(book: PriceBook, liquid_kw: float, liquid_racks: int) -> list[CostLine]:
+    """CDU capacity and secondary-loop hook-ups of liquid-cooled racks (category ``other``)."""
+    items = [(KEY_CDU, liquid_kw), (KEY_LIQUID_LOOP, liquid_racks)]
+    return [priced(book, key, qty, "other") for key, qty in items if qty > 0]
 
 
 def management_racks(management_nodes: int, firewall_pairs: int) -> int:
@@ -230,14 +276,20 @@ def site_lines(
     *,
     racks: int,
     installed_servers: int,
+    bought_racks: int | None = None,
     burn_in_servers: int,
     integration_burn_in_weeks: float,
     onsite_burn_in_days: float,
 ) -> list[CostLine]:
-    """Racks, PDUs, installation and burn-in (category ``other``)."""
+    """Racks, PDUs, installation and burn-in (category ``other``).
+
+    ``bought_racks`` (default ``racks``) are the racks bought with PDUs; rack-scale systems come in their own rack
+    with power shelves, but every rack is installed.
+    """
+    bought = racks if bought_racks is None else bought_racks
     items = [
-        (KEY_RACK, racks),
-        (KEY_PDU, racks * PDUS_PER_RACK),
+        (KEY_RACK, bought),
+        (KEY_PDU, bought * PDUS_PER_RACK),
         (KEY_INSTALL_SERVER, installed_servers),
         (KEY_INSTALL_RACK, racks),
         (KEY_CLUSTER_BURN_IN, burn_in_servers * integration_burn_in_weeks),
@@ -321,21 +373,27 @@ def design_facility(
     catalogue = platforms if platforms is not None else default_platforms()
     if scenario.cluster.gpu_model not in catalogue:
         raise ScenarioError(f"cluster.gpu_model must be one of {', '.join(sorted(catalogue))}")
-    node_kw = catalogue[scenario.cluster.gpu_model].node_max_power_kw
+    platform = catalogue[scenario.cluster.gpu_model]
+    node_kw = platform.node_max_power_kw
     servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
     installed = servers + spares
 
-    c_racks = compute_racks(installed, facility.servers_per_rack)
+    per_rack = effective_servers_per_rack(facility, platform)
+    c_racks = compute_racks(installed, per_rack)
     m_racks = management_racks(management_nodes, firewall_pairs)
     racks = c_racks + network_racks + storage_racks + m_racks
-    warning = rack_power_warning(facility.servers_per_rack, node_kw, facility.rack_power_kw)
+    bought_racks = racks - c_racks if platform.rack_scale else racks
+    warning = None if platform.rack_scale else rack_power_warning(facility.servers_per_rack, node_kw,
+                                                                  facility.rack_power_kw)
 
     compute_peak = installed * node_kw
     compute_avg = servers * node_average_kw(node_kw, util, idle_power_share, busy_power_share)
     compute_avg += spares * node_kw * idle_power_share
     mgmt_kw = management_kw(management_nodes, firewall_pairs)
-    it_avg = compute_avg + network_power_kw + storage_power_kw + mgmt_kw
-    it_peak = compute_peak + network_power_kw + storage_power_kw + mgmt_kw
+    liquid_kw = liquid_heat_kw(compute_peak, platform)
+    pumps_kw = liquid_kw * facility.cdu_power_share
+    it_avg = compute_avg + network_power_kw + storage_power_kw + mgmt_kw + pumps_kw
+    it_peak = compute_peak + network_power_kw + storage_power_kw + mgmt_kw + pumps_kw
     sm_nodes = min(SUBNET_MANAGER_NODES, management_nodes)
     frontend, backend, oob = management_ports(management_nodes, sm_nodes, firewall_pairs)
 
@@ -343,9 +401,11 @@ def design_facility(
     lines = management_lines(
         book, management_nodes, sm_nodes, firewall_pairs, f"nic_backend_{scenario.fabric.nic_gbps}g"
     )
+    lines += cooling_lines(book, liquid_kw, c_racks if platform.liquid_cooled else 0)
     lines += site_lines(
         book,
         racks=racks,
+        bought_racks=bought_racks,
         installed_servers=installed + storage_servers + management_nodes,
         burn_in_servers=installed,
         integration_burn_in_weeks=timeline.integration_burn_in_weeks,
@@ -354,17 +414,17 @@ def design_facility(
     return FacilityDesign(
         servers=servers,
         spare_servers=spares,
-        servers_per_rack=facility.servers_per_rack,
+        servers_per_rack=per_rack,
         compute_racks=c_racks,
         network_racks=network_racks,
         storage_racks=storage_racks,
         management_racks=m_racks,
-        pdus=racks * PDUS_PER_RACK,
+        pdus=bought_racks * PDUS_PER_RACK,
         management_nodes=management_nodes,
         subnet_manager_nodes=sm_nodes,
         firewall_pairs=firewall_pairs,
         node_max_power_kw=node_kw,
-        compute_rack_kw=compute_rack_kw(facility.servers_per_rack, node_kw),
+        compute_rack_kw=compute_rack_kw(per_rack, node_kw),
         rack_power_kw=facility.rack_power_kw,
         utilization=util,
         pue=facility.pue,
@@ -381,7 +441,12 @@ def design_facility(
         ),
         frontend_ports=frontend,
         backend_ports=backend,
-        oob_ports=oob + racks * PDUS_PER_RACK,
+        oob_ports=oob + bought_racks * PDUS_PER_RACK,
         lines=tuple(lines),
         warnings=(warning,) if warning else (),
+        liquid_heat_kw=liquid_kw,
+        cooling_kw=pumps_kw,
+        cooling=platform.cooling,
+        rack_scale=platform.rack_scale,
+        asked_servers_per_rack=facility.servers_per_rack,
     )

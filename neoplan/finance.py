@@ -1,24 +1,28 @@
 """Monthly project finance: debt, depreciation, tax, cash flows and returns.
 
-Conventions (numpy-financial style, stated once):
+Conventions (stated once; the README and the Financing page repeat them):
 
-* Monthly grid, month 0 = purchase order; the cash flow of month ``t`` sits at
-  time ``t`` months. NPV discounts month ``t`` by ``(1 + r_m) ** t`` (month 0 not
-  at all), with the monthly rate ``r_m = (1 + r) ** (1/12) - 1`` from an annual ``r``.
-* Annual IRR = ``(1 + monthly IRR) ** 12 - 1``. Outflows are negative.
+* Monthly grid, month 0 = purchase order. Every flow of month ``t`` (revenue, opex, capex, draws, debt
+  service, tax) sits at time ``t`` months, at the end of that month; month 0 is "now". NPV discounts month
+  ``t`` by ``(1 + r_m) ** t`` (month 0 not at all), with ``r_m = (1 + r) ** (1/12) - 1`` from an annual
+  effective discount rate ``r`` (the hurdle rate).
+* Annual IRR = ``(1 + monthly IRR) ** 12 - 1``; the economically meaningful root (:func:`irr_annual`), with
+  the sign of MOIC − 1, or none. Outflows are negative.
 * Every array has shape ``(n, months)``: ``n`` cases evaluated at once (n = 1 for
   one scenario). Loops run over months only, never over cases.
-* Debt is drawn pro rata with capex payments. Interest accrues monthly at
-  ``rate / 12`` on the balance after the month's draw. Before the first full
-  operating month interest is capitalised (or paid, if ``capitalize_idc`` is
-  false); repayment starts ``grace_months`` after that and ends at
-  ``term_months``. Debt still outstanding at the horizon is repaid then.
-* Upfront fee: paid at the first draw, expensed for tax. Depreciation:
-  straight line from go-live over the useful life. Tax: monthly on taxable
-  income with losses carried forward (no carry-back). The residual value is
-  received in the last month; its gain over book value is taxed.
-* CFADS (cash flow available for debt service) = EBITDA − tax paid. DSCR is
-  measured on 12-month periods from the first full operating month.
+* Debt: the interest rate is a nominal annual rate compounding monthly (``rate / 12`` a month, as loans
+  quote it), unlike the discount rate. Debt is drawn pro rata with capex payments; interest accrues on the
+  balance after the month's draw. Before the first full operating month interest is capitalised (or paid,
+  if ``capitalize_idc`` is false); repayment starts ``grace_months`` after that month and the loan matures
+  ``term_months`` after its first draw. Debt still outstanding at the horizon is repaid then. A sculpted
+  loan is sized so that CFADS / target DSCR repays it by maturity (:func:`sculpted_debt_share`).
+* Tax: monthly on taxable income with losses carried forward (no carry-back). Depreciation: straight line
+  from go-live over the useful life. Interest during construction is capitalised into the asset and
+  depreciated with it; the upfront fee (paid at the first draw) is amortised over the loan term
+  (:class:`FinancingCosts`). The residual value is received at the end of life or in the last month;
+  its gain over book value is taxed.
+* CFADS (cash flow available for debt service) = EBITDA − tax paid. DSCR is measured on 12-month periods
+  from the first full operating month; LLCR at that month, at the loan rate (:func:`llcr`).
 """
 
 from __future__ import annotations
@@ -35,7 +39,10 @@ from .errors import ScenarioError
 from .scenario import Financing
 from .timebase import MONTHS_PER_YEAR
 
-SCULPT_ITERATIONS = 4
+SCULPT_ITERATIONS = 12
+"""Most passes of the sculpted loan ↔ tax loop (the loan is sized on CFADS after tax, tax depends on its interest)."""
+SCULPT_TOLERANCE = 1e-10
+"""The loop stops once no case's debt size moves by more than this share of it between two passes."""
 
 
 def monthly_rate(annual_rate: float | np.ndarray) -> np.ndarray:
@@ -73,20 +80,6 @@ def _discount_factors(x: np.ndarray, months: int) -> np.ndarray:
     return np.cumprod(out, axis=1, out=out)
 
 
-def _npv_at(cf: np.ndarray, r: np.ndarray, t: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-    """NPV of monthly ``cf`` (n, months) at monthly rates ``r`` (n,), and d NPV / d r when ``t`` is given.
-
-    Row-wise sums of products (``einsum`` without BLAS), so each row's result is independent of the others.
-    """
-    x = 1.0 / (1.0 + r)
-    factors = _discount_factors(x, cf.shape[-1])
-    value = np.einsum("ij,ij->i", cf, factors, optimize=False)
-    if t is None:
-        return value, None
-    factors *= t
-    return value, -np.einsum("ij,ij->i", cf, factors, optimize=False) * x
-
-
 IRR_GRID_MONTHLY = (
     -0.7, -0.5, -0.4, -0.3, -0.25, -0.21, -0.18, -0.155, -0.135, -0.12, -0.105, -0.09, -0.075, -0.065, -0.055,
     -0.046, -0.038, -0.031, -0.025, -0.02, -0.015, -0.011, -0.007, -0.0035, 0.0, 0.0025, 0.005, 0.0075, 0.01,
@@ -94,6 +87,10 @@ IRR_GRID_MONTHLY = (
     0.7,
 )
 """Monthly rates at which :func:`irr_annual` first tabulates NPV to bracket each root (between its ends)."""
+IRR_LO_MONTHLY = -0.99
+"""Lowest monthly rate the IRR search tries (−99.99…% a year)."""
+IRR_HI_MONTHLY = 1.0
+"""Highest monthly rate the IRR search tries (+409,500 % a year)."""
 
 
 def _inverse_quadratic(
@@ -114,49 +111,131 @@ def _inverse_quadratic(
     return np.where((quadratic > a) & (quadratic < b), quadratic, linear)
 
 
+def _right_aligned(cf: np.ndarray) -> np.ndarray:
+    """``cf`` (n, months) with each row shifted right until its last non-zero flow sits in the last month.
+
+    A shift by k months multiplies NPV by ``(1 + r) ** -k``: the same roots, and the horizon-value form of
+    :func:`_value_and_slope` then never underflows to 0 on trailing zero months.
+    """
+    months = cf.shape[1]
+    shift = np.argmax(cf[:, ::-1] != 0, axis=1)  # trailing zero months of each row (0 for an all-zero row)
+    if not shift.any():
+        return cf
+    source = np.arange(months)[None, :] - shift[:, None]
+    out = np.take_along_axis(cf, np.maximum(source, 0), axis=1)
+    out[source < 0] = 0.0
+    return out
+
+
+def _exponents(rates: np.ndarray, months: int) -> np.ndarray:
+    """Exponent of ``(1 + r)`` for each rate (rows) and month (columns): ``-t`` at r ≥ 0, ``months - 1 - t`` below.
+
+    NPV (``Σ cf (1 + r)^-t``) overflows at very negative rates (``0.01^-240``); the value at the horizon
+    (``Σ cf (1 + r)^(months-1-t)`` = NPV × ``(1 + r)^(months-1)``) has the same sign and roots and stays
+    within [0, 1] per flow there, as NPV does at r ≥ 0.
+    """
+    t = np.arange(months, dtype=float)
+    return np.where(np.asarray(rates)[..., None] < 0, months - 1.0 - t, -t)
+
+
+def _value_and_slope(cf: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(f, df/dr) of each row of ``cf`` (n, months) at monthly rates ``r`` (n,): NPV at r ≥ 0, else horizon value.
+
+    Both forms have NPV's sign and roots (see :func:`_exponents`). Row-wise sums of products (``einsum``
+    without BLAS), so each row's result is independent of the others.
+    """
+    months = cf.shape[1]
+    below = r < 0
+    powers = _discount_factors(np.where(below, 1.0 + r, 1.0 / (1.0 + r)), months)  # base^k, k = 0 … months-1
+    t = np.arange(months, dtype=float)
+    if below.all():
+        factors, exponents = np.ascontiguousarray(powers[:, ::-1]), months - 1.0 - t
+    elif below.any():
+        factors, exponents = np.where(below[:, None], powers[:, ::-1], powers), _exponents(r, months)
+    else:
+        factors, exponents = powers, -t
+    value = np.einsum("ij,ij->i", cf, factors, optimize=False)
+    factors *= exponents
+    return value, np.einsum("ij,ij->i", cf, factors, optimize=False) / (1.0 + r)
+
+
 @lru_cache(maxsize=32)
-def _irr_grid(lo: float, hi: float, months: int) -> tuple[np.ndarray, np.ndarray]:
-    """(monthly rates, discount factors (months, rates)) of the first tabulation of :func:`irr_annual`."""
-    rates = np.array([lo, *(g for g in IRR_GRID_MONTHLY if lo < g < hi), hi])
-    factors = (1.0 + rates[None, :]) ** -np.arange(months, dtype=float)[:, None]
+def _irr_grid(lo: float, hi: float, months: int, hurdle: float) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """(monthly rates, factors (months, rates), index of rate 0, index of the hurdle) of :func:`irr_annual`'s grid.
+
+    The factors give NPV at rates ≥ 0 and the value at the horizon below 0 (see :func:`_exponents`).
+    """
+    rates = np.unique(np.array([lo, *(g for g in IRR_GRID_MONTHLY if lo < g < hi), 0.0, hurdle, hi]))
+    factors = (1.0 + rates[None, :]) ** _exponents(rates, months).T
     rates.flags.writeable = factors.flags.writeable = False
-    return rates, factors
+    return rates, factors, int(np.searchsorted(rates, 0.0)), int(np.searchsorted(rates, hurdle))
 
 
 def irr_annual(
-    cash_flows: np.ndarray, *, lo: float = -0.99, hi: float = 1.0, tol: float = 1e-12, max_iterations: int = 200
+    cash_flows: np.ndarray,
+    *,
+    hurdle: float = 0.0,
+    lo: float = IRR_LO_MONTHLY,
+    hi: float = IRR_HI_MONTHLY,
+    tol: float = 1e-12,
+    max_iterations: int = 200,
 ) -> np.ndarray:
-    """Annual IRR of monthly ``cash_flows`` (..., months): bracketed, safeguarded Newton on the monthly rate.
+    """Annual IRR of monthly ``cash_flows`` (..., months): the economically meaningful root, or ``nan``.
 
-    Rows without a sign change in NPV between the bracket ends (monthly rates ``lo``, ``hi``) give
-    ``nan`` (no IRR, e.g. a project that never pays back). NPV is first tabulated at the rates of
-    ``IRR_GRID_MONTHLY`` inside the ends; each row takes the highest-rate sign change as its bracket
-    and starts from the inverse quadratic through it and a neighbouring grid point. It then takes a
-    Newton step when the step stays inside the bracket and at least halves the step before last, else
-    bisects (``rtsafe`` of Numerical Recipes), until a bisection moves less than ``tol`` [monthly rate]
-    or a Newton step less than ``√(tol / months)`` (the error a Newton step h leaves is about
-    ``|f''/2f'| h² ≤ months h²``). Rows never interact, so a case gives the same IRR alone or in a
-    batch. With one sign change in the flows (outflows, then inflows) the root is unique; with several,
-    the highest one in the range is returned.
+    Which root: NPV at rate 0 is the undiscounted sum (its sign is that of MOIC − 1). If it is positive,
+    the IRR is the lowest root above 0, where NPV falls through zero; if negative, the highest root below
+    0, where NPV, read from the right, first turns positive; if zero, 0. So the IRR has the sign of
+    MOIC − 1, and NPV is positive below it and negative above it (an investment's IRR). It must also agree
+    with NPV at the ``hurdle`` [annual rate]: NPV(hurdle) > 0 exactly when IRR > hurdle, so no further root
+    may lie between the IRR and the hurdle; if one does, the flows have no single meaningful IRR and the
+    result is ``nan`` (as it is when no root lies in the monthly range ``lo`` … ``hi``). With one sign change
+    in the flows (outflows, then inflows) the root is unique and always chosen.
+
+    How: NPV is tabulated at ``IRR_GRID_MONTHLY`` plus 0 and the hurdle (below rate 0 as the value at the
+    horizon, which does not overflow; same sign, same roots), the bracket is chosen as above and refined
+    from the inverse quadratic through it and a neighbouring grid point by a Newton step when the step stays
+    inside the bracket and at least halves the step before last, else bisection (``rtsafe`` of Numerical
+    Recipes), until a bisection moves less than ``tol`` [monthly rate] or a Newton step less than
+    ``√(tol / months)``. Roots closer together than the grid's spacing are not told apart. Rows never
+    interact, so a case gives the same IRR alone or in a batch.
     """
     cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r, ok = _irr_monthly(cf, float(lo), float(hi), tol, max_iterations)
+    hurdle_monthly = float(monthly_rate(hurdle))
+    if not lo < min(0.0, hurdle_monthly) <= max(0.0, hurdle_monthly) < hi:
+        raise ValueError(f"the IRR range {lo} … {hi} a month must contain 0 and the hurdle rate")
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        r, ok = _irr_monthly(_right_aligned(cf), float(lo), float(hi), hurdle_monthly, tol, max_iterations)
     out = np.where(ok, (1.0 + r) ** MONTHS_PER_YEAR - 1.0, np.nan)
     return out.reshape(np.shape(cash_flows)[:-1]) if np.ndim(cash_flows) > 1 else out[0]
 
 
-def _irr_monthly(cf: np.ndarray, lo: float, hi: float, tol: float, max_iterations: int
+def _meaningful_bracket(sign: np.ndarray, at_zero: int, at_hurdle: int) -> tuple[np.ndarray, np.ndarray]:
+    """(bracket index j: the root lies in [rates[j], rates[j+1]], whether it is the meaningful IRR) per row.
+
+    ``sign`` (n, rates) is NPV's sign on the grid; see :func:`irr_annual` for the rule.
+    """
+    size = sign.shape[1]
+    k = np.arange(size)
+    s0 = sign[:, at_zero]
+    falls = (sign[:, 1:] <= 0) & (k[:-1] >= at_zero)  # from 0 up: the first grid point where NPV is ≤ 0
+    rises = (sign[:, :-1] >= 0) & (k[:-1] < at_zero)  # from 0 down: the first grid point where NPV is ≥ 0
+    up, down = np.argmax(falls, axis=1), size - 2 - np.argmax(rises[:, ::-1], axis=1)
+    j = np.where(s0 > 0, up, np.where(s0 < 0, down, at_zero - 1))
+    found = np.where(s0 > 0, falls.any(axis=1), np.where(s0 < 0, rises.any(axis=1), True))
+    jj = j[:, None]
+    # between the root and the hurdle NPV must keep the sign the IRR predicts: < 0 above the root, > 0 below
+    wrong_above = (k > jj) & (k <= at_hurdle) & ~((sign < 0) | ((k == jj + 1) & (sign == 0)))
+    wrong_below = (k >= at_hurdle) & (k <= jj) & ~((sign > 0) | ((k == jj) & (sign == 0)))
+    return np.maximum(j, 0), found & ~(wrong_above | wrong_below).any(axis=1)
+
+
+def _irr_monthly(cf: np.ndarray, lo: float, hi: float, hurdle: float, tol: float, max_iterations: int
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """(monthly IRR, whether defined) of each row of ``cf`` (n, months); see :func:`irr_annual`."""
+    """(monthly IRR, whether defined) of each row of ``cf`` (n, months), right-aligned; see :func:`irr_annual`."""
     n, months = cf.shape
-    t = np.arange(months, dtype=float)
-    rates, factors = _irr_grid(lo, hi, months)
+    rates, factors, at_zero, at_hurdle = _irr_grid(lo, hi, months, hurdle)
     table = np.einsum("ij,jk->ik", cf, factors, optimize=False)
-    sign = np.sign(table)
-    ok = sign[:, 0] * sign[:, -1] < 0
-    change = sign[:, :-1] * sign[:, 1:] <= 0
-    j = rates.size - 2 - np.argmax(change[:, ::-1], axis=1)  # highest-rate bracket with a sign change
+    j, ok = _meaningful_bracket(np.sign(table), at_zero, at_hurdle)
     rows = np.arange(n)
     a, b, fa, fb = rates[j], rates[j + 1], table[rows, j], table[rows, j + 1]
     k = np.where(j > 0, j - 1, np.minimum(j + 2, rates.size - 1))  # a third grid point next to the bracket
@@ -170,8 +249,7 @@ def _irr_monthly(cf: np.ndarray, lo: float, hi: float, tol: float, max_iteration
         if idx.size == 0:
             break
         flows, rr, aa, bb, faa, step_before, step = state
-        value, slope = _npv_at(flows, rr, t)
-        assert slope is not None
+        value, slope = _value_and_slope(flows, rr)
         same = np.sign(value) == np.sign(faa)
         aa, faa, bb = np.where(same, rr, aa), np.where(same, value, faa), np.where(same, bb, rr)
         newton = rr - value / slope
@@ -188,22 +266,45 @@ def _irr_monthly(cf: np.ndarray, lo: float, hi: float, tol: float, max_iteration
     return r, ok
 
 
-def payback_months(cash_flows: np.ndarray) -> np.ndarray:
-    """Months from month 0 until cumulative cash first turns non-negative after being negative.
+def irr_candidates_annual(cash_flows: np.ndarray, *, lo: float = IRR_LO_MONTHLY, hi: float = IRR_HI_MONTHLY
+                          ) -> list[float]:
+    """Annual rates near which the NPV of one row of monthly ``cash_flows`` is zero (grid brackets, interpolated).
 
-    Linear within the month it crosses; ``nan`` if it never does.
+    For messages that explain an undefined IRR: several entries mean the flows have several IRRs.
+    """
+    cf = _right_aligned(np.atleast_2d(np.asarray(cash_flows, dtype=float))[:1])
+    rates, factors, _, _ = _irr_grid(float(lo), float(hi), cf.shape[1], 0.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        table = (cf @ factors)[0]
+        change = np.nonzero(np.sign(table[:-1]) * np.sign(table[1:]) < 0)[0]
+        a, b, fa, fb = rates[change], rates[change + 1], table[change], table[change + 1]
+        roots = np.concatenate([rates[table == 0], a - fa * (b - a) / (fb - fa)])
+    return sorted(float((1.0 + x) ** MONTHS_PER_YEAR - 1.0) for x in roots)
+
+
+def payback_months(cash_flows: np.ndarray, annual_rate: float | None = None) -> np.ndarray:
+    """Months from month 0 until cumulative cash turns non-negative for good (payback reached).
+
+    The last month cumulative cash crosses from negative to non-negative, linear within that month; ``nan``
+    if it ends the horizon negative (not paid back, even if it was positive for a while) or is never
+    negative. With ``annual_rate`` [per year] the flows are discounted first as in :func:`npv`
+    (discounted payback).
     """
     cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
+    n, months = cf.shape
+    if annual_rate is not None:
+        cf = cf / _growth(float(annual_rate), months)
     cum = np.cumsum(cf, axis=-1)
-    was_negative = np.maximum.accumulate(cum < 0, axis=-1)
-    crossed = was_negative & (cum >= 0)
-    any_cross = crossed.any(axis=-1)
-    t = np.argmax(crossed, axis=-1)
-    rows = np.arange(cf.shape[0])
-    prev = cum[rows, np.maximum(t - 1, 0)]
+    negative = cum < 0
+    t = months - np.argmax(negative[:, ::-1], axis=-1)  # the month after the last negative one
+    reached = negative.any(axis=-1) & (t < months)
+    t = np.minimum(t, months - 1)
+    rows = np.arange(n)
+    prev = cum[rows, t - 1]
     step = cf[rows, t]
-    frac = np.where(step > 0, -prev / np.where(step > 0, step, 1.0), 0.0)
-    out = np.where(any_cross, t - 1 + frac, np.nan)  # month t's flow sits at time t, as in npv
+    with np.errstate(over="ignore"):  # rows not paid back may divide by a tiny step: masked below
+        frac = np.where(step > 0, -prev / np.where(step > 0, step, 1.0), 0.0)
+    out = np.where(reached, t - 1 + frac, np.nan)  # month t's flow sits at time t, as in npv
     return out.reshape(np.shape(cash_flows)[:-1]) if np.ndim(cash_flows) > 1 else out[0]
 
 
@@ -228,16 +329,31 @@ def _per_case(value: float | np.ndarray) -> float | np.ndarray:
 
 
 def depreciation(
-    capex_usd: np.ndarray, months: int, go_live: float | np.ndarray, life_months: float | np.ndarray
+    capex_usd: np.ndarray,
+    months: int,
+    go_live: float | np.ndarray,
+    life_months: float | np.ndarray,
+    *,
+    refresh_capex_usd: np.ndarray | None = None,
 ) -> np.ndarray:
     """Straight-line depreciation per month from go-live over ``life_months`` [USD].
 
-    ``go_live`` [month] and ``life_months`` [months] may be arrays of per-case values (n,).
+    ``go_live`` [month] and ``life_months`` [months] may be arrays of per-case values (n,). With
+    ``refresh_capex_usd`` (n,) [USD] a new cluster of that capex goes live at each end of life inside the
+    horizon (go-live + k × life) and depreciates the same way from its own go-live.
     """
     t = np.arange(months, dtype=float)
     start, life = _per_case(go_live), _per_case(life_months)
-    done = np.clip(t + 1.0 - start, 0.0, life) - np.clip(t - start, 0.0, life)
-    return np.asarray(capex_usd)[..., None] * done / life
+
+    def share(begin: float | np.ndarray) -> np.ndarray:
+        return (np.clip(t + 1.0 - begin, 0.0, life) - np.clip(t - begin, 0.0, life)) / life
+
+    out = np.asarray(capex_usd)[..., None] * share(start)
+    k = 1
+    while refresh_capex_usd is not None and np.any(start + k * life < months):
+        out = out + np.asarray(refresh_capex_usd)[..., None] * share(start + k * life)
+        k += 1
+    return out
 
 
 @dataclass(frozen=True)
@@ -254,15 +370,23 @@ class DebtSchedule:
     fee: np.ndarray
     repay_start: int | np.ndarray
     """First repayment month; an array (n,) when the cases go live in different months."""
-    maturity: int
+    maturity: int | np.ndarray
+    """Last repayment month + 1: first draw + term, cut at the horizon; an array (n,) when cases differ."""
+    first_draw: int | np.ndarray = 0
+    """Month of the first draw, from which the term runs; an array (n,) when cases differ."""
 
     @property
     def debt_service(self) -> np.ndarray:
         """Scheduled cash to lenders per month: interest + principal, horizon payoff excluded [USD]."""
         return self.interest_paid + self.principal
 
+    @property
+    def drawn_usd(self) -> np.ndarray:
+        """Debt drawn by each case (n,) [USD]; for a sculpted loan, its size after sizing."""
+        return self.draws.sum(axis=1)
 
-def annuity_payment(principal: np.ndarray, rate_per_month: np.ndarray, months: int) -> np.ndarray:
+
+def annuity_payment(principal: np.ndarray, rate_per_month: np.ndarray, months: int | np.ndarray) -> np.ndarray:
     """Level monthly payment repaying ``principal`` over ``months`` [USD/month].
 
     ``numpy_financial.pmt`` (payments at month end, ``P r / (1 − (1 + r)^−months)``); a rate of 0 repays
@@ -273,21 +397,68 @@ def annuity_payment(principal: np.ndarray, rate_per_month: np.ndarray, months: i
     return np.where(positive, -npf.pmt(safe, months, principal), principal / months)
 
 
+def _one_or_each(values: np.ndarray) -> int | np.ndarray:
+    """An int when every case has the same month, else the per-case months (n,)."""
+    return int(values[0]) if np.all(values == values[0]) else values
+
+
+def first_draw_month(draws: np.ndarray) -> np.ndarray:
+    """Month of each case's first draw (n,); 0 for a case that draws nothing."""
+    return np.argmax(np.atleast_2d(draws) > 0, axis=1)
+
+
 def repayment_window(
-    financing: Financing, first_operating_month: int | np.ndarray, months: int
-) -> tuple[int | np.ndarray, int]:
+    financing: Financing, first_operating_month: int | np.ndarray, months: int, first_draw: int | np.ndarray = 0
+) -> tuple[int | np.ndarray, int | np.ndarray]:
     """(first repayment month, last repayment month + 1) on the monthly grid.
 
-    ``first_operating_month`` may be an array of per-case months (n,); the start is then an array too.
+    The term runs from the first draw: the loan matures ``term_months`` after it, cut at the horizon.
+    ``first_operating_month`` and ``first_draw`` may be arrays of per-case months (n,); the results are
+    then arrays too (an int where every case agrees).
     """
-    start = first_operating_month + financing.grace_months
-    maturity = financing.term_months
+    start = np.asarray(first_operating_month) + financing.grace_months
+    maturity = np.asarray(first_draw) + financing.term_months
     if np.any(start >= maturity):
+        starts, ends = (np.ravel(a) for a in np.broadcast_arrays(start, maturity))
+        i = int(np.argmax(starts >= ends))
         raise ScenarioError(
-            f"financing.term_months ({maturity}) must be longer than construction plus grace "
-            f"(repayment would start in month {int(np.max(start))})"
+            f"financing.term_months ({financing.term_months}) must be longer than construction plus grace: "
+            f"repayment would start in month {int(starts[i])}, at or after maturity in month {int(ends[i])} "
+            "(the term runs from the first draw)"
         )
-    return start, min(maturity, months)
+    end = np.minimum(maturity, months)
+    as_int = np.ndim(start) == 0 and np.ndim(end) == 0
+    return (int(start), int(end)) if as_int else (start, end)
+
+
+def sculpted_debt_share(
+    financing: Financing,
+    capex_payments: np.ndarray,
+    cfads: np.ndarray,
+    r_m: np.ndarray,
+    first_op: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    debt_share: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(share of capex drawn (n,), PV of the service profile (n,)) of a sculpted loan.
+
+    The loan is sized so that debt service = CFADS / ``target_dscr`` in every repayment month (CFADS
+    floored at 0) repays it exactly by maturity (or by the horizon, if that comes first): the balance when
+    repayment starts may be at most the present value of that service at the loan rate, PV / target. That
+    balance is the draws compounded by the interest capitalised before operation, so the share drawn is
+    ``min(debt_share, PV / target / Σ capex_t × growth_t)``.
+    """
+    months = capex_payments.shape[1]
+    t = np.arange(months)
+    s, e = start[:, None], end[:, None]
+    window = (t >= s) & (t < e)
+    discount = (1.0 + r_m[:, None]) ** -np.where(window, t - s + 1, 0).astype(float)
+    pv = np.where(window, np.maximum(cfads, 0.0) * discount, 0.0).sum(axis=1)
+    compounding = np.clip(first_op[:, None] - t, 0, None) if financing.capitalize_idc else np.zeros((1, months))
+    per_share = np.where(t < s, capex_payments * (1.0 + r_m[:, None]) ** compounding, 0.0).sum(axis=1)
+    capacity = np.where(per_share > 0, pv / financing.target_dscr / np.where(per_share > 0, per_share, 1.0), 0.0)
+    return np.minimum(debt_share, np.maximum(capacity, 0.0)), pv
 
 
 def debt_schedule(
@@ -300,36 +471,44 @@ def debt_schedule(
 ) -> DebtSchedule:
     """Draws, interest, repayment and balance for the chosen amortization [USD].
 
-    ``sculpted``: debt service each month is ``cfads / target_dscr`` (n, months), so
-    DSCR holds at the target; service below the month's interest capitalises the
-    rest. A loan repaid early simply ends; whatever is still owed at maturity is
-    due then (a balloon, which shows as a DSCR below target in that period).
+    Interest: the nominal annual ``rate`` compounds monthly (``rate / 12`` a month) on the balance after
+    the month's draw; it is paid (or capitalised) in the same month. The term runs from the first draw.
 
-    ``first_operating_month``, ``rate`` [per year] and ``debt_share`` [fraction] may be
-    arrays of per-case values (n,); by default the financing's own values apply.
-    Annuity and straight-line loans drawn before repayment starts are computed in closed
-    form over all months at once (:func:`_level_schedule`); the rest month by month.
+    ``sculpted``: the loan is sized by :func:`sculpted_debt_share` (at most ``debt_share`` of capex) and
+    each month's service is CFADS × balance-at-start / PV(CFADS), i.e. CFADS / DSCR* with DSCR* ≥ the
+    target (= the target when the size is set by the cover, not by the share); it repays the loan exactly
+    at maturity, with no balloon. Without ``cfads`` a sculpted loan has nothing to be sized on: no debt.
+
+    ``first_operating_month``, ``rate`` [per year] and ``debt_share`` [fraction] may be arrays of per-case
+    values (n,); by default the financing's own values apply. Annuity and straight-line loans drawn before
+    repayment starts are computed in closed form over all months at once (:func:`_level_schedule`); the
+    rest month by month.
     """
     pay = np.atleast_2d(capex_payments)
     n, months = pay.shape
     annual = np.asarray(financing.interest_rate if rate is None else rate, dtype=float)
     r_m = np.broadcast_to(annual, (n,)) / MONTHS_PER_YEAR
     share = np.broadcast_to(np.asarray(financing.debt_share if debt_share is None else debt_share, dtype=float), (n,))
-    draws = pay * share[:, None]
     first_op = np.broadcast_to(np.asarray(first_operating_month), (n,))
-    start, end = repayment_window(financing, first_operating_month, months)
-    start_n = np.broadcast_to(np.asarray(start), (n,))
+    first_draw = _one_or_each(first_draw_month(pay * np.where(share > 0, 1.0, 0.0)[:, None]))
+    start, end = repayment_window(financing, first_operating_month, months, first_draw)
+    start_n, end_n = np.broadcast_to(np.asarray(start), (n,)), np.broadcast_to(np.asarray(end), (n,))
+    maturity_n = np.broadcast_to(np.asarray(first_draw) + financing.term_months, (n,))
+    pv = np.zeros(n)
+    if financing.amortization == "sculpted":
+        flow = np.zeros_like(pay) if cfads is None else np.broadcast_to(np.atleast_2d(cfads), pay.shape)
+        share, pv = sculpted_debt_share(financing, pay, flow, r_m, first_op, start_n, end_n, share)
+    draws = pay * share[:, None]
     drawn_late = (draws != 0) & (np.arange(months) > start_n[:, None])
     if financing.amortization != "sculpted" and not drawn_late.any():
-        flows = _level_schedule(financing, draws, r_m, first_op, start_n, end)
+        flows = _level_schedule(financing, draws, r_m, first_op, start_n, end_n, maturity_n)
     else:
-        flows = _schedule_by_month(financing, draws, r_m, first_op, start_n, end, cfads)
+        flows = _schedule_by_month(financing, draws, r_m, first_op, start_n, end_n, maturity_n, cfads, pv)
     interest, capitalized, principal, payoff, balance = flows
     fee = np.zeros_like(pay)
-    first_draw = np.argmax(draws > 0, axis=1)  # each case pays the fee at its own first draw
-    fee[np.arange(n), first_draw] = financing.upfront_fee_rate * draws.sum(axis=1)
+    fee[np.arange(n), np.broadcast_to(np.asarray(first_draw), (n,))] = financing.upfront_fee_rate * draws.sum(axis=1)
     return DebtSchedule(draws, interest, capitalized, interest - capitalized, principal, payoff, balance, fee, start,
-                        end)
+                        end, first_draw)
 
 
 def _level_schedule(
@@ -338,7 +517,8 @@ def _level_schedule(
     r_m: np.ndarray,
     first_op: np.ndarray,
     start: np.ndarray,
-    end: int,
+    end: np.ndarray,
+    maturity: np.ndarray,
 ) -> tuple[np.ndarray, ...]:
     """(interest, capitalised, principal, payoff, balance) (n, months) of annuity or straight-line loans [USD].
 
@@ -346,13 +526,12 @@ def _level_schedule(
     first repayment month ``start``: before it the balance compounds (capitalised interest) or
     stays; from it the annuity balance is ``B q^(k+1) − P (q^(k+1) − 1) / r`` (q = 1 + r, k months
     into repayment) and the straight-line balance ``B (T − t − 1) / (T − start)``, with whatever is
-    left due at maturity ``T`` (or at the horizon).
+    left due at maturity ``T`` (or at the horizon). ``end`` = ``maturity`` cut at the horizon (n,).
     """
     n, months = draws.shape
     t = np.arange(months)
     r = r_m[:, None]
-    s = start[:, None]
-    term = financing.term_months
+    s, e, term = start[:, None], end[:, None], maturity[:, None]
     growth = np.where((t < first_op[:, None]) & financing.capitalize_idc, 1.0 + r, 1.0)
     compounded = np.cumprod(growth, axis=1)
     before = np.empty_like(compounded)
@@ -360,18 +539,17 @@ def _level_schedule(
     before[:, 1:] = compounded[:, :-1]
     drawn = compounded * np.cumsum(draws / before, axis=1)  # balance if nothing were repaid
     at_start = drawn[np.arange(n), np.minimum(start, months - 1)][:, None]  # owed when repayment starts
-    repaying = (t >= s) & (t < end)
+    repaying = (t >= s) & (t < e)
     if financing.amortization == "annuity":
         step = np.cumprod(np.where(t >= s, 1.0 + r, 1.0), axis=1)  # q^(k+1) from the start month on
-        payment = annuity_payment(at_start[:, 0], r_m, np.maximum(term - start, 1))[:, None]
+        payment = annuity_payment(at_start[:, 0], r_m, np.maximum(maturity - start, 1))[:, None]
         positive = r > 1e-9
         paid_down = np.where(positive, payment * (step - 1.0) / np.where(positive, r, 1.0), payment * (t - s + 1))
         repaid = at_start * np.where(positive, step, 1.0) - paid_down
     else:
         repaid = at_start * (term - t - 1) / np.maximum(term - s, 1)
     balance = np.where(t < s, drawn, np.where(repaying, np.maximum(repaid, 0.0), 0.0))
-    if end == term:
-        balance[:, end - 1] = 0.0  # whatever is left falls due at maturity
+    balance[t[None, :] == term - 1] = 0.0  # whatever is left falls due at maturity (if within the horizon)
     owed = np.empty_like(balance)
     owed[:, 0] = draws[:, 0]
     owed[:, 1:] = balance[:, :-1] + draws[:, 1:]
@@ -395,10 +573,15 @@ def _schedule_by_month(
     r_m: np.ndarray,
     first_op: np.ndarray,
     start: np.ndarray,
-    end: int,
+    end: np.ndarray,
+    maturity: np.ndarray,
     cfads: np.ndarray | None,
+    pv: np.ndarray,
 ) -> tuple[np.ndarray, ...]:
-    """(interest, capitalised, principal, payoff, balance) (n, months), month by month (any amortization) [USD]."""
+    """(interest, capitalised, principal, payoff, balance) (n, months), month by month (any amortization) [USD].
+
+    ``pv`` (n,): PV of the sculpted service profile at the start of repayment (:func:`sculpted_debt_share`).
+    """
     n, months = draws.shape
     # the loop runs over (months, n) arrays: row t holds month t of every case
     draws_m = draws.T
@@ -406,19 +589,22 @@ def _schedule_by_month(
     cap_m: np.ndarray = np.logical_and(month < first_op, financing.capitalize_idc)
     rep_m: np.ndarray = (month >= start) & (month < end)
     start_m: np.ndarray = month == start
+    due_m: np.ndarray = month == maturity - 1
     # per month: does it apply to every case, to some (then masked per case), or to none
     cap_all, cap_any = _by_month(cap_m.all(axis=1)), _by_month(cap_m.any(axis=1))
     rep_all, rep_any = _by_month(rep_m.all(axis=1)), _by_month(rep_m.any(axis=1))
-    start_any = _by_month(start_m.any(axis=1))
-    left = np.maximum(financing.term_months - start, 1)
+    start_any, due_any = _by_month(start_m.any(axis=1)), _by_month(due_m.any(axis=1))
+    left = np.maximum(maturity - start, 1)
     has_draw = _by_month(draws_m.any(axis=1))
     last_drawn = max((t for t, drawn in enumerate(has_draw) if drawn), default=-1)
+    last_end = int(end.max(initial=0))
     flow_m = None if cfads is None else np.ascontiguousarray(np.maximum(np.atleast_2d(cfads), 0.0).T)
     interest, capitalized, principal, payoff, balance = (np.zeros((months, n)) for _ in range(5))
     level_payment = np.zeros(n)
+    per_flow = np.zeros(n)  # sculpted: service per USD of CFADS (1 / DSCR*)
     bal = np.zeros(n)
     for t in range(months):
-        if t > last_drawn and t >= end and not bal.any():
+        if t > last_drawn and t >= last_end and not bal.any():
             break  # repaid: the rest of every schedule is zero
         if has_draw[t]:
             bal = bal + draws_m[t]
@@ -429,21 +615,22 @@ def _schedule_by_month(
             bal = bal + capitalized[t]
         if start_any[t]:
             level_payment = np.where(start_m[t], annuity_payment(bal, r_m, left), level_payment)
+            per_flow = np.where(start_m[t], bal / np.where(pv > 0, pv, np.inf), per_flow)
         if rep_any[t]:
             if financing.amortization == "annuity":
                 due = level_payment - owed
             elif financing.amortization == "straight_line":
-                due = bal / max(financing.term_months - t, 1)
+                due = bal / np.maximum(maturity - t, 1)
             else:
                 flow = np.zeros(n) if flow_m is None else flow_m[t]
-                due = flow / financing.target_dscr - owed
+                due = flow * per_flow - owed
                 short = np.maximum(-due, 0.0)  # service below interest: the rest is capitalised
                 if not rep_all[t]:
                     short = np.where(rep_m[t], short, 0.0)
                 capitalized[t] += short
                 bal = bal + short
-            if t == end - 1 and end == financing.term_months:
-                due = bal
+            if due_any[t]:
+                due = np.where(due_m[t], bal, due)  # the rest (rounding, for level loans none) falls due
             due = np.minimum(np.maximum(due, 0.0), bal)
             principal[t] = due if rep_all[t] else np.where(rep_m[t], due, 0.0)
             bal = bal - principal[t]
@@ -455,17 +642,44 @@ def _schedule_by_month(
 
 
 def residual_flows(
-    capex_total: np.ndarray, dep: np.ndarray, months: int, residual_share: float | np.ndarray
+    capex_total: np.ndarray,
+    dep: np.ndarray,
+    months: int,
+    residual_share: float | np.ndarray,
+    *,
+    end_of_life_month: float | np.ndarray | None = None,
+    life_months: float | np.ndarray | None = None,
+    refresh_capex_usd: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(residual proceeds, taxable gain over book value) per month, both in the last month [USD].
+    """(residual proceeds, taxable gain over book value) per month [USD].
 
-    ``residual_share`` [fraction of capex] may be an array of per-case values (n,).
+    Each cluster is sold for ``residual_share`` [fraction of capex] of its capex in the month its useful life
+    ends (``end_of_life_month``, go-live + life [month]), or in the last month if the horizon comes first;
+    without ``end_of_life_month`` in the last month. With ``refresh_capex_usd`` (n,) [USD] a new cluster of that
+    capex goes live at each end of life inside the horizon and is sold the same way ``life_months`` later.
+    A cluster sold at its end of life is fully depreciated, so all unsold book value sits in the last month.
+    Every argument but ``months`` may hold per-case values (n,).
     """
     n = dep.shape[0]
+    rows = np.arange(n)
+    capex = np.broadcast_to(np.asarray(capex_total, dtype=float), (n,))
+    share = np.broadcast_to(np.asarray(residual_share, dtype=float), (n,))
+    end = np.full(n, np.inf) if end_of_life_month is None else np.broadcast_to(end_of_life_month, (n,)).astype(float)
+    life = np.broadcast_to(np.asarray(np.inf if life_months is None else life_months, dtype=float), (n,))
     residual = np.zeros((n, months))
-    residual[:, -1] = residual_share * capex_total
+    bought, cost, exists, k = capex.copy(), capex, np.ones(n, dtype=bool), 0
+    while exists.any():
+        sold_at = end + k * life if k else end  # (0 × an infinite life is nan)
+        month = np.where(sold_at < months, np.floor(np.minimum(sold_at, months)), months - 1).astype(int)
+        np.add.at(residual, (rows[exists], month[exists]), (share * cost)[exists])
+        if refresh_capex_usd is None:
+            break
+        exists = exists & (sold_at < months)  # the next cluster goes live as this one is sold
+        k += 1
+        cost = np.broadcast_to(np.asarray(refresh_capex_usd, dtype=float), (n,))
+        bought = bought + np.where(exists, cost, 0.0)
     gain = residual.copy()
-    gain[:, -1] -= capex_total - dep.sum(axis=1)
+    gain[:, -1] -= bought - dep.sum(axis=1)
     return residual, gain
 
 
@@ -480,6 +694,53 @@ def project_flows(
     """(unlevered tax, project free cash flow) per month [USD]: the project as if all-equity."""
     tax = tax_with_loss_carry_forward(ebitda - dep + gain, tax_rate)
     return tax, ebitda - capex_payments - tax + residual
+
+
+@dataclass(frozen=True)
+class FinancingCosts:
+    """How the debt's costs enter the accounts and the tax base [USD]; arrays (n, months) unless noted.
+
+    Interest during construction (IDC: accrued before the first full operating month, whether capitalised
+    into the loan or paid) is capitalised into the asset and depreciated with it, straight line over the
+    useful life from go-live; what is left of it at the horizon leaves the books with the cluster (it
+    lowers the gain on the residual sale). The upfront fee is capitalised and amortised straight line
+    over the loan term from the first draw; what is left when the horizon ends the loan is written off
+    then. Interest from the first operating month on (including sculpted shortfalls added to the loan)
+    is deducted as it accrues.
+    """
+
+    idc_usd: np.ndarray
+    """Interest during construction of each case (n,)."""
+    idc_depreciation: np.ndarray
+    interest_expense: np.ndarray
+    fee_amortization: np.ndarray
+    idc_book_at_sale: np.ndarray
+    """IDC not yet depreciated at the horizon, in the last month."""
+
+
+def financing_costs(
+    debt: DebtSchedule,
+    first_operating_month: int | np.ndarray,
+    go_live: float | np.ndarray,
+    life_months: float | np.ndarray,
+    term_months: int,
+) -> FinancingCosts:
+    """Split the debt's interest and fee into expense, capitalised IDC and fee amortisation [USD].
+
+    See :class:`FinancingCosts`; ``first_operating_month``, ``go_live`` and ``life_months`` may be per case (n,).
+    """
+    n, months = debt.interest.shape
+    t = np.arange(months)
+    building = t < np.broadcast_to(np.asarray(first_operating_month), (n,))[:, None]
+    idc = np.where(building, debt.interest, 0.0).sum(axis=1)
+    idc_dep = depreciation(idc, months, go_live, life_months)
+    first = np.broadcast_to(np.asarray(debt.first_draw), (n,))[:, None]
+    fee = debt.fee.sum(axis=1)[:, None]
+    amortization = np.where((t >= first) & (t < first + term_months), fee / term_months, 0.0)
+    amortization[:, -1] += fee[:, 0] - amortization.sum(axis=1)  # the rest is written off when the loan ends
+    at_sale = np.zeros_like(idc_dep)
+    at_sale[:, -1] = idc - idc_dep.sum(axis=1)
+    return FinancingCosts(idc, idc_dep, np.where(building, 0.0, debt.interest), amortization, at_sale)
 
 
 @dataclass(frozen=True)
@@ -502,6 +763,8 @@ class CashFlows:
     project_tax: np.ndarray
     project_fcf: np.ndarray
     equity_fcf: np.ndarray
+    costs: FinancingCosts | None = None
+    """How interest and fees enter the accounts (IDC capitalised, fee amortised)."""
 
     @property
     def cfads(self) -> np.ndarray:
@@ -521,11 +784,17 @@ def cash_flows(
     residual_share: float | np.ndarray,
     interest_rate: float | np.ndarray | None = None,
     debt_share: float | np.ndarray | None = None,
+    end_of_life: str | None = None,
+    refresh_payments: np.ndarray | None = None,
+    refresh_capex_usd: np.ndarray | None = None,
 ) -> CashFlows:
     """Assemble accounts and cash flows from revenue, opex and capex payments (all (n, months)) [USD].
 
     ``go_live`` [month], ``life_months`` [months], ``residual_share`` [fraction of capex], ``interest_rate``
     [per year] and ``debt_share`` [fraction] may be arrays of per-case values (n,) (stress tests).
+    ``end_of_life`` (``shutdown`` or ``refresh``) sells each cluster at go-live + life when that falls inside the
+    horizon (None: at the horizon); with ``refresh``, ``refresh_payments`` (n, months) [USD] buy the new clusters
+    of ``refresh_capex_usd`` (n,) [USD] each, paid by equity (the debt funds the first cluster only).
     """
     revenue, opex, pay = (np.atleast_2d(a).astype(float) for a in (revenue, opex, capex_payments))
     revenue, opex, pay = np.broadcast_arrays(revenue, opex, pay)
@@ -537,40 +806,61 @@ def cash_flows(
         # one month for all cases: an int, so the debt schedule's repay_start is one too
         first_operating = int(per_case[0]) if np.all(per_case == per_case[0]) else per_case
     ebitda = revenue - opex
-    dep = depreciation(capex_total, months, go_live, life_months)
-    residual, gain = residual_flows(capex_total, dep, months, residual_share)
+    refresh = refresh_capex_usd if end_of_life == "refresh" else None
+    dep = depreciation(capex_total, months, go_live, life_months, refresh_capex_usd=refresh)
+    end = None if end_of_life is None else np.asarray(go_live, dtype=float) + np.asarray(life_months, dtype=float)
+    residual, gain = residual_flows(
+        capex_total, dep, months, residual_share, end_of_life_month=end, life_months=life_months,
+        refresh_capex_usd=refresh,
+    )
+    bought = pay if refresh is None or refresh_payments is None else pay + refresh_payments  # debt funds `pay` only
 
-    debt = debt_schedule(financing, pay, first_operating, rate=interest_rate, debt_share=debt_share)
+    if financing.amortization != "sculpted":  # a sculpted loan is sized on CFADS, in the loop below
+        debt = debt_schedule(financing, pay, first_operating, rate=interest_rate, debt_share=debt_share)
     tax = np.zeros_like(revenue)
+    sized = np.full(n, np.nan)
     for _ in range(SCULPT_ITERATIONS if financing.amortization == "sculpted" else 1):
         if financing.amortization == "sculpted":
             debt = debt_schedule(
                 financing, pay, first_operating, cfads=ebitda - tax, rate=interest_rate, debt_share=debt_share
             )
-        taxable = ebitda - dep - debt.interest - debt.fee + gain
+            settled = np.all(np.abs(debt.drawn_usd - sized) <= SCULPT_TOLERANCE * np.abs(debt.drawn_usd))
+            sized = debt.drawn_usd
+        costs = financing_costs(debt, first_operating, go_live, life_months, financing.term_months)
+        taxable = (ebitda - dep - costs.idc_depreciation - costs.interest_expense - costs.fee_amortization + gain
+                   - costs.idc_book_at_sale)
         tax = tax_with_loss_carry_forward(taxable, financing.tax_rate)
-    project_tax, project_fcf = project_flows(ebitda, pay, dep, residual, gain, financing.tax_rate)
+        if financing.amortization == "sculpted" and settled:
+            break  # tax was computed on this very loan: the two agree
+    project_tax, project_fcf = project_flows(ebitda, bought, dep, residual, gain, financing.tax_rate)
     equity_fcf = (
-        ebitda - pay + debt.draws - debt.interest_paid - debt.principal - debt.payoff - debt.fee - tax + residual
+        ebitda - bought + debt.draws - debt.interest_paid - debt.principal - debt.payoff - debt.fee - tax + residual
     )
     return CashFlows(
         revenue=revenue,
         opex=opex,
         ebitda=ebitda,
-        depreciation=dep,
-        ebit=ebitda - dep,
-        interest=debt.interest,
-        fees=debt.fee,
+        depreciation=dep + costs.idc_depreciation,
+        ebit=ebitda - dep - costs.idc_depreciation,
+        interest=costs.interest_expense,
+        fees=costs.fee_amortization,
         taxable_income=taxable,
         tax=tax,
         net_income=taxable - tax,
-        capex=pay,
+        capex=bought,
         residual=residual,
         debt=debt,
         project_tax=project_tax,
         project_fcf=project_fcf,
         equity_fcf=equity_fcf,
+        costs=costs,
     )
+
+
+def _loan_months(cf: CashFlows) -> np.ndarray:
+    """Months of each case that the loan can serve (n,): up to its maturity, cut at the horizon."""
+    n, horizon = cf.debt.debt_service.shape
+    return np.minimum(horizon, np.broadcast_to(np.asarray(cf.debt.maturity), (n,)))
 
 
 def dscr_table(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarray:
@@ -583,14 +873,14 @@ def dscr_table(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.nda
     """
     service, cfads = cf.debt.debt_service, cf.cfads
     n, horizon = service.shape
-    months = min(horizon, cf.debt.maturity)
+    months = _loan_months(cf)
     first = np.broadcast_to(np.asarray(first_operating_month), (n,))
-    periods = max(-(-(months - int(first.min())) // MONTHS_PER_YEAR), 0)
+    periods = max(-(-int((months - first).max(initial=0)) // MONTHS_PER_YEAR), 0)
     if periods == 0:
         return np.full((n, 0), np.nan)
     year = MONTHS_PER_YEAR
     month = first[:, None, None] + year * np.arange(periods)[None, :, None] + np.arange(year)[None, None, :]
-    inside = month < months
+    inside = month < months[:, None, None]
     rows, at = np.arange(n)[:, None, None], np.minimum(month, horizon - 1)
     ds = np.where(inside, service[rows, at], 0.0).sum(axis=-1)
     flow = np.where(inside, cfads[rows, at], 0.0).sum(axis=-1)
@@ -604,8 +894,8 @@ def dscr_by_period(cf: CashFlows, first_operating_month: int) -> tuple[np.ndarra
     A period is cut at the loan's maturity (CFADS after it serves no debt); a period without
     scheduled debt service has DSCR ``nan``.
     """
-    months = min(cf.debt.debt_service.shape[1], cf.debt.maturity)
-    return np.arange(first_operating_month, months, MONTHS_PER_YEAR), dscr_table(cf, first_operating_month)
+    table = dscr_table(cf, first_operating_month)
+    return first_operating_month + MONTHS_PER_YEAR * np.arange(table.shape[1]), table
 
 
 def min_dscr(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarray:
@@ -617,3 +907,48 @@ def min_dscr(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarr
     defined = ~np.isnan(table)
     lowest = np.where(defined, table, np.inf).min(axis=1, initial=np.inf)
     return np.where(defined.any(axis=1), lowest, np.nan)
+
+
+def llcr(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarray:
+    """Loan life cover ratio at the first full operating month (n,) [ratio]; ``nan`` without debt then.
+
+    PV of CFADS from the first full operating month to the loan's maturity (cut at the horizon),
+    discounted at the loan's own monthly rate (the interest accrued on the balance at that month ÷ that
+    balance, i.e. the nominal annual rate ÷ 12), divided by the debt outstanding at the start of that month.
+    """
+    n, horizon = cf.cfads.shape
+    first = np.minimum(np.broadcast_to(np.asarray(first_operating_month), (n,)), horizon - 1)
+    rows = np.arange(n)
+    balance = np.where(first > 0, cf.debt.balance[rows, np.maximum(first - 1, 0)], 0.0) + cf.debt.draws[rows, first]
+    owed = balance > 1e-6
+    rate = np.where(owed, cf.debt.interest[rows, first] / np.where(owed, balance, 1.0), 0.0)
+    t = np.arange(horizon)
+    window = (t >= first[:, None]) & (t < _loan_months(cf)[:, None])
+    steps = np.where(window, t - first[:, None] + 1, 0).astype(float)
+    pv = np.where(window, cf.cfads * (1.0 + rate[:, None]) ** -steps, 0.0).sum(axis=1)
+    return np.where(owed, pv / np.where(owed, balance, 1.0), np.nan)
+
+
+def covenant_headroom(min_dscr_value: np.ndarray | float, covenant_dscr: float) -> np.ndarray:
+    """Share by which CFADS can fall in the weakest year before its DSCR breaches ``covenant_dscr`` [fraction].
+
+    ``1 − covenant / min DSCR``: 0.2 means a 20 % fall in that year's CFADS still meets the covenant; a
+    negative value is a breach already; ``nan`` without a DSCR (no debt service) or with a min DSCR ≤ 0.
+    """
+    low = np.asarray(min_dscr_value, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(low > 0, 1.0 - covenant_dscr / low, np.nan)
+
+
+def sculpted_size_warnings(financing: Financing, cf: CashFlows, capex_usd: float) -> list[str]:
+    """A sentence when a sculpted loan's CFADS supports less debt than ``debt_share`` × capex (one case)."""
+    if financing.amortization != "sculpted" or not capex_usd > 0:
+        return []
+    drawn = float(cf.debt.drawn_usd[0])
+    asked = financing.debt_share * capex_usd
+    if not asked > 0 or drawn >= asked * (1.0 - 1e-9):
+        return []
+    return [
+        f"Sculpted debt sized at ${drawn:,.0f} ({drawn / capex_usd:.1%} of capex), below the "
+        f"{financing.debt_share:.0%} debt share: CFADS ÷ {financing.target_dscr:g} repays no more by maturity."
+    ]

@@ -48,6 +48,11 @@ class Metric:
         return (self.label, self.short) if self.short else (self.label,)
 
 
+def per_month(value: float | None) -> str:
+    """A rate per month with one decimal: ``8.5 a month``."""
+    return formats.NA if value is None or not math.isfinite(value) else f"{value:,.1f} a month"
+
+
 def month_point(value: float | None) -> str:
     """A point on the month axis counted from the purchase order: ``month 4.4``."""
     return formats.NA if value is None or not math.isfinite(value) else f"month {value:,.1f}"
@@ -72,6 +77,7 @@ _NETWORK_SHORT = {
 }
 """Short names of the network capex figures on the Network page, whose section already says which network."""
 _CASH = "neoplan.engine.Cases.kpis"
+_OPS = "data/operations.csv, data/assumptions.csv (operations.*), scenario operations.*"
 _FLOWS = f"{PRICES} (capex), data/assumptions.csv (opex, financing, pricing, timeline)"
 
 _METRICS: tuple[Metric, ...] = (
@@ -137,13 +143,30 @@ _METRICS: tuple[Metric, ...] = (
            "Annual IRR of the cash flow to and from equity, after debt service.",
            "pages/financing.py", f"{_CASH} → neoplan.finance.irr_annual", f"{_FLOWS}, scenario financing.*"),
     Metric("payback_months", "Payback", "months", formats.months,
-           "Months from the purchase order until cumulative project cash turns positive (linear within the "
-           "month); n/a = not within the horizon.",
+           "Months from the purchase order until cumulative project cash turns positive for good (linear within "
+           "the month); n/a = it ends the horizon below zero.",
+           "pages/results.py", f"{_CASH} → neoplan.finance.payback_months", _FLOWS),
+    Metric("discounted_payback_months", "Discounted payback", "months", formats.months,
+           "Payback of the project cash flows discounted at the hurdle rate; n/a = NPV below zero.",
            "pages/results.py", f"{_CASH} → neoplan.finance.payback_months", _FLOWS),
     Metric("min_dscr", "Min DSCR", "ratio", formats.ratio,
            "Lowest CFADS (EBITDA − tax) ÷ scheduled debt service over 12-month periods from the first full "
            "operating month; n/a = no debt.",
            "pages/financing.py", f"{_CASH} → neoplan.finance.min_dscr", f"{_FLOWS}, scenario financing.*"),
+    Metric("debt_usd", "Debt drawn", "USD", formats.usd,
+           "Debt drawn with the capex payments: debt share × capex, or for a sculpted loan the smaller size whose "
+           "CFADS ÷ target DSCR repays it by maturity.",
+           "pages/financing.py", "neoplan.finance.debt_schedule", f"{_FLOWS}, scenario financing.*"),
+    Metric("llcr", "LLCR", "ratio", formats.ratio,
+           "Loan life cover ratio at the first full operating month: CFADS to the loan's maturity discounted at the "
+           "loan rate ÷ debt outstanding then; n/a = no debt.",
+           "pages/financing.py", "neoplan.finance.llcr", f"{_FLOWS}, scenario financing.*"),
+    Metric("covenant_headroom", "Covenant headroom", "fraction", formats.pct,
+           "How far CFADS can fall in the weakest year before its DSCR breaches the covenant: 1 − covenant DSCR "
+           "÷ min DSCR; below 0 = in breach; n/a = no debt service, or CFADS ≤ 0 in that year (a breach whatever "
+           "the fall).",
+           "pages/financing.py", "neoplan.model.Result.covenant_headroom",
+           f"{_FLOWS}, scenario financing.covenant_dscr"),
     Metric("gross_margin", "Gross margin", "fraction", formats.pct,
            "1 − (power, colocation, hardware support and software) ÷ revenue, over the horizon.",
            "pages/results.py", _CASH, _FLOWS),
@@ -156,6 +179,26 @@ _METRICS: tuple[Metric, ...] = (
            "Month from the purchase order when the cluster starts earning: after delivery, OEM burn-in, site "
            "installation and on-site burn-in.",
            "pages/financing.py", "neoplan.revenue.dates", "data/assumptions.csv (timeline.*)"),
+    Metric("interruptions_per_month", "Interruptions / month", "count/month", per_month,
+           "Job-interrupting failures per month of the whole cluster at steady state: the failure preset's rate "
+           "per GPU × GPUs ÷ the MTBF multiple, network failures scaled by the fabric's optics.",
+           "pages/operations.py", "neoplan.operations.interruptions_by_cause", _OPS),
+    Metric("availability", "Availability", "fraction", formats.pct,
+           "Share of sellable GPU-hours whose server is up: servers waiting for parts or rebooting and not "
+           "covered by a hot spare are down.",
+           "pages/operations.py", "neoplan.operations.outcome", _OPS),
+    Metric("goodput", "Goodput", "fraction", formats.pct,
+           "Availability less the job GPU-hours lost to interruptions (detection, half a checkpoint interval, "
+           "restore, restart) in the first operating year, early-life failures included.",
+           "pages/operations.py", "neoplan.operations.operations_report", _OPS),
+    Metric("performance_factor", "Delivered performance", "fraction", formats.pct,
+           "Training throughput vs the NVIDIA reference design with the full software stack: back-end NICs, "
+           "spine oversubscription, rail layout, GPUDirect RDMA, topology.conf, NCCL topology in VMs.",
+           "pages/operations.py", "neoplan.operations.performance_factor", _OPS),
+    Metric("sla_credits_usd_per_year", "SLA credits / year", "USD/year", formats.usd,
+           "Revenue given back in the first operating year: unavailability × the SLA credit multiple (or the "
+           "fixed share) plus early-life failure losses at the performance elasticity.",
+           "pages/operations.py", "neoplan.engine.Reliability.credited", _OPS),
 )
 
 METRICS: Mapping[str, Metric] = {m.key: m for m in _METRICS}

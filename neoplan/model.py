@@ -13,13 +13,13 @@ and returns names are re-exported here, so ``from neoplan.model import Drivers``
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
 
-from . import finance, revenue
+from . import finance, operations, revenue
 from .costs import CAPEX_CATEGORIES, CostLine, total_usd
 from .engine import (
     COST_OF_REVENUE,
@@ -34,7 +34,17 @@ from .engine import (
 from .fabric import FabricDesign, FabricError, design_fabric
 from .facility import FacilityDesign, design_facility
 from .node import compute_servers, node_lines
-from .pricebook import Platform, PriceBook, PriceBookError, default_platforms, default_price_book
+from .operations import OperationsReport
+from .pricebook import (
+    BOOK_DATES,
+    Platform,
+    PriceBook,
+    PriceBookError,
+    default_platforms,
+    default_rentals,
+    months_apart,
+    price_book,
+)
 from .returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     KPI_LABELS,
@@ -113,6 +123,14 @@ class Result:
     warnings: list[str] = field(default_factory=list)
     basis: OperatingBasis | None = None
     """What :meth:`cases` needs to re-run the monthly engine for other driver values."""
+    operations: OperationsReport | None = None
+    """Failures, availability, goodput and delivered performance (:mod:`neoplan.operations`)."""
+
+    @property
+    def sla_credits_usd_per_year(self) -> float:
+        """SLA and early-failure credits of the first operating year [USD]."""
+        d = self.ops.dates
+        return float((self.ops.revenue.sla_credits_usd * operating_year_share(d.months, d.go_live_month, 1)).sum())
 
     # --- headline figures -----------------------------------------------------------------------
     @property
@@ -182,8 +200,13 @@ class Result:
 
     @property
     def opex_usd_per_year(self) -> dict[str, float]:
-        """Opex of the first full year after the warranty ends (run rate) by category, with ``total`` [USD]."""
-        year = min(self.scenario.node.warranty_years + 1, max(int(self.ops.dates.months // MONTHS_PER_YEAR) - 1, 1))
+        """Opex of the first full year after the warranty ends (run rate) by category, with ``total`` [USD].
+
+        Capped at the last full year of the horizon and of the useful life (nothing runs after a shutdown).
+        """
+        life_years = max(self.scenario.timeline.useful_life_months // MONTHS_PER_YEAR, 1)  # a year in service
+        year = min(self.scenario.node.warranty_years + 1, max(int(self.ops.dates.months // MONTHS_PER_YEAR) - 1, 1),
+                   life_years)
         return self.opex_for_year(year)
 
     # --- curves (vectorised over cases) ------------------------------------------------------------
@@ -212,6 +235,23 @@ class Result:
         """DSCR per 12-month period of operation: ``start_month`` and ``dscr`` (nan where no debt service)."""
         starts, table = finance.dscr_by_period(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))
         return {"start_month": starts, "dscr": table[0]}
+
+    # --- lender's view ---------------------------------------------------------------------------
+    @property
+    def debt_usd(self) -> float:
+        """Debt drawn [USD]: debt share × capex, or for a sculpted loan the size its CFADS supports if lower."""
+        return float(self.ops.cash.debt.drawn_usd[0])
+
+    @property
+    def llcr(self) -> float:
+        """Loan life cover ratio at the first full operating month [ratio]; nan without debt (see ``finance.llcr``)."""
+        return float(finance.llcr(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))[0])
+
+    @property
+    def covenant_headroom(self) -> float:
+        """Share CFADS can fall in the weakest year before its DSCR breaches ``financing.covenant_dscr`` [fraction]."""
+        low = self.kpis.get("min_dscr")
+        return float(finance.covenant_headroom(math.nan if low is None else low, self.scenario.financing.covenant_dscr))
 
     # --- tables ---------------------------------------------------------------------------------
     def bom_table(self) -> Any:
@@ -293,7 +333,23 @@ class Result:
             },
             **{k: _clean(v) for k, v in self.kpis.items()},
             "tco_breakdown_usd_per_gpu_hour": {k: _clean(v) for k, v in self.tco_breakdown_usd_per_gpu_hour.items()},
+            "debt_usd": _clean(self.debt_usd),
+            "llcr": _clean(self.llcr),
+            "covenant_headroom": _clean(self.covenant_headroom),
+            **self._operations_dict(),
             "warnings": list(self.warnings),
+        }
+
+    def _operations_dict(self) -> dict[str, Any]:
+        """The operations keys of :meth:`to_dict` (``None`` when the Result carries no operations report)."""
+        o = self.operations
+        return {
+            "availability": None if o is None else _clean(o.availability),
+            "goodput": None if o is None else _clean(o.goodput),
+            "interruptions_per_month": None if o is None else _clean(o.interruptions_per_month),
+            "performance_factor": None if o is None else _clean(o.performance_factor),
+            "sla_credits_usd_per_year": _clean(self.sla_credits_usd_per_year),
+            "operations": None if o is None else o.to_dict(),
         }
 
 
@@ -310,11 +366,44 @@ def _platform(scenario: Scenario, platforms: dict[str, Platform]) -> Platform:
         raise ScenarioError(f"cluster.gpu_model must be one of {', '.join(sorted(platforms))}, got {key!r}")
     platform = platforms[key]
     if scenario.cluster.gpus_per_node != platform.gpus_per_node:
+        kind = "a rack-scale system, one rack" if platform.rack_scale else "an HGX server; 72 only for rack-scale"
         raise ScenarioError(
-            f"cluster.gpus_per_node must be {platform.gpus_per_node} for {platform.name}, "
+            f"cluster.gpus_per_node must be {platform.gpus_per_node} for {platform.name} ({kind}), "
             f"got {scenario.cluster.gpus_per_node}"
         )
     return platform
+
+
+def _priced_platform(scenario: Scenario, book: PriceBook) -> Platform:
+    """The scenario's platform, checked to have a price in ``book`` (rack-scale systems are not in the 2024-10 book)."""
+    platform = _platform(scenario, default_platforms())
+    if platform.baseboard_price_key not in book:
+        raise ScenarioError(
+            f"prices_as_of: the {book.as_of} price book cannot evaluate cluster.gpu_model {platform.key} (it has no "
+            f"price for {platform.name}); choose a later book such as 2026-11"
+        )
+    return platform
+
+
+RENTAL_DATE_GAP_MONTHS = 12
+"""Months between the hardware book and the reference rental price beyond which the result warns."""
+
+
+def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
+    """A warning when the book's date is far from the date of the platform's reference rental price, else None."""
+    rental = default_rentals().get(platform.key)
+    if rental is None:
+        return None
+    gap = months_apart(book.as_of, rental.date)
+    if gap <= RENTAL_DATE_GAP_MONTHS:
+        return None
+    nearest = min(BOOK_DATES, key=lambda d: months_apart(d, rental.date))
+    fix = f"choose prices_as_of {nearest}, or use" if nearest != book.as_of else "use"
+    return (
+        f"prices_as_of: hardware is priced as of {book.as_of} but the reference rental price of {platform.key} "
+        f"(${rental.usd_per_gpu_hour:.2f}/GPU-hour) is dated {rental.date}, {gap} months apart; {fix} a rental "
+        f"price of {book.as_of}"
+    )
 
 
 @lru_cache(maxsize=1)
@@ -361,9 +450,11 @@ def _networks(scenario: Scenario, book: PriceBook, storage: StorageDesign, site:
     return design_fabric(
         scenario,
         book,
-        frontend_extra_ports=storage.frontend_ports + site.frontend_ports,
+        frontend_extra_ports=site.frontend_ports,
         oob_extra_ports=storage.oob_ports + site.oob_ports - site.pdus,
         pdus=site.pdus,
+        storage_ports=storage.frontend_ports,
+        storage_port_gbps=storage.port_gbps,
     )
 
 
@@ -402,12 +493,12 @@ def _design(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> tupl
 
 
 def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
-    base_book = book if book is not None else default_price_book()
+    base_book = book if book is not None else price_book(scenario.prices_as_of)
+    platform = _priced_platform(scenario, base_book)
     try:
         book = base_book.with_overrides({**base_book.overrides, **scenario.prices})
     except PriceBookError as exc:  # an unknown key or a bad value under prices:
         raise ScenarioError(str(exc)) from None
-    platform = _platform(scenario, default_platforms())
     servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
 
     lines = node_lines(scenario.node, scenario.fabric, platform, book)
@@ -422,6 +513,15 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
     it_idle_kw = _site(scenario, book, storage, fabric, utilization=0.0).it_avg_kw
     it_busy_kw = _site(scenario, book, storage, fabric, utilization=1.0).it_avg_kw
     basis = operating_basis(scenario, book, site, storage, capex_lines, d, it_idle_kw, it_busy_kw)
+    reliability = operations.design_of(
+        scenario,
+        transceivers=fabric.backend.transceivers,
+        checkpoint_tb=storage.checkpoint_tb,
+        read_gbyte_per_s=storage.read_gbyte_per_s,
+        spare_servers=spares,
+    )
+    ops_report = operations.operations_report(scenario, reliability)
+    basis = replace(basis, reliability=reliability, reference_goodput=ops_report.reference_goodput)
     cases = run_cases(scenario, basis, Drivers.of(scenario))
     returns = cases.kpis(scenario.financing.hurdle_rate)
     opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
@@ -432,11 +532,16 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
     tco = _tco(scenario, d, capex, opex_fixed, rev.sold_gpu_hours)
     kpis: dict[str, float | None] = {
         "tco_usd_per_gpu_hour": sum(tco.values()),
-        "breakeven_usd_per_gpu_hour": breakeven_price(scenario, d, capex, opex_fixed),
+        "breakeven_usd_per_gpu_hour": operations.headline_price(
+            ops_report, breakeven_price(operations.as_sold(scenario, ops_report), d, capex, opex_fixed)
+        ),
         **{k: float(v[0]) for k, v in returns.items()},
     }
-    warnings = [*storage.warnings, *site.warnings, *fabric.warnings]
+    rental_warning = rental_date_warning(platform, book)
+    warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
+    warnings += end_of_life_warnings(scenario, d)
     warnings += undefined_kpi_warnings(kpis, cf, rev.sold_gpu_hours, scenario.timeline.horizon_months)
+    warnings += finance.sculpted_size_warnings(scenario.financing, cf, capex)
     return Result(
         scenario=scenario,
         book=book,
@@ -454,7 +559,34 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
         tco_breakdown_usd_per_gpu_hour=tco,
         warnings=warnings,
         basis=basis,
+        operations=ops_report,
     )
+
+
+def end_of_life_warnings(scenario: Scenario, d: revenue.Dates) -> list[str]:
+    """One sentence when the horizon runs past the hardware's useful life, saying what the model does then."""
+    t = scenario.timeline
+    end = revenue.end_of_life_month(d)
+    if end >= d.months:
+        return []
+    head = (
+        f"The {d.months}-month horizon runs past the hardware's useful life ({t.useful_life_months} months from "
+        f"go-live, month {end:.1f})"
+    )
+    if t.end_of_life == "shutdown":
+        return [
+            f"{head}: the cluster shuts down then (no revenue or opex after it, sold for "
+            f"{100 * t.residual_value_share:g} % of capex); set timeline.end_of_life to refresh to buy a new one."
+        ]
+    refreshes = revenue.refresh_go_live_months(d)
+    when = ", ".join(f"{m:.1f}" for m in refreshes)
+    age = d.months - refreshes[-1]
+    return [
+        f"{head}: {len(refreshes)} refresh cluster(s) go live in month(s) {when}, each costing "
+        f"{t.refresh_capex_multiple:g} × the designed capex, paid by equity; the last, {age:.1f} months old, is "
+        f"sold at the horizon for {100 * t.residual_value_share:g} % of its capex (a horizon of "
+        f"{math.floor(refreshes[-1])} months ends at an end of life instead)."
+    ]
 
 
 def _first(rev: revenue.RevenueSchedule) -> revenue.RevenueSchedule:
@@ -469,6 +601,7 @@ def _first(rev: revenue.RevenueSchedule) -> revenue.RevenueSchedule:
                 rev.on_demand_usd_per_gpu_hour,
                 rev.gross_usd,
                 rev.sla_credits_usd,
+                rev.used_gpu_hours,
             )
         )
     )

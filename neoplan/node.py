@@ -1,8 +1,13 @@
-"""Compute-node bill of materials: one HGX server, line by line.
+"""Compute-node bill of materials: one HGX server or one rack-scale NVL72 system, line by line.
 
-Each line is a count from the node options times a unit price from the price
-book. The back-end NIC count and speed come from ``fabric`` (one NIC per rail),
-the front-end NIC model from the front-end port speed.
+Each line is a count from the node options times a unit price from the price book. The back-end NIC
+count comes from ``fabric`` (one NIC per rail on HGX; the same NICs per GPU on each NVL72 compute tray)
+and its speed from ``fabric.nic_gbps``; the front-end NIC model from the front-end port speed.
+
+A rack-scale node (GB200/GB300 NVL72) is priced as one rack system (compute trays with Grace CPUs and
+their LPDDR5X, NVLink switch trays, spine, power shelves, manifolds) plus what is fitted per compute tray:
+back-end NICs, DPUs or front-end NICs, local NVMe and boot drives, integration and warranty. The node's
+``cpu_tier``, ``cpu_sockets`` and ``ram_tb`` do not apply to it (the Grace CPUs and memory are in the rack).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from .scenario import Fabric, Node
 DIMM_GB = 64
 NVME_DRIVE_TB = 7.68
 BOOT_DRIVES = 2
+HGX_GPUS = 8
+"""GPUs of an HGX server, the unit ``fabric.nics_per_node`` is counted on (8 = one NIC per GPU)."""
 CATEGORY = "compute"
 
 
@@ -29,28 +36,63 @@ def nvme_drives(nvme_tb: float) -> int:
     return math.ceil(nvme_tb / NVME_DRIVE_TB - 1e-9)
 
 
-def node_lines(node: Node, fabric: Fabric, platform: Platform, book: PriceBook) -> list[CostLine]:
-    """BoM lines of one compute server [USD per server]."""
-    backend_key = f"nic_backend_{fabric.nic_gbps}g"
-    frontend_key = f"nic_frontend_2x{fabric.frontend.port_gbps}g"
-    candidates = [
+def backend_nics_per_node(fabric: Fabric, platform: Platform) -> int:
+    """Back-end (scale-out) NICs per node [count]: ``fabric.nics_per_node`` on HGX; on a rack-scale system the
+    same share per GPU on every compute tray (8 → 4 per tray, 72 per NVL72 rack; 4 → 2 per tray, 36)."""
+    if not platform.rack_scale:
+        return fabric.nics_per_node
+    per_tray = platform.scaleout_nics_per_tray * fabric.nics_per_node // HGX_GPUS
+    return platform.compute_trays * max(per_tray, 1)
+
+
+def _hgx_candidates(node: Node, nics: int, platform: Platform, backend: str, frontend: str) -> list:
+    return [
         (platform.baseboard_price_key, 1, f"{platform.name} baseboard"),
         (f"cpu_{node.cpu_tier}", node.cpu_sockets, None),
         ("ram_ddr5_64gb", dimms(node.ram_tb), f"DDR5 64 GB RDIMM ({node.ram_tb:g} TB)"),
         ("nvme_7_68tb", nvme_drives(node.nvme_tb), f"Local NVMe 7.68 TB ({node.nvme_tb:g} TB asked)"),
         ("nvme_boot_960gb", BOOT_DRIVES, None),
-        (backend_key, fabric.nics_per_node, None),
+        (backend, nics, None),
         ("dpu_bluefield3", node.dpus, None),
-        (frontend_key, node.frontend_nics, None),
-        ("node_chassis", 1, None),
+        (frontend, node.frontend_nics, None),
+        (platform.chassis_price_key, 1, None),
         ("node_integration", 1, None),
         ("node_warranty_year", node.warranty_years, f"OEM warranty, {node.warranty_years} years"),
     ]
+
+
+def _rack_candidates(node: Node, nics: int, platform: Platform, backend: str, frontend: str) -> list:
+    trays = platform.compute_trays
+    each = f"per compute tray × {trays}"
+    return [
+        (
+            platform.baseboard_price_key,
+            1,
+            f"{platform.name}: {trays} compute trays × {platform.gpus_per_tray} GPUs, "
+            f"{platform.switch_trays} NVLink switch trays",
+        ),
+        ("nvme_7_68tb", nvme_drives(node.nvme_tb) * trays, f"Local NVMe 7.68 TB ({node.nvme_tb:g} TB {each})"),
+        ("nvme_boot_960gb", BOOT_DRIVES * trays, f"M.2 boot drives ({BOOT_DRIVES} {each})"),
+        (backend, nics, f"Back-end NIC ({nics // trays} {each})"),
+        ("dpu_bluefield3", node.dpus * trays, f"BlueField-3 DPU ({node.dpus} {each})"),
+        (frontend, node.frontend_nics * trays, f"Front-end NIC ({node.frontend_nics} {each})"),
+        ("node_integration", trays, f"OEM integration and burn-in, {each}"),
+        ("node_warranty_year", node.warranty_years * trays, f"OEM warranty, {node.warranty_years} years {each}"),
+    ]
+
+
+def node_lines(node: Node, fabric: Fabric, platform: Platform, book: PriceBook) -> list[CostLine]:
+    """BoM lines of one compute node [USD per node]: an HGX server or a whole NVL72 rack."""
+    backend_key = f"nic_backend_{fabric.nic_gbps}g"
+    frontend_key = f"nic_frontend_2x{fabric.frontend.port_gbps}g"
+    nics = backend_nics_per_node(fabric, platform)
+    build = _rack_candidates if platform.rack_scale else _hgx_candidates
+    candidates = build(node, nics, platform, backend_key, frontend_key)
     return [priced(book, key, qty, CATEGORY, item) for key, qty, item in candidates if qty > 0]
 
 
 def node_price_usd(node: Node, fabric: Fabric, platform: Platform, book: PriceBook) -> float:
-    """Price of one compute server [USD]."""
+    """Price of one compute node [USD]."""
     return total_usd(node_lines(node, fabric, platform, book))
 
 

@@ -234,15 +234,21 @@ def monthly_opex(
     ``d`` holds per-case dates (columns (n, 1), see :func:`~neoplan.revenue.delayed`).
 
     Colocation, power and insurance run from the start of site installation; staff from delivery;
-    software, transit and hardware support from go-live (support only after the warranty).
+    software, transit and hardware support from go-live (support only after the warranty). All stop at
+    a shutdown at the end of the useful life (``timeline.end_of_life``); with a refresh each new cluster
+    starts again at operating year 1 and its capex multiple drives insurance and hardware support.
     Power follows the month's sold share of GPU-hours (burn-in months at full load): the bill at idle
     plus the busy-minus-idle bill times that share. Colocation is paid on peak IT kW.
     """
     months = d.months
-    site_on = revenue.active_share(months, d.install_start_month)
-    staffed = revenue.active_share(months, d.delivery_month)
-    live = revenue.active_share(months, d.go_live_month)
+    service = revenue.in_service(months, d)  # 0 after a shutdown at the end of the useful life
+    site_on = revenue.active_share(months, d.install_start_month) * service
+    staffed = revenue.active_share(months, d.delivery_month) * service
+    live = revenue.active_share(months, d.go_live_month) * service
     year = operating_year_index(months, d.go_live_month)
+    refreshed = revenue.cluster_index(months, d) > 0
+    if d.end_of_life == "refresh":  # each new cluster starts at operating year 1 (and a new warranty)
+        year = (revenue.months_into_cluster(months, d) // MONTHS_PER_YEAR).astype(int)
     by_year = {c: _by_year(opex_usd_per_year[c], year) / MONTHS_PER_YEAR for c in YEARLY_CATEGORIES}
 
     in_colo = scenario.facility.electricity_in_colo
@@ -252,7 +258,7 @@ def monthly_opex(
     util = np.where(live > 0, utilization_by_month, 0.0)
     energy = (idle[:, None] * site_on + slope[:, None] * (util * live + burn_in)) / MONTHS_PER_YEAR
     colo = np.asarray(colo_usd_per_year(it_peak_kw, colo_usd_per_kw_month))[:, None] / MONTHS_PER_YEAR
-    multiple = capex_multiple[:, None]
+    multiple = capex_multiple[:, None] * np.where(refreshed, scenario.timeline.refresh_capex_multiple, 1.0)
     return {
         "power": energy,
         "colocation": colo * site_on,

@@ -8,8 +8,16 @@ Every price the model uses is a row of ``data/prices/*.csv``::
 column says why) or ``fitted`` (set to reproduce a calibration target of
 BRIEF.md §5). No price lives in code: the model asks the book by key.
 
+The book is dated. ``data/prices/*.csv`` is the **2024-10** book (the article's,
+which reproduces every calibration target); each folder ``data/prices/YYYY-MM/``
+holds, in the same columns, the rows that differ or are new as of that month.
+The book as of a date D is the base overridden key by key by every dated folder
+≤ D (:func:`price_book`; the dates on offer are :data:`BOOK_DATES`).
+
 The GPU platform catalogue (``data/gpu_platforms.csv``) holds the physical
-facts of each HGX-class platform; its baseboard price is a price-book key.
+facts of each platform (an 8-GPU HGX server or a 72-GPU NVL72 rack); its
+baseboard (or rack-system) price is a price-book key. Reference rental prices
+per platform, dated, are in ``data/rental_prices.csv``.
 
 Assumptions that are not prices (colocation and power prices, PUE, staff
 cost, rates, durations) are rows of ``data/assumptions.csv``, in the same
@@ -34,6 +42,14 @@ DATA_DIR = _PACKAGED_DATA if _PACKAGED_DATA.is_dir() else Path(__file__).resolve
 PRICES_DIR = DATA_DIR / "prices"
 PLATFORMS_FILE = DATA_DIR / "gpu_platforms.csv"
 ASSUMPTIONS_FILE = DATA_DIR / "assumptions.csv"
+RENTAL_FILE = DATA_DIR / "rental_prices.csv"
+
+BASE_BOOK_DATE = "2024-10"
+"""Date of the base book ``data/prices/*.csv`` (SemiAnalysis AI Neocloud Playbook, 2024-10-03)."""
+BOOK_DATES = ("2024-10", "2026-11")
+"""Dates a scenario may price its hardware at (``Scenario.prices_as_of``); each later one is a folder of overrides."""
+_BOOK_FOLDER = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
+COOLING = ("air", "liquid")
 
 BASES = ("quoted", "estimate", "fitted")
 _DATE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
@@ -68,6 +84,8 @@ class PriceBook:
 
     rows: Mapping[str, Price]
     overrides: Mapping[str, float] = field(default_factory=dict)
+    as_of: str = BASE_BOOK_DATE
+    """Date of the book (``YYYY-MM``): the base book, or the base with the dated folders up to this date."""
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.overrides) - set(self.rows))
@@ -99,7 +117,7 @@ class PriceBook:
 
     def with_overrides(self, overrides: Mapping[str, float]) -> PriceBook:
         """A copy with ``overrides`` [USD per unit] replacing default prices."""
-        return PriceBook(self.rows, dict(overrides))
+        return PriceBook(self.rows, dict(overrides), self.as_of)
 
     def records(self) -> list[dict[str, object]]:
         """All rows as dicts, with the price in force and whether it is overridden."""
@@ -115,7 +133,12 @@ class PriceBook:
 
 @dataclass(frozen=True)
 class Platform:
-    """An HGX-class GPU platform (one server's GPU board and its power)."""
+    """A GPU platform. A *node* is what ``cluster.gpus_per_node`` counts: an 8-GPU HGX server, or for a rack-scale
+    platform (GB200/GB300 NVL72) the whole rack: 18 compute trays × 4 GPUs + 9 NVLink switch trays.
+
+    ``node_max_power_kw`` is per node (the whole rack for NVL72); ``baseboard_price_key`` prices the HGX
+    baseboard or the whole rack system (trays, NVLink switches and spine, power shelves, manifolds).
+    """
 
     key: str
     name: str
@@ -126,6 +149,42 @@ class Platform:
     baseboard_price_key: str
     date: str
     source: str
+    rack_scale: bool = False
+    compute_trays: int = 1
+    gpus_per_tray: int = 8
+    switch_trays: int = 0
+    scaleout_nics_per_tray: int = 8
+    scaleout_nic_gbps: int = 400
+    cooling: str = "air"
+    liquid_heat_share: float = 0.0
+    """Share of the node's heat taken by direct liquid cooling [fraction]; the rest goes to room air."""
+    chassis_price_key: str = "node_chassis"
+    """Price key of the HGX server's chassis; empty for a rack-scale system (its rack price includes it)."""
+
+    @property
+    def scaleout_nics_per_node(self) -> int:
+        """Back-end (scale-out) NICs per node [count]: one per GPU on HGX, 72 per NVL72 rack."""
+        return self.compute_trays * self.scaleout_nics_per_tray
+
+    @property
+    def bmc_ports_per_node(self) -> int:
+        """Out-of-band (BMC) ports per node [count]: one per HGX server; one per compute and switch tray of NVL72."""
+        return self.compute_trays + self.switch_trays
+
+    @property
+    def nvlink_domain_gpus(self) -> int:
+        """GPUs joined by NVLink [count]: the server (8) or the rack (72)."""
+        return self.gpus_per_node
+
+    @property
+    def tray_max_power_kw(self) -> float:
+        """Node power per compute tray, switch trays apportioned [kW]; the server's power for HGX."""
+        return self.node_max_power_kw / self.compute_trays
+
+    @property
+    def liquid_cooled(self) -> bool:
+        """Whether the platform needs direct liquid cooling (a CDU and facility water)."""
+        return self.cooling == "liquid"
 
 
 def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
@@ -172,20 +231,40 @@ def _parse_price(raw: dict[str, str], file: str, line: int) -> Price:
     )
 
 
-def read_price_book(prices_dir: Path = PRICES_DIR) -> PriceBook:
-    """Read every ``*.csv`` of ``prices_dir`` into one book; keys must be unique."""
+def _read_folder(folder: Path, label: str) -> dict[str, Price]:
+    """Rows of every ``*.csv`` of ``folder``; a key must be unique within the folder. ``label`` prefixes file names."""
     rows: dict[str, Price] = {}
-    for path in sorted(prices_dir.glob("*.csv")):
+    for path in sorted(folder.glob("*.csv")):
+        name = f"{label}{path.name}"
         for i, raw in _read_csv(path):
-            price = _parse_price(raw, path.name, i)
+            price = _parse_price(raw, name, i)
             if price.key in rows:
-                raise PriceBookError(
-                    f"{path.name} line {i}: key {price.key!r} already defined in {rows[price.key].file}"
-                )
+                raise PriceBookError(f"{name} line {i}: key {price.key!r} already defined in {rows[price.key].file}")
             rows[price.key] = price
+    return rows
+
+
+def book_folders(prices_dir: Path = PRICES_DIR) -> list[str]:
+    """Dated override folders (``YYYY-MM``) of ``prices_dir``, oldest first."""
+    return sorted(p.name for p in prices_dir.iterdir() if p.is_dir() and _BOOK_FOLDER.match(p.name))
+
+
+def read_price_book(prices_dir: Path = PRICES_DIR, as_of: str = BASE_BOOK_DATE) -> PriceBook:
+    """The book as of ``as_of`` (``YYYY-MM``): every ``*.csv`` of ``prices_dir``, then each dated folder ≤ ``as_of``.
+
+    A dated folder's row replaces the base row of the same key or adds a new key; within one folder keys are unique.
+    """
+    if not _BOOK_FOLDER.match(as_of):
+        raise PriceBookError(f"prices_as_of must be YYYY-MM, got {as_of!r}")
+    if as_of < BASE_BOOK_DATE:
+        raise PriceBookError(f"prices_as_of must be {BASE_BOOK_DATE} or later (the base book), got {as_of!r}")
+    rows = _read_folder(prices_dir, "")
     if not rows:
         raise PriceBookError(f"no prices found in {prices_dir}")
-    return PriceBook(rows)
+    for folder in book_folders(prices_dir):
+        if folder <= as_of:
+            rows.update(_read_folder(prices_dir / folder, f"{folder}/"))
+    return PriceBook(rows, as_of=as_of)
 
 
 @dataclass(frozen=True)
@@ -252,29 +331,116 @@ def assumed_count(key: str) -> int:
     return int(value)
 
 
-def read_platforms(path: Path = PLATFORMS_FILE) -> dict[str, Platform]:
-    """Read the GPU platform catalogue, keyed by platform key (e.g. ``h100-sxm``)."""
-    out = {}
-    for _, raw in _read_csv(path):
+def _platform(raw: dict[str, str], line: int, file: str) -> Platform:
+    try:
         p = Platform(
-            key=raw["key"],
-            name=raw["name"],
+            key=raw["key"].strip(),
+            name=raw["name"].strip(),
             gpus_per_node=int(raw["gpus_per_node"]),
             gpu_memory_gb=int(raw["gpu_memory_gb"]),
             gpu_power_w=float(raw["gpu_power_w"]),
             node_max_power_kw=float(raw["node_max_power_kw"]),
-            baseboard_price_key=raw["baseboard_price_key"],
-            date=raw["date"],
-            source=raw["source"],
+            baseboard_price_key=raw["baseboard_price_key"].strip(),
+            date=raw["date"].strip(),
+            source=raw["source"].strip(),
+            rack_scale=raw["rack_scale"].strip().lower() == "true",
+            compute_trays=int(raw["compute_trays"]),
+            gpus_per_tray=int(raw["gpus_per_tray"]),
+            switch_trays=int(raw["switch_trays"]),
+            scaleout_nics_per_tray=int(raw["scaleout_nics_per_tray"]),
+            scaleout_nic_gbps=int(raw["scaleout_nic_gbps"]),
+            cooling=raw["cooling"].strip(),
+            liquid_heat_share=float(raw["liquid_heat_share"]),
+            chassis_price_key=(raw.get("chassis_price_key") or "").strip(),
         )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise PriceBookError(f"{file} line {line}: bad or missing value ({exc})") from None
+    if raw["rack_scale"].strip().lower() not in ("true", "false"):
+        raise PriceBookError(f"{file} line {line}: rack_scale must be true or false, got {raw['rack_scale']!r}")
+    if p.compute_trays * p.gpus_per_tray != p.gpus_per_node:
+        raise PriceBookError(f"{file} line {line}: compute_trays × gpus_per_tray must equal gpus_per_node")
+    if p.cooling not in COOLING or not 0 <= p.liquid_heat_share <= 1:
+        raise PriceBookError(f"{file} line {line}: cooling must be air or liquid with liquid_heat_share in [0, 1]")
+    if (p.cooling == "air") != (p.liquid_heat_share == 0):
+        raise PriceBookError(f"{file} line {line}: liquid_heat_share must be 0 exactly when cooling is air")
+    if min(p.gpus_per_node, p.compute_trays, p.scaleout_nics_per_tray, p.scaleout_nic_gbps) < 1 or p.switch_trays < 0:
+        raise PriceBookError(f"{file} line {line}: counts must be ≥ 1 (switch_trays ≥ 0)")
+    if bool(p.chassis_price_key) == p.rack_scale:
+        raise PriceBookError(f"{file} line {line}: chassis_price_key must be set for HGX servers, empty for rack-scale")
+    if not (math.isfinite(p.node_max_power_kw) and p.node_max_power_kw > 0):
+        raise PriceBookError(f"{file} line {line}: node_max_power_kw must be > 0")
+    return p
+
+
+def read_platforms(path: Path = PLATFORMS_FILE) -> dict[str, Platform]:
+    """Read the GPU platform catalogue, keyed by platform key (e.g. ``h100-sxm``, ``gb200-nvl72``)."""
+    out = {}
+    for line, raw in _read_csv(path):
+        p = _platform(raw, line, path.name)
         out[p.key] = p
     return out
 
 
+@dataclass(frozen=True)
+class Rental:
+    """A reference rental price of one platform's GPU-hour [USD per GPU-hour], dated and sourced."""
+
+    platform: str
+    usd_per_gpu_hour: float
+    date: str
+    source: str
+    basis: str
+
+
+def read_rentals(path: Path = RENTAL_FILE) -> dict[str, Rental]:
+    """Reference rental prices by platform key (``data/rental_prices.csv``)."""
+    out: dict[str, Rental] = {}
+    for line, raw in _read_csv(path):
+        try:
+            r = Rental(raw["platform"].strip(), float(raw["usd_per_gpu_hour"]), raw["date"].strip(),
+                       raw["source"].strip(), raw["basis"].strip())
+        except (KeyError, ValueError, AttributeError) as exc:
+            raise PriceBookError(f"{path.name} line {line}: bad or missing value ({exc})") from None
+        if not _DATE.match(r.date) or r.basis not in BASES or not r.source or r.usd_per_gpu_hour <= 0:
+            raise PriceBookError(f"{path.name} line {line}: needs a price > 0, a YYYY-MM date, a source and a basis")
+        out[r.platform] = r
+    return out
+
+
 @lru_cache(maxsize=1)
+def default_rentals() -> dict[str, Rental]:
+    """The shipped reference rental prices (cached; treat as read-only)."""
+    return read_rentals()
+
+
+def months_apart(a: str, b: str) -> int:
+    """Whole months between two ``YYYY-MM[-DD]`` dates (days ignored) [months, ≥ 0]."""
+    ya, ma = int(a[:4]), int(a[5:7])
+    yb, mb = int(b[:4]), int(b[5:7])
+    return abs((ya - yb) * 12 + ma - mb)
+
+
+@lru_cache(maxsize=len(BOOK_DATES) + 1)
+def price_book(as_of: str = BASE_BOOK_DATE) -> PriceBook:
+    """The shipped price book as of ``as_of`` (one of :data:`BOOK_DATES`; cached, treat as read-only)."""
+    return read_price_book(PRICES_DIR, as_of)
+
+
+def book_differences(old: PriceBook, new: PriceBook) -> list[tuple[str, float | None, Price]]:
+    """Rows of ``new`` whose default price differs from ``old`` or that ``old`` lacks: (key, old price or None,
+    new row), in key order. Overrides are ignored (this compares the books, not a scenario)."""
+    out = []
+    for key in sorted(new.rows):
+        row = new.rows[key]
+        before = old.rows[key].price_usd if key in old.rows else None
+        if before != row.price_usd:
+            out.append((key, before, row))
+    return out
+
+
 def default_price_book() -> PriceBook:
-    """The shipped price book (cached; treat as read-only)."""
-    return read_price_book()
+    """The shipped base book, 2024-10 (cached; treat as read-only)."""
+    return price_book(BASE_BOOK_DATE)
 
 
 @lru_cache(maxsize=1)

@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import finance, revenue
-from .engine import capex_payments
+from .engine import capex_payments, refresh_payments
 from .scenario import Scenario
 
 TCO_CATEGORIES = ("capital", "power", "colocation", "staff", "software", "other")
@@ -28,6 +28,28 @@ _TCO_OF_OPEX = {
 }
 
 
+def _capital_flows(
+    scenario: Scenario, d: revenue.Dates, capex_usd: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(capex paid (months,), depreciation, residual proceeds, taxable gain on sale (1, months)) [USD].
+
+    As the engine books them: the first cluster's payments, refresh clusters' when ``end_of_life`` is refresh,
+    and each cluster sold at the end of its useful life or at the horizon.
+    """
+    t = scenario.timeline
+    capex = np.array([capex_usd])
+    refresh = capex * t.refresh_capex_multiple if t.end_of_life == "refresh" else None
+    pay = capex_payments(capex_usd, d, t.deposit_share) + refresh_payments(
+        capex, d, t.deposit_share, t.refresh_capex_multiple
+    )[0]
+    dep = finance.depreciation(capex, d.months, d.go_live_month, d.life_months, refresh_capex_usd=refresh)
+    residual, gain = finance.residual_flows(
+        capex, dep, d.months, t.residual_value_share, end_of_life_month=revenue.end_of_life_month(d),
+        life_months=d.life_months, refresh_capex_usd=refresh,
+    )
+    return pay, dep, residual, gain
+
+
 def _tco(
     scenario: Scenario,
     d: revenue.Dates,
@@ -40,8 +62,8 @@ def _tco(
     hours = float(finance.npv(rate, sold_gpu_hours))
     if hours <= 0:
         return dict.fromkeys(TCO_CATEGORIES, math.nan)
-    pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
-    pay[-1] -= scenario.timeline.residual_value_share * capex_usd
+    paid, _, residual, _ = _capital_flows(scenario, d, capex_usd)
+    pay = paid - residual[0]
     with np.errstate(over="ignore"):  # a tiny utilization (1e-320) sells too few hours: the TCO is infinite
         present = finance.npv(rate, np.stack([pay, *opex_fixed.values()])) / hours  # one discounting for all
     out = dict.fromkeys(TCO_CATEGORIES, 0.0)
@@ -57,11 +79,7 @@ def project_npv(
     """Project NPV at the hurdle rate for each headline price in ``prices`` (1-D) [USD]; financing plays no part."""
     rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=prices[:, None])
     ebitda = rev.revenue_usd * (1.0 - scenario.opex.sga_rate) - sum(opex_fixed.values())
-    pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
-    dep = finance.depreciation(np.array([capex_usd]), d.months, d.go_live_month, scenario.timeline.useful_life_months)
-    residual, gain = finance.residual_flows(
-        np.array([capex_usd]), dep, d.months, scenario.timeline.residual_value_share
-    )
+    pay, dep, residual, gain = _capital_flows(scenario, d, capex_usd)
     _, fcf = finance.project_flows(ebitda, pay, dep, residual, gain, scenario.financing.tax_rate)
     return finance.npv(scenario.financing.hurdle_rate, fcf)
 
@@ -82,10 +100,7 @@ def _project_npv_curve(
         return lambda prices: project_npv(scenario, d, capex_usd, opex_fixed, prices)
     keep = 1.0 - scenario.opex.sga_rate
     ebitda_at_zero, ebitda_per_usd = at_zero * keep - sum(opex_fixed.values()), per_usd * keep
-    pay = capex_payments(capex_usd, d, scenario.timeline.deposit_share)
-    capex = np.array([capex_usd])
-    dep = finance.depreciation(capex, d.months, d.go_live_month, scenario.timeline.useful_life_months)
-    residual, gain = finance.residual_flows(capex, dep, d.months, scenario.timeline.residual_value_share)
+    pay, dep, residual, gain = _capital_flows(scenario, d, capex_usd)
     taxable_at_zero = ebitda_at_zero - dep[0] + gain[0]
     rate, tax_rate = scenario.financing.hurdle_rate, scenario.financing.tax_rate
     # project free cash flow = EBITDA − capex − tax + residual, and only the tax is not linear in price
@@ -106,6 +121,7 @@ KPI_LABELS = {
     "project_irr": "Project IRR",
     "equity_irr": "Equity IRR",
     "payback_months": "Payback",
+    "discounted_payback_months": "Discounted payback",
     "min_dscr": "Min DSCR",
     "ebitda_margin": "EBITDA margin",
     "gross_margin": "Gross margin",
@@ -118,15 +134,33 @@ BREAKEVEN_MAX_USD_PER_GPU_HOUR = 1000.0
 
 
 def _irr_reason(flows: np.ndarray, whose: str) -> str:
-    """Why the IRR of monthly ``flows`` is undefined (see :func:`finance.irr_annual`)."""
+    """Why the IRR of monthly ``flows`` is undefined (see :func:`finance.irr_annual` for the root it looks for)."""
     if not (flows > 0).any():
         return f"{whose} cash flows never turn positive"
     if not (flows < 0).any():
         return f"{whose} cash flows are never negative, so nothing is invested to earn a return on"
-    last = flows[np.nonzero(flows)[0][-1]]
-    if last < 0:
-        return f"{whose} cash flows end negative, as they start, so no single rate makes their NPV zero"
-    return f"the solver finds no rate from -99 % to +100 % a month that makes the NPV of the {whose} cash flows zero"
+    roots = finance.irr_candidates_annual(flows)
+    net = float(np.sum(flows))
+    if len(roots) > 1:
+        rates = ", ".join(f"{r:+.1%}" for r in roots[:4])
+        return (
+            f"{whose} cash flows change sign more than once and their NPV is zero at several rates ({rates} a year); "
+            "none of them agrees with the sign of both the net cash and the NPV at the hurdle rate, so judge "
+            "them by NPV and MOIC"
+        )
+    if net < 0:
+        return (
+            f"{whose} cash flows lose ${-net:,.0f} in total and no rate above -99.99 % a year makes their NPV zero "
+            "(they end with an outflow)"
+            if flows[np.nonzero(flows)[0][-1]] < 0
+            else f"{whose} cash flows lose ${-net:,.0f} in total and no rate above -99.99 % a year makes their NPV zero"
+        )
+    if roots:
+        return (
+            f"the only rate that makes the NPV of the {whose} cash flows zero ({roots[0]:+.1%} a year) disagrees "
+            "with the sign of their net cash or of their NPV at the hurdle rate"
+        )
+    return f"no rate from -99.99 % to +409,500 % a year makes the NPV of the {whose} cash flows zero"
 
 
 def undefined_kpi_warnings(
@@ -153,7 +187,10 @@ def undefined_kpi_warnings(
         "equity_irr": _irr_reason(equity, "equity"),
         "payback_months": "cumulative project cash is never negative, so there is nothing to pay back"
         if not (np.cumsum(project) < 0).any()
-        else f"no payback within the {horizon_months}-month horizon (cumulative project cash never gets back to 0)",
+        else f"no payback within the {horizon_months}-month horizon (cumulative project cash ends it below 0)",
+        "discounted_payback_months": "cumulative project cash is never negative, so there is nothing to pay back"
+        if not (np.cumsum(project) < 0).any()
+        else "the project does not earn the hurdle rate (NPV below 0), so its discounted cash never gets back to 0",
         "min_dscr": "no debt, so no DSCR"
         if not float(np.sum(cash.debt.draws[0])) > 0
         else "no debt service falls due in any 12-month period of operation",

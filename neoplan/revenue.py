@@ -6,19 +6,35 @@ Go-live falls inside a month; that month earns pro rata. Functions
 broadcast: pass a price or utilization as an array of shape ``(n, 1)`` and
 every schedule comes back with shape ``(n, months)`` (used by stress tests).
 
-Contract book (per sold GPU-hour):
+Contract book (per GPU-hour of the sellable GPUs):
 
-* sold hours = sellable GPU-hours × utilization (on-demand part ramped in
-  linearly over ``ramp_months`` after go-live; reserved part from go-live);
-* reserved share of sold hours pays the reserved price, fixed for
-  ``reserved_term_months`` and renewed at the then-current declined price;
-* the rest pays the on-demand price, which declines every month at the yearly
-  ``price_decline_per_year`` (compounded);
+* **utilization** is the share of *all* sellable GPU-hours customers use at
+  steady state, reserved capacity included;
+* **reserved (take-or-pay)**: ``reserved_share`` of the GPU-hours is paid for
+  from go-live whether used or not, so billed hours never fall below it; the
+  first contracts pay the reserved price (multiple × headline, or the pinned
+  price) for ``reserved_term_months``, and each renewal re-prices to the
+  then-market price: the headline price declined to that date × the reserved
+  multiple;
+* **on demand** sells the rest of the use, ``max(utilization − reserved_share, 0)``,
+  ramped in linearly over ``ramp_months`` after go-live, at a price that
+  declines every month at the yearly ``price_decline_per_year`` (compounded);
 * SLA credits are a share of gross revenue. Hot spares earn nothing.
+
+End of life (``timeline.end_of_life``), when the horizon runs past go-live +
+``useful_life_months``: ``shutdown`` ends revenue (and, in :mod:`neoplan.opex`,
+opex) at that date; ``refresh`` puts a new cluster in service at that date, a
+repeat of the plan: its prices start again at the headline price (a new cluster
+sells at a new cluster's price; the decline is a generation's ageing) and its
+reserved contracts are signed afresh at the market, with no new ramp. It is
+ordered one life after the first (:func:`neoplan.engine.refresh_payments`), so
+its delivery, install and burn-in overlap the old cluster's last months, at no
+extra opex.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +52,10 @@ class Dates:
     delivery_month: float
     install_start_month: float
     go_live_month: float
+    life_months: float = math.inf
+    """Useful life from go-live [months]: the end of service (shutdown) or of each cluster (refresh)."""
+    end_of_life: str = "shutdown"
+    """``shutdown`` or ``refresh`` (see the module docstring)."""
 
 
 def dates(timeline: Timeline) -> Dates:
@@ -49,7 +69,10 @@ def dates(timeline: Timeline) -> Dates:
         raise ScenarioError(
             f"timeline.horizon_months must be after go-live (month {go_live:.1f}), got {timeline.horizon_months}"
         )
-    return Dates(timeline.horizon_months, delivery, install_start, go_live)
+    return Dates(
+        timeline.horizon_months, delivery, install_start, go_live, float(timeline.useful_life_months),
+        timeline.end_of_life,
+    )
 
 
 @dataclass(frozen=True)
@@ -60,16 +83,20 @@ class CaseDates:
     delivery_month: np.ndarray
     install_start_month: np.ndarray
     go_live_month: np.ndarray
+    life_months: float | np.ndarray = math.inf
+    """Useful life from go-live [months], a scalar or a column (n, 1)."""
+    end_of_life: str = "shutdown"
 
 
 AnyDates = Dates | CaseDates
 """One case's dates or n cases' dates: every schedule here accepts either."""
 
 
-def delayed(d: Dates, delay_months: np.ndarray) -> CaseDates:
+def delayed(d: Dates, delay_months: np.ndarray, life_months: np.ndarray | None = None) -> CaseDates:
     """Dates of n cases whose delivery slips by ``delay_months`` (n,) [months], as columns (n, 1).
 
-    Everything after delivery (integration, install, burn-in, go-live) moves with it. A negative delay
+    Everything after delivery (integration, install, burn-in, go-live) moves with it. ``life_months`` (n,)
+    [months] replaces the useful life of each case (default: ``d``'s). A negative delay
     is an early delivery, down to month 0. Raises :class:`~neoplan.errors.ScenarioError` if a case would
     go live at or after the horizon.
     """
@@ -85,7 +112,10 @@ def delayed(d: Dates, delay_months: np.ndarray) -> CaseDates:
             f"delivery delay of {float(delay.max()):g} months moves go-live to month {float(go_live.max()):.1f}, "
             f"at or after the horizon (timeline.horizon_months = {d.months})"
         )
-    return CaseDates(d.months, d.delivery_month + delay, d.install_start_month + delay, go_live)
+    life = d.life_months if life_months is None else np.asarray(life_months, dtype=float).reshape(-1, 1)
+    return CaseDates(
+        d.months, d.delivery_month + delay, d.install_start_month + delay, go_live, life, d.end_of_life
+    )
 
 
 def active_share(months: int, start_month: float | np.ndarray) -> np.ndarray:
@@ -115,6 +145,43 @@ def ramp(months: int, start_month: float | np.ndarray, ramp_months: int) -> np.n
     return integral(b) - integral(a)
 
 
+def end_of_life_month(d: AnyDates) -> float | np.ndarray:
+    """When the first cluster's useful life ends: go-live + life [month from the purchase order]."""
+    return d.go_live_month + d.life_months
+
+
+def in_service(months: int, d: AnyDates) -> np.ndarray:
+    """Share of each month before the end of service [fraction, 0–1].
+
+    1 throughout with ``refresh``; with ``shutdown`` 0 from the end of the useful life on (pro rata in its month).
+    """
+    if d.end_of_life == "refresh":
+        return np.ones_like(active_share(months, d.go_live_month))
+    return 1.0 - active_share(months, end_of_life_month(d))
+
+
+def cluster_index(months: int, d: AnyDates) -> np.ndarray:
+    """Which cluster is in service in the middle of each month: 0 = the first, k = the k-th refresh [int]."""
+    since = np.maximum(np.arange(months, dtype=float) + 0.5 - d.go_live_month, 0.0)
+    if d.end_of_life != "refresh":
+        return np.zeros(np.shape(since), dtype=int)
+    return np.floor(since / d.life_months).astype(int)
+
+
+def months_into_cluster(months: int, d: AnyDates) -> np.ndarray:
+    """Months from the go-live of the cluster in service to the middle of each month, 0 before go-live [months]."""
+    since = np.maximum(np.arange(months, dtype=float) + 0.5 - d.go_live_month, 0.0)
+    return since - cluster_index(months, d) * (d.life_months if d.end_of_life == "refresh" else 0.0)
+
+
+def refresh_go_live_months(d: Dates) -> list[float]:
+    """Go-live months of the refresh clusters inside the horizon (empty with ``shutdown``) [months]."""
+    if d.end_of_life != "refresh" or not math.isfinite(d.life_months):
+        return []
+    count = math.ceil((d.months - d.go_live_month) / d.life_months) - 1
+    return [d.go_live_month + k * d.life_months for k in range(1, max(count, 0) + 1)]
+
+
 @dataclass(frozen=True)
 class RevenueSchedule:
     """Monthly sold hours, prices and revenue; arrays of shape ``(..., months)``."""
@@ -125,10 +192,12 @@ class RevenueSchedule:
     on_demand_usd_per_gpu_hour: np.ndarray
     gross_usd: np.ndarray
     sla_credits_usd: np.ndarray
+    used_gpu_hours: np.ndarray
+    """GPU-hours customers use [GPU-h]: below the billed hours when reserved capacity sits idle (take-or-pay)."""
 
     @property
     def sold_gpu_hours(self) -> np.ndarray:
-        """GPU-hours sold per month [GPU-h]."""
+        """GPU-hours billed per month: reserved (take-or-pay) plus on-demand [GPU-h]."""
         return self.reserved_gpu_hours + self.on_demand_gpu_hours
 
     @property
@@ -157,25 +226,25 @@ def revenue_schedule(
     decline = np.asarray(
         pricing.price_decline_per_year if price_decline_per_year is None else price_decline_per_year, dtype=float
     )
-    months, go_live = d.months, d.go_live_month
+    months, go_live, reserved = d.months, d.go_live_month, pricing.reserved_share
     capacity = sellable_gpus * HOURS_PER_MONTH
-    live = active_share(months, go_live)
-    sold_reserved = capacity * util * pricing.reserved_share * live
-    sold_on_demand = capacity * util * (1.0 - pricing.reserved_share) * ramp(months, go_live, pricing.ramp_months)
+    service = in_service(months, d)
+    live = active_share(months, go_live) * service
+    sold_reserved = capacity * reserved * live  # take-or-pay: billed whether used or not
+    ramped = ramp(months, go_live, pricing.ramp_months) * service
+    sold_on_demand = capacity * np.maximum(util - reserved, 0.0) * ramped  # on demand sells the rest of the use
+    used = capacity * np.minimum(util, reserved) * live + sold_on_demand
 
-    years = years_since(months, go_live)
-    on_demand_price = p0 * pricing.on_demand_price_multiple * (1.0 - decline) ** years
-    reserved0 = (
-        p0 * pricing.reserved_price_multiple
-        if pricing.reserved_usd_per_gpu_hour is None
-        else np.full_like(p0, pricing.reserved_usd_per_gpu_hour)
-    )
-    since = np.maximum(np.arange(months, dtype=float) + 0.5 - go_live, 0.0)
-    years_at_renewal = np.floor(since / pricing.reserved_term_months) * pricing.reserved_term_months / MONTHS_PER_YEAR
-    reserved_price = reserved0 * (1.0 - decline) ** years_at_renewal
+    since = months_into_cluster(months, d)
+    on_demand_price = p0 * pricing.on_demand_price_multiple * (1.0 - decline) ** (since / MONTHS_PER_YEAR)
+    renewed = np.floor(since / pricing.reserved_term_months) * pricing.reserved_term_months
+    reserved_price = p0 * pricing.reserved_price_multiple * (1.0 - decline) ** (renewed / MONTHS_PER_YEAR)
+    if pricing.reserved_usd_per_gpu_hour is not None:  # pinned for the first contracts; renewals at the market
+        first_term = (cluster_index(months, d) == 0) & (since < pricing.reserved_term_months)
+        reserved_price = np.where(first_term, pricing.reserved_usd_per_gpu_hour, reserved_price)
 
-    sold_reserved, sold_on_demand, on_demand_price, reserved_price = np.broadcast_arrays(
-        sold_reserved, sold_on_demand, on_demand_price, reserved_price
+    sold_reserved, sold_on_demand, on_demand_price, reserved_price, used = np.broadcast_arrays(
+        sold_reserved, sold_on_demand, on_demand_price, reserved_price, used
     )
     gross = sold_reserved * reserved_price + sold_on_demand * on_demand_price
     return RevenueSchedule(
@@ -185,4 +254,5 @@ def revenue_schedule(
         on_demand_usd_per_gpu_hour=on_demand_price,
         gross_usd=gross,
         sla_credits_usd=gross * pricing.sla_credit_share,
+        used_gpu_hours=used,
     )

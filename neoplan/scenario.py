@@ -42,7 +42,7 @@ _PRESET_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]{0,63}$")
 PriceKey = Annotated[str, Field(min_length=1, max_length=64)]
 UnitPriceUsd = Annotated[float, Field(ge=0, le=MAX_UNIT_PRICE_USD)]
 
-Topology = Literal["reference", "tor", "vms", "modular"]
+Topology = Literal["reference", "tor", "vms", "modular", "spectrum_x"]
 NodePreset = Literal["oem_default", "optimized"]
 CpuTier = Literal["entry", "mid", "top"]
 
@@ -76,9 +76,15 @@ class Cluster(_Section):
     gpu_model: str = Field(
         "h100-sxm",
         max_length=64,
-        description="GPU platform key from data/gpu_platforms.csv (h100-sxm, h200-sxm, b200-sxm).",
+        description="GPU platform key from data/gpu_platforms.csv (h100-sxm, h200-sxm, b200-sxm, b300-sxm, "
+        "gb200-nvl72, gb300-nvl72).",
     )
-    gpus_per_node: int = Field(8, ge=1, le=16, description="GPUs per server [count]; HGX platforms have 8.")
+    gpus_per_node: int = Field(
+        8,
+        ge=1,
+        le=72,
+        description="GPUs per node [count]: 8 for an HGX server, 72 for a rack-scale NVL72 system (one rack).",
+    )
     hot_spare_share: float = Field(
         0.0,
         ge=0,
@@ -142,6 +148,18 @@ class Frontend(_Section):
     switch_class: Literal["generic", "spectrum"] = Field(
         "generic", description="generic Ethernet (Arista, Cisco, ODM) or NVIDIA Spectrum SN4600 class."
     )
+    oversubscription: float = Field(
+        1.0, ge=1, le=16, description="Front-end leaf downlinks per uplink, N:1 [ratio]; 1 = non-blocking."
+    )
+    server_cable: Literal["optics", "dac"] = Field(
+        "optics",
+        description="optics (leaves in network racks) or dac (a top-of-rack leaf per compute rack, copper to servers).",
+    )
+    match_storage_ports: bool = Field(
+        False,
+        description="True: front-end switches as fast as the storage servers' NICs (storage at full speed); "
+        "False: storage runs at port_gbps and storage servers are added until the read target holds.",
+    )
 
 
 class Oob(_Section):
@@ -150,15 +168,22 @@ class Oob(_Section):
     switch_class: Literal["generic", "spectrum"] = Field(
         "generic", description="generic 1 GbE switch or NVIDIA Spectrum SN2201."
     )
+    racks_per_switch: int | None = Field(
+        None,
+        ge=1,
+        le=48,
+        description="Compute racks sharing one 48-port access switch [count]; empty = as many as their ports "
+        "fit (1 = a switch in every rack).",
+    )
 
 
 class Fabric(_Section):
-    """Back-end GPU fabric (InfiniBand NDR class), front end and out-of-band."""
+    """Back-end GPU fabric (InfiniBand NDR/XDR or Spectrum-X Ethernet), front end and out-of-band."""
 
     topology: Topology = Field(
         "vms",
         description="reference (NVIDIA RA, optics everywhere), tor (top-of-rack), "
-        "vms (virtual modular switch) or modular (chassis).",
+        "vms (virtual modular switch), modular (chassis) or spectrum_x (Ethernet, SN5600 + SuperNICs).",
     )
     oversubscription: float = Field(
         2.0, ge=1, le=16, description="Leaf downlinks per uplink, N:1 [ratio]; 1 = non-blocking."
@@ -167,12 +192,15 @@ class Fabric(_Section):
         8, description="Back-end NICs per server [count]; 4 halves back-end bandwidth."
     )
     nic_gbps: Literal[400, 800] = Field(
-        400, description="Speed of each back-end NIC port [Gbit/s] (400 = NDR, 800 = XDR)."
+        400,
+        description="Generation: speed of each back-end NIC port [Gbit/s] (400 = NDR / ConnectX-7 / BlueField-3, "
+        "800 = XDR / ConnectX-8); picks the NIC, switch and optics.",
     )
     switch_model: str = Field(
-        "qm9700",
+        "auto",
         max_length=64,
-        description="Back-end switch key from the network catalogue (qm9700 = Quantum-2 64×400G).",
+        description="Back-end switch key from the network catalogue, or auto: qm9700 (Quantum-2 64×400G) or "
+        "q3400 (Quantum-X800 144×800G) for InfiniBand, sn5600 (Spectrum-4 64×800G) for spectrum_x.",
     )
     servers_per_su: int = Field(32, ge=1, le=256, description="Servers per scalable unit (pod) [count].")
     leaf_spine_cable: Literal["dac", "acc"] = Field(
@@ -224,7 +252,11 @@ class Facility(_Section):
 
     rack_power_kw: float = Field(41.0, ge=5, le=300, description="Power available per compute rack [kW].")
     servers_per_rack: int = Field(
-        4, ge=1, le=32, description="HGX servers per 42U compute rack [count], limited by rack power."
+        4,
+        ge=1,
+        le=32,
+        description="Most HGX servers per 42U compute rack by space [count]; fewer go in when the rack power "
+        "cannot feed them (an NVL72 rack is one node).",
     )
     pue: float = Field(
         assumed("facility.pue"),
@@ -263,6 +295,14 @@ class Facility(_Section):
         description="Server draw when busy [fraction of max power].",
     )
     electricity_in_colo: bool = Field(False, description="True if the colocation price already includes electricity.")
+    cdu_power_share: float = Field(
+        assumed("facility.cdu_power_share"),
+        ge=0,
+        le=0.2,
+        json_schema_extra={"unit": "fraction"},
+        description="Pump power of the coolant distribution units of liquid-cooled racks [fraction of the heat "
+        "they remove]; counted as IT load.",
+    )
 
     @model_validator(mode="after")
     def _idle_below_busy(self) -> Facility:
@@ -336,13 +376,13 @@ class Financing(_Section):
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
-        description="Annual interest rate on the debt [fraction].",
+        description="Nominal annual interest rate on the debt, compounding monthly (rate ÷ 12 a month) [fraction].",
     )
     term_months: int = Field(
         assumed_count("financing.term_months"),
         ge=1,
         le=360,
-        description="Debt term from first draw [months].",
+        description="Debt term from the first draw to maturity [months].",
     )
     grace_months: int = Field(6, ge=0, le=120, description="Interest-only months before repayment starts [months].")
     amortization: Literal["annuity", "straight_line", "sculpted"] = Field("annuity", description="Repayment profile.")
@@ -350,7 +390,15 @@ class Financing(_Section):
         assumed("financing.target_dscr"),
         ge=1,
         le=10,
-        description="Target debt-service cover for sculpted repayment [ratio].",
+        description="Debt-service cover a sculpted loan is sized at: service = CFADS ÷ this, the loan no larger "
+        "than that service repays by maturity [ratio].",
+    )
+    covenant_dscr: float = Field(
+        assumed("financing.covenant_dscr"),
+        ge=1,
+        le=10,
+        description="Minimum DSCR the loan covenant allows in any year of operation; below it the loan is in "
+        "breach [ratio].",
     )
     upfront_fee_rate: float = Field(
         assumed("financing.upfront_fee_rate"),
@@ -359,7 +407,11 @@ class Financing(_Section):
         json_schema_extra={"unit": "fraction"},
         description="Arrangement fee on the debt [fraction of principal].",
     )
-    capitalize_idc: bool = Field(True, description="Add interest during construction to the loan instead of paying it.")
+    capitalize_idc: bool = Field(
+        True,
+        description="Add interest during construction to the loan instead of paying it (for tax it is capitalised "
+        "into the asset either way and depreciated with it).",
+    )
     hurdle_rate: float = Field(
         assumed("financing.hurdle_rate"),
         ge=0,
@@ -399,14 +451,17 @@ class Pricing(_Section):
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
-        description="Share of sellable GPU-hours sold at steady state [fraction].",
+        description="Share of all sellable GPU-hours customers use at steady state, reserved capacity included "
+        "[fraction]. On demand sells what exceeds the reserved share; reserved capacity is paid for whether used or "
+        "not, so billed hours never fall below the reserved share.",
     )
     reserved_share: float = Field(
         assumed("pricing.reserved_share"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
-        description="Share of sellable GPUs under take-or-pay contracts [fraction].",
+        description="Share of sellable GPUs under take-or-pay contracts, paid for from go-live whether used or "
+        "not; each renewal re-prices to the then-market price [fraction].",
     )
     reserved_price_multiple: float = Field(
         assumed("pricing.reserved_price_multiple"),
@@ -417,13 +472,18 @@ class Pricing(_Section):
         "contract index of 2026-03 ($2.35).",
     )
     reserved_usd_per_gpu_hour: float | None = Field(
-        None, ge=0, le=100, description="Pinned reserved price [USD/GPU-hour]; empty = multiple × headline."
+        None,
+        ge=0,
+        le=100,
+        description="Pinned price of the first reserved contracts [USD/GPU-hour]; renewals re-price to the market "
+        "(multiple × declined headline); empty = multiple × headline.",
     )
     reserved_term_months: int = Field(
         assumed_count("pricing.reserved_term_months"),
         ge=1,
         le=120,
-        description="Length of reserved contracts before renewal [months].",
+        description="Length of reserved contracts before renewal at the then-market price: the headline price "
+        "declined to that date × the reserved multiple [months].",
     )
     on_demand_price_multiple: float = Field(
         1.0, ge=0, le=5, description="On-demand price as a multiple of the headline price [ratio]."
@@ -449,7 +509,8 @@ class Pricing(_Section):
         ge=0,
         le=0.5,
         json_schema_extra={"unit": "fraction"},
-        description="Revenue given back as SLA credits [fraction].",
+        description="Revenue given back as SLA credits [fraction]; used when operations.sla_credits is "
+        "fixed_share (the default derives credits from the failure model).",
     )
 
 
@@ -492,15 +553,94 @@ class Timeline(_Section):
         assumed_count("timeline.useful_life_months"),
         ge=12,
         le=180,
-        description="Depreciation life of the hardware [months].",
+        description="Useful life of the hardware from go-live [months]: its depreciation period, and its end of "
+        "service (see end of life) when the horizon runs past it.",
     )
     residual_value_share: float = Field(
         assumed("timeline.residual_value_share"),
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
-        description="Resale value at the end of the horizon [fraction of capex].",
+        description="Resale value of the hardware when it leaves service: at the end of its useful life, or at the "
+        "horizon if that comes first [fraction of capex].",
     )
+    end_of_life: Literal["shutdown", "refresh"] = Field(
+        "shutdown",
+        description="What happens at the end of the useful life when the horizon runs past it: shutdown (revenue "
+        "and opex stop, the hardware is sold at the residual value) or refresh (the hardware is sold and a new "
+        "cluster of the same design, bought beforehand, goes live the same day and earns a new cluster's price).",
+    )
+    refresh_capex_multiple: float = Field(
+        assumed("timeline.refresh_capex_multiple"),
+        ge=0,
+        le=5,
+        description="Capex of each refresh cluster as a multiple of the designed capex at the price book's prices "
+        "[ratio]; its insurance and hardware support follow it. Funded by equity.",
+    )
+
+
+class Operations(_Section):
+    """Running the cluster: failures, recovery, delivered performance and the readiness checklist.
+
+    Checklist fields are True when the item is in place; each gap has a priced effect (:mod:`neoplan.operations`).
+    """
+
+    failure_preset: Literal["article", "llama3"] = Field(
+        "article",
+        description="Failure rate: article (one job-interrupting failure per 7 days per 512 H100) or llama3 "
+        "(Meta: 419 interruptions in 54 days on 16,384 H100).",
+    )
+    mtbf_multiple: float = Field(
+        1.0, ge=0.05, le=20, description="Mean time between failures as a multiple of the preset's [ratio]."
+    )
+    checkpoint_interval_minutes: float = Field(
+        assumed("operations.checkpoint_interval_minutes"),
+        ge=1,
+        le=1440,
+        description="Interval between training checkpoints [minutes]; half of it is lost per interruption.",
+    )
+    job_share: float = Field(
+        assumed("operations.job_share"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of the cluster's GPUs one interrupted job spans [fraction].",
+    )
+    performance_elasticity: float = Field(
+        assumed("operations.performance_elasticity"),
+        ge=0,
+        le=3,
+        description="Price change per unit change of delivered performance and goodput [ratio]; 1 = customers "
+        "pay the same per unit of work, 0 = they pay the headline price whatever the cluster delivers.",
+    )
+    sla_credits: Literal["failure_model", "fixed_share"] = Field(
+        "failure_model",
+        description="SLA credits from the failure model's unavailability, or the fixed pricing.sla_credit_share.",
+    )
+    sla_credit_multiple: float = Field(
+        assumed("operations.sla_credit_multiple"),
+        ge=0,
+        le=100,
+        description="Credit per unavailable GPU-hour, in GPU-hours of revenue [ratio] (failure_model credits).",
+    )
+    virtual_machines: bool = Field(False, description="Tenants get virtual machines (then NCCL_TOPO_FILE matters).")
+    scheduler: Literal["slurm", "kubernetes", "both", "none"] = Field(
+        "slurm", description="Scheduler offered: 70 % of customers want SLURM, 20 % Kubernetes, 10 % their own."
+    )
+    drivers: bool = Field(True, description="cuda-drivers, fabricmanager and cuda-toolkit installed.")
+    ofed: bool = Field(True, description="MLNX_OFED (RDMA stack) installed.")
+    gpudirect_rdma: bool = Field(
+        True, description="GPUDirect RDMA on (nvidia-peermem and HPC-X): 391 instead of ~80 Gbit/s per NIC."
+    )
+    shared_storage: bool = Field(True, description="Shared /home/$USER and /data mounted (autofs).")
+    pkey_isolation: bool = Field(True, description="Tenants isolated on the back end by InfiniBand pKeys.")
+    monitoring: bool = Field(True, description="DCGM and IPMI exporters → Prometheus → Grafana, promtail for dmesg.")
+    sdc_checks: bool = Field(True, description="Silent-data-corruption checks (dcgmi diag -r 4 catches ~95 %).")
+    nccl_hang_detection: bool = Field(
+        True, description="Hang detector (job under 150 W for 4 min) instead of the 30–35 min NCCL watchdog."
+    )
+    slurm_topology_conf: bool = Field(True, description="SLURM topology.conf for rank placement (else −20–30 %).")
+    nccl_topo_file: bool = Field(True, description="NCCL_TOPO_FILE inside VMs (else ~50 % bandwidth).")
 
 
 class Scenario(_Section):
@@ -519,6 +659,14 @@ class Scenario(_Section):
     financing: Financing = Field(default_factory=Financing, description="Debt and equity.")
     pricing: Pricing = Field(default_factory=Pricing, description="GPU rental pricing.")
     timeline: Timeline = Field(default_factory=Timeline, description="Schedule and horizon.")
+    operations: Operations = Field(
+        default_factory=Operations, description="Failures, recovery, performance and readiness."
+    )
+    prices_as_of: Literal["2024-10", "2026-11"] = Field(
+        "2024-10",
+        description="Date of the hardware price book: 2024-10 (the article's) or 2026-11 (Blackwell, dearer DRAM "
+        "and NAND); price overrides apply on top.",
+    )
     prices: dict[PriceKey, UnitPriceUsd] = Field(
         default_factory=dict,
         max_length=1000,

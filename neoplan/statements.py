@@ -1,7 +1,8 @@
 """Financial statements of a :class:`~neoplan.model.Result`: the tables the pages draw and the exports write.
 
 - :func:`pnl_by_year`: profit and loss per **project year** [USD].
-- :func:`debt_by_month` and :func:`debt_by_year`: the debt schedule [USD].
+- :func:`debt_by_month` and :func:`debt_by_year`: the debt schedule [USD]; :func:`cover_by_year`: the lender's
+  DSCR per 12-month period of operation [USD, ratio].
 - :func:`capex_by_category`: capex per category with its share [USD, fraction].
 - :func:`opex_by_year`: opex per category and **operating year** [USD].
 - Display labels of their rows and columns: :data:`PNL_LABELS`, :data:`DEBT_LABELS`, :data:`CAPEX_LABELS`,
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from . import finance
 from .costs import CAPEX_CATEGORIES
 from .engine import COST_OF_REVENUE
 from .opex import OPEX_CATEGORIES
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CAPEX_LABELS",
+    "COVER_LABELS",
     "DEBT_LABELS",
     "OPERATING_YEAR_NOTE",
     "OPEX_LABELS",
@@ -44,6 +47,7 @@ __all__ = [
     "PROJECT_YEAR_NOTE",
     "TOTAL",
     "capex_by_category",
+    "cover_by_year",
     "debt_by_month",
     "debt_by_year",
     "operating_year_label",
@@ -269,6 +273,44 @@ def debt_by_year(result: Result) -> pd.DataFrame:
     g.index = [*year_labels(result), TOTAL]
     g.index.name = "year"
     return g
+
+
+COVER_LABELS = {
+    "months": "Months",
+    "cfads_usd": "CFADS",
+    "debt_service_usd": "Debt service",
+    "dscr": "DSCR",
+    "headroom": "Headroom to covenant",
+}
+"""Display names of the columns of :func:`cover_by_year`."""
+
+
+def cover_by_year(result: Result) -> pd.DataFrame:
+    """Debt cover per 12-month period from the first full operating month (rows ``Year 1`` …), up to maturity.
+
+    Columns: ``months`` (first–last month of the period, cut at the loan's maturity), CFADS and scheduled debt
+    service summed over it [USD], ``dscr`` = their ratio (nan without debt service) and ``headroom`` =
+    1 − covenant DSCR ÷ DSCR, the share CFADS can fall in that period before a breach [fraction]. No rows
+    without debt.
+    """
+    c = result.ops.cash
+    if not c.debt.drawn_usd[0] > 0:
+        return pd.DataFrame(columns=["year", *COVER_LABELS]).set_index("year")
+    first = int(np.ceil(result.ops.dates.go_live_month))
+    starts, table = finance.dscr_by_period(c, first)
+    end = int(min(c.debt.debt_service.shape[1], int(np.max(c.debt.maturity))))
+    rows = []
+    for k, (start, dscr) in enumerate(zip(starts.tolist(), table[0].tolist(), strict=True)):
+        stop = min(start + MONTHS_PER_YEAR, end)
+        rows.append({
+            "year": f"Year {k + 1}",
+            "months": f"{start}–{stop - 1}",
+            "cfads_usd": float(c.cfads[0, start:stop].sum()),
+            "debt_service_usd": float(c.debt.debt_service[0, start:stop].sum()),
+            "dscr": dscr,
+            "headroom": float(finance.covenant_headroom(dscr, result.scenario.financing.covenant_dscr)),
+        })
+    return pd.DataFrame(rows, columns=["year", *COVER_LABELS]).set_index("year")
 
 
 # --- capex and opex -------------------------------------------------------------------------------

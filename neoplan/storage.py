@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import csv
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 from .costs import CostLine, priced, total_usd
 from .errors import ScenarioError, check
-from .pricebook import DATA_DIR, PriceBook
+from .fabric.frontend import frontend_switch_gbps
+from .pricebook import DATA_DIR, PriceBook, default_platforms
 from .scenario import Scenario, Storage
 
 CATALOGUE_FILE = DATA_DIR / "storage_catalogue.csv"
@@ -141,6 +142,24 @@ class StorageDesign:
     lines: tuple[CostLine, ...]
     licence_usd_per_year: float
     warnings: tuple[str, ...]
+    wired_port_gbps: float = 0.0
+    """Speed the storage ports run at: the slower of the NIC and the switch port it plugs into [Gbit/s]."""
+
+    @property
+    def port_capped(self) -> bool:
+        """True when the switch ports are slower than the storage NICs (throughput capped, servers added)."""
+        return 0 < self.wired_port_gbps < self.port_gbps
+
+    def port_note(self) -> str:
+        """One line on the port cap for captions ('' when the NICs run at full speed)."""
+        if not self.port_capped or not self.servers:
+            return ""
+        per = self.read_gbyte_per_s / self.servers
+        return (
+            f"The storage servers' {self.model.network_ports}×{self.port_gbps:g}GbE run at {self.wired_port_gbps:g}G "
+            f"on the ports they plug into: {per:g} GB/s each, so {self.servers} servers are needed for "
+            f"{self.read_gbyte_per_s:,.0f} GB/s (fabric.frontend.match_storage_ports plugs them into faster ports)."
+        )
 
     @property
     def usable_pb(self) -> float:
@@ -337,6 +356,31 @@ def checkpoint_write_s(size_tb: float, write_gbyte_per_s: float) -> float:
     return size_tb * 1000.0 / write_gbyte_per_s
 
 
+def port_capped(model: StorageServerModel, plugged_port_gbps: float | None) -> StorageServerModel:
+    """``model`` with its port speed capped by the switch port it plugs into [Gbit/s] (None: uncapped)."""
+    if plugged_port_gbps is None or plugged_port_gbps >= model.port_gbps:
+        return model
+    return replace(model, port_gbps=float(plugged_port_gbps))
+
+
+def gpus_per_frontend_unit(scenario: Scenario) -> int:
+    """GPUs behind one set of front-end ports [count]: the server, or a compute tray of a rack-scale system."""
+    platform = default_platforms().get(scenario.cluster.gpu_model)
+    if platform is not None and platform.rack_scale:
+        return platform.gpus_per_tray
+    return scenario.cluster.gpus_per_node
+
+
+def plugged_port_gbps(scenario: Scenario, model_port_gbps: float) -> float:
+    """Speed of the switch ports storage servers plug into [Gbit/s]: the back-end NIC speed, or the front-end
+    switch speed (as fast as the storage NICs when ``fabric.frontend.match_storage_ports``)."""
+    fab = scenario.fabric
+    if scenario.storage.network == "backend":
+        return float(fab.nic_gbps)
+    fe = fab.frontend
+    return float(frontend_switch_gbps(fe.port_gbps, model_port_gbps if fe.match_storage_ports else 0))
+
+
 def storage_racks(servers: int, rack_units: int, power_kw: float, rack_power_kw: float) -> int:
     """Racks for ``servers`` storage servers, limited by rack units and rack power [count]."""
     if servers <= 0:
@@ -400,8 +444,13 @@ def size_storage(
     server_model: str | None = None,
     bytes_per_param: float = BYTES_PER_PARAM_TRAINING,
     checkpoint_warn_s: float = CHECKPOINT_WARN_S,
+    plugged_port_gbps: float | None = None,
 ) -> StorageDesign:
     """Size the storage cluster for ``storage`` serving ``gpus`` GPUs.
+
+    ``plugged_port_gbps`` [Gbit/s] is the speed of the switch ports the storage servers plug into (None: as fast
+    as their NICs); a slower port caps each server's throughput, the servers are sized on the capped figure so
+    the target still holds, and a warning says so.
 
     ``frontend_gbps_per_gpu`` [Gbit/s per GPU] is the compute servers' front-end bandwidth; when the
     storage rides the front end and that is below the target, a warning says so. ``server_model``
@@ -410,12 +459,13 @@ def size_storage(
     """
     _check_inputs(storage, gpus, rack_power_kw, bytes_per_param)
     model = pick_model(catalogue or default_storage_catalogue(), storage.vendor_class, server_model)
+    wired = port_capped(model, plugged_port_gbps)
     usable_tb = storage.usable_pb * TB_PER_PB
     target = target_gbyte_per_s(gpus, storage.target_gbps_per_gpu)
     warnings: list[str] = []
 
     if usable_tb > 0:
-        by_throughput = servers_for_throughput(model, target)
+        by_throughput = servers_for_throughput(wired, target)
         by_capacity = servers_for_capacity(model, usable_tb, storage.min_servers)
         servers = servers_for_capacity(model, usable_tb, max(by_capacity, by_throughput))
     else:
@@ -428,8 +478,8 @@ def size_storage(
     drives = servers * drives_per_server
     eff = net_efficiency(model, servers) if servers else 0.0
     raw_tb = servers * per_server * model.drive_tb
-    read = servers * model.server_read_gbyte_per_s
-    write = servers * model.server_write_gbyte_per_s
+    read = servers * wired.server_read_gbyte_per_s
+    write = servers * wired.server_write_gbyte_per_s
     ckpt_tb = checkpoint_tb(storage.checkpoint_params_billion, bytes_per_param)
     ckpt_s = checkpoint_write_s(ckpt_tb, write)
     power_kw = servers * model.power_kw
@@ -492,6 +542,7 @@ def size_storage(
         lines=tuple(storage_lines(book, model, servers, drives, usable_tb, storage)),
         licence_usd_per_year=licence_usd_per_year(book, storage) if servers else 0.0,
         warnings=tuple(warnings),
+        wired_port_gbps=wired.port_gbps,
     )
 
 
@@ -506,14 +557,17 @@ def design_storage(
 ) -> StorageDesign:
     """:func:`size_storage` with GPU count, rack power and front-end bandwidth taken from ``scenario``."""
     fe = scenario.fabric.frontend
+    st = scenario.storage
+    model = pick_model(catalogue or default_storage_catalogue(), st.vendor_class, server_model)
     return size_storage(
         scenario.storage,
         book,
         gpus=scenario.cluster.gpus,
         rack_power_kw=scenario.facility.rack_power_kw,
-        frontend_gbps_per_gpu=fe.port_gbps * fe.ports_per_node / scenario.cluster.gpus_per_node,
+        frontend_gbps_per_gpu=fe.port_gbps * fe.ports_per_node / gpus_per_frontend_unit(scenario),
         catalogue=catalogue,
         server_model=server_model,
         bytes_per_param=bytes_per_param,
         checkpoint_warn_s=checkpoint_warn_s,
+        plugged_port_gbps=plugged_port_gbps(scenario, model.port_gbps),
     )

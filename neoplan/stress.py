@@ -1,7 +1,7 @@
 """Investor stress test: tornado, two-way grids, Monte Carlo and break-even solvers.
 
 Every tool here re-runs the monthly engine of one sized design (:func:`neoplan.engine.run_cases`)
-for many cases at once: each case is one set of values of the twelve **drivers** below, and the
+for many cases at once: each case is one set of values of the fifteen **drivers** below, and the
 engine works on arrays of cases × months, never looping over cases. The design itself (BoM,
 fabric, site, hence capex) depends on none of the drivers, so it is sized once by ``evaluate``.
 With every driver at the scenario's value a case reproduces ``evaluate`` exactly.
@@ -21,6 +21,9 @@ colo_usd_per_kw_month        colocation price per contracted IT kW [USD/kW-month
 delivery_delay_months        slip of delivery; install, burn-in and go-live move with it [months]
 useful_life_months           depreciation life [months]
 residual_value_share         resale value at the horizon [fraction of capex]
+mtbf_multiple                mean time between failures as a multiple of the preset's [ratio]
+detection_minutes            mean time to detect a job interruption [minutes]
+performance_penalty          delivered-performance loss on top of the design's [fraction]
 ===========================  ====================================================================
 
 Each driver has a **range** (low, high; defaults in ``DRIVERS`` with their reasoning) used by the
@@ -32,17 +35,23 @@ tornado and the grid axes, and a **distribution** for the Monte Carlo built from
 * ``lognormal``: low and high are its P10 and P90 (median √(low·high)); low must be > 0;
 * ``fixed``: held at the scenario's value.
 
-Draws outside a driver's valid range are clipped to it. Price and utilization may be given a rank
-correlation (Iman–Conover: each marginal is kept and its draws are reordered by correlated normal
-scores). Each driver draws from its own random stream spawned from the seed, so changing one
-driver's distribution leaves the other drivers' draws unchanged; the same seed gives the same result.
+Default ranges sit evenly around the scenario's value (so a triangular draw averages the base) unless
+the driver's ``why`` gives a reason to lean, and each names its ``source``. Draws outside a driver's valid
+range are clipped to it. Price and utilization may be given a rank correlation, which the draws then have
+(Iman–Conover with the exact target: each marginal is kept and its draws are reordered by normal scores
+whose mix is tuned until the measured rank correlation matches, see :func:`rank_correlate`). Each driver
+draws from its own random stream spawned from the seed, so changing one driver's distribution leaves the
+other drivers' draws unchanged; the same seed gives the same result.
 
 Percentiles: P10 is the 10th percentile (the pessimistic side for IRR and NPV, the optimistic one
 for payback). An undefined IRR (no sign change) ranks below every IRR, a payback that never happens
 after every payback, and a DSCR without debt service above every DSCR; a percentile that falls on
 such a draw is ``None``. *Probability of loss* is the share of draws in which equity gets back less
 cash than it put in (equity MOIC < 1); *probability NPV < 0* the share that misses the hurdle rate;
-*probability of a DSCR breach* the share whose minimum DSCR falls below the covenant.
+*probability of a DSCR breach* the share whose minimum DSCR falls below the covenant (the scenario's
+``financing.covenant_dscr`` unless another is given). *Where the scenario sits*
+(:meth:`MonteCarlo.base_percentile`) is the percentile of the scenario's own value among the draws: the
+share of draws below it, ties counted half, so a loss probability can be read against it.
 """
 
 from __future__ import annotations
@@ -52,6 +61,7 @@ import os
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any, Literal, cast
 
 import numpy as np
@@ -107,11 +117,13 @@ class DriverSpec:
     low: Callable[[float], float]
     high: Callable[[float], float]
     why: str
-    """Where the default low/high come from."""
+    """Why the default low/high are what they are."""
     neutral: float = 0.0
     bounds: tuple[float, float] | None = None
     """Valid range [unit]; None = the scenario field's own bounds."""
     description: str = ""
+    source: str = ""
+    """Where the default range comes from (publication and date, or ``estimate`` with its reasoning)."""
 
 
 def _spec(
@@ -137,25 +149,32 @@ DRIVERS: dict[str, DriverSpec] = {
             "pricing.usd_per_gpu_hour",
             lambda b: 0.75 * b,
             lambda b: 1.25 * b,
-            "±25 %: H100 neocloud indices moved between $2.0 and $2.8 in 2024–2026 (BRIEF §3)",
+            "±25 %: the H100 neocloud index moved between about $2.0 and $2.8 in 2024–2026",
+            source="BRIEF §3: Latent Space 2024-10, SemiAnalysis, Silicon Data index 2026-03 and 2026-10",
         ),
         _spec(
             "price_decline_per_year",
             "Price decline",
             "fraction/year",
             "pricing.price_decline_per_year",
-            lambda b: 0.5 * b,
-            lambda b: min(max(0.40, 2.0 * b), 0.95),
-            "half the scenario's decline to the ≥ 40 %/yr fall of 2024 (Latent Space 2024-10)",
+            lambda b: 0.0,
+            lambda b: min(2.0 * b, 0.95),
+            "none to twice the scenario's decline (0–26 %/yr around 13 %): prices were flat from late 2024 to "
+            "2026-10 after the ≥ 40 % fall of 2024; a 40 %/yr fall sustained over the whole life is not in the "
+            "record",
+            source="Latent Space '$2 H100s' 2024-10 (50 % over 5 years ≈ 13 %/yr); SemiAnalysis 2026 (partial "
+            "recovery); Silicon Data H100 index $2.81 (2026-10)",
         ),
         _spec(
             "utilization",
             "Utilization",
             "fraction",
             "pricing.utilization",
-            lambda b: max(b - 0.20, 0.0),
+            lambda b: max(b - 0.10, 0.0),
             lambda b: min(b + 0.10, 1.0),
-            "−20 / +10 points: a slow sales ramp is likelier than a sold-out cluster",
+            "±10 points (clipped to 0–100 %): no public figure either way; the sales ramp after go-live is "
+            "modelled separately (pricing.ramp_months)",
+            source="estimate (data/assumptions.csv pricing.utilization: no public figure)",
         ),
         _spec(
             "capex_multiple",
@@ -163,8 +182,10 @@ DRIVERS: dict[str, DriverSpec] = {
             "× design",
             None,
             lambda b: 0.9 * b,
-            lambda b: 1.2 * b,
-            "−10 % (a harder-negotiated quote) to +20 % (overrun, expedite fees)",
+            lambda b: 1.1 * b,
+            "±10 %: a harder-negotiated quote against memory and storage price rises or expedite fees",
+            source="estimate; TrendForce 2026-01 (DRAM contract prices +55–60 % in one quarter: memory is a "
+            "part of the node's price)",
             neutral=1.0,
             bounds=(0.1, 10.0),
             description="Capex as a multiple of the designed capex; insurance and hardware support follow it [ratio].",
@@ -176,7 +197,8 @@ DRIVERS: dict[str, DriverSpec] = {
             "financing.interest_rate",
             lambda b: max(b - 0.04, 0.0),
             lambda b: b + 0.04,
-            "±4 points: CoreWeave's facilities ran 7–15 % (10-Q 2025-06)",
+            "±4 points: CoreWeave's facilities ran 7–15 %",
+            source="CoreWeave 10-Q 2025-06 (DDTL 1.0 15 %, DDTL 2.0 11 %, notes 9–10 %)",
         ),
         _spec(
             "debt_share",
@@ -185,7 +207,8 @@ DRIVERS: dict[str, DriverSpec] = {
             "financing.debt_share",
             lambda b: max(b - 0.20, 0.0),
             lambda b: min(b + 0.20, 1.0),
-            "±20 points of capex",
+            "±20 points of capex: a lender's advance rate is negotiated, not known at planning",
+            source="estimate (no public advance rate for GPU-backed loans of this size)",
         ),
         _spec(
             "electricity_usd_per_kwh",
@@ -193,8 +216,10 @@ DRIVERS: dict[str, DriverSpec] = {
             "USD/kWh",
             "facility.electricity_usd_per_kwh",
             lambda b: 0.75 * b,
-            lambda b: 1.5 * b,
-            "−25 % / +50 %: US $0.078–0.083, EU non-household ≈ $0.20 (BRIEF §3)",
+            lambda b: 1.25 * b,
+            "±25 %: around US data-centre power of $0.078–0.083/kWh; an EU site (≈ $0.20) is another scenario, "
+            "not a stress",
+            source="SemiAnalysis 2024, Epoch AI 2026; Eurostat H1 2025 (BRIEF §3)",
         ),
         _spec(
             "pue",
@@ -202,8 +227,9 @@ DRIVERS: dict[str, DriverSpec] = {
             "ratio",
             "facility.pue",
             lambda b: max(b - 0.15, 1.0),
-            lambda b: b + 0.28,
-            "−0.15 / +0.28: new builds ≤ 1.3, industry average 1.56–1.58 (Uptime 2023/24)",
+            lambda b: b + 0.15,
+            "±0.15: liquid-cooled new builds reach ≈ 1.15; a hall nearer the industry average (1.56–1.58) ≈ 1.45",
+            source="Uptime Institute Global Data Center Surveys 2023 and 2024",
         ),
         _spec(
             "colo_usd_per_kw_month",
@@ -211,8 +237,10 @@ DRIVERS: dict[str, DriverSpec] = {
             "USD/kW-month",
             "facility.colo_usd_per_kw_month",
             lambda b: 0.55 * b,
-            lambda b: 1.7 * b,
-            "×0.55 / ×1.7: $100 (CoreWeave at Core Scientific) to $315 (Singapore) around $184 (CBRE 2025)",
+            lambda b: 1.45 * b,
+            "±45 %: $101–267 around $184; CoreWeave pays ≈ $100 at Core Scientific, Chicago $155–165, US ≈ $195 "
+            "by end-2025 (Singapore's $315–480 is another market)",
+            source="CBRE North America Data Center Trends H2 2024 (2025); 8-K based analyses",
         ),
         _spec(
             "delivery_delay_months",
@@ -221,7 +249,9 @@ DRIVERS: dict[str, DriverSpec] = {
             None,
             lambda b: b,
             lambda b: b + 6.0,
-            "on time to 6 months late (GPU allocation, power or site readiness)",
+            "on time to 6 months late, one-sided on purpose: the scenario's timeline is the quoted lead time, "
+            "which delivery does not beat; GPU allocation, power or site readiness can only slip it",
+            source="estimate: no public statistics of GPU delivery slips",
             neutral=0.0,
             bounds=(-36.0, 120.0),
             description="Slip of the delivery date; integration, install, burn-in and go-live move with it [months].",
@@ -233,19 +263,66 @@ DRIVERS: dict[str, DriverSpec] = {
             "timeline.useful_life_months",
             lambda b: max(b - 12.0, 12.0),
             lambda b: b + 12.0,
-            "±12 months: Nebius 5 years, CoreWeave 6 years (filings)",
+            "±12 months: Nebius depreciates over 5 years, CoreWeave over 6",
+            source="CoreWeave 10-K 2024; Nebius 2026; Amazon cut some servers from 6 to 5 years (filings)",
         ),
         _spec(
             "residual_value_share",
             "Residual value",
             "fraction",
             "timeline.residual_value_share",
-            lambda b: 0.0,
-            lambda b: min(b + 0.15, 1.0),
-            "none to 15 points more of capex at the horizon",
+            lambda b: max(b - 0.05, 0.0),
+            lambda b: min(b + 0.05, 1.0),
+            "±5 points of capex: old GPU servers resell for little",
+            source="estimate: A100s and V100s traded at a small fraction of their price in 2024",
+        ),
+        _spec(
+            "mtbf_multiple",
+            "MTBF",
+            "× preset",
+            "operations.mtbf_multiple",
+            lambda b: 0.5 * b,
+            lambda b: 1.7 * b,
+            "half to 1.7 × the preset's MTBF: Meta's Llama 3 run failed 1.7 × as often per GPU as the article's "
+            "top operators (14.7 vs 8.7 a month per 1,024 H100), so the two published rates set the spread",
+            source="SemiAnalysis AI Neocloud Playbook 2024-10-03 (7 days per 512 H100); Meta, The Llama 3 Herd of "
+            "Models 2024-07 (419 in 54 days on 16,384 H100)",
+        ),
+        _spec(
+            "detection_minutes",
+            "Detection time",
+            "minutes",
+            None,
+            lambda b: max(0.5 * b, 1.0),
+            lambda b: b + 30.0,
+            "half to +30 minutes: a hang detector that misses (the NCCL watchdog's 30–35 min then applies) or "
+            "alerts faster than the 4-minute power-draw rule",
+            source="SemiAnalysis AI Neocloud Playbook 2024-10-03 (NCCL watchdog 30–35 min; job under 150 W for "
+            "4 min); data/operations.csv detection.*",
+            bounds=(0.0, 1440.0),
+            description="Mean time to detect a job interruption [minutes]; the scenario's value follows its "
+            "readiness checklist.",
+        ),
+        _spec(
+            "performance_penalty",
+            "Performance penalty",
+            "fraction",
+            None,
+            lambda b: b,
+            lambda b: b + 0.25,
+            "none to 25 % slower than the design's modelled performance, one-sided: a missing topology.conf alone "
+            "costs 20–30 %, and a cluster rarely beats its design",
+            source="SemiAnalysis AI Neocloud Playbook 2024-10-03 (bad rank placement 20–30 %, VMs without "
+            "NCCL_TOPO_FILE ~50 % bandwidth)",
+            neutral=0.0,
+            bounds=(-0.5, 0.95),
+            description="Delivered-performance loss on top of the design's own; moves the price by "
+            "operations.performance_elasticity [fraction].",
         ),
     )
 }
+"""The stress drivers. Default ranges sit evenly around the scenario's value (the triangular's mean is the
+base) unless ``why`` says why not; ``source`` is where the range comes from."""
 
 
 def _field(path: str) -> Any:
@@ -517,15 +594,59 @@ def draw(rng: Range, base: float, bounds: tuple[float, float], generator: np.ran
     return np.clip(values, *bounds)
 
 
+RANK_TOLERANCE = 1e-4
+"""How close the measured rank correlation of the reordered draws comes to the one asked for."""
+
+
+def _normal_scores(n: int) -> np.ndarray:
+    """van der Waerden scores Φ⁻¹(i / (n + 1)), i = 1 … n (ascending, mean 0)."""
+    return np.vectorize(NormalDist().inv_cdf, otypes=[float])(np.arange(1, n + 1) / (n + 1))
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """0-based ranks of ``values`` (ties in order of appearance)."""
+    return np.argsort(np.argsort(values, kind="stable"), kind="stable")
+
+
 def rank_correlate(
     x: np.ndarray, y: np.ndarray, rho: float, generator: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``x`` and ``y`` reordered so their rank correlation is about ``rho`` (Iman–Conover); marginals unchanged."""
-    if rho == 0:
+    """``x`` and ``y`` reordered so that their rank (Spearman) correlation is ``rho``; marginals unchanged.
+
+    Iman–Conover with the exact target: two random orders of van der Waerden scores are made exactly
+    uncorrelated (Gram–Schmidt), mixed as ``r·a + √(1 − r²)·b`` and the draws take the ranks of ``a`` and
+    of the mix. ``r`` starts at the normal-copula value 2·sin(π·rho/6) and is corrected by the rank
+    correlation measured on the sample until it is within :data:`RANK_TOLERANCE` of ``rho`` (a few steps;
+    with tens of draws the ranks move in steps of a few hundredths, and the closest step is kept).
+    ``rho = 0`` leaves the draws as drawn: independent, not reordered to a sample correlation of exactly 0.
+    """
+    if rho == 0 or x.size < 3:
         return x, y
-    z1 = generator.standard_normal(x.size)
-    z2 = rho * z1 + math.sqrt(max(1.0 - rho * rho, 0.0)) * generator.standard_normal(x.size)
-    return np.sort(x)[np.argsort(np.argsort(z1))], np.sort(y)[np.argsort(np.argsort(z2))]
+    scores = _normal_scores(x.size)
+    a, b = generator.permutation(scores), generator.permutation(scores)
+    b = b - a * float(a @ b) / float(a @ a)
+    norm = float(b @ b)
+    b = b * math.sqrt(float(a @ a) / norm) if norm > 0 else b
+    rank_a = _ranks(a)
+
+    def mixed(r: float) -> tuple[np.ndarray, float]:
+        ranks = _ranks(r * a + math.sqrt(max(1.0 - r * r, 0.0)) * b)
+        return ranks, float(np.corrcoef(rank_a, ranks)[0, 1])
+
+    r = 2.0 * math.sin(math.pi * rho / 6.0)
+    ranks, measured = mixed(r)
+    best = ranks, measured
+    lo, hi = -1.0, 1.0  # the measured correlation is −1 at r = −1 and +1 at r = +1, rising in between
+    for step in range(40):
+        if abs(measured - rho) <= RANK_TOLERANCE:
+            break
+        lo, hi = (r, hi) if measured < rho else (lo, r)
+        # corrections by the measured error, then bisection (in small samples the ranks move in steps)
+        r = min(max(r + rho - measured, lo), hi) if step < 6 else 0.5 * (lo + hi)
+        ranks, measured = mixed(r)
+        if abs(measured - rho) < abs(best[1] - rho):
+            best = ranks, measured
+    return np.sort(x)[rank_a], np.sort(y)[best[0]]
 
 
 def sample(
@@ -563,6 +684,16 @@ class MonteCarlo:
         values = np.quantile(_ranked(self.metrics[metric], metric), np.asarray(q) / 100.0, method="inverted_cdf")
         return {f"p{int(p)}": _clean(v) for p, v in zip(q, values, strict=True)}
 
+    def base_percentile(self, metric: str) -> float | None:
+        """Where the scenario itself (every driver at base) sits among the draws of ``metric``: the share of
+        draws below its value, ties counted half, undefined values ranked as in :meth:`percentiles`
+        [percentile, 0–100]; None without a deterministic value. 84 means 84 % of draws come out lower."""
+        if metric not in self.deterministic:
+            return None
+        ranked = _ranked(self.metrics[metric], metric)
+        base = _ranked(np.array([self.deterministic[metric]], dtype=float), metric)[0]
+        return float(100.0 * ((ranked < base).mean() + 0.5 * (ranked == base).mean()))
+
     def share_undefined(self, metric: str) -> float:
         """Share of draws where ``metric`` is undefined (no IRR, no payback, no debt service) [fraction]."""
         return float(np.isnan(self.metrics[metric]).mean())
@@ -582,6 +713,14 @@ class MonteCarlo:
         """Share of draws whose minimum yearly DSCR is below the covenant [fraction]."""
         return float((self.metrics["min_dscr"] < self.covenant_dscr).mean())
 
+    @property
+    def measured_correlation(self) -> float | None:
+        """Rank (Spearman) correlation of the price and utilization draws as sampled; None if either is constant."""
+        x, y = self.samples.get("usd_per_gpu_hour"), self.samples.get("utilization")
+        if x is None or y is None or np.ptp(x) == 0 or np.ptp(y) == 0:
+            return None
+        return float(np.corrcoef(_ranks(x), _ranks(y))[0, 1])
+
     def cdf(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
         """(sorted defined values, cumulative share of all draws at or below each) of ``metric``."""
         values = self.metrics[metric]
@@ -597,6 +736,7 @@ class MonteCarlo:
             "price_utilization_correlation": self.correlation,
             "covenant_dscr": self.covenant_dscr,
             **{m: self.percentiles(m) for m in METRICS},
+            "base_case_percentile": {m: self.base_percentile(m) for m in METRICS},
             "probability_of_loss": self.probability_of_loss,
             "probability_npv_negative": self.probability_npv_negative,
             "probability_dscr_breach": self.probability_dscr_breach,
@@ -606,7 +746,13 @@ class MonteCarlo:
             "ranges": {
                 k: {"low": r.low, "high": r.high, "distribution": r.distribution} for k, r in self.ranges.items()
             },
+            "measured_rank_correlation": self.measured_correlation,
         }
+
+
+def covenant_of(scenario: Scenario) -> float:
+    """The scenario's DSCR covenant, ``financing.covenant_dscr`` [ratio]."""
+    return float(scenario.financing.covenant_dscr)
 
 
 def check_monte_carlo_inputs(draws: int, seed: int, correlation: float, covenant_dscr: float) -> None:
@@ -628,7 +774,7 @@ def monte_carlo(
     draws: int = DEFAULT_DRAWS,
     seed: int = 0,
     correlation: float = 0.0,
-    covenant_dscr: float = DEFAULT_COVENANT_DSCR,
+    covenant_dscr: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
 ) -> MonteCarlo:
@@ -637,7 +783,9 @@ def monte_carlo(
     Chunks run on ``workers`` threads (default ``MC_WORKERS``); ``progress(done, draws)`` is called
     from the calling thread as chunks finish, in order. Neither chunking nor threads change a result:
     every case is computed independently of the others, so any chunk size gives the same numbers.
+    ``covenant_dscr`` defaults to the scenario's (:func:`covenant_of`).
     """
+    covenant_dscr = covenant_of(result.scenario) if covenant_dscr is None else covenant_dscr
     check_monte_carlo_inputs(draws, seed, correlation, covenant_dscr)
     ranges = _complete(result.scenario, ranges)
     samples = sample(result.scenario, ranges, int(draws), int(seed), float(correlation))
@@ -716,6 +864,27 @@ def solve(
     return _solution(result, driver, metric, target, root)
 
 
+def driver_text(value: float, driver: str) -> str:
+    """A driver value for a message: ``$3.29/GPU-h``, ``98.7 %``, ``1.10 × design``, ``6 months``."""
+    unit = DRIVERS[driver].unit
+    if unit.startswith("fraction"):
+        return f"{value * 100:.4g} %" + unit.removeprefix("fraction")
+    if unit.startswith("USD/"):
+        return f"${value:,.4g}/{unit.removeprefix('USD/')}"
+    return f"{value:.4g} {unit}"
+
+
+def metric_text(value: float, metric: str) -> str:
+    """A metric value for a message: ``20.0 %``, ``−$1.25 M``, ``61.2 months``, ``1.30×``; n/a if undefined."""
+    if not math.isfinite(value):
+        return "n/a"
+    if metric.endswith("_irr"):
+        return f"{value * 100:.2f} %"
+    if metric == "npv_usd":
+        return f"{'−' if value < 0 else ''}${abs(value) / 1e6:,.2f} M"
+    return f"{value:.1f} months" if metric == "payback_months" else f"{value:.3f}×"
+
+
 def _solution(result: Result, driver: str, metric: str, target: float, value: float) -> Solution:
     achieved = float(_run(result, result.drivers(1).with_values(**{driver: value}))[metric][0])
     spec = DRIVERS[driver]
@@ -725,16 +894,24 @@ def _solution(result: Result, driver: str, metric: str, target: float, value: fl
         target,
         value,
         achieved,
-        f"{spec.label} {value:.6g} {spec.unit} gives {METRIC_LABELS[metric]} {achieved:.6g} (target {target:g})",
+        f"{spec.label} {driver_text(value, driver)} gives {METRIC_LABELS[metric]} {metric_text(achieved, metric)} "
+        f"(target {metric_text(target, metric)})",
     )
 
 
 def _out_of_reach(driver: str, metric: str, target: float, lo: float, hi: float, g: np.ndarray) -> str:
     reached = g + target
     finite = reached[np.isfinite(reached)]
-    span = f"{finite.min():.4g} to {finite.max():.4g}" if finite.size else "undefined throughout"
+    span = (
+        f"{metric_text(finite.min(), metric)} to {metric_text(finite.max(), metric)}"
+        if finite.size
+        else "undefined throughout"
+    )
     label = DRIVERS[driver].label
-    return f"{METRIC_LABELS[metric]} never reaches {target:g} for {label.lower()} between {lo:g} and {hi:g} ({span})"
+    return (
+        f"{METRIC_LABELS[metric]} never reaches {metric_text(target, metric)} for {label.lower()} between "
+        f"{driver_text(lo, driver)} and {driver_text(hi, driver)} ({span})"
+    )
 
 
 def price_for_equity_irr(result: Result, target_irr: float = DEFAULT_TARGET_EQUITY_IRR) -> Solution:
@@ -748,12 +925,14 @@ def utilization_for_zero_npv(result: Result) -> Solution:
     return solve(result, "utilization", "npv_usd", 0.0, 0.0, 1.0)
 
 
-def max_debt_share_for_dscr(result: Result, covenant_dscr: float = DEFAULT_COVENANT_DSCR) -> Solution:
-    """Largest debt share [fraction] whose minimum yearly DSCR stays at or above ``covenant_dscr``.
+def max_debt_share_for_dscr(result: Result, covenant_dscr: float | None = None) -> Solution:
+    """Largest debt share [fraction] whose minimum yearly DSCR stays at or above ``covenant_dscr`` (default the
+    scenario's, :func:`covenant_of`).
 
     DSCR falls as the debt share rises (more debt service from the same cash flow). A value of 1.0
     means even all-debt financing meets the covenant; None that no positive debt share does.
     """
+    covenant_dscr = covenant_of(result.scenario) if covenant_dscr is None else covenant_dscr
     if not (math.isfinite(covenant_dscr) and covenant_dscr > 0):
         raise ScenarioError(f"DSCR covenant must be > 0, got {covenant_dscr!r}")
     smallest, top = _run(result, result.drivers(2).with_values(debt_share=[MIN_DEBT_SHARE, 1.0]))["min_dscr"]
@@ -770,3 +949,80 @@ def max_debt_share_for_dscr(result: Result, covenant_dscr: float = DEFAULT_COVEN
             f"debt has a minimum DSCR of {smallest:.3g}× (a year of weak cash flow)",
         )
     return solve(result, "debt_share", "min_dscr", covenant_dscr, MIN_DEBT_SHARE, 1.0)
+
+
+SOLVERS = {
+    "price_for_target_equity_irr": "Price for the target equity IRR",
+    "utilization_for_zero_npv": "Utilization for NPV = 0",
+    "max_debt_share_for_covenant": "Largest debt share meeting the DSCR covenant",
+}
+"""The break-even solvers of :func:`solve_all`, by key, with a label."""
+
+
+def solve_all(
+    result: Result, target_equity_irr: float = DEFAULT_TARGET_EQUITY_IRR, covenant_dscr: float | None = None
+) -> dict[str, Solution]:
+    """Every solver of :data:`SOLVERS`, every other driver at the scenario's value."""
+    return {
+        "price_for_target_equity_irr": price_for_equity_irr(result, target_equity_irr),
+        "utilization_for_zero_npv": utilization_for_zero_npv(result),
+        "max_debt_share_for_covenant": max_debt_share_for_dscr(result, covenant_dscr),
+    }
+
+
+# --- the whole stress test, for the take-away (workbook and report) ----------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a stress test runs: driver ranges (None = defaults), Monte Carlo settings, grid axes, solver target.
+
+    The Stress test page hands the settings the user ran to the exports; without them the exports use
+    these defaults (a fixed seed, so the same scenario always exports the same figures).
+    """
+
+    ranges: dict[str, Range] | None = None
+    draws: int = DEFAULT_DRAWS
+    seed: int = 0
+    correlation: float = 0.0
+    covenant_dscr: float | None = None
+    """None = the scenario's covenant (:func:`covenant_of`)."""
+    grid_x: str = "usd_per_gpu_hour"
+    grid_y: str = "utilization"
+    grid_points: int = 21
+    target_equity_irr: float = DEFAULT_TARGET_EQUITY_IRR
+
+
+@dataclass(frozen=True)
+class StressRun:
+    """Tornado, grid, Monte Carlo and solvers of one scenario under one :class:`Settings`."""
+
+    settings: Settings
+    tornado: Tornado
+    grid: Grid
+    monte_carlo: MonteCarlo
+    solutions: dict[str, Solution]
+
+
+def run_all(result: Result, settings: Settings | None = None) -> StressRun:
+    """Every stress tool on ``result`` with ``settings`` (default :class:`Settings`); ScenarioError on bad input."""
+    settings = settings or Settings()
+    covenant = covenant_of(result.scenario) if settings.covenant_dscr is None else settings.covenant_dscr
+    target = settings.target_equity_irr
+    if not -0.99 < target < 10:
+        raise ScenarioError(f"target equity IRR must be between -0.99 and 10 per year, got {target!r}")
+    mc = monte_carlo(
+        result,
+        settings.ranges,
+        draws=settings.draws,
+        seed=settings.seed,
+        correlation=settings.correlation,
+        covenant_dscr=covenant,
+    )
+    return StressRun(
+        settings=settings,
+        tornado=tornado(result, mc.ranges),
+        grid=grid(result, settings.grid_x, settings.grid_y, points=settings.grid_points, ranges=mc.ranges),
+        monte_carlo=mc,
+        solutions=solve_all(result, settings.target_equity_irr, covenant),
+    )

@@ -7,6 +7,7 @@ import json
 import pandas as pd
 import streamlit as st
 
+import neoplan
 from neoplan import metrics
 from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare_figure, tco_compare_figure
 from neoplan.scenario import ScenarioError, scenario_json
@@ -62,6 +63,32 @@ for name in names:
     table[name] = col
 st.dataframe(pd.DataFrame(table), hide_index=True, height=(len(ROWS) + 1) * 35 + 3)
 st.caption(f"Deltas in brackets are against **{fmt.plain(names[0])}**.")
+
+
+def _design_rows(r: neoplan.Result) -> dict[str, str]:
+    """What each design is built from: platform, price book, racks and cooling (to see what differs)."""
+    f, p = r.facility, r.platform
+    per_rack = "1 rack-scale system" if p.rack_scale else f"{f.servers_per_rack} servers"
+    return {
+        "GPU platform": p.name,
+        "Hardware prices as of": r.scenario.prices_as_of,
+        "GPUs per node (NVLink domain)": f"{p.gpus_per_node}",
+        "Per compute rack": f"{per_rack}, {f.compute_rack_kw:,.1f} kW of {f.rack_power_kw:g} kW",
+        "Compute racks / all racks": f"{f.compute_racks:,} / {f.racks:,}",
+        "Cooling": p.cooling + (f" ({f.liquid_heat_kw:,.0f} kW to facility water)" if f.liquid_heat_kw else ""),
+        "Rental price": f"${r.scenario.pricing.usd_per_gpu_hour:.2f} per GPU-hour",
+    }
+
+
+design = {name: _design_rows(r) for name, r in results.items()}
+labels = list(design[names[0]])
+differs = [label for label in labels if len({design[n][label] for n in names}) > 1]
+with st.expander("Design inputs" + (f" — {len(differs)} differ" if differs else " — the same"), expanded=bool(differs)):
+    st.dataframe(
+        pd.DataFrame({"": [f"{label} ≠" if label in differs else label for label in labels],
+                      **{name: [design[name][label] for label in labels] for name in names}}),
+        hide_index=True,
+    )
 
 c1, c2 = st.columns(2)
 inputs = json.dumps({name: scenario_json(r.scenario) for name, r in results.items()})  # names and scenarios, in order

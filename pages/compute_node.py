@@ -1,47 +1,127 @@
-"""Compute node: edit the HGX server's bill of materials and see what it costs."""
+"""Compute node: edit the HGX server's (or NVL72 rack's) bill of materials, pick the price book, see what it costs."""
 
 from __future__ import annotations
+
+import math
 
 import streamlit as st
 
 from neoplan import metrics
 from neoplan.charts import node_bom_figure
-from neoplan.pricebook import default_platforms
+from neoplan.pricebook import BOOK_DATES, book_differences, default_platforms, default_rentals, price_book
 from neoplan.scenario import scenario_json
 from ui import format as fmt
-from ui.state import evaluate_current
+from ui.format import plain
+from ui.state import evaluate_current, field_errors, get_scenario, update_field
 from ui.widgets import chart, field_input
 
+PLATFORM_KEY = "compute_node.platform"
+NOTE_KEY = "compute_node.platform_note"
+
+
+def _switch_platform() -> None:
+    """Change the platform with what it implies: GPUs per node, whole nodes, a book that prices it, rack power."""
+    key = st.session_state[PLATFORM_KEY]
+    p = default_platforms()[key]
+    sc = get_scenario()
+    gpus = max(p.gpus_per_node, math.ceil(sc.cluster.gpus / p.gpus_per_node) * p.gpus_per_node)
+    cluster = {**sc.cluster.model_dump(mode="json"), "gpu_model": key, "gpus_per_node": p.gpus_per_node, "gpus": gpus}
+    notes = []
+    book = next((d for d in BOOK_DATES if p.baseboard_price_key in price_book(d)), None)
+    if p.baseboard_price_key not in price_book(sc.prices_as_of) and book is not None:
+        update_field("prices_as_of", book)
+        notes.append(f"price book set to {book} (the {sc.prices_as_of} book has no {p.name})")
+    if sc.facility.rack_power_kw < p.node_max_power_kw and p.rack_scale:
+        update_field("facility.rack_power_kw", float(math.ceil(p.node_max_power_kw)))
+        notes.append(f"rack power raised to {math.ceil(p.node_max_power_kw)} kW (one rack draws that)")
+    if update_field("cluster", cluster):
+        field_errors().pop("cluster.gpu_model", None)
+        if gpus != sc.cluster.gpus:
+            notes.append(f"GPUs rounded to {gpus:,} (whole {p.gpus_per_node}-GPU nodes)")
+    else:
+        field_errors()["cluster.gpu_model"] = field_errors().pop("cluster", "")
+    st.session_state[NOTE_KEY] = "; ".join(notes)
+
+
+def _platform_input() -> None:
+    platforms = default_platforms()
+    current = get_scenario().cluster.gpu_model
+    st.session_state[PLATFORM_KEY] = current
+    st.selectbox(
+        "GPU platform",
+        list(platforms),
+        format_func=lambda k: platforms[k].name,
+        key=PLATFORM_KEY,
+        on_change=_switch_platform,
+        help="HGX servers hold 8 GPUs; a GB200/GB300 NVL72 rack is one 72-GPU node (18 compute trays × 4 GPUs, "
+        "9 NVLink switch trays, liquid cooled). Switching sets GPUs per node and, if needed, the price book.",
+    )
+    note = st.session_state.pop(NOTE_KEY, "")
+    if note:
+        st.info(plain(note[0].upper() + note[1:] + "."))
+    error = field_errors().get("cluster.gpu_model")
+    if error:
+        st.error(plain(error))
+
+
 st.title("Compute node")
-st.caption("One HGX server, line by line: counts from the options × unit prices from the price book.")
+st.caption(
+    "One HGX server (or one NVL72 rack), line by line: counts from the options × unit prices from the price book."
+)
 
 left, right = st.columns([1, 2], gap="large")
 with left:
     st.subheader("Options")
     field_input("node.preset", "Preset", options_labels={"oem_default": "OEM default quote", "optimized": "Optimized"})
-    platforms = default_platforms()
-    field_input(
-        "cluster.gpu_model",
-        "GPU platform",
-        options=list(platforms),
-        options_labels={k: p.name for k, p in platforms.items()},
-    )
-    field_input("node.cpu_tier", "CPU tier", options_labels={"entry": "Entry", "mid": "Mid-range", "top": "Top bin"})
-    field_input("node.cpu_sockets", "CPU sockets")
-    field_input("node.ram_tb", "System memory [TB]", step=0.25)
-    field_input("node.nvme_tb", "Local NVMe [TB]", step=7.68)
-    field_input("node.dpus", "BlueField-3 DPUs [count]")
-    field_input("node.frontend_nics", "ConnectX front-end NICs [count]")
+    field_input("prices_as_of", "Price book (hardware prices as of)")
+    _platform_input()
+    chosen = default_platforms().get(get_scenario().cluster.gpu_model)
+    rack_scale = chosen is not None and chosen.rack_scale
+    per = " per compute tray" if rack_scale else ""
+    if not rack_scale:  # NVL72: the Grace CPUs and their LPDDR5X are part of the rack system
+        field_input(
+            "node.cpu_tier", "CPU tier", options_labels={"entry": "Entry", "mid": "Mid-range", "top": "Top bin"}
+        )
+        field_input("node.cpu_sockets", "CPU sockets")
+        field_input("node.ram_tb", "System memory [TB]", step=0.25)
+    field_input("node.nvme_tb", f"Local NVMe [TB]{per}", step=7.68)
+    field_input("node.dpus", f"BlueField-3 DPUs [count]{per}")
+    field_input("node.frontend_nics", f"ConnectX front-end NICs [count]{per}")
     field_input("fabric.frontend.port_gbps", "Front-end port speed [Gbit/s]")
-    field_input("fabric.nics_per_node", "Back-end NICs [count]")
+    field_input("fabric.nics_per_node", "Back-end NICs per 8 GPUs [count]" if rack_scale else "Back-end NICs [count]")
     field_input("fabric.nic_gbps", "Back-end NIC speed [Gbit/s]")
     field_input("node.warranty_years", "Warranty [years]")
     st.divider()
-    field_input("cluster.gpus", "GPUs in the cluster", step=8)
+    field_input("cluster.gpus", "GPUs in the cluster", step=get_scenario().cluster.gpus_per_node)
     field_input("cluster.hot_spare_share", "Hot spares [% of servers]", step=1.0)
 
 result = evaluate_current()
 if result is not None:
+    with left:
+        rental = default_rentals().get(result.platform.key)
+        if rental is not None:
+            st.caption(
+                f"Reference rental price of {result.platform.key}: ${rental.usd_per_gpu_hour:.2f}/GPU-hour "
+                f"({rental.date}, {rental.basis}). The scenario rents at "
+                f"${result.scenario.pricing.usd_per_gpu_hour:.2f}."
+            )
+        for warning in (w for w in result.warnings if w.startswith("prices_as_of")):
+            st.warning(plain(warning))
+        if result.book.as_of != BOOK_DATES[0]:
+            changes = book_differences(price_book(BOOK_DATES[0]), price_book(result.book.as_of))
+            with st.expander(f"What the {result.book.as_of} book changes ({len(changes)} prices)"):
+                st.dataframe(
+                    [
+                        {"key": key, BOOK_DATES[0]: old, result.book.as_of: row.price_usd, "basis": row.basis,
+                         "source": row.source}
+                        for key, old, row in changes
+                    ],
+                    hide_index=True,
+                    column_config={
+                        BOOK_DATES[0]: st.column_config.NumberColumn(format="dollar"),
+                        result.book.as_of: st.column_config.NumberColumn(format="dollar"),
+                    },
+                )
     with right:
         saving = result.node_saving_vs_oem_usd
         c1, c2, c3 = st.columns(3)
@@ -54,8 +134,9 @@ if result is not None:
             delta=fmt.pct(saving / result.oem_default_node_capex_usd) if result.oem_default_node_capex_usd else None,
             help=help_text,
         )
+        nodes = "racks" if result.platform.rack_scale else "servers"
         c3.metric(
-            f"Saving over {result.servers + result.spare_servers:,} servers",
+            f"Saving over {result.servers + result.spare_servers:,} {nodes}",
             fmt.usd(saving * (result.servers + result.spare_servers)),
             help="Per-server saving times servers bought (hot spares included).",
         )
@@ -64,14 +145,28 @@ if result is not None:
             "capex_usd.compute", result.capex_usd["compute"], "Servers in service plus hot spares × node price."
         )
         c4.metric(label, value, help=help_text)
-        c5.metric("Servers + hot spares", f"{result.servers:,} + {result.spare_servers:,}")
+        c5.metric(f"{nodes.capitalize()} + hot spares", f"{result.servers:,} + {result.spare_servers:,}")
         c6.metric(
             "Node price per GPU",
             fmt.usd_exact(result.node_capex_usd / result.platform.gpus_per_node),
             help="Node price divided by its GPUs.",
         )
         chart(node_bom_figure, result, inputs=scenario_json(result.scenario), key="node_bom_chart")
-    st.subheader("Bill of materials, per server")
+    p = result.platform
+    if p.rack_scale:
+        st.subheader("Bill of materials, per NVL72 rack")
+        st.caption(
+            f"One node is one rack: {p.compute_trays} compute trays × {p.gpus_per_tray} GPUs and {p.switch_trays} "
+            f"NVLink switch trays (the NVLink domain of {p.nvlink_domain_gpus} GPUs), up to "
+            f"{p.node_max_power_kw:g} kW (~{p.tray_max_power_kw:.1f} kW per compute tray), {p.cooling} cooled. "
+            "NICs, DPUs, drives, integration and warranty are counted per compute tray; the Grace CPUs and their "
+            "memory are in the rack price, so CPU tier, sockets and system memory do not apply."
+        )
+    else:
+        st.subheader("Bill of materials, per server")
+        st.caption(
+            f"{p.name}: {p.gpus_per_node} × {p.gpu_memory_gb} GB, up to {p.node_max_power_kw:g} kW, {p.cooling} cooled."
+        )
     table = result.bom_table()[["item", "quantity", "unit", "unit_price_usd", "total_usd", "basis", "key"]]
     st.dataframe(
         table,

@@ -10,7 +10,8 @@ from functools import partial
 
 import streamlit as st
 
-from neoplan import Result, export
+from neoplan import Result, export, stress
+from neoplan.scenario import Scenario, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import scenario_downloads
@@ -25,12 +26,30 @@ SHEET_HELP = {
     "Opex": "by category per operating year",
     "Cash flow": "one row per month: revenue, opex, P&L, debt and cash flows",
     "P&L": "profit and loss and the debt schedule per project year",
+    "Tornado": "every stress driver at its low and its high value, for every return metric",
+    "Grid": "equity IRR, NPV, project IRR and minimum DSCR over two drivers",
+    "Monte Carlo": "percentiles, where the scenario sits among the draws, probabilities of loss and of a covenant "
+    "breach, the ranges with why and source, a histogram",
+    "Solvers": "break-even price, utilization and largest debt share",
 }
+# Session key where the Stress test page leaves (scenario JSON, stress.Settings) of the run the user last made.
+STRESS_SETTINGS = "stress.export_settings"
 
 
-def _html_bytes(result: Result) -> bytes:
-    """The HTML report as UTF-8 bytes (built on click)."""
-    return export.html_report(result).encode("utf-8")
+def stress_settings(scenario: Scenario) -> stress.Settings | None:
+    """The settings the user ran on the Stress test page for this very scenario; None if none (defaults apply)."""
+    saved = st.session_state.get(STRESS_SETTINGS)
+    return saved[1] if saved and saved[0] == scenario_json(scenario) else None
+
+
+def _workbook_bytes(result: Result, settings: stress.Settings | None) -> bytes:
+    """The workbook with the stress sheets of ``settings`` (built on click)."""
+    return export.workbook_bytes(result, export.stress_run(result, settings))
+
+
+def _html_bytes(result: Result, settings: stress.Settings | None) -> bytes:
+    """The HTML report as UTF-8 bytes, stress section from ``settings`` (built on click)."""
+    return export.html_report(result, export.stress_run(result, settings)).encode("utf-8")
 
 
 st.title("Export")
@@ -46,31 +65,44 @@ if result is None:
     st.stop()
 
 stem = export.slug(scenario.name)
+settings = stress_settings(scenario)
+if settings is None:
+    st.caption(
+        f"Stress test in the workbook and the report: default ranges, {stress.DEFAULT_DRAWS:,} Monte Carlo draws, "
+        "seed 0, independent price and utilization. Run the Stress test page to export your own settings."
+    )
+else:
+    st.caption(
+        f"Stress test in the workbook and the report: the run from the Stress test page ({settings.draws:,} draws, "
+        f"seed {settings.seed}, price–utilization correlation {settings.correlation:g}, your driver ranges)."
+    )
 left, right = st.columns(2, gap="large")
 with left, st.container(border=True):
     st.subheader("Excel workbook")
     st.markdown("\n".join(f"- **{name}**: {SHEET_HELP[name]}" for name in export.SHEETS))
     st.download_button(
         "⬇ Workbook (.xlsx)",
-        partial(export.workbook_bytes, result),
+        partial(_workbook_bytes, result, settings),
         file_name=f"{stem}.xlsx",
         mime=XLSX,
         key="export.workbook",
         type="primary",
         on_click="ignore",
-        help="Eight formatted sheets; opens in Excel, LibreOffice and Google Sheets.",
+        help=f"{len(export.SHEETS)} formatted sheets; opens in Excel, LibreOffice and Google Sheets.",
     )
 with right, st.container(border=True):
     st.subheader("HTML report")
     st.markdown(
         "One self-contained file an investor opens in any browser, offline: the scenario summary, the headline "
         "KPIs, interactive charts (capex, TCO per GPU-hour, cash flow and payback, IRR against price, debt and "
-        "DSCR, opex by year, the node against the OEM default), the P&L, debt and opex tables, the node BoM, the "
-        "networks, every input and every price with its source. About 5 MB (plotly.js is inside)."
+        "DSCR, opex by year, the node against the OEM default), the P&L, debt and opex tables, the stress test "
+        "(tornado, grid, Monte Carlo with where the scenario sits, the ranges with their sources, break-even "
+        "solvers), the node BoM, the networks, every input and every price with its source. About 5 MB (plotly.js "
+        "is inside)."
     )
     st.download_button(
         "⬇ Report (.html)",
-        partial(_html_bytes, result),
+        partial(_html_bytes, result, settings),
         file_name=f"{stem}_report.html",
         mime="text/html",
         key="export.html",

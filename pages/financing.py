@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from neoplan import finance, metrics
 from neoplan.charts.finance import debt_figure, timeline_figure
 from neoplan.scenario import scenario_json
-from neoplan.statements import DEBT_LABELS, debt_by_month, debt_by_year
+from neoplan.statements import COVER_LABELS, DEBT_LABELS, cover_by_year, debt_by_month, debt_by_year
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import chart, compact_metrics, field_input, metric_cards
@@ -15,6 +16,15 @@ from ui.widgets import chart, compact_metrics, field_input, metric_cards
 KPI_KEY = "financing_kpis"
 TIMELINE_KEY = "financing_timeline"
 FUNDING_KEY = "financing_funding"
+CONVENTIONS = (
+    "Conventions: the interest rate is nominal per year, compounding monthly (rate ÷ 12 a month); the term runs "
+    "from the first draw. Every flow sits at the end of its month, month 0 (the purchase order) undiscounted; NPV "
+    "discounts at the hurdle rate as an effective annual rate. Interest during construction is capitalised into "
+    "the asset and depreciated with it; the upfront fee is amortised over the term. IRR is the root that agrees "
+    "with MOIC and with NPV at the hurdle (none if no root does). Payback is undiscounted, from the purchase order. "
+    "LLCR: CFADS to maturity discounted at the loan rate ÷ debt at the first full operating month. Headroom: "
+    "1 − covenant ÷ DSCR, how far CFADS can fall before a breach."
+)
 
 
 def _sculpted() -> bool:
@@ -55,14 +65,20 @@ if result is not None:
             "capex_usd.total", result.capex_total_usd, "Deposit at order, the balance at delivery."
         )
         s[0].metric(label, value, help=help_text)
-        s[1].metric("Debt drawn", fmt.usd(drawn), help="Debt share × capex, drawn with each capex payment.")
+        label, value, help_text = metrics.card("debt_usd", d["debt_usd"], "Drawn with each capex payment.")
+        s[1].metric(label, value, help=help_text)
         s[2].metric("Equity in", fmt.usd(result.capex_total_usd - drawn), help="Capex not funded by debt.")
         s[3].metric(
             "Interest capitalised",
             fmt.usd(float(debt.interest_capitalized.sum())),
-            help="Interest added to the loan before operation (and any sculpted shortfall).",
+            help="Interest added to the loan before operation (and any sculpted shortfall). Interest during "
+            "construction is capitalised into the asset for tax and depreciated with it.",
         )
-        s[4].metric("Upfront fee", fmt.usd(float(debt.fee.sum())), help="Paid at the first draw, expensed for tax.")
+        s[4].metric(
+            "Upfront fee",
+            fmt.usd(float(debt.fee.sum())),
+            help="Paid at the first draw; for tax, amortised over the loan term.",
+        )
 
 left, right = st.columns([1, 2.6], gap="large")
 with left:
@@ -83,9 +99,11 @@ with left:
     field_input("financing.target_dscr", "Target DSCR [×]", step=0.05)
     if _sculpted():
         st.caption(
-            "Sculpted: debt service each month = CFADS / DSCR*, with DSCR* set so the loan is repaid exactly at "
-            "maturity. A DSCR* below the target means the debt is too large for it."
+            "Sculpted: the loan is sized so that debt service = CFADS ÷ target DSCR repays it exactly at maturity "
+            "(at most debt share × capex); each month's service is proportional to that month's CFADS, with no "
+            "balloon. When the debt share is the smaller limit, the cover is above the target."
         )
+    field_input("financing.covenant_dscr", "Covenant DSCR [×]", step=0.05)
     field_input("financing.upfront_fee_rate", "Upfront fee [% of debt]", step=0.5)
     field_input("financing.capitalize_idc", "Capitalise IDC")  # interest during construction (see help)
     field_input("financing.hurdle_rate", "Hurdle rate / WACC [% per year]", step=1.0)
@@ -99,6 +117,10 @@ with left:
     field_input("timeline.horizon_months", "Analysis horizon [months]", step=6)
     field_input("timeline.useful_life_months", "Depreciation life [months]", step=6)
     field_input("timeline.residual_value_share", "Residual value [% of capex]", step=1.0)
+    field_input("timeline.end_of_life", "At the end of the useful life",
+                options_labels={"shutdown": "Shut down and sell", "refresh": "Refresh: buy a new cluster"})
+    if get_scenario().timeline.end_of_life == "refresh":
+        field_input("timeline.refresh_capex_multiple", "Refresh capex [× designed capex]", step=0.05)
 
 if result is not None:
     dates = result.ops.dates
@@ -116,7 +138,12 @@ if result is not None:
             help="Months of scheduled repayment: first full operating month + grace, to the end of the term "
             "(or the horizon, where any balance left is paid off).",
         )
-        t[3].metric("Horizon", f"{dates.months} months", help="Residual value received in the last month.")
+        t[3].metric(
+            "Horizon",
+            f"{dates.months} months",
+            help="Each cluster is sold for its residual value when its useful life ends (go-live + life), or in the "
+            "last month if the horizon comes first; past the life it shuts down or is refreshed (end of life).",
+        )
         chart(timeline_figure, result, inputs=scenario_json(result.scenario), key="financing_timeline_chart")
 
         st.subheader("Debt")
@@ -129,5 +156,34 @@ if result is not None:
         monthly = debt_by_month(result).rename(columns={"month": "Month", **DEBT_LABELS})
         dollars = st.column_config.NumberColumn(format="dollar", step=1)  # formatted by the browser: no Styler
         st.dataframe(monthly, hide_index=True, column_config={c: dollars for c in monthly.columns if c != "Month"})
+    st.subheader("Lender's view")
+    f = result.scenario.financing
+    metric_cards(
+        "financing_lender",
+        [[metrics.card(key, metrics.lookup(d, key), note)
+          for key, note in (("min_dscr", f"Covenant {f.covenant_dscr:.2f}×."), ("llcr", ""),
+                            ("covenant_headroom", f"Covenant {f.covenant_dscr:.2f}×."),
+                            ("debt_usd", "Sculpted: the size the cover supports." if _sculpted() else ""))]],
+        font_rem=1.6,
+    )
+    cover = cover_by_year(result)
+    if cover.empty:
+        st.caption("No debt, so no debt cover to show.")
+    else:
+        st.markdown(
+            f"**Debt cover by year of operation** (12-month periods from the first full operating month, month "
+            f"{int(np.ceil(dates.go_live_month))}, to maturity; covenant {f.covenant_dscr:.2f}×, target "
+            f"{f.target_dscr:.2f}×)"
+        )
+        shown = cover.rename(columns=COVER_LABELS).rename_axis(None)
+        st.dataframe(
+            shown.style.format({COVER_LABELS["cfads_usd"]: fmt.usd, COVER_LABELS["debt_service_usd"]: fmt.usd,
+                                COVER_LABELS["dscr"]: fmt.ratio, COVER_LABELS["headroom"]: fmt.pct}, na_rep=fmt.NA)
+            .map(lambda v: "color: #c0392b" if isinstance(v, float) and v < 0 else "",
+                 subset=[COVER_LABELS["headroom"]]),
+            height=_height(len(shown)),
+            key="financing_cover_table",
+        )
+    st.caption(CONVENTIONS)
     with st.expander("How this is computed"):
         st.markdown(finance.__doc__ or "")

@@ -8,6 +8,9 @@ import streamlit as st
 from neoplan import Result, metrics
 from neoplan.charts.network import SHORT_LABELS, options_figure, topology_figure
 from neoplan.fabric import (
+    AUTO_SWITCH,
+    IB_FAMILIES,
+    SPECTRUM_X_FAMILIES,
     DesignOption,
     default_network_catalogue,
     design_options,
@@ -24,9 +27,14 @@ TOPOLOGY_LABELS = {
     "tor": "Top-of-rack",
     "vms": "Virtual modular switch",
     "modular": "Modular chassis (CS9500 class)",
+    "spectrum_x": "Spectrum-X Ethernet (SN5600 + SuperNICs)",
 }
+GENERATIONS = {400: "400G: NDR / ConnectX-7 / BlueField-3", 800: "800G: XDR / ConnectX-8"}
+OOB_SHARING = {None: "As many racks as the ports fit", 1: "One switch in every rack", 2: "One per 2 racks",
+               4: "One per 4 racks", 8: "One per 8 racks"}
 NETWORK_NAMES = {"backend_network": "back end", "frontend_network": "front end", "oob_network": "OOB"}
 HIGHLIGHT = "background-color: #fdebe5; font-weight: bold"
+BACKEND_FAMILIES = IB_FAMILIES + SPECTRUM_X_FAMILIES
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -53,15 +61,15 @@ with left:
     field_input("fabric.topology", "Design", options_labels=TOPOLOGY_LABELS)
     field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]", step=0.5)
     field_input("fabric.nics_per_node", "Back-end NICs per server")
-    field_input("fabric.nic_gbps", "NIC speed [Gbit/s]")
+    field_input("fabric.nic_gbps", "Generation (NIC speed)", options_labels=GENERATIONS)
     switches = {
-        k: it for k, it in default_network_catalogue().items() if it.role == "switch" and it.family in ("ndr", "xdr")
+        k: it for k, it in default_network_catalogue().items() if it.role == "switch" and it.family in BACKEND_FAMILIES
     }
     field_input(
         "fabric.switch_model",
         "Switch",
-        options=list(switches),
-        options_labels={k: it.name for k, it in switches.items()},
+        options=[AUTO_SWITCH, *switches],
+        options_labels={AUTO_SWITCH: "Auto (by design and generation)"} | {k: it.name for k, it in switches.items()},
     )
     field_input("fabric.servers_per_su", "Servers per scalable unit")
     field_input(
@@ -80,11 +88,20 @@ with left:
         "Front-end switches",
         options_labels={"generic": "Generic Ethernet", "spectrum": "NVIDIA Spectrum"},
     )
+    field_input("fabric.frontend.oversubscription", "Front-end oversubscription [N:1]", step=0.5)
+    field_input(
+        "fabric.frontend.server_cable",
+        "Server → front-end leaf",
+        options_labels={"optics": "Optics (leaves in network racks)", "dac": "Copper DAC (top-of-rack leaf)"},
+    )
+    field_input("fabric.frontend.match_storage_ports", "Front-end ports as fast as the storage NICs")
     field_input(
         "fabric.oob.switch_class",
         "Out-of-band switches",
         options_labels={"generic": "Generic 1 GbE", "spectrum": "NVIDIA SN2201"},
     )
+    field_input("fabric.oob.racks_per_switch", "Compute racks per OOB switch", options=list(OOB_SHARING),
+                options_labels=OOB_SHARING)
     st.divider()
     field_input("cluster.gpus", "GPUs in the cluster", step=8)
 
@@ -92,13 +109,16 @@ result = evaluate_current()
 if result is not None:
     fabric = result.fabric
     b, fe, oob = fabric.backend, fabric.frontend, fabric.oob
+    unit_name = "compute tray" if b.gpus_per_node != result.scenario.cluster.gpus_per_node else "server"
+    storage_gbps = fe.storage_port_gbps or fe.port_gbps
     with right:
         backend_usd = fabric.capex_usd("backend_network")
         spines_label = "Modular chassis" if b.chassis else "Spine switches"
         cards = [
             metrics.card("capex_usd.backend_network", backend_usd, "Switches, optics and cables.", short=True),
             ("Back end per server", fmt.usd_exact(backend_usd / result.servers), "Back-end capex ÷ servers."),
-            ("Bandwidth per GPU", f"{b.injection_gbps_per_gpu:,.0f} Gbit/s", "NICs × NIC speed ÷ GPUs per server."),
+            ("Bandwidth per GPU", f"{b.injection_gbps_per_gpu:,.0f} Gbit/s", "NICs × NIC speed ÷ GPUs per server "
+             "(per compute tray for NVL72)."),
             (
                 "Across spines per GPU",
                 f"{b.spine_gbps_per_gpu:,.0f} Gbit/s",
@@ -107,6 +127,8 @@ if result is not None:
             ("Leaf switches", fmt.count(b.leaf_switches), None),
             (spines_label, fmt.count(b.chassis or b.spine_switches), f"{b.tiers} switch tier(s)."),
             ("Core switches", fmt.count(b.core_switches), None),
+            ("Switch", b.items["switch"],
+             f"{b.rails_per_leaf} rail(s) per leaf; {b.endpoints:,} NIC endpoints on {b.servers:,} {unit_name}s."),
             ("Transceivers", fmt.count(b.transceivers), "Server-side single-port plus switch-side twin-port."),
             ("Cables", fmt.count(b.cables), "Fibres, DACs, DAC splitters and ACCs."),
             metrics.card(
@@ -116,13 +138,21 @@ if result is not None:
                 short=True,
             ),
             ("Front end per GPU", f"{fe.gbps_per_gpu:,.0f} Gbit/s", "The article: 25–50 Gbit/s per GPU is plenty."),
+            (
+                "Storage read",
+                f"{result.storage.read_gbyte_per_s:,.0f} GB/s",
+                f"{result.storage.servers} storage servers on {storage_gbps}G ports: throughput is capped by the "
+                "ports they plug into.",
+            ),
             metrics.card(
                 "capex_usd.oob_network",
                 fabric.capex_usd("oob_network"),
-                f"{oob.ports:,} ports, {oob.switches:,} switches.",
+                f"{oob.ports:,} ports, {oob.switches:,} switches ({oob.rack_access_switches:,} in compute racks, "
+                f"{oob.racks_per_switch or 0} rack(s) each).",
                 short=True,
             ),
-            ("UFM licences", fmt.count(fabric.ufm_licences), "One per back-end NIC endpoint; none with OpenSM."),
+            ("UFM licences", fmt.count(fabric.ufm_licences),
+             "One per InfiniBand NIC endpoint; none with OpenSM or Spectrum-X."),
             ("Network racks", fmt.count(b.network_racks + fe.network_racks), "Back-end and front-end switch racks."),
             ("Network power", f"{sum(fabric.power_kw.values()):,.1f} kW", "Switches and optics of all three networks."),
         ]
@@ -136,8 +166,8 @@ if result is not None:
     options, chosen = with_scenario_design(result.scenario, result.fabric.backend, result.book,
                                        cached_options(scenario_json(result.scenario), result))
     st.caption(
-        f"Every design at your {result.gpus:,} GPUs and {result.scenario.fabric.nics_per_node} back-end NICs "
-        "per server. Your design (topology and oversubscription as set on the left) is in orange and marked "
+        f"Every design at your {result.gpus:,} GPUs and {b.nics_per_node} back-end NICs "
+        f"per {unit_name}. Your design (topology and oversubscription as set on the left) is in orange and marked "
         "in the table."
     )
     chart(options_figure, options, chosen, inputs=scenario_json(result.scenario), key="network_options_chart")

@@ -6,6 +6,7 @@ import streamlit as st
 
 from neoplan import metrics, revenue
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
+from neoplan.model import Result
 from neoplan.scenario import Pricing, scenario_json
 from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
 from ui.widgets import chart, field_input, metric_cards
@@ -16,8 +17,12 @@ PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
 KPI_KEY = "pricing_kpis"
 
 
-def _implied_reserved_price() -> float:
-    """Reserved price when not pinned: reserved multiple × headline price [USD/GPU-h]."""
+def _implied_reserved_price(result: Result | None = None) -> float:
+    """Reserved price when not pinned [USD/GPU-h]: what ``result`` charges at go-live if given (the multiple ×
+    the headline, after any performance discount of the Operations page), else multiple × headline."""
+    if result is not None and result.scenario.pricing.reserved_usd_per_gpu_hour is None:
+        prices = result.ops.revenue.reserved_usd_per_gpu_hour
+        return float(prices[min(int(result.ops.dates.go_live_month), prices.size - 1)])
     p = get_scenario().pricing
     return p.usd_per_gpu_hour * p.reserved_price_multiple
 
@@ -33,13 +38,13 @@ def _on_pin_price() -> None:
     update_field(PIN, float(st.session_state[PIN_KEY]))
 
 
-def reserved_price_input() -> None:
-    """Checkbox "pin reserved price" and the price itself (shows multiple × headline while unpinned)."""
+def reserved_price_input(result: Result | None) -> None:
+    """Checkbox "pin reserved price" and the price itself (shows the price the model charges while unpinned)."""
     pinned = get_scenario().pricing.reserved_usd_per_gpu_hour
     if PINNED_KEY not in st.session_state:
         st.session_state[PINNED_KEY] = pinned is not None
     if not st.session_state[PINNED_KEY]:
-        st.session_state[PIN_KEY] = round(_implied_reserved_price(), 4)
+        st.session_state[PIN_KEY] = round(_implied_reserved_price(result), 4)
     elif PIN_KEY not in st.session_state:
         st.session_state[PIN_KEY] = pinned if pinned is not None else _implied_reserved_price()
     st.checkbox(
@@ -60,6 +65,23 @@ def reserved_price_input() -> None:
     error = field_errors().get(PIN)
     if error:
         st.error(error)
+
+
+def contract_book_note() -> None:
+    """The contract book in words, with this scenario's numbers: take-or-pay, on demand, renewals."""
+    p = get_scenario().pricing
+    on_demand = max(p.utilization - p.reserved_share, 0.0)
+    billed = p.reserved_share + on_demand
+    st.caption(
+        f"**Take-or-pay:** {100 * p.reserved_share:.0f} % of the GPU-hours are reserved and paid for from go-live "
+        f"whether customers use them or not. **On demand** sells the use above that: {100 * p.utilization:.0f} % "
+        f"used − {100 * p.reserved_share:.0f} % reserved = {100 * on_demand:.0f} % of the hours, ramped in over "
+        f"{p.ramp_months} months, so {100 * billed:.0f} % of the hours are billed"
+        + (" — more than are used: idle reserved GPUs still pay." if p.utilization < p.reserved_share else ".")
+        + f" **Renewals:** every {p.reserved_term_months} months reserved contracts re-price to the market then: "
+        f"the headline price declined by {100 * p.price_decline_per_year:.0f} % a year × the reserved multiple "
+        f"{p.reserved_price_multiple:g} (a pinned price holds for the first term only)."
+    )
 
 
 st.title("Pricing & revenue")
@@ -84,16 +106,17 @@ left, right = st.columns([1, 2.6], gap="large")
 with left:
     st.subheader("Headline")
     field_input("pricing.usd_per_gpu_hour", "Headline price [USD/GPU-h]", step=0.05)
-    field_input("pricing.utilization", "Utilization [% of GPU-hours sold]", step=1.0)
+    field_input("pricing.utilization", "Utilization [% of all GPU-hours used]", step=1.0)
     st.subheader("Contract book")
     field_input("pricing.reserved_share", "Reserved share, take-or-pay [%]", step=5.0)
     field_input("pricing.reserved_price_multiple", "Reserved price [× headline]", step=0.05)
-    reserved_price_input()
+    reserved_price_input(result)
     field_input("pricing.reserved_term_months", "Reserved term [months]", step=6)
     field_input("pricing.on_demand_price_multiple", "On-demand price [× headline]", step=0.05)
     field_input("pricing.price_decline_per_year", "Price decline [% per year]", step=1.0)
     field_input("pricing.ramp_months", "On-demand ramp-up [months]")
     field_input("pricing.sla_credit_share", "SLA credits [% of revenue]", step=0.5)
+    contract_book_note()
 
 if result is not None:
     with right:

@@ -139,6 +139,8 @@ with tab_storage:
             )
             c6.metric(label, value, help=help_text)
             chart(storage_throughput_figure, result, inputs=inputs, key="storage_site.throughput")
+            if s.port_note():
+                st.caption(s.port_note())
             details = {
                 "Server model": f"{s.model.key}: {s.model.name}",
                 "Drives": f"{s.drives:,} ({s.drives_per_server} per server, {s.model.drive_tb:g} TB each)",
@@ -162,7 +164,7 @@ with tab_site:
     with left:
         st.subheader("Site inputs")
         field_input("facility.rack_power_kw", "Rack power [kW]", step=1.0, fmt="%.1f")
-        field_input("facility.servers_per_rack", "Servers per compute rack [count]")
+        field_input("facility.servers_per_rack", "Servers per compute rack, at most [count]")
         field_input("facility.pue", "PUE [ratio]", step=0.05)
         field_input("facility.colo_usd_per_kw_month", "Colocation [USD per kW-month]", step=5.0, fmt="%.0f")
         field_input("facility.electricity_usd_per_kwh", "Electricity [USD/kWh]", step=0.005, fmt="%.3f")
@@ -189,11 +191,20 @@ with tab_site:
             c8.metric(
                 "Compute rack",
                 f"{f.compute_rack_kw:,.1f} kW",
-                delta=f"{'fits' if f.rack_fits else 'exceeds'} {f.rack_power_kw:g} kW",
+                delta=f"fits {f.rack_power_kw:g} kW" if f.rack_fits
+                else f"{f.servers_per_rack} of {f.asked_servers_per_rack} servers fit",
                 delta_color="normal" if f.rack_fits else "inverse",
                 delta_arrow="off",
-                help=f"{f.servers_per_rack} × {f.node_max_power_kw:g} kW servers at max power vs the rack's power.",
+                help=(f"One rack-scale system of {f.node_max_power_kw:g} kW per rack." if f.rack_scale else
+                      f"{f.servers_per_rack} × {f.node_max_power_kw:g} kW servers at max power; servers per rack "
+                      "follow from the rack power, so racks and colocation grow when fewer fit."),
             )
+            if f.cooling == "liquid":
+                cdu = sum(ln.total_usd for ln in f.lines if ln.key in ("cdu_per_kw", "liquid_loop_per_rack"))
+                st.caption(
+                    f"Direct liquid cooling: {f.liquid_heat_kw:,.0f} kW of heat to facility water through CDUs "
+                    f"(pumps {f.cooling_kw:,.1f} kW, counted as IT load); CDUs and rack hook-ups {fmt.usd(cdu)} capex."
+                )
             chart(power_figure, result, inputs=inputs, key="storage_site.power")
             c9, c10, c11, c12 = st.columns(4)
             c9.metric("IT average", f"{f.it_avg_kw:,.0f} kW", help=f"At {fmt.pct(f.utilization, 0)} utilization.")
@@ -211,7 +222,8 @@ with tab_site:
             st.caption(
                 f"{f.management_nodes} management nodes ({f.subnet_manager_nodes} with a back-end NIC for the "
                 f"HA subnet manager), {f.firewall_pairs} firewall pair(s), {f.pdus} monitored PDUs "
-                f"(2 per rack). Management capex {fmt.usd(result.capex_usd['management'])}; racks, "
+                f"(2 per rack{'; NVL72 racks bring their own power shelves' if f.rack_scale else ''}). "
+                f"Management capex {fmt.usd(result.capex_usd['management'])}; racks, "
                 f"installation and burn-in {fmt.usd(result.capex_usd['other'])}."
             )
 

@@ -47,7 +47,14 @@ DISPLAY = {
     "ratio": (1.0, "×", "%.2f", 0.05),
     "USD/kW-month": (1.0, "$/kW-mo", "%.0f", 5.0),
     "months": (1.0, "months", "%.1f", 1.0),
+    "× preset": (1.0, "×", "%.2f", 0.05),
+    "minutes": (1.0, "min", "%.1f", 1.0),
 }
+
+
+def display(unit: str) -> tuple[float, str, str, float]:
+    """How a driver unit is shown (scale, label, format, step); a unit not listed shows as it is, 3 decimals."""
+    return DISPLAY.get(unit, (1.0, unit, "%.3f", 0.1))
 
 
 def show_metric(value: float | None, metric: str) -> str:
@@ -65,8 +72,30 @@ def show_metric(value: float | None, metric: str) -> str:
 
 def show_value(value: float, unit: str) -> str:
     """A driver value in its display unit: ``$2.80 /GPU-h``, ``85.0 %``, ``1.30×``."""
-    scale, label, number, _ = DISPLAY[unit]
+    scale, label, number, _ = display(unit)
     return f"{number % (value * scale)} {label}"
+
+
+def percentile_text(value: float | None) -> str:
+    """Where the scenario sits among the draws: ``P51``; n/a without a value."""
+    return fmt.NA if value is None else f"P{value:.0f}"
+
+
+def where_text(where: float | None, probability_of_loss: float) -> str:
+    """One sentence: where the scenario's equity IRR sits in the Monte Carlo, and what the loss figure means."""
+    if where is None:
+        return ""
+    lean = (
+        "the draws lean to the downside of the scenario" if where > 60
+        else "the draws lean to the upside of the scenario" if where < 40
+        else "the draws sit about evenly around the scenario"
+    )
+    return (
+        f"**Where the scenario sits:** its own equity IRR is at **{percentile_text(where)}** of the draws "
+        f"({where:.0f} % of draws do worse): {lean}. The probability of loss ({fmt.pct(probability_of_loss)}) "
+        "reads against that: the ranges (Drivers, above, each with its reason and source) decide where the "
+        "draws fall."
+    )
 
 
 def _whole(value: float) -> int | float:
@@ -76,7 +105,7 @@ def _whole(value: float) -> int | float:
 
 def _shown(value: float, unit: str) -> float:
     """A driver value in its widget's unit (percent for fractions), float noise rounded off."""
-    return round(value * DISPLAY[unit][0], 10)
+    return round(value * display(unit)[0], 10)
 
 
 def _widget_values(key: str, rng: stress.Range) -> dict[str, Any]:
@@ -107,7 +136,7 @@ def follow_scenario(base: Mapping[str, float], defaults: Mapping[str, stress.Ran
 def range_problem(key: str, low: float | None, high: float | None, distribution: str) -> str | None:
     """What is wrong with a driver's range as typed, in the widget's units (percent for fractions); None if fine."""
     spec = stress.DRIVERS[key]
-    scale, label, number, _ = DISPLAY[spec.unit]
+    scale, label, number, _ = display(spec.unit)
     lo, hi = stress.driver_bounds(key)
 
     def show(value: float) -> str:
@@ -136,11 +165,12 @@ def driver_table(
     ranges = {}
     problems = []
     for key, spec in stress.DRIVERS.items():
-        scale, label, number, step = DISPLAY[spec.unit]
+        scale, label, number, step = display(spec.unit)
         for widget, value in _widget_values(key, defaults[key]).items():
             keep(widget, value)
         row = st.columns([2.2, 1.4, 1.2, 1.2, 2.0], vertical_alignment="center")
-        row[0].markdown(f"{spec.label} [{label}]", help=f"{stress.driver_description(key)} Default range: {spec.why}.")
+        reason = f"{stress.driver_description(key)} Default range: {spec.why} ({spec.source})."
+        row[0].markdown(f"{spec.label} [{label}]", help=fmt.plain(reason))  # "$2.80 … $3.50" is no LaTeX
         row[1].markdown(show_value(base[key], spec.unit))
         low = row[2].number_input(
             f"{spec.label} low", key=f"{KEY}low.{key}", step=step, format=number, label_visibility="collapsed"
@@ -162,6 +192,22 @@ def driver_table(
         else:
             ranges[key] = stress.Range(float(low) / scale, float(high) / scale, dist)
     return ranges, problems[0] if problems else None
+
+
+def range_reasons(defaults: Mapping[str, stress.Range]) -> pd.DataFrame:
+    """Each driver's default range with why and source."""
+    return pd.DataFrame(
+        [
+            {
+                "Driver": spec.label,
+                "Default low": show_value(defaults[key].low, spec.unit),
+                "Default high": show_value(defaults[key].high, spec.unit),
+                "Why": spec.why,
+                "Source": spec.source,
+            }
+            for key, spec in stress.DRIVERS.items()
+        ]
+    )
 
 
 def _ranges_text(ranges: Mapping[str, stress.Range]) -> str:
@@ -275,7 +321,7 @@ def grid_section(result: Any, ranges: dict[str, stress.Range]) -> None:
 def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
     """Monte Carlo settings, run (cached per inputs) and results; returns the DSCR covenant chosen."""
     st.subheader("Monte Carlo")
-    for name, value in SETTINGS.items():
+    for name, value in {**SETTINGS, "covenant": stress.covenant_of(result.scenario)}.items():
         keep(KEY + name, value)
     form = st.form(f"{KEY}mc_form", border=False)  # settings apply together, on "Run", not on every keystroke
     c = form.columns(4)
@@ -345,10 +391,11 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
         help="Share of draws in which the project misses the hurdle rate.",
     )
     p[2].metric(
-        f"Probability DSCR < {mc.covenant_dscr:.2f}×",
+        f"Probability of a covenant breach (DSCR < {mc.covenant_dscr:.2f}×)",
         fmt.pct(mc.probability_dscr_breach),
         border=True,
-        help="Share of draws whose minimum yearly DSCR breaches the covenant.",
+        help="Share of draws whose minimum yearly DSCR falls below the covenant (the scenario's "
+        "financing.covenant_dscr unless changed here).",
     )
     table = pd.DataFrame(
         [
@@ -356,15 +403,22 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
                 "Metric": METRIC_CHOICES[m],
                 **{k.upper(): show_metric(v, m) for k, v in mc.percentiles(m).items()},
                 "Scenario": show_metric(mc.deterministic.get(m), m),
+                "Scenario sits at": percentile_text(mc.base_percentile(m)),
             }
             for m in METRIC_CHOICES
         ]
     )
     st.dataframe(table, hide_index=True, key="stress_mc_table")
+    where = mc.base_percentile("equity_irr")
+    st.markdown(where_text(where, mc.probability_of_loss))
+    measured = mc.measured_correlation
+    drawn = f" (drawn: {measured:.3f})" if mc.correlation and measured is not None else ""
     st.caption(
-        f"{mc.draws:,} draws, seed {mc.seed}. P10 is the 10th percentile: nine draws in ten do better on "
-        "IRR and NPV. Payback “never” and DSCR “no debt” mean that percentile falls on draws that never pay "
-        f"back or carry no debt. {mc.share_undefined('equity_irr'):.1%} of draws have no equity IRR."
+        f"{mc.draws:,} draws, seed {mc.seed}, price–utilization rank correlation {mc.correlation:g}{drawn}. P10 is "
+        "the 10th percentile: nine draws in ten do better on IRR and NPV. “Scenario sits at P51” means 51 % of "
+        "the draws come out below the scenario's own value. Payback “never” and DSCR “no debt” mean that "
+        f"percentile falls on draws that never pay back or carry no debt. {mc.share_undefined('equity_irr'):.1%} "
+        "of draws have no equity IRR."
     )
     keep(f"{KEY}mc_metric", "equity_irr")
     metric = st.radio(
@@ -400,7 +454,7 @@ def solver_section(result: Any, covenant: float) -> None:
             f"Price for {target:.1f} % equity IRR",
             fmt.usd_per_gpu_hour(price.value),
             border=True,
-            help=price.message,
+            help=fmt.plain(price.message),
             delta_color="inverse",
             delta=None
             if price.value is None
@@ -410,7 +464,7 @@ def solver_section(result: Any, covenant: float) -> None:
             "Utilization for NPV = 0",
             fmt.pct(util.value),
             border=True,
-            help=util.message,
+            help=fmt.plain(util.message),
             delta_color="inverse",
             delta=None
             if util.value is None
@@ -420,7 +474,7 @@ def solver_section(result: Any, covenant: float) -> None:
             "Max debt share",
             fmt.pct(debt.value),
             border=True,
-            help=debt.message,
+            help=fmt.plain(debt.message),
             delta=None
             if debt.value is None
             else f"{(debt.value - scenario.financing.debt_share) * 100:+.1f} points vs scenario",
@@ -428,6 +482,37 @@ def solver_section(result: Any, covenant: float) -> None:
     for solution in (price, util, debt):
         if solution.value is None or solution.achieved is None:
             st.caption(f"⚠ {fmt.plain(solution.message)}")
+
+
+# Session key read by the Export page: (scenario JSON, stress.Settings) of the run shown here.
+EXPORT_SETTINGS = "stress.export_settings"
+
+
+def remember_for_export(result: Result) -> None:
+    """Leave the settings of the Monte Carlo shown (and the grid axes and solver target) for the Export page."""
+    mc = st.session_state.get(MC_RESULT)
+    if mc is None:
+        return
+    state = st.session_state
+    typed = state.get(f"{KEY}target_irr")
+    target = float(typed) if isinstance(typed, int | float) else math.nan
+    if not -99 < target < 1000:  # outside what run_all accepts (the solver section says what is wrong): default
+        target = stress.DEFAULT_TARGET_EQUITY_IRR * 100
+    settings = stress.Settings(
+        ranges=dict(mc.ranges),
+        draws=mc.draws,
+        seed=mc.seed,
+        correlation=mc.correlation,
+        covenant_dscr=mc.covenant_dscr,
+        **(
+            {"grid_x": state[f"{KEY}grid_x"], "grid_y": state[f"{KEY}grid_y"]}
+            if state.get(f"{KEY}grid_x", 0) != state.get(f"{KEY}grid_y", 0)  # the grid refuses one driver twice
+            else {}
+        ),
+        grid_points=int(state.get(f"{KEY}grid_points", 21)),
+        target_equity_irr=target / 100,
+    )
+    state[EXPORT_SETTINGS] = (scenario_json(result.scenario), settings)
 
 
 st.title("Stress test")
@@ -459,6 +544,11 @@ with st.expander("Drivers: low / high values and Monte Carlo distributions", exp
         args=(defaults,),
         help="Put every range back to its default around the scenario's values.",
     )
+    st.markdown(
+        "**Why the default ranges are what they are.** They sit evenly around the scenario's values (so a "
+        "triangular draw averages the scenario) unless the reason says otherwise; the one-sided delay is on purpose."
+    )
+    st.dataframe(range_reasons(defaults), hide_index=True, key="stress_range_reasons")
 if problem is None:
     try:
         stress.check_ranges(ranges)
@@ -472,5 +562,6 @@ tornado_section(result, ranges)
 grid_section(result, ranges)
 covenant = monte_carlo_section(result, ranges)
 solver_section(result, covenant)
+remember_for_export(result)
 with st.expander("How this is computed"):
     st.markdown(stress.__doc__ or "")

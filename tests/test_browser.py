@@ -40,6 +40,7 @@ PAGES = [
     ("Compute node", "compute_node", fmt.usd_exact(_DEFAULT.node_capex_usd)),
     ("Network", "network", fmt.usd(_DEFAULT.capex_usd["backend_network"])),
     ("Storage & site", "storage_site", "Storage servers"),
+    ("Operations", "operations", "Readiness checklist"),
     ("Financing", "financing", fmt.pct(_DEFAULT.kpis["equity_irr"])),
     ("Pricing & revenue", "pricing", fmt.usd_per_gpu_hour(_DEFAULT.kpis["breakeven_usd_per_gpu_hour"])),
     ("Results", "results", fmt.usd_per_gpu_hour(_DEFAULT.kpis["tco_usd_per_gpu_hour"])),
@@ -291,3 +292,25 @@ def test_applied_recommendations_stay(tab: Any) -> None:
         go(tab, label)
     assert metric(tab, "GPUs") == "256"
     no_exception(tab, "Overview")
+
+
+def test_operations_checklist_moves_the_figures_and_stays(tab: Any) -> None:
+    go(tab, "Operations")
+    goodput, npv = metric(tab, "Goodput"), metric(tab, "NPV")
+    tab.get_by_role("tab", name="Readiness checklist").click()
+    settle(tab)
+    box = tab.get_by_test_id("stCheckbox").filter(has_text="NCCL-hang detector")
+    assert box.locator("input").is_checked()
+    box.locator("label").click()
+    settle(tab)
+    assert not box.locator("input").is_checked()
+    assert metric(tab, "Goodput") != goodput and metric(tab, "NPV") != npv
+    after = (metric(tab, "Goodput"), metric(tab, "NPV"))
+    assert "unsaved changes" in header_text(tab)
+    go(tab, "Overview")
+    go(tab, "Operations")
+    box = tab.get_by_test_id("stCheckbox").filter(has_text="NCCL-hang detector")  # back on the tab it was left on
+    box.wait_for(timeout=30_000)
+    assert not box.locator("input").is_checked()
+    assert (metric(tab, "Goodput"), metric(tab, "NPV")) == after
+    no_exception(tab, "Operations")

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from openpyxl import Workbook, load_workbook
 from plotly.offline import get_plotlyjs
 
-from neoplan import evaluate, load_scenario
+from neoplan import evaluate, load_scenario, stress
 from neoplan import export as ex
 from neoplan.charts.finance import pnl_by_year
 from neoplan.cli import main
@@ -73,6 +73,16 @@ def _rows(ws, left: int = 1) -> list[dict]:  # type: ignore[no-untyped-def]
     return out
 
 
+def _blocks(ws) -> list[list[dict]]:  # type: ignore[no-untyped-def]
+    """Every block side by side on a sheet (header runs at HEADER_ROW split by an empty column), as _rows."""
+    lefts, previous = [], None
+    for cell in ws[ex.HEADER_ROW]:
+        if cell.value is not None and previous is None:
+            lefts.append(cell.column)
+        previous = cell.value
+    return [_rows(ws, left) for left in lefts]
+
+
 def _lf(text: str) -> str:
     """XML reads a bare CR back as LF; compare line breaks as LF."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -125,10 +135,19 @@ def test_undefined_kpi_is_an_empty_cell() -> None:
     )
     d = no_debt_no_payback.to_dict()
     assert d["payback_months"] is None and d["min_dscr"] is None
-    rows = _rows(load_workbook(io.BytesIO(ex.workbook_bytes(no_debt_no_payback)))["KPIs"])
-    sheet = {r["key"]: r["value"] for r in rows}
+    no_debt = stress.Settings(ranges={"debt_share": stress.Range(0.0, 0.2, "fixed")}, draws=300)
+    book = load_workbook(io.BytesIO(ex.workbook_bytes(no_debt_no_payback, ex.stress_run(no_debt_no_payback, no_debt))))
+    sheet = {r["key"]: r["value"] for r in _rows(book["KPIs"])}
     assert sheet["payback_months"] is None
     assert sheet["min_dscr"] is None
+    # no debt in any draw: no DSCR percentile, a histogram of one row holding every draw, no breach
+    percentiles, settings, _, histogram = _blocks(book["Monte Carlo"])
+    dscr = next(r for r in percentiles if r["metric"] == "min_dscr")
+    assert (dscr["p10"], dscr["p50"], dscr["p90"], dscr["share_undefined"]) == (None, None, None, 1)
+    assert [(r["bin_from"], r["draws"]) for r in histogram if r["metric"] == "min_dscr"] == [
+        (None, 300)
+    ]
+    assert {r["key"]: r["value"] for r in settings}["probability_dscr_breach"] == 0
 
 
 def test_assumptions_hold_every_input_and_every_price(workbook, result) -> None:  # type: ignore[no-untyped-def]
@@ -341,6 +360,130 @@ def test_report_escapes_scenario_text(hostile) -> None:  # type: ignore[no-untyp
     assert '<tr class="flag">' in page  # the overridden price is highlighted
 
 
+# --- stress sheets and report section -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def run(result) -> stress.StressRun:  # type: ignore[no-untyped-def]
+    settings = stress.Settings(
+        ranges={"utilization": stress.Range(0.6, 0.95, "uniform")},
+        draws=500,
+        seed=3,
+        correlation=0.4,
+        covenant_dscr=1.3,
+        grid_x="pue",
+        grid_y="usd_per_gpu_hour",
+        grid_points=5,
+        target_equity_irr=0.15,
+    )
+    return ex.stress_run(result, settings)
+
+
+@pytest.fixture(scope="module")
+def stress_book(result, run):  # type: ignore[no-untyped-def]
+    return load_workbook(io.BytesIO(ex.workbook_bytes(result, run)))
+
+
+def test_tornado_sheet_matches_stress(stress_book, run) -> None:  # type: ignore[no-untyped-def]
+    rows = _rows(stress_book["Tornado"])
+    assert len(rows) == len(stress.METRICS) * len(stress.DRIVERS)
+    for metric in stress.METRICS:
+        sheet = [r for r in rows if r["metric"] == metric]
+        expected = run.tornado.records(metric)
+        assert [r["driver"] for r in sheet] == [e["driver"] for e in expected]  # largest swing first
+        for got, want in zip(sheet, expected, strict=True):
+            for column in ("low_value", "high_value", "metric_at_low", "metric_at_high", "change_at_high"):
+                want_value = None if not math.isfinite(want[column]) else want[column]
+                assert _same(got[column], want_value) or got[column] == want_value, (metric, got["driver"], column)
+            assert _same(got["metric_at_base"], run.tornado.base[metric])
+    util = next(r for r in rows if r["driver"] == "utilization")
+    assert (util["low_value"], util["high_value"]) == (0.6, 0.95)  # the ranges of the run, not the defaults
+    ws = stress_book["Tornado"]
+    header = [c.value for c in ws[ex.HEADER_ROW]]
+    irr_row = next(r for r in range(ex.HEADER_ROW + 1, ws.max_row + 1) if ws.cell(r, 1).value == "equity_irr")
+    assert ws.cell(irr_row, header.index("metric_at_low") + 1).number_format == "0.0%"
+
+
+def test_grid_sheet_matches_stress(stress_book, run) -> None:  # type: ignore[no-untyped-def]
+    blocks = _blocks(stress_book["Grid"])
+    assert len(blocks) == len(ex.GRID_METRICS)
+    for block, metric in zip(blocks, ex.GRID_METRICS, strict=True):
+        assert len(block) == run.grid.y.size
+        for iy, row in enumerate(block):
+            values = list(row.values())
+            assert _same(values[0], float(run.grid.y[iy]))
+            for ix, value in enumerate(values[1:]):
+                z = float(run.grid.metrics[metric][iy, ix])
+                assert _same(value, z) if math.isfinite(z) else value is None, (metric, iy, ix)
+    assert list(blocks[0][0])[1:] == [ex.show(float(v), "number") for v in run.grid.x]  # PUE across
+
+
+def test_monte_carlo_sheet_matches_stress(stress_book, run) -> None:  # type: ignore[no-untyped-def]
+    mc = run.monte_carlo
+    percentiles, settings, ranges, histogram = _blocks(stress_book["Monte Carlo"])
+    by_metric = {r["metric"]: r for r in percentiles}
+    assert list(by_metric) == list(stress.METRICS)
+    for metric, row in by_metric.items():
+        for k, v in mc.percentiles(metric).items():
+            assert _same(row[k], v) or row[k] is v is None, (metric, k)
+        assert _same(row["base_case_percentile"], mc.base_percentile(metric))
+        assert _same(row["base_case"], mc.deterministic[metric])
+        assert _same(row["share_undefined"], mc.share_undefined(metric))
+    values = {r["key"]: r["value"] for r in settings}
+    assert (values["draws"], values["seed"], values["price_utilization_correlation"]) == (500, 3, 0.4)
+    assert values["measured_rank_correlation"] == pytest.approx(0.4, abs=0.01)
+    assert values["covenant_dscr"] == 1.3
+    assert values["probability_of_loss"] == pytest.approx(float((mc.metrics["equity_moic"] < 1).mean()))
+    assert values["probability_dscr_breach"] == pytest.approx(float((mc.metrics["min_dscr"] < 1.3).mean()))
+    assert values["probability_npv_negative"] == mc.probability_npv_negative
+    assert {r["driver"]: (r["low"], r["high"], r["distribution"]) for r in ranges} == {
+        k: (r.low, r.high, r.distribution) for k, r in mc.ranges.items()
+    }
+    assert all(r["why"] and r["source"] for r in ranges)
+    for metric in stress.METRICS:
+        bins = [r for r in histogram if r["metric"] == metric]
+        assert sum(r["draws"] for r in bins) == mc.draws, metric
+        assert bins[-1]["cumulative_share"] == pytest.approx(1.0)
+        undefined = [r for r in bins if r["bin_from"] is None]
+        assert sum(r["draws"] for r in undefined) == round(mc.share_undefined(metric) * mc.draws), metric
+
+
+def test_solver_sheet_matches_stress(stress_book, run) -> None:  # type: ignore[no-untyped-def]
+    rows = _rows(stress_book["Solvers"])
+    assert [r["solver"] for r in rows] == list(stress.SOLVERS.values())
+    for row, sol in zip(rows, run.solutions.values(), strict=True):
+        assert (row["driver"], row["metric"], row["target"], row["message"]) == (
+            sol.driver,
+            sol.metric,
+            sol.target,
+            sol.message,
+        )
+        assert _same(row["value"], sol.value) or row["value"] is sol.value is None
+    assert rows[0]["target"] == 0.15 and rows[2]["target"] == 1.3  # the run's target IRR and covenant
+
+
+def test_default_stress_sheets_are_reproducible(result) -> None:  # type: ignore[no-untyped-def]
+    a, b = ex.stress_run(result), ex.stress_run(result)
+    assert a.settings == stress.Settings() and a.monte_carlo.seed == 0
+    assert a.monte_carlo.summary() == b.monte_carlo.summary()
+
+
+def test_report_holds_the_stress_test(result, run) -> None:  # type: ignore[no-untyped-def]
+    page = ex.html_report(result, run)
+    mc = run.monte_carlo
+    section = page[page.index("<h2>Stress test</h2>") :]
+    where = mc.base_percentile("equity_irr")
+    assert f"percentile {where:.0f} of the equity IRR draws" in section
+    assert ex.show(mc.probability_of_loss, "pct") in section
+    assert f"below the {mc.covenant_dscr:.2f}× covenant: {ex.show(mc.probability_dscr_breach, 'pct')}" in section
+    assert "500 draws, seed 3" in section and "0.4 asked" in section
+    for key in ("chart-tornado", "chart-grid", "chart-mc"):
+        assert f'id="{key}"' in section
+    for spec in stress.DRIVERS.values():
+        assert ex._esc(spec.source) in section, spec.key
+    assert ex.show(mc.percentiles("npv_usd")["p50"], "usd") in section
+
+
 # --- files and CLI ------------------------------------------------------------------------------
 
 
@@ -386,3 +529,15 @@ def test_cli_report_unwritable_out_exits_2(tmp_path: Path, capsys: pytest.Captur
     assert main(["report", "optimized", "--out", str(blocker / "sub")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--out" in err
+
+
+def test_cli_report_takes_the_stress_draws_and_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "optimized", "--out", str(tmp_path), "--draws", "200", "--seed", "9"]) == 0
+    book = next(Path(p) for p in capsys.readouterr().out.split() if p.endswith(".xlsx"))
+    settings = {r["key"]: r["value"] for r in _blocks(load_workbook(book)["Monte Carlo"])[1]}
+    assert (settings["draws"], settings["seed"]) == (200, 9)
+    out = tmp_path / "bad"
+    assert main(["report", "optimized", "--out", str(out), "--draws", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "draws must be a whole number" in err
+    assert not out.exists()  # nothing written when the stress settings are bad

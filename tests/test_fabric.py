@@ -19,13 +19,14 @@ from neoplan.fabric import (
     design_fabric,
     design_options,
     fat_tree,
+    frontend_lines,
     size_backend,
     size_frontend,
     size_oob,
     topology_picture,
     with_scenario_design,
 )
-from neoplan.pricebook import default_price_book
+from neoplan.pricebook import default_price_book, price_book
 from neoplan.scenario import scenario_from_dict
 
 BOOK = default_price_book()
@@ -89,7 +90,8 @@ def test_backend_savings_vs_reference_match_the_article(topology, oversubscripti
 
 def test_reference_backend_per_server_is_in_the_intended_band():
     per_server = backend_capex(topology="reference") / 128
-    assert 35_000 <= per_server <= 40_000  # keeps the cluster-level $318k / $283k per server reachable
+    # keeps the cluster-level $318k / $283k per server reachable ($40.1k since the wave-3 optics re-fit)
+    assert 35_000 <= per_server <= 41_000
 
 
 def test_modular_costs_more_than_vms_and_less_than_reference_at_1024():
@@ -179,9 +181,25 @@ def test_partial_last_su_gets_full_leaves_sized_for_a_full_su():
 
 
 def test_small_cluster_is_one_su_of_its_size():
-    b = size_backend(4, topology="reference")  # 32 GPUs
-    assert b.leaf_switches == 8 and b.leaf_downlinks == 4
-    assert b.spine_switches * b.leaf_spine_links_per_pair == b.leaf_uplinks == 4
+    b = size_backend(16, topology="reference")  # 128 GPUs: 128 NICs do not fit on one 64-port switch
+    assert b.leaf_switches == 8 and b.leaf_downlinks == 16
+    assert b.spine_switches * b.leaf_spine_links_per_pair == b.leaf_uplinks == 16
+
+
+@pytest.mark.parametrize("topology", ["reference", "vms", "modular", "spectrum_x"])
+@pytest.mark.parametrize("oversubscription", [1.0, 2.0])
+def test_a_cluster_whose_nics_fit_on_one_switch_gets_one_switch(topology, oversubscription):
+    """4 servers × 8 NICs = 32 endpoints: one leaf, no rails, no spines (not 8 rail leaves + a spine)."""
+    b = size_backend(4, topology=topology, oversubscription=oversubscription)
+    if topology == "modular":
+        assert (b.leaf_switches, b.chassis) == (0, 1)
+        return
+    assert (b.leaf_switches, b.spine_switches, b.tiers) == (1, 0, 1)
+    assert b.links_leaf_spine == 0 and b.transceivers_by_type["server_optic"] == 32
+    assert b.transceivers_by_type["switch_optic"] == 16  # 32 ports in twin-port modules
+    eight = size_backend(8, topology=topology, oversubscription=oversubscription)  # 64 NICs = a full QM9700
+    assert eight.leaf_switches == 1
+    assert size_backend(9, topology="reference").leaf_switches == 8  # 72 NICs: rail leaves again
 
 
 def test_third_tier_beyond_2048_endpoints():
@@ -256,8 +274,8 @@ def test_design_options_flag_four_nics_and_infeasible_modular():
     assert opts8["vms_2to1"].feasible
 
 
-@pytest.mark.parametrize("gpus", [64, 1024, 4096])
-@pytest.mark.parametrize("topology", ["reference", "tor", "modular"])
+@pytest.mark.parametrize("gpus", [32, 64, 1024, 4096])
+@pytest.mark.parametrize("topology", ["reference", "tor", "modular", "spectrum_x"])
 def test_topology_picture_is_consistent(gpus, topology):
     b = size_backend(gpus // 8, topology=topology)
     pic = topology_picture(b, max_per_tier=12, servers_shown=4)
@@ -266,6 +284,13 @@ def test_topology_picture_is_consistent(gpus, topology):
     for tier, shown in pic["shown"].items():
         assert sum(n["tier"] == tier for n in pic["nodes"]) == shown <= max(12, 4)
     assert pic["totals"]["leaf"] == b.leaf_switches
+    if b.leaf_switches:  # every server shown reaches a leaf with all its NICs (when its leaves are drawn)
+        per_server = {}
+        for e in pic["edges"]:
+            if e["source"].startswith("server"):
+                per_server[e["source"]] = per_server.get(e["source"], 0) + e["links"]
+        assert per_server and set(per_server.values()) <= set(range(1, b.nics_per_node + 1))
+        assert per_server.get("server0") == b.nics_per_node or b.leaf_switches > 12
     assert pic["edges"], "a picture with nodes must show how they connect"
 
 
@@ -276,7 +301,7 @@ def test_topology_picture_is_consistent(gpus, topology):
     ("kwargs", "field"),
     [
         ({"oversubscription": 0.5}, "fabric.oversubscription"),
-        ({"nic_gbps": 800}, "fabric.nic_gbps"),
+        ({"nic_gbps": 800, "switch_model": "qm9700"}, "fabric.nic_gbps"),
         ({"switch_model": "nope"}, "fabric.switch_model"),
         ({"servers_per_su": 40}, "fabric.servers_per_su"),
         ({"topology": "tor", "servers_per_rack": 8}, "facility.servers_per_rack"),
@@ -303,7 +328,7 @@ def test_fat_tree_refuses_an_overfull_leaf():
 K3_OVER_4 = RADIX**3 // 4  # non-blocking 3-tier limit [endpoints]
 
 designs = st.sampled_from([("reference", 1.0), ("vms", 1.0), ("vms", 2.0), ("tor", 1.0), ("modular", 1.0),
-                           ("vms", 3.0), ("reference", 1.5), ("tor", 2.0)])
+                           ("vms", 3.0), ("reference", 1.5), ("tor", 2.0), ("spectrum_x", 1.0), ("spectrum_x", 2.0)])
 
 
 def check_invariants(b):
@@ -317,19 +342,20 @@ def check_invariants(b):
         assert b.transceivers_by_type["server_optic"] == b.endpoints
     assert b.switch_ports_used <= b.switch_ports_available
     t = b.tree
+    radix = CAT[b.items["switch"]].radix
     if t is not None and t.tiers >= 2:
-        spine_radix = CAT["cs9500"].radix if b.chassis else RADIX
+        spine_radix = CAT["cs9500"].radix if b.chassis else radix
         assert t.leaf_uplinks == t.spines_per_pod * t.leaf_spine_links  # same links to every spine
-        assert t.leaf_downlinks + t.leaf_uplinks <= RADIX
+        assert t.leaf_downlinks + t.leaf_uplinks <= radix
         assert max(t.spine_downlinks()) + t.spine_uplinks <= spine_radix
         assert t.leaf_uplinks * 1.0 >= t.leaf_downlinks / b.oversubscription - 1e-9
         assert b.links_leaf_spine == t.leaves * t.leaf_uplinks == sum(t.spine_downlinks())
     if t is not None and t.tiers == 3:
         assert t.spine_uplinks == t.cores_per_group * t.spine_core_links  # same links to every core
-        assert t.core_ports_used <= RADIX
+        assert t.core_ports_used <= radix
         assert b.links_spine_core == t.cores * t.core_ports_used
     if t is not None and t.tiers == 2:
-        assert t.leaves <= (CAT["cs9500"].radix if b.chassis else RADIX)
+        assert t.leaves <= (CAT["cs9500"].radix if b.chassis else radix)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -345,7 +371,7 @@ def test_invariants_hold_for_any_size(servers, design, nics, su):
         b = size_backend(servers, topology=topology, oversubscription=os_ratio, nics_per_node=nics, servers_per_su=su)
     except FabricError as exc:
         leaves = math.ceil(servers / 4) if topology == "tor" else math.ceil(servers / min(su, servers)) * nics
-        assert leaves > RADIX * RADIX // 2, exc  # only beyond a non-blocking 3-tier tree of leaves
+        assert topology != "spectrum_x" and leaves > RADIX * RADIX // 2, exc  # only beyond 3 tiers of leaves
         assert "cluster.gpus" in str(exc)
         return
     check_invariants(b)
@@ -423,3 +449,127 @@ def test_the_scenarios_own_design_is_among_the_options(topology: str, oversubscr
     assert chosen == expected
     assert mine.capex_usd == pytest.approx(result.capex_usd["backend_network"], rel=0.02)
     assert mine.spine_switches == result.fabric.backend.spine_switches
+
+
+# --- issue #15: Spectrum-X, generations, NVL72 per tray, OOB per rack, front-end choices ----------------------------
+
+# NVIDIA's Spectrum-X reference architecture for 8-GPU HGX nodes with BlueField-3 B3140H SuperNICs (NVIDIA Cloud
+# Partner RA "HGX H100/H200 with Spectrum-X", 2024; Enterprise RA "HGX AI Factory (H100/H200/B200)", networking
+# physical topologies, docs.nvidia.com/enterprise-reference-architectures/hgx-ai-factory-h100-h200-b200): a full
+# non-blocking, rail-optimized SN5600 leaf-spine; a scalable unit of 32 nodes (256 GPUs) has 4 leaves, each taking
+# 2 rails (64 × 400G down through 2×400G twin-port optics, 32 × 800G up); the spines are SN5600 at 800G.
+# Sizing tables of the RA: 1,024 GPUs (4 SUs) = 16 leaves + 8 spines; 2,048 GPUs (8 SUs) = 32 leaves + 16 spines.
+SPECTRUM_X_RA = {1024: (16, 8), 2048: (32, 16)}
+
+
+@pytest.mark.parametrize(("gpus", "counts"), sorted(SPECTRUM_X_RA.items()))
+def test_spectrum_x_matches_nvidias_reference_architecture(gpus, counts):
+    b = size_backend(gpus // 8, topology="spectrum_x")
+    assert (b.leaf_switches, b.spine_switches, b.core_switches, b.tiers) == (*counts, 0, 2)
+    assert b.items["switch"] == "sn5600_2x400g" and b.rails_per_leaf == 2
+    assert b.leaf_switches == 4 * b.scalable_units  # 4 leaves per 32-node SU
+    assert b.leaf_downlinks == 64 and b.leaf_uplinks == 64  # 64 × 400G = 32 × 800G cages up
+    assert b.spine_switches * 64 == b.links_leaf_spine // 2  # each spine: 64 × 800G ports, all used
+    assert b.transceivers_by_type == {"server_optic": gpus, "switch_optic": (gpus + 2 * gpus) // 2}
+    keys = {ln.key for ln in backend_lines(b, BOOK)}
+    assert keys == {"eth_switch_sn5600", "xcvr_spx_400g_qsfp112_server", "xcvr_ndr_osfp_800g_twin", "fibre_mpo12_apc"}
+
+
+def test_spectrum_x_in_a_scenario_buys_no_ufm_and_is_among_the_options():
+    d = design_fabric(scenario(fabric={"topology": "spectrum_x"}), BOOK)
+    assert d.ufm_licences == 0 and d.capex_usd("management") == 0
+    assert any("no UFM" in w for w in d.warnings)
+    opts = {o.name: o for o in design_options(scenario(), BOOK)}
+    sx = opts["spectrum_x"]
+    assert sx.feasible and (sx.leaf_switches, sx.spine_switches) == (16, 8)
+    assert opts["vms_2to1"].capex_usd < sx.capex_usd < opts["reference"].capex_usd
+
+
+@pytest.mark.parametrize(("topology", "gbps", "switch"), [
+    ("reference", 400, "qm9700"), ("reference", 800, "q3400"), ("spectrum_x", 400, "sn5600_2x400g"),
+    ("spectrum_x", 800, "sn5600"),
+])
+def test_the_generation_picks_switch_optics_and_prices_in_both_books(topology, gbps, switch):
+    b = size_backend(128, topology=topology, nic_gbps=gbps)
+    assert b.items["switch"] == switch and CAT[switch].port_gbps == gbps
+    assert b.injection_gbps_per_gpu == gbps
+    for book in (BOOK, price_book("2026-11")):
+        for line in backend_lines(b, book):
+            row = book.row(line.key)
+            assert row.source and row.date and row.basis in ("quoted", "estimate", "fitted"), line.key
+
+
+def test_an_infiniband_switch_is_refused_for_spectrum_x_and_back():
+    with pytest.raises(FabricError, match=r"fabric\.switch_model 'qm9700' is not a Spectrum-X"):
+        size_backend(128, topology="spectrum_x", switch_model="qm9700")
+    with pytest.raises(FabricError, match=r"fabric\.switch_model 'sn5600' is not an InfiniBand"):
+        size_backend(128, topology="reference", switch_model="sn5600")
+
+
+def test_2026_book_prices_optics_below_the_2024_book():
+    new = price_book("2026-11")
+    for key in ("xcvr_ndr_osfp_400g_server", "xcvr_ndr_osfp_800g_twin", "xcvr_xdr_osfp_800g_server"):
+        assert new.price(key) < BOOK.price(key), key
+        assert new.row(key).date == "2026-11"
+
+
+def test_twin_port_module_costs_more_than_a_single_port_one():
+    """The wave-3 re-fit: 800G twin-port > 400G single-port (was 1.03×); the article's ratios cap it near 1.27×."""
+    ratio = BOOK.price("xcvr_ndr_osfp_800g_twin") / BOOK.price("xcvr_ndr_osfp_400g_server")
+    assert 1.15 <= ratio <= 1.27
+
+
+def nvl72(**fabric):
+    return scenario_from_dict({"base": "optimized", "prices_as_of": "2026-11",
+                               "cluster": {"gpus": 1296, "gpu_model": "gb200-nvl72", "gpus_per_node": 72},
+                               "facility": {"rack_power_kw": 140}, "fabric": fabric})
+
+
+def test_nvl72_scales_out_per_tray_with_rails_by_gpu_index():
+    """18 racks × 18 trays × 4 NICs: the back end sees 324 trays of 4 GPUs, one 400G NIC per GPU, 4 rails."""
+    d = design_fabric(nvl72(), price_book("2026-11"))
+    b = d.backend
+    assert (b.servers, b.nics_per_node, b.gpus_per_node, b.endpoints) == (324, 4, 4, 1296)
+    assert b.injection_gbps_per_gpu == 400
+    assert b.leaf_switches == 4 * b.scalable_units  # one leaf per rail (GPU index in the tray) per SU
+    assert b.scalable_units == math.ceil(324 / 32)
+    # the out-of-band: one access switch in every NVL72 rack (18 compute + 9 switch-tray BMCs + 2 PDUs = 29 ports)
+    assert d.oob.rack_access_switches == 18 and d.oob.racks_per_switch == 1
+    assert d.frontend.endpoints >= 324 * 2  # front-end ports per tray
+
+
+def test_oob_switches_are_placed_by_rack():
+    s = scenario()  # 32 compute racks of 4 servers: 4 BMCs + 2 PDUs = 6 ports per rack
+    shared = design_fabric(s, BOOK)
+    assert shared.oob.racks_per_switch == 8 and shared.oob.rack_access_switches == 4
+    per_rack = design_fabric(scenario(fabric={"oob": {"racks_per_switch": 1}}), BOOK)
+    assert per_rack.oob.rack_access_switches == 32
+    assert per_rack.capex_usd("oob_network") > shared.capex_usd("oob_network")
+    with pytest.raises(FabricError, match=r"fabric\.oob\.racks_per_switch"):
+        design_fabric(scenario(fabric={"oob": {"racks_per_switch": 9}}), BOOK)  # 9 × 6 = 54 > 48 ports
+
+
+def test_frontend_oversubscription_and_copper_in_the_rack():
+    base = size_frontend(128, ports_per_node=2, port_gbps=100, extra_ports=30)
+    over = size_frontend(128, ports_per_node=2, port_gbps=100, extra_ports=30, oversubscription=3.0)
+    assert over.spine_switches < base.spine_switches and over.leaf_switches < base.leaf_switches
+    assert over.links_leaf_spine < base.links_leaf_spine
+    dac = size_frontend(128, ports_per_node=2, port_gbps=100, extra_ports=30, server_cable="dac", servers_per_rack=4)
+    assert dac.leaf_switches == 32 + math.ceil(30 / 8)  # a top-of-rack leaf per compute rack (8 ports each)
+    assert dac.dac_cables == 256 + 30
+    assert dac.network_racks < base.network_racks  # leaves live in the compute racks, only spines in network racks
+    assert dac.transceivers == 2 * dac.links_leaf_spine  # optics on the uplinks only
+    lines = {ln.item.split(" — ")[0] for ln in frontend_lines(dac, BOOK)}
+    assert "Front-end DAC server→ToR" in lines
+    with pytest.raises(FabricError, match=r"fabric\.frontend\.server_cable"):
+        size_frontend(8, server_cable="twinax")
+
+
+def test_storage_ports_on_the_front_end_run_at_the_speed_they_are_given():
+    same = size_frontend(128, extra_ports=6, storage_ports=22, storage_port_gbps=100)
+    assert same.endpoints == 256 + 6 + 22 and same.switch_gbps == 100
+    assert same.transceivers_by_speed == {100: 2 * (256 + 6 + 22) + 2 * same.links_leaf_spine}
+    fast = size_frontend(128, extra_ports=6, storage_ports=16, storage_port_gbps=200)
+    assert fast.switch_gbps == 200 and fast.storage_port_gbps == 200  # 200G-class switches take the 100G servers too
+    assert fast.transceivers_by_speed[200] == 2 * 16 + 2 * fast.links_leaf_spine
+    assert fast.transceivers_by_speed[100] == 2 * (256 + 6)

@@ -60,6 +60,9 @@ def test_four_hgx_fit_a_41_kw_rack_five_do_not() -> None:
     assert four.rack_fits and four.warnings == ()
     assert not five.rack_fits and five.warnings == (warning,)
     assert four.compute_rack_kw == pytest.approx(40.8)
+    # enforced: the fifth server does not go in, so five asked per rack build the same racks as four
+    assert five.servers_per_rack == 4 and five.compute_racks == four.compute_racks == 32
+    assert five.compute_rack_kw == pytest.approx(40.8) and five.compute_rack_kw <= five.rack_power_kw
 
 
 def test_rack_counts_for_1024_h100() -> None:
@@ -90,7 +93,7 @@ def test_management_has_three_nodes_two_with_connectx() -> None:
 
 def test_installation_and_burn_in_by_hand() -> None:
     sc = scenario()
-    design = designed(sc)
+    design = designed(sc, storage_servers=8)  # the facility's arithmetic, whatever the storage sizing gives
     lines = {line.key: line for line in design.lines}
     assert lines["install_server"].quantity == 128 + 8 + 3  # compute, storage, management
     assert lines["install_rack"].quantity == design.racks
@@ -127,7 +130,7 @@ def test_average_node_power_by_utilization() -> None:
 
 
 def test_it_load_mw_and_kw_per_rack() -> None:
-    design = designed()
+    design = designed(storage_power_kw=8 * 1.6)  # 8 storage servers of 1.6 kW
     mgmt_kw = design.management_kw
     assert design.it_peak_kw == pytest.approx(128 * 10.2 + 60 + 8 * 1.6 + mgmt_kw)
     assert design.it_peak_mw == pytest.approx(design.it_peak_kw / 1000)
@@ -214,7 +217,9 @@ def test_power_invariants(
     design = design_facility(sc, BOOK, utilization=utilization, network_power_kw=network_kw, network_racks=2)
     assert design.it_avg_kw <= design.it_peak_kw + 1e-9
     assert design.facility_energy_kwh_per_year == pytest.approx(pue * design.it_energy_kwh_per_year)
-    assert design.compute_racks * per_rack >= servers + design.spare_servers
+    assert design.compute_racks * min(per_rack, 4) >= servers + design.spare_servers  # 4 × 10.2 kW fit 41 kW
+    assert design.servers_per_rack == min(per_rack, 4)
+    assert design.compute_rack_kw <= design.rack_power_kw + 1e-9
     assert design.rack_fits == (design.warnings == ())
     assert design.pdus == 2 * design.racks
     assert design.capex_usd == pytest.approx(total_usd(list(design.lines)))

@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy_financial as npf
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import neoplan
+from neoplan.errors import ScenarioError
 from neoplan.finance import (
     cash_flows,
+    covenant_headroom,
     debt_schedule,
     depreciation,
     dscr_by_period,
     irr_annual,
+    irr_candidates_annual,
+    llcr,
     min_dscr,
     monthly_rate,
     npv,
     payback_months,
+    sculpted_size_warnings,
     tax_with_loss_carry_forward,
 )
+from neoplan.returns import _irr_reason
 from neoplan.scenario import Financing
 
 MONTHS = 72
@@ -145,21 +154,152 @@ def test_sources_equal_uses_every_month(amortization: str) -> None:
 
 
 @pytest.mark.parametrize("target", [1.3, 2.0])
-def test_sculpted_service_holds_the_target_dscr(target: float) -> None:
+def test_sculpted_service_is_proportional_to_cfads_and_repays_at_maturity(target: float) -> None:
+    # the 50 % share is below what CFADS / target supports: the whole share is drawn, DSCR* is above the target
     fin = Financing(debt_share=0.5, interest_rate=0.08, term_months=60, grace_months=0, amortization="sculpted",
                     target_dscr=target, tax_rate=0.0)
     cf, *_ = _project(fin)
     service = cf.debt.debt_service[0]
-    paying = (np.arange(service.size) >= cf.debt.repay_start) & (cf.debt.balance[0] > 1e-6)
-    np.testing.assert_allclose(cf.cfads[0, paying] / service[paying], target, rtol=1e-9)
-    assert min_dscr(cf, 3)[0] == pytest.approx(target, rel=1e-6) or min_dscr(cf, 3)[0] > target
-    # a loan that cannot be repaid from CFADS / target by maturity ends with a balloon at maturity
-    heavy = Financing(debt_share=0.9, interest_rate=0.08, term_months=30, grace_months=0, amortization="sculpted",
-                      target_dscr=target, tax_rate=0.0)
-    cf2, *_ = _project(heavy)
-    assert cf2.debt.balance[0, 29] == pytest.approx(0.0, abs=1e-6)
-    assert cf2.debt.principal[0, 29] > cf2.debt.principal[0, 28]
-    assert min_dscr(cf2, 3)[0] < target
+    paying = (np.arange(service.size) >= cf.debt.repay_start) & (np.arange(service.size) < cf.debt.maturity)
+    ratio = cf.cfads[0, paying] / service[paying]
+    np.testing.assert_allclose(ratio, ratio[0], rtol=1e-9)  # one DSCR* in every month
+    assert ratio[0] >= target
+    assert cf.debt.drawn_usd[0] == pytest.approx(500_000.0)
+    assert cf.debt.balance[0, 59] == pytest.approx(0.0, abs=1e-6) and cf.debt.payoff.sum() == 0.0
+
+
+def test_sculpted_debt_at_dscr_1_30_is_sized_down_and_fully_amortised() -> None:
+    """Textbook sculpting: CFADS 20,000 a month from month 3, 8 %/yr compounding monthly, 60 months from the draw."""
+    fin = Financing(debt_share=0.9, interest_rate=0.08, term_months=60, grace_months=0, amortization="sculpted",
+                    target_dscr=1.3, tax_rate=0.0, upfront_fee_rate=0.0)
+    cf, *_ = _project(fin, 20_000.0)
+    r = 0.08 / 12
+    service = 20_000.0 / 1.3
+    at_start = service * (1 - (1 + r) ** -57) / r  # PV at month 3 of 57 payments (months 3 … 59)
+    assert cf.debt.drawn_usd[0] == pytest.approx(at_start / (1 + r) ** 3, rel=1e-12)  # IDC capitalised 3 months
+    assert cf.debt.drawn_usd[0] < 900_000.0
+    np.testing.assert_allclose(cf.debt.debt_service[0, 3:60], service, rtol=1e-9)  # no balloon in the last month
+    assert cf.debt.balance[0, 59] == pytest.approx(0.0, abs=1e-6)
+    assert min_dscr(cf, 3)[0] == pytest.approx(1.3, rel=1e-9)
+    assert llcr(cf, 3)[0] == pytest.approx(1.3, rel=1e-9)
+    assert covenant_headroom(min_dscr(cf, 3), 1.2)[0] == pytest.approx(1 - 1.2 / 1.3)
+    assert sculpted_size_warnings(fin, cf, 1_000_000.0)[0].startswith("Sculpted debt sized at $")
+
+
+def test_loan_term_runs_from_the_first_draw() -> None:
+    fin = Financing(debt_share=1.0, interest_rate=0.12, term_months=24, grace_months=0, capitalize_idc=False,
+                    upfront_fee_rate=0.01)
+    pay = np.zeros(48)
+    pay[5] = 1_000_000.0  # no deposit: the first draw is at delivery, month 5
+    debt = debt_schedule(fin, pay, first_operating_month=7)
+    assert (debt.first_draw, debt.repay_start, debt.maturity) == (5, 7, 29)
+    payment = -npf.pmt(0.01, 29 - 7, 1_000_000.0)
+    np.testing.assert_allclose(debt.debt_service[0, 7:29], payment, rtol=1e-9)
+    assert debt.balance[0, 28] == pytest.approx(0.0, abs=1e-6) and debt.balance[0, 27] > 0
+    assert debt.fee[0, 5] == pytest.approx(10_000.0)
+    with pytest.raises(ScenarioError, match="term runs from the first draw"):
+        debt_schedule(Financing(term_months=8, grace_months=2), pay, first_operating_month=12)  # 14 ≥ 5 + 8
+
+
+def test_idc_and_fee_are_capitalised_for_tax() -> None:
+    fin = Financing(debt_share=0.6, interest_rate=0.12, term_months=60, grace_months=0, upfront_fee_rate=0.02,
+                    tax_rate=0.25)
+    cf, *_ = _project(fin)
+    costs = cf.costs
+    assert costs is not None
+    idc = cf.debt.interest[0, :3].sum()  # months 0-2, before the first full operating month
+    assert idc > 0 and costs.idc_usd[0] == pytest.approx(idc)
+    assert cf.interest[0, :3].sum() == 0.0 and cf.interest[0, 3:].sum() == pytest.approx(cf.debt.interest[0, 3:].sum())
+    # IDC is depreciated with the hardware: over the 60-month life from go-live (month 3), inside the 72 months
+    assert cf.depreciation[0].sum() == pytest.approx(1_000_000.0 + idc)
+    assert cf.depreciation[0, 10] == pytest.approx((1_000_000.0 + idc) / 60)
+    # the 12,000 fee is amortised over the 60-month term from the first draw (month 0), not expensed at once
+    np.testing.assert_allclose(cf.fees[0, :60], 12_000.0 / 60)
+    assert cf.fees[0].sum() == pytest.approx(12_000.0) and cf.debt.fee[0, 0] == pytest.approx(12_000.0)
+    taxable = cf.ebitda - cf.depreciation - cf.interest - cf.fees
+    taxable[0, -1] += 100_000.0 - (1_000_000.0 + idc - cf.depreciation[0].sum())  # gain on the residual sale
+    np.testing.assert_allclose(cf.taxable_income, taxable, atol=1e-6)
+
+
+# --- IRR: the meaningful root -----------------------------------------------------------------------------
+
+
+def test_two_irrs_the_meaningful_one_has_the_sign_of_the_net_cash() -> None:
+    # -100, +250, -140: NPV is zero at -15.3 % and at +65.3 % a period; net cash is +10, so the IRR is +65.3 %
+    cf = np.array([-100.0, 250.0, -140.0])
+    roots = sorted(1 / np.roots([-140.0, 250.0, -100.0]) - 1)
+    assert roots == pytest.approx([-0.15311, 0.65311], abs=1e-5)
+    assert npf.irr(cf) == pytest.approx(roots[0])  # numpy-financial takes the root nearest 0
+    assert irr_annual(cf) == pytest.approx((1 + roots[1]) ** 12 - 1, rel=1e-9)
+    assert [round(r, 3) for r in irr_candidates_annual(cf)] == pytest.approx(
+        [(1 + x) ** 12 - 1 for x in roots], rel=0.05)
+    # -100, +230, -132: NPV is zero at 10 % and 20 %, but the flows lose 2 in total: no meaningful IRR
+    assert np.isnan(irr_annual(np.array([-100.0, 230.0, -132.0])))
+
+
+def test_irr_must_agree_with_npv_at_the_hurdle() -> None:
+    # NPV = (x - 1/1.05)(x - 1/1.1)(x - 1/1.5), x = 1/(1+r): positive at 0, roots at 5 %, 10 %, 50 % a month
+    cf = np.poly([1 / 1.05, 1 / 1.1, 1 / 1.5])[::-1]
+    assert irr_annual(cf) == pytest.approx(1.05**12 - 1, rel=1e-9)
+    assert irr_annual(cf, hurdle=1.08**12 - 1) == pytest.approx(1.05**12 - 1, rel=1e-9)  # NPV(8 %) < 0: agrees
+    assert np.isnan(irr_annual(cf, hurdle=1.2**12 - 1))  # NPV(20 %) > 0 though 20 % > the 5 % root: no IRR
+
+
+def test_irr_of_a_240_month_loss_does_not_overflow() -> None:
+    # from ~155 months the lowest bracket (-99 %/month) overflowed the discount factor and every IRR was null
+    cf = np.r_[-1_000_000.0, np.full(36, 20_000.0), np.full(203, 100.0)]  # earns for 3 years, then barely
+    expected = (1 + npf.irr(cf)) ** 12 - 1
+    assert expected < -0.1
+    assert irr_annual(cf) == pytest.approx(expected, rel=1e-9)
+    with_tail = np.r_[cf, np.zeros(200)]  # trailing empty months change nothing
+    assert irr_annual(with_tail) == pytest.approx(expected, rel=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    months=st.integers(12, 240),
+    capex=st.floats(1e4, 1e8),
+    monthly=st.lists(st.floats(-0.05, 0.08), min_size=1, max_size=8),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_irr_agrees_with_numpy_financial_where_that_finds_the_meaningful_root(
+    months: int, capex: float, monthly: list[float], seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    cf = capex * np.resize(np.array(monthly), months) * rng.uniform(0.5, 1.5, months)
+    cf[0] = -capex
+    cf[-1] += capex * rng.uniform(0, 0.3)
+    theirs = npf.irr(cf)
+    ours = irr_annual(cf)
+    net = cf.sum()
+    if np.isfinite(theirs) and -0.99 < theirs < 1.0 and np.sign(theirs) == np.sign(net):
+        assert ours == pytest.approx((1 + theirs) ** 12 - 1, rel=1e-6, abs=1e-9)
+    if np.isfinite(ours):
+        assert np.sign(ours) == np.sign(net)  # IRR and MOIC − 1 never disagree
+        assert abs(npv(ours, cf)) <= 1e-9 * npv(ours, np.abs(cf))  # zero to rounding, at any rate
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    ebitda=st.floats(0, 120_000),
+    debt_share=st.floats(0, 1),
+    rate=st.floats(0, 0.3),
+    hurdle=st.floats(0, 0.4),
+    grace=st.integers(0, 12),
+    amortization=st.sampled_from(["annuity", "straight_line", "sculpted"]),
+)
+def test_equity_irr_has_the_sign_of_moic_minus_one(ebitda: float, debt_share: float, rate: float, hurdle: float,
+                                                    grace: int, amortization: str) -> None:
+    fin = Financing(debt_share=debt_share, interest_rate=rate, grace_months=grace, amortization=amortization,
+                    hurdle_rate=hurdle)
+    cf, *_ = _project(fin, ebitda)
+    equity = cf.equity_fcf[0]
+    paid_in = -equity[equity < 0].sum()
+    irr = irr_annual(equity, hurdle=hurdle)
+    if np.isfinite(irr) and paid_in > 0:
+        moic = equity[equity > 0].sum() / paid_in
+        assert np.sign(irr) == np.sign(round(moic - 1, 12)) or abs(moic - 1) < 1e-9
+        assert np.sign(npv(hurdle, equity)) == np.sign(irr - hurdle) or abs(npv(hurdle, equity)) < 1e-6 * paid_in
 
 
 def test_dscr_period_is_cut_at_maturity() -> None:
@@ -209,3 +349,56 @@ def test_debt_always_repaid_and_cash_balances(ebitda: float, debt_share: float, 
     assert np.all(cf.debt.balance >= -1e-6)
     assert np.all(np.isfinite(cf.equity_fcf))
     assert np.all(cf.tax >= 0)
+
+
+# --- the whole model ------------------------------------------------------------------------------------------
+
+
+def _evaluate(**sections: dict) -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **sections}))
+
+
+@pytest.mark.parametrize("debt_share", [0.99, 1.0])
+def test_highly_levered_equity_irr_agrees_with_moic(debt_share: float) -> None:
+    # the highest root used to be reported: +583 % at 99 % debt while equity got back 0.52 of what it put in
+    r = _evaluate(financing={"debt_share": debt_share})
+    irr, moic = r.kpis["equity_irr"], r.kpis["equity_moic"]
+    assert moic is not None and moic < 1
+    assert irr is not None and -1 < irr < 0
+    equity = r.ops.cash.equity_fcf[0]
+    assert irr == pytest.approx((1 + npf.irr(equity)) ** 12 - 1, rel=1e-9)
+
+
+def test_a_240_month_horizon_has_irrs() -> None:
+    r = _evaluate(timeline={"horizon_months": 240})
+    for key, flows in (("project_irr", r.ops.cash.project_fcf[0]), ("equity_irr", r.ops.cash.equity_fcf[0])):
+        assert r.kpis[key] is not None and math.isfinite(r.kpis[key]), key
+        assert r.kpis[key] == pytest.approx((1 + npf.irr(flows)) ** 12 - 1, rel=1e-9), key
+
+
+def test_an_undefined_irr_says_why() -> None:
+    assert "several rates" in _irr_reason(np.array([-100.0, 230.0, -132.0]), "equity")
+    assert "-100.0 %" not in _irr_reason(np.array([-100.0, 230.0, -132.0]), "equity")
+    assert _irr_reason(np.array([-100.0, 10.0, -5.0]), "equity").startswith("equity cash flows lose $95 in total")
+    assert _irr_reason(np.array([-100.0, -10.0]), "project") == "project cash flows never turn positive"
+
+
+@pytest.mark.parametrize("amortization", ["annuity", "straight_line", "sculpted"])
+def test_cases_drawing_in_different_months_equal_one_by_one(amortization: str) -> None:
+    """Each case's term runs from its own first draw (no deposit: the draw is at its own delivery)."""
+    fin = Financing(amortization=amortization, term_months=36, grace_months=3, debt_share=0.7)
+    months = 60
+    pay = np.zeros((2, months))
+    pay[0, 2], pay[1, 7] = 800_000.0, 800_000.0
+    revenue = np.where(np.arange(months) >= np.array([[4], [9]]), 45_000.0, 0.0)
+    go_live = np.array([4.0, 9.0])
+    both = cash_flows(fin, revenue=revenue, opex=np.full(months, 5_000.0), capex_payments=pay, capex_total=800_000.0,
+                      go_live=go_live, life_months=48, residual_share=0.1)
+    assert list(both.debt.maturity) == [38, 43] and list(both.debt.first_draw) == [2, 7]
+    for i in range(2):
+        one = cash_flows(fin, revenue=revenue[i], opex=np.full(months, 5_000.0), capex_payments=pay[i],
+                         capex_total=800_000.0, go_live=go_live[i], life_months=48, residual_share=0.1)
+        np.testing.assert_allclose(both.equity_fcf[i], one.equity_fcf[0], rtol=1e-9, atol=1e-6)
+        np.testing.assert_allclose(min_dscr(both, np.array([4, 9]))[i], min_dscr(one, int(go_live[i]))[0], rtol=1e-9)
+        np.testing.assert_allclose(llcr(both, np.array([4, 9]))[i], llcr(one, int(go_live[i]))[0], rtol=1e-9)
+        assert one.debt.balance[0, one.debt.maturity - 1] == pytest.approx(0.0, abs=1e-6)

@@ -136,7 +136,7 @@ def test_the_label_check_finds_a_hand_written_card(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "page", ["overview", "results", "financing", "pricing", "storage_site", "compute_node", "network"]
+    "page", ["overview", "results", "financing", "pricing", "storage_site", "compute_node", "network", "operations"]
 )
 def test_cards_show_the_registry_label_value_and_definition(page: str, optimized: neoplan.Result) -> None:
     d = optimized.to_dict()

@@ -219,20 +219,25 @@ def _undefined(r: neoplan.Result) -> dict[str, str]:
 
 @pytest.mark.parametrize("preset", ["reference", "optimized", "h100_256", "h100_2048", "h200_1024"])
 def test_presets_explain_each_undefined_kpi(preset: str) -> None:
-    why = _undefined(neoplan.evaluate(neoplan.load_scenario(preset)))
+    r = neoplan.evaluate(neoplan.load_scenario(preset))
+    why = _undefined(r)
     # the OEM-priced reference and the small 256-GPU build do not pay back within six years at $2.80
-    assert set(why) == ({"payback_months"} if preset in ("reference", "h100_256") else set())
+    assert set(why) - {"discounted_payback_months"} == ({"payback_months"} if preset in ("reference", "h100_256")
+                                                         else set())
+    # a discounted payback exists exactly when the project earns the hurdle rate
+    assert ("discounted_payback_months" in why) == (r.kpis["npv_usd"] < 0)
 
 
 def test_no_debt_means_no_dscr_with_a_reason() -> None:
     why = _undefined(_eval(financing={"debt_share": 0.0}))
+    why.pop("discounted_payback_months", None)  # the default loses money at the hurdle rate (tested above)
     assert why == {"min_dscr": "Min DSCR undefined: no debt, so no DSCR."}
 
 
 def test_nothing_sold_explains_every_undefined_kpi() -> None:
     why = _undefined(_eval(pricing={"utilization": 0.0, "reserved_share": 0.0}))
     assert set(why) == {"tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour", "ebitda_margin", "gross_margin",
-                        "payback_months"}  # the IRRs exist: the residual value comes back at the end
+                        "payback_months", "discounted_payback_months"}  # the IRRs exist: the residual comes back
     assert "no GPU-hours are sold" in why["tco_usd_per_gpu_hour"]
     assert "no GPU-hours are sold" in why["breakeven_usd_per_gpu_hour"]
     assert why["ebitda_margin"] == "EBITDA margin undefined: no revenue over the horizon."
@@ -259,7 +264,7 @@ def test_undefined_kpi_warnings_name_each_kpi_once() -> None:
     r = _eval(pricing={"utilization": 0.0, "reserved_share": 0.0}, financing={"debt_share": 0.0})
     nulls = [k for k, v in r.kpis.items() if v is None or not math.isfinite(v)]
     warned = undefined_kpi_warnings(r.kpis, r.ops.cash, r.ops.revenue.sold_gpu_hours, 72)
-    assert len(warned) == len(nulls) == 6
+    assert len(warned) == len(nulls) == 7
     assert warned == [w for w in r.warnings if " undefined: " in w]
 
 

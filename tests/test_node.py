@@ -265,3 +265,29 @@ def test_unknown_gpu_model_is_a_scenario_error() -> None:
 def test_gpus_per_node_must_match_the_platform() -> None:
     with pytest.raises(ScenarioError, match=r"cluster\.gpus_per_node"):
         evaluate(scenario_from_dict({"cluster": {"gpus": 1024, "gpus_per_node": 4}}))
+
+
+def test_nvl72_rack_bom_by_hand() -> None:
+    """One GB200 NVL72 node = the rack system + per-tray NICs, DPU, drives, integration and warranty."""
+    from neoplan.pricebook import price_book
+
+    book = price_book("2026-11")
+    nvl = default_platforms()["gb200-nvl72"]
+    node = Node(nvme_tb=15.0, dpus=1, frontend_nics=0, warranty_years=3)
+    p = book.price
+    expected = (
+        p("gpu_rack_gb200_nvl72")
+        + 18 * (2 * p("nvme_7_68tb") + 2 * p("nvme_boot_960gb") + 4 * p("nic_backend_400g"))
+        + 18 * (p("dpu_bluefield3") + p("node_integration") + 3 * p("node_warranty_year"))
+    )
+    assert node_price_usd(node, Fabric(), nvl, book) == pytest.approx(expected)
+    keys = {line.key for line in node_lines(node, Fabric(), nvl, book)}
+    assert not keys & {"cpu_mid", "ram_ddr5_64gb", "node_chassis", "node_chassis_hgx_blackwell"}
+
+
+def test_blackwell_hgx_uses_its_own_chassis() -> None:
+    book = default_price_book()
+    b200 = default_platforms()["b200-sxm"]
+    keys = {line.key for line in node_lines(Node(), Fabric(), b200, book)}
+    assert "node_chassis_hgx_blackwell" in keys and "node_chassis" not in keys
+    assert book.price("node_chassis_hgx_blackwell") > book.price("node_chassis")

@@ -75,8 +75,8 @@ def test_every_chart_equals_a_validated_build(
 
 @pytest.mark.parametrize(
     "page",
-    ["overview", "compute_node", "network", "storage_site", "financing", "pricing", "results", "stress_test",
-     "compare", "export"],
+    ["overview", "compute_node", "network", "storage_site", "operations", "financing", "pricing", "results",
+     "stress_test", "compare", "export"],
 )
 def test_page_has_no_stray_string_statements(page: str) -> None:
     """Streamlit's "magic" writes any bare string statement of a page script on the page (docstrings of constants

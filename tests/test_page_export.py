@@ -5,7 +5,9 @@ from __future__ import annotations
 from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 
+from neoplan import load_scenario, stress
 from neoplan.export import TABLES
+from neoplan.scenario import scenario_json
 
 APP = page_path("app")
 
@@ -36,3 +38,13 @@ def test_export_files_are_built_on_click() -> None:
     buttons = _buttons(_export_page())
     for label in ("⬇ Workbook (.xlsx)", "⬇ Report (.html)", "⬇ All CSVs (.zip)", "⬇ pnl.csv"):
         assert buttons[label].proto.deferred_file_id, label
+
+
+def test_export_uses_the_stress_run_of_this_scenario() -> None:
+    own = (scenario_json(load_scenario("optimized")), stress.Settings(draws=777, seed=4, correlation=-0.3))
+    at = run_page(page_path("export"), **{"stress.export_settings": own})
+    assert not at.error, [e.value for e in at.error]
+    assert any("the run from the Stress test page (777 draws, seed 4" in c.value for c in at.caption)
+    other = (scenario_json(load_scenario("reference")), stress.Settings(draws=777))  # another scenario's run
+    at = run_page(page_path("export"), **{"stress.export_settings": other})
+    assert any(f"{stress.DEFAULT_DRAWS:,} Monte Carlo draws, seed 0" in c.value for c in at.caption)

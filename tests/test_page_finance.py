@@ -172,3 +172,22 @@ def test_every_percent_field_on_the_money_pages_is_a_fraction_of_the_model() -> 
         for widget in at.number_input:
             if "%" in widget.label:
                 assert widget.help and "Allowed:" in widget.help and widget.help.endswith("%."), widget.label
+
+
+def test_lender_view_shows_the_model_and_sculpting_sizes_the_debt(optimized: neoplan.Result) -> None:
+    at = _page(FINANCING)
+    d = optimized.to_dict()
+    assert _metric(at, "LLCR") == fmt.ratio(d["llcr"])
+    assert _metric(at, "Covenant headroom") == fmt.pct(d["covenant_headroom"])
+    assert _metric(at, "Debt drawn") == fmt.usd(d["debt_usd"])
+    frame = next(df.value for df in at.dataframe if "Headroom to covenant" in df.value.columns)
+    assert len(frame) == len(optimized.dscr_by_year()["dscr"]) == 5  # operating years to maturity
+    assert any("compounding monthly" in c.value for c in at.caption)
+    at.selectbox(key="w.financing.amortization").set_value("sculpted").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    sculpted = _scenario(at)
+    assert sculpted.financing.amortization == "sculpted"
+    assert _metric(at, "Min DSCR") == fmt.ratio(sculpted.financing.target_dscr)  # sized down to the target
+    assert _pct(_metric(at, "Covenant headroom")) == pytest.approx(1 - 1.2 / 1.3, abs=0.001)
+    drawn = float(_metric(at, "Debt drawn").replace("$", "").replace("M", "").replace(",", ""))
+    assert drawn * 1e6 < d["debt_usd"]

@@ -43,8 +43,20 @@ def test_topology_changes_backend_cost() -> None:
 
 def test_impossible_fabric_shows_a_clear_error() -> None:
     at = _network_page()
-    at.selectbox(key="w.fabric.nic_gbps").set_value(800).run()
+    at.selectbox(key="w.fabric.switch_model").set_value("qm9700").run()
+    at.selectbox(key="w.fabric.nic_gbps").set_value(800).run()  # a 400G switch cannot take 800G NICs
     assert any("fabric.nic_gbps" in shown(e.value) for e in at.error)  # as it reads on screen (escaped Markdown)
+    assert not at.exception
+
+
+def test_generation_and_spectrum_x_pick_their_switch() -> None:
+    at = _network_page()
+    at.selectbox(key="w.fabric.nic_gbps").set_value(800).run()  # auto switch: Quantum-X800
+    assert not at.error and _metric(at, "Switch") == "q3400"
+    at.selectbox(key="w.fabric.topology").set_value("spectrum_x").run()
+    at.selectbox(key="w.fabric.nic_gbps").set_value(400).run()
+    assert not at.error and _metric(at, "Switch") == "sn5600_2x400g"
+    assert _metric(at, "UFM licences") == "0"  # Ethernet: no subnet manager
     assert not at.exception
 
 
@@ -61,7 +73,7 @@ def test_comparison_marks_the_chosen_standard_design() -> None:
     table = _designs(at)
     mine = table[table["Design"].str.startswith("➜")]
     assert list(mine["Design"]) == ["➜ VMS 2:1 (yours)"]  # optimized preset: vms at 2:1
-    assert len(table) == 5
+    assert len(table) == 6  # the article's five designs and Spectrum-X
 
 
 def test_comparison_adds_a_design_no_standard_option_matches() -> None:
@@ -71,7 +83,7 @@ def test_comparison_adds_a_design_no_standard_option_matches() -> None:
     assert not at.exception and not at.error, [e.value for e in at.error]
     table = _designs(at)
     mine = table[table["Design"].str.startswith("➜")]
-    assert len(table) == 6 and list(mine["Design"]) == ["➜ Top-of-rack 2:1 (yours)"]
+    assert len(table) == 7 and list(mine["Design"]) == ["➜ Top-of-rack 2:1 (yours)"]
     tor_2to1 = neoplan.evaluate(
         neoplan.load_scenario({"base": "optimized", "fabric": {"topology": "tor", "oversubscription": 2.0}})
     )

@@ -12,6 +12,7 @@ from test_user_text import shown  # Markdown as it reads on screen
 
 import neoplan
 from neoplan import stress
+from neoplan.scenario import scenario_json
 from ui import format as fmt
 
 PAGE = page_path("stress_test")
@@ -52,6 +53,32 @@ def test_small_monte_carlo_shows_p10_p50_p90(optimized: neoplan.Result) -> None:
     assert [table.loc["Equity IRR", k.upper()] for k in expected] == [fmt.pct(v) for v in expected.values()]
     assert table.loc["NPV", "P50"] == fmt.usd(mc.percentiles("npv_usd")["p50"])
     assert _metric(at, "Probability of loss") == fmt.pct(mc.probability_of_loss)
+    covenant = optimized.scenario.financing.covenant_dscr  # the scenario's covenant by default
+    assert _metric(at, f"Probability of a covenant breach (DSCR < {covenant:.2f}×)") == fmt.pct(
+        mc.probability_dscr_breach
+    )
+    # where the scenario sits among the draws, per metric and in words
+    for label, key in (("Equity IRR", "equity_irr"), ("NPV", "npv_usd")):
+        assert table.loc[label, "Scenario sits at"] == f"P{mc.base_percentile(key):.0f}", label
+    where = mc.base_percentile("equity_irr")
+    assert any(f"at **P{where:.0f}** of the draws ({where:.0f} % of draws do worse)" in m.value for m in at.markdown)
+
+
+def test_page_says_why_the_default_ranges_are_what_they_are() -> None:
+    at = _page()
+    reasons = next(f.value for f in at.dataframe if "Source" in f.value.columns).set_index("Driver")
+    for spec in stress.DRIVERS.values():
+        assert reasons.loc[spec.label, "Why"] == spec.why and reasons.loc[spec.label, "Source"] == spec.source
+    assert reasons.loc["Utilization", "Default low"] == "75.0 %"  # ±10 points around 85 %
+
+
+def test_the_run_shown_is_left_for_the_export_page() -> None:
+    at = _page()
+    _submit(at, at.number_input(key="stress.seed"), 5, "stress.run_mc")
+    scenario_text, settings = at.session_state["stress.export_settings"]
+    assert scenario_text == scenario_json(neoplan.load_scenario("optimized"))
+    assert (settings.draws, settings.seed, settings.grid_x, settings.grid_points) == (DRAWS, 5, "usd_per_gpu_hour", 21)
+    assert settings.ranges == stress.default_ranges(neoplan.load_scenario("optimized"))
 
 
 def test_new_seed_reruns_the_monte_carlo() -> None:
@@ -112,7 +139,7 @@ def _app_on_stress_page() -> AppTest:
 
 def _tornado_table(at: AppTest):  # type: ignore[no-untyped-def]
     for frame in at.dataframe:
-        if "Driver" in frame.value.columns:
+        if "Driver" in frame.value.columns and "Low" in frame.value.columns:
             return frame.value.set_index("Driver")
     raise AssertionError("no tornado table")
 

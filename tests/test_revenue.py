@@ -1,12 +1,15 @@
 """Revenue: the timeline to go-live and the contract book (reserved take-or-pay and on-demand sales).
 
 Reference values are worked by hand from the conventions in ``neoplan/revenue.py``: month ``t`` covers
-``[t, t+1)``; a mean month holds 8,766 / 12 = 730.5 hours; the go-live month earns pro rata; reserved hours
-start in full at go-live, on-demand hours ramp in linearly; on-demand prices decline every month, reserved
-prices only at each renewal; SLA credits are a share of gross revenue.
+``[t, t+1)``; a mean month holds 8,766 / 12 = 730.5 hours; the go-live month earns pro rata; utilization is
+the used share of all GPU-hours; reserved hours are take-or-pay (billed in full from go-live, used or not),
+on demand sells the use above the reserved share and ramps in linearly; on-demand prices decline every month,
+reserved prices re-price to the market at each renewal; SLA credits are a share of gross revenue.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -15,9 +18,13 @@ from hypothesis import strategies as st
 
 from neoplan.revenue import (
     active_share,
+    cluster_index,
     dates,
     delayed,
+    in_service,
+    months_into_cluster,
     ramp,
+    refresh_go_live_months,
     revenue_schedule,
     years_since,
 )
@@ -26,7 +33,7 @@ from neoplan.scenario import Pricing, Timeline
 HOURS = 8766.0 / 12  # 730.5 h in a mean Julian month
 
 
-def timeline(go_live_month: float = 1.0, horizon_months: int = 36) -> Timeline:
+def timeline(go_live_month: float = 1.0, horizon_months: int = 36, **kw) -> Timeline:
     """A timeline that goes live at ``go_live_month`` (delivery then, nothing after but on-site burn-in)."""
     whole = int(go_live_month)
     return Timeline(
@@ -35,15 +42,16 @@ def timeline(go_live_month: float = 1.0, horizon_months: int = 36) -> Timeline:
         site_install_weeks=0,
         onsite_burn_in_days=(go_live_month - whole) * 365.25 / 12,
         horizon_months=horizon_months,
+        **kw,
     )
 
 
 def pricing(**kw) -> Pricing:
-    """Plain round numbers: $2 on demand, $1.50 reserved, half the hours sold, 60 % reserved, no decline."""
+    """Plain round numbers: $2 on demand, $1.50 reserved, 80 % of the hours used, half reserved, no decline."""
     values = dict(
         usd_per_gpu_hour=2.0,
-        utilization=0.5,
-        reserved_share=0.6,
+        utilization=0.8,
+        reserved_share=0.5,
         reserved_price_multiple=0.75,
         on_demand_price_multiple=1.0,
         price_decline_per_year=0.0,
@@ -112,23 +120,40 @@ def test_sold_hours_prices_and_revenue_of_a_steady_month():
     s = revenue_schedule(pricing(), 10, dates(timeline(go_live_month=1.0)))
     capacity = 10 * HOURS  # 7,305 GPU-hours
     assert s.reserved_gpu_hours[0] == 0 and s.on_demand_gpu_hours[0] == 0  # before go-live
-    assert s.reserved_gpu_hours[1] == pytest.approx(capacity * 0.5 * 0.6)  # 2,191.5
-    assert s.on_demand_gpu_hours[1] == pytest.approx(capacity * 0.5 * 0.4)  # 1,461
-    assert s.sold_gpu_hours[1] == pytest.approx(3652.5)
+    assert s.reserved_gpu_hours[1] == pytest.approx(capacity * 0.5)  # 3,652.5 reserved
+    assert s.on_demand_gpu_hours[1] == pytest.approx(capacity * (0.8 - 0.5))  # 2,191.5: the use above the reserved
+    assert s.sold_gpu_hours[1] == pytest.approx(5844.0) == s.used_gpu_hours[1]
     assert s.reserved_usd_per_gpu_hour[1] == 1.5 and s.on_demand_usd_per_gpu_hour[1] == 2.0
-    assert s.gross_usd[1] == pytest.approx(2191.5 * 1.5 + 1461 * 2.0)  # 6,209.25
-    assert s.sla_credits_usd[1] == pytest.approx(620.925)
-    assert s.revenue_usd[1] == pytest.approx(5588.325)
+    assert s.gross_usd[1] == pytest.approx(3652.5 * 1.5 + 2191.5 * 2.0)  # 9,861.75
+    assert s.sla_credits_usd[1] == pytest.approx(986.175)
+    assert s.revenue_usd[1] == pytest.approx(8875.575)
     assert s.revenue_usd.shape == (36,)
+
+
+def test_take_or_pay_at_zero_utilization_earns_the_reserved_book():
+    """Textbook: nobody uses a GPU, yet reserved_share × GPUs × hours × reserved price is paid."""
+    s = revenue_schedule(pricing(utilization=0.0, reserved_share=0.6), 10, dates(timeline(go_live_month=1.0)))
+    assert s.gross_usd[5] == pytest.approx(0.6 * 10 * HOURS * 1.5)  # 6,574.5 a month
+    assert s.revenue_usd[5] == pytest.approx(0.6 * 10 * HOURS * 1.5 * (1 - 0.1))
+    assert not s.on_demand_gpu_hours.any() and not s.used_gpu_hours.any()
+    assert s.revenue_usd[1:].sum() == pytest.approx(35 * 0.6 * 10 * HOURS * 1.5 * 0.9)
+
+
+def test_below_the_reserved_share_billing_holds_while_use_falls():
+    s = revenue_schedule(pricing(utilization=0.3, reserved_share=0.5), 10, dates(timeline(go_live_month=1.0)))
+    assert s.sold_gpu_hours[3] == pytest.approx(10 * HOURS * 0.5)  # billed: the whole reserved book
+    assert s.used_gpu_hours[3] == pytest.approx(10 * HOURS * 0.3)  # used: what customers run (power follows it)
+    assert s.on_demand_gpu_hours[3] == 0
 
 
 def test_reserved_hours_are_sold_from_go_live_while_on_demand_ramps_in():
     s = revenue_schedule(pricing(ramp_months=3), 8, dates(timeline(go_live_month=1.0)))
-    full_reserved = 8 * HOURS * 0.5 * 0.6
-    full_on_demand = 8 * HOURS * 0.5 * 0.4
+    full_reserved = 8 * HOURS * 0.5
+    full_on_demand = 8 * HOURS * 0.3
     assert s.reserved_gpu_hours[1:5] == pytest.approx([full_reserved] * 4)
     # month averages of a 3-month ramp: 1/6, 1/2, 5/6, then 1
     assert s.on_demand_gpu_hours[1:5] == pytest.approx([full_on_demand * f for f in (1 / 6, 1 / 2, 5 / 6, 1)])
+    assert s.used_gpu_hours[1:5] == pytest.approx(s.sold_gpu_hours[1:5])  # use above the reserved share
 
 
 def test_reserved_price_holds_for_the_term_and_renews_at_the_declined_price():
@@ -144,11 +169,13 @@ def test_reserved_price_holds_for_the_term_and_renews_at_the_declined_price():
     assert reserved[24] == pytest.approx(1.5 * 0.81**2)
 
 
-def test_a_pinned_reserved_price_replaces_the_multiple_and_still_renews_lower():
+def test_a_pinned_reserved_price_holds_for_the_first_term_and_renews_at_the_market():
     p = pricing(reserved_usd_per_gpu_hour=1.2, price_decline_per_year=0.19)
     s = revenue_schedule(p, 4, dates(timeline(go_live_month=0.5)))
-    assert s.reserved_usd_per_gpu_hour[1] == 1.2
-    assert s.reserved_usd_per_gpu_hour[12] == pytest.approx(1.2 * 0.81)
+    assert s.reserved_usd_per_gpu_hour[1] == s.reserved_usd_per_gpu_hour[11] == 1.2
+    # renewal after 12 months: the headline price then (2.00 × 0.81) × the reserved multiple 0.75, not 1.2 × 0.81
+    assert s.reserved_usd_per_gpu_hour[12] == pytest.approx(2.0 * 0.81 * 0.75)
+    assert s.reserved_usd_per_gpu_hour[24] == pytest.approx(2.0 * 0.81**2 * 0.75)
 
 
 def test_on_demand_multiple_scales_the_on_demand_price_only():
@@ -160,14 +187,14 @@ def test_total_revenue_matches_the_closed_form_without_ramp_or_decline():
     d = dates(timeline(go_live_month=2.25, horizon_months=24))
     s = revenue_schedule(pricing(), 16, d)
     live_months = 24 - 2.25
-    per_live_month = 16 * HOURS * 0.5 * (0.6 * 1.5 + 0.4 * 2.0) * (1 - 0.1)
+    per_live_month = 16 * HOURS * (0.5 * 1.5 + 0.3 * 2.0) * (1 - 0.1)
     assert s.revenue_usd.sum() == pytest.approx(live_months * per_live_month)
 
 
 def test_cases_broadcast_as_columns():
     d = dates(timeline())
     s = revenue_schedule(pricing(), 8, d, usd_per_gpu_hour=np.array([[1.0], [2.0], [4.0]]),
-                         utilization=np.array([[0.5], [0.5], [0.25]]))
+                         utilization=np.array([[0.8], [0.8], [0.25]]))
     assert s.revenue_usd.shape == (3, 36)
     one = revenue_schedule(pricing(usd_per_gpu_hour=4.0, utilization=0.25), 8, d)
     assert s.revenue_usd[2] == pytest.approx(one.revenue_usd)
@@ -216,8 +243,10 @@ def test_revenue_is_non_negative_bounded_and_rises_with_price_and_utilization(
     s = revenue_schedule(p, gpus, d)
     assert (s.revenue_usd >= 0).all() and (s.sla_credits_usd >= 0).all()
     assert s.revenue_usd == pytest.approx((1 - sla) * s.gross_usd)
-    # never more hours than the sold share of capacity, never before go-live
-    assert (s.sold_gpu_hours <= gpus * HOURS * util * (1 + 1e-12) + 1e-9).all()
+    # billed: the reserved book plus the use above it, never more than capacity; used never above billed
+    assert (s.sold_gpu_hours <= gpus * HOURS * max(util, reserved_share) * (1 + 1e-12) + 1e-9).all()
+    assert (s.used_gpu_hours <= s.sold_gpu_hours * (1 + 1e-12) + 1e-9).all()
+    assert (s.used_gpu_hours <= gpus * HOURS * util * (1 + 1e-12) + 1e-9).all()
     assert not s.sold_gpu_hours[: int(go_live)].any()
     # prices never rise over time: on demand declines monthly, reserved at each renewal
     assert (np.diff(s.on_demand_usd_per_gpu_hour) <= 1e-12).all()
@@ -229,3 +258,71 @@ def test_revenue_is_non_negative_bounded_and_rises_with_price_and_utilization(
     assert (dearer.revenue_usd >= s.revenue_usd - tol).all()
     assert (busier.revenue_usd >= s.revenue_usd - tol).all()
     assert (dearer.sold_gpu_hours == s.sold_gpu_hours).all()  # price does not change hours sold
+
+
+# --- end of life ----------------------------------------------------------------------------------------------------
+
+
+def test_a_shutdown_ends_the_book_at_the_end_of_the_useful_life():
+    # go-live 1.0, life 12 months: service ends at month 13.0; horizon 24
+    d = dates(timeline(go_live_month=1.0, horizon_months=24, useful_life_months=12))
+    s = revenue_schedule(pricing(), 10, d)
+    assert s.revenue_usd[12] > 0 and not s.revenue_usd[13:].any() and not s.used_gpu_hours[13:].any()
+    assert in_service(24, d)[12:14].tolist() == [1.0, 0.0]
+    half = dates(timeline(go_live_month=1.5, horizon_months=24, useful_life_months=12))  # ends mid-month 13
+    assert in_service(24, half)[13] == 0.5
+    assert revenue_schedule(pricing(), 10, half).reserved_gpu_hours[13] == pytest.approx(10 * HOURS * 0.5 * 0.5)
+
+
+def test_a_refresh_restarts_prices_at_the_headline_and_signs_new_contracts():
+    d = dates(timeline(go_live_month=0.5, horizon_months=40, useful_life_months=12, end_of_life="refresh"))
+    assert refresh_go_live_months(d) == [12.5, 24.5, 36.5]
+    assert cluster_index(40, d)[[11, 12, 24, 36]].tolist() == [0, 1, 2, 3]
+    assert months_into_cluster(40, d)[[12, 13]].tolist() == [0.0, 1.0]
+    s = revenue_schedule(pricing(price_decline_per_year=0.19, reserved_term_months=6), 4, d)
+    od, res = s.on_demand_usd_per_gpu_hour, s.reserved_usd_per_gpu_hour
+    assert od[6] == pytest.approx(2.0 * 0.9) and od[12] == od[24] == 2.0  # a new cluster earns a new one's price
+    assert res[6] == pytest.approx(1.5 * 0.9) and res[12] == 1.5  # contracts re-signed at go-live of the refresh
+    assert (s.sold_gpu_hours[1:] == s.sold_gpu_hours[1]).all()  # service never stops
+
+
+def test_a_horizon_within_the_life_is_the_same_whatever_the_end_of_life():
+    p = pricing(price_decline_per_year=0.1, reserved_usd_per_gpu_hour=1.4)
+    a = revenue_schedule(p, 8, dates(timeline(horizon_months=36, useful_life_months=36)))
+    b = revenue_schedule(p, 8, dates(timeline(horizon_months=36, useful_life_months=36, end_of_life="refresh")))
+    assert (a.revenue_usd == b.revenue_usd).all() and a.revenue_usd[-1] > 0
+
+
+def test_each_case_can_have_its_own_life():
+    d = delayed(dates(timeline(horizon_months=40)), np.zeros(2), life_months=np.array([12.0, 72.0]))
+    s = revenue_schedule(pricing(), 4, d)
+    assert not s.revenue_usd[0, 13:].any() and s.revenue_usd[1, 13:].all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    go_live=st.floats(0.0, 11.0),
+    life=st.integers(12, 60),
+    horizon=st.integers(12, 240),
+    util=fractions,
+    reserved_share=fractions,
+    decline=st.floats(0.0, 0.95),
+)
+def test_shutdown_ends_the_book_and_refresh_repeats_it(go_live, life, horizon, util, reserved_share, decline):
+    p = pricing(utilization=util, reserved_share=reserved_share, price_decline_per_year=decline, ramp_months=0)
+    kw = dict(go_live_month=go_live, horizon_months=horizon, useful_life_months=life)
+    off = revenue_schedule(p, 8, dates(timeline(**kw)))
+    on = revenue_schedule(p, 8, dates(timeline(**kw, end_of_life="refresh")))
+    end = go_live + life
+    if end >= horizon:  # the life outlasts the horizon: nothing to decide
+        assert (off.revenue_usd == on.revenue_usd).all()
+        return
+    assert not off.sold_gpu_hours[math.ceil(end):].any()
+    assert (off.revenue_usd[: math.floor(end)] == on.revenue_usd[: math.floor(end)]).all()
+    # a refresh keeps the same hours in service; each cluster's prices repeat the first one's path
+    steady = 8 * HOURS * max(util, reserved_share)
+    assert on.sold_gpu_hours[math.ceil(go_live):] == pytest.approx(steady)
+    since = months_into_cluster(horizon, dates(timeline(**kw, end_of_life="refresh")))
+    assert (since < life + 1e-9).all()
+    expected = 2.0 * (1 - decline) ** (since / 12)
+    assert on.on_demand_usd_per_gpu_hour == pytest.approx(expected)

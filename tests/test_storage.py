@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import neoplan
 from neoplan.costs import total_usd
 from neoplan.pricebook import default_price_book
 from neoplan.scenario import Storage, load_scenario
@@ -18,8 +19,11 @@ from neoplan.storage import (
     checkpoint_write_s,
     default_storage_catalogue,
     design_storage,
+    gpus_per_frontend_unit,
     net_efficiency,
     pick_model,
+    plugged_port_gbps,
+    port_capped,
     size_storage,
     stripe_data_blocks,
 )
@@ -37,9 +41,14 @@ def sized(gpus: int = 1024, rack_power_kw: float = 41.0, **storage: object):
 # --- reference values ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", ["reference", "optimized"])
-def test_article_1024_h100_two_pb_is_eight_servers_at_250_to_400_gbyte_s(preset: str) -> None:
-    design = design_storage(load_scenario(preset), BOOK)
+@pytest.mark.parametrize(
+    "sections",
+    [{"base": "reference"}, {"base": "optimized", "fabric": {"frontend": {"match_storage_ports": True}}}],
+)
+def test_article_1024_h100_two_pb_is_eight_servers_at_250_to_400_gbyte_s(sections: dict) -> None:
+    """8 storage servers on ports as fast as their 2×200GbE NICs (the reference's 200G front end, or 200G-class
+    front-end switches) deliver the article's 250-400 GB/s."""
+    design = design_storage(load_scenario(sections), BOOK)
     assert design.usable_pb == 2.0
     assert design.servers == 8
     assert 250 <= design.read_gbyte_per_s <= 400
@@ -141,8 +150,53 @@ def test_target_above_frontend_bandwidth_warns() -> None:
     scenario = load_scenario({"base": "optimized", "storage": {"target_gbps_per_gpu": 30}})
     design = design_storage(scenario, BOOK)  # 2 × 100 GbE per 8 GPUs = 25 Gbit/s per GPU
     assert any("front-end bandwidth" in w for w in design.warnings)
-    assert design.meets_target  # the storage side is sized for it: 3,840 GB/s → 96 servers
-    assert design.servers == math.ceil(1024 * 30 / 8 / 40)
+    assert design.meets_target  # the storage side is sized for it: 3,840 GB/s at 25 GB/s each (100G ports)
+    assert design.servers == math.ceil(1024 * 30 / 8 / 25)
+
+
+# --- storage throughput is capped by the ports it plugs into (issue #15) ------------------------------------
+
+
+def test_optimized_storage_on_100g_ports_is_capped_and_sized_so_the_floor_holds() -> None:
+    """The optimized preset's 2×200GbE storage servers on 100G front-end ports: 8 servers give at most
+    8 × 2 × 100 / 8 = 200 GB/s, below the article's 250 GB/s floor; servers are added until the 256 GB/s target
+    (1,024 GPUs × 2 Gbit/s) holds, and a warning names the cap."""
+    design = design_storage(load_scenario("optimized"), BOOK)
+    assert design.port_gbps == 200  # the NIC
+    per_server = 2 * 100 / 8  # GB/s through two 100G ports
+    assert design.servers == math.ceil(1024 * 2 / 8 / per_server) == 11
+    assert design.read_gbyte_per_s == pytest.approx(11 * per_server) == 275
+    assert design.read_gbyte_per_s >= 250  # the article's floor
+    assert design.port_capped and design.wired_port_gbps == 100
+    assert "run at 100G" in design.port_note() and "25 GB/s each" in design.port_note()
+    assert not any("below the target" in w for w in design.warnings)  # sized, so nothing to warn about
+
+
+@pytest.mark.parametrize(("frontend", "backend_gbps", "expected"), [
+    ({"port_gbps": 100}, 400, 100.0),
+    ({"port_gbps": 100, "match_storage_ports": True}, 400, 200.0),
+    ({"port_gbps": 400}, 400, 400.0),
+])
+def test_the_port_speed_storage_plugs_into(frontend: dict, backend_gbps: int, expected: float) -> None:
+    scenario = load_scenario({"base": "optimized", "fabric": {"frontend": frontend, "nic_gbps": backend_gbps}})
+    assert plugged_port_gbps(scenario, 200) == expected
+    on_backend = load_scenario({"base": "optimized", "storage": {"network": "backend"}})
+    assert plugged_port_gbps(on_backend, 200) == 400.0
+
+
+def test_a_port_as_fast_as_the_nic_caps_nothing() -> None:
+    assert port_capped(DIST, None) is DIST
+    assert port_capped(DIST, 400) is DIST
+    slow = port_capped(DIST, 100)
+    assert slow.port_gbps == 100 and slow.server_read_gbyte_per_s == min(DIST.read_gbyte_per_s, 25)
+
+
+def test_the_model_evaluates_the_capped_storage_and_its_ports() -> None:
+    r = neoplan.evaluate(load_scenario("optimized"))
+    assert r.storage.servers == 11 and r.fabric.frontend.storage_ports == 22
+    fast = neoplan.evaluate(load_scenario({"base": "optimized", "fabric": {"frontend": {"match_storage_ports": True}}}))
+    assert fast.storage.servers == 8 and fast.fabric.frontend.switch_gbps == 200
+    assert fast.fabric.frontend.storage_port_gbps == 200
 
 
 def test_racks_hold_the_servers_with_space_left() -> None:
@@ -246,3 +300,14 @@ def test_more_capacity_never_costs_less(a: float, b: float) -> None:
     d_small, d_large = sized(usable_pb=small), sized(usable_pb=large)
     assert d_large.servers >= d_small.servers
     assert d_large.capex_usd >= d_small.capex_usd - 1e-6
+
+
+def test_front_end_bandwidth_per_gpu_counts_the_tray_of_a_rack_scale_system() -> None:
+    """An NVL72 rack's front-end ports are per compute tray (4 GPUs), not per 72-GPU node."""
+    nvl = load_scenario({"base": "optimized", "prices_as_of": "2026-11", "facility": {"rack_power_kw": 140},
+                         "cluster": {"gpus": 1296, "gpu_model": "gb200-nvl72", "gpus_per_node": 72},
+                         "storage": {"target_gbps_per_gpu": 20}})
+    assert gpus_per_frontend_unit(nvl) == 4
+    design = design_storage(nvl, BOOK)  # 2 × 100 GbE per tray = 50 Gbit/s per GPU ≥ 20
+    assert not any("front-end bandwidth" in w for w in design.warnings)
+    assert gpus_per_frontend_unit(load_scenario("optimized")) == 8

@@ -92,7 +92,8 @@ def header() -> None:
             mark = (" · :orange-badge[● unsaved changes]" if status.dirty
                     else " · :green-badge[saved]" if can_save else "")
             st.markdown(f"**{plain(status.name)}**{mark}")
-            st.caption(f"from {plain(status.source)}" if status.source else "")
+            source = f"from {plain(status.source)} · " if status.source else ""
+            st.caption(f"{source}hardware prices as of {state.get_scenario().prices_as_of}")
         actions("header", status)
     message = st.session_state.pop(MESSAGE, None)
     if message:

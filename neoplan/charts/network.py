@@ -16,6 +16,7 @@ SHORT_LABELS = {
     "vms": "VMS 1:1",
     "vms_2to1": "VMS 2:1",
     "modular": "Modular",
+    "spectrum_x": "Spectrum-X",
 }
 TIER_COLOURS = {"server": "#b0b7c3", "leaf": "#2a9d8f", "spine": "#264653", "chassis": "#e76f51", "core": "#e9c46a"}
 

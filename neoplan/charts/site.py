@@ -67,6 +67,7 @@ POWER_COLORS = {
     "storage": "#e9c46a",
     "management": "#f4a261",
     "cooling": PALETTE["oem"],
+    "cdu": "#2a9d8f",
 }
 
 
@@ -210,6 +211,15 @@ def power_figure(result: Result) -> go.Figure:
             orientation="h",
             marker_color=POWER_COLORS[key],
             hovertemplate=f"{name}<br>%{{y}}: %{{x:,.0f}} kW<extra></extra>",
+        )
+    if f.cooling_kw > 0:  # liquid-cooled racks: the CDU pumps are IT load (the chillers are in the PUE)
+        fig.add_bar(
+            y=rows,
+            x=[f.cooling_kw, f.cooling_kw],
+            name="CDU pumps (liquid cooling)",
+            orientation="h",
+            marker_color=POWER_COLORS["cdu"],
+            hovertemplate="CDU pumps<br>%{y}: %{x:,.0f} kW<extra></extra>",
         )
     fig.add_bar(
         y=rows,

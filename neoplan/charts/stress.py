@@ -38,6 +38,8 @@ UNIT_FORMAT = {
     "ratio": ".2f",
     "USD/kW-month": "$,.0f",
     "months": ".1f",
+    "minutes": ".0f",
+    "× preset": ".2f",
 }
 
 
@@ -60,9 +62,13 @@ def _value_text(value: float, unit: str) -> str:
         return f"${value:.3f}"
     if unit == "USD/kW-month":
         return f"${value:,.0f}"
-    if unit in ("× design", "ratio"):
+    if unit.startswith("×") or unit == "ratio":
         return f"{value:.2f}×"
-    return f"{value:.1f} mo"
+    if unit == "months":
+        return f"{value:.1f} mo"
+    if unit == "minutes":
+        return f"{value:.0f} min"
+    return f"{value:.3g} {unit}"
 
 
 def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> go.Figure:
@@ -236,10 +242,12 @@ def cdf_figure(mc: MonteCarlo, metric: str = "equity_irr") -> go.Figure:
 
 
 def _percentile_lines(fig: go.Figure, mc: MonteCarlo, metric: str) -> None:
-    """Vertical lines at P10, P50, P90 and at the scenario's deterministic value."""
+    """Vertical lines at P10, P50, P90 and at the scenario's deterministic value, labelled with its percentile."""
     for key, value in mc.percentiles(metric).items():
         if value is not None:
             vline(fig, value, color=PERCENTILE_COLORS[key], dash="dot", text=key.upper())
     base = mc.deterministic.get(metric)
     if base is not None and math.isfinite(base):
-        vline(fig, base, color="#555", width=1, text="scenario", beside=True, yshift=-18)
+        where = mc.base_percentile(metric)
+        text = "scenario" if where is None else f"scenario (P{where:.0f})"
+        vline(fig, base, color="#555", width=1, text=text, beside=True, yshift=-18)

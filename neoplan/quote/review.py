@@ -600,8 +600,9 @@ def _design(
     """The recommended scenario at the quote's size and its evaluation; None (with a warning) when impossible."""
     if not gpus or not gpu_model:
         return None, None
-    if gpu_model not in default_platforms():
-        known = ", ".join(sorted(default_platforms()))
+    platform = default_platforms().get(gpu_model)
+    if platform is None or platform.rack_scale:  # the review compares with HGX designs; NVL72 quotes are sized per tray
+        known = ", ".join(sorted(k for k, p in default_platforms().items() if not p.rack_scale))
         warnings.append(
             f"the quote is for {gpu_model}, which the model cannot evaluate yet (it knows {known}): findings are "
             "listed, the comparison with a design is not made"

@@ -1,0 +1,551 @@
+"""Operations and reliability economics: failures, recovery, availability, goodput and delivered performance.
+
+Every constant comes from ``data/operations.csv`` (source, date, basis); the scenario's own choices from its
+``operations:`` section (:class:`neoplan.scenario.Operations`). Conventions: rates per month of the whole
+cluster, times in the unit their names give, shares as fractions.
+
+**Failures.** Job-interrupting failures scale with GPUs from a preset (the article: one per 7 days per 512 H100;
+Meta's Llama 3: 419 in 54 days on 16,384 H100), divided by ``mtbf_multiple``, split by cause with the Llama 3
+counts. Network failures scale with the back end's transceivers per GPU against the all-optics fabric the presets
+were measured on (lasers fail, passive copper hardly does). New hardware fails ``hazard_multiple`` times as often,
+decaying with ``decay_weeks``; burn-in (OEM integration weeks + on-site days) ages it before customers see it.
+
+**Cost of an interruption** (job GPU-hours): the job (``job_share`` of the GPUs) loses detection (hangs wait for
+the detector: 5 min power-draw detector or the 30–35 min NCCL watchdog) + half a checkpoint interval + the
+checkpoint read back at the storage's throughput + relaunch + (hardware failures) a reboot, or a swap to a hot
+spare when one is free. Silent data corruption not caught by checks costs a long rollback.
+
+**Availability** = share of sellable GPU-hours whose server is up: servers waiting for a part (Poisson, mean
+= repair rate × repair time) not covered by hot spares, plus reboots not covered by a spare.
+**Goodput** = availability × (1 − job GPU-hours lost ÷ GPU-hours) ≤ availability.
+Spares and RMA in money: hot-spare servers are capex (``cluster.hot_spare_share``, bought, racked, cabled and
+idling); replacement parts are the OEM's under the warranty and ``opex.support_rate`` after it, so no second
+RMA line is added here. SLA credits (``operations.sla_credits = failure_model``) = unavailability ×
+``sla_credit_multiple`` of gross revenue, replacing the fixed ``pricing.sla_credit_share`` (kept for
+``fixed_share``); early-life failures are credited at the performance elasticity in the months they happen.
+
+**Delivered performance** vs the NVIDIA reference (non-blocking, rail-optimized, 8 NICs, full software stack):
+a step is (1 − c) compute + c exposed communication at full bandwidth; less bandwidth stretches the
+communication part (``1 / ((1 − c) + c / bandwidth_ratio)``); topology.conf missing is a direct factor.
+The achievable price moves by ``performance_elasticity`` × the change of performance × goodput ÷ the goodput of
+the same cluster run the reference way (checklist done, default burn-in, no spares).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .pricebook import DATA_DIR, PriceBookError, read_assumptions
+from .timebase import DAYS_PER_MONTH, HOURS_PER_MONTH, WEEKS_PER_MONTH
+
+if TYPE_CHECKING:
+    from .model import Result
+    from .scenario import Operations, Scenario
+
+OPERATIONS_FILE = DATA_DIR / "operations.csv"
+CAUSES = ("gpu", "hbm", "network", "host", "software", "sdc")
+"""Failure causes, as Meta's Llama 3 table groups them (sdc = silent data corruption)."""
+HARDWARE_CAUSES = ("gpu", "hbm", "network", "host", "sdc")
+"""Causes that take a server out (reboot or repair); software failures only need a relaunch."""
+PRESETS = ("article", "llama3")
+FULL_NICS = 8
+"""Back-end NICs per HGX server of the reference design (one per GPU) [count]."""
+
+
+@lru_cache(maxsize=1)
+def constants() -> dict[str, float]:
+    """The constants of ``data/operations.csv`` by key [the unit of each row]."""
+    return {k: row.value for k, row in read_assumptions(OPERATIONS_FILE).items()}
+
+
+def constant(key: str) -> float:
+    """One constant of ``data/operations.csv``."""
+    try:
+        return constants()[key]
+    except KeyError:
+        raise PriceBookError(f"{OPERATIONS_FILE.name} has no key {key!r}") from None
+
+
+# --- failures -------------------------------------------------------------------------------------------------------
+
+
+def failures_per_month(preset: str, gpus: float, mtbf_multiple: float = 1.0) -> float:
+    """Job-interrupting failures per month of ``gpus`` GPUs at the preset's rate (network at its measured optics)."""
+    if preset not in PRESETS:
+        raise ValueError(f"operations.failure_preset must be one of {', '.join(PRESETS)}, got {preset!r}")
+    per_gpu_day = constant(f"failures.{preset}.interruptions") / (
+        constant(f"failures.{preset}.days") * constant(f"failures.{preset}.gpus")
+    )
+    return per_gpu_day * DAYS_PER_MONTH * gpus / mtbf_multiple
+
+
+@lru_cache(maxsize=1)
+def cause_shares() -> dict[str, float]:
+    """Share of interruptions by cause (Llama 3 counts) [fraction] (cached; treat as read-only)."""
+    counts = {c: constant(f"cause.{c}.count") for c in CAUSES}
+    total = sum(counts.values())
+    return {c: v / total for c, v in counts.items()}
+
+
+def optics_factor(transceivers_per_gpu: float) -> float:
+    """Network failures of a fabric vs the all-optics fabric of the presets [ratio]: only the optics part scales."""
+    share = constant("network.optics_failure_share")
+    return (1.0 - share) + share * transceivers_per_gpu / constant("network.optics_per_gpu_all_optics")
+
+
+def interruptions_by_cause(
+    preset: str, gpus: float, transceivers_per_gpu: float, mtbf_multiple: float = 1.0
+) -> dict[str, float]:
+    """Steady-state job interruptions per month by cause [count/month]."""
+    total = failures_per_month(preset, gpus, mtbf_multiple)
+    out = {c: total * s for c, s in cause_shares().items()}
+    out["network"] *= optics_factor(transceivers_per_gpu)
+    return out
+
+
+def burn_in_months(integration_burn_in_weeks: float, onsite_burn_in_days: float) -> float:
+    """Age of the hardware when customers get it [months]."""
+    return integration_burn_in_weeks / WEEKS_PER_MONTH + onsite_burn_in_days / DAYS_PER_MONTH
+
+
+def early_life_interruptions(rate_per_month: float, burn_in: float) -> float:
+    """Extra interruptions customers see over the hardware's life from early failures [count].
+
+    Hazard ``rate × A × exp(−age/τ)`` on top of the steady rate, integrated from the age at go-live (``burn_in``
+    months) on: ``rate × A × τ × exp(−burn_in/τ)``.
+    """
+    tau = constant("early_life.decay_weeks") / WEEKS_PER_MONTH
+    return rate_per_month * constant("early_life.hazard_multiple") * tau * math.exp(-burn_in / tau)
+
+
+def early_life_by_month(months: int, go_live_month: np.ndarray | float, burn_in: float) -> np.ndarray:
+    """Early-life interruptions per month per unit of steady monthly rate, shape (n, months) [ratio].
+
+    Month ``t`` covers ``[t, t+1)``; the hazard starts at go-live at age ``burn_in`` [months].
+    """
+    tau = constant("early_life.decay_weeks") / WEEKS_PER_MONTH
+    t = np.arange(months, dtype=float)
+    g = np.asarray(go_live_month, dtype=float).reshape(-1, 1)
+    a0 = np.clip(t - g, 0.0, None)
+    a1 = np.clip(t + 1.0 - g, 0.0, None)
+    return constant("early_life.hazard_multiple") * tau * math.exp(-burn_in / tau) * (
+        np.exp(-a0 / tau) - np.exp(-a1 / tau)
+    )
+
+
+# --- recovery -------------------------------------------------------------------------------------------------------
+
+
+def detection_minutes(ops: Operations) -> float:
+    """Mean time to detect an interruption [minutes]: hangs wait for the detector, fail-stops are seen at once."""
+    hang = constant("detection.hang_share")
+    detector = constant("detection.power_draw_minutes" if ops.nccl_hang_detection else "detection.watchdog_minutes")
+    minutes = hang * detector + (1.0 - hang) * constant("detection.fail_stop_minutes")
+    return minutes + (0.0 if ops.monitoring else constant("detection.no_monitoring_extra_minutes"))
+
+
+def restore_minutes(checkpoint_tb: float, read_gbyte_per_s: float) -> float:
+    """Time to read a checkpoint back from the shared storage [minutes] (0 without a checkpoint or storage)."""
+    if checkpoint_tb <= 0 or read_gbyte_per_s <= 0:
+        return 0.0
+    return checkpoint_tb * 1000.0 / read_gbyte_per_s / 60.0
+
+
+def expected_excess(mean: np.ndarray | float, spares: int) -> np.ndarray:
+    """E[max(D − spares, 0)] for D ~ Poisson(``mean``): servers down and not covered by a spare [count]."""
+    m = np.asarray(mean, dtype=float)
+    if spares <= 0:
+        return m
+    top = float(np.max(m)) if m.size else 0.0
+    if spares > top + 12.0 * math.sqrt(top) + 40.0:
+        return np.zeros_like(m)
+    k = np.arange(spares + 1, spares + int(top + 12.0 * math.sqrt(top) + 60.0), dtype=float)
+    mm = np.maximum(m, 1e-300)[..., None]
+    log_pmf = -mm + k * np.log(mm) - np.array([math.lgamma(x + 1.0) for x in k])
+    return ((k - spares) * np.exp(log_pmf)).sum(axis=-1) * (m > 0)
+
+
+# --- performance ----------------------------------------------------------------------------------------------------
+
+
+def _stretch(bandwidth_ratio: float) -> float:
+    """Step time vs full bandwidth when back-end bandwidth is ``bandwidth_ratio`` of full [ratio]."""
+    c = constant("perf.exposed_comm_share")
+    return (1.0 - c) + c / bandwidth_ratio
+
+
+def performance_by_cause(scenario: Scenario) -> dict[str, float]:
+    """Delivered-performance factor of each design choice and checklist gap vs the reference [ratio, ≤ 1 each].
+
+    Bandwidth effects are each taken alone against full bandwidth; :func:`performance_factor` combines the
+    bandwidth ratios first, so the factors here multiply to slightly less than the combined factor.
+    """
+    return {k: 1.0 / _stretch(r) if k != "topology_conf" else r for k, r in _bandwidth_ratios(scenario).items()}
+
+
+def _bandwidth_ratios(scenario: Scenario) -> dict[str, float]:
+    """Back-end bandwidth ratio of each cause [ratio]; ``topology_conf`` is a direct throughput factor."""
+    fab, ops = scenario.fabric, scenario.operations
+    servers = scenario.cluster.servers
+    if fab.topology == "tor":
+        per_leaf = max(scenario.facility.servers_per_rack, 1)
+        crossing = 0.0 if servers <= per_leaf else 1.0 - (per_leaf - 1) / (servers - 1)
+        congestion = constant("perf.tor_congestion_bandwidth_ratio")
+    else:  # rail-optimized: only traffic between pods crosses the spines
+        crossing = constant("perf.cross_pod_comm_share") if servers > fab.servers_per_su else 0.0
+        congestion = 1.0
+    rail = 1.0 / ((1.0 - crossing) + crossing / congestion)
+    spine = 1.0 / ((1.0 - crossing) + crossing * fab.oversubscription / congestion)
+    rdma = constant("perf.gpudirect_off_gbps") / constant("perf.gpudirect_on_gbps")
+    return {
+        "backend_nics": fab.nics_per_node / FULL_NICS,
+        "rail_layout": rail,
+        "oversubscription": spine / rail,
+        "gpudirect": 1.0 if (ops.gpudirect_rdma and ops.ofed) else rdma,
+        "vm_topology": constant("perf.vm_no_topo_bandwidth_ratio")
+        if (ops.virtual_machines and not ops.nccl_topo_file)
+        else 1.0,
+        "topology_conf": 1.0 if ops.slurm_topology_conf else constant("perf.topology_conf_missing_factor"),
+    }
+
+
+def performance_factor(scenario: Scenario) -> float:
+    """Delivered performance vs the NVIDIA reference with the full stack [ratio, 0–1].
+
+    Bandwidth ratios multiply (4 NICs and an oversubscribed spine both cut what a GPU gets), then stretch the
+    exposed communication; a missing topology.conf multiplies the result.
+    """
+    ratios = _bandwidth_ratios(scenario)
+    bandwidth = math.prod(v for k, v in ratios.items() if k != "topology_conf")
+    return ratios["topology_conf"] / _stretch(bandwidth)
+
+
+def utilization_factor(ops: Operations) -> float:
+    """Multiplier on utilization from checklist gaps that drive customers away [ratio, 0–1]."""
+    served = {
+        "slurm": constant("util.slurm_share") + constant("util.own_share"),
+        "kubernetes": constant("util.kubernetes_share") + constant("util.own_share"),
+        "both": 1.0,
+        "none": constant("util.own_share"),
+    }
+    baseline = constant("util.slurm_share") + constant("util.own_share")
+    factor = 1.0 - constant("util.segment_loss_elasticity") * max(baseline - served[ops.scheduler], 0.0)
+    for item, key in (("drivers", "drivers"), ("shared_storage", "shared_storage"), ("pkey_isolation", "pkey")):
+        if not getattr(ops, item):
+            factor *= 1.0 - constant(f"util.{key}_missing_loss")
+    return factor
+
+
+# --- the report -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChecklistGap:
+    """One readiness item not in place and what it costs."""
+
+    item: str
+    label: str
+    channel: str
+    """How it is priced: performance, detection, failures or utilization."""
+    effect: str
+
+
+@dataclass(frozen=True)
+class Design:
+    """What the failure model needs from the sized design (none of it depends on a stress driver)."""
+
+    gpus: int
+    gpus_per_node: int
+    servers: int
+    spare_servers: int
+    transceivers_per_gpu: float
+    restore_minutes: float
+    burn_in_months: float
+    performance_factor: float
+    utilization_factor: float
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Steady-state reliability figures of n cases, arrays (n,)."""
+
+    interruptions_per_month: np.ndarray
+    detection_minutes: np.ndarray
+    lost_minutes_per_interruption: np.ndarray
+    lost_gpu_hours_per_month: np.ndarray
+    servers_down: np.ndarray
+    availability: np.ndarray
+    goodput: np.ndarray
+
+
+def outcome(
+    ops: Operations,
+    design: Design,
+    mtbf_multiple: np.ndarray | float,
+    detection: np.ndarray | float,
+) -> Outcome:
+    """Availability and goodput of n cases for per-case MTBF multiples and detection times (arrays (n,))."""
+    mtbf = np.asarray(mtbf_multiple, dtype=float).reshape(-1)
+    detect = np.asarray(detection, dtype=float).reshape(-1)
+    by_cause = interruptions_by_cause(ops.failure_preset, design.gpus, design.transceivers_per_gpu, 1.0)
+    total = sum(by_cause.values())
+    hardware_share = sum(by_cause[c] for c in HARDWARE_CAUSES) / total
+    repair_share, reboot = constant("repair.share"), constant("restart.reboot_minutes")
+    spare = design.spare_servers > 0
+    wait = constant("restart.spare_swap_minutes") if spare else reboot
+    fixed_min = (
+        ops.checkpoint_interval_minutes / 2.0
+        + design.restore_minutes
+        + constant("restart.relaunch_minutes")
+        + hardware_share * wait
+    )
+    sdc_late = constant("sdc.late_loss_hours") * 60.0 * (1.0 - constant("sdc.caught_share") if ops.sdc_checks else 1.0)
+    rate = total / mtbf
+    lost_min = detect + fixed_min
+    lost_gpu_h = ops.job_share * design.gpus * (rate * lost_min + by_cause["sdc"] / mtbf * sdc_late) / 60.0
+    # servers waiting for a part (Poisson, covered by spares first); a reboot keeps its server out unless a spare
+    # takes over, and with spares every hardware failure costs a swap
+    waiting = expected_excess(rate * (hardware_share * repair_share * constant("repair.hours") / HOURS_PER_MONTH),
+                              design.spare_servers)
+    out_minutes = hardware_share * (wait if spare else (1.0 - repair_share) * reboot)
+    down = waiting + rate * (out_minutes / 60.0 / HOURS_PER_MONTH)
+    availability = np.clip(1.0 - down / design.servers, 0.0, 1.0)
+    goodput = np.clip(availability * (1.0 - lost_gpu_h / (design.gpus * HOURS_PER_MONTH)), 0.0, 1.0)
+    return Outcome(rate, detect, lost_min, lost_gpu_h, down, availability, goodput)
+
+
+def reference_goodput(ops: Operations, design: Design) -> float:
+    """Goodput of the same cluster run the reference way: checklist done, no spares, preset MTBF [fraction]."""
+    ref_design = Design(
+        design.gpus, design.gpus_per_node, design.servers, 0, design.transceivers_per_gpu, design.restore_minutes,
+        design.burn_in_months, 1.0, 1.0,
+    )
+    return _reference_goodput(ops.failure_preset, ops.checkpoint_interval_minutes, ops.job_share, ref_design)
+
+
+@lru_cache(maxsize=64)
+def _reference_goodput(preset: str, checkpoint_interval_minutes: float, job_share: float, design: Design) -> float:
+    from .scenario import Operations as OperationsSection
+
+    ref_ops = OperationsSection(
+        failure_preset=preset, checkpoint_interval_minutes=checkpoint_interval_minutes, job_share=job_share
+    )
+    return float(outcome(ref_ops, design, 1.0, detection_minutes(ref_ops)).goodput[0])
+
+
+@dataclass(frozen=True)
+class OperationsReport:
+    """Reliability and delivered performance of one scenario (steady state unless named)."""
+
+    interruptions_per_month: float
+    interruptions_by_cause: dict[str, float]
+    early_life_interruptions: float
+    mtbf_hours: float
+    detection_minutes: float
+    restore_minutes: float
+    restart_minutes: float
+    lost_minutes_per_interruption: float
+    lost_gpu_hours_per_month: float
+    mttr_hours: float
+    servers_down: float
+    availability: float
+    goodput: float
+    """Goodput of the first operating year, early-life failures included [fraction]."""
+    steady_goodput: float
+    """Goodput once early-life failures have died out [fraction]."""
+    reference_goodput: float
+    performance_factor: float
+    performance_by_cause: dict[str, float]
+    utilization_factor: float
+    price_factor: float
+    sla_credit_share: float
+    gaps: list[ChecklistGap]
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-able figures (the ``operations`` block of ``Result.to_dict``)."""
+        return {
+            "mtbf_hours": self.mtbf_hours,
+            "mttr_hours": self.mttr_hours,
+            "detection_minutes": self.detection_minutes,
+            "restore_minutes": self.restore_minutes,
+            "restart_minutes": self.restart_minutes,
+            "lost_minutes_per_interruption": self.lost_minutes_per_interruption,
+            "lost_gpu_hours_per_month": self.lost_gpu_hours_per_month,
+            "early_life_interruptions": self.early_life_interruptions,
+            "servers_down": self.servers_down,
+            "steady_goodput": self.steady_goodput,
+            "reference_goodput": self.reference_goodput,
+            "price_factor": self.price_factor,
+            "utilization_factor": self.utilization_factor,
+            "sla_credit_share": self.sla_credit_share,
+            "interruptions_by_cause": dict(self.interruptions_by_cause),
+            "performance_by_cause": dict(self.performance_by_cause),
+            "gaps": {g.item: f"{g.label}: {g.effect} ({g.channel})" for g in self.gaps},
+        }
+
+
+def design_of(
+    scenario: Scenario, *, transceivers: int, checkpoint_tb: float, read_gbyte_per_s: float, spare_servers: int
+) -> Design:
+    """The design figures the failure model needs, from the sized fabric and storage."""
+    cl, t = scenario.cluster, scenario.timeline
+    return Design(
+        gpus=cl.gpus,
+        gpus_per_node=cl.gpus_per_node,
+        servers=cl.servers,
+        spare_servers=spare_servers,
+        transceivers_per_gpu=transceivers / cl.gpus,
+        restore_minutes=restore_minutes(checkpoint_tb, read_gbyte_per_s),
+        burn_in_months=burn_in_months(t.integration_burn_in_weeks, t.onsite_burn_in_days),
+        performance_factor=performance_factor(scenario),
+        utilization_factor=utilization_factor(scenario.operations),
+    )
+
+
+def price_factor(
+    ops: Operations, design: Design, goodput: np.ndarray, ref_goodput: float, performance_penalty: np.ndarray | float
+) -> np.ndarray:
+    """Multiplier on the achievable price [ratio, ≥ 0]: elasticity × change of steady delivered work."""
+    delivered = design.performance_factor * (1.0 - np.asarray(performance_penalty, dtype=float)) * goodput / ref_goodput
+    return np.maximum(1.0 - ops.performance_elasticity * (1.0 - delivered), 0.0)
+
+
+def sla_credit_share(ops: Operations, availability: np.ndarray) -> np.ndarray:
+    """SLA credits as a share of gross revenue under the failure model [fraction]."""
+    return ops.sla_credit_multiple * (1.0 - availability)
+
+
+def checklist_gaps(scenario: Scenario) -> list[ChecklistGap]:
+    """The readiness items not in place, each with its priced effect (numbers from data/operations.csv)."""
+    ops, c = scenario.operations, constant
+    rdma = f"back end at {c('perf.gpudirect_off_gbps'):g} instead of {c('perf.gpudirect_on_gbps'):g} Gbit/s per NIC"
+    items: list[tuple[bool, str, str, str, str]] = [
+        (ops.drivers, "drivers", "Drivers (cuda-drivers, fabricmanager, cuda-toolkit)", "utilization",
+         f"−{c('util.drivers_missing_loss'):.0%} utilization: customers set up the stack themselves"),
+        (ops.ofed, "ofed", "MLNX_OFED", "performance", rdma),
+        (ops.gpudirect_rdma, "gpudirect_rdma", "GPUDirect RDMA (nvidia-peermem, HPC-X)", "performance", rdma),
+        (ops.scheduler != "none", "scheduler", "Scheduler (SLURM or Kubernetes)", "utilization",
+         f"only the {c('util.own_share'):.0%} of customers with their own scheduler are served"),
+        (ops.shared_storage, "shared_storage", "Shared /home and /data", "utilization",
+         f"−{c('util.shared_storage_missing_loss'):.0%} utilization: data staged on local NVMe"),
+        (ops.pkey_isolation, "pkey_isolation", "pKey tenant isolation", "utilization",
+         f"−{c('util.pkey_missing_loss'):.0%} utilization: multi-tenant buyers refuse a shared fabric"),
+        (ops.monitoring, "monitoring", "Monitoring (DCGM, IPMI, Prometheus, Grafana)", "detection",
+         f"+{c('detection.no_monitoring_extra_minutes'):g} min to find each failed server"),
+        (ops.sdc_checks, "sdc_checks", "Silent-data-corruption checks (dcgmi diag -r 4)", "failures",
+         f"every SDC event is found late ({c('sdc.late_loss_hours'):g} h of the job lost); checks catch "
+         f"{c('sdc.caught_share'):.0%}"),
+        (ops.nccl_hang_detection, "nccl_hang_detection", "NCCL-hang detector (power draw)", "detection",
+         f"hangs wait {c('detection.watchdog_minutes'):g} min for the NCCL watchdog instead of "
+         f"{c('detection.power_draw_minutes'):g} min"),
+        (ops.slurm_topology_conf, "slurm_topology_conf", "SLURM topology.conf", "performance",
+         f"{1 - c('perf.topology_conf_missing_factor'):.0%} slower from bad rank placement"),
+    ]
+    if ops.virtual_machines:
+        items.append((ops.nccl_topo_file, "nccl_topo_file", "NCCL_TOPO_FILE in VMs", "performance",
+                      f"{c('perf.vm_no_topo_bandwidth_ratio'):.0%} of the back-end bandwidth inside VMs"))
+    if ops.scheduler == "kubernetes":
+        items.append((False, "scheduler", "SLURM", "utilization",
+                      f"the {c('util.slurm_share'):.0%} of customers who want SLURM are not served"))
+    return [ChecklistGap(item, label, channel, effect) for ok, item, label, channel, effect in items if not ok]
+
+
+def operations_report(scenario: Scenario, design: Design) -> OperationsReport:
+    """The steady-state operations figures of one scenario at its own driver values."""
+    ops = scenario.operations
+    by_cause = interruptions_by_cause(ops.failure_preset, design.gpus, design.transceivers_per_gpu, ops.mtbf_multiple)
+    out = outcome(ops, design, ops.mtbf_multiple, detection_minutes(ops))
+    ref = reference_goodput(ops, design)
+    rate = float(out.interruptions_per_month[0])
+    spare = design.spare_servers > 0
+    repair_share = constant("repair.share")
+    reboot_min = constant("restart.spare_swap_minutes") if spare else constant("restart.reboot_minutes")
+    mttr_h = repair_share * constant("repair.hours") + (1.0 - repair_share) * reboot_min / 60.0
+    availability = float(out.availability[0])
+    steady = float(out.goodput[0])
+    early = early_life_interruptions(rate, design.burn_in_months)  # nearly all inside the first year
+    early_year = early * float(out.lost_minutes_per_interruption[0]) / 60.0 * ops.job_share * design.gpus
+    first_year = max(steady - availability * early_year / (12 * design.gpus * HOURS_PER_MONTH), 0.0)
+    return OperationsReport(
+        interruptions_per_month=rate,
+        interruptions_by_cause=by_cause,
+        early_life_interruptions=early,
+        mtbf_hours=HOURS_PER_MONTH / rate if rate > 0 else math.inf,
+        detection_minutes=float(out.detection_minutes[0]),
+        restore_minutes=design.restore_minutes,
+        restart_minutes=constant("restart.relaunch_minutes") + reboot_min,
+        lost_minutes_per_interruption=float(out.lost_minutes_per_interruption[0]),
+        lost_gpu_hours_per_month=float(out.lost_gpu_hours_per_month[0]),
+        mttr_hours=mttr_h,
+        servers_down=float(out.servers_down[0]),
+        availability=availability,
+        goodput=first_year,
+        steady_goodput=steady,
+        reference_goodput=ref,
+        performance_factor=design.performance_factor,
+        performance_by_cause=performance_by_cause(scenario),
+        utilization_factor=design.utilization_factor,
+        price_factor=float(price_factor(ops, design, out.goodput, ref, 0.0)[0]),
+        sla_credit_share=float(sla_credit_share(ops, out.availability)[0])
+        if ops.sla_credits == "failure_model"
+        else scenario.pricing.sla_credit_share,
+        gaps=checklist_gaps(scenario),
+    )
+
+
+def as_sold(scenario: Scenario, report: OperationsReport) -> Scenario:
+    """``scenario`` with utilization and SLA credits as the failure model makes them, for price solvers.
+
+    A solver that builds revenue from ``scenario.pricing`` alone then finds the *effective* price; divide it by
+    the price factor (:func:`headline_price`). Early-life credits are left out: with burn-in they are a few
+    hundred dollars, without it about one part in 10⁴ of the break-even price.
+    """
+    pricing = scenario.pricing.model_copy(
+        update={
+            "utilization": scenario.pricing.utilization * report.utilization_factor,
+            "sla_credit_share": report.sla_credit_share,
+        }
+    )
+    return scenario.model_copy(update={"pricing": pricing})
+
+
+def headline_price(report: OperationsReport, effective_usd_per_gpu_hour: float) -> float:
+    """The headline price that sells at ``effective_usd_per_gpu_hour`` after the price factor [USD/GPU-h]."""
+    return effective_usd_per_gpu_hour / report.price_factor if report.price_factor > 0 else math.nan
+
+
+# --- break-even penalty ---------------------------------------------------------------------------------------------
+
+
+def breakeven_performance_loss(cheaper: Result, recommended: Result) -> float | None:
+    """Performance loss vs ``recommended`` at which ``cheaper`` stops beating it on NPV [fraction].
+
+    Solved over the ``performance_penalty`` driver of ``cheaper`` (its NPV falls as its delivered performance
+    falls, through the price elasticity). Positive: the cheaper design may deliver that much less than the
+    recommended one and still pay; negative: it loses even at equal performance. None when performance does not
+    move its NPV (elasticity 0) or no penalty in −50 %…95 % ties the two.
+    """
+    rec_npv = recommended.kpis.get("npv_usd")
+    own = cheaper.operations
+    if rec_npv is None or own is None or recommended.operations is None:
+        return None
+    hurdle = cheaper.scenario.financing.hurdle_rate
+    lo, hi = -0.5, 0.95
+    for _ in range(3):  # a grid, then two finer grids around the crossing: NPV is monotone in the penalty
+        grid = np.linspace(lo, hi, 25)
+        npv = cheaper.cases(cheaper.drivers(grid.size).with_values(performance_penalty=grid)).kpis(hurdle)["npv_usd"]
+        gap = npv - rec_npv
+        if not np.all(np.isfinite(gap)) or np.ptp(gap) == 0:
+            return None
+        cross = np.nonzero(np.sign(gap[:-1]) != np.sign(gap[1:]))[0]
+        if cross.size == 0:
+            return None
+        i = int(cross[0])
+        lo, hi = float(grid[i]), float(grid[i + 1])
+    penalty = lo + (hi - lo) * float(gap[i] / (gap[i] - gap[i + 1]))
+    return 1.0 - own.performance_factor * (1.0 - penalty) / recommended.operations.performance_factor

@@ -1,0 +1,198 @@
+"""Operations and reliability economics (issue 13): calibration, burn-in, spares, invariants, rejected designs."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import neoplan
+from neoplan import operations
+from neoplan.operations import Design, breakeven_performance_loss, failures_per_month, outcome
+from neoplan.scenario import Operations, scenario_from_dict
+
+
+@lru_cache(maxsize=16)
+def _result(**over: object) -> neoplan.Result:
+    data: dict[str, object] = {"base": "optimized"}
+    for path, value in over.items():
+        section, field = path.split("__")
+        data.setdefault(section, {})[field] = value  # type: ignore[index]
+    return neoplan.evaluate(scenario_from_dict(data))
+
+
+def _design(gpus: int = 1024, spares: int = 0, burn_in: float = 0.9, transceivers_per_gpu: float = 1.5) -> Design:
+    return Design(gpus, 8, gpus // 8, spares, transceivers_per_gpu, 0.05, burn_in, 1.0, 1.0)
+
+
+# --- BRIEF §6 calibration --------------------------------------------------------------------------------------------
+
+
+def test_article_preset_gives_7_4_to_10_interruptions_a_month_at_1024_h100():
+    assert 7.4 <= failures_per_month("article", 1024) <= 10
+    assert 7.4 <= _result().operations.interruptions_per_month <= 10  # the optimized fabric's optics included
+
+
+def test_llama3_preset_is_14_8_a_month_per_1024_within_15_percent():
+    assert failures_per_month("llama3", 1024) == pytest.approx(14.8, rel=0.15)
+    r = _result(operations__failure_preset="llama3")
+    assert r.operations.interruptions_per_month == pytest.approx(14.8, rel=0.15)
+
+
+def test_interruptions_scale_with_gpus():
+    twice = _result(cluster__gpus=2048).operations.interruptions_per_month
+    ratio = twice / _result().operations.interruptions_per_month
+    assert 1.8 <= ratio <= 2.2
+
+
+def test_a_dac_heavy_fabric_has_fewer_network_failures():
+    tor = _result(fabric__topology="tor", fabric__oversubscription=1.0).operations.interruptions_by_cause["network"]
+    assert tor < _result().operations.interruptions_by_cause["network"]
+
+
+# --- burn-in, spares, checklist ---------------------------------------------------------------------------------
+
+
+def test_skipping_burn_in_lowers_goodput_and_credits_early_failures():
+    skipped = _result(timeline__integration_burn_in_weeks=0.0, timeline__onsite_burn_in_days=0.0)
+    base = _result()
+    assert skipped.operations.early_life_interruptions > 10 * base.operations.early_life_interruptions
+    assert skipped.operations.goodput < base.operations.goodput
+    assert skipped.sla_credits_usd_per_year > base.sla_credits_usd_per_year
+
+
+def test_hot_spares_raise_availability_and_shorten_recovery():
+    spared, base = _result(cluster__hot_spare_share=0.03).operations, _result().operations
+    assert spared.availability > base.availability
+    assert spared.goodput > base.goodput and spared.mttr_hours < base.mttr_hours
+
+
+def test_each_checklist_gap_has_its_priced_effect():
+    base = _result().operations
+    assert base.gaps == []
+    hang = _result(operations__nccl_hang_detection=False).operations
+    assert hang.detection_minutes > base.detection_minutes and hang.goodput < base.goodput
+    assert _result(operations__gpudirect_rdma=False).operations.performance_factor < 0.6 * base.performance_factor
+    assert _result(operations__slurm_topology_conf=False).operations.performance_factor == pytest.approx(
+        0.75 * base.performance_factor
+    )
+    assert _result(operations__pkey_isolation=False).operations.utilization_factor < 1.0
+    sdc = _result(operations__sdc_checks=False).operations
+    assert sdc.lost_gpu_hours_per_month > base.lost_gpu_hours_per_month
+    assert [g.channel for g in sdc.gaps] == ["failures"]
+
+
+def test_four_nics_and_top_of_rack_deliver_less():
+    base = _result().operations.performance_factor
+    assert _result(fabric__nics_per_node=4).operations.performance_factor < base
+    assert _result(fabric__topology="tor", fabric__oversubscription=2.0).operations.performance_factor < base
+    assert _result(fabric__oversubscription=1.0).operations.performance_factor > base  # non-blocking is faster
+
+
+def test_fixed_share_keeps_the_old_sla_credits():
+    r = _result(operations__sla_credits="fixed_share", operations__performance_elasticity=0.0)
+    credits = r.ops.revenue.sla_credits_usd
+    assert credits.sum() == pytest.approx(r.scenario.pricing.sla_credit_share * r.ops.revenue.gross_usd.sum(), rel=1e-3)
+
+
+def test_to_dict_has_the_operations_keys():
+    d = _result().to_dict()
+    for key in ("availability", "goodput", "interruptions_per_month", "performance_factor", "sla_credits_usd_per_year"):
+        assert isinstance(d[key], float), key
+    assert d["operations"]["mtbf_hours"] > 0 and set(d["operations"]["interruptions_by_cause"]) == set(
+        operations.CAUSES
+    )
+
+
+# --- invariants ----------------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    gpus=st.integers(1, 20_000).map(lambda n: 8 * n),
+    spares=st.integers(0, 50),
+    mtbf=st.floats(0.05, 20),
+    detect=st.floats(0, 1440),
+    preset=st.sampled_from(operations.PRESETS),
+    tpg=st.floats(0, 4),
+)
+def test_availability_and_goodput_are_shares_goodput_below_availability(gpus, spares, mtbf, detect, preset, tpg):
+    ops = Operations(failure_preset=preset)
+    out = outcome(ops, _design(gpus, spares, transceivers_per_gpu=tpg), np.array([mtbf, 2 * mtbf]), detect)
+    assert np.all(out.availability > 0) and np.all(out.availability <= 1)
+    assert np.all(out.goodput <= out.availability)
+    assert out.availability[1] >= out.availability[0] and out.goodput[1] >= out.goodput[0]  # monotone in MTBF
+
+
+def test_more_spares_never_lower_availability():
+    ops = Operations()
+    values = [float(outcome(ops, _design(spares=s), 0.2, 3.0).availability[0]) for s in range(6)]
+    assert values == sorted(values) and values[-1] > values[0]
+
+
+# --- the designs the article rejects ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "over",
+    [
+        {"fabric__topology": "tor", "fabric__oversubscription": 1.0},
+        {"fabric__nics_per_node": 4},
+    ],
+    ids=["tor_1to1", "vms_2to1_4_nics"],
+)
+def test_rejected_designs_stop_beating_the_recommendation_on_npv(over):
+    recommended, rejected = _result(), _result(**over)
+    assert rejected.kpis["npv_usd"] < recommended.kpis["npv_usd"]
+    # the break-even loss (what the cheaper design may lose) is below the loss it has
+    loss = 1 - rejected.operations.performance_factor / recommended.operations.performance_factor
+    breakeven = breakeven_performance_loss(rejected, recommended)
+    assert breakeven is not None and breakeven < loss
+    # without a price response to performance the cheaper design would still win (today's numbers)
+    flat = {**over, "operations__performance_elasticity": 0.0}
+    assert _result(**flat).kpis["npv_usd"] > _result(operations__performance_elasticity=0.0).kpis["npv_usd"]
+
+
+def test_stress_drivers_move_npv_the_right_way():
+    r = _result()
+    drivers = r.drivers(3).with_values(mtbf_multiple=[1.0, 0.5, 1.0], performance_penalty=[0.0, 0.0, 0.1])
+    npv = r.cases(drivers).kpis(r.scenario.financing.hurdle_rate)["npv_usd"]
+    assert npv[0] == pytest.approx(r.kpis["npv_usd"]) and npv[1] < npv[0] and npv[2] < npv[0]
+
+
+# --- every operations field at its bounds --------------------------------------------------------------------------
+
+
+def _bound_values() -> list[tuple[str, object]]:
+    out: list[tuple[str, object]] = []
+    for name, info in Operations.model_fields.items():
+        if info.annotation is bool:
+            out.append((name, not info.default))
+        elif info.annotation is float:
+            for m in info.metadata:
+                for attr in ("ge", "le"):
+                    if getattr(m, attr, None) is not None:
+                        out.append((name, float(getattr(m, attr))))
+        else:
+            out += [(name, v) for v in info.annotation.__args__]  # Literal choices
+    return out
+
+
+@pytest.mark.parametrize(("field", "value"), _bound_values(), ids=lambda v: str(v))
+def test_every_operations_field_at_its_bounds_evaluates_with_sane_figures(field, value):
+    r = _result(**{f"operations__{field}": value})
+    d = r.to_dict()
+    assert 0 <= d["goodput"] <= d["availability"] <= 1
+    assert 0 <= d["performance_factor"] <= 1 and d["interruptions_per_month"] > 0
+    assert d["sla_credits_usd_per_year"] >= 0 and r.operations.price_factor >= 0
+
+
+def test_breakeven_price_still_zeroes_npv_with_operations_effects():
+    r = _result(cluster__hot_spare_share=0.03, operations__sdc_checks=False, operations__scheduler="kubernetes")
+    price = r.kpis["breakeven_usd_per_gpu_hour"]
+    again = _result(cluster__hot_spare_share=0.03, operations__sdc_checks=False, operations__scheduler="kubernetes",
+                    pricing__usd_per_gpu_hour=price)
+    assert again.kpis["npv_usd"] == pytest.approx(0.0, abs=5_000.0)

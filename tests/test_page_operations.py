@@ -1,0 +1,182 @@
+"""AppTest of the Operations page: it runs, its inputs and checklist move the figures the model makes, a choice is
+saved in the scenario and survives a page switch, bad input shows a clear error; its charts are valid builds."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import plotly.graph_objects as go
+import plotly.io as pio
+import pytest
+from conftest import metric as _metric
+from conftest import page_path, run_page
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+from test_user_text import shown
+
+import neoplan
+from neoplan import metrics
+from neoplan.charts import base
+from neoplan.charts import operations as charts
+from neoplan.operations import breakeven_performance_loss
+from ui.state import SCENARIO
+
+PAGE = page_path("operations")
+TAB = "operations.tab"
+"""Session-state key of the page's tabs: only the open tab runs."""
+
+
+def _page(tab: str = "Reliability") -> AppTest:
+    return run_page(PAGE, **{TAB: tab})
+
+
+def _evaluate(**sections: dict[str, Any]) -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **sections}))
+
+
+def _card(at: AppTest, key: str) -> str:
+    return _metric(at, metrics.METRICS[key].label)
+
+
+def _shows(at: AppTest, result: neoplan.Result, *keys: str) -> None:
+    d = result.to_dict()
+    for key in keys:
+        assert _card(at, key) == metrics.text(key, metrics.lookup(d, key)), key
+
+
+def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> None:
+    at = _page()
+    assert not at.error, [e.value for e in at.error]
+    _shows(at, optimized, "availability", "goodput", "interruptions_per_month", "performance_factor",
+           "sla_credits_usd_per_year", "npv_usd")
+    assert _metric(at, "MTTR") == f"{optimized.operations.mttr_hours:,.1f} h"
+    assert _metric(at, "Detection") == f"{optimized.operations.detection_minutes:,.1f} min"
+    assert len(at.get("plotly_chart")) == 3  # GPU-hours, causes, lost time: only the open tab runs
+    assert not at.checkbox  # the checklist tab is closed
+    at = _page("Readiness checklist")
+    assert not at.error, [e.value for e in at.error]
+    for item in ("nccl_hang_detection", "sdc_checks", "gpudirect_rdma"):
+        assert at.checkbox(key=f"w.operations.{item}").value is True
+
+
+def test_unticking_a_readiness_item_is_saved_and_moves_the_figures(optimized: neoplan.Result) -> None:
+    at = _page("Readiness checklist")
+    at.checkbox(key="w.operations.nccl_hang_detection").uncheck().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.session_state[SCENARIO].operations.nccl_hang_detection is False
+    gap = _evaluate(operations={"nccl_hang_detection": False})
+    assert gap.operations.detection_minutes > optimized.operations.detection_minutes  # the watchdog is slower
+    _shows(at, gap, "goodput", "npv_usd")
+    assert _card(at, "goodput") != metrics.text("goodput", optimized.to_dict()["goodput"])
+    assert at.checkbox(key="w.operations.nccl_hang_detection").value is False
+
+
+def test_burn_in_and_hot_spares_move_goodput_and_availability(optimized: neoplan.Result) -> None:
+    at = _page()
+    at.number_input(key="w.timeline.integration_burn_in_weeks").set_value(0.0).run()
+    at.number_input(key="w.timeline.onsite_burn_in_days").set_value(0.0).run()
+    no_burn_in = _evaluate(timeline={"integration_burn_in_weeks": 0.0, "onsite_burn_in_days": 0.0})
+    assert no_burn_in.operations.goodput < optimized.operations.goodput
+    _shows(at, no_burn_in, "goodput", "npv_usd")
+    at.number_input(key="w.cluster.hot_spare_share").set_value(3.0).run()  # typed in percent
+    assert at.session_state[SCENARIO].cluster.hot_spare_share == pytest.approx(0.03)
+    spares = _evaluate(timeline={"integration_burn_in_weeks": 0.0, "onsite_burn_in_days": 0.0},
+                       cluster={"hot_spare_share": 0.03})
+    assert spares.operations.availability > no_burn_in.operations.availability
+    _shows(at, spares, "availability", "goodput", "npv_usd")
+    assert not at.exception and not at.error
+
+
+def test_nccl_topo_file_counts_only_inside_vms(optimized: neoplan.Result) -> None:
+    at = _page("Effect of each choice")
+    assert "Tenants on VMs" in next(df.value for df in at.dataframe if "Alternative" in df.value.columns)[
+        "Alternative"].tolist()
+    at.toggle(key="w.operations.virtual_machines").set_value(True).run()
+    at.session_state[TAB] = "Readiness checklist"
+    at.run()
+    assert not any("Matters only when tenants get virtual machines" in c.value for c in at.caption)
+    at.checkbox(key="w.operations.nccl_topo_file").uncheck().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    vm = _evaluate(operations={"virtual_machines": True, "nccl_topo_file": False})
+    assert vm.operations.performance_factor < optimized.operations.performance_factor
+    _shows(at, vm, "performance_factor", "npv_usd")
+    assert at.session_state[SCENARIO].operations.virtual_machines is True
+
+
+def test_each_choice_is_priced_by_the_model(optimized: neoplan.Result) -> None:
+    at = _page("Effect of each choice")
+    table = next(df.value for df in at.dataframe if "Alternative" in df.value.columns)
+    row = table[table["Alternative"] == "4 back-end NICs per server"].iloc[0]
+    four = _evaluate(fabric={"nics_per_node": 4})
+    assert row["Δ NPV"] == pytest.approx(four.kpis["npv_usd"] - optimized.kpis["npv_usd"])
+    assert row["Performance"] == pytest.approx(four.operations.performance_factor)
+    assert four.operations.performance_factor < optimized.operations.performance_factor
+    assert table["Alternative"].is_unique and len(table) >= 20
+    assert {"Operations", "Design", "Readiness"} <= set(table["Group"])
+    penalties = next(df.value for df in at.dataframe if "Verdict" in df.value.columns)
+    row = penalties[penalties["Cheaper design"] == "4 back-end NICs per server"].iloc[0]
+    breakeven = breakeven_performance_loss(four, optimized)
+    assert breakeven is not None and row["Loss at which it stops paying"] == pytest.approx(breakeven)
+    loss = 1 - four.operations.performance_factor / optimized.operations.performance_factor
+    assert row["Performance loss (model)"] == pytest.approx(loss)
+    assert row["Verdict"] == ("still pays" if loss < breakeven else "stops paying")
+    assert set(penalties["Verdict"]) <= {"still pays", "stops paying", "n/a"}
+
+
+def test_bad_input_shows_an_error_next_to_the_field_and_keeps_the_figures(optimized: neoplan.Result) -> None:
+    at = _page()
+    at.number_input(key="w.operations.mtbf_multiple").set_value(0.0).run()
+    assert not at.exception
+    assert any("operations.mtbf_multiple" in shown(e.value) for e in at.error), [e.value for e in at.error]
+    assert at.session_state[SCENARIO].operations.mtbf_multiple == optimized.scenario.operations.mtbf_multiple
+    _shows(at, optimized, "goodput", "interruptions_per_month")
+
+
+@pytest.fixture
+def _through_app_py(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs go through app.py's st.navigation, as on the server (see tests/test_app.py)."""
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+@pytest.mark.usefixtures("_through_app_py")
+def test_the_checklist_survives_a_page_switch() -> None:
+    at = run_page(page_path("app"))
+    at.session_state[TAB] = "Readiness checklist"
+    at.switch_page("pages/operations.py").run()
+    at.checkbox(key="w.operations.sdc_checks").uncheck().run()
+    goodput = _card(at, "goodput")
+    at.switch_page("pages/overview.py").run()
+    at.switch_page("pages/operations.py").run()
+    assert not at.exception
+    assert at.checkbox(key="w.operations.sdc_checks").value is False
+    assert at.session_state[SCENARIO].operations.sdc_checks is False
+    assert _card(at, "goodput") == goodput
+
+
+def _json(fig: go.Figure) -> Any:
+    return json.loads(pio.to_json(fig, validate=False, pretty=False))
+
+
+def test_charts_equal_a_validated_build(optimized: neoplan.Result, monkeypatch: pytest.MonkeyPatch) -> None:
+    report = optimized.operations
+    builds = {
+        "gpu_hours": lambda: charts.gpu_hours_figure(report),
+        "interruptions": lambda: charts.interruptions_figure(report),
+        "lost_time": lambda: charts.lost_time_figure(report, 60.0),
+        "choices": lambda: charts.choices_figure(["a", "b", "c"], [1.5e6, None, -2e5], "t"),
+    }
+    fast = {name: build() for name, build in builds.items()}
+    monkeypatch.setattr(base, "FAST_TEMPLATE", False)
+    for name, build in builds.items():
+        spec = _json(fast[name])
+        assert spec == _json(build()), name
+        go.Figure(fast[name].to_dict())
+        assert spec["data"], name
+    assert fast["choices"].data[0].y == ("c", "a")  # the undefined one left out, largest gain on top
