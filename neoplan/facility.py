@@ -251,6 +251,33 @@ def node_average_kw(
     return node_max_power_kw * share
 
 
+def compute_average_kw(
+    servers: int,
+    spare_servers: int,
+    node_max_power_kw: float,
+    utilization: float,
+    idle_power_share: float = IDLE_POWER_SHARE,
+    busy_power_share: float = BUSY_POWER_SHARE,
+) -> float:
+    """Average draw of the compute servers [kW]: those in service at ``utilization``, hot spares idle."""
+    avg = servers * node_average_kw(node_max_power_kw, utilization, idle_power_share, busy_power_share)
+    return avg + spare_servers * node_max_power_kw * idle_power_share
+
+
+def it_average_kw_at(
+    site: FacilityDesign,
+    utilization: float,
+    idle_power_share: float = IDLE_POWER_SHARE,
+    busy_power_share: float = BUSY_POWER_SHARE,
+) -> float:
+    """:attr:`FacilityDesign.it_avg_kw` of ``site`` had it been designed at ``utilization`` [kW]
+    (only the compute servers' average draw depends on it)."""
+    compute = compute_average_kw(
+        site.servers, site.spare_servers, site.node_max_power_kw, utilization, idle_power_share, busy_power_share
+    )
+    return compute + site.network_kw + site.storage_kw + site.management_kw + site.cooling_kw
+
+
 def management_kw(management_nodes: int, firewall_pairs: int) -> float:
     """Power of management nodes and firewalls [kW]."""
     return management_nodes * MANAGEMENT_NODE_POWER_KW + firewall_pairs * FIREWALLS_PER_PAIR * FIREWALL_POWER_KW
@@ -387,8 +414,7 @@ def design_facility(
                                                                   facility.rack_power_kw)
 
     compute_peak = installed * node_kw
-    compute_avg = servers * node_average_kw(node_kw, util, idle_power_share, busy_power_share)
-    compute_avg += spares * node_kw * idle_power_share
+    compute_avg = compute_average_kw(servers, spares, node_kw, util, idle_power_share, busy_power_share)
     mgmt_kw = management_kw(management_nodes, firewall_pairs)
     liquid_kw = liquid_heat_kw(compute_peak, platform)
     pumps_kw = liquid_kw * facility.cdu_power_share

@@ -32,7 +32,7 @@ from .engine import (
     run_cases,
 )
 from .fabric import FabricDesign, FabricError, design_fabric
-from .facility import FacilityDesign, design_facility
+from .facility import FacilityDesign, design_facility, it_average_kw_at
 from .node import compute_servers, node_lines
 from .operations import OperationsReport
 from .pricebook import (
@@ -428,8 +428,7 @@ def _site(
     utilization: float | None = None,
 ) -> FacilityDesign:
     f = scenario.facility
-    racks = 0 if fabric is None else fabric.backend.network_racks + fabric.frontend.network_racks
-    power = 0.0 if fabric is None else sum(fabric.power_kw.values())
+    racks, power = _network_load(fabric)
     return design_facility(
         scenario,
         book,
@@ -446,7 +445,21 @@ def _site(
     )
 
 
-def _networks(scenario: Scenario, book: PriceBook, storage: StorageDesign, site: FacilityDesign) -> FabricDesign:
+def _network_load(fabric: FabricDesign | None) -> tuple[int, float]:
+    """(network racks [count], network power [kW]): all that the site sees of the fabric."""
+    if fabric is None:
+        return 0, 0.0
+    return fabric.backend.network_racks + fabric.frontend.network_racks, sum(fabric.power_kw.values())
+
+
+def _networks(
+    scenario: Scenario,
+    book: PriceBook,
+    storage: StorageDesign,
+    site: FacilityDesign,
+    earlier: FabricDesign | None = None,
+) -> FabricDesign:
+    """The fabric around ``site``; the back end of an ``earlier`` design of the same scenario is reused."""
     return design_fabric(
         scenario,
         book,
@@ -455,6 +468,7 @@ def _networks(scenario: Scenario, book: PriceBook, storage: StorageDesign, site:
         pdus=site.pdus,
         storage_ports=storage.frontend_ports,
         storage_port_gbps=storage.port_gbps,
+        backend=None if earlier is None else earlier.backend,
     )
 
 
@@ -471,11 +485,15 @@ def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
         raise ScenarioError(str(exc)) from None
 
 
-def _design(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> tuple[FacilityDesign, FabricDesign]:
+def _design(
+    scenario: Scenario, book: PriceBook, storage: StorageDesign
+) -> tuple[FacilityDesign, FabricDesign, bool]:
     """Site and networks sized together: the site's ports feed the fabric, the fabric's racks and power the site.
 
     Iterated to a fixed point; a pass whose site asks the fabric for the same ports stops without
-    re-sizing the fabric (it would come out the same).
+    re-sizing the fabric (it would come out the same), and a re-sized fabric of unchanged racks and power keeps
+    the site (it sees nothing else of the fabric). Also returns whether the site is the one sized around the
+    returned fabric (not so only when the passes ran out).
     """
     site = _site(scenario, book, storage, None)
     fabric = _networks(scenario, book, storage, site)
@@ -483,13 +501,15 @@ def _design(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> tupl
     for _ in range(FIXED_POINT_PASSES):
         site = _site(scenario, book, storage, fabric)
         if (site.frontend_ports, site.oob_ports, site.pdus) == asked:
-            break
+            return site, fabric, True
         asked = (site.frontend_ports, site.oob_ports, site.pdus)
-        again = _networks(scenario, book, storage, site)
+        again = _networks(scenario, book, storage, site, fabric)
         if again.lines == fabric.lines and again.power_kw == fabric.power_kw:
-            break
+            return site, fabric, True
+        if _network_load(again) == _network_load(fabric):  # the site around ``again`` is this one
+            return site, again, True
         fabric = again
-    return site, fabric
+    return site, fabric, False
 
 
 def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
@@ -505,13 +525,15 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
     oem_lines = node_lines(_oem_default_node(), scenario.fabric, platform, book)
     st = scenario.storage
     storage = design_storage(scenario, book, server_model=st.server_model, bytes_per_param=st.bytes_per_param)
-    site, fabric = _design(scenario, book, storage)
+    site, fabric, settled = _design(scenario, book, storage)
     capex_lines = _scaled(lines, servers + spares) + list(fabric.lines) + list(storage.lines) + list(site.lines)
     capex = total_usd(capex_lines)
 
     d = revenue.dates(scenario.timeline)
-    it_idle_kw = _site(scenario, book, storage, fabric, utilization=0.0).it_avg_kw
-    it_busy_kw = _site(scenario, book, storage, fabric, utilization=1.0).it_avg_kw
+    around = site if settled else _site(scenario, book, storage, fabric)  # the site of the final fabric
+    f = scenario.facility
+    it_idle_kw = it_average_kw_at(around, 0.0, f.idle_power_share, f.busy_power_share)
+    it_busy_kw = it_average_kw_at(around, 1.0, f.idle_power_share, f.busy_power_share)
     basis = operating_basis(scenario, book, site, storage, capex_lines, d, it_idle_kw, it_busy_kw)
     reliability = operations.design_of(
         scenario,
@@ -540,7 +562,8 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
     rental_warning = rental_date_warning(platform, book)
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
     warnings += end_of_life_warnings(scenario, d)
-    warnings += undefined_kpi_warnings(kpis, cf, rev.sold_gpu_hours, scenario.timeline.horizon_months)
+    lender = _lender_view(cf, d, kpis.get("min_dscr"), scenario.financing.covenant_dscr)
+    warnings += undefined_kpi_warnings({**kpis, **lender}, cf, rev.sold_gpu_hours, scenario.timeline.horizon_months)
     warnings += finance.sculpted_size_warnings(scenario.financing, cf, capex)
     return Result(
         scenario=scenario,
@@ -561,6 +584,17 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
         basis=basis,
         operations=ops_report,
     )
+
+
+def _lender_view(
+    cf: finance.CashFlows, d: revenue.Dates, min_dscr: float | None, covenant_dscr: float
+) -> dict[str, float | None]:
+    """LLCR and covenant headroom of one case (``nan`` where undefined; see :mod:`neoplan.finance`)."""
+    low = math.nan if min_dscr is None else min_dscr
+    return {
+        "llcr": float(finance.llcr(cf, int(np.ceil(d.go_live_month)))[0]),
+        "covenant_headroom": float(finance.covenant_headroom(low, covenant_dscr)),
+    }
 
 
 def end_of_life_warnings(scenario: Scenario, d: revenue.Dates) -> list[str]:

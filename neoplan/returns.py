@@ -37,16 +37,34 @@ def _capital_flows(
     and each cluster sold at the end of its useful life or at the horizon.
     """
     t = scenario.timeline
+    return _capital_flows_of(
+        d, capex_usd, t.deposit_share, t.refresh_capex_multiple, t.end_of_life, t.residual_value_share
+    )
+
+
+@lru_cache(maxsize=8)
+def _capital_flows_of(
+    d: revenue.Dates,
+    capex_usd: float,
+    deposit_share: float,
+    refresh_capex_multiple: float,
+    end_of_life: str,
+    residual_value_share: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_capital_flows` from the fields it reads, cached (the TCO and the break-even price both need them);
+    the arrays are read-only."""
     capex = np.array([capex_usd])
-    refresh = capex * t.refresh_capex_multiple if t.end_of_life == "refresh" else None
-    pay = capex_payments(capex_usd, d, t.deposit_share) + refresh_payments(
-        capex, d, t.deposit_share, t.refresh_capex_multiple
+    refresh = capex * refresh_capex_multiple if end_of_life == "refresh" else None
+    pay = capex_payments(capex_usd, d, deposit_share) + refresh_payments(
+        capex, d, deposit_share, refresh_capex_multiple
     )[0]
     dep = finance.depreciation(capex, d.months, d.go_live_month, d.life_months, refresh_capex_usd=refresh)
     residual, gain = finance.residual_flows(
-        capex, dep, d.months, t.residual_value_share, end_of_life_month=revenue.end_of_life_month(d),
+        capex, dep, d.months, residual_value_share, end_of_life_month=revenue.end_of_life_month(d),
         life_months=d.life_months, refresh_capex_usd=refresh,
     )
+    for a in (pay, dep, residual, gain):
+        a.flags.writeable = False
     return pay, dep, residual, gain
 
 
@@ -127,6 +145,8 @@ KPI_LABELS = {
     "gross_margin": "Gross margin",
     "equity_moic": "Equity MOIC",
     "go_live_month": "Go-live month",
+    "llcr": "LLCR",
+    "covenant_headroom": "Covenant headroom",
 }
 """The KPIs of :func:`evaluate` by key, as named in the app and in the warnings about undefined ones."""
 BREAKEVEN_MAX_USD_PER_GPU_HOUR = 1000.0
@@ -170,6 +190,8 @@ def undefined_kpi_warnings(
 
     ``cash`` holds one case (arrays of shape (1, months)); ``sold_gpu_hours`` is that case's (months,).
     """
+    if all(value is not None and math.isfinite(value) for value in kpis.values()):
+        return []  # nothing to explain: the reasons (IRR roots among them) are not worth finding
     project, equity = cash.project_fcf[0], cash.equity_fcf[0]
     hours, revenue_usd = float(np.sum(sold_gpu_hours)), float(np.sum(cash.revenue[0]))
     equity_in_usd = -float(np.sum(equity[equity < 0]))
@@ -183,8 +205,6 @@ def undefined_kpi_warnings(
         if no_hours
         else f"project NPV stays negative at every price up to ${BREAKEVEN_MAX_USD_PER_GPU_HOUR:,.0f}/GPU-hour",
         "npv_usd": "the discounted cash flows are not a finite number",
-        "project_irr": _irr_reason(project, "project"),
-        "equity_irr": _irr_reason(equity, "equity"),
         "payback_months": "cumulative project cash is never negative, so there is nothing to pay back"
         if not (np.cumsum(project) < 0).any()
         else f"no payback within the {horizon_months}-month horizon (cumulative project cash ends it below 0)",
@@ -196,15 +216,23 @@ def undefined_kpi_warnings(
         else "no debt service falls due in any 12-month period of operation",
         "ebitda_margin": margin,
         "gross_margin": margin,
+        "llcr": "no debt is outstanding at the first full operating month"
+        if not float(np.sum(cash.debt.draws[0])) > 0
+        else "the loan is repaid before the first full operating month, or its CFADS are not finite",
+        "covenant_headroom": "no DSCR (see Min DSCR)"
+        if kpis.get("min_dscr") is None or not math.isfinite(kpis["min_dscr"] or math.nan)
+        else "the weakest year's DSCR is 0 or below, so no fall in CFADS is left before the breach",
         "equity_moic": "equity puts no cash in (debt funds everything)"
         if not equity_in_usd > 0
         else f"equity puts in ${equity_in_usd:.3g}, too little to divide by",
     }
+    irr_flows = {"project_irr": (project, "project"), "equity_irr": (equity, "equity")}  # root search only if asked
     out = []
     for key, value in kpis.items():
         if value is None or not math.isfinite(value):
             label = KPI_LABELS.get(key, key)
-            out.append(f"{label} undefined: {reasons.get(key, 'not a finite number')}.")
+            reason = _irr_reason(*irr_flows[key]) if key in irr_flows else reasons.get(key, "not a finite number")
+            out.append(f"{label} undefined: {reason}.")
     return out
 
 

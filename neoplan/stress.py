@@ -308,12 +308,13 @@ DRIVERS: dict[str, DriverSpec] = {
             "Performance penalty",
             "fraction",
             None,
-            lambda b: b,
-            lambda b: b + 0.25,
-            "none to 25 % slower than the design's modelled performance, one-sided: a missing topology.conf alone "
-            "costs 20–30 %, and a cluster rarely beats its design",
-            source="SemiAnalysis AI Neocloud Playbook 2024-10-03 (bad rank placement 20–30 %, VMs without "
-            "NCCL_TOPO_FILE ~50 % bandwidth)",
+            lambda b: b - 0.10,
+            lambda b: b + 0.10,
+            "10 % either side of the design's modelled performance, which is itself an estimate: an operator's own "
+            "kernels add 10–15 % training throughput (Together), a half-missed item such as rank placement costs "
+            "some of the 20–30 % a missing topology.conf does",
+            source="SemiAnalysis AI Neocloud Playbook 2024-10-03 (Together's kernels +10–15 %; bad rank placement "
+            "20–30 %; VMs without NCCL_TOPO_FILE ~50 % bandwidth)",
             neutral=0.0,
             bounds=(-0.5, 0.95),
             description="Delivered-performance loss on top of the design's own; moves the price by "

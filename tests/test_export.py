@@ -320,7 +320,7 @@ def test_report_shows_the_headline_kpis(report: str, result) -> None:  # type: i
         result.scenario.name.replace("'", "&#x27;"),
     ):
         assert text in report, text
-    assert "$38.59 M" in report and "$256,400" in report  # the optimized preset's capex and node price
+    assert "$38.66 M" in report and "$256,400" in report  # the optimized preset's capex and node price
 
 
 def test_report_embeds_every_chart_and_plotly_once(report: str) -> None:

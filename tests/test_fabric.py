@@ -453,19 +453,34 @@ def test_the_scenarios_own_design_is_among_the_options(topology: str, oversubscr
 
 # --- issue #15: Spectrum-X, generations, NVL72 per tray, OOB per rack, front-end choices ----------------------------
 
-# NVIDIA's Spectrum-X reference architecture for 8-GPU HGX nodes with BlueField-3 B3140H SuperNICs (NVIDIA Cloud
-# Partner RA "HGX H100/H200 with Spectrum-X", 2024; Enterprise RA "HGX AI Factory (H100/H200/B200)", networking
-# physical topologies, docs.nvidia.com/enterprise-reference-architectures/hgx-ai-factory-h100-h200-b200): a full
-# non-blocking, rail-optimized SN5600 leaf-spine; a scalable unit of 32 nodes (256 GPUs) has 4 leaves, each taking
-# 2 rails (64 × 400G down through 2×400G twin-port optics, 32 × 800G up); the spines are SN5600 at 800G.
-# Sizing tables of the RA: 1,024 GPUs (4 SUs) = 16 leaves + 8 spines; 2,048 GPUs (8 SUs) = 32 leaves + 16 spines.
-SPECTRUM_X_RA = {1024: (16, 8), 2048: (32, 16)}
+# NVIDIA DGX SuperPOD B300 Spectrum-4 Ethernet RA (docs.nvidia.com/dgx-superpod/reference-architecture/
+# scalable-infrastructure-b300/latest, dgx-superpod-architecture.html, Table 3 "Larger DGX SuperPOD component counts",
+# read 2026-12-01): Spectrum-X compute fabric, ConnectX-8 SuperNICs, each GPU 2×400GbE on two planes (network-fabrics
+# .html), SU = 64 nodes = 512 GPUs, rail-aligned, 1:1. Leaf + spine switches per size, all two tiers:
+SPECTRUM_X_RA = {512: (16, 8), 1024: (32, 16), 2048: (64, 32), 4096: (128, 64), 8192: (256, 128)}
 
 
 @pytest.mark.parametrize(("gpus", "counts"), sorted(SPECTRUM_X_RA.items()))
-def test_spectrum_x_matches_nvidias_reference_architecture(gpus, counts):
+def test_spectrum_x_800g_matches_nvidias_multiplane_reference_architecture(gpus, counts):
+    b = size_backend(gpus // 8, topology="spectrum_x", nic_gbps=800)
+    assert (b.leaf_switches, b.spine_switches, b.core_switches, b.tiers, b.planes) == (*counts, 0, 2, 2)
+    assert b.items["switch"] == "sn5600_2x400g" and b.injection_gbps_per_gpu == 800
+    assert b.links_server_leaf == 2 * gpus  # 2 × 400G per GPU, one per plane (the RA: "2x 400GbE ... two planes")
+    assert b.links_leaf_spine == 2 * gpus  # 1:1: as many 400G uplinks as downlinks (the RA's 800G cables × 2)
+    assert b.transceivers_by_type == {"server_optic": gpus, "switch_optic": (2 * gpus + 4 * gpus) // 2}
+    assert b.switch_ports_used <= b.switch_ports_available == (b.leaf_switches + b.spine_switches) * 128
+
+
+@pytest.mark.parametrize(("gpus", "counts"), sorted(SPECTRUM_X_RA.items()))
+def test_spectrum_x_400g_is_one_plane_of_the_reference_architecture(gpus, counts):
+    """BlueField-3 B3140H (one 400G port per GPU) is one plane of the RA above: half its switches.
+
+    Our SU is 32 nodes with 2 rails per leaf (64 × 400G down, 32 × 800G cages up) where the RA's plane has 64 nodes
+    with 1 rail per leaf: the same 64 downlinks per leaf, so the same counts.
+    """
     b = size_backend(gpus // 8, topology="spectrum_x")
-    assert (b.leaf_switches, b.spine_switches, b.core_switches, b.tiers) == (*counts, 0, 2)
+    assert (b.leaf_switches, b.spine_switches, b.core_switches, b.tiers, b.planes) == (
+        counts[0] // 2, counts[1] // 2, 0, 2, 1)
     assert b.items["switch"] == "sn5600_2x400g" and b.rails_per_leaf == 2
     assert b.leaf_switches == 4 * b.scalable_units  # 4 leaves per 32-node SU
     assert b.leaf_downlinks == 64 and b.leaf_uplinks == 64  # 64 × 400G = 32 × 800G cages up
@@ -473,6 +488,36 @@ def test_spectrum_x_matches_nvidias_reference_architecture(gpus, counts):
     assert b.transceivers_by_type == {"server_optic": gpus, "switch_optic": (gpus + 2 * gpus) // 2}
     keys = {ln.key for ln in backend_lines(b, BOOK)}
     assert keys == {"eth_switch_sn5600", "xcvr_spx_400g_qsfp112_server", "xcvr_ndr_osfp_800g_twin", "fibre_mpo12_apc"}
+
+
+def test_spectrum_x_800g_planes_cost_what_two_400g_planes_cost_but_the_server_optics():
+    one, two = size_backend(512, topology="spectrum_x"), size_backend(512, topology="spectrum_x", nic_gbps=800)
+    lines_one = {ln.key: ln.quantity for ln in backend_lines(one, BOOK)}
+    lines_two = {ln.key: ln.quantity for ln in backend_lines(two, BOOK)}
+    assert lines_two.pop("xcvr_xdr_osfp_800g_server") == lines_one.pop("xcvr_spx_400g_qsfp112_server") == 4096
+    assert lines_two == {k: 2 * q for k, q in lines_one.items()}
+    assert two.switch_power_kw == pytest.approx(2 * one.switch_power_kw)
+    assert two.network_racks >= one.network_racks
+
+
+@pytest.mark.parametrize("servers", [1, 4, 9, 125, 257, 1000, 12_500])
+def test_an_800g_spectrum_x_fabric_is_two_400g_planes_at_any_size(servers):
+    """Partial SUs, one-switch clusters and three tiers too: every count is twice one 400G plane's."""
+    one, two = size_backend(servers, topology="spectrum_x"), size_backend(servers, topology="spectrum_x", nic_gbps=800)
+    for name in ("leaf_switches", "spine_switches", "core_switches", "links_server_leaf", "links_leaf_spine",
+                 "links_spine_core", "switch_ports_available", "switch_ports_used"):
+        assert getattr(two, name) == 2 * getattr(one, name), name
+    assert (two.tiers, two.leaf_downlinks, two.leaf_uplinks) == (one.tiers, one.leaf_downlinks, one.leaf_uplinks)
+    assert two.transceivers_by_type["server_optic"] == two.endpoints == servers * 8
+    assert two.switch_ports_used <= two.switch_ports_available
+
+
+def test_a_multiplane_picture_draws_one_plane():
+    b = size_backend(128, topology="spectrum_x", nic_gbps=800)  # 2 planes of 16 leaves + 8 spines
+    pic = topology_picture(b, max_per_tier=16, servers_shown=4)
+    assert pic["planes"] == 2 and pic["totals"]["leaf"] == 32 and pic["totals"]["spine"] == 16
+    assert (pic["shown"]["leaf"], pic["shown"]["spine"]) == (16, 8)  # no edge from a leaf to the other plane's spine
+    assert all(e["links"] == b.tree.leaf_spine_links for e in pic["edges"] if e["source"].startswith("leaf"))
 
 
 def test_spectrum_x_in_a_scenario_buys_no_ufm_and_is_among_the_options():
@@ -487,11 +532,11 @@ def test_spectrum_x_in_a_scenario_buys_no_ufm_and_is_among_the_options():
 
 @pytest.mark.parametrize(("topology", "gbps", "switch"), [
     ("reference", 400, "qm9700"), ("reference", 800, "q3400"), ("spectrum_x", 400, "sn5600_2x400g"),
-    ("spectrum_x", 800, "sn5600"),
+    ("spectrum_x", 800, "sn5600_2x400g"),  # the SN5600 64×800G run as 2 planes of 400G (multi-plane RA)
 ])
 def test_the_generation_picks_switch_optics_and_prices_in_both_books(topology, gbps, switch):
     b = size_backend(128, topology=topology, nic_gbps=gbps)
-    assert b.items["switch"] == switch and CAT[switch].port_gbps == gbps
+    assert b.items["switch"] == switch and CAT[switch].port_gbps * b.planes == gbps
     assert b.injection_gbps_per_gpu == gbps
     for book in (BOOK, price_book("2026-11")):
         for line in backend_lines(b, book):

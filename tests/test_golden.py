@@ -1,4 +1,4 @@
-"""Golden files: ``evaluate PRESET --json`` for the five shipped presets stays what it was.
+"""Golden files: ``evaluate PRESET --json`` for every shipped preset stays what it was.
 
 The files in ``tests/golden/`` were written by ``python -m neoplan evaluate PRESET --json`` before input bounds
 and KPI warnings were added; bounds must not change any default result. The one deliberate change since: the
@@ -6,9 +6,16 @@ and KPI warnings were added; bounds must not change any default result. The one 
 (issue 12: no null KPI without a reason). Issue 16 then re-pinned them once for one definition of hours
 (8,766 h a year, 730.5 h a month, for energy as for sold GPU-hours): power opex +0.068 %, optimized TCO
 $1.99608 → $1.99616 per GPU-hour; the restructuring itself changed no number. Numbers are compared with
-``pytest.approx`` (relative 1e-9), everything else exactly. To refresh after a deliberate model change::
+``pytest.approx`` (relative 1e-9), everything else exactly.
 
-    for p in h100_2048 h100_256 h200_1024 optimized reference; do
+Wave 2 (issues 13–15) re-pinned them once more, each move explained in the issues' closing note: the failure model,
+delivered performance and SLA credits from availability (optimized project IRR 2.73 % → 1.51 %: its 2:1 fabric
+delivers 0.976 of the reference's performance); take-or-pay reserved revenue; interest during construction and the
+fee capitalised for tax; the optics re-fit and storage capped by its 100G ports (optimized capex +$65,142: 3 more
+storage servers, back-end optics +$20,480); new keys (lender's view, operations) and the price-book date warning.
+``b200_1024`` and ``gb200_nvl72_18rack`` (2026-11 book) joined. To refresh after a deliberate model change::
+
+    for p in b200_1024 gb200_nvl72_18rack h100_2048 h100_256 h200_1024 optimized reference; do
         python -m neoplan evaluate $p --json > tests/golden/$p.json; done
 """
 
@@ -24,7 +31,7 @@ from neoplan.cli import main
 from neoplan.scenario import preset_names
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-PRESETS = ("h100_2048", "h100_256", "h200_1024", "optimized", "reference")
+PRESETS = ("b200_1024", "gb200_nvl72_18rack", "h100_2048", "h100_256", "h200_1024", "optimized", "reference")
 
 
 def _same(actual: Any, expected: Any, where: str = "") -> None:

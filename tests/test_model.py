@@ -71,8 +71,14 @@ def test_backend_targets(ref: neoplan.Result, opt: neoplan.Result) -> None:
 
 
 def test_storage_default(opt: neoplan.Result) -> None:
-    assert opt.storage.servers == 8
+    """The optimized preset's 2x200GbE storage servers sit on 100G front-end ports: 25 GB/s each, so 11 servers
+    hold the article's 250 GB/s floor; wiring them at 200G instead keeps the article's 8 servers at 320 GB/s."""
+    assert opt.storage.wired_port_gbps == 100
+    assert opt.storage.servers == 11
     assert 250 <= opt.storage.read_gbyte_per_s <= 400
+    wired = {"base": "optimized", "fabric": {"frontend": {"match_storage_ports": True}}}
+    matched = neoplan.evaluate(neoplan.load_scenario(wired))
+    assert (matched.storage.servers, matched.storage.read_gbyte_per_s) == (8, 320)
 
 
 # --- roll-up invariants -------------------------------------------------------------------------------------
@@ -222,22 +228,28 @@ def test_presets_explain_each_undefined_kpi(preset: str) -> None:
     r = neoplan.evaluate(neoplan.load_scenario(preset))
     why = _undefined(r)
     # the OEM-priced reference and the small 256-GPU build do not pay back within six years at $2.80
-    assert set(why) - {"discounted_payback_months"} == ({"payback_months"} if preset in ("reference", "h100_256")
-                                                         else set())
+    lender = {"discounted_payback_months", "covenant_headroom"}
+    assert set(why) - lender == ({"payback_months"} if preset in ("reference", "h100_256") else set())
     # a discounted payback exists exactly when the project earns the hurdle rate
     assert ("discounted_payback_months" in why) == (r.kpis["npv_usd"] < 0)
+    # covenant headroom is a share of a positive DSCR: none when the weakest year's CFADS is 0 or below
+    assert ("covenant_headroom" in why) == (r.kpis["min_dscr"] <= 0)
 
 
 def test_no_debt_means_no_dscr_with_a_reason() -> None:
     why = _undefined(_eval(financing={"debt_share": 0.0}))
     why.pop("discounted_payback_months", None)  # the default loses money at the hurdle rate (tested above)
-    assert why == {"min_dscr": "Min DSCR undefined: no debt, so no DSCR."}
+    assert why == {
+        "min_dscr": "Min DSCR undefined: no debt, so no DSCR.",
+        "llcr": "LLCR undefined: no debt is outstanding at the first full operating month.",
+        "covenant_headroom": "Covenant headroom undefined: no DSCR (see Min DSCR).",
+    }
 
 
 def test_nothing_sold_explains_every_undefined_kpi() -> None:
     why = _undefined(_eval(pricing={"utilization": 0.0, "reserved_share": 0.0}))
     assert set(why) == {"tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour", "ebitda_margin", "gross_margin",
-                        "payback_months", "discounted_payback_months"}  # the IRRs exist: the residual comes back
+                        "payback_months", "discounted_payback_months", "covenant_headroom"}  # the IRRs exist
     assert "no GPU-hours are sold" in why["tco_usd_per_gpu_hour"]
     assert "no GPU-hours are sold" in why["breakeven_usd_per_gpu_hour"]
     assert why["ebitda_margin"] == "EBITDA margin undefined: no revenue over the horizon."
@@ -263,8 +275,10 @@ def test_tiny_positive_price_explains_the_margins(price: float) -> None:
 def test_undefined_kpi_warnings_name_each_kpi_once() -> None:
     r = _eval(pricing={"utilization": 0.0, "reserved_share": 0.0}, financing={"debt_share": 0.0})
     nulls = [k for k, v in r.kpis.items() if v is None or not math.isfinite(v)]
-    warned = undefined_kpi_warnings(r.kpis, r.ops.cash, r.ops.revenue.sold_gpu_hours, 72)
-    assert len(warned) == len(nulls) == 7
+    lender = {"llcr": r.llcr, "covenant_headroom": r.covenant_headroom}
+    nulls += [k for k, v in lender.items() if not math.isfinite(v)]
+    warned = undefined_kpi_warnings({**r.kpis, **lender}, r.ops.cash, r.ops.revenue.sold_gpu_hours, 72)
+    assert len(warned) == len(nulls) == 9
     assert warned == [w for w in r.warnings if " undefined: " in w]
 
 

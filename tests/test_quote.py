@@ -238,7 +238,7 @@ def test_nonblocking_stays_quiet_within_one_scalable_unit() -> None:
 def test_nics_below_8_costs_money_to_fix() -> None:
     review = review_rows(design_rows(fabric={"nics_per_node": 4}))
     assert "nics_below_8" in codes(review)
-    assert finding(review, "nics_below_8") == pytest.approx(-512 * (1650 + 1225))
+    assert finding(review, "nics_below_8") == pytest.approx(-512 * (1650 + 1125))
 
 
 def test_price_above_book_fires_over_the_tolerance_only(clean: QuoteReview) -> None:
@@ -274,7 +274,7 @@ def test_missing_server_optics_and_fibres() -> None:
     rows = [r for r in design_rows() if "transceiver at the server NIC" not in r["Description"]]
     review = review_rows(rows)
     assert codes(review) == {"missing_item"}
-    assert finding(review, "missing_item") == pytest.approx(-1024 * 1225)
+    assert finding(review, "missing_item") == pytest.approx(-1024 * 1125)
     no_fibre = [r for r in design_rows() if "APC" not in r["Description"]]
     assert finding(review_rows(no_fibre), "missing_item") == pytest.approx(-1024 * 70)
 

@@ -187,15 +187,15 @@ def test_optimized_reference_values(optimized: neoplan.Result) -> None:
     pnl, debt = st.pnl_by_year(optimized), st.debt_by_year(optimized)
     capex = st.capex_by_category(optimized).set_index("category").capex_usd
     assert st.year_labels(optimized) == ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"]
-    assert capex["Compute"] == 32_819_200.0 and capex["Back-end network"] == 3_462_400.0
-    assert capex["Total"] == 38_591_654.0
-    assert debt.loc["Total", "draws_usd"] == pytest.approx(0.6 * 38_591_654.0)  # debt share × capex
-    assert debt.loc["Total", "fee_usd"] == pytest.approx(0.02 * 0.6 * 38_591_654.0)  # upfront fee on the loan
-    assert debt.loc["Total", "interest_capitalized_usd"] == pytest.approx(622_789.58, abs=0.01)
-    assert debt.loc["Y1", "balance_end_usd"] == pytest.approx(23_391_187.52, abs=0.01)
+    assert capex["Compute"] == 32_819_200.0 and capex["Back-end network"] == 3_482_880.0
+    assert capex["Total"] == 38_656_796.0
+    assert debt.loc["Total", "draws_usd"] == pytest.approx(0.6 * 38_656_796.0)  # debt share × capex
+    assert debt.loc["Total", "fee_usd"] == pytest.approx(0.02 * 0.6 * 38_656_796.0)  # upfront fee on the loan
+    assert debt.loc["Total", "interest_capitalized_usd"] == pytest.approx(623_840.84, abs=0.01)
+    assert debt.loc["Y1", "balance_end_usd"] == pytest.approx(23_430_671.41, abs=0.01)
     assert debt.loc["Y5", "balance_end_usd"] == pytest.approx(0.0, abs=1e-6)  # 60-month term ends in month 59
-    assert pnl.loc["Y1", "revenue_usd"] == pytest.approx(10_971_756.76, abs=0.01)
-    assert pnl.loc["Total", "revenue_usd"] == pytest.approx(79_868_117.41, abs=0.01)
+    assert pnl.loc["Y1", "revenue_usd"] == pytest.approx(10_917_566.93, abs=0.01)
+    assert pnl.loc["Total", "revenue_usd"] == pytest.approx(78_565_893.62, abs=0.01)
     opex = st.opex_by_year(optimized)
     assert list(opex.columns)[-1] == "Year 6 (7.6 mo)"
     assert opex.loc["Staff", "Year 2"] == pytest.approx(901_120.0)

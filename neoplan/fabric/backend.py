@@ -6,6 +6,10 @@ Sizing rules
   index) per scalable unit (SU); a leaf's downlinks are the servers of its SU. InfiniBand leaves take one rail each;
   a Spectrum-X SN5600 leaf splits its 800G cages 2×400G and takes as many whole rails as fit (2 rails of a 32-server
   SU at 1:1: 64 downlinks + 32×800G uplinks, NVIDIA's Spectrum-X reference architecture).
+* **Spectrum-X multi-plane** (800G SuperNICs): each 800G SuperNIC port splits 2×400G into two independent planes,
+  each plane a 400G fabric of the same SN5600 run as 128×400G; counts are one plane's times the planes. Same
+  switches as one 64×800G plane up to 2,048 GPUs, but two tiers up to 8,192 GPUs instead of three (NVIDIA DGX
+  SuperPOD B300 Spectrum-4 Ethernet RA, "Larger DGX SuperPOD component counts": 16 leaves + 8 spines per 512 GPUs).
   **Partial last SU**: the last SU holds the remaining servers but gets a full set of leaves whose uplinks are
   sized for a full SU, so every leaf is identical above (the tree stays balanced) and the SU can be filled later.
   A cluster smaller than one SU is one SU of that size; one whose NIC endpoints all fit on one switch is one switch.
@@ -26,12 +30,13 @@ scale-out NICs as ``nics_per_node`` (rails = GPU index within the tray) and the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..costs import CostLine, priced
 from ..pricebook import PriceBook
 from .catalogue import (
     AUTO_SWITCH,
+    SPECTRUM_X_FAMILIES,
     FabricError,
     NetworkItem,
     backend_switch,
@@ -94,6 +99,8 @@ class BackendDesign:
     items: Mapping[str, str]
     tree: FatTree | None = None
     rails_per_leaf: int = 1
+    planes: int = 1
+    """Independent fabric planes, each NIC port split across them; ``tree`` and per-leaf counts are one plane's."""
 
     @property
     def transceivers(self) -> int:
@@ -394,6 +401,14 @@ def size_backend(
     cat = catalogue or default_network_catalogue()
     _validate(topology, servers, nics_per_node, leaf_spine_cable, oversubscription)
     switch = _pick_switch(cat, topology, switch_model, nic_gbps)
+    planes, plane_switch = fabric_planes(cat, topology, switch)
+    if planes > 1:
+        plane = size_backend(servers, topology=topology, nics_per_node=nics_per_node,
+                             nic_gbps=int(plane_switch.port_gbps), oversubscription=oversubscription,
+                             servers_per_su=servers_per_su, servers_per_rack=servers_per_rack,
+                             leaf_spine_cable=leaf_spine_cable, gpus_per_node=gpus_per_node,
+                             switch_model=plane_switch.key, catalogue=cat)
+        return _multiplane(plane, planes, nic_gbps, catalogue_item(cat, role="server_optic", family=switch.family), cat)
     item = _items(cat, topology, switch)
     endpoints = servers * nics_per_node
     lay = _layout(topology, item, servers, nics_per_node, oversubscription, servers_per_su, servers_per_rack,
@@ -443,6 +458,58 @@ def size_backend(
         items={role: it.key for role, it in item.items()},
         tree=tree,
         rails_per_leaf=lay.rails_per_leaf,
+    )
+
+
+def fabric_planes(cat: Mapping[str, NetworkItem], topology: str, switch: NetworkItem) -> tuple[int, NetworkItem]:
+    """Planes of the back end and the switch of one plane [count, row].
+
+    Spectrum-X with a switch whose ports the catalogue also lists split into slower ports (same box, same price
+    key: SN5600 64×800G = 128×400G) runs one plane per split port, as NVIDIA's multi-plane Spectrum-X RA does;
+    every other design is one plane of ``switch``.
+    """
+    if topology != "spectrum_x":
+        return 1, switch
+    split = [r for r in cat.values() if r.role == "switch" and r.family in SPECTRUM_X_FAMILIES
+             and r.price_key == switch.price_key and 0 < r.port_gbps < switch.port_gbps
+             and switch.port_gbps % r.port_gbps == 0 and r.radix * r.port_gbps == switch.radix * switch.port_gbps]
+    if not split:
+        return 1, switch
+    plane = max(split, key=lambda r: (r.radix, r.key))
+    return int(switch.port_gbps // plane.port_gbps), plane
+
+
+def _multiplane(
+    plane: BackendDesign, planes: int, nic_gbps: int, server_optic: NetworkItem, cat: Mapping[str, NetworkItem]
+) -> BackendDesign:
+    """``planes`` copies of one plane's fabric; one server optic per NIC port (it feeds every plane)."""
+    switch = cat[plane.items["switch"]]
+    optics = {"server_optic": plane.endpoints,
+              "switch_optic": planes * plane.transceivers_by_type["switch_optic"]}
+    items = dict(plane.items) | {"server_optic": server_optic.key}
+    optics_w = sum(q * cat[items[role]].power_w for role, q in optics.items())
+    optics_w += sum(planes * q * cat[items[role]].power_w for role, q in plane.cables_by_medium.items()
+                    if q and role != "fibre")
+    leaves, spines, cores = (planes * n for n in (plane.leaf_switches, plane.spine_switches, plane.core_switches))
+    return replace(
+        plane,
+        nic_gbps=nic_gbps,
+        leaf_switches=leaves,
+        spine_switches=spines,
+        core_switches=cores,
+        links_server_leaf=planes * plane.links_server_leaf,
+        links_leaf_spine=planes * plane.links_leaf_spine,
+        links_spine_core=planes * plane.links_spine_core,
+        server_links_by_medium={k: planes * v for k, v in plane.server_links_by_medium.items()},
+        transceivers_by_type=optics,
+        cables_by_medium={k: planes * v for k, v in plane.cables_by_medium.items()},
+        switch_ports_available=planes * plane.switch_ports_available,
+        switch_ports_used=planes * plane.switch_ports_used,
+        network_racks=network_racks(leaves, switch.rack_units) + network_racks(spines + cores, switch.rack_units),
+        switch_power_kw=planes * plane.switch_power_kw,
+        optics_power_kw=optics_w / 1000,
+        items=items,
+        planes=planes,
     )
 
 

@@ -112,6 +112,17 @@ def catalogue_item(
 
     Among several matching switches the one with the highest radix is taken.
     """
+    if catalogue is default_network_catalogue():  # read-only, so its answers are cached
+        return _default_catalogue_item(role, family, vendor_class)
+    return _catalogue_item(catalogue, role, family, vendor_class)
+
+
+@lru_cache(maxsize=256)
+def _default_catalogue_item(role: str, family: str, vendor_class: str) -> NetworkItem:
+    return _catalogue_item(default_network_catalogue(), role, family, vendor_class)
+
+
+def _catalogue_item(catalogue: Mapping[str, NetworkItem], role: str, family: str, vendor_class: str) -> NetworkItem:
     rows = [r for r in catalogue.values() if r.role == role and r.family == family]
     exact = [r for r in rows if r.vendor_class == vendor_class]
     rows = exact or [r for r in rows if r.vendor_class == "any"]

@@ -224,6 +224,7 @@ def design_fabric(
     storage_ports: int = 0,
     storage_port_gbps: float = 0,
     catalogue: Mapping[str, NetworkItem] | None = None,
+    backend: BackendDesign | None = None,
 ) -> FabricDesign:
     """Size and price the three networks of ``scenario``.
 
@@ -237,6 +238,8 @@ def design_fabric(
     pdus : monitored PDUs on the OOB network [count]; default 2 per rack
         (compute racks plus back-end and front-end network racks)
     storage_ports : front-end ports of the storage servers [count], at ``storage_port_gbps`` [Gbit/s]
+    backend : the back end of an earlier design of the same scenario and catalogue, reused as is (the ports
+        above do not change it); sized here when None
 
     Returns
     -------
@@ -245,7 +248,7 @@ def design_fabric(
     cat = catalogue or default_network_catalogue()
     fab = scenario.fabric
     unit = scale_out(scenario, platform_of(scenario))
-    backend = _backend_for(scenario, cat)
+    backend = _backend_for(scenario, cat) if backend is None else backend
     fe = fab.frontend
     frontend = size_frontend(
         unit.units,

@@ -224,7 +224,8 @@ def topology_picture(design: BackendDesign, *, max_per_tier: int = 16, servers_s
         "chassis": design.chassis,
         "core": design.core_switches,
     }
-    shown = {k: min(v, max_per_tier) for k, v in totals.items()}
+    planes = max(1, design.planes)  # multi-plane Spectrum-X: draw the first plane (planes are identical)
+    shown = {k: min(v // planes, max_per_tier) for k, v in totals.items()}
     shown["server"] = min(design.servers, servers_shown)
     levels = {"server": 0, "leaf": 1, "spine": 2, "chassis": 2, "core": 3}
     nodes: list[dict[str, Any]] = []
@@ -263,4 +264,4 @@ def topology_picture(design: BackendDesign, *, max_per_tier: int = 16, servers_s
                 for c in range(shown["core"]):
                     if c // t.cores_per_group == j:
                         edges.append({"source": f"spine{sp}", "target": f"core{c}", "links": t.spine_core_links})
-    return {"nodes": nodes, "edges": edges, "totals": totals, "shown": shown}
+    return {"nodes": nodes, "edges": edges, "totals": totals, "shown": shown, "planes": planes}
