@@ -89,7 +89,8 @@ class Drivers:
             "detection_minutes": operations.detection_minutes(scenario.operations),
             "performance_penalty": 0.0,
         }
-        return cls(**{k: np.full(n, float(v)) for k, v in base.items()})
+        table = np.array([float(v) for v in base.values()])[:, None].repeat(n, axis=1)  # one row per driver
+        return cls(**dict(zip(base, table, strict=True)))
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -249,6 +250,7 @@ class Cases:
         equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
         n = cf.project_fcf.shape[0]
         irr = finance.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]), hurdle=hurdle_rate)  # both at once
+        payback, discounted_payback = finance.payback_months_pair(cf.project_fcf, hurdle_rate)
         with np.errstate(over="ignore"):  # a revenue or equity near 0 (a price of 1e-320) gives ±inf: undefined
             ratios = {
                 "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
@@ -259,8 +261,8 @@ class Cases:
             "npv_usd": finance.npv(hurdle_rate, cf.project_fcf),
             "project_irr": irr[:n],
             "equity_irr": irr[n:],
-            "payback_months": finance.payback_months(cf.project_fcf),
-            "discounted_payback_months": finance.payback_months(cf.project_fcf, hurdle_rate),
+            "payback_months": payback,
+            "discounted_payback_months": discounted_payback,
             "min_dscr": finance.min_dscr(cf, self.first_operating_month),
             **ratios,
             "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
@@ -298,28 +300,37 @@ class Reliability:
         return replace(rev, sla_credits_usd=rev.gross_usd * share)
 
 
-def _reliability(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Reliability | None:
-    """The failure model's effect on n cases, or None when the basis carries no design figures."""
+def _reliability(
+    scenario: Scenario, basis: OperatingBasis, drivers: Drivers, own: operations.Outcome | None = None
+) -> Reliability | None:
+    """The failure model's effect on n cases, or None when the basis carries no design figures.
+
+    ``own``: :func:`operations.own_outcome` of the basis's design, to reuse when ``drivers`` are the scenario's own.
+    """
     design = basis.reliability
     if design is None:
         return None
     ops = scenario.operations
-    out = operations.outcome(ops, design, drivers.mtbf_multiple, drivers.detection_minutes)
+    out = operations.outcome(ops, design, drivers.mtbf_multiple, drivers.detection_minutes) if own is None else own
     factor = operations.price_factor(ops, design, out.goodput, basis.reference_goodput, drivers.performance_penalty)
     return Reliability(out, design, factor, design.utilization_factor)
 
 
-def run_cases(scenario: Scenario, basis: OperatingBasis, drivers: Drivers) -> Cases:
+def run_cases(
+    scenario: Scenario, basis: OperatingBasis, drivers: Drivers, own: operations.Outcome | None = None
+) -> Cases:
     """Revenue, opex and cash flows of n cases of one design at once, vectorised across cases.
 
     Each case takes its own value of every driver (:class:`Drivers`); arrays are (n, months) and the
     only Python loop is the debt schedule's loop over months. A case gives the same numbers alone or
-    in a batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree exactly.
+    in a batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree exactly. ``own``:
+    :func:`operations.own_outcome` of the basis's design when already computed and ``drivers`` are
+    ``Drivers.of(scenario)`` (one case at the scenario's own values), so the failure model runs once.
     """
     d = revenue.delayed(basis.dates, drivers.delivery_delay_months, drivers.useful_life_months)
     gpus = scenario.cluster.gpus
     price, util = drivers.usd_per_gpu_hour, drivers.utilization
-    reliability = _reliability(scenario, basis, drivers)
+    reliability = _reliability(scenario, basis, drivers, own)
     if reliability is not None:
         price, util = price * reliability.price_factor, util * reliability.utilization_factor
     rev = revenue.revenue_schedule(

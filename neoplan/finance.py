@@ -33,7 +33,6 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-import numpy_financial as npf
 
 from .errors import ScenarioError
 from .scenario import Financing
@@ -308,6 +307,17 @@ def payback_months(cash_flows: np.ndarray, annual_rate: float | None = None) -> 
     return out.reshape(np.shape(cash_flows)[:-1]) if np.ndim(cash_flows) > 1 else out[0]
 
 
+def payback_months_pair(cash_flows: np.ndarray, annual_rate: float) -> tuple[np.ndarray, np.ndarray]:
+    """(payback, discounted payback at ``annual_rate``) of each row of ``cash_flows`` (n, months) [months].
+
+    :func:`payback_months` without and with the rate, in one batch: rows never interact, so the same numbers.
+    """
+    cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
+    n, months = cf.shape
+    both = payback_months(np.concatenate([cf, cf / _growth(float(annual_rate), months)]))
+    return both[:n], both[n:]
+
+
 def tax_with_loss_carry_forward(taxable: np.ndarray, rate: float) -> np.ndarray:
     """Tax per month on ``taxable`` income (..., months), losses carried forward, none back [USD].
 
@@ -321,6 +331,14 @@ def tax_with_loss_carry_forward(taxable: np.ndarray, rate: float) -> np.ndarray:
     rise[..., :1] = taxed[..., :1]
     np.subtract(taxed[..., 1:], taxed[..., :-1], out=rise[..., 1:])
     return rate * rise
+
+
+def _each(value: Any, n: int, dtype: type | None = None) -> np.ndarray:
+    """``value`` (a scalar or per-case values) as one value per case (n,); read it only: may be ``value`` itself."""
+    a = np.asarray(value, dtype=dtype)
+    if a.shape == (n,):
+        return a
+    return np.full(n, a) if a.ndim == 0 else np.broadcast_to(a, (n,))
 
 
 def _per_case(value: float | np.ndarray) -> float | np.ndarray:
@@ -346,7 +364,8 @@ def depreciation(
     start, life = _per_case(go_live), _per_case(life_months)
 
     def share(begin: float | np.ndarray) -> np.ndarray:
-        return (np.clip(t + 1.0 - begin, 0.0, life) - np.clip(t - begin, 0.0, life)) / life
+        elapsed = np.minimum(np.maximum(t + 1.0 - begin, 0.0), life)  # np.clip's values, without its overhead
+        return (elapsed - np.minimum(np.maximum(t - begin, 0.0), life)) / life
 
     out = np.asarray(capex_usd)[..., None] * share(start)
     k = 1
@@ -389,12 +408,19 @@ class DebtSchedule:
 def annuity_payment(principal: np.ndarray, rate_per_month: np.ndarray, months: int | np.ndarray) -> np.ndarray:
     """Level monthly payment repaying ``principal`` over ``months`` [USD/month].
 
-    ``numpy_financial.pmt`` (payments at month end, ``P r / (1 − (1 + r)^−months)``); a rate of 0 repays
+    As ``numpy_financial.pmt`` (payments at month end, ``P r / (1 − (1 + r)^−months)``); a rate of 0 repays
     ``P / months``.
     """
     positive = rate_per_month > 1e-9
     safe = np.where(positive, rate_per_month, 1.0)
-    return np.where(positive, -npf.pmt(safe, months, principal), principal / months)
+    # npf.pmt(safe, months, principal) inlined, the same operations in the same order, without its overhead
+    rate, nper, pv = np.array(safe), np.array(months), np.array(principal)
+    growth = (1 + rate) ** nper
+    at_zero = rate == 0
+    masked = np.where(at_zero, 1, rate)
+    factor = np.where(at_zero, nper, (1 + masked * 0) * (growth - 1) / masked)
+    pmt = -(0 + pv * growth) / factor
+    return np.where(positive, -pmt, principal / months)
 
 
 def _one_or_each(values: np.ndarray) -> int | np.ndarray:
@@ -455,7 +481,7 @@ def sculpted_debt_share(
     window = (t >= s) & (t < e)
     discount = (1.0 + r_m[:, None]) ** -np.where(window, t - s + 1, 0).astype(float)
     pv = np.where(window, np.maximum(cfads, 0.0) * discount, 0.0).sum(axis=1)
-    compounding = np.clip(first_op[:, None] - t, 0, None) if financing.capitalize_idc else np.zeros((1, months))
+    compounding = np.maximum(first_op[:, None] - t, 0) if financing.capitalize_idc else np.zeros((1, months))
     per_share = np.where(t < s, capex_payments * (1.0 + r_m[:, None]) ** compounding, 0.0).sum(axis=1)
     capacity = np.where(per_share > 0, pv / financing.target_dscr / np.where(per_share > 0, per_share, 1.0), 0.0)
     return np.minimum(debt_share, np.maximum(capacity, 0.0)), pv
@@ -487,13 +513,13 @@ def debt_schedule(
     pay = np.atleast_2d(capex_payments)
     n, months = pay.shape
     annual = np.asarray(financing.interest_rate if rate is None else rate, dtype=float)
-    r_m = np.broadcast_to(annual, (n,)) / MONTHS_PER_YEAR
-    share = np.broadcast_to(np.asarray(financing.debt_share if debt_share is None else debt_share, dtype=float), (n,))
-    first_op = np.broadcast_to(np.asarray(first_operating_month), (n,))
+    r_m = _each(annual, n) / MONTHS_PER_YEAR
+    share = _each(financing.debt_share if debt_share is None else debt_share, n, float)
+    first_op = _each(first_operating_month, n)
     first_draw = _one_or_each(first_draw_month(pay * np.where(share > 0, 1.0, 0.0)[:, None]))
     start, end = repayment_window(financing, first_operating_month, months, first_draw)
-    start_n, end_n = np.broadcast_to(np.asarray(start), (n,)), np.broadcast_to(np.asarray(end), (n,))
-    maturity_n = np.broadcast_to(np.asarray(first_draw) + financing.term_months, (n,))
+    start_n, end_n = _each(start, n), _each(end, n)
+    maturity_n = _each(np.asarray(first_draw) + financing.term_months, n)
     pv = np.zeros(n)
     if financing.amortization == "sculpted":
         flow = np.zeros_like(pay) if cfads is None else np.broadcast_to(np.atleast_2d(cfads), pay.shape)
@@ -506,7 +532,7 @@ def debt_schedule(
         flows = _schedule_by_month(financing, draws, r_m, first_op, start_n, end_n, maturity_n, cfads, pv)
     interest, capitalized, principal, payoff, balance = flows
     fee = np.zeros_like(pay)
-    fee[np.arange(n), np.broadcast_to(np.asarray(first_draw), (n,))] = financing.upfront_fee_rate * draws.sum(axis=1)
+    fee[np.arange(n), _each(first_draw, n)] = financing.upfront_fee_rate * draws.sum(axis=1)
     return DebtSchedule(draws, interest, capitalized, interest - capitalized, principal, payoff, balance, fee, start,
                         end, first_draw)
 
@@ -662,21 +688,21 @@ def residual_flows(
     """
     n = dep.shape[0]
     rows = np.arange(n)
-    capex = np.broadcast_to(np.asarray(capex_total, dtype=float), (n,))
-    share = np.broadcast_to(np.asarray(residual_share, dtype=float), (n,))
-    end = np.full(n, np.inf) if end_of_life_month is None else np.broadcast_to(end_of_life_month, (n,)).astype(float)
-    life = np.broadcast_to(np.asarray(np.inf if life_months is None else life_months, dtype=float), (n,))
+    capex = _each(capex_total, n, float)
+    share = _each(residual_share, n, float)
+    end = np.full(n, np.inf) if end_of_life_month is None else _each(end_of_life_month, n).astype(float)
+    life = _each(np.inf if life_months is None else life_months, n, float)
     residual = np.zeros((n, months))
     bought, cost, exists, k = capex.copy(), capex, np.ones(n, dtype=bool), 0
     while exists.any():
         sold_at = end + k * life if k else end  # (0 × an infinite life is nan)
         month = np.where(sold_at < months, np.floor(np.minimum(sold_at, months)), months - 1).astype(int)
-        np.add.at(residual, (rows[exists], month[exists]), (share * cost)[exists])
+        residual[rows[exists], month[exists]] += (share * cost)[exists]  # one cell per row: no repeated index
         if refresh_capex_usd is None:
             break
         exists = exists & (sold_at < months)  # the next cluster goes live as this one is sold
         k += 1
-        cost = np.broadcast_to(np.asarray(refresh_capex_usd, dtype=float), (n,))
+        cost = _each(refresh_capex_usd, n, float)
         bought = bought + np.where(exists, cost, 0.0)
     gain = residual.copy()
     gain[:, -1] -= bought - dep.sum(axis=1)
@@ -731,10 +757,10 @@ def financing_costs(
     """
     n, months = debt.interest.shape
     t = np.arange(months)
-    building = t < np.broadcast_to(np.asarray(first_operating_month), (n,))[:, None]
+    building = t < _each(first_operating_month, n)[:, None]
     idc = np.where(building, debt.interest, 0.0).sum(axis=1)
     idc_dep = depreciation(idc, months, go_live, life_months)
-    first = np.broadcast_to(np.asarray(debt.first_draw), (n,))[:, None]
+    first = _each(debt.first_draw, n)[:, None]
     fee = debt.fee.sum(axis=1)[:, None]
     amortization = np.where((t >= first) & (t < first + term_months), fee / term_months, 0.0)
     amortization[:, -1] += fee[:, 0] - amortization.sum(axis=1)  # the rest is written off when the loan ends
@@ -799,7 +825,7 @@ def cash_flows(
     revenue, opex, pay = (np.atleast_2d(a).astype(float) for a in (revenue, opex, capex_payments))
     revenue, opex, pay = np.broadcast_arrays(revenue, opex, pay)
     n, months = revenue.shape
-    capex_total = np.broadcast_to(np.asarray(capex_total, dtype=float), (n,))
+    capex_total = _each(capex_total, n, float)
     first_operating: int | np.ndarray = int(np.ceil(go_live)) if np.ndim(go_live) == 0 else 0
     if np.ndim(go_live):
         per_case = np.ceil(go_live).astype(int)
@@ -860,7 +886,7 @@ def cash_flows(
 def _loan_months(cf: CashFlows) -> np.ndarray:
     """Months of each case that the loan can serve (n,): up to its maturity, cut at the horizon."""
     n, horizon = cf.debt.debt_service.shape
-    return np.minimum(horizon, np.broadcast_to(np.asarray(cf.debt.maturity), (n,)))
+    return np.minimum(horizon, _each(cf.debt.maturity, n))
 
 
 def dscr_table(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarray:
@@ -874,7 +900,7 @@ def dscr_table(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.nda
     service, cfads = cf.debt.debt_service, cf.cfads
     n, horizon = service.shape
     months = _loan_months(cf)
-    first = np.broadcast_to(np.asarray(first_operating_month), (n,))
+    first = _each(first_operating_month, n)
     periods = max(-(-int((months - first).max(initial=0)) // MONTHS_PER_YEAR), 0)
     if periods == 0:
         return np.full((n, 0), np.nan)
@@ -917,7 +943,7 @@ def llcr(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarray:
     balance, i.e. the nominal annual rate ÷ 12), divided by the debt outstanding at the start of that month.
     """
     n, horizon = cf.cfads.shape
-    first = np.minimum(np.broadcast_to(np.asarray(first_operating_month), (n,)), horizon - 1)
+    first = np.minimum(_each(first_operating_month, n), horizon - 1)
     rows = np.arange(n)
     balance = np.where(first > 0, cf.debt.balance[rows, np.maximum(first - 1, 0)], 0.0) + cf.debt.draws[rows, first]
     owed = balance > 1e-6

@@ -542,9 +542,10 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
         read_gbyte_per_s=storage.read_gbyte_per_s,
         spare_servers=spares,
     )
-    ops_report = operations.operations_report(scenario, reliability)
+    own = operations.own_outcome(scenario.operations, reliability)  # the failure model at the own drivers, once
+    ops_report = operations.operations_report(scenario, reliability, own)
     basis = replace(basis, reliability=reliability, reference_goodput=ops_report.reference_goodput)
-    cases = run_cases(scenario, basis, Drivers.of(scenario))
+    cases = run_cases(scenario, basis, Drivers.of(scenario), own)
     returns = cases.kpis(scenario.financing.hurdle_rate)
     opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
     opex_fixed = {k: v for k, v in opex_by_category.items() if k != "sga"}

@@ -131,8 +131,8 @@ def early_life_by_month(months: int, go_live_month: np.ndarray | float, burn_in:
     tau = constant("early_life.decay_weeks") / WEEKS_PER_MONTH
     t = np.arange(months, dtype=float)
     g = np.asarray(go_live_month, dtype=float).reshape(-1, 1)
-    a0 = np.clip(t - g, 0.0, None)
-    a1 = np.clip(t + 1.0 - g, 0.0, None)
+    a0 = np.maximum(t - g, 0.0)
+    a1 = np.maximum(t + 1.0 - g, 0.0)
     return constant("early_life.hazard_multiple") * tau * math.exp(-burn_in / tau) * (
         np.exp(-a0 / tau) - np.exp(-a1 / tau)
     )
@@ -156,6 +156,15 @@ def restore_minutes(checkpoint_tb: float, read_gbyte_per_s: float) -> float:
     return checkpoint_tb * 1000.0 / read_gbyte_per_s / 60.0
 
 
+@lru_cache(maxsize=64)
+def _counts_and_log_factorials(start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """(k = start … stop-1 as floats, ln k!) for :func:`expected_excess`'s Poisson tail; read only."""
+    k = np.arange(start, stop, dtype=float)
+    log_factorial = np.array([math.lgamma(x + 1.0) for x in k])
+    k.flags.writeable = log_factorial.flags.writeable = False
+    return k, log_factorial
+
+
 def expected_excess(mean: np.ndarray | float, spares: int) -> np.ndarray:
     """E[max(D − spares, 0)] for D ~ Poisson(``mean``): servers down and not covered by a spare [count]."""
     m = np.asarray(mean, dtype=float)
@@ -164,9 +173,9 @@ def expected_excess(mean: np.ndarray | float, spares: int) -> np.ndarray:
     top = float(np.max(m)) if m.size else 0.0
     if spares > top + 12.0 * math.sqrt(top) + 40.0:
         return np.zeros_like(m)
-    k = np.arange(spares + 1, spares + int(top + 12.0 * math.sqrt(top) + 60.0), dtype=float)
+    k, log_factorial = _counts_and_log_factorials(spares + 1, spares + int(top + 12.0 * math.sqrt(top) + 60.0))
     mm = np.maximum(m, 1e-300)[..., None]
-    log_pmf = -mm + k * np.log(mm) - np.array([math.lgamma(x + 1.0) for x in k])
+    log_pmf = -mm + k * np.log(mm) - log_factorial
     return ((k - spares) * np.exp(log_pmf)).sum(axis=-1) * (m > 0)
 
 
@@ -314,7 +323,7 @@ def outcome(
                               design.spare_servers)
     out_minutes = hardware_share * (wait if spare else (1.0 - repair_share) * reboot)
     down = waiting + rate * (out_minutes / 60.0 / HOURS_PER_MONTH)
-    availability = np.clip(1.0 - down / design.servers, 0.0, 1.0)
+    availability = np.minimum(np.maximum(1.0 - down / design.servers, 0.0), 1.0)
     goodput = np.clip(availability * (1.0 - lost_gpu_h / (design.gpus * HOURS_PER_MONTH)), 0.0, 1.0)
     return Outcome(rate, detect, lost_min, lost_gpu_h, down, availability, goodput)
 
@@ -455,11 +464,19 @@ def checklist_gaps(scenario: Scenario) -> list[ChecklistGap]:
     return [ChecklistGap(item, label, channel, effect) for ok, item, label, channel, effect in items if not ok]
 
 
-def operations_report(scenario: Scenario, design: Design) -> OperationsReport:
-    """The steady-state operations figures of one scenario at its own driver values."""
+def own_outcome(ops: Operations, design: Design) -> Outcome:
+    """:func:`outcome` of one case at the scenario's own MTBF multiple and detection time."""
+    return outcome(ops, design, ops.mtbf_multiple, detection_minutes(ops))
+
+
+def operations_report(scenario: Scenario, design: Design, own: Outcome | None = None) -> OperationsReport:
+    """The steady-state operations figures of one scenario at its own driver values.
+
+    ``own`` is :func:`own_outcome` of the scenario and ``design`` when already computed.
+    """
     ops = scenario.operations
     by_cause = interruptions_by_cause(ops.failure_preset, design.gpus, design.transceivers_per_gpu, ops.mtbf_multiple)
-    out = outcome(ops, design, ops.mtbf_multiple, detection_minutes(ops))
+    out = own_outcome(ops, design) if own is None else own
     ref = reference_goodput(ops, design)
     rate = float(out.interruptions_per_month[0])
     spare = design.spare_servers > 0

@@ -193,45 +193,64 @@ def undefined_kpi_warnings(
     if all(value is not None and math.isfinite(value) for value in kpis.values()):
         return []  # nothing to explain: the reasons (IRR roots among them) are not worth finding
     project, equity = cash.project_fcf[0], cash.equity_fcf[0]
-    hours, revenue_usd = float(np.sum(sold_gpu_hours)), float(np.sum(cash.revenue[0]))
-    equity_in_usd = -float(np.sum(equity[equity < 0]))
-    no_hours, no_revenue = not hours > 0, not revenue_usd > 0
-    margin = "no revenue over the horizon" if no_revenue else f"revenue of ${revenue_usd:.3g} is too small to divide by"
-    reasons = {
-        "tco_usd_per_gpu_hour": "no GPU-hours are sold over the horizon, so there is nothing to spread the costs over"
-        if no_hours
-        else f"{hours:.3g} sold GPU-hours are too few to spread the costs over",
-        "breakeven_usd_per_gpu_hour": "no GPU-hours are sold, so no price recovers the costs"
-        if no_hours
+
+    def hours() -> float:
+        return float(np.sum(sold_gpu_hours))
+
+    def margin() -> str:
+        revenue_usd = float(np.sum(cash.revenue[0]))
+        return "no revenue over the horizon" if not revenue_usd > 0 else (
+            f"revenue of ${revenue_usd:.3g} is too small to divide by"
+        )
+
+    def never_negative() -> bool:
+        return not (np.cumsum(project) < 0).any()
+
+    def no_debt() -> bool:
+        return not float(np.sum(cash.debt.draws[0])) > 0
+
+    def equity_moic() -> str:
+        equity_in_usd = -float(np.sum(equity[equity < 0]))
+        return "equity puts no cash in (debt funds everything)" if not equity_in_usd > 0 else (
+            f"equity puts in ${equity_in_usd:.3g}, too little to divide by"
+        )
+
+    nothing_to_pay_back = "cumulative project cash is never negative, so there is nothing to pay back"
+    reasons: dict[str, Callable[[], str]] = {  # built only for the KPIs that are undefined
+        "tco_usd_per_gpu_hour": lambda: "no GPU-hours are sold over the horizon, so there is nothing to spread the "
+        "costs over" if not hours() > 0 else f"{hours():.3g} sold GPU-hours are too few to spread the costs over",
+        "breakeven_usd_per_gpu_hour": lambda: "no GPU-hours are sold, so no price recovers the costs"
+        if not hours() > 0
         else f"project NPV stays negative at every price up to ${BREAKEVEN_MAX_USD_PER_GPU_HOUR:,.0f}/GPU-hour",
-        "npv_usd": "the discounted cash flows are not a finite number",
-        "payback_months": "cumulative project cash is never negative, so there is nothing to pay back"
-        if not (np.cumsum(project) < 0).any()
+        "npv_usd": lambda: "the discounted cash flows are not a finite number",
+        "payback_months": lambda: nothing_to_pay_back
+        if never_negative()
         else f"no payback within the {horizon_months}-month horizon (cumulative project cash ends it below 0)",
-        "discounted_payback_months": "cumulative project cash is never negative, so there is nothing to pay back"
-        if not (np.cumsum(project) < 0).any()
+        "discounted_payback_months": lambda: nothing_to_pay_back
+        if never_negative()
         else "the project does not earn the hurdle rate (NPV below 0), so its discounted cash never gets back to 0",
-        "min_dscr": "no debt, so no DSCR"
-        if not float(np.sum(cash.debt.draws[0])) > 0
+        "min_dscr": lambda: "no debt, so no DSCR"
+        if no_debt()
         else "no debt service falls due in any 12-month period of operation",
         "ebitda_margin": margin,
         "gross_margin": margin,
-        "llcr": "no debt is outstanding at the first full operating month"
-        if not float(np.sum(cash.debt.draws[0])) > 0
+        "llcr": lambda: "no debt is outstanding at the first full operating month"
+        if no_debt()
         else "the loan is repaid before the first full operating month, or its CFADS are not finite",
-        "covenant_headroom": "no DSCR (see Min DSCR)"
+        "covenant_headroom": lambda: "no DSCR (see Min DSCR)"
         if kpis.get("min_dscr") is None or not math.isfinite(kpis["min_dscr"] or math.nan)
         else "the weakest year's DSCR is 0 or below, so no fall in CFADS is left before the breach",
-        "equity_moic": "equity puts no cash in (debt funds everything)"
-        if not equity_in_usd > 0
-        else f"equity puts in ${equity_in_usd:.3g}, too little to divide by",
+        "equity_moic": equity_moic,
     }
     irr_flows = {"project_irr": (project, "project"), "equity_irr": (equity, "equity")}  # root search only if asked
     out = []
     for key, value in kpis.items():
         if value is None or not math.isfinite(value):
             label = KPI_LABELS.get(key, key)
-            reason = _irr_reason(*irr_flows[key]) if key in irr_flows else reasons.get(key, "not a finite number")
+            if key in irr_flows:
+                reason = _irr_reason(*irr_flows[key])
+            else:
+                reason = reasons[key]() if key in reasons else "not a finite number"
             out.append(f"{label} undefined: {reason}.")
     return out
 

@@ -121,7 +121,7 @@ def delayed(d: Dates, delay_months: np.ndarray, life_months: np.ndarray | None =
 def active_share(months: int, start_month: float | np.ndarray) -> np.ndarray:
     """Share of each month on or after ``start_month`` [fraction, 0–1]."""
     t = np.arange(months, dtype=float)
-    return np.clip(t + 1.0 - start_month, 0.0, 1.0)
+    return np.minimum(np.maximum(t + 1.0 - start_month, 0.0), 1.0)
 
 
 def years_since(months: int, start_month: float | np.ndarray) -> np.ndarray:
@@ -136,8 +136,8 @@ def ramp(months: int, start_month: float | np.ndarray, ramp_months: int) -> np.n
         return active_share(months, start_month)
     t = np.arange(months, dtype=float)
     # average over the month of clip((x - start)/ramp, 0, 1): integrate the piecewise-linear ramp exactly
-    a = np.clip(t - start_month, 0.0, None)
-    b = np.clip(t + 1.0 - start_month, 0.0, None)
+    a = np.maximum(t - start_month, 0.0)
+    b = np.maximum(t + 1.0 - start_month, 0.0)
 
     def integral(x: np.ndarray) -> np.ndarray:
         return np.where(x <= ramp_months, x**2 / (2 * ramp_months), x - ramp_months / 2)
