@@ -1,18 +1,19 @@
 """Timing of the whole model: ``python benchmarks/bench_evaluate.py [repeats]``.
 
-Reports the median wall time [ms] of ``neoplan.evaluate`` (sizing, monthly engine, failure model, KPIs) and of
-the operations report alone, at 1,024 and 16,384 GPUs. Target: ``evaluate`` ≤ 5 ms at 1,024 GPUs.
+Reports the median (and fastest) wall time [ms] of ``neoplan.evaluate`` (sizing, monthly engine, failure model,
+KPIs) and of the operations report alone, at 1,024 and 16,384 GPUs. Target: ``evaluate`` ≤ 5 ms median at 1,024
+GPUs. On a shared 2-core machine the median moves with other load; the fastest run shows the code's own cost.
 """
 
 from __future__ import annotations
 
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere without installing
+
+from timing import median_ms, times_ms
 
 from neoplan import evaluate
 from neoplan.operations import operations_report
@@ -21,26 +22,20 @@ from neoplan.scenario import scenario_from_dict
 TARGET_MS = 5.0
 
 
-def median_ms(fn: Callable[[], object], repeats: int) -> float:
-    """Median wall time of ``fn()`` over ``repeats`` calls [ms]."""
-    fn()  # warm caches (catalogue, price book, presets)
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
-
 
 def main(repeats: int = 50) -> None:
     for gpus in (1_024, 16_384):
         for base in ("reference", "optimized"):
             s = scenario_from_dict({"base": base, "cluster": {"gpus": gpus, "hot_spare_share": 0.03}})
             design = evaluate(s).basis.reliability  # type: ignore[union-attr]
-            whole = median_ms(lambda s=s: evaluate(s), repeats)
+            runs = times_ms(lambda s=s: evaluate(s), repeats)
+            whole, fastest = statistics.median(runs), min(runs)
             ops = median_ms(lambda s=s, d=design: operations_report(s, d), repeats)
             flag = "" if gpus != 1_024 or whole <= TARGET_MS else f"  (over the {TARGET_MS:g} ms target)"
-            print(f"{gpus:>7,} GPUs {base:<9}  evaluate {whole:7.3f} ms   operations_report {ops:6.3f} ms{flag}")
+            print(
+                f"{gpus:>7,} GPUs {base:<9}  evaluate {whole:7.3f} ms (fastest {fastest:6.3f})"
+                f"   operations_report {ops:6.3f} ms{flag}"
+            )
 
 
 if __name__ == "__main__":

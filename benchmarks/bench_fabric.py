@@ -7,28 +7,16 @@ priced) and of ``design_options`` (six back-end designs) at 1,024 and
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere without installing
 
+from timing import median_ms
+
 from neoplan.fabric import design_fabric, design_options
 from neoplan.pricebook import default_price_book
 from neoplan.scenario import scenario_from_dict
-
-
-def median_ms(fn: Callable[[], object], repeats: int) -> float:
-    """Median wall time of ``fn()`` over ``repeats`` calls [ms]."""
-    fn()  # warm caches (catalogue, price book)
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
 
 
 def main(repeats: int = 50) -> None:

@@ -90,7 +90,7 @@ def test_every_cluster_bought_is_depreciated_or_sold_at_book_value(
     assert (dep >= -1e-9).all() and (residual >= 0).all()
     sales = np.flatnonzero(residual[0]).tolist()
     expected = sorted({min(math.floor(go_live + life * k), horizon - 1) for k in range(1, len(starts) + 2)})
-    if share > 0 and (refresh_multiple > 0 or not starts):  # a free refresh sells for nothing
+    if share > 0 and (share * capex * refresh_multiple > 0 or not starts):  # a free (or denormal) refresh sells for 0
         assert sales == expected
 
 
