@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..node import DIMM_GB
 from ..pricebook import PriceBook
 from .cells import _finite
 from .codes import (
@@ -186,8 +187,8 @@ def find_ram(lines: Sequence[QuoteLine], servers: int | None) -> list[Finding]:
     excess_gb = gb - servers * RAM_GB_PER_SERVER_RECOMMENDED
     usd_per_gb = _cost(ram) / gb
     detail = (
-        f"{per_server_gb / 1024:g} TB per server → 1 TB: {_n(excess_gb / 64)} fewer 64 GB DIMMs over "
-        f"{servers:,} servers at {_usd(usd_per_gb * 64)} per 64 GB"
+        f"{per_server_gb / 1024:g} TB per server → 1 TB: {_n(excess_gb / DIMM_GB)} fewer {DIMM_GB} GB DIMMs over "
+        f"{servers:,} servers at {_usd(usd_per_gb * DIMM_GB)} per {DIMM_GB} GB"
     )
     return [Finding("ram_over_1tb", _ids(ram), excess_gb * usd_per_gb, detail)]
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..node import DIMM_GB
 from ..pricebook import PriceBook
 from .classify import (
     CATALOGUE_CONFIDENCE,
@@ -256,7 +257,7 @@ def make_line(
     if ident.component == "ram":
         per_unit_gb = ram_gb(text) or ident.book_size
         gb = per_unit_gb * cluster_quantity
-        ratio = per_unit_gb / 64.0
+        ratio = per_unit_gb / DIMM_GB
         book_unit = book.price(ident.price_key) * ratio if book_unit is not None and ident.price_key else book_unit
     line = QuoteLine(
         id=line_id,
@@ -370,8 +371,8 @@ def _derived(line: QuoteLine, part: SystemPart, servers: float, book: PriceBook)
     book_unit, ratio, note = _book_unit(ident, text, book)
     gb = 0.0
     if ident.component == "ram":
-        gb = (part.ram_gb or 64.0 * part.count) * servers
-        ratio = gb / 64.0 / qty if qty else 1.0
+        gb = (part.ram_gb or float(DIMM_GB) * part.count) * servers
+        ratio = gb / DIMM_GB / qty if qty else 1.0
         book_unit = book.price(ident.price_key) * ratio if ident.price_key else None
     return QuoteLine(
         id=line.id,
