@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import finance, operations, revenue
+from . import finance, irr, operations, revenue
 from .costs import CostLine, total_usd
 from .facility import FacilityDesign
 from .opex import YEARLY_CATEGORIES, monthly_opex, opex_basis, opex_for_year, sga_usd_per_year
@@ -249,7 +249,7 @@ class Cases:
         equity_in = -np.where(equity < 0, equity, 0.0).sum(axis=1)
         equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
         n = cf.project_fcf.shape[0]
-        irr = finance.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]), hurdle=hurdle_rate)  # both at once
+        irrs = irr.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]), hurdle=hurdle_rate)  # both at once
         payback, discounted_payback = finance.payback_months_pair(cf.project_fcf, hurdle_rate)
         with np.errstate(over="ignore"):  # a revenue or equity near 0 (a price of 1e-320) gives ±inf: undefined
             ratios = {
@@ -259,8 +259,8 @@ class Cases:
             }
         return {
             "npv_usd": finance.npv(hurdle_rate, cf.project_fcf),
-            "project_irr": irr[:n],
-            "equity_irr": irr[n:],
+            "project_irr": irrs[:n],
+            "equity_irr": irrs[n:],
             "payback_months": payback,
             "discounted_payback_months": discounted_payback,
             "min_dscr": finance.min_dscr(cf, self.first_operating_month),

@@ -138,10 +138,10 @@ _METRICS: tuple[Metric, ...] = (
            "pages/results.py", f"{_CASH} → neoplan.finance.npv", _FLOWS),
     Metric("project_irr", "Project IRR", "fraction/year", formats.pct,
            "Annual IRR of the project free cash flow, unlevered and after tax.",
-           "pages/results.py", f"{_CASH} → neoplan.finance.irr_annual", _FLOWS),
+           "pages/results.py", f"{_CASH} → neoplan.irr.irr_annual", _FLOWS),
     Metric("equity_irr", "Equity IRR", "fraction/year", formats.pct,
            "Annual IRR of the cash flow to and from equity, after debt service.",
-           "pages/financing.py", f"{_CASH} → neoplan.finance.irr_annual", f"{_FLOWS}, scenario financing.*"),
+           "pages/financing.py", f"{_CASH} → neoplan.irr.irr_annual", f"{_FLOWS}, scenario financing.*"),
     Metric("payback_months", "Payback", "months", formats.months,
            "Months from the purchase order until cumulative project cash turns positive for good (linear within "
            "the month); n/a = it ends the horizon below zero.",

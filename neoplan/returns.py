@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import finance, revenue
+from . import finance, irr, revenue
 from .engine import capex_payments, refresh_payments
 from .scenario import Scenario
 
@@ -154,12 +154,12 @@ BREAKEVEN_MAX_USD_PER_GPU_HOUR = 1000.0
 
 
 def _irr_reason(flows: np.ndarray, whose: str) -> str:
-    """Why the IRR of monthly ``flows`` is undefined (see :func:`finance.irr_annual` for the root it looks for)."""
+    """Why the IRR of monthly ``flows`` is undefined (see :func:`neoplan.irr.irr_annual` for the root it looks for)."""
     if not (flows > 0).any():
         return f"{whose} cash flows never turn positive"
     if not (flows < 0).any():
         return f"{whose} cash flows are never negative, so nothing is invested to earn a return on"
-    roots = finance.irr_candidates_annual(flows)
+    roots = irr.irr_candidates_annual(flows)
     net = float(np.sum(flows))
     if len(roots) > 1:
         rates = ", ".join(f"{r:+.1%}" for r in roots[:4])

@@ -44,3 +44,8 @@ def operating_year_share(months: int, go_live_month: float, year: int) -> np.nda
     start = go_live_month + MONTHS_PER_YEAR * (year - 1)
     t = np.arange(months, dtype=float)
     return np.clip(t + 1 - start, 0, 1) - np.clip(t + 1 - start - MONTHS_PER_YEAR, 0, 1)
+
+
+def monthly_rate(annual_rate: float | np.ndarray) -> np.ndarray:
+    """Monthly rate equivalent to an annual effective rate [fraction per month]."""
+    return (1.0 + np.asarray(annual_rate, dtype=float)) ** (1.0 / MONTHS_PER_YEAR) - 1.0

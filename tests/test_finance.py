@@ -19,19 +19,18 @@ from neoplan.finance import (
     debt_schedule,
     depreciation,
     dscr_by_period,
-    irr_annual,
-    irr_candidates_annual,
     llcr,
     min_dscr,
-    monthly_rate,
     npv,
     payback_months,
     payback_months_pair,
     sculpted_size_warnings,
     tax_with_loss_carry_forward,
 )
+from neoplan.irr import irr_annual, irr_candidates_annual
 from neoplan.returns import _irr_reason
 from neoplan.scenario import Financing
+from neoplan.timebase import monthly_rate
 
 MONTHS = 72
 
