@@ -88,3 +88,18 @@ def test_page_has_no_stray_string_statements(page: str) -> None:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
     ]
     assert not stray, f"pages/{page}.py lines {stray}"
+
+
+def test_debt_figure_marks_the_covenant() -> None:
+    """The DSCR row draws the covenant as a line and colours each year against it: red below, amber below target."""
+    r = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "financing": {"covenant_dscr": 1.5,
+                                                                                  "target_dscr": 1.6}}))
+    fig = finance.debt_figure(r)
+    levels = [s.y0 for s in fig.layout.shapes if s.type == "line" and s.yref == "y2"]
+    assert levels == pytest.approx([1.0, 1.5, 1.6])
+    bars = next(t for t in fig.data if t.type == "bar")
+    dscr = r.dscr_by_year()["dscr"]
+    shown = dscr[dscr == dscr]
+    expected = ["#e76f51" if v < 1.5 else "#e9c46a" if v < 1.6 else "#2a9d8f" for v in shown]
+    assert list(bars.marker.color) == expected
+    assert any(v < 1.5 for v in shown)  # the case tests the red branch

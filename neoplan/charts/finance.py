@@ -297,7 +297,11 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
 
 
 def debt_figure(result: Result) -> go.Figure:
-    """Debt balance by month (top) and DSCR per 12-month period of operation (bottom)."""
+    """Debt balance by month (top) and DSCR per 12-month period of operation (bottom).
+
+    DSCR bars are red below the covenant, amber below the target and green at or above it; dotted lines at 1.0× and
+    the covenant, a dashed line at the target.
+    """
     c = result.ops.cash
     d = c.debt
     fin = result.scenario.financing
@@ -319,7 +323,7 @@ def debt_figure(result: Result) -> go.Figure:
     starts, dscr = table["start_month"], table["dscr"]
     shown = np.isfinite(dscr)
     if shown.any():
-        colors = np.where(dscr < 1.0, NEGATIVE, np.where(dscr < fin.target_dscr, WARN, POSITIVE))
+        colors = np.where(dscr < fin.covenant_dscr, NEGATIVE, np.where(dscr < fin.target_dscr, WARN, POSITIVE))
         period_end = np.minimum(starts + 12, len(months))
         fig.add_bar(
             x=(starts + period_end) / 2 - 0.5,
@@ -334,9 +338,11 @@ def debt_figure(result: Result) -> go.Figure:
             xaxis="x2",
             yaxis="y2",
         )
-        hline(fig, 1.0, color=NEGATIVE, dash="dot", axes="2")
+        hline(fig, 1.0, color="#888", dash="dot", axes="2")
+        hline(fig, fin.covenant_dscr, color=NEGATIVE, dash="dot", axes="2", text=f"covenant {fin.covenant_dscr:.2f}×",
+              below=True)
         hline(fig, fin.target_dscr, color="#888", dash="dash", axes="2", text=f"target {fin.target_dscr:.2f}×")
-        top = max(float(np.nanmax(dscr)), fin.target_dscr)
+        top = max(float(np.nanmax(dscr)), fin.target_dscr, fin.covenant_dscr)
         bottom = min(float(np.nanmin(dscr)), 0.0)
         fig.update_layout(yaxis2_range=[bottom * 1.25, top * 1.25])
     else:
