@@ -237,6 +237,47 @@ def management_ports(management_nodes: int, subnet_manager_nodes: int, firewall_
     return frontend, subnet_manager_nodes, management_nodes + firewalls
 
 
+def _racks(
+    facility: Facility,
+    platform: Platform,
+    installed: int,
+    network_racks: int,
+    storage_racks: int,
+    management_nodes: int,
+    firewall_pairs: int,
+) -> tuple[int, int, int, int]:
+    """(servers per rack, compute racks, management racks, racks bought with PDUs) [count]; a rack-scale system
+    comes in its own rack with power shelves, so only the other racks are bought."""
+    per_rack = effective_servers_per_rack(facility, platform)
+    c_racks = compute_racks(installed, per_rack)
+    m_racks = management_racks(management_nodes, firewall_pairs)
+    racks = c_racks + network_racks + storage_racks + m_racks
+    return per_rack, c_racks, m_racks, racks - c_racks if platform.rack_scale else racks
+
+
+def site_asks(
+    scenario: Scenario,
+    *,
+    storage_racks: int = 0,
+    management_nodes: int = MIN_MANAGEMENT_NODES,
+    firewall_pairs: int = 1,
+    platforms: dict[str, Platform] | None = None,
+) -> tuple[int, int, int]:
+    """What the site of :func:`design_facility` asks of the networks, known before they are sized [count]:
+    (front-end ports, out-of-band ports of the management nodes and firewalls, racks other than network racks
+    bought with PDUs).
+
+    The site around ``network_racks`` network racks has :attr:`~FacilityDesign.frontend_ports` the first,
+    :attr:`~FacilityDesign.pdus` ``PDUS_PER_RACK × (racks + network_racks)`` and
+    :attr:`~FacilityDesign.oob_ports` the second plus its PDUs: only the PDUs depend on the networks.
+    """
+    platform = (platforms if platforms is not None else default_platforms())[scenario.cluster.gpu_model]
+    installed = sum(compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share))
+    _, _, _, racks = _racks(scenario.facility, platform, installed, 0, storage_racks, management_nodes, firewall_pairs)
+    frontend, _, oob = management_ports(management_nodes, min(SUBNET_MANAGER_NODES, management_nodes), firewall_pairs)
+    return frontend, oob, racks
+
+
 # --- power and energy ---------------------------------------------------------------------------
 
 
@@ -405,11 +446,10 @@ def design_facility(
     servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
     installed = servers + spares
 
-    per_rack = effective_servers_per_rack(facility, platform)
-    c_racks = compute_racks(installed, per_rack)
-    m_racks = management_racks(management_nodes, firewall_pairs)
+    per_rack, c_racks, m_racks, bought_racks = _racks(
+        facility, platform, installed, network_racks, storage_racks, management_nodes, firewall_pairs
+    )
     racks = c_racks + network_racks + storage_racks + m_racks
-    bought_racks = racks - c_racks if platform.rack_scale else racks
     warning = None if platform.rack_scale else rack_power_warning(facility.servers_per_rack, node_kw,
                                                                   facility.rack_power_kw)
 

@@ -1,8 +1,9 @@
 """``evaluate``: Scenario + PriceBook → Result, the one entry point of the model.
 
-Order of work: node BoM → storage → management and site → fabric (front-end and
-OOB ports of storage and management feed it; its racks and power feed the site,
-iterated to a fixed point) → capex → monthly revenue and opex → cash flows → KPIs.
+Order of work: node BoM → storage → fabric (front-end and OOB ports of storage and
+management feed it, and the PDUs of every rack) → management and site (the fabric's
+racks and power feed it; see :func:`_design`) → capex → monthly revenue and opex →
+cash flows → KPIs.
 
 Where each step lives: sizing in :mod:`neoplan.node`, :mod:`neoplan.storage`, :mod:`neoplan.facility`,
 :mod:`neoplan.fabric`; the monthly engine (revenue, opex, cash flows of n cases) in :mod:`neoplan.engine`
@@ -32,8 +33,8 @@ from .engine import (
     run_cases,
 )
 from .fabric import FabricDesign, FabricError, design_fabric
-from .facility import FacilityDesign, design_facility, it_average_kw_at
-from .node import compute_servers, node_lines
+from .facility import FacilityDesign, design_facility, it_average_kw_at, site_asks
+from .node import compute_servers, fabric_nics, nic_node_lines, node_lines
 from .operations import OperationsReport
 from .pricebook import (
     BOOK_DATES,
@@ -78,10 +79,6 @@ __all__ = [
     "undefined_kpi_warnings",
 ]
 """Engine and returns names are re-exported here so ``from neoplan.model import …`` keeps working."""
-
-FIXED_POINT_PASSES = 4
-"""Most passes of the site ↔ fabric sizing loop (see :func:`_design`)."""
-
 
 @dataclass(frozen=True)
 class Operations:
@@ -391,18 +388,24 @@ RENTAL_DATE_GAP_MONTHS = 12
 
 def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
     """A warning when the book's date is far from the date of the platform's reference rental price, else None."""
-    rental = default_rentals().get(platform.key)
+    return _rental_date_warning(platform.key, book.as_of)
+
+
+@lru_cache(maxsize=64)
+def _rental_date_warning(platform_key: str, as_of: str) -> str | None:
+    """:func:`rental_date_warning` of a platform and a book date (the shipped rental prices; cached)."""
+    rental = default_rentals().get(platform_key)
     if rental is None:
         return None
-    gap = months_apart(book.as_of, rental.date)
+    gap = months_apart(as_of, rental.date)
     if gap <= RENTAL_DATE_GAP_MONTHS:
         return None
     nearest = min(BOOK_DATES, key=lambda d: months_apart(d, rental.date))
-    fix = f"choose prices_as_of {nearest}, or use" if nearest != book.as_of else "use"
+    fix = f"choose prices_as_of {nearest}, or use" if nearest != as_of else "use"
     return (
-        f"prices_as_of: hardware is priced as of {book.as_of} but the reference rental price of {platform.key} "
+        f"prices_as_of: hardware is priced as of {as_of} but the reference rental price of {platform_key} "
         f"(${rental.usd_per_gpu_hour:.2f}/GPU-hour) is dated {rental.date}, {gap} months apart; {fix} a rental "
-        f"price of {book.as_of}"
+        f"price of {as_of}"
     )
 
 
@@ -410,6 +413,23 @@ def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
 def _oem_default_node() -> Node:
     """The OEM-default node BoM (validated once; shared read-only)."""
     return Node(preset="oem_default")
+
+
+def _oem_node_lines(scenario: Scenario, platform: Platform, book: PriceBook) -> list[CostLine]:
+    """BoM lines of the OEM-default node with the scenario's fabric NICs; cached when ``book`` is a shipped book
+    without price overrides (the lines then depend on a platform, a NIC choice and a book date only)."""
+    nics = fabric_nics(scenario.fabric, platform)
+    shipped = not book.overrides and book.as_of in BOOK_DATES and book.rows is price_book(book.as_of).rows
+    if shipped and platform is default_platforms().get(platform.key):
+        return list(_shipped_oem_node_lines(nics, platform.key, book.as_of))
+    return nic_node_lines(_oem_default_node(), nics, platform, book)
+
+
+@lru_cache(maxsize=64)
+def _shipped_oem_node_lines(nics: tuple[str, str, int], platform_key: str, as_of: str) -> tuple[CostLine, ...]:
+    """The OEM-default node's lines priced by the shipped book of ``as_of`` (cached; see :func:`_oem_node_lines`)."""
+    platform = default_platforms()[platform_key]
+    return tuple(nic_node_lines(_oem_default_node(), nics, platform, price_book(as_of)))
 
 
 def _scaled(lines: list[CostLine], count: int) -> list[CostLine]:
@@ -420,19 +440,13 @@ def _scaled(lines: list[CostLine], count: int) -> list[CostLine]:
     ]
 
 
-def _site(
-    scenario: Scenario,
-    book: PriceBook,
-    storage: StorageDesign,
-    fabric: FabricDesign | None,
-    utilization: float | None = None,
-) -> FacilityDesign:
+def _site(scenario: Scenario, book: PriceBook, storage: StorageDesign, fabric: FabricDesign) -> FacilityDesign:
+    """The site around ``storage`` and ``fabric``: it sees the fabric's racks and power only."""
     f = scenario.facility
     racks, power = _network_load(fabric)
     return design_facility(
         scenario,
         book,
-        utilization=utilization,
         network_power_kw=power,
         network_racks=racks,
         storage_power_kw=storage.power_kw,
@@ -445,30 +459,25 @@ def _site(
     )
 
 
-def _network_load(fabric: FabricDesign | None) -> tuple[int, float]:
+def _network_load(fabric: FabricDesign) -> tuple[int, float]:
     """(network racks [count], network power [kW]): all that the site sees of the fabric."""
-    if fabric is None:
-        return 0, 0.0
     return fabric.backend.network_racks + fabric.frontend.network_racks, sum(fabric.power_kw.values())
 
 
-def _networks(
-    scenario: Scenario,
-    book: PriceBook,
-    storage: StorageDesign,
-    site: FacilityDesign,
-    earlier: FabricDesign | None = None,
-) -> FabricDesign:
-    """The fabric around ``site``; the back end of an ``earlier`` design of the same scenario is reused."""
+def _networks(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> FabricDesign:
+    """The fabric around ``storage`` and the site's asks (:func:`~neoplan.facility.site_asks`)."""
+    f = scenario.facility
+    frontend_ports, oob_ports, site_racks = site_asks(
+        scenario, storage_racks=storage.racks, management_nodes=f.management_nodes, firewall_pairs=f.firewall_pairs
+    )
     return design_fabric(
         scenario,
         book,
-        frontend_extra_ports=site.frontend_ports,
-        oob_extra_ports=storage.oob_ports + site.oob_ports - site.pdus,
-        pdus=site.pdus,
+        frontend_extra_ports=frontend_ports,
+        oob_extra_ports=storage.oob_ports + oob_ports,
+        site_racks=site_racks,
         storage_ports=storage.frontend_ports,
         storage_port_gbps=storage.port_gbps,
-        backend=None if earlier is None else earlier.backend,
     )
 
 
@@ -485,31 +494,20 @@ def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
         raise ScenarioError(str(exc)) from None
 
 
-def _design(
-    scenario: Scenario, book: PriceBook, storage: StorageDesign
-) -> tuple[FacilityDesign, FabricDesign, bool]:
+def _design(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> tuple[FacilityDesign, FabricDesign]:
     """Site and networks sized together: the site's ports feed the fabric, the fabric's racks and power the site.
 
-    Iterated to a fixed point; a pass whose site asks the fabric for the same ports stops without
-    re-sizing the fabric (it would come out the same), and a re-sized fabric of unchanged racks and power keeps
-    the site (it sees nothing else of the fabric). Also returns whether the site is the one sized around the
-    returned fabric (not so only when the passes ran out).
+    Sized once each, in the order the dependencies run, which gives the fixed point at once: the site asks the
+    fabric for the front-end and out-of-band ports of its management nodes and firewalls (fixed counts) and an
+    out-of-band port per monitored PDU, two per rack bought; of those racks only the network racks depend on the
+    fabric, and they hold its back and front ends, which the PDUs do not change (they reach the out-of-band
+    network only). So the fabric is sized first, with the PDUs of the site's other racks and of its own network
+    racks, then the site around the fabric's racks and power; the site asks for exactly the ports the fabric has.
     """
-    site = _site(scenario, book, storage, None)
-    fabric = _networks(scenario, book, storage, site)
-    asked = (site.frontend_ports, site.oob_ports, site.pdus)
-    for _ in range(FIXED_POINT_PASSES):
-        site = _site(scenario, book, storage, fabric)
-        if (site.frontend_ports, site.oob_ports, site.pdus) == asked:
-            return site, fabric, True
-        asked = (site.frontend_ports, site.oob_ports, site.pdus)
-        again = _networks(scenario, book, storage, site, fabric)
-        if again.lines == fabric.lines and again.power_kw == fabric.power_kw:
-            return site, fabric, True
-        if _network_load(again) == _network_load(fabric):  # the site around ``again`` is this one
-            return site, again, True
-        fabric = again
-    return site, fabric, False
+    fabric = _networks(scenario, book, storage)
+    site = _site(scenario, book, storage, fabric)
+    assert site.pdus == fabric.oob.pdu_ports, "the site has other PDUs than the fabric was sized with"
+    return site, fabric
 
 
 def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
@@ -521,19 +519,20 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
         raise ScenarioError(str(exc)) from None
     servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
 
-    lines = node_lines(scenario.node, scenario.fabric, platform, book)
-    oem_lines = node_lines(_oem_default_node(), scenario.fabric, platform, book)
+    oem_lines = _oem_node_lines(scenario, platform, book)
+    oem = _oem_default_node()
+    same_node = scenario.node.preset == oem.preset and scenario.node == oem  # then its lines are the OEM default's
+    lines = list(oem_lines) if same_node else node_lines(scenario.node, scenario.fabric, platform, book)
     st = scenario.storage
     storage = design_storage(scenario, book, server_model=st.server_model, bytes_per_param=st.bytes_per_param)
-    site, fabric, settled = _design(scenario, book, storage)
+    site, fabric = _design(scenario, book, storage)
     capex_lines = _scaled(lines, servers + spares) + list(fabric.lines) + list(storage.lines) + list(site.lines)
     capex = total_usd(capex_lines)
 
     d = revenue.dates(scenario.timeline)
-    around = site if settled else _site(scenario, book, storage, fabric)  # the site of the final fabric
     f = scenario.facility
-    it_idle_kw = it_average_kw_at(around, 0.0, f.idle_power_share, f.busy_power_share)
-    it_busy_kw = it_average_kw_at(around, 1.0, f.idle_power_share, f.busy_power_share)
+    it_idle_kw = it_average_kw_at(site, 0.0, f.idle_power_share, f.busy_power_share)
+    it_busy_kw = it_average_kw_at(site, 1.0, f.idle_power_share, f.busy_power_share)
     basis = operating_basis(scenario, book, site, storage, capex_lines, d, it_idle_kw, it_busy_kw)
     reliability = operations.design_of(
         scenario,

@@ -81,13 +81,26 @@ def _rack_candidates(node: Node, nics: int, platform: Platform, backend: str, fr
     ]
 
 
+def fabric_nics(fabric: Fabric, platform: Platform) -> tuple[str, str, int]:
+    """(back-end NIC price key, front-end NIC price key, back-end NICs per node [count]): all that a node's BoM
+    takes from ``fabric``."""
+    return (
+        f"nic_backend_{fabric.nic_gbps}g",
+        f"nic_frontend_2x{fabric.frontend.port_gbps}g",
+        backend_nics_per_node(fabric, platform),
+    )
+
+
 def node_lines(node: Node, fabric: Fabric, platform: Platform, book: PriceBook) -> list[CostLine]:
     """BoM lines of one compute node [USD per node]: an HGX server or a whole NVL72 rack."""
-    backend_key = f"nic_backend_{fabric.nic_gbps}g"
-    frontend_key = f"nic_frontend_2x{fabric.frontend.port_gbps}g"
-    nics = backend_nics_per_node(fabric, platform)
+    return nic_node_lines(node, fabric_nics(fabric, platform), platform, book)
+
+
+def nic_node_lines(node: Node, nics: tuple[str, str, int], platform: Platform, book: PriceBook) -> list[CostLine]:
+    """:func:`node_lines` given what the node takes from the fabric (:func:`fabric_nics`)."""
+    backend_key, frontend_key, count = nics
     build = _rack_candidates if platform.rack_scale else _hgx_candidates
-    candidates = build(node, nics, platform, backend_key, frontend_key)
+    candidates = build(node, count, platform, backend_key, frontend_key)
     return [priced(book, key, qty, CATEGORY, item) for key, qty, item in candidates if qty > 0]
 
 

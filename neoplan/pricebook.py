@@ -88,7 +88,7 @@ class PriceBook:
     """Date of the book (``YYYY-MM``): the base book, or the base with the dated folders up to this date."""
 
     def __post_init__(self) -> None:
-        unknown = sorted(set(self.overrides) - set(self.rows))
+        unknown = sorted(key for key in self.overrides if key not in self.rows)
         if unknown:
             raise PriceBookError(f"prices: unknown price key {unknown[0]!r}")
         for key, value in self.overrides.items():

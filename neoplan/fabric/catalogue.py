@@ -153,11 +153,9 @@ def backend_switch(
     """
     families = SPECTRUM_X_FAMILIES if spectrum_x else IB_FAMILIES
     if key == AUTO_SWITCH:
-        family = backend_family(spectrum_x, nic_gbps)
-        rows = [r for r in catalogue.values() if r.role == "switch" and r.family == family]
-        if not rows:
-            raise FabricError(f"fabric.nic_gbps {nic_gbps}: the network catalogue has no {family} back-end switch")
-        return max(rows, key=lambda r: (r.radix, r.key))
+        if catalogue is default_network_catalogue():  # read-only, so its answers are cached
+            return _default_auto_switch(spectrum_x, nic_gbps)
+        return _auto_switch(catalogue, spectrum_x, nic_gbps)
     if key not in catalogue or catalogue[key].role != "switch" or catalogue[key].family not in families:
         names = ", ".join(sorted(k for k, r in catalogue.items() if r.role == "switch" and r.family in families))
         kind = "a Spectrum-X" if spectrum_x else "an InfiniBand"
@@ -166,3 +164,17 @@ def backend_switch(
             f"choose auto or one of {names}"
         )
     return catalogue[key]
+
+
+@lru_cache(maxsize=16)
+def _default_auto_switch(spectrum_x: bool, nic_gbps: int) -> NetworkItem:
+    return _auto_switch(default_network_catalogue(), spectrum_x, nic_gbps)
+
+
+def _auto_switch(catalogue: Mapping[str, NetworkItem], spectrum_x: bool, nic_gbps: int) -> NetworkItem:
+    """The highest-radix back-end switch of the generation's family."""
+    family = backend_family(spectrum_x, nic_gbps)
+    rows = [r for r in catalogue.values() if r.role == "switch" and r.family == family]
+    if not rows:
+        raise FabricError(f"fabric.nic_gbps {nic_gbps}: the network catalogue has no {family} back-end switch")
+    return max(rows, key=lambda r: (r.radix, r.key))

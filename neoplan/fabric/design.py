@@ -133,9 +133,11 @@ def scale_out(scenario: Scenario, platform: Platform | None) -> ScaleOut:
     return ScaleOut(nodes, fab.nics_per_node, cl.gpus_per_node, per_rack, per_rack, ceil_div(nodes, per_rack), False)
 
 
-def _backend_for(scenario: Scenario, catalogue: Mapping[str, NetworkItem], **override: Any) -> BackendDesign:
+def _backend_for(
+    scenario: Scenario, catalogue: Mapping[str, NetworkItem], unit: ScaleOut | None = None, **override: Any
+) -> BackendDesign:
     fab = scenario.fabric
-    unit = scale_out(scenario, platform_of(scenario))
+    unit = scale_out(scenario, platform_of(scenario)) if unit is None else unit
     args: dict[str, Any] = {
         "topology": fab.topology,
         "nics_per_node": unit.nics_per_unit,
@@ -189,11 +191,12 @@ def fabric_warnings(scenario: Scenario, backend: BackendDesign) -> list[str]:
 
 
 def _oob(scenario: Scenario, unit: ScaleOut, backend: BackendDesign, frontend: FrontendDesign,
-         oob_extra_ports: int, pdus: int | None, cat: Mapping[str, NetworkItem]) -> OobDesign:
+         oob_extra_ports: int, pdus: int | None, site_racks: int | None, cat: Mapping[str, NetworkItem]) -> OobDesign:
     if oob_extra_ports < 0:
         raise FabricError(f"oob extra ports must be ≥ 0, got {oob_extra_ports}")
     if pdus is None:
-        pdus = PDUS_PER_RACK * (unit.racks + backend.network_racks + frontend.network_racks)
+        other_racks = unit.racks if site_racks is None else site_racks
+        pdus = PDUS_PER_RACK * (other_racks + backend.network_racks + frontend.network_racks)
     managed = (
         backend.leaf_switches
         + backend.spine_switches
@@ -221,6 +224,7 @@ def design_fabric(
     frontend_extra_ports: int = 0,
     oob_extra_ports: int = 0,
     pdus: int | None = None,
+    site_racks: int | None = None,
     storage_ports: int = 0,
     storage_port_gbps: float = 0,
     catalogue: Mapping[str, NetworkItem] | None = None,
@@ -235,8 +239,9 @@ def design_fabric(
     frontend_extra_ports : front-end ports of management nodes (and storage, if not given apart) [count]
     oob_extra_ports : out-of-band ports beyond compute BMCs, switches and PDUs,
         e.g. BMCs of storage and management nodes, firewalls, CDUs [count]
-    pdus : monitored PDUs on the OOB network [count]; default 2 per rack
-        (compute racks plus back-end and front-end network racks)
+    pdus : monitored PDUs on the OOB network [count]; default 2 per rack of ``site_racks`` plus the back-end and
+        front-end network racks
+    site_racks : racks other than the network racks bought with monitored PDUs [count]; default the compute racks
     storage_ports : front-end ports of the storage servers [count], at ``storage_port_gbps`` [Gbit/s]
     backend : the back end of an earlier design of the same scenario and catalogue, reused as is (the ports
         above do not change it); sized here when None
@@ -248,7 +253,7 @@ def design_fabric(
     cat = catalogue or default_network_catalogue()
     fab = scenario.fabric
     unit = scale_out(scenario, platform_of(scenario))
-    backend = _backend_for(scenario, cat) if backend is None else backend
+    backend = _backend_for(scenario, cat, unit) if backend is None else backend
     fe = fab.frontend
     frontend = size_frontend(
         unit.units,
@@ -264,7 +269,7 @@ def design_fabric(
         servers_per_rack=unit.units_per_rack,
         catalogue=cat,
     )
-    oob = _oob(scenario, unit, backend, frontend, oob_extra_ports, pdus, cat)
+    oob = _oob(scenario, unit, backend, frontend, oob_extra_ports, pdus, site_racks, cat)
     ufm = 0 if backend.topology == "spectrum_x" else backend.endpoints
     lines = (
         backend_lines(backend, book, cat)

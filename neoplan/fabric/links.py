@@ -187,7 +187,8 @@ def port_units(ports_per_switch: list[int] | int, switches: int = 1, links_per_u
     """Optics or cables for switches using the given ports [count], ``links_per_unit`` ports per unit."""
     if isinstance(ports_per_switch, int):
         return switches * ceil_div(ports_per_switch, links_per_unit)
-    return sum(ceil_div(p, links_per_unit) for p in ports_per_switch)
+    # the switches of a tier use one or two port counts (a partial last SU or pod): count each distinct one once
+    return sum(ports_per_switch.count(p) * ceil_div(p, links_per_unit) for p in set(ports_per_switch))
 
 
 def twin_port_units(ports_per_switch: list[int] | int, switches: int = 1) -> int:
