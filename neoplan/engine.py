@@ -9,6 +9,7 @@ and the meaning of "year" from :mod:`neoplan.timebase`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -17,8 +18,8 @@ import numpy as np
 from . import finance, irr, operations, revenue
 from .costs import CostLine, total_usd
 from .facility import FacilityDesign
-from .opex import YEARLY_CATEGORIES, monthly_opex, opex_basis, opex_for_year, sga_usd_per_year
 from .opex import hardware_capex_usd as _hardware_capex_usd
+from .opex import monthly_opex, opex_basis, opex_by_year, sga_usd_per_year
 from .pricebook import PriceBook
 from .scenario import Scenario
 from .storage import StorageDesign
@@ -89,8 +90,8 @@ class Drivers:
             "detection_minutes": operations.detection_minutes(scenario.operations),
             "performance_penalty": 0.0,
         }
-        table = np.array([float(v) for v in base.values()])[:, None].repeat(n, axis=1)  # one row per driver
-        return cls(**dict(zip(base, table, strict=True)))
+        table = np.array(list(base.values()), dtype=float)[:, None].repeat(n, axis=1)  # one row per driver
+        return cls(*table)  # ``base`` lists the fields in declaration order
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -163,15 +164,8 @@ def operating_basis(
         hardware_capex_usd=_hardware_capex_usd(capex_lines, book),
     )
     years = d.months // MONTHS_PER_YEAR + 2
-    ufm = scenario.opex.ufm_subscription
-    yearly = [opex_for_year(scenario, book, basis, y, ufm_subscription=ufm) for y in range(1, years + 1)]
-    table = {c: _per_year(np.array([yr[c] for yr in yearly])) for c in YEARLY_CATEGORIES}
+    table = opex_by_year(scenario, book, basis, years, ufm_subscription=scenario.opex.ufm_subscription)
     return OperatingBasis(d, capex, it_idle_kw, it_busy_kw, site.it_peak_kw, table)
-
-
-def _per_year(values: np.ndarray) -> np.ndarray | float:
-    """Yearly values as they are, or one float when every year's value is the same."""
-    return float(values[0]) if np.all(values == values[0]) else values
 
 
 def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_share: float) -> np.ndarray:
@@ -185,10 +179,16 @@ def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_s
         pay[0] += deposit_share * capex_usd
         pay[min(int(d.delivery_month), d.months - 1)] += (1.0 - deposit_share) * capex_usd
         return pay
-    capex = np.asarray(capex_usd, dtype=float).reshape(-1, 1)
-    at = np.minimum(np.floor(np.asarray(d.delivery_month, dtype=float)).astype(int), d.months - 1)
-    t = np.arange(d.months)
-    return np.where(t == 0, deposit_share * capex, 0.0) + np.where(t == at, (1.0 - deposit_share) * capex, 0.0)
+    capex = np.asarray(capex_usd, dtype=float)
+    delivery = np.asarray(d.delivery_month, dtype=float)
+    pay = np.zeros((max(capex.size, delivery.size), d.months))
+    pay[:, 0] = deposit_share * capex.reshape(-1)
+    balance = (1.0 - deposit_share) * capex.reshape(-1)
+    if delivery.size == 1:  # every case takes delivery in the same month
+        pay[:, min(math.floor(delivery.item()), d.months - 1)] += balance
+    else:
+        pay[np.arange(len(pay)), np.minimum(np.floor(delivery).astype(int).reshape(-1), d.months - 1)] += balance
+    return pay
 
 
 def refresh_payments(
@@ -203,12 +203,14 @@ def refresh_payments(
     months = d.months
     capex = np.asarray(capex_usd, dtype=float).reshape(-1, 1) * multiple
     go_live = np.asarray(d.go_live_month, dtype=float).reshape(-1, 1)
-    delivery = np.asarray(d.delivery_month, dtype=float).reshape(-1, 1)
     life = np.asarray(d.life_months, dtype=float).reshape(-1, 1)
+    pay = np.zeros((max(capex.shape[0], go_live.shape[0], life.shape[0]), months))  # sizes n or 1
+    if d.end_of_life != "refresh":
+        return pay
+    delivery = np.asarray(d.delivery_month, dtype=float).reshape(-1, 1)
     t = np.arange(months)
-    pay = np.zeros((np.broadcast_shapes(capex.shape, go_live.shape, life.shape)[0], months))
     k = 1
-    while d.end_of_life == "refresh" and np.any(go_live + k * life < months):
+    while np.any(go_live + k * life < months):
         due = go_live + k * life < months
         order, deliver = np.floor(k * life), np.minimum(np.floor(delivery + k * life), months - 1)
         pay += np.where(due & (t == order), deposit_share * capex, 0.0)
@@ -280,24 +282,28 @@ class Reliability:
     utilization_factor: float
     """Multiplier on utilization from checklist gaps [ratio]."""
 
-    def credited(
-        self, rev: revenue.RevenueSchedule, scenario: Scenario, d: revenue.AnyDates
-    ) -> revenue.RevenueSchedule:
-        """``rev`` with SLA credits from unavailability (``failure_model``) and early-life losses given back.
+    def credit_share(self, scenario: Scenario, d: revenue.AnyDates) -> np.ndarray:
+        """Share of each month's gross revenue given back (n, months) [fraction, ≤ 1]: SLA credits from
+        unavailability (``failure_model``, else the fixed share) and early-life losses.
 
         Early failures that burn-in would have caught cost the customer work in the first weeks: that share of
         each month's GPU-hours is credited at the performance elasticity.
         """
         ops, design, out = scenario.operations, self.design, self.outcome
-        if ops.sla_credits == "failure_model":
-            share = operations.sla_credit_share(ops, out.availability)[:, None] * np.ones_like(rev.gross_usd)
+        if ops.sla_credits == "failure_model":  # a column (n, 1) per case
+            share: np.ndarray | float = operations.sla_credit_share(ops, out.availability)[:, None]
         else:
-            share = np.broadcast_to(scenario.pricing.sla_credit_share, rev.gross_usd.shape)
+            share = scenario.pricing.sla_credit_share
         per_interruption = ops.job_share * design.gpus * out.lost_minutes_per_interruption / 60.0
         early = operations.early_life_by_month(d.months, d.go_live_month, design.burn_in_months)
         early_loss = early * (out.interruptions_per_month * per_interruption)[:, None] / (design.gpus * HOURS_PER_MONTH)
-        share = np.minimum(share + ops.performance_elasticity * early_loss, 1.0)
-        return replace(rev, sla_credits_usd=rev.gross_usd * share)
+        return np.minimum(share + ops.performance_elasticity * early_loss, 1.0)
+
+    def credited(
+        self, rev: revenue.RevenueSchedule, scenario: Scenario, d: revenue.AnyDates
+    ) -> revenue.RevenueSchedule:
+        """``rev`` with SLA credits from unavailability and early-life losses given back (:meth:`credit_share`)."""
+        return replace(rev, sla_credits_usd=rev.gross_usd * self.credit_share(scenario, d))
 
 
 def _reliability(
@@ -340,9 +346,8 @@ def run_cases(
         usd_per_gpu_hour=price[:, None],
         utilization=util[:, None],
         price_decline_per_year=drivers.price_decline_per_year[:, None],
+        sla_credit_share=None if reliability is None else reliability.credit_share(scenario, d),
     )
-    if reliability is not None:
-        rev = reliability.credited(rev, scenario, d)
     opex_fixed = monthly_opex(
         scenario,
         d,
@@ -356,13 +361,14 @@ def run_cases(
         colo_usd_per_kw_month=drivers.colo_usd_per_kw_month,
         capex_multiple=drivers.capex_multiple,
     )
-    sga = sga_usd_per_year(rev.revenue_usd, scenario.opex.sga_rate)
+    revenue_usd = rev.revenue_usd
+    sga = sga_usd_per_year(revenue_usd, scenario.opex.sga_rate)
     opex = sum(opex_fixed.values()) + sga
     capex = basis.capex_usd * drivers.capex_multiple
     timeline = scenario.timeline
     cash = finance.cash_flows(
         scenario.financing,
-        revenue=rev.revenue_usd,
+        revenue=revenue_usd,
         opex=opex,
         capex_payments=capex_payments(capex, d, scenario.timeline.deposit_share),
         capex_total=capex,

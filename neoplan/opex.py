@@ -16,8 +16,8 @@ sga            SG&A rate × revenue (revenue is an argument, default 0)
 
 Years are operating years (:mod:`neoplan.timebase`): year 1 is the first year of service.
 :func:`opex_for_year` gives one year; the monthly engine (:mod:`neoplan.engine`) tabulates it by
-year for the categories in ``YEARLY_CATEGORIES`` and calls :func:`monthly_opex`, which spreads them
-over the months and prices power and colocation per case with :func:`power_usd_per_year` and
+year for the categories in ``YEARLY_CATEGORIES`` (:func:`opex_by_year`) and calls :func:`monthly_opex`,
+which spreads them over the months and prices power and colocation per case with :func:`power_usd_per_year` and
 :func:`colo_usd_per_year` (the same functions :mod:`neoplan.facility` reports the site's bills with).
 """
 
@@ -35,7 +35,7 @@ from .errors import check
 from .node import compute_servers
 from .pricebook import PriceBook
 from .scenario import Scenario
-from .timebase import HOURS_PER_YEAR, MONTHS_PER_YEAR, operating_year_index
+from .timebase import HOURS_PER_YEAR, MONTHS_PER_YEAR
 
 if TYPE_CHECKING:  # facility prices its power with this module: import its types only for annotations
     from .facility import FacilityDesign
@@ -130,10 +130,10 @@ def sga_usd_per_year(revenue_usd: Any, sga_rate: float) -> Any:
 
 def hardware_capex_usd(lines: Iterable[CostLine], book: PriceBook) -> float:
     """Capex of hardware lines only [USD]: lines whose price-book category is software or services drop out."""
-    total = 0.0
+    total, rows = 0.0, book.rows
     for line in lines:
-        category = book.row(line.key).category if line.key in book else ""
-        if category not in NON_HARDWARE_PRICE_CATEGORIES:
+        row = rows.get(line.key)
+        if row is None or row.category not in NON_HARDWARE_PRICE_CATEGORIES:
             total += line.total_usd
     return total
 
@@ -213,6 +213,22 @@ def opex_for_year(
     return out
 
 
+def opex_by_year(
+    scenario: Scenario, book: PriceBook, basis: OpexBasis, years: int, *, ufm_subscription: bool = False
+) -> dict[str, np.ndarray | float]:
+    """The ``YEARLY_CATEGORIES`` of :func:`opex_for_year` for operating years 1 … ``years`` [USD/year].
+
+    Each an array by year (index 0 = year 1), or one float where every year's value is the same: all of them
+    but hardware support, the one category that depends on the year (it starts after the warranty).
+    """
+    first = opex_for_year(scenario, book, basis, 1, ufm_subscription=ufm_subscription)
+    table: dict[str, np.ndarray | float] = {c: float(first[c]) for c in YEARLY_CATEGORIES}
+    rate, warranty = scenario.opex.support_rate, scenario.node.warranty_years
+    support = [hardware_support_usd_per_year(basis.hardware_capex_usd, rate, y, warranty) for y in range(1, years + 1)]
+    table["hardware_support"] = float(support[0]) if all(v == support[0] for v in support) else np.array(support)
+    return table
+
+
 def monthly_opex(
     scenario: Scenario,
     d: revenue.AnyDates,
@@ -241,14 +257,16 @@ def monthly_opex(
     plus the busy-minus-idle bill times that share. Colocation is paid on peak IT kW.
     """
     months = d.months
-    service = revenue.in_service(months, d)  # 0 after a shutdown at the end of the useful life
-    site_on = revenue.active_share(months, d.install_start_month) * service
-    staffed = revenue.active_share(months, d.delivery_month) * service
-    live = revenue.active_share(months, d.go_live_month) * service
-    year = operating_year_index(months, d.go_live_month)
-    refreshed = revenue.cluster_index(months, d) > 0
-    if d.end_of_life == "refresh":  # each new cluster starts at operating year 1 (and a new warranty)
-        year = (revenue.months_into_cluster(months, d) // MONTHS_PER_YEAR).astype(int)
+    # from the date on, 0 after a shutdown at the end of the useful life
+    site_on, staffed, live = d.install_share, d.delivery_share, d.live_share
+    since = d.cluster_months  # months into the cluster in service: each new cluster starts at operating year 1
+    if d.end_of_life == "refresh":  # ... and a new warranty, insured at its own capex multiple
+        year = (since // MONTHS_PER_YEAR).astype(int)
+        refreshed = revenue.cluster_index(months, d) > 0
+        multiple = capex_multiple[:, None] * np.where(refreshed, scenario.timeline.refresh_capex_multiple, 1.0)
+    else:  # the operating year (:func:`~neoplan.timebase.operating_year_index`)
+        year = np.floor(since / MONTHS_PER_YEAR).astype(int)
+        multiple = capex_multiple[:, None]
     by_year = {c: _by_year(opex_usd_per_year[c], year) / MONTHS_PER_YEAR for c in YEARLY_CATEGORIES}
 
     in_colo = scenario.facility.electricity_in_colo
@@ -258,7 +276,6 @@ def monthly_opex(
     util = np.where(live > 0, utilization_by_month, 0.0)
     energy = (idle[:, None] * site_on + slope[:, None] * (util * live + burn_in)) / MONTHS_PER_YEAR
     colo = np.asarray(colo_usd_per_year(it_peak_kw, colo_usd_per_kw_month))[:, None] / MONTHS_PER_YEAR
-    multiple = capex_multiple[:, None] * np.where(refreshed, scenario.timeline.refresh_capex_multiple, 1.0)
     return {
         "power": energy,
         "colocation": colo * site_on,

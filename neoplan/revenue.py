@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Any, cast
 
 import numpy as np
 
@@ -44,8 +46,90 @@ from .scenario import Pricing, Timeline
 from .timebase import DAYS_PER_MONTH, HOURS_PER_MONTH, MONTHS_PER_YEAR, WEEKS_PER_MONTH
 
 
+class _Shares:
+    """Month-by-month shares of a set of dates that both revenue and opex read, each computed once per dates
+    object (a pure function of its fields) on first use; arrays read only, of the dates' shape × months."""
+
+    months: int
+    delivery_month: Any
+    install_start_month: Any
+    go_live_month: Any
+    life_months: Any
+    end_of_life: str
+
+    @cached_property
+    def _elapsed(self) -> np.ndarray:
+        """Months elapsed at each month edge 0 … months since delivery, install start, go-live and the end of the
+        useful life (0 before each), stacked on a first axis of 4 [months]."""
+        d = cast("AnyDates", self)
+        starts = np.array([d.delivery_month, d.install_start_month, d.go_live_month, end_of_life_month(d)], dtype=float)
+        return np.maximum(_month_grid(d.months)[3] - (starts if starts.ndim > 1 else starts[:, None]), 0.0)
+
+    @cached_property
+    def _active(self) -> np.ndarray:
+        """:func:`active_share` from each date of :attr:`_elapsed` (a month's end is the next month's edge)."""
+        return _read_only(np.minimum(self._elapsed[..., 1:], 1.0))
+
+    @cached_property
+    def service_share(self) -> np.ndarray | float:
+        """:func:`in_service`, or 1.0 when no case's service ends inside the horizon (every month in service)."""
+        end = end_of_life_month(cast("AnyDates", self))
+        ends_inside = end < self.months if isinstance(end, float) else end.min() < self.months
+        if self.end_of_life == "refresh" or not ends_inside:
+            return 1.0
+        return _read_only(1.0 - self._active[3])
+
+    def _in_service(self, share: np.ndarray) -> np.ndarray:
+        """``share`` × :attr:`service_share`."""
+        service = self.service_share
+        return share if isinstance(service, float) else _read_only(share * service)
+
+    @cached_property
+    def delivery_share(self) -> np.ndarray:
+        """Share of each month in service from delivery on [fraction]."""
+        return self._in_service(self._active[0])
+
+    @cached_property
+    def install_share(self) -> np.ndarray:
+        """Share of each month in service from the start of site installation on [fraction]."""
+        return self._in_service(self._active[1])
+
+    @cached_property
+    def live_share(self) -> np.ndarray:
+        """Share of each month in service from go-live on [fraction]."""
+        return self._in_service(self._active[2])
+
+    def ramped_share(self, ramp_months: int) -> np.ndarray:
+        """:func:`ramp` from go-live, in service [fraction]."""
+        if ramp_months <= 0:
+            return self.live_share
+        return self._in_service(_ramp(self._elapsed[2], ramp_months))
+
+    @cached_property
+    def cluster_months(self) -> np.ndarray:
+        """:func:`months_into_cluster`."""
+        return _read_only(months_into_cluster(self.months, cast("AnyDates", self)))
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """``a``, flagged read only (it is shared)."""
+    a.flags.writeable = False
+    return a
+
+
+@lru_cache(maxsize=16)
+def _month_grid(months: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For t = 0 … months − 1 as floats: (t, t + 0.5, t + 1.0, and 0 … months), read only."""
+    t = np.arange(months, dtype=float)
+    edges = np.arange(months + 1, dtype=float)
+    out = (t, t + 0.5, t + 1.0, edges)
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
 @dataclass(frozen=True)
-class Dates:
+class Dates(_Shares):
     """Key dates of the project [months from the purchase order, fractional]."""
 
     months: int
@@ -76,7 +160,7 @@ def dates(timeline: Timeline) -> Dates:
 
 
 @dataclass(frozen=True)
-class CaseDates:
+class CaseDates(_Shares):
     """Key dates of n cases [months from the purchase order]: columns (n, 1) that broadcast against months."""
 
     months: int
@@ -101,48 +185,49 @@ def delayed(d: Dates, delay_months: np.ndarray, life_months: np.ndarray | None =
     go live at or after the horizon.
     """
     delay = np.asarray(delay_months, dtype=float).reshape(-1, 1)
-    if np.any(d.delivery_month + delay < 0):
+    if delay.size == 1:
+        least = most = delay.item()
+    else:  # no cases: nothing to check
+        least, most = (float(delay.min()), float(delay.max())) if delay.size else (0.0, 0.0)
+    if d.delivery_month + least < 0:
         raise ScenarioError(
             f"delivery delay must be ≥ −{d.delivery_month:g} months (delivery cannot precede the order), "
-            f"got {float(delay.min()):g}"
+            f"got {least:g}"
         )
-    go_live = d.go_live_month + delay
-    if np.any(go_live >= d.months):
+    if d.go_live_month + most >= d.months:
         raise ScenarioError(
-            f"delivery delay of {float(delay.max()):g} months moves go-live to month {float(go_live.max()):.1f}, "
+            f"delivery delay of {most:g} months moves go-live to month {d.go_live_month + most:.1f}, "
             f"at or after the horizon (timeline.horizon_months = {d.months})"
         )
     life = d.life_months if life_months is None else np.asarray(life_months, dtype=float).reshape(-1, 1)
     return CaseDates(
-        d.months, d.delivery_month + delay, d.install_start_month + delay, go_live, life, d.end_of_life
+        d.months, d.delivery_month + delay, d.install_start_month + delay, d.go_live_month + delay, life, d.end_of_life
     )
 
 
 def active_share(months: int, start_month: float | np.ndarray) -> np.ndarray:
     """Share of each month on or after ``start_month`` [fraction, 0–1]."""
-    t = np.arange(months, dtype=float)
-    return np.minimum(np.maximum(t + 1.0 - start_month, 0.0), 1.0)
+    return np.minimum(np.maximum(_month_grid(months)[2] - start_month, 0.0), 1.0)
 
 
 def years_since(months: int, start_month: float | np.ndarray) -> np.ndarray:
     """Years from ``start_month`` to the middle of each month, 0 before it [years]."""
-    t = np.arange(months, dtype=float) + 0.5
-    return np.maximum(t - start_month, 0.0) / MONTHS_PER_YEAR
+    return np.maximum(_month_grid(months)[1] - start_month, 0.0) / MONTHS_PER_YEAR
 
 
 def ramp(months: int, start_month: float | np.ndarray, ramp_months: int) -> np.ndarray:
     """Linear ramp 0 → 1 over ``ramp_months`` after ``start_month`` (month-average) [fraction]."""
     if ramp_months <= 0:
         return active_share(months, start_month)
-    t = np.arange(months, dtype=float)
-    # average over the month of clip((x - start)/ramp, 0, 1): integrate the piecewise-linear ramp exactly
-    a = np.maximum(t - start_month, 0.0)
-    b = np.maximum(t + 1.0 - start_month, 0.0)
+    return _ramp(np.maximum(_month_grid(months)[3] - start_month, 0.0), ramp_months)
 
-    def integral(x: np.ndarray) -> np.ndarray:
-        return np.where(x <= ramp_months, x**2 / (2 * ramp_months), x - ramp_months / 2)
 
-    return integral(b) - integral(a)
+def _ramp(elapsed: np.ndarray, ramp_months: int) -> np.ndarray:
+    """:func:`ramp` from the months ``elapsed`` since its start at the month edges 0 … months (0 before it)."""
+    # average over the month of clip(x/ramp, 0, 1): integrate the piecewise-linear ramp exactly, at the edges
+    x = elapsed
+    integral = np.where(x <= ramp_months, x**2 / (2 * ramp_months), x - ramp_months / 2)
+    return integral[..., 1:] - integral[..., :-1]
 
 
 def end_of_life_month(d: AnyDates) -> float | np.ndarray:
@@ -156,13 +241,13 @@ def in_service(months: int, d: AnyDates) -> np.ndarray:
     1 throughout with ``refresh``; with ``shutdown`` 0 from the end of the useful life on (pro rata in its month).
     """
     if d.end_of_life == "refresh":
-        return np.ones_like(active_share(months, d.go_live_month))
+        return np.ones(np.broadcast_shapes(np.shape(d.go_live_month), (months,)))
     return 1.0 - active_share(months, end_of_life_month(d))
 
 
 def cluster_index(months: int, d: AnyDates) -> np.ndarray:
     """Which cluster is in service in the middle of each month: 0 = the first, k = the k-th refresh [int]."""
-    since = np.maximum(np.arange(months, dtype=float) + 0.5 - d.go_live_month, 0.0)
+    since = _since_go_live(months, d)
     if d.end_of_life != "refresh":
         return np.zeros(np.shape(since), dtype=int)
     return np.floor(since / d.life_months).astype(int)
@@ -170,8 +255,15 @@ def cluster_index(months: int, d: AnyDates) -> np.ndarray:
 
 def months_into_cluster(months: int, d: AnyDates) -> np.ndarray:
     """Months from the go-live of the cluster in service to the middle of each month, 0 before go-live [months]."""
-    since = np.maximum(np.arange(months, dtype=float) + 0.5 - d.go_live_month, 0.0)
-    return since - cluster_index(months, d) * (d.life_months if d.end_of_life == "refresh" else 0.0)
+    since = _since_go_live(months, d)
+    if d.end_of_life != "refresh":
+        return since
+    return since - cluster_index(months, d) * d.life_months
+
+
+def _since_go_live(months: int, d: AnyDates) -> np.ndarray:
+    """Months from go-live to the middle of each month, 0 before go-live [months]."""
+    return np.maximum(_month_grid(months)[1] - d.go_live_month, 0.0)
 
 
 def refresh_go_live_months(d: Dates) -> list[float]:
@@ -214,38 +306,39 @@ def revenue_schedule(
     usd_per_gpu_hour: np.ndarray | float | None = None,
     utilization: np.ndarray | float | None = None,
     price_decline_per_year: np.ndarray | float | None = None,
+    sla_credit_share: np.ndarray | float | None = None,
 ) -> RevenueSchedule:
     """Monthly contract book for ``sellable_gpus`` GPUs.
 
     ``usd_per_gpu_hour``, ``utilization`` and ``price_decline_per_year`` override
     the scenario's values and may be arrays of shape ``(n, 1)`` to evaluate n cases at once;
-    ``d`` may hold per-case dates (:class:`CaseDates`).
+    ``d`` may hold per-case dates (:class:`CaseDates`). ``sla_credit_share`` [fraction of gross revenue]
+    overrides ``pricing.sla_credit_share``, a float or one share per case and month (n, months).
     """
     p0 = np.asarray(pricing.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour, dtype=float)
     util = np.asarray(pricing.utilization if utilization is None else utilization, dtype=float)
     decline = np.asarray(
         pricing.price_decline_per_year if price_decline_per_year is None else price_decline_per_year, dtype=float
     )
-    months, go_live, reserved = d.months, d.go_live_month, pricing.reserved_share
+    months, reserved = d.months, pricing.reserved_share
     capacity = sellable_gpus * HOURS_PER_MONTH
-    service = in_service(months, d)
-    live = active_share(months, go_live) * service
+    live = d.live_share  # from go-live, in service
     sold_reserved = capacity * reserved * live  # take-or-pay: billed whether used or not
-    ramped = ramp(months, go_live, pricing.ramp_months) * service
+    ramped = d.ramped_share(pricing.ramp_months)
     sold_on_demand = capacity * np.maximum(util - reserved, 0.0) * ramped  # on demand sells the rest of the use
     used = capacity * np.minimum(util, reserved) * live + sold_on_demand
 
-    since = months_into_cluster(months, d)
-    on_demand_price = p0 * pricing.on_demand_price_multiple * (1.0 - decline) ** (since / MONTHS_PER_YEAR)
+    since, kept = d.cluster_months, 1.0 - decline  # price kept after a year
+    on_demand_price = p0 * pricing.on_demand_price_multiple * kept ** (since / MONTHS_PER_YEAR)
     renewed = np.floor(since / pricing.reserved_term_months) * pricing.reserved_term_months
-    reserved_price = p0 * pricing.reserved_price_multiple * (1.0 - decline) ** (renewed / MONTHS_PER_YEAR)
+    reserved_price = p0 * pricing.reserved_price_multiple * kept ** (renewed / MONTHS_PER_YEAR)
     if pricing.reserved_usd_per_gpu_hour is not None:  # pinned for the first contracts; renewals at the market
         first_term = (cluster_index(months, d) == 0) & (since < pricing.reserved_term_months)
         reserved_price = np.where(first_term, pricing.reserved_usd_per_gpu_hour, reserved_price)
 
-    sold_reserved, sold_on_demand, on_demand_price, reserved_price, used = np.broadcast_arrays(
-        sold_reserved, sold_on_demand, on_demand_price, reserved_price, used
-    )
+    schedules = (sold_reserved, sold_on_demand, on_demand_price, reserved_price, used)
+    if len({a.shape for a in schedules}) > 1:  # e.g. one case's dates and n prices
+        sold_reserved, sold_on_demand, on_demand_price, reserved_price, used = np.broadcast_arrays(*schedules)
     gross = sold_reserved * reserved_price + sold_on_demand * on_demand_price
     return RevenueSchedule(
         reserved_gpu_hours=sold_reserved,
@@ -253,6 +346,6 @@ def revenue_schedule(
         reserved_usd_per_gpu_hour=reserved_price,
         on_demand_usd_per_gpu_hour=on_demand_price,
         gross_usd=gross,
-        sla_credits_usd=gross * pricing.sla_credit_share,
+        sla_credits_usd=gross * (pricing.sla_credit_share if sla_credit_share is None else sla_credit_share),
         used_gpu_hours=used,
     )
