@@ -36,7 +36,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -53,6 +54,8 @@ CAUSES = ("gpu", "hbm", "network", "host", "software", "sdc")
 HARDWARE_CAUSES = ("gpu", "hbm", "network", "host", "sdc")
 """Causes that take a server out (reboot or repair); software failures only need a relaunch."""
 PRESETS = ("article", "llama3")
+Value = TypeVar("Value", float, np.ndarray)
+"""One case as a Python float, or n cases as an array (n,): the failure model's math runs on either."""
 FULL_NICS = 8
 """Back-end NICs per HGX server of the reference design (one per GPU) [count]."""
 
@@ -76,12 +79,17 @@ def constant(key: str) -> float:
 
 def failures_per_month(preset: str, gpus: float, mtbf_multiple: float = 1.0) -> float:
     """Job-interrupting failures per month of ``gpus`` GPUs at the preset's rate (network at its measured optics)."""
+    return _per_gpu_day(preset) * DAYS_PER_MONTH * gpus / mtbf_multiple
+
+
+@lru_cache(maxsize=len(PRESETS))
+def _per_gpu_day(preset: str) -> float:
+    """Job interruptions per GPU-day of a failure preset [count/GPU-day]."""
     if preset not in PRESETS:
         raise ValueError(f"operations.failure_preset must be one of {', '.join(PRESETS)}, got {preset!r}")
-    per_gpu_day = constant(f"failures.{preset}.interruptions") / (
+    return constant(f"failures.{preset}.interruptions") / (
         constant(f"failures.{preset}.days") * constant(f"failures.{preset}.gpus")
     )
-    return per_gpu_day * DAYS_PER_MONTH * gpus / mtbf_multiple
 
 
 @lru_cache(maxsize=1)
@@ -129,13 +137,19 @@ def early_life_by_month(months: int, go_live_month: np.ndarray | float, burn_in:
     Month ``t`` covers ``[t, t+1)``; the hazard starts at go-live at age ``burn_in`` [months].
     """
     tau = constant("early_life.decay_weeks") / WEEKS_PER_MONTH
-    t = np.arange(months, dtype=float)
     g = np.asarray(go_live_month, dtype=float).reshape(-1, 1)
-    a0 = np.maximum(t - g, 0.0)
-    a1 = np.maximum(t + 1.0 - g, 0.0)
+    decayed = np.exp(np.maximum(_month_edges(months) - g, 0.0) / -tau)  # at the start of months 0 … months
     return constant("early_life.hazard_multiple") * tau * math.exp(-burn_in / tau) * (
-        np.exp(-a0 / tau) - np.exp(-a1 / tau)
+        decayed[:, :-1] - decayed[:, 1:]
     )
+
+
+@lru_cache(maxsize=16)
+def _month_edges(months: int) -> np.ndarray:
+    """0, 1, …, ``months`` as floats: where months 0 … months−1 start and the last one ends [months]; read only."""
+    edges = np.arange(months + 1, dtype=float)
+    edges.flags.writeable = False
+    return edges
 
 
 # --- recovery -------------------------------------------------------------------------------------------------------
@@ -143,10 +157,15 @@ def early_life_by_month(months: int, go_live_month: np.ndarray | float, burn_in:
 
 def detection_minutes(ops: Operations) -> float:
     """Mean time to detect an interruption [minutes]: hangs wait for the detector, fail-stops are seen at once."""
+    return _detection_minutes(ops.nccl_hang_detection, ops.monitoring)
+
+
+@lru_cache(maxsize=4)
+def _detection_minutes(nccl_hang_detection: bool, monitoring: bool) -> float:
     hang = constant("detection.hang_share")
-    detector = constant("detection.power_draw_minutes" if ops.nccl_hang_detection else "detection.watchdog_minutes")
+    detector = constant("detection.power_draw_minutes" if nccl_hang_detection else "detection.watchdog_minutes")
     minutes = hang * detector + (1.0 - hang) * constant("detection.fail_stop_minutes")
-    return minutes + (0.0 if ops.monitoring else constant("detection.no_monitoring_extra_minutes"))
+    return minutes + (0.0 if monitoring else constant("detection.no_monitoring_extra_minutes"))
 
 
 def restore_minutes(checkpoint_tb: float, read_gbyte_per_s: float) -> float:
@@ -157,26 +176,44 @@ def restore_minutes(checkpoint_tb: float, read_gbyte_per_s: float) -> float:
 
 
 @lru_cache(maxsize=64)
-def _counts_and_log_factorials(start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
-    """(k = start … stop-1 as floats, ln k!) for :func:`expected_excess`'s Poisson tail; read only."""
-    k = np.arange(start, stop, dtype=float)
+def _poisson_tail_terms(spares: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(k = spares+1 … stop-1 as floats, ln k!, k − spares) for :func:`expected_excess`'s Poisson tail; read only."""
+    k = np.arange(spares + 1, stop, dtype=float)
     log_factorial = np.array([math.lgamma(x + 1.0) for x in k])
-    k.flags.writeable = log_factorial.flags.writeable = False
-    return k, log_factorial
+    excess = k - spares
+    k.flags.writeable = log_factorial.flags.writeable = excess.flags.writeable = False
+    return k, log_factorial, excess
 
 
-def expected_excess(mean: np.ndarray | float, spares: int) -> np.ndarray:
-    """E[max(D − spares, 0)] for D ~ Poisson(``mean``): servers down and not covered by a spare [count]."""
-    m = np.asarray(mean, dtype=float)
+def expected_excess(mean: Value, spares: int) -> Value:
+    """E[max(D − spares, 0)] for D ~ Poisson(``mean``): servers down and not covered by a spare [count].
+
+    ``mean`` is one float or an array of cases; the result is of the same kind (a float gives the very number
+    its case gives in an array).
+    """
     if spares <= 0:
-        return m
-    top = float(np.max(m)) if m.size else 0.0
-    if spares > top + 12.0 * math.sqrt(top) + 40.0:
-        return np.zeros_like(m)
-    k, log_factorial = _counts_and_log_factorials(spares + 1, spares + int(top + 12.0 * math.sqrt(top) + 60.0))
-    mm = np.maximum(m, 1e-300)[..., None]
-    log_pmf = -mm + k * np.log(mm) - log_factorial
-    return ((k - spares) * np.exp(log_pmf)).sum(axis=-1) * (m > 0)
+        return mean
+    if isinstance(mean, float):
+        return _one_case_excess(mean, spares) if mean > 0 else 0.0
+    top = float(mean.max()) if mean.size else 0.0
+    return _poisson_tail(np.maximum(mean, 1e-300)[..., None], spares, top) * (mean > 0)
+
+
+@lru_cache(maxsize=256)
+def _one_case_excess(mean: float, spares: int) -> float:
+    """:func:`expected_excess` of one positive mean (cached: a design's rate, unchanged by prices or financing)."""
+    return float(_poisson_tail(max(mean, 1e-300), spares, mean))
+
+
+def _poisson_tail(mean: float | np.ndarray, spares: int, top: float) -> float | np.ndarray:
+    """Σ (k − spares) P(D = k) over k > spares, D ~ Poisson(``mean`` > 0: a float or a column (n, 1) of cases),
+    as far as the largest mean ``top`` needs."""
+    reach = top + 12.0 * math.sqrt(top)
+    if spares > reach + 40.0:
+        return 0.0
+    k, log_factorial, excess = _poisson_tail_terms(spares, spares + int(reach + 60.0))
+    log_pmf = -mean + k * np.log(mean) - log_factorial
+    return (excess * np.exp(log_pmf)).sum(axis=-1)
 
 
 # --- performance ----------------------------------------------------------------------------------------------------
@@ -188,38 +225,67 @@ def _stretch(bandwidth_ratio: float) -> float:
     return (1.0 - c) + c / bandwidth_ratio
 
 
+class _Layout(NamedTuple):
+    """The design choices delivered performance depends on (fields named as in the scenario)."""
+
+    topology: str
+    servers_per_rack: int
+    servers: int
+    servers_per_su: int
+    oversubscription: float
+    nics_per_node: int
+    gpudirect_rdma: bool
+    ofed: bool
+    virtual_machines: bool
+    nccl_topo_file: bool
+    slurm_topology_conf: bool
+
+
+_LAYOUT_FIELDS = attrgetter(
+    "fabric.topology", "facility.servers_per_rack", "cluster.servers", "fabric.servers_per_su",
+    "fabric.oversubscription", "fabric.nics_per_node", "operations.gpudirect_rdma", "operations.ofed",
+    "operations.virtual_machines", "operations.nccl_topo_file", "operations.slurm_topology_conf",
+)
+"""The fields of :class:`_Layout` from a scenario, in their order (a plain tuple: the cache key)."""
+
+
 def performance_by_cause(scenario: Scenario) -> dict[str, float]:
     """Delivered-performance factor of each design choice and checklist gap vs the reference [ratio, ≤ 1 each].
 
     Bandwidth effects are each taken alone against full bandwidth; :func:`performance_factor` combines the
     bandwidth ratios first, so the factors here multiply to slightly less than the combined factor.
     """
-    return {k: 1.0 / _stretch(r) if k != "topology_conf" else r for k, r in _bandwidth_ratios(scenario).items()}
+    return dict(_performance_by_cause(_LAYOUT_FIELDS(scenario)))
 
 
-def _bandwidth_ratios(scenario: Scenario) -> dict[str, float]:
+@lru_cache(maxsize=64)
+def _performance_by_cause(layout: tuple[object, ...]) -> dict[str, float]:
+    ratios = _bandwidth_ratios(_Layout._make(layout))
+    return {k: 1.0 / _stretch(r) if k != "topology_conf" else r for k, r in ratios.items()}
+
+
+def _bandwidth_ratios(layout: _Layout) -> dict[str, float]:
     """Back-end bandwidth ratio of each cause [ratio]; ``topology_conf`` is a direct throughput factor."""
-    fab, ops = scenario.fabric, scenario.operations
-    servers = scenario.cluster.servers
-    if fab.topology == "tor":
-        per_leaf = max(scenario.facility.servers_per_rack, 1)
+    servers = layout.servers
+    if layout.topology == "tor":
+        per_leaf = max(layout.servers_per_rack, 1)
         crossing = 0.0 if servers <= per_leaf else 1.0 - (per_leaf - 1) / (servers - 1)
         congestion = constant("perf.tor_congestion_bandwidth_ratio")
     else:  # rail-optimized: only traffic between pods crosses the spines
-        crossing = constant("perf.cross_pod_comm_share") if servers > fab.servers_per_su else 0.0
+        crossing = constant("perf.cross_pod_comm_share") if servers > layout.servers_per_su else 0.0
         congestion = 1.0
     rail = 1.0 / ((1.0 - crossing) + crossing / congestion)
-    spine = 1.0 / ((1.0 - crossing) + crossing * fab.oversubscription / congestion)
+    spine = 1.0 / ((1.0 - crossing) + crossing * layout.oversubscription / congestion)
     rdma = constant("perf.gpudirect_off_gbps") / constant("perf.gpudirect_on_gbps")
     return {
-        "backend_nics": fab.nics_per_node / FULL_NICS,
+        "backend_nics": layout.nics_per_node / FULL_NICS,
         "rail_layout": rail,
         "oversubscription": spine / rail,
-        "gpudirect": 1.0 if (ops.gpudirect_rdma and ops.ofed) else rdma,
+        "gpudirect": 1.0 if (layout.gpudirect_rdma and layout.ofed) else rdma,
         "vm_topology": constant("perf.vm_no_topo_bandwidth_ratio")
-        if (ops.virtual_machines and not ops.nccl_topo_file)
+        if (layout.virtual_machines and not layout.nccl_topo_file)
         else 1.0,
-        "topology_conf": 1.0 if ops.slurm_topology_conf else constant("perf.topology_conf_missing_factor"),
+        "topology_conf": 1.0 if layout.slurm_topology_conf else constant("perf.topology_conf_missing_factor"),
     }
 
 
@@ -229,13 +295,23 @@ def performance_factor(scenario: Scenario) -> float:
     Bandwidth ratios multiply (4 NICs and an oversubscribed spine both cut what a GPU gets), then stretch the
     exposed communication; a missing topology.conf multiplies the result.
     """
-    ratios = _bandwidth_ratios(scenario)
+    return _performance_factor(_LAYOUT_FIELDS(scenario))
+
+
+@lru_cache(maxsize=64)
+def _performance_factor(layout: tuple[object, ...]) -> float:
+    ratios = _bandwidth_ratios(_Layout._make(layout))
     bandwidth = math.prod(v for k, v in ratios.items() if k != "topology_conf")
     return ratios["topology_conf"] / _stretch(bandwidth)
 
 
 def utilization_factor(ops: Operations) -> float:
     """Multiplier on utilization from checklist gaps that drive customers away [ratio, 0–1]."""
+    return _utilization_factor(ops.scheduler, ops.drivers, ops.shared_storage, ops.pkey_isolation)
+
+
+@lru_cache(maxsize=64)
+def _utilization_factor(scheduler: str, drivers: bool, shared_storage: bool, pkey_isolation: bool) -> float:
     served = {
         "slurm": constant("util.slurm_share") + constant("util.own_share"),
         "kubernetes": constant("util.kubernetes_share") + constant("util.own_share"),
@@ -243,9 +319,9 @@ def utilization_factor(ops: Operations) -> float:
         "none": constant("util.own_share"),
     }
     baseline = constant("util.slurm_share") + constant("util.own_share")
-    factor = 1.0 - constant("util.segment_loss_elasticity") * max(baseline - served[ops.scheduler], 0.0)
-    for item, key in (("drivers", "drivers"), ("shared_storage", "shared_storage"), ("pkey_isolation", "pkey")):
-        if not getattr(ops, item):
+    factor = 1.0 - constant("util.segment_loss_elasticity") * max(baseline - served[scheduler], 0.0)
+    for in_place, key in ((drivers, "drivers"), (shared_storage, "shared_storage"), (pkey_isolation, "pkey")):
+        if not in_place:
             factor *= 1.0 - constant(f"util.{key}_missing_loss")
     return factor
 
@@ -301,50 +377,103 @@ def outcome(
     """Availability and goodput of n cases for per-case MTBF multiples and detection times (arrays (n,))."""
     mtbf = np.asarray(mtbf_multiple, dtype=float).reshape(-1)
     detect = np.asarray(detection, dtype=float).reshape(-1)
-    by_cause = interruptions_by_cause(ops.failure_preset, design.gpus, design.transceivers_per_gpu, 1.0)
-    total = sum(by_cause.values())
-    hardware_share = sum(by_cause[c] for c in HARDWARE_CAUSES) / total
-    repair_share, reboot = constant("repair.share"), constant("restart.reboot_minutes")
-    spare = design.spare_servers > 0
-    wait = constant("restart.spare_swap_minutes") if spare else reboot
-    fixed_min = (
-        ops.checkpoint_interval_minutes / 2.0
-        + design.restore_minutes
-        + constant("restart.relaunch_minutes")
-        + hardware_share * wait
+    return Outcome(*_steady_state(ops, design, design.spare_servers, mtbf, detect, ops.sdc_checks))
+
+
+def own_outcome(ops: Operations, design: Design) -> Outcome:
+    """:func:`outcome` of one case at the scenario's own MTBF multiple and detection time (worked in floats)."""
+    figures = _steady_state(
+        ops, design, design.spare_servers, float(ops.mtbf_multiple), detection_minutes(ops), ops.sdc_checks
     )
-    sdc_late = constant("sdc.late_loss_hours") * 60.0 * (1.0 - constant("sdc.caught_share") if ops.sdc_checks else 1.0)
-    rate = total / mtbf
-    lost_min = detect + fixed_min
-    lost_gpu_h = ops.job_share * design.gpus * (rate * lost_min + by_cause["sdc"] / mtbf * sdc_late) / 60.0
-    # servers waiting for a part (Poisson, covered by spares first); a reboot keeps its server out unless a spare
-    # takes over, and with spares every hardware failure costs a swap
-    waiting = expected_excess(rate * (hardware_share * repair_share * constant("repair.hours") / HOURS_PER_MONTH),
-                              design.spare_servers)
-    out_minutes = hardware_share * (wait if spare else (1.0 - repair_share) * reboot)
-    down = waiting + rate * (out_minutes / 60.0 / HOURS_PER_MONTH)
-    availability = np.minimum(np.maximum(1.0 - down / design.servers, 0.0), 1.0)
-    goodput = np.clip(availability * (1.0 - lost_gpu_h / (design.gpus * HOURS_PER_MONTH)), 0.0, 1.0)
-    return Outcome(rate, detect, lost_min, lost_gpu_h, down, availability, goodput)
+    return Outcome(*[np.array((figure,)) for figure in figures])
 
 
 def reference_goodput(ops: Operations, design: Design) -> float:
     """Goodput of the same cluster run the reference way: checklist done, no spares, preset MTBF [fraction]."""
-    ref_design = Design(
-        design.gpus, design.gpus_per_node, design.servers, 0, design.transceivers_per_gpu, design.restore_minutes,
-        design.burn_in_months, 1.0, 1.0,
-    )
-    return _reference_goodput(ops.failure_preset, ops.checkpoint_interval_minutes, ops.job_share, ref_design)
+    return _steady_state(ops, design, 0, 1.0, _detection_minutes(True, True), True)[-1]
+
+
+class _Failures(NamedTuple):
+    """What the steady state of a design takes from its failure preset, fabric, spares and SDC checks."""
+
+    interruptions_per_month: float
+    """At the preset's MTBF, all causes [count/month]."""
+    sdc_per_month: float
+    """Silent data corruptions among them [count/month]."""
+    hardware_share: float
+    """Share of the interruptions that take a server out [fraction]."""
+    wait_minutes: float
+    """Hardware failure: swap to a hot spare when there are spares, else a reboot [minutes]."""
+    relaunch_minutes: float
+    sdc_late_minutes: float
+    """Job time lost to a silent data corruption found late, averaged over the ones checks catch [minutes]."""
+    waiting_per_interruption: float
+    """Servers waiting for a part per interruption per month (the Poisson mean ÷ the rate) [count·month]."""
+    out_per_interruption: float
+    """Servers out for a reboot or a swap per interruption per month (not covered by spares) [count·month]."""
 
 
 @lru_cache(maxsize=64)
-def _reference_goodput(preset: str, checkpoint_interval_minutes: float, job_share: float, design: Design) -> float:
-    from .scenario import Operations as OperationsSection
-
-    ref_ops = OperationsSection(
-        failure_preset=preset, checkpoint_interval_minutes=checkpoint_interval_minutes, job_share=job_share
+def _failures(preset: str, gpus: int, transceivers_per_gpu: float, spare: bool, sdc_checks: bool) -> _Failures:
+    """:class:`_Failures` of a design (a pure function of a few design figures, so cached)."""
+    by_cause = interruptions_by_cause(preset, gpus, transceivers_per_gpu, 1.0)
+    total = sum(by_cause.values())
+    hardware_share = sum(by_cause[c] for c in HARDWARE_CAUSES) / total
+    repair_share, reboot = constant("repair.share"), constant("restart.reboot_minutes")
+    wait = constant("restart.spare_swap_minutes") if spare else reboot
+    sdc_late = constant("sdc.late_loss_hours") * 60.0 * (1.0 - constant("sdc.caught_share") if sdc_checks else 1.0)
+    # a reboot keeps its server out unless a spare takes over, and with spares every hardware failure costs a swap
+    out_minutes = hardware_share * (wait if spare else (1.0 - repair_share) * reboot)
+    return _Failures(
+        interruptions_per_month=total,
+        sdc_per_month=by_cause["sdc"],
+        hardware_share=hardware_share,
+        wait_minutes=wait,
+        relaunch_minutes=constant("restart.relaunch_minutes"),
+        sdc_late_minutes=sdc_late,
+        waiting_per_interruption=hardware_share * repair_share * constant("repair.hours") / HOURS_PER_MONTH,
+        out_per_interruption=out_minutes / 60.0 / HOURS_PER_MONTH,
     )
-    return float(outcome(ref_ops, design, 1.0, detection_minutes(ref_ops)).goodput[0])
+
+
+def _steady_state(
+    ops: Operations, design: Design, spares: int, mtbf: Value, detect: Value, sdc_checks: bool
+) -> tuple[Value, Value, Value, Value, Value, Value, Value]:
+    """The :class:`Outcome` figures, in its order, of one case (floats) or n cases (arrays (n,)).
+
+    Of ``ops`` only the failure preset, checkpoint interval and job share are read, of ``design`` neither the hot
+    spares nor the performance and utilization factors: ``spares`` and ``sdc_checks`` are given apart, so that the
+    reference way of running (:func:`reference_goodput`) needs no section or design of its own.
+    """
+    f = _failures(ops.failure_preset, design.gpus, design.transceivers_per_gpu, spares > 0, sdc_checks)
+    fixed_min = (
+        ops.checkpoint_interval_minutes / 2.0
+        + design.restore_minutes
+        + f.relaunch_minutes
+        + f.hardware_share * f.wait_minutes
+    )
+    rate = f.interruptions_per_month / mtbf
+    lost_min = detect + fixed_min
+    lost_gpu_h = ops.job_share * design.gpus * (rate * lost_min + f.sdc_per_month / mtbf * f.sdc_late_minutes) / 60.0
+    # servers waiting for a part (Poisson, covered by spares first) and servers out for a reboot or a swap
+    down = expected_excess(rate * f.waiting_per_interruption, spares) + rate * f.out_per_interruption
+    availability = _clip01(1.0 - down / design.servers)
+    goodput = _clip01(availability * (1.0 - lost_gpu_h / (design.gpus * HOURS_PER_MONTH)))
+    return rate, detect, lost_min, lost_gpu_h, down, availability, goodput
+
+
+def _clip01(x: Value) -> Value:
+    """``x`` within [0, 1] (a float stays a float)."""
+    if isinstance(x, float):
+        return min(max(x, 0.0), 1.0)
+    return np.minimum(np.maximum(x, 0.0), 1.0)
+
+
+def _nonnegative(x: Value) -> Value:
+    """``x`` or 0, whichever is larger (a float stays a float)."""
+    if isinstance(x, float):
+        return max(x, 0.0)
+    return np.maximum(x, 0.0)
 
 
 @dataclass(frozen=True)
@@ -417,21 +546,51 @@ def design_of(
 
 
 def price_factor(
-    ops: Operations, design: Design, goodput: np.ndarray, ref_goodput: float, performance_penalty: np.ndarray | float
-) -> np.ndarray:
-    """Multiplier on the achievable price [ratio, ≥ 0]: elasticity × change of steady delivered work."""
-    delivered = design.performance_factor * (1.0 - np.asarray(performance_penalty, dtype=float)) * goodput / ref_goodput
-    return np.maximum(1.0 - ops.performance_elasticity * (1.0 - delivered), 0.0)
+    ops: Operations, design: Design, goodput: Value, ref_goodput: float, performance_penalty: Value
+) -> Value:
+    """Multiplier on the achievable price [ratio, ≥ 0]: elasticity × change of steady delivered work.
+
+    Floats for one case, arrays (n,) for n cases.
+    """
+    delivered = design.performance_factor * (1.0 - performance_penalty) * goodput / ref_goodput
+    factor = 1.0 - ops.performance_elasticity * (1.0 - delivered)
+    return _nonnegative(factor)
 
 
-def sla_credit_share(ops: Operations, availability: np.ndarray) -> np.ndarray:
-    """SLA credits as a share of gross revenue under the failure model [fraction]."""
+def sla_credit_share(ops: Operations, availability: Value) -> Value:
+    """SLA credits as a share of gross revenue under the failure model [fraction] (a float or arrays (n,))."""
     return ops.sla_credit_multiple * (1.0 - availability)
+
+
+class _Checklist(NamedTuple):
+    """The readiness choices of an ``operations:`` section (fields named as there)."""
+
+    drivers: bool
+    ofed: bool
+    gpudirect_rdma: bool
+    scheduler: str
+    shared_storage: bool
+    pkey_isolation: bool
+    monitoring: bool
+    sdc_checks: bool
+    nccl_hang_detection: bool
+    slurm_topology_conf: bool
+    virtual_machines: bool
+    nccl_topo_file: bool
+
+
+_CHECKLIST_FIELDS = attrgetter(*_Checklist._fields)
+"""The fields of :class:`_Checklist` from an ``operations:`` section (a plain tuple: the cache key)."""
 
 
 def checklist_gaps(scenario: Scenario) -> list[ChecklistGap]:
     """The readiness items not in place, each with its priced effect (numbers from data/operations.csv)."""
-    ops, c = scenario.operations, constant
+    return list(_checklist_gaps(_CHECKLIST_FIELDS(scenario.operations)))
+
+
+@lru_cache(maxsize=64)
+def _checklist_gaps(checklist: tuple[object, ...]) -> tuple[ChecklistGap, ...]:
+    ops, c = _Checklist._make(checklist), constant
     rdma = f"back end at {c('perf.gpudirect_off_gbps'):g} instead of {c('perf.gpudirect_on_gbps'):g} Gbit/s per NIC"
     items: list[tuple[bool, str, str, str, str]] = [
         (ops.drivers, "drivers", "Drivers (cuda-drivers, fabricmanager, cuda-toolkit)", "utilization",
@@ -461,12 +620,7 @@ def checklist_gaps(scenario: Scenario) -> list[ChecklistGap]:
     if ops.scheduler == "kubernetes":
         items.append((False, "scheduler", "SLURM", "utilization",
                       f"the {c('util.slurm_share'):.0%} of customers who want SLURM are not served"))
-    return [ChecklistGap(item, label, channel, effect) for ok, item, label, channel, effect in items if not ok]
-
-
-def own_outcome(ops: Operations, design: Design) -> Outcome:
-    """:func:`outcome` of one case at the scenario's own MTBF multiple and detection time."""
-    return outcome(ops, design, ops.mtbf_multiple, detection_minutes(ops))
+    return tuple(ChecklistGap(item, label, channel, effect) for ok, item, label, channel, effect in items if not ok)
 
 
 def operations_report(scenario: Scenario, design: Design, own: Outcome | None = None) -> OperationsReport:
@@ -507,8 +661,8 @@ def operations_report(scenario: Scenario, design: Design, own: Outcome | None = 
         performance_factor=design.performance_factor,
         performance_by_cause=performance_by_cause(scenario),
         utilization_factor=design.utilization_factor,
-        price_factor=float(price_factor(ops, design, out.goodput, ref, 0.0)[0]),
-        sla_credit_share=float(sla_credit_share(ops, out.availability)[0])
+        price_factor=price_factor(ops, design, steady, ref, 0.0),
+        sla_credit_share=sla_credit_share(ops, availability)
         if ops.sla_credits == "failure_model"
         else scenario.pricing.sla_credit_share,
         gaps=checklist_gaps(scenario),
