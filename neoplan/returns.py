@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 from . import finance, irr, revenue
 from .engine import capex_payments, refresh_payments
 from .scenario import Scenario
+from .timebase import monthly_rate
 
 TCO_CATEGORIES = ("capital", "power", "colocation", "staff", "software", "other")
 _TCO_OF_OPEX = {
@@ -28,44 +30,53 @@ _TCO_OF_OPEX = {
 }
 
 
-def _capital_flows(
-    scenario: Scenario, d: revenue.Dates, capex_usd: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(capex paid (months,), depreciation, residual proceeds, taxable gain on sale (1, months)) [USD].
+class _CapitalPerUsd(NamedTuple):
+    """The capital flows of a design per dollar of its capex (months,) [USD per USD]: they all scale with capex.
 
     As the engine books them: the first cluster's payments, refresh clusters' when ``end_of_life`` is refresh,
-    and each cluster sold at the end of its useful life or at the horizon.
+    and each cluster sold at the end of its useful life or at the horizon. Read-only (cached).
     """
+
+    paid: np.ndarray
+    """Capex paid."""
+    depreciation: np.ndarray
+    residual: np.ndarray
+    """Proceeds of the sales."""
+    gain: np.ndarray
+    """Taxable gain of the sales over book value."""
+    outflow: np.ndarray
+    """Capex paid − proceeds: the capital's part of free cash flow, negated."""
+    deductible: np.ndarray
+    """Depreciation − taxable gain: what the capital takes off taxable income."""
+
+
+def _capital_flows(scenario: Scenario, d: revenue.Dates) -> _CapitalPerUsd:
+    """The design's capital flows per dollar of capex (multiply by the capex) from the timeline alone."""
     t = scenario.timeline
-    return _capital_flows_of(
-        d, capex_usd, t.deposit_share, t.refresh_capex_multiple, t.end_of_life, t.residual_value_share
-    )
+    return _capital_flows_of(d, t.deposit_share, t.refresh_capex_multiple, t.end_of_life, t.residual_value_share)
 
 
 @lru_cache(maxsize=8)
 def _capital_flows_of(
     d: revenue.Dates,
-    capex_usd: float,
     deposit_share: float,
     refresh_capex_multiple: float,
     end_of_life: str,
     residual_value_share: float,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_capital_flows` from the fields it reads, cached (the TCO and the break-even price both need them);
-    the arrays are read-only."""
-    capex = np.array([capex_usd])
+) -> _CapitalPerUsd:
+    """:func:`_capital_flows` from the fields it reads, cached: the same for every capex, price or rate."""
+    capex = np.ones(1)
     refresh = capex * refresh_capex_multiple if end_of_life == "refresh" else None
-    pay = capex_payments(capex_usd, d, deposit_share) + refresh_payments(
-        capex, d, deposit_share, refresh_capex_multiple
-    )[0]
+    paid = capex_payments(1.0, d, deposit_share) + refresh_payments(capex, d, deposit_share, refresh_capex_multiple)[0]
     dep = finance.depreciation(capex, d.months, d.go_live_month, d.life_months, refresh_capex_usd=refresh)
     residual, gain = finance.residual_flows(
         capex, dep, d.months, residual_value_share, end_of_life_month=revenue.end_of_life_month(d),
         life_months=d.life_months, refresh_capex_usd=refresh,
     )
-    for a in (pay, dep, residual, gain):
+    out = _CapitalPerUsd(paid, dep[0], residual[0], gain[0], paid - residual[0], dep[0] - gain[0])
+    for a in out:
         a.flags.writeable = False
-    return pay, dep, residual, gain
+    return out
 
 
 def _tco(
@@ -76,18 +87,16 @@ def _tco(
     sold_gpu_hours: np.ndarray,
 ) -> dict[str, float]:
     """Levelised cost per sold GPU-hour by TCO category: PV(costs) / PV(sold hours) at the hurdle rate."""
-    rate = scenario.financing.hurdle_rate
-    hours = float(finance.npv(rate, sold_gpu_hours))
+    capital = capex_usd * _capital_flows(scenario, d).outflow
+    rows = np.array([sold_gpu_hours, capital, *opex_fixed.values()])
+    present = finance.npv(scenario.financing.hurdle_rate, rows).tolist()  # one discounting for all
+    hours = present[0]
     if hours <= 0:
         return dict.fromkeys(TCO_CATEGORIES, math.nan)
-    paid, _, residual, _ = _capital_flows(scenario, d, capex_usd)
-    pay = paid - residual[0]
-    with np.errstate(over="ignore"):  # a tiny utilization (1e-320) sells too few hours: the TCO is infinite
-        present = finance.npv(rate, np.stack([pay, *opex_fixed.values()])) / hours  # one discounting for all
     out = dict.fromkeys(TCO_CATEGORIES, 0.0)
-    out["capital"] = float(present[0])
-    for category, value in zip(opex_fixed, present[1:], strict=True):
-        out[_TCO_OF_OPEX[category]] += float(value)
+    out["capital"] = present[1] / hours  # a tiny utilization (1e-320) sells too few hours: the TCO is infinite
+    for category, value in zip(opex_fixed, present[2:], strict=True):
+        out[_TCO_OF_OPEX[category]] += value / hours
     return out
 
 
@@ -97,39 +106,115 @@ def project_npv(
     """Project NPV at the hurdle rate for each headline price in ``prices`` (1-D) [USD]; financing plays no part."""
     rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=prices[:, None])
     ebitda = rev.revenue_usd * (1.0 - scenario.opex.sga_rate) - sum(opex_fixed.values())
-    pay, dep, residual, gain = _capital_flows(scenario, d, capex_usd)
+    c = _capital_flows(scenario, d)
+    pay, dep, residual, gain = (capex_usd * a for a in (c.paid, c.depreciation, c.residual, c.gain))
     _, fcf = finance.project_flows(ebitda, pay, dep, residual, gain, scenario.financing.tax_rate)
     return finance.npv(scenario.financing.hurdle_rate, fcf)
 
 
-def _project_npv_curve(
+class _PriceCurve(NamedTuple):
+    """Project NPV at the hurdle rate as a function of the headline price p, for revenue affine in p.
+
+    Free cash flow is affine in p but for the tax: NPV(p) = ``at_zero`` + ``per_usd`` × p − PV(tax(p)). The tax is
+    the tax rate × the rises of T(p), the running maximum of cumulative taxable income floored at 0
+    (:func:`neoplan.finance.tax_with_loss_carry_forward`); summed by parts, PV(tax) = Σ_j ``weights``_j T_j with
+    ``weights``_j = tax rate × (d_(j-1) − d_j), d the discount factors (d_t = 0 from the horizon on). The arrays have
+    months + 1 entries: entry j ≥ 1 is month j − 1 and entry 0 a month of nothing, whose cumulative 0 is the floor.
+
+    A running maximum of affine functions of p is convex and piecewise linear, and the weights are ≥ 0 (the hurdle
+    rate is), so NPV is concave and piecewise linear in p; with EBITDA per $ of price ≥ 0 and a tax rate ≤ 1 it is
+    also non-decreasing (each $ of price adds at most the tax rate × its PV to PV(tax)).
+    """
+
+    at_zero: float
+    """NPV at p = 0 before tax [USD]."""
+    per_usd: float
+    """What each $/GPU-h of price adds to NPV before tax [USD per USD/GPU-h]."""
+    cumulative_at_zero: np.ndarray
+    """Cumulative taxable income at p = 0 (months + 1,) [USD]."""
+    cumulative_per_usd: np.ndarray
+    """What each $/GPU-h adds to it (months + 1,): cumulative EBITDA per $ [USD per USD/GPU-h]."""
+    weights: np.ndarray
+    """Tax rate × the fall of the discount factor at each entry (months + 1,) [fraction]."""
+
+    def at(self, price: float) -> tuple[float, float]:
+        """(NPV [USD], its slope to the right [USD per USD/GPU-h]) at headline ``price`` [USD/GPU-h]."""
+        cumulative = self.cumulative_at_zero + price * self.cumulative_per_usd
+        taxed = np.maximum.accumulate(cumulative)
+        # T_j moves with price as the last entry up to j that set a running maximum (of entries that tie, the last
+        # rises fastest: the slope to the right). EBITDA per $ is ≥ 0, so that entry's cumulative per $ is the
+        # largest of all such entries', and a running maximum over them finds it.
+        rises = np.maximum.accumulate((cumulative == taxed) * self.cumulative_per_usd)
+        value = self.at_zero + price * self.per_usd - float(taxed @ self.weights)
+        return value, self.per_usd - float(rises @ self.weights)
+
+    def root(self, max_usd_per_gpu_hour: float) -> float:
+        """The lowest price at which NPV is ≥ 0: 0 if NPV(0) is; nan if none up to the max [USD/GPU-h].
+
+        Newton from the left on a concave piecewise linear curve: each tangent meets 0 at or below the root, past
+        the kink ending its piece unless the root is on it, so the steps go kink to kink and land on the root
+        exactly (to rounding) once a step stays on the piece it started from. Tax only lowers NPV, so the first
+        step may follow the line of NPV before tax, whose zero is at or below the root too, when that line is
+        below 0 at price 0 (as NPV then is).
+        """
+        price, value, slope, on_curve = 0.0, self.at_zero, self.per_usd, False  # the line of NPV before tax
+        if self.at_zero >= 0:
+            (value, slope), on_curve = self.at(0.0), True
+            if value >= 0:
+                return price
+        for _ in range(_NEWTON_STEPS):
+            if not slope > 0:
+                return math.nan  # flat below 0 (or not a number): concave, the curve never comes back up
+            step = price - value / slope
+            if step > max_usd_per_gpu_hour:  # the root is past the max, or at it to rounding
+                return max_usd_per_gpu_hour if self.at(max_usd_per_gpu_hour)[0] >= 0 else math.nan
+            if not step > price:
+                return price  # the root to rounding
+            value, new_slope = self.at(step)
+            if value >= 0 or (on_curve and new_slope == slope):
+                return step
+            price, slope, on_curve = step, new_slope, True
+        return price
+
+
+_NEWTON_STEPS = 200
+"""Most Newton steps of the break-even search (it takes one per kink on the way, a handful); past them it returns
+the last price reached, below the root."""
+
+
+def _price_curve(
     scenario: Scenario, d: revenue.Dates, capex_usd: float, opex_fixed: dict[str, np.ndarray]
-) -> Callable[[np.ndarray], np.ndarray]:
-    """:func:`project_npv` as a function of the prices alone, with everything price-independent built once.
+) -> _PriceCurve | None:
+    """:func:`project_npv` as a function of one price, with everything price-independent built once.
 
     Revenue is affine in the headline price (every contract price is proportional to it, or pinned), so
-    it is tabulated at two prices and interpolated; a third price checks that, else the full model runs.
+    it is tabulated at two prices and interpolated; a third price checks that: None if it is not.
     """
-    probe = np.array([0.0, 1.0, 2.0])
-    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=probe[:, None])
-    at_zero, per_usd = rev.revenue_usd[0], rev.revenue_usd[1] - rev.revenue_usd[0]
-    off_line = np.abs(rev.revenue_usd[2] - (at_zero + 2.0 * per_usd)).max(initial=0.0)
-    if off_line > 1e-9 * np.abs(rev.revenue_usd[2]).max(initial=0.0) + 1e-6:
-        return lambda prices: project_npv(scenario, d, capex_usd, opex_fixed, prices)
-    keep = 1.0 - scenario.opex.sga_rate
-    ebitda_at_zero, ebitda_per_usd = at_zero * keep - sum(opex_fixed.values()), per_usd * keep
-    pay, dep, residual, gain = _capital_flows(scenario, d, capex_usd)
-    taxable_at_zero = ebitda_at_zero - dep[0] + gain[0]
-    rate, tax_rate = scenario.financing.hurdle_rate, scenario.financing.tax_rate
-    # project free cash flow = EBITDA − capex − tax + residual, and only the tax is not linear in price
-    npv_at_zero = float(finance.npv(rate, ebitda_at_zero - pay + residual[0]))
-    npv_per_usd = float(finance.npv(rate, ebitda_per_usd))
-
-    def npv_at(prices: np.ndarray) -> np.ndarray:
-        tax = finance.tax_with_loss_carry_forward(taxable_at_zero + prices[:, None] * ebitda_per_usd, tax_rate)
-        return npv_at_zero + prices * npv_per_usd - finance.npv(rate, tax)
-
-    return npv_at
+    probe = np.array([[0.0], [1.0], [2.0]])
+    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=probe).revenue_usd
+    at_zero, per_usd = rev[0], rev[1] - rev[0]
+    off_line = np.abs(rev[2] - rev[1] - per_usd).max(initial=0.0)
+    if off_line > 1e-9 * np.abs(rev[2]).max(initial=0.0) + 1e-6:
+        return None
+    capital, months, keep = _capital_flows(scenario, d), d.months, 1.0 - scenario.opex.sga_rate
+    ebitda_at_zero = at_zero * keep - np.add.reduce(np.array([*opex_fixed.values()]))
+    taxable = np.zeros((2, months + 1))  # at price 0 and per $ of price, after an entry of nothing
+    np.subtract(ebitda_at_zero, capex_usd * capital.deductible, out=taxable[0, 1:])
+    np.multiply(per_usd, keep, out=taxable[1, 1:])  # EBITDA per $
+    cumulative_at_zero, cumulative_per_usd = np.add.accumulate(taxable, axis=1)
+    weights = np.zeros(months + 1)
+    # finance.npv's discounting: month t by (1 + r_m) ** t
+    discount = (1.0 / (1.0 + float(monthly_rate(scenario.financing.hurdle_rate)))) ** np.arange(months)
+    np.subtract(discount[:-1], discount[1:], out=weights[1:-1])
+    weights[-1] = discount[-1]
+    weights *= scenario.financing.tax_rate
+    return _PriceCurve(
+        at_zero=float(ebitda_at_zero @ discount) - capex_usd * float(capital.outflow @ discount),
+        per_usd=float(taxable[1, 1:] @ discount),
+        cumulative_at_zero=cumulative_at_zero,
+        cumulative_per_usd=cumulative_per_usd,
+        weights=weights,
+    )
 
 
 KPI_LABELS = {
@@ -183,6 +268,78 @@ def _irr_reason(flows: np.ndarray, whose: str) -> str:
     return f"no rate from -99.99 % to +409,500 % a year makes the NPV of the {whose} cash flows zero"
 
 
+class _Case:
+    """One case's figures that explain undefined KPIs (see :func:`undefined_kpi_warnings`), each worked out once
+    and only if asked."""
+
+    def __init__(
+        self, kpis: dict[str, float | None], cash: finance.CashFlows, sold_gpu_hours: np.ndarray, horizon_months: int
+    ) -> None:
+        self.kpis, self.cash, self.sold_gpu_hours, self.horizon_months = kpis, cash, sold_gpu_hours, horizon_months
+
+    @cached_property
+    def hours(self) -> float:
+        """GPU-hours sold over the horizon."""
+        return float(np.sum(self.sold_gpu_hours))
+
+    @cached_property
+    def never_negative(self) -> bool:
+        """Whether cumulative project cash stays ≥ 0 throughout."""
+        return np.count_nonzero(np.add.accumulate(self.cash.project_fcf[0]) < 0) == 0
+
+    @cached_property
+    def no_debt(self) -> bool:
+        """Whether no debt is drawn."""
+        return not float(np.sum(self.cash.debt.draws[0])) > 0
+
+    def margin(self) -> str:
+        """Why a margin is undefined."""
+        revenue_usd = float(np.sum(self.cash.revenue[0]))
+        return "no revenue over the horizon" if not revenue_usd > 0 else (
+            f"revenue of ${revenue_usd:.3g} is too small to divide by"
+        )
+
+    def equity_moic(self) -> str:
+        """Why the equity MOIC is undefined."""
+        equity = self.cash.equity_fcf[0]
+        equity_in_usd = -float(np.sum(equity[equity < 0]))
+        return "equity puts no cash in (debt funds everything)" if not equity_in_usd > 0 else (
+            f"equity puts in ${equity_in_usd:.3g}, too little to divide by"
+        )
+
+
+_NOTHING_TO_PAY_BACK = "cumulative project cash is never negative, so there is nothing to pay back"
+_REASONS: dict[str, Callable[[_Case], str]] = {
+    "tco_usd_per_gpu_hour": lambda c: "no GPU-hours are sold over the horizon, so there is nothing to spread the "
+    "costs over" if not c.hours > 0 else f"{c.hours:.3g} sold GPU-hours are too few to spread the costs over",
+    "breakeven_usd_per_gpu_hour": lambda c: "no GPU-hours are sold, so no price recovers the costs"
+    if not c.hours > 0
+    else f"project NPV stays negative at every price up to ${BREAKEVEN_MAX_USD_PER_GPU_HOUR:,.0f}/GPU-hour",
+    "npv_usd": lambda c: "the discounted cash flows are not a finite number",
+    "project_irr": lambda c: _irr_reason(c.cash.project_fcf[0], "project"),
+    "equity_irr": lambda c: _irr_reason(c.cash.equity_fcf[0], "equity"),
+    "payback_months": lambda c: _NOTHING_TO_PAY_BACK
+    if c.never_negative
+    else f"no payback within the {c.horizon_months}-month horizon (cumulative project cash ends it below 0)",
+    "discounted_payback_months": lambda c: _NOTHING_TO_PAY_BACK
+    if c.never_negative
+    else "the project does not earn the hurdle rate (NPV below 0), so its discounted cash never gets back to 0",
+    "min_dscr": lambda c: "no debt, so no DSCR"
+    if c.no_debt
+    else "no debt service falls due in any 12-month period of operation",
+    "ebitda_margin": _Case.margin,
+    "gross_margin": _Case.margin,
+    "llcr": lambda c: "no debt is outstanding at the first full operating month"
+    if c.no_debt
+    else "the loan is repaid before the first full operating month, or its CFADS are not finite",
+    "covenant_headroom": lambda c: "no DSCR (see Min DSCR)"
+    if c.kpis.get("min_dscr") is None or not math.isfinite(c.kpis["min_dscr"] or math.nan)
+    else "the weakest year's DSCR is 0 or below, so no fall in CFADS is left before the breach",
+    "equity_moic": _Case.equity_moic,
+}
+"""Why each KPI is undefined, by key; any other KPI is "not a finite number"."""
+
+
 def undefined_kpi_warnings(
     kpis: dict[str, float | None], cash: finance.CashFlows, sold_gpu_hours: np.ndarray, horizon_months: int
 ) -> list[str]:
@@ -190,69 +347,14 @@ def undefined_kpi_warnings(
 
     ``cash`` holds one case (arrays of shape (1, months)); ``sold_gpu_hours`` is that case's (months,).
     """
-    if all(value is not None and math.isfinite(value) for value in kpis.values()):
+    undefined = [key for key, value in kpis.items() if value is None or not math.isfinite(value)]
+    if not undefined:
         return []  # nothing to explain: the reasons (IRR roots among them) are not worth finding
-    project, equity = cash.project_fcf[0], cash.equity_fcf[0]
-
-    def hours() -> float:
-        return float(np.sum(sold_gpu_hours))
-
-    def margin() -> str:
-        revenue_usd = float(np.sum(cash.revenue[0]))
-        return "no revenue over the horizon" if not revenue_usd > 0 else (
-            f"revenue of ${revenue_usd:.3g} is too small to divide by"
-        )
-
-    def never_negative() -> bool:
-        return not (np.cumsum(project) < 0).any()
-
-    def no_debt() -> bool:
-        return not float(np.sum(cash.debt.draws[0])) > 0
-
-    def equity_moic() -> str:
-        equity_in_usd = -float(np.sum(equity[equity < 0]))
-        return "equity puts no cash in (debt funds everything)" if not equity_in_usd > 0 else (
-            f"equity puts in ${equity_in_usd:.3g}, too little to divide by"
-        )
-
-    nothing_to_pay_back = "cumulative project cash is never negative, so there is nothing to pay back"
-    reasons: dict[str, Callable[[], str]] = {  # built only for the KPIs that are undefined
-        "tco_usd_per_gpu_hour": lambda: "no GPU-hours are sold over the horizon, so there is nothing to spread the "
-        "costs over" if not hours() > 0 else f"{hours():.3g} sold GPU-hours are too few to spread the costs over",
-        "breakeven_usd_per_gpu_hour": lambda: "no GPU-hours are sold, so no price recovers the costs"
-        if not hours() > 0
-        else f"project NPV stays negative at every price up to ${BREAKEVEN_MAX_USD_PER_GPU_HOUR:,.0f}/GPU-hour",
-        "npv_usd": lambda: "the discounted cash flows are not a finite number",
-        "payback_months": lambda: nothing_to_pay_back
-        if never_negative()
-        else f"no payback within the {horizon_months}-month horizon (cumulative project cash ends it below 0)",
-        "discounted_payback_months": lambda: nothing_to_pay_back
-        if never_negative()
-        else "the project does not earn the hurdle rate (NPV below 0), so its discounted cash never gets back to 0",
-        "min_dscr": lambda: "no debt, so no DSCR"
-        if no_debt()
-        else "no debt service falls due in any 12-month period of operation",
-        "ebitda_margin": margin,
-        "gross_margin": margin,
-        "llcr": lambda: "no debt is outstanding at the first full operating month"
-        if no_debt()
-        else "the loan is repaid before the first full operating month, or its CFADS are not finite",
-        "covenant_headroom": lambda: "no DSCR (see Min DSCR)"
-        if kpis.get("min_dscr") is None or not math.isfinite(kpis["min_dscr"] or math.nan)
-        else "the weakest year's DSCR is 0 or below, so no fall in CFADS is left before the breach",
-        "equity_moic": equity_moic,
-    }
-    irr_flows = {"project_irr": (project, "project"), "equity_irr": (equity, "equity")}  # root search only if asked
-    out = []
-    for key, value in kpis.items():
-        if value is None or not math.isfinite(value):
-            label = KPI_LABELS.get(key, key)
-            if key in irr_flows:
-                reason = _irr_reason(*irr_flows[key])
-            else:
-                reason = reasons[key]() if key in reasons else "not a finite number"
-            out.append(f"{label} undefined: {reason}.")
-    return out
+    case = _Case(kpis, cash, sold_gpu_hours, horizon_months)
+    return [
+        f"{KPI_LABELS.get(key, key)} undefined: {_REASONS[key](case) if key in _REASONS else 'not a finite number'}."
+        for key in undefined
+    ]
 
 
 @lru_cache(maxsize=8)
@@ -263,23 +365,16 @@ def _price_grid(max_usd_per_gpu_hour: float, points: int) -> np.ndarray:
     return grid
 
 
-def breakeven_price(
-    scenario: Scenario,
-    d: revenue.Dates,
-    capex_usd: float,
-    opex_fixed: dict[str, np.ndarray],
-    max_usd_per_gpu_hour: float = BREAKEVEN_MAX_USD_PER_GPU_HOUR,
-    points: int = 48,
-    rounds: int = 3,
+def _grid_root(
+    npv_at: Callable[[np.ndarray], np.ndarray], max_usd_per_gpu_hour: float, points: int = 48, rounds: int = 3
 ) -> float:
-    """Headline price at which project NPV at the hurdle rate is 0 [USD/GPU-h]; nan if none up to the max.
+    """The lowest price at which the rising ``npv_at`` (prices (n,) → NPVs (n,)) is ≥ 0, by grid search.
 
-    NPV rises with price and is piecewise linear (tax switches on), so a vectorised grid is zoomed in on
-    the sign change up to ``rounds`` times; the root is interpolated linearly inside the bracket and
-    returned as soon as NPV there is zero to rounding (no kink inside the bracket).
+    0 if it is at 0; nan if not up to the max. A vectorised grid is zoomed in on the sign change up to ``rounds``
+    times; the root is interpolated linearly inside the bracket and returned as soon as NPV there is zero to
+    rounding (no kink inside the bracket).
     """
     grid = _price_grid(float(max_usd_per_gpu_hour), points)
-    npv_at = _project_npv_curve(scenario, d, capex_usd, opex_fixed)
     values = npv_at(grid)
     for _ in range(rounds):
         if values[0] >= 0:
@@ -296,3 +391,23 @@ def breakeven_price(
             break
         values = values[:-1]
     return float(root)
+
+
+def breakeven_price(
+    scenario: Scenario,
+    d: revenue.Dates,
+    capex_usd: float,
+    opex_fixed: dict[str, np.ndarray],
+    max_usd_per_gpu_hour: float = BREAKEVEN_MAX_USD_PER_GPU_HOUR,
+) -> float:
+    """Headline price at which project NPV at the hurdle rate is 0 [USD/GPU-h]; 0 if NPV at price 0 is already
+    ≥ 0, nan if none up to the max.
+
+    NPV rises with price and, revenue being affine in it, is concave and piecewise linear (tax switches on):
+    Newton steps from price 0 land on the root exactly (:meth:`_PriceCurve.root`). Should revenue not be affine,
+    the full model is searched on a grid instead (:func:`_grid_root`).
+    """
+    curve = _price_curve(scenario, d, capex_usd, opex_fixed)
+    if curve is None:
+        return _grid_root(lambda prices: project_npv(scenario, d, capex_usd, opex_fixed, prices), max_usd_per_gpu_hour)
+    return curve.root(float(max_usd_per_gpu_hour))
