@@ -27,6 +27,7 @@ Conventions (stated once; the README and the Financing page repeat them):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -44,9 +45,19 @@ SCULPT_TOLERANCE = 1e-10
 
 
 @lru_cache(maxsize=64)
+def _index(size: int) -> np.ndarray:
+    """0 … size-1: months of a horizon, or rows (read-only; cached: a run uses a few sizes)."""
+    out = np.arange(size)
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=64)
 def _growth(annual_rate: float, months: int) -> np.ndarray:
     """``(1 + r_m) ** t`` for t = 0 … months-1 at one annual rate (read-only; cached: NPVs reuse a few rates)."""
-    out = (1.0 + monthly_rate(annual_rate)[..., None]) ** np.arange(months)
+    base = 1.0 + annual_rate  # monthly_rate's operations, in Python floats (faster on one rate; complex below 0)
+    r_m = base ** (1.0 / MONTHS_PER_YEAR) - 1.0 if base >= 0.0 else float(monthly_rate(annual_rate))
+    out = (1.0 + r_m) ** _index(months)
     out.flags.writeable = False
     return out
 
@@ -55,10 +66,10 @@ def npv(annual_rate: float | np.ndarray, cash_flows: np.ndarray) -> np.ndarray:
     """NPV of monthly ``cash_flows`` (..., months) at an annual discount rate; month 0 undiscounted [USD]."""
     cf = np.asarray(cash_flows, dtype=float)
     months = cf.shape[-1]
-    if np.ndim(annual_rate) == 0:
-        return (cf / _growth(float(annual_rate), months)).sum(axis=-1)
+    if isinstance(annual_rate, float) or np.ndim(annual_rate) == 0:
+        return np.add.reduce(cf / _growth(float(annual_rate), months), axis=-1)  # .sum(), without its overhead
     r = monthly_rate(annual_rate)[..., None]
-    return (cf / (1.0 + r) ** np.arange(months)).sum(axis=-1)
+    return np.add.reduce(cf / (1.0 + r) ** _index(months), axis=-1)
 
 
 def payback_months(cash_flows: np.ndarray, annual_rate: float | None = None) -> np.ndarray:
@@ -73,17 +84,14 @@ def payback_months(cash_flows: np.ndarray, annual_rate: float | None = None) -> 
     n, months = cf.shape
     if annual_rate is not None:
         cf = cf / _growth(float(annual_rate), months)
-    cum = np.cumsum(cf, axis=-1)
-    negative = cum < 0
-    t = months - np.argmax(negative[:, ::-1], axis=-1)  # the month after the last negative one
-    reached = negative.any(axis=-1) & (t < months)
-    t = np.minimum(t, months - 1)
-    rows = np.arange(n)
-    prev = cum[rows, t - 1]
-    step = cf[rows, t]
-    with np.errstate(over="ignore"):  # rows not paid back may divide by a tiny step: masked below
-        frac = np.where(step > 0, -prev / np.where(step > 0, step, 1.0), 0.0)
-    out = np.where(reached, t - 1 + frac, np.nan)  # month t's flow sits at time t, as in npv
+    cum = np.add.accumulate(cf, axis=-1)  # np.cumsum, without its overhead
+    # the last negative month; the last month if it is negative or none is (argmax is 0 if all are False)
+    last = months - 1 - (cum < 0)[:, ::-1].argmax(axis=-1)
+    reached = last < months - 1
+    rows = _index(n)
+    step = cf[rows, last + reached]  # > 0 where reached (unless nan): cumulative cash crosses 0 in that month
+    frac = np.divide(cum[rows, last], step, out=np.zeros(n), where=reached & (step > 0))  # − the share of it
+    out = np.where(reached, last - frac, np.nan)  # month t's flow sits at time t, as in npv
     return out.reshape(np.shape(cash_flows)[:-1]) if np.ndim(cash_flows) > 1 else out[0]
 
 
@@ -106,11 +114,11 @@ def tax_with_loss_carry_forward(taxable: np.ndarray, rate: float) -> np.ndarray:
     month t is ``rate`` × the rise of that running maximum.
     """
     x = np.asarray(taxable, dtype=float)
-    taxed = np.maximum.accumulate(np.maximum(np.cumsum(x, axis=-1), 0.0), axis=-1)
-    rise = np.empty_like(taxed)
-    rise[..., :1] = taxed[..., :1]
-    np.subtract(taxed[..., 1:], taxed[..., :-1], out=rise[..., 1:])
-    return rate * rise
+    taxed = np.zeros((*x.shape[:-1], x.shape[-1] + 1))  # by the end of each month, after 0 before month 0
+    np.add.accumulate(x, axis=-1, out=taxed[..., 1:])  # np.cumsum
+    np.maximum(taxed, 0.0, out=taxed)
+    np.maximum.accumulate(taxed, axis=-1, out=taxed)
+    return rate * (taxed[..., 1:] - taxed[..., :-1])
 
 
 def _each(value: Any, n: int, dtype: type | None = None) -> np.ndarray:
@@ -122,7 +130,10 @@ def _each(value: Any, n: int, dtype: type | None = None) -> np.ndarray:
 
 
 def _per_case(value: float | np.ndarray) -> float | np.ndarray:
-    """A scalar as is; an array of per-case values (n,) as a column (n, 1) that broadcasts over months."""
+    """A scalar as is; an array of per-case values (n,) as a column (n, 1) that broadcasts over months; a column
+    as is."""
+    if isinstance(value, np.ndarray) and value.ndim:
+        return value.astype(float, copy=False)[:, None] if value.ndim == 1 else value
     return np.asarray(value, dtype=float)[..., None] if np.ndim(value) else value
 
 
@@ -133,26 +144,32 @@ def depreciation(
     life_months: float | np.ndarray,
     *,
     refresh_capex_usd: np.ndarray | None = None,
+    share: np.ndarray | None = None,
 ) -> np.ndarray:
     """Straight-line depreciation per month from go-live over ``life_months`` [USD].
 
     ``go_live`` [month] and ``life_months`` [months] may be arrays of per-case values (n,). With
     ``refresh_capex_usd`` (n,) [USD] a new cluster of that capex goes live at each end of life inside the
-    horizon (go-live + k × life) and depreciates the same way from its own go-live.
+    horizon (go-live + k × life) and depreciates the same way from its own go-live. ``share``:
+    :func:`depreciation_share` of ``go_live`` and ``life_months``, if already at hand.
     """
-    t = np.arange(months, dtype=float)
-    start, life = _per_case(go_live), _per_case(life_months)
-
-    def share(begin: float | np.ndarray) -> np.ndarray:
-        elapsed = np.minimum(np.maximum(t + 1.0 - begin, 0.0), life)  # np.clip's values, without its overhead
-        return (elapsed - np.minimum(np.maximum(t - begin, 0.0), life)) / life
-
-    out = np.asarray(capex_usd)[..., None] * share(start)
-    k = 1
-    while refresh_capex_usd is not None and np.any(start + k * life < months):
-        out = out + np.asarray(refresh_capex_usd)[..., None] * share(start + k * life)
-        k += 1
+    out = np.asarray(capex_usd)[..., None] * (depreciation_share(months, go_live, life_months) if share is None
+                                              else share)
+    if refresh_capex_usd is not None:
+        start, life, k = _per_case(go_live), _per_case(life_months), 1
+        while np.any(start + k * life < months):
+            out = out + np.asarray(refresh_capex_usd)[..., None] * depreciation_share(months, start + k * life, life)
+            k += 1
     return out
+
+
+def depreciation_share(months: int, go_live: float | np.ndarray, life_months: float | np.ndarray) -> np.ndarray:
+    """Share of a cost depreciated in each month, straight line from ``go_live`` over ``life_months`` (months,)
+    or, with per-case values (n,) or columns (n, 1), (n, months) [fraction]."""
+    edges = _index(months + 1)  # month t runs from time t to time t + 1
+    begin, life = _per_case(go_live), _per_case(life_months)
+    elapsed = np.minimum(np.maximum(edges - begin, 0.0), life)  # life used by each time; np.clip's values
+    return (elapsed[..., 1:] - elapsed[..., :-1]) / life
 
 
 @dataclass(frozen=True)
@@ -185,32 +202,79 @@ class DebtSchedule:
         return self.draws.sum(axis=1)
 
 
-def annuity_payment(principal: np.ndarray, rate_per_month: np.ndarray, months: int | np.ndarray) -> np.ndarray:
+def annuity_payment(
+    principal: np.ndarray | float, rate_per_month: np.ndarray | float, months: int | np.ndarray
+) -> np.ndarray | float:
     """Level monthly payment repaying ``principal`` over ``months`` [USD/month].
 
     As ``numpy_financial.pmt`` (payments at month end, ``P r / (1 − (1 + r)^−months)``); a rate of 0 repays
-    ``P / months``.
+    ``P / months``. Arrays give an array; a float principal and rate above 0 give a float.
     """
-    positive = rate_per_month > 1e-9
+    positive = np.asarray(rate_per_month) > 1e-9
+    if positive.all():  # no rate near 0 (the usual case): the same numbers as below, without the masks
+        growth = (1.0 + rate_per_month) ** months
+        return (0.0 + principal * growth) / ((growth - 1.0) / rate_per_month)
     safe = np.where(positive, rate_per_month, 1.0)
-    # npf.pmt(safe, months, principal) inlined, the same operations in the same order, without its overhead
-    rate, nper, pv = np.array(safe), np.array(months), np.array(principal)
-    growth = (1 + rate) ** nper
-    at_zero = rate == 0
-    masked = np.where(at_zero, 1, rate)
-    factor = np.where(at_zero, nper, (1 + masked * 0) * (growth - 1) / masked)
-    pmt = -(0 + pv * growth) / factor
-    return np.where(positive, -pmt, principal / months)
+    # -npf.pmt(safe, months, principal) inlined to the operations that change a bit (safe is never 0, and
+    # npf's factor (1 + safe × 0) and its two negations are exact), without its overhead
+    growth = (1.0 + safe) ** months
+    return np.where(positive, (0.0 + principal * growth) / ((growth - 1.0) / safe), principal / months)
 
 
 def _one_or_each(values: np.ndarray) -> int | np.ndarray:
     """An int when every case has the same month, else the per-case months (n,)."""
-    return int(values[0]) if np.all(values == values[0]) else values
+    return int(values[0]) if len(values) == 1 or (values == values[0]).all() else values
+
+
+def _months_of(months: int | np.ndarray) -> int | np.ndarray:
+    """Months of the cases (a scalar, or per case (n,)) as one int when every case agrees, else an array (n,).
+
+    The helpers below take months in this form: an int, or an array that differs between cases.
+    """
+    if isinstance(months, int | np.integer):
+        return int(months)
+    values = np.asarray(months)
+    return _one_or_each(values) if values.ndim else int(values)
+
+
+def _column(months: int | np.ndarray) -> int | np.ndarray:
+    """A month shared by every case as is; per-case months (n,) as a column (n, 1) that broadcasts over months."""
+    return months[:, None] if isinstance(months, np.ndarray) else months
+
+
+@lru_cache(maxsize=256)
+def _before_month(months: int, month: int) -> np.ndarray:
+    """``t < month`` for t = 0 … months-1 (read-only; cached: a run uses a few months)."""
+    out = _index(months) < month
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=256)
+def _between_months(months: int, first: int, end: int) -> np.ndarray:
+    """``first <= t < end`` for t = 0 … months-1 (read-only; cached)."""
+    out = _before_month(months, end) & ~_before_month(months, first)
+    out.flags.writeable = False
+    return out
+
+
+def _between(months: int, first: int | np.ndarray, end: int | np.ndarray) -> np.ndarray:
+    """Which of ``months`` months fall in ``first`` … ``end`` − 1: (months,) if every case agrees, else (n, months)."""
+    if isinstance(first, int | np.integer) and isinstance(end, int | np.integer):
+        return _between_months(months, int(first), int(end))
+    return _before(months, end) & ~_before(months, first)
+
+
+def _before(months: int, month: int | np.ndarray) -> np.ndarray:
+    """Which of ``months`` months come before ``month``: (months,) for one month of every case, else (n, months)."""
+    if isinstance(month, np.ndarray):
+        return _index(months) < month[:, None]
+    return _before_month(months, math.ceil(month))  # t < month ⇔ t < ⌈month⌉ for whole months t
 
 
 def first_draw_month(draws: np.ndarray) -> np.ndarray:
     """Month of each case's first draw (n,); 0 for a case that draws nothing."""
-    return np.argmax(np.atleast_2d(draws) > 0, axis=1)
+    return (np.atleast_2d(draws) > 0).argmax(axis=1)
 
 
 def repayment_window(
@@ -222,6 +286,11 @@ def repayment_window(
     ``first_operating_month`` and ``first_draw`` may be arrays of per-case months (n,); the results are
     then arrays too (an int where every case agrees).
     """
+    first_operating_month, first_draw = _months_of(first_operating_month), _months_of(first_draw)
+    if isinstance(first_operating_month, int) and isinstance(first_draw, int):  # one window for every case
+        first_repayment, due = first_operating_month + financing.grace_months, first_draw + financing.term_months
+        if first_repayment < due:
+            return first_repayment, min(due, months)
     start = np.asarray(first_operating_month) + financing.grace_months
     maturity = np.asarray(first_draw) + financing.term_months
     if np.any(start >= maturity):
@@ -292,39 +361,48 @@ def debt_schedule(
     """
     pay = np.atleast_2d(capex_payments)
     n, months = pay.shape
-    annual = np.asarray(financing.interest_rate if rate is None else rate, dtype=float)
-    r_m = _each(annual, n) / MONTHS_PER_YEAR
+    first_operating_month = _months_of(first_operating_month)
+    r_m = _each(financing.interest_rate if rate is None else rate, n, float) / MONTHS_PER_YEAR
     share = _each(financing.debt_share if debt_share is None else debt_share, n, float)
-    first_op = _each(first_operating_month, n)
-    first_draw = _one_or_each(first_draw_month(pay * np.where(share > 0, 1.0, 0.0)[:, None]))
+    draws = pay * share[:, None]  # at the share asked for (a sculpted loan may draw less)
+    first_draw = _one_or_each(first_draw_month(draws))
     start, end = repayment_window(financing, first_operating_month, months, first_draw)
-    start_n, end_n = _each(start, n), _each(end, n)
-    maturity_n = _each(np.asarray(first_draw) + financing.term_months, n)
-    pv = np.zeros(n)
+    maturity = first_draw + financing.term_months
+    pv = None
     if financing.amortization == "sculpted":
         flow = np.zeros_like(pay) if cfads is None else np.broadcast_to(np.atleast_2d(cfads), pay.shape)
-        share, pv = sculpted_debt_share(financing, pay, flow, r_m, first_op, start_n, end_n, share)
-    draws = pay * share[:, None]
-    drawn_late = (draws != 0) & (np.arange(months) > start_n[:, None])
-    if financing.amortization != "sculpted" and not drawn_late.any():
-        flows = _level_schedule(financing, draws, r_m, first_op, start_n, end_n, maturity_n)
+        share, pv = sculpted_debt_share(
+            financing, pay, flow, r_m, _each(first_operating_month, n), _each(start, n), _each(end, n), share
+        )
+        draws = pay * share[:, None]
+    if financing.amortization != "sculpted" and not _drawn_after(draws, start):
+        flows = _level_schedule(financing, draws, r_m, first_operating_month, start, maturity)
     else:
-        flows = _schedule_by_month(financing, draws, r_m, first_op, start_n, end_n, maturity_n, cfads, pv)
+        first_op_n, start_n, end_n, maturity_n = (_each(m, n) for m in (first_operating_month, start, end, maturity))
+        flows = _schedule_by_month(
+            financing, draws, r_m, first_op_n, start_n, end_n, maturity_n, cfads, np.zeros(n) if pv is None else pv
+        )
     interest, capitalized, principal, payoff, balance = flows
-    fee = np.zeros_like(pay)
-    fee[np.arange(n), _each(first_draw, n)] = financing.upfront_fee_rate * draws.sum(axis=1)
+    fee = np.zeros(pay.shape)
+    fee[_index(n), first_draw] = financing.upfront_fee_rate * np.add.reduce(draws, axis=1)
     return DebtSchedule(draws, interest, capitalized, interest - capitalized, principal, payoff, balance, fee, start,
                         end, first_draw)
+
+
+def _drawn_after(draws: np.ndarray, start: int | np.ndarray) -> bool:
+    """Whether any case draws debt after its first repayment month ``start``."""
+    if isinstance(start, int):
+        return bool(draws[:, start + 1 :].any())
+    return bool(((draws != 0) & ~_before(draws.shape[1], start + 1)).any())
 
 
 def _level_schedule(
     financing: Financing,
     draws: np.ndarray,
     r_m: np.ndarray,
-    first_op: np.ndarray,
-    start: np.ndarray,
-    end: np.ndarray,
-    maturity: np.ndarray,
+    first_op: int | np.ndarray,
+    start: int | np.ndarray,
+    maturity: int | np.ndarray,
 ) -> tuple[np.ndarray, ...]:
     """(interest, capitalised, principal, payoff, balance) (n, months) of annuity or straight-line loans [USD].
 
@@ -332,37 +410,48 @@ def _level_schedule(
     first repayment month ``start``: before it the balance compounds (capitalised interest) or
     stays; from it the annuity balance is ``B q^(k+1) − P (q^(k+1) − 1) / r`` (q = 1 + r, k months
     into repayment) and the straight-line balance ``B (T − t − 1) / (T − start)``, with whatever is
-    left due at maturity ``T`` (or at the horizon). ``end`` = ``maturity`` cut at the horizon (n,).
+    left due at maturity ``T`` (or at the horizon). The months may be ints (every case) or per case (n,).
     """
     n, months = draws.shape
-    t = np.arange(months)
+    t = _index(months)
     r = r_m[:, None]
-    s, e, term = start[:, None], end[:, None], maturity[:, None]
-    growth = np.where((t < first_op[:, None]) & financing.capitalize_idc, 1.0 + r, 1.0)
-    compounded = np.cumprod(growth, axis=1)
-    before = np.empty_like(compounded)
-    before[:, 0] = 1.0
-    before[:, 1:] = compounded[:, :-1]
-    drawn = compounded * np.cumsum(draws / before, axis=1)  # balance if nothing were repaid
-    at_start = drawn[np.arange(n), np.minimum(start, months - 1)][:, None]  # owed when repayment starts
-    repaying = (t >= s) & (t < e)
+    s, term = _column(start), _column(maturity)
+    q = 1.0 + r
+    # growth of the balance in each month, after a 1 for "before month 0", and its running product (np.cumprod)
+    growth_from = np.where(_between(months + 1, 1, (first_op if financing.capitalize_idc else 0) + 1), q, 1.0)
+    compounded_from = np.multiply.accumulate(growth_from, axis=1)
+    growth, compounded, before = growth_from[:, 1:], compounded_from[:, 1:], compounded_from[:, :-1]
+    drawn = compounded * np.add.accumulate(draws / before, axis=1)  # balance if nothing were repaid (np.cumsum)
+    # owed when repayment starts
+    at_start = (drawn[:, min(start, months - 1), None] if isinstance(start, int)
+                else drawn[_index(n), np.minimum(start, months - 1)][:, None])
+    waiting = _before(months, start)
+    capitalizing: np.ndarray | None = None  # the months whose interest is capitalised
     if financing.amortization == "annuity":
-        step = np.cumprod(np.where(t >= s, 1.0 + r, 1.0), axis=1)  # q^(k+1) from the start month on
-        payment = annuity_payment(at_start[:, 0], r_m, np.maximum(maturity - start, 1))[:, None]
+        step = np.multiply.accumulate(np.where(waiting, 1.0, q), axis=1)  # q^(k+1) from the start month on
+        left = maturity - start  # months to repay in, at least one
+        if n == 1:  # one case (months are ints): Python floats, the same numbers without numpy's overhead
+            payment = annuity_payment(float(at_start[0, 0]), float(r_m[0]), max(left, 1))
+        else:
+            payment = np.asarray(annuity_payment(at_start[:, 0], r_m, np.maximum(left, 1)))[:, None]
         positive = r > 1e-9
-        paid_down = np.where(positive, payment * (step - 1.0) / np.where(positive, r, 1.0), payment * (t - s + 1))
-        repaid = at_start * np.where(positive, step, 1.0) - paid_down
+        if positive.all():  # (the same numbers as the general case below, with fewer steps)
+            repaid = at_start * step - payment * (step - 1.0) / r
+            capitalizing = _before(months, first_op if financing.capitalize_idc else 0)  # growth > 1 there
+        else:
+            paid_down = np.where(positive, payment * (step - 1.0) / np.where(positive, r, 1.0), payment * (t - s + 1))
+            repaid = at_start * np.where(positive, step, 1.0) - paid_down
     else:
         repaid = at_start * (term - t - 1) / np.maximum(term - s, 1)
-    balance = np.where(t < s, drawn, np.where(repaying, np.maximum(repaid, 0.0), 0.0))
-    balance[t[None, :] == term - 1] = 0.0  # whatever is left falls due at maturity (if within the horizon)
-    owed = np.empty_like(balance)
+    # whatever is left falls due at maturity (if within the horizon): no balance from month T − 1 on
+    balance = np.where(waiting, drawn, np.where(_before(months, maturity - 1), np.maximum(repaid, 0.0), 0.0))
+    owed = np.empty(balance.shape)
     owed[:, 0] = draws[:, 0]
-    owed[:, 1:] = balance[:, :-1] + draws[:, 1:]
+    np.add(balance[:, :-1], draws[:, 1:], out=owed[:, 1:])
     interest = owed * r
-    capitalized = np.where(growth > 1.0, interest, 0.0)
-    principal = np.where(repaying, owed - balance, 0.0)
-    payoff = np.zeros_like(balance)
+    capitalized = np.where(growth > 1.0 if capitalizing is None else capitalizing, interest, 0.0)
+    principal = np.where(waiting, 0.0, owed - balance)  # none after maturity: nothing is owed then
+    payoff = np.zeros(balance.shape)
     payoff[:, -1] = balance[:, -1]  # anything left is repaid at the horizon
     balance[:, -1] = 0.0
     return interest, capitalized, principal, payoff, balance
@@ -467,26 +556,32 @@ def residual_flows(
     Every argument but ``months`` may hold per-case values (n,).
     """
     n = dep.shape[0]
-    rows = np.arange(n)
-    capex = _each(capex_total, n, float)
+    rows = _index(n)
     share = _each(residual_share, n, float)
-    end = np.full(n, np.inf) if end_of_life_month is None else _each(end_of_life_month, n).astype(float)
-    life = _each(np.inf if life_months is None else life_months, n, float)
+    capex = _each(capex_total, n, float)
     residual = np.zeros((n, months))
-    bought, cost, exists, k = capex.copy(), capex, np.ones(n, dtype=bool), 0
-    while exists.any():
-        sold_at = end + k * life if k else end  # (0 × an infinite life is nan)
-        month = np.where(sold_at < months, np.floor(np.minimum(sold_at, months)), months - 1).astype(int)
-        residual[rows[exists], month[exists]] += (share * cost)[exists]  # one cell per row: no repeated index
-        if refresh_capex_usd is None:
-            break
-        exists = exists & (sold_at < months)  # the next cluster goes live as this one is sold
-        k += 1
+    end = None if end_of_life_month is None else _each(end_of_life_month, n, float)
+    residual[rows, months - 1 if end is None else _sale_month(end, months)] = share * capex  # the first cluster
+    bought = capex
+    if refresh_capex_usd is not None and end is not None:
+        life = _each(np.inf if life_months is None else life_months, n, float)
         cost = _each(refresh_capex_usd, n, float)
-        bought = bought + np.where(exists, cost, 0.0)
+        exists, k = end < months, 1  # the next cluster goes live as this one is sold
+        while exists.any():
+            bought = bought + np.where(exists, cost, 0.0)
+            sold_at = end + k * life
+            month = _sale_month(sold_at, months)
+            residual[rows[exists], month[exists]] += (share * cost)[exists]  # one cell per row: no repeated index
+            exists = exists & (sold_at < months)
+            k += 1
     gain = residual.copy()
-    gain[:, -1] -= bought - dep.sum(axis=1)
+    gain[:, -1] -= bought - np.add.reduce(dep, axis=1)  # dep.sum(axis=1), without its overhead
     return residual, gain
+
+
+def _sale_month(sold_at: np.ndarray, months: int) -> np.ndarray:
+    """Month in which clusters sold at times ``sold_at`` (n,) [month] are sold: the last one if after the horizon."""
+    return np.fmin(sold_at, months - 1).astype(int)  # fmin: nan → the last month; astype floors times ≥ 0
 
 
 def project_flows(
@@ -530,22 +625,24 @@ def financing_costs(
     go_live: float | np.ndarray,
     life_months: float | np.ndarray,
     term_months: int,
+    *,
+    share: np.ndarray | None = None,
 ) -> FinancingCosts:
     """Split the debt's interest and fee into expense, capitalised IDC and fee amortisation [USD].
 
     See :class:`FinancingCosts`; ``first_operating_month``, ``go_live`` and ``life_months`` may be per case (n,).
+    ``share``: :func:`depreciation_share` of ``go_live`` and ``life_months``, if already at hand.
     """
-    n, months = debt.interest.shape
-    t = np.arange(months)
-    building = t < _each(first_operating_month, n)[:, None]
-    idc = np.where(building, debt.interest, 0.0).sum(axis=1)
-    idc_dep = depreciation(idc, months, go_live, life_months)
-    first = _each(debt.first_draw, n)[:, None]
-    fee = debt.fee.sum(axis=1)[:, None]
-    amortization = np.where((t >= first) & (t < first + term_months), fee / term_months, 0.0)
-    amortization[:, -1] += fee[:, 0] - amortization.sum(axis=1)  # the rest is written off when the loan ends
-    at_sale = np.zeros_like(idc_dep)
-    at_sale[:, -1] = idc - idc_dep.sum(axis=1)
+    months = debt.interest.shape[1]
+    building = _before(months, _months_of(first_operating_month))
+    idc = np.add.reduce(np.where(building, debt.interest, 0.0), axis=1)  # .sum(axis=1), without its overhead
+    idc_dep = depreciation(idc, months, go_live, life_months, share=share)
+    fee = np.add.reduce(debt.fee, axis=1)
+    amortizing = _between(months, debt.first_draw, debt.first_draw + term_months)
+    amortization = np.where(amortizing, (fee / term_months)[:, None], 0.0)
+    amortization[:, -1] += fee - np.add.reduce(amortization, axis=1)  # the rest is written off when the loan ends
+    at_sale = np.zeros(idc_dep.shape)
+    at_sale[:, -1] = idc - np.add.reduce(idc_dep, axis=1)
     return FinancingCosts(idc, idc_dep, np.where(building, 0.0, debt.interest), amortization, at_sale)
 
 
@@ -602,18 +699,17 @@ def cash_flows(
     horizon (None: at the horizon); with ``refresh``, ``refresh_payments`` (n, months) [USD] buy the new clusters
     of ``refresh_capex_usd`` (n,) [USD] each, paid by equity (the debt funds the first cluster only).
     """
-    revenue, opex, pay = (np.atleast_2d(a).astype(float) for a in (revenue, opex, capex_payments))
-    revenue, opex, pay = np.broadcast_arrays(revenue, opex, pay)
+    revenue, opex, pay = (np.array(a, dtype=float, ndmin=2) for a in (revenue, opex, capex_payments))
+    if not revenue.shape == opex.shape == pay.shape:
+        revenue, opex, pay = np.broadcast_arrays(revenue, opex, pay)
     n, months = revenue.shape
     capex_total = _each(capex_total, n, float)
-    first_operating: int | np.ndarray = int(np.ceil(go_live)) if np.ndim(go_live) == 0 else 0
-    if np.ndim(go_live):
-        per_case = np.ceil(go_live).astype(int)
-        # one month for all cases: an int, so the debt schedule's repay_start is one too
-        first_operating = int(per_case[0]) if np.all(per_case == per_case[0]) else per_case
+    # one month for all cases: an int, so the debt schedule's repay_start is one too
+    first_operating = _months_of(np.ceil(go_live).astype(int))
     ebitda = revenue - opex
     refresh = refresh_capex_usd if end_of_life == "refresh" else None
-    dep = depreciation(capex_total, months, go_live, life_months, refresh_capex_usd=refresh)
+    share = depreciation_share(months, go_live, life_months)  # of the first cluster, and of its IDC
+    dep = depreciation(capex_total, months, go_live, life_months, refresh_capex_usd=refresh, share=share)
     end = None if end_of_life is None else np.asarray(go_live, dtype=float) + np.asarray(life_months, dtype=float)
     residual, gain = residual_flows(
         capex_total, dep, months, residual_share, end_of_life_month=end, life_months=life_months,
@@ -623,8 +719,8 @@ def cash_flows(
 
     if financing.amortization != "sculpted":  # a sculpted loan is sized on CFADS, in the loop below
         debt = debt_schedule(financing, pay, first_operating, rate=interest_rate, debt_share=debt_share)
-    tax = np.zeros_like(revenue)
-    sized = np.full(n, np.nan)
+    else:
+        tax, sized = np.zeros_like(revenue), np.full(n, np.nan)
     for _ in range(SCULPT_ITERATIONS if financing.amortization == "sculpted" else 1):
         if financing.amortization == "sculpted":
             debt = debt_schedule(
@@ -632,9 +728,9 @@ def cash_flows(
             )
             settled = np.all(np.abs(debt.drawn_usd - sized) <= SCULPT_TOLERANCE * np.abs(debt.drawn_usd))
             sized = debt.drawn_usd
-        costs = financing_costs(debt, first_operating, go_live, life_months, financing.term_months)
-        taxable = (ebitda - dep - costs.idc_depreciation - costs.interest_expense - costs.fee_amortization + gain
-                   - costs.idc_book_at_sale)
+        costs = financing_costs(debt, first_operating, go_live, life_months, financing.term_months, share=share)
+        ebit = ebitda - dep - costs.idc_depreciation
+        taxable = ebit - costs.interest_expense - costs.fee_amortization + gain - costs.idc_book_at_sale
         tax = tax_with_loss_carry_forward(taxable, financing.tax_rate)
         if financing.amortization == "sculpted" and settled:
             break  # tax was computed on this very loan: the two agree
@@ -647,7 +743,7 @@ def cash_flows(
         opex=opex,
         ebitda=ebitda,
         depreciation=dep + costs.idc_depreciation,
-        ebit=ebitda - dep - costs.idc_depreciation,
+        ebit=ebit,
         interest=costs.interest_expense,
         fees=costs.fee_amortization,
         taxable_income=taxable,
@@ -663,10 +759,10 @@ def cash_flows(
     )
 
 
-def _loan_months(cf: CashFlows) -> np.ndarray:
-    """Months of each case that the loan can serve (n,): up to its maturity, cut at the horizon."""
-    n, horizon = cf.debt.debt_service.shape
-    return np.minimum(horizon, _each(cf.debt.maturity, n))
+def _loan_months(cf: CashFlows) -> int | np.ndarray:
+    """Months of each case that the loan can serve: up to its maturity, cut at the horizon (an int if all agree)."""
+    maturity, horizon = cf.debt.maturity, cf.debt.interest.shape[1]
+    return np.minimum(horizon, maturity) if isinstance(maturity, np.ndarray) else min(horizon, maturity)
 
 
 def dscr_table(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarray:
@@ -677,21 +773,30 @@ def dscr_table(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.nda
     (CFADS after it serves no debt); a period without scheduled debt service, or that does not
     exist for that case, has DSCR ``nan``.
     """
-    service, cfads = cf.debt.debt_service, cf.cfads
-    n, horizon = service.shape
-    months = _loan_months(cf)
-    first = _each(first_operating_month, n)
-    periods = max(-(-int((months - first).max(initial=0)) // MONTHS_PER_YEAR), 0)
+    debt = cf.debt
+    n, horizon = debt.interest.shape
+    first, end = _months_of(first_operating_month), _loan_months(cf)
+    year = MONTHS_PER_YEAR
+    span = end - first
+    periods = max(-(-int(span.max() if isinstance(span, np.ndarray) else span) // year), 0)
     if periods == 0:
         return np.full((n, 0), np.nan)
-    year = MONTHS_PER_YEAR
-    month = first[:, None, None] + year * np.arange(periods)[None, :, None] + np.arange(year)[None, None, :]
-    inside = month < months[:, None, None]
-    rows, at = np.arange(n)[:, None, None], np.minimum(month, horizon - 1)
-    ds = np.where(inside, service[rows, at], 0.0).sum(axis=-1)
-    flow = np.where(inside, cfads[rows, at], 0.0).sum(axis=-1)
-    exists = inside[:, :, 0]
-    return np.where(exists & (ds > 1e-6), flow / np.where(ds > 1e-6, ds, 1.0), np.nan)
+    # debt service and CFADS of each case's months first … end − 1, from the left, 0 after, in 12-month blocks
+    if isinstance(span, int):  # the same months for every case: slices
+        blocks = np.zeros((2, n, periods * year))
+        np.add(debt.interest_paid[:, first:end], debt.principal[:, first:end], out=blocks[0, :, :span])
+        np.subtract(cf.ebitda[:, first:end], cf.tax[:, first:end], out=blocks[1, :, :span])
+        ds, flow = np.add.reduce(blocks.reshape(2, n, periods, year), axis=-1)
+    else:
+        month = _column(first) + _index(periods * year)
+        inside = month < _column(end)
+        at = _index(n)[:, None], np.minimum(month, horizon - 1)
+        ds, flow = (np.add.reduce(np.where(inside, a[at], 0.0).reshape(n, periods, year), axis=-1)
+                    for a in (debt.debt_service, cf.cfads))
+    covered = ds > 1e-6
+    if isinstance(span, np.ndarray):  # some cases have fewer periods
+        covered &= _column(first) + year * _index(periods) < _column(end)
+    return np.divide(flow, ds, out=np.full(ds.shape, np.nan), where=covered)
 
 
 def dscr_by_period(cf: CashFlows, first_operating_month: int) -> tuple[np.ndarray, np.ndarray]:
@@ -709,10 +814,7 @@ def min_dscr(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarr
 
     ``first_operating_month`` may be an array of per-case months (n,).
     """
-    table = dscr_table(cf, first_operating_month)
-    defined = ~np.isnan(table)
-    lowest = np.where(defined, table, np.inf).min(axis=1, initial=np.inf)
-    return np.where(defined.any(axis=1), lowest, np.nan)
+    return np.fmin.reduce(dscr_table(cf, first_operating_month), axis=1, initial=np.nan)  # fmin skips nan
 
 
 def llcr(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarray:
@@ -722,17 +824,30 @@ def llcr(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarray:
     discounted at the loan's own monthly rate (the interest accrued on the balance at that month ÷ that
     balance, i.e. the nominal annual rate ÷ 12), divided by the debt outstanding at the start of that month.
     """
-    n, horizon = cf.cfads.shape
-    first = np.minimum(_each(first_operating_month, n), horizon - 1)
-    rows = np.arange(n)
-    balance = np.where(first > 0, cf.debt.balance[rows, np.maximum(first - 1, 0)], 0.0) + cf.debt.draws[rows, first]
+    debt = cf.debt
+    n, horizon = debt.balance.shape
+    first, end = _months_of(first_operating_month), _loan_months(cf)
+    aligned = isinstance(first, int) and isinstance(end, int)  # the same months for every case: slices
+    if aligned:
+        first = min(first, horizon - 1)
+        balance = (debt.balance[:, first - 1] if first > 0 else 0.0) + debt.draws[:, first]
+        interest = debt.interest[:, first]
+    else:
+        first = np.minimum(first, horizon - 1)
+        rows = _index(n)
+        balance = np.where(first > 0, debt.balance[rows, np.maximum(first - 1, 0)], 0.0) + debt.draws[rows, first]
+        interest = debt.interest[rows, first]
     owed = balance > 1e-6
-    rate = np.where(owed, cf.debt.interest[rows, first] / np.where(owed, balance, 1.0), 0.0)
-    t = np.arange(horizon)
-    window = (t >= first[:, None]) & (t < _loan_months(cf)[:, None])
-    steps = np.where(window, t - first[:, None] + 1, 0).astype(float)
-    pv = np.where(window, cf.cfads * (1.0 + rate[:, None]) ** -steps, 0.0).sum(axis=1)
-    return np.where(owed, pv / np.where(owed, balance, 1.0), np.nan)
+    q = 1.0 + np.divide(interest, balance, out=np.zeros(n), where=owed)[:, None]
+    t = _index(horizon)
+    if aligned:  # (the same numbers as below)
+        discounted = np.zeros((n, horizon))
+        discounted[:, first:end] = (cf.ebitda[:, first:end] - cf.tax[:, first:end]) * q ** (first - 1 - t[first:end])
+    else:
+        f = _column(first)
+        window = (t >= f) & (t < _column(end))
+        discounted = np.where(window, cf.cfads * q ** np.where(window, f - 1 - t, 0), 0.0)
+    return np.divide(np.add.reduce(discounted, axis=1), balance, out=np.full(n, np.nan), where=owed)
 
 
 def covenant_headroom(min_dscr_value: np.ndarray | float, covenant_dscr: float) -> np.ndarray:
