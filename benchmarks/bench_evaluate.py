@@ -5,9 +5,10 @@ KPIs) and of the operations report alone, at 1,024 and 16,384 GPUs. Target: ``ev
 GPUs. On a shared 2-core machine the median moves with other load; the fastest run shows the code's own cost.
 
 Every timed run evaluates fresh inputs, as a user's edit does: the run's price, utilization, colocation rate, debt
-share, hurdle rate, checkpoint interval and usable storage differ from every earlier run's by a few parts per
-million. So no cache keyed on those inputs (the break-even grid, the capital flows, the failure model's reference
-goodput) is ever hit twice; only caches of the shipped data (price book, catalogues) and of a few rates are.
+share, hurdle rate, checkpoint interval, MTBF multiple and usable storage differ from every earlier run's by a few
+parts per million. So no cache keyed on those inputs (discount factors at the hurdle rate, the failure model's
+spare-parts tail) is ever hit twice; caches of the shipped data (price book, catalogues), of the design's counts and
+choices (which a price or financing edit leaves alone) and of a few month counts are.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def fresh_scenarios(base: str, gpus: int) -> Callable[[], Scenario]:
             "pricing": {"usd_per_gpu_hour": 2.80 + e, "utilization": 0.85 - e},
             "facility": {"colo_usd_per_kw_month": 184.0 + e},
             "financing": {"debt_share": 0.6 - e, "hurdle_rate": 0.12 + e},
-            "operations": {"checkpoint_interval_minutes": 60.0 + e},
+            "operations": {"checkpoint_interval_minutes": 60.0 + e, "mtbf_multiple": 1.0 + e},
             "storage": {"usable_pb": 2.0 + e},
         })
 
