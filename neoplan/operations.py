@@ -290,6 +290,8 @@ class Outcome:
     servers_down: np.ndarray
     availability: np.ndarray
     goodput: np.ndarray
+    repairs_per_month: np.ndarray
+    """Failures that need a part or the server replaced (an RMA and a remote-hands visit) per month."""
 
 
 def outcome(
@@ -325,7 +327,8 @@ def outcome(
     down = waiting + rate * (out_minutes / 60.0 / HOURS_PER_MONTH)
     availability = np.minimum(np.maximum(1.0 - down / design.servers, 0.0), 1.0)
     goodput = np.clip(availability * (1.0 - lost_gpu_h / (design.gpus * HOURS_PER_MONTH)), 0.0, 1.0)
-    return Outcome(rate, detect, lost_min, lost_gpu_h, down, availability, goodput)
+    repairs = rate * (hardware_share * repair_share)
+    return Outcome(rate, detect, lost_min, lost_gpu_h, down, availability, goodput, repairs)
 
 
 def reference_goodput(ops: Operations, design: Design) -> float:
@@ -374,6 +377,10 @@ class OperationsReport:
     price_factor: float
     sla_credit_share: float
     gaps: list[ChecklistGap]
+    repairs_per_month: float = 0.0
+    """Failures needing a part or a server swap per month (an RMA and a remote-hands visit each)."""
+    repair_usd_per_year: float = 0.0
+    """Remote hands and freight for those repairs over a year in service [USD]."""
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-able figures (the ``operations`` block of ``Result.to_dict``)."""
@@ -392,6 +399,8 @@ class OperationsReport:
             "price_factor": self.price_factor,
             "utilization_factor": self.utilization_factor,
             "sla_credit_share": self.sla_credit_share,
+            "repairs_per_month": self.repairs_per_month,
+            "repair_usd_per_year": self.repair_usd_per_year,
             "interruptions_by_cause": dict(self.interruptions_by_cause),
             "performance_by_cause": dict(self.performance_by_cause),
             "gaps": {g.item: f"{g.label}: {g.effect} ({g.channel})" for g in self.gaps},
@@ -427,6 +436,18 @@ def price_factor(
 def sla_credit_share(ops: Operations, availability: np.ndarray) -> np.ndarray:
     """SLA credits as a share of gross revenue under the failure model [fraction]."""
     return ops.sla_credit_multiple * (1.0 - availability)
+
+
+def repair_usd_per_month(remote_hands_usd_per_hour: float, out: Outcome) -> np.ndarray:
+    """What the repairs of n cases cost per month in service (n,) [USD]: remote hands and freight per repair.
+
+    Each failure that needs a part or the server replaced (:attr:`Outcome.repairs_per_month`) takes
+    ``repair.hands_hours`` of the colocation's remote hands at ``remote_hands_usd_per_hour`` and
+    ``repair.freight_usd`` to return the failed part. The part itself is the OEM's under the warranty and then
+    the support contract's (``opex.support_rate``); hot spares are bought with the cluster (capex).
+    """
+    per_repair = constant("repair.hands_hours") * remote_hands_usd_per_hour + constant("repair.freight_usd")
+    return out.repairs_per_month * per_repair
 
 
 def checklist_gaps(scenario: Scenario) -> list[ChecklistGap]:
@@ -512,6 +533,8 @@ def operations_report(scenario: Scenario, design: Design, own: Outcome | None = 
         if ops.sla_credits == "failure_model"
         else scenario.pricing.sla_credit_share,
         gaps=checklist_gaps(scenario),
+        repairs_per_month=float(out.repairs_per_month[0]),
+        repair_usd_per_year=12 * float(repair_usd_per_month(scenario.opex.remote_hands_usd_per_hour, out)[0]),
     )
 
 
