@@ -266,7 +266,11 @@ class ChecklistGap:
 
 @dataclass(frozen=True)
 class Design:
-    """What the failure model needs from the sized design (none of it depends on a stress driver)."""
+    """What the failure model needs from the sized design (none of it depends on a stress driver).
+
+    ``servers`` and ``spare_servers`` count repair units: servers, or compute trays on a rack-scale platform
+    (NVL72), where a failed tray is pulled and swapped while the rest of the rack keeps serving.
+    """
 
     gpus: int
     gpus_per_node: int
@@ -277,6 +281,8 @@ class Design:
     burn_in_months: float
     performance_factor: float
     utilization_factor: float
+    repair_unit: str = "server"
+    """What ``servers`` counts: ``server`` or ``compute tray``."""
 
 
 @dataclass(frozen=True)
@@ -408,20 +414,30 @@ class OperationsReport:
 
 
 def design_of(
-    scenario: Scenario, *, transceivers: int, checkpoint_tb: float, read_gbyte_per_s: float, spare_servers: int
+    scenario: Scenario,
+    *,
+    transceivers: int,
+    checkpoint_tb: float,
+    read_gbyte_per_s: float,
+    spare_servers: int,
+    trays_per_server: int = 1,
 ) -> Design:
-    """The design figures the failure model needs, from the sized fabric and storage."""
+    """The design figures the failure model needs, from the sized fabric and storage.
+
+    ``trays_per_server`` > 1 (a rack-scale node of that many compute trays) makes the tray the repair unit.
+    """
     cl, t = scenario.cluster, scenario.timeline
     return Design(
         gpus=cl.gpus,
         gpus_per_node=cl.gpus_per_node,
-        servers=cl.servers,
-        spare_servers=spare_servers,
+        servers=cl.servers * trays_per_server,
+        spare_servers=spare_servers * trays_per_server,
         transceivers_per_gpu=transceivers / cl.gpus,
         restore_minutes=restore_minutes(checkpoint_tb, read_gbyte_per_s),
         burn_in_months=burn_in_months(t.integration_burn_in_weeks, t.onsite_burn_in_days),
         performance_factor=performance_factor(scenario),
         utilization_factor=utilization_factor(scenario.operations),
+        repair_unit="compute tray" if trays_per_server > 1 else "server",
     )
 
 

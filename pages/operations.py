@@ -335,8 +335,10 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
             c5.metric("Lost GPU-hours", f"{report.lost_gpu_hours_per_month:,.0f} /month",
                       help="GPU-hours of interrupted jobs lost each month at steady state, silent data corruption "
                       "found late included.")
-            c6.metric("Servers down", f"{report.servers_down:,.2f}",
-                      help="Mean servers out of service and not covered by a hot spare.")
+            unit = result.basis.reliability.repair_unit if result.basis and result.basis.reliability else "server"
+            c6.metric(f"{unit.capitalize()}s down", f"{report.servers_down:,.2f}",
+                      help=f"Mean {unit}s out of service and not covered by a hot spare (the {unit} is the unit of "
+                      "repair).")
             label, value, help_text = metrics.card("spare_servers", result.spare_servers)
             c7.metric(label, value, help=help_text)
             c8.metric("Early-life failures", f"{report.early_life_interruptions:,.1f}",

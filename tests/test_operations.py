@@ -233,3 +233,18 @@ def test_repairs_follow_the_mtbf_driver_in_stress_cases():
     cases = r.cases(r.drivers(2).with_values(mtbf_multiple=np.array([1.0, 2.0])))
     bill = cases.opex_by_category["repairs"].sum(axis=1)
     assert bill[1] == pytest.approx(bill[0] / 2, rel=1e-9)
+
+
+def test_rack_scale_nodes_are_repaired_a_compute_tray_at_a_time():
+    """On NVL72 a failure takes one compute tray (4 GPUs) out, not the rack (72): availability counts trays."""
+    r = neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack"))
+    design, o = r.basis.reliability, r.operations
+    assert design is not None and o is not None
+    assert design.repair_unit == "compute tray"
+    assert design.servers == r.servers * r.platform.compute_trays == 18 * 18
+    assert o.availability == pytest.approx(1 - o.servers_down / design.servers, rel=1e-12)
+    whole_racks = operations.outcome(r.scenario.operations, Design(
+        design.gpus, design.gpus_per_node, r.servers, r.spare_servers, design.transceivers_per_gpu,
+        design.restore_minutes, design.burn_in_months, 1.0, 1.0), 1.0, o.detection_minutes)
+    assert 1 - o.availability < (1 - whole_racks.availability[0]) / 10  # a tray is 1/18 of a rack
+    assert _result().basis.reliability.repair_unit == "server"  # HGX: the server
