@@ -173,8 +173,13 @@ def opex_basis(
 def software_usd_per_year(
     scenario: Scenario, book: PriceBook, basis: OpexBasis, *, ufm_subscription: bool = False
 ) -> dict[str, float]:
-    """Software subscriptions by product [USD/year]: ``ai_enterprise``, ``ufm``, ``storage_licence``."""
-    ufm = ufm_subscription and scenario.fabric.subnet_manager == "ufm"
+    """Software subscriptions by product [USD/year]: ``ai_enterprise``, ``ufm``, ``storage_licence``.
+
+    UFM is InfiniBand's subnet manager: a Spectrum-X (Ethernet) back end pays no UFM subscription, as it buys no
+    UFM licence (:mod:`neoplan.fabric.design`).
+    """
+    infiniband = scenario.fabric.topology != "spectrum_x"
+    ufm = ufm_subscription and scenario.fabric.subnet_manager == "ufm" and infiniband
     return {
         "ai_enterprise": ai_enterprise_usd_per_year(book, basis.licensed_gpus, scenario.opex.ai_enterprise),
         "ufm": ufm_subscription_usd_per_year(book, basis.backend_endpoints, ufm),

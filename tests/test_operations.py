@@ -211,7 +211,7 @@ def test_repairs_are_the_hardware_failures_that_need_a_part():
 
 
 def test_repair_bill_is_remote_hands_plus_freight_and_reaches_the_cash_flows():
-    """Each repair costs hands hours × the remote-hands rate + freight, monthly from go-live; a dearer rate costs NPV."""
+    """Each repair costs hands hours × the remote-hands rate + freight, monthly from go-live; dearer hands cost NPV."""
     base, dear = _result(), _result(opex__remote_hands_usd_per_hour=360.0)
     o = base.operations
     assert o is not None and dear.operations is not None
