@@ -25,7 +25,7 @@ from .scenario import Scenario
 from .storage import StorageDesign
 from .timebase import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
-COST_OF_REVENUE = ("power", "colocation", "hardware_support", "software")
+COST_OF_REVENUE = ("power", "colocation", "hardware_support", "repairs", "software")
 """Opex categories in cost of revenue; gross margin excludes depreciation, as neoclouds report it."""
 
 
@@ -360,6 +360,9 @@ def run_cases(
         pue=drivers.pue,
         colo_usd_per_kw_month=drivers.colo_usd_per_kw_month,
         capex_multiple=drivers.capex_multiple,
+        repairs_usd_per_month=None if reliability is None else operations.repair_usd_per_month(
+            scenario.opex.remote_hands_usd_per_hour, reliability.outcome
+        ),
     )
     revenue_usd = rev.revenue_usd
     sga = sga_usd_per_year(revenue_usd, scenario.opex.sga_rate)

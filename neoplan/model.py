@@ -540,6 +540,7 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
         checkpoint_tb=storage.checkpoint_tb,
         read_gbyte_per_s=storage.read_gbyte_per_s,
         spare_servers=spares,
+        trays_per_server=platform.compute_trays if platform.rack_scale else 1,
     )
     own = operations.own_outcome(scenario.operations, reliability)  # the failure model at the own drivers, once
     ops_report = operations.operations_report(scenario, reliability, own)

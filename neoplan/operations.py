@@ -342,7 +342,11 @@ class ChecklistGap:
 
 @dataclass(frozen=True)
 class Design:
-    """What the failure model needs from the sized design (none of it depends on a stress driver)."""
+    """What the failure model needs from the sized design (none of it depends on a stress driver).
+
+    ``servers`` and ``spare_servers`` count repair units: servers, or compute trays on a rack-scale platform
+    (NVL72), where a failed tray is pulled and swapped while the rest of the rack keeps serving.
+    """
 
     gpus: int
     gpus_per_node: int
@@ -353,6 +357,8 @@ class Design:
     burn_in_months: float
     performance_factor: float
     utilization_factor: float
+    repair_unit: str = "server"
+    """What ``servers`` counts: ``server`` or ``compute tray``."""
 
 
 @dataclass(frozen=True)
@@ -366,6 +372,8 @@ class Outcome:
     servers_down: np.ndarray
     availability: np.ndarray
     goodput: np.ndarray
+    repairs_per_month: np.ndarray
+    """Failures that need a part or the server replaced (an RMA and a remote-hands visit) per month."""
 
 
 def outcome(
@@ -390,7 +398,7 @@ def own_outcome(ops: Operations, design: Design) -> Outcome:
 
 def reference_goodput(ops: Operations, design: Design) -> float:
     """Goodput of the same cluster run the reference way: checklist done, no spares, preset MTBF [fraction]."""
-    return _steady_state(ops, design, 0, 1.0, _detection_minutes(True, True), True)[-1]
+    return _steady_state(ops, design, 0, 1.0, _detection_minutes(True, True), True)[GOODPUT]
 
 
 class _Failures(NamedTuple):
@@ -411,6 +419,8 @@ class _Failures(NamedTuple):
     """Servers waiting for a part per interruption per month (the Poisson mean ÷ the rate) [count·month]."""
     out_per_interruption: float
     """Servers out for a reboot or a swap per interruption per month (not covered by spares) [count·month]."""
+    repairs_per_interruption: float
+    """Share of the interruptions that need a part or the server replaced (an RMA) [fraction]."""
 
 
 @lru_cache(maxsize=64)
@@ -433,12 +443,17 @@ def _failures(preset: str, gpus: int, transceivers_per_gpu: float, spare: bool, 
         sdc_late_minutes=sdc_late,
         waiting_per_interruption=hardware_share * repair_share * constant("repair.hours") / HOURS_PER_MONTH,
         out_per_interruption=out_minutes / 60.0 / HOURS_PER_MONTH,
+        repairs_per_interruption=hardware_share * repair_share,
     )
+
+
+GOODPUT = 6
+"""Where goodput sits among :func:`_steady_state`'s figures (the order of :class:`Outcome`)."""
 
 
 def _steady_state(
     ops: Operations, design: Design, spares: int, mtbf: Value, detect: Value, sdc_checks: bool
-) -> tuple[Value, Value, Value, Value, Value, Value, Value]:
+) -> tuple[Value, Value, Value, Value, Value, Value, Value, Value]:
     """The :class:`Outcome` figures, in its order, of one case (floats) or n cases (arrays (n,)).
 
     Of ``ops`` only the failure preset, checkpoint interval and job share are read, of ``design`` neither the hot
@@ -459,7 +474,7 @@ def _steady_state(
     down = expected_excess(rate * f.waiting_per_interruption, spares) + rate * f.out_per_interruption
     availability = _clip01(1.0 - down / design.servers)
     goodput = _clip01(availability * (1.0 - lost_gpu_h / (design.gpus * HOURS_PER_MONTH)))
-    return rate, detect, lost_min, lost_gpu_h, down, availability, goodput
+    return rate, detect, lost_min, lost_gpu_h, down, availability, goodput, rate * f.repairs_per_interruption
 
 
 def _clip01(x: Value) -> Value:
@@ -503,6 +518,10 @@ class OperationsReport:
     price_factor: float
     sla_credit_share: float
     gaps: list[ChecklistGap]
+    repairs_per_month: float = 0.0
+    """Failures needing a part or a server swap per month (an RMA and a remote-hands visit each)."""
+    repair_usd_per_year: float = 0.0
+    """Remote hands and freight for those repairs over a year in service [USD]."""
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-able figures (the ``operations`` block of ``Result.to_dict``)."""
@@ -521,6 +540,8 @@ class OperationsReport:
             "price_factor": self.price_factor,
             "utilization_factor": self.utilization_factor,
             "sla_credit_share": self.sla_credit_share,
+            "repairs_per_month": self.repairs_per_month,
+            "repair_usd_per_year": self.repair_usd_per_year,
             "interruptions_by_cause": dict(self.interruptions_by_cause),
             "performance_by_cause": dict(self.performance_by_cause),
             "gaps": {g.item: f"{g.label}: {g.effect} ({g.channel})" for g in self.gaps},
@@ -528,20 +549,30 @@ class OperationsReport:
 
 
 def design_of(
-    scenario: Scenario, *, transceivers: int, checkpoint_tb: float, read_gbyte_per_s: float, spare_servers: int
+    scenario: Scenario,
+    *,
+    transceivers: int,
+    checkpoint_tb: float,
+    read_gbyte_per_s: float,
+    spare_servers: int,
+    trays_per_server: int = 1,
 ) -> Design:
-    """The design figures the failure model needs, from the sized fabric and storage."""
+    """The design figures the failure model needs, from the sized fabric and storage.
+
+    ``trays_per_server`` > 1 (a rack-scale node of that many compute trays) makes the tray the repair unit.
+    """
     cl, t = scenario.cluster, scenario.timeline
     return Design(
         gpus=cl.gpus,
         gpus_per_node=cl.gpus_per_node,
-        servers=cl.servers,
-        spare_servers=spare_servers,
+        servers=cl.servers * trays_per_server,
+        spare_servers=spare_servers * trays_per_server,
         transceivers_per_gpu=transceivers / cl.gpus,
         restore_minutes=restore_minutes(checkpoint_tb, read_gbyte_per_s),
         burn_in_months=burn_in_months(t.integration_burn_in_weeks, t.onsite_burn_in_days),
         performance_factor=performance_factor(scenario),
         utilization_factor=utilization_factor(scenario.operations),
+        repair_unit="compute tray" if trays_per_server > 1 else "server",
     )
 
 
@@ -560,6 +591,18 @@ def price_factor(
 def sla_credit_share(ops: Operations, availability: Value) -> Value:
     """SLA credits as a share of gross revenue under the failure model [fraction] (a float or arrays (n,))."""
     return ops.sla_credit_multiple * (1.0 - availability)
+
+
+def repair_usd_per_month(remote_hands_usd_per_hour: float, out: Outcome) -> np.ndarray:
+    """What the repairs of n cases cost per month in service (n,) [USD]: remote hands and freight per repair.
+
+    Each failure that needs a part or the server replaced (:attr:`Outcome.repairs_per_month`) takes
+    ``repair.hands_hours`` of the colocation's remote hands at ``remote_hands_usd_per_hour`` and
+    ``repair.freight_usd`` to return the failed part. The part itself is the OEM's under the warranty and then
+    the support contract's (``opex.support_rate``); hot spares are bought with the cluster (capex).
+    """
+    per_repair = constant("repair.hands_hours") * remote_hands_usd_per_hour + constant("repair.freight_usd")
+    return out.repairs_per_month * per_repair
 
 
 class _Checklist(NamedTuple):
@@ -666,6 +709,8 @@ def operations_report(scenario: Scenario, design: Design, own: Outcome | None = 
         if ops.sla_credits == "failure_model"
         else scenario.pricing.sla_credit_share,
         gaps=checklist_gaps(scenario),
+        repairs_per_month=float(out.repairs_per_month[0]),
+        repair_usd_per_year=12 * float(repair_usd_per_month(scenario.opex.remote_hands_usd_per_hour, out)[0]),
     )
 
 

@@ -7,6 +7,8 @@ power          electricity: average IT kW × PUE × hours per year × price (0 w
 colocation     contracted peak IT kW × price per kW-month × 12
 staff          FTE per 1,000 GPUs × GPUs ÷ 1,000 × loaded cost per FTE
 hardware_sup.  support rate × hardware capex, only in years after ``node.warranty_years``
+repairs        remote hands and freight per failure that needs a part or a server swap (failure model,
+               :func:`neoplan.operations.repair_usd_per_month`); 0 where no failure model runs
 software       NVIDIA AI Enterprise per GPU (when toggled; hot spares need licences too), UFM
                subscription per back-end endpoint (when subscribed), storage licence (yearly term)
 insurance      insurance rate × capex
@@ -46,6 +48,7 @@ OPEX_CATEGORIES = (
     "colocation",
     "staff",
     "hardware_support",
+    "repairs",
     "software",
     "insurance",
     "transit",
@@ -170,8 +173,13 @@ def opex_basis(
 def software_usd_per_year(
     scenario: Scenario, book: PriceBook, basis: OpexBasis, *, ufm_subscription: bool = False
 ) -> dict[str, float]:
-    """Software subscriptions by product [USD/year]: ``ai_enterprise``, ``ufm``, ``storage_licence``."""
-    ufm = ufm_subscription and scenario.fabric.subnet_manager == "ufm"
+    """Software subscriptions by product [USD/year]: ``ai_enterprise``, ``ufm``, ``storage_licence``.
+
+    UFM is InfiniBand's subnet manager: a Spectrum-X (Ethernet) back end pays no UFM subscription, as it buys no
+    UFM licence (:mod:`neoplan.fabric.design`).
+    """
+    infiniband = scenario.fabric.topology != "spectrum_x"
+    ufm = ufm_subscription and scenario.fabric.subnet_manager == "ufm" and infiniband
     return {
         "ai_enterprise": ai_enterprise_usd_per_year(book, basis.licensed_gpus, scenario.opex.ai_enterprise),
         "ufm": ufm_subscription_usd_per_year(book, basis.backend_endpoints, ufm),
@@ -187,11 +195,12 @@ def opex_for_year(
     *,
     revenue_usd: float = 0.0,
     ufm_subscription: bool = False,
+    repairs_usd: float = 0.0,
 ) -> dict[str, float]:
     """Opex of operating year ``year`` (1 = first year after go-live) by category [USD/year], with ``total``.
 
     ``revenue_usd`` [USD/year] drives SG&A; ``ufm_subscription`` adds a yearly UFM subscription per
-    back-end endpoint when the subnet manager is UFM.
+    back-end endpoint when the subnet manager is UFM; ``repairs_usd`` [USD/year] comes from the failure model.
     """
     check("year", year, year >= 1, "≥ 1", error=ValueError)
     check("revenue_usd", revenue_usd, revenue_usd >= 0, "≥ 0", error=ValueError)
@@ -204,6 +213,7 @@ def opex_for_year(
         "hardware_support": hardware_support_usd_per_year(
             basis.hardware_capex_usd, opex.support_rate, year, scenario.node.warranty_years
         ),
+        "repairs": repairs_usd,
         "software": sum(software.values()),
         "insurance": insurance_usd_per_year(basis.capex_usd, opex.insurance_rate),
         "transit": transit_usd_per_year(opex.transit_usd_per_month),
@@ -242,15 +252,17 @@ def monthly_opex(
     pue: np.ndarray,
     colo_usd_per_kw_month: np.ndarray,
     capex_multiple: np.ndarray,
+    repairs_usd_per_month: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Opex per month by category for n cases (n, months) [USD]; SG&A excluded (it follows revenue).
 
     ``opex_usd_per_year`` holds the ``YEARLY_CATEGORIES`` by operating year (index 0 = year 1) [USD/year],
-    a float where every year is the same. The prices, PUE and capex multiple are (n,) arrays, one per case;
+    a float where every year is the same. The prices, PUE, capex multiple and ``repairs_usd_per_month`` (the failure
+    model's repair bill per month in service; None = no repairs) are (n,) arrays, one per case;
     ``d`` holds per-case dates (columns (n, 1), see :func:`~neoplan.revenue.delayed`).
 
     Colocation, power and insurance run from the start of site installation; staff from delivery;
-    software, transit and hardware support from go-live (support only after the warranty). All stop at
+    software, transit, repairs and hardware support from go-live (support only after the warranty). All stop at
     a shutdown at the end of the useful life (``timeline.end_of_life``); with a refresh each new cluster
     starts again at operating year 1 and its capex multiple drives insurance and hardware support.
     Power follows the month's sold share of GPU-hours (burn-in months at full load): the bill at idle
@@ -281,6 +293,7 @@ def monthly_opex(
         "colocation": colo * site_on,
         "staff": by_year["staff"] * staffed,
         "hardware_support": by_year["hardware_support"] * live * multiple,
+        "repairs": (0.0 if repairs_usd_per_month is None else repairs_usd_per_month[:, None]) * live,
         "software": by_year["software"] * live,
         "insurance": by_year["insurance"] * site_on * multiple,
         "transit": by_year["transit"] * live,

@@ -25,6 +25,7 @@ _TCO_OF_OPEX = {
     "staff": "staff",
     "software": "software",
     "hardware_support": "other",
+    "repairs": "other",
     "insurance": "other",
     "transit": "other",
 }

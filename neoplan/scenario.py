@@ -336,6 +336,12 @@ class Opex(_Section):
         json_schema_extra={"unit": "fraction"},
         description="Hardware support after warranty, per year [fraction of hardware capex].",
     )
+    remote_hands_usd_per_hour: float = Field(
+        assumed("opex.remote_hands_usd_per_hour"),
+        ge=0,
+        le=10_000,
+        description="Colocation remote-hands labour per hour, billed for each hardware repair [USD/hour].",
+    )
     insurance_rate: float = Field(
         assumed("opex.insurance_rate"),
         ge=0,

@@ -129,6 +129,7 @@ OPEX_LABELS = {
     "colocation": "Colocation",
     "staff": "Staff",
     "hardware_support": "Hardware support",
+    "repairs": "Repairs (remote hands, freight)",
     "software": "Software",
     "insurance": "Insurance",
     "transit": "Transit",

@@ -305,6 +305,7 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
         field_input("operations.checkpoint_interval_minutes", "Checkpoint interval [min]", step=5.0, fmt="%.0f")
         field_input("operations.job_share", "One job spans [% of the GPUs]", step=5.0)
         field_input("cluster.hot_spare_share", "Hot spares [% of servers]", step=1.0)
+        field_input("opex.remote_hands_usd_per_hour", "Remote hands [$/hour]", step=5.0, fmt="%.0f")
         st.subheader("Burn-in")
         field_input("timeline.integration_burn_in_weeks", "OEM integration burn-in [weeks]", step=0.5)
         field_input("timeline.onsite_burn_in_days", "On-site burn-in [days]", step=1.0, fmt="%.1f")
@@ -334,13 +335,22 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
             c5.metric("Lost GPU-hours", f"{report.lost_gpu_hours_per_month:,.0f} /month",
                       help="GPU-hours of interrupted jobs lost each month at steady state, silent data corruption "
                       "found late included.")
-            c6.metric("Servers down", f"{report.servers_down:,.2f}",
-                      help="Mean servers out of service and not covered by a hot spare.")
+            unit = result.basis.reliability.repair_unit if result.basis and result.basis.reliability else "server"
+            c6.metric(f"{unit.capitalize()}s down", f"{report.servers_down:,.2f}",
+                      help=f"Mean {unit}s out of service and not covered by a hot spare (the {unit} is the unit of "
+                      "repair).")
             label, value, help_text = metrics.card("spare_servers", result.spare_servers)
             c7.metric(label, value, help=help_text)
             c8.metric("Early-life failures", f"{report.early_life_interruptions:,.1f}",
                       help="Extra failures of new hardware reaching customers after go-live; burn-in finds them "
                       f"before. Goodput once they have died out: {fmt.pct(report.steady_goodput, 2)}.")
+            c9, c10, _, _ = st.columns(4)
+            c9.metric("Repairs (RMA)", f"{report.repairs_per_month:,.1f} /month",
+                      help="Failures that need a part or the server replaced: each is an RMA to the OEM and a "
+                      "remote-hands visit. Parts are the OEM's under warranty, then the support contract's.")
+            c10.metric("Repair bill", fmt.usd(report.repair_usd_per_year) + " /year",
+                       help="Remote hands and freight for those repairs (opex line 'Repairs'); hot spares are capex, "
+                       "staff and the support contract are their own opex lines.")
         inputs = scenario_json(result.scenario)
         chart(gpu_hours_figure, report, inputs=inputs, key="operations.gpu_hours")
         chart(interruptions_figure, report, inputs=inputs, key="operations.interruptions")

@@ -196,3 +196,55 @@ def test_breakeven_price_still_zeroes_npv_with_operations_effects():
     again = _result(cluster__hot_spare_share=0.03, operations__sdc_checks=False, operations__scheduler="kubernetes",
                     pricing__usd_per_gpu_hour=price)
     assert again.kpis["npv_usd"] == pytest.approx(0.0, abs=5_000.0)
+
+
+def test_repairs_are_the_hardware_failures_that_need_a_part():
+    """Repairs = interruptions × hardware share of causes × repair share; hot spares change none of them."""
+    ops = Operations()
+    by_cause = operations.interruptions_by_cause(ops.failure_preset, 1024, 1.5, 1.0)
+    hardware = sum(by_cause[c] for c in operations.HARDWARE_CAUSES) / sum(by_cause.values())
+    for spares in (0, 4):
+        out = outcome(ops, _design(spares=spares), 1.0, 5.0)
+        expected = out.interruptions_per_month[0] * hardware * operations.constant("repair.share")
+        assert out.repairs_per_month[0] == pytest.approx(expected, rel=1e-12)
+    assert 2.0 < out.repairs_per_month[0] < 4.0  # ≈ 8.7 interruptions, 84 % hardware, 41.5 % need a part
+
+
+def test_repair_bill_is_remote_hands_plus_freight_and_reaches_the_cash_flows():
+    """Each repair costs hands hours × the remote-hands rate + freight, monthly from go-live; dearer hands cost NPV."""
+    base, dear = _result(), _result(opex__remote_hands_usd_per_hour=360.0)
+    o = base.operations
+    assert o is not None and dear.operations is not None
+    per_repair = operations.constant("repair.hands_hours") * 180.0 + operations.constant("repair.freight_usd")
+    assert o.repair_usd_per_year == pytest.approx(12 * o.repairs_per_month * per_repair, rel=1e-12)
+    monthly = base.ops.opex_by_category["repairs"]
+    go_live = int(np.ceil(base.ops.dates.go_live_month))
+    assert monthly[: go_live - 1].sum() == 0.0  # nothing before go-live
+    assert monthly[go_live + 1] == pytest.approx(o.repair_usd_per_year / 12, rel=1e-12)
+    extra = dear.operations.repair_usd_per_year - o.repair_usd_per_year
+    assert extra == pytest.approx(12 * o.repairs_per_month * 2.5 * 180.0, rel=1e-9)
+    assert dear.kpis["npv_usd"] < base.kpis["npv_usd"]
+    assert base.to_dict()["opex_usd_per_year"]["repairs"] > 0
+
+
+def test_repairs_follow_the_mtbf_driver_in_stress_cases():
+    """A stress case with twice the MTBF pays half the repair bill (the opex line is per case)."""
+    r = _result()
+    cases = r.cases(r.drivers(2).with_values(mtbf_multiple=np.array([1.0, 2.0])))
+    bill = cases.opex_by_category["repairs"].sum(axis=1)
+    assert bill[1] == pytest.approx(bill[0] / 2, rel=1e-9)
+
+
+def test_rack_scale_nodes_are_repaired_a_compute_tray_at_a_time():
+    """On NVL72 a failure takes one compute tray (4 GPUs) out, not the rack (72): availability counts trays."""
+    r = neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack"))
+    design, o = r.basis.reliability, r.operations
+    assert design is not None and o is not None
+    assert design.repair_unit == "compute tray"
+    assert design.servers == r.servers * r.platform.compute_trays == 18 * 18
+    assert o.availability == pytest.approx(1 - o.servers_down / design.servers, rel=1e-12)
+    whole_racks = operations.outcome(r.scenario.operations, Design(
+        design.gpus, design.gpus_per_node, r.servers, r.spare_servers, design.transceivers_per_gpu,
+        design.restore_minutes, design.burn_in_months, 1.0, 1.0), 1.0, o.detection_minutes)
+    assert 1 - o.availability < (1 - whole_racks.availability[0]) / 10  # a tray is 1/18 of a rack
+    assert _result().basis.reliability.repair_unit == "server"  # HGX: the server

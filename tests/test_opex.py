@@ -142,6 +142,8 @@ def test_ufm_subscription_only_when_subscribed_and_ufm() -> None:
     assert subscribed == pytest.approx(1024 * BOOK.price("ufm_enterprise_subscription_endpoint_year"))
     opensm = scenario(fabric={"subnet_manager": "opensm"})
     assert software_usd_per_year(opensm, BOOK, basis_for(opensm), ufm_subscription=True)["ufm"] == 0.0
+    ethernet = scenario(fabric={"topology": "spectrum_x", "oversubscription": 1.0})  # RoCE: no subnet manager
+    assert software_usd_per_year(ethernet, BOOK, basis_for(ethernet), ufm_subscription=True)["ufm"] == 0.0
 
 
 def test_yearly_storage_licence_is_software_opex() -> None:

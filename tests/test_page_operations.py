@@ -52,6 +52,8 @@ def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> No
            "sla_credits_usd_per_year", "npv_usd")
     assert _metric(at, "MTTR") == f"{optimized.operations.mttr_hours:,.1f} h"
     assert _metric(at, "Detection") == f"{optimized.operations.detection_minutes:,.1f} min"
+    assert _metric(at, "Repairs (RMA)") == f"{optimized.operations.repairs_per_month:,.1f} /month"
+    assert _metric(at, "Repair bill") == f"${optimized.operations.repair_usd_per_year:,.0f} /year"
     assert len(at.get("plotly_chart")) == 3  # GPU-hours, causes, lost time: only the open tab runs
     assert not at.checkbox  # the checklist tab is closed
     at = _page("Readiness checklist")

@@ -50,6 +50,7 @@ CATEGORY_COLORS = {
     "colocation": "#264653",
     "staff": PALETTE["this"],
     "hardware_support": "#f4a261",
+    "repairs": "#d62828",
     "software": "#9b5de5",
     "insurance": "#b0b7c3",
     "transit": "#8ab17d",
