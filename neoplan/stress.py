@@ -609,6 +609,14 @@ def _ranks(values: np.ndarray) -> np.ndarray:
     return np.argsort(np.argsort(values, kind="stable"), kind="stable")
 
 
+def _mid_ranks(ascending: np.ndarray) -> np.ndarray:
+    """Rank of each value of a sorted array, ties sharing the mean of their positions (Spearman's convention)."""
+    n = ascending.size
+    starts = np.flatnonzero(np.r_[True, ascending[1:] != ascending[:-1]])  # first position of each distinct value
+    ends = np.r_[starts[1:], n]
+    return np.repeat(0.5 * (starts + ends - 1), ends - starts)
+
+
 def rank_correlate(
     x: np.ndarray, y: np.ndarray, rho: float, generator: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -618,7 +626,9 @@ def rank_correlate(
     uncorrelated (Gram–Schmidt), mixed as ``r·a + √(1 − r²)·b`` and the draws take the ranks of ``a`` and
     of the mix. ``r`` starts at the normal-copula value 2·sin(π·rho/6) and is corrected by the rank
     correlation measured on the sample until it is within :data:`RANK_TOLERANCE` of ``rho`` (a few steps;
-    with tens of draws the ranks move in steps of a few hundredths, and the closest step is kept).
+    with tens of draws the ranks move in steps of a few hundredths, and the closest step is kept). The rank
+    correlation measured is Spearman's of the reordered draws, tied draws (a driver clipped at its bound, a
+    rounded one) sharing their mean rank; draws with one value only have none, and are paired by plain ranks.
     ``rho = 0`` leaves the draws as drawn: independent, not reordered to a sample correlation of exactly 0.
     """
     if rho == 0 or x.size < 3:
@@ -629,10 +639,15 @@ def rank_correlate(
     norm = float(b @ b)
     b = b * math.sqrt(float(a @ a) / norm) if norm > 0 else b
     rank_a = _ranks(a)
+    x_sorted, y_sorted = np.sort(x), np.sort(y)
+    mid_x, mid_y = _mid_ranks(x_sorted), _mid_ranks(y_sorted)
+    if not (mid_x[-1] > mid_x[0] and mid_y[-1] > mid_y[0]):  # a constant draw: no rank correlation to aim at
+        mid_x, mid_y = np.arange(x.size, dtype=float), np.arange(y.size, dtype=float)
+    mid_a = mid_x[rank_a]
 
     def mixed(r: float) -> tuple[np.ndarray, float]:
         ranks = _ranks(r * a + math.sqrt(max(1.0 - r * r, 0.0)) * b)
-        return ranks, float(np.corrcoef(rank_a, ranks)[0, 1])
+        return ranks, float(np.corrcoef(mid_a, mid_y[ranks])[0, 1])
 
     r = 2.0 * math.sin(math.pi * rho / 6.0)
     ranks, measured = mixed(r)
@@ -647,7 +662,7 @@ def rank_correlate(
         ranks, measured = mixed(r)
         if abs(measured - rho) < abs(best[1] - rho):
             best = ranks, measured
-    return np.sort(x)[rank_a], np.sort(y)[best[0]]
+    return x_sorted[rank_a], y_sorted[best[0]]
 
 
 def sample(
