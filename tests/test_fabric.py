@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import neoplan
 from neoplan.costs import CAPEX_CATEGORIES, total_usd
 from neoplan.fabric import (
     DESIGN_CHOICES,
@@ -618,3 +619,15 @@ def test_storage_ports_on_the_front_end_run_at_the_speed_they_are_given():
     assert fast.switch_gbps == 200 and fast.storage_port_gbps == 200  # 200G-class switches take the 100G servers too
     assert fast.transceivers_by_speed[200] == 2 * 16 + 2 * fast.links_leaf_spine
     assert fast.transceivers_by_speed[100] == 2 * (256 + 6)
+
+
+def test_top_of_rack_refusal_counts_the_racks_nics_on_nvl72_and_hgx() -> None:
+    """A top-of-rack leaf too small is refused with the rack's units × NICs and the fixes that apply."""
+    nvl = neoplan.load_scenario({"base": "gb200_nvl72_18rack", "fabric": {"topology": "tor"}})
+    with pytest.raises(neoplan.ScenarioError, match=r"a rack's 18 × 4 back-end NICs = 72 leaf downlinks") as err:
+        neoplan.evaluate(nvl)
+    assert "rail-optimized fabric.topology" in str(err.value)
+    hgx = neoplan.load_scenario({"base": "optimized", "fabric": {"topology": "tor", "oversubscription": 1.0},
+                                 "facility": {"servers_per_rack": 8, "rack_power_kw": 100}})
+    with pytest.raises(neoplan.ScenarioError, match=r"a rack's 8 × 8 back-end NICs = 64 leaf downlinks"):
+        neoplan.evaluate(hgx)

@@ -244,18 +244,27 @@ def _leaf_layout(
     return sus * per_su, su * rails, used, per_su, sus
 
 
-def _check_leaf_fits(topology: str, downlinks: int, oversubscription: float, switch: NetworkItem) -> None:
+def _check_leaf_fits(
+    topology: str, downlinks: int, oversubscription: float, switch: NetworkItem, per_rack: int, nics: int
+) -> None:
+    """Refuse a leaf whose downlinks and uplinks exceed the switch's ports, naming what to change.
+
+    Top-of-rack: a rack's ``per_rack`` units × ``nics`` back-end NICs each (servers × NICs per server; on NVL72 its
+    compute trays × NICs per tray); rail-optimized: one port per server of a scalable unit per rail.
+    """
     need = leaf_uplinks_needed(downlinks, oversubscription)
     if downlinks + need <= switch.radix:
         return
-    what = (
-        f"facility.servers_per_rack × fabric.nics_per_node = {downlinks} leaf downlinks"
-        if topology == "tor"
-        else f"fabric.servers_per_su = {downlinks} servers (one leaf port each per rail)"
-    )
+    if topology == "tor":
+        what = f"top-of-rack puts a rack's {per_rack} × {nics} back-end NICs = {downlinks} leaf downlinks on one leaf"
+        fix = ("choose a rail-optimized fabric.topology or a bigger fabric.switch_model (HGX: or fewer "
+               "facility.servers_per_rack)")
+    else:
+        what = f"fabric.servers_per_su = {downlinks} servers (one leaf port each per rail)"
+        fix = "lower it"
     raise FabricError(
-        f"{what} plus {need} uplinks need {downlinks + need} ports but fabric.switch_model {switch.key!r} "
-        f"has {switch.radix}; lower it or raise fabric.oversubscription"
+        f"{what}; with {need} uplinks that needs {downlinks + need} ports but fabric.switch_model {switch.key!r} "
+        f"has {switch.radix}: {fix}, or raise fabric.oversubscription"
     )
 
 
@@ -284,7 +293,7 @@ def _layout(
     su = min(servers_per_su, servers)
     rails = rails_per_leaf(nics, su, switch.radix, oversubscription, pack=topology == "spectrum_x")
     leaves, reserved, used, group, sus = _leaf_layout(topology, servers, nics, servers_per_su, servers_per_rack, rails)
-    _check_leaf_fits(topology, reserved, oversubscription, switch)
+    _check_leaf_fits(topology, reserved, oversubscription, switch, servers_per_rack, nics)
     if topology == "modular":
         return _chassis_spines(item, leaves, reserved, used, group, sus, oversubscription, servers * gpus_per_node)
     try:
