@@ -7,23 +7,22 @@ cases, rows never interact. Annual IRR = ``(1 + monthly IRR) ** 12 - 1``.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from functools import lru_cache
 
 import numpy as np
 
-from .timebase import MONTHS_PER_YEAR, monthly_rate
+from .timebase import MONTHS_PER_YEAR
 
 
-def _discount_factors(x: np.ndarray, months: int) -> np.ndarray:
-    """``x ** t`` for t = 0 … months-1, one row per case (n, months), by repeated multiplication along each row.
+def _discount_factors(x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``x ** t`` for t = 0 … months-1 into ``out`` (n, months), whose first column holds 1, by repeated multiplication.
 
     Each row comes from the same multiplications whatever the number of rows, so a case's result does
     not depend on the batch it is evaluated in.
     """
-    out = np.empty((x.size, months))
-    out[:, 0] = 1.0
     out[:, 1:] = x[:, None]
-    return np.cumprod(out, axis=1, out=out)
+    return np.multiply.accumulate(out, axis=1, out=out)  # np.cumprod, without its wrapper
 
 
 IRR_GRID_MONTHLY = (
@@ -38,35 +37,41 @@ IRR_LO_MONTHLY = -0.99
 IRR_HI_MONTHLY = 1.0
 """Highest monthly rate the IRR search tries (+409,500 % a year)."""
 
+_BRACKET_POINTS = np.array([[0], [1], [-1]])
+"""Grid offsets from a bracket's lower index j: its ends j and j + 1, and the point below it (j − 1)."""
+_OTHERS, _LAST = np.array([1, 0, 0]), np.array([2, 2, 1])
+"""For each of three points, the indices of the two others (see :func:`_inverse_quadratic`)."""
 
-def _inverse_quadratic(
-    a: np.ndarray, b: np.ndarray, c: np.ndarray, fa: np.ndarray, fb: np.ndarray, fc: np.ndarray
-) -> np.ndarray:
+
+def _inverse_quadratic(x: np.ndarray, f: np.ndarray) -> np.ndarray:
     """Root estimate inside each bracket [a, b] from the inverse quadratic through three points.
 
-    Falls back to linear interpolation between a and b where the quadratic is undefined or leaves the
-    bracket. Call under ``np.errstate(divide="ignore", invalid="ignore")``: coincident values divide by 0.
+    ``x`` (3, n) holds a, b and a third point c, ``f`` (3, n) the values there. Falls back to linear
+    interpolation between a and b where the quadratic is undefined or leaves the bracket. Call under
+    ``np.errstate(divide="ignore", invalid="ignore")``: coincident values divide by 0.
     """
-    quadratic = (
-        a * fb * fc / ((fa - fb) * (fa - fc))
-        + b * fa * fc / ((fb - fa) * (fb - fc))
-        + c * fa * fb / ((fc - fa) * (fc - fb))
-    )
+    a, b, fa, fb = x[0], x[1], f[0], f[1]
+    others, last = f[_OTHERS], f[_LAST]  # the two values other than each point's own
+    # Lagrange form of the inverse: Σ x_i · Π_{k≠i} f_k / Π_{k≠i} (f_i − f_k), summed a, b, c in turn
+    quadratic = np.add.reduce(x * others * last / ((f - others) * (f - last)), axis=0)
+    inside = (quadratic > a) & (quadratic < b)
+    if np.count_nonzero(inside) == inside.size:
+        return quadratic
     linear = a - fa * (b - a) / (fb - fa)
     linear = np.where(np.isfinite(linear), np.minimum(np.maximum(linear, a), b), 0.5 * (a + b))
-    return np.where((quadratic > a) & (quadratic < b), quadratic, linear)
+    return np.where(inside, quadratic, linear)
 
 
 def _right_aligned(cf: np.ndarray) -> np.ndarray:
     """``cf`` (n, months) with each row shifted right until its last non-zero flow sits in the last month.
 
     A shift by k months multiplies NPV by ``(1 + r) ** -k``: the same roots, and the horizon-value form of
-    :func:`_value_and_slope` then never underflows to 0 on trailing zero months.
+    :func:`_value_and_derivatives` then never underflows to 0 on trailing zero months.
     """
-    months = cf.shape[1]
-    shift = np.argmax(cf[:, ::-1] != 0, axis=1)  # trailing zero months of each row (0 for an all-zero row)
-    if not shift.any():
+    n, months = cf.shape
+    if np.count_nonzero(cf[:, -1]) == n:  # nothing trails
         return cf
+    shift = np.argmax(cf[:, ::-1] != 0, axis=1)  # trailing zero months of each row (0 for an all-zero row)
     source = np.arange(months)[None, :] - shift[:, None]
     out = np.take_along_axis(cf, np.maximum(source, 0), axis=1)
     out[source < 0] = 0.0
@@ -80,41 +85,108 @@ def _exponents(rates: np.ndarray, months: int) -> np.ndarray:
     (``Σ cf (1 + r)^(months-1-t)`` = NPV × ``(1 + r)^(months-1)``) has the same sign and roots and stays
     within [0, 1] per flow there, as NPV does at r ≥ 0.
     """
+    above, below = _month_exponents(months)
+    return np.where(np.asarray(rates)[..., None] < 0, below, above)
+
+
+@lru_cache(maxsize=16)
+def _month_exponents(months: int) -> tuple[np.ndarray, np.ndarray]:
+    """(``-t``, ``months - 1 - t``) for t = 0 … months-1: :func:`_exponents` at r ≥ 0 and below 0 (read-only)."""
     t = np.arange(months, dtype=float)
-    return np.where(np.asarray(rates)[..., None] < 0, months - 1.0 - t, -t)
+    above, below = -t, months - 1.0 - t
+    above.flags.writeable = below.flags.writeable = False
+    return above, below
 
 
-def _value_and_slope(cf: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(f, df/dr) of each row of ``cf`` (n, months) at monthly rates ``r`` (n,): NPV at r ≥ 0, else horizon value.
+@lru_cache(maxsize=16)
+def _power_weights(months: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(k, k (k − 1) / 2, −k, k (k + 1) / 2) for k = 0 … months-1 (read-only): see :func:`_power_coefficients`."""
+    k = np.arange(months, dtype=float)
+    out = (k, 0.5 * k * (k - 1.0), -k, 0.5 * k * (k + 1.0))
+    for x in out:
+        x.flags.writeable = False
+    return out
 
-    Both forms have NPV's sign and roots (see :func:`_exponents`). Row-wise sums of products (``einsum``
-    without BLAS), so each row's result is independent of the others.
+
+def _power_coefficients(cf: np.ndarray, below: bool) -> np.ndarray:
+    """Coefficients (3, n, months) of ``p ** k`` (k = 0 … months-1) in (f, (1+r) f', (1+r)² f''/2) of ``cf``.
+
+    Below rate 0 (horizon value, ``p = 1 + r``): ``cf`` reversed, times k and times k (k − 1) / 2. At
+    r ≥ 0 (NPV, ``p = 1 / (1 + r)``): ``cf``, times −k and times k (k + 1) / 2. See :func:`_value_and_derivatives`.
     """
-    months = cf.shape[1]
-    below = r < 0
-    powers = _discount_factors(np.where(below, 1.0 + r, 1.0 / (1.0 + r)), months)  # base^k, k = 0 … months-1
-    t = np.arange(months, dtype=float)
-    if below.all():
-        factors, exponents = np.ascontiguousarray(powers[:, ::-1]), months - 1.0 - t
-    elif below.any():
-        factors, exponents = np.where(below[:, None], powers[:, ::-1], powers), _exponents(r, months)
+    k, below_curvature, above_slope, above_curvature = _power_weights(cf.shape[1])
+    out = np.empty((3, *cf.shape))
+    out[0] = cf[:, ::-1] if below else cf
+    np.multiply(out[0], k if below else above_slope, out=out[1])
+    np.multiply(out[0], below_curvature if below else above_curvature, out=out[2])
+    return out
+
+
+def _row_coefficients(cf: np.ndarray, below: np.ndarray) -> np.ndarray:
+    """:func:`_power_coefficients` (3, n, months) of each row of ``cf`` on its side of rate 0 (``below``: r < 0)."""
+    n_below = np.count_nonzero(below)
+    if n_below == below.size or n_below == 0:
+        return _power_coefficients(cf, bool(n_below))
+    k, below_curvature, above_slope, above_curvature = _power_weights(cf.shape[1])
+    rows_below = below[:, None]
+    out = np.empty((3, *cf.shape))
+    np.copyto(out[0], np.where(rows_below, cf[:, ::-1], cf))
+    np.multiply(out[0], np.where(rows_below, k, above_slope), out=out[1])
+    np.multiply(out[0], np.where(rows_below, below_curvature, above_curvature), out=out[2])
+    return out
+
+
+def _value_and_derivatives(coefficients: np.ndarray, below: np.ndarray, powers: np.ndarray, r: np.ndarray
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(f, f', f''/2f') of each row at monthly rates ``r`` (n,) (f' = df/dr), from its ``coefficients``.
+
+    ``coefficients`` (3, n, months) are :func:`_row_coefficients` for the side of rate 0 in ``below``
+    (r < 0). f is NPV at r ≥ 0, else the value at the horizon: both have NPV's sign and roots (see
+    :func:`_exponents`). ``powers`` (n, months) is scratch space whose first column is 1. Row-wise sums of
+    products (``einsum`` without BLAS), so each row's result is independent of the others.
+    """
+    n_below = np.count_nonzero(below)
+    growth = 1.0 + r
+    if n_below == r.size:
+        base = growth
+    elif n_below == 0:
+        base = 1.0 / growth
     else:
-        factors, exponents = powers, -t
-    value = np.einsum("ij,ij->i", cf, factors, optimize=False)
-    factors *= exponents
-    return value, np.einsum("ij,ij->i", cf, factors, optimize=False) / (1.0 + r)
+        base = np.where(below, growth, 1.0 / growth)
+    _discount_factors(base, powers)
+    value, slope, half_curvature = np.einsum("kij,ij->ki", coefficients, powers, optimize=False)
+    return value, slope / growth, half_curvature / (slope * growth)
 
 
-@lru_cache(maxsize=32)
-def _irr_grid(lo: float, hi: float, months: int, hurdle: float) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """(monthly rates, factors (months, rates), index of rate 0, index of the hurdle) of :func:`irr_annual`'s grid.
+@lru_cache(maxsize=16)
+def _fixed_grid(lo: float, hi: float, months: int) -> tuple[np.ndarray, np.ndarray, tuple[float, ...]]:
+    """(monthly rates, factors transposed (rates, months), the rates as a tuple) of the grid without the hurdle.
 
     The factors give NPV at rates ≥ 0 and the value at the horizon below 0 (see :func:`_exponents`).
     """
-    rates = np.unique(np.array([lo, *(g for g in IRR_GRID_MONTHLY if lo < g < hi), 0.0, hurdle, hi]))
-    factors = (1.0 + rates[None, :]) ** _exponents(rates, months).T
+    rates = np.unique(np.array([lo, *(g for g in IRR_GRID_MONTHLY if lo < g < hi), 0.0, hi]))
+    factors = (1.0 + rates[:, None]) ** _exponents(rates, months)
     rates.flags.writeable = factors.flags.writeable = False
-    return rates, factors, int(np.searchsorted(rates, 0.0)), int(np.searchsorted(rates, hurdle))
+    return rates, factors, tuple(rates.tolist())
+
+
+def _npv_table(cf: np.ndarray, lo: float, hi: float, hurdle: float) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """(monthly rates, table (n, rates), index of rate 0, index of the hurdle) of :func:`irr_annual`'s grid.
+
+    The grid of :func:`_fixed_grid` (cached) with the ``hurdle`` inserted in order unless it is on it
+    already; the table holds NPV of each row of ``cf`` (n, months) at rates ≥ 0 and the value at the
+    horizon below 0 (see :func:`_exponents`).
+    """
+    rates, factors, listed = _fixed_grid(lo, hi, cf.shape[1])
+    table = np.einsum("ij,jk->ik", cf, factors.T, optimize=False)
+    at_zero, at_hurdle = bisect_left(listed, 0.0), bisect_left(listed, hurdle)
+    if listed[at_hurdle] != hurdle:
+        above, below = _month_exponents(cf.shape[1])
+        at_hurdle_value = np.einsum("ij,j->i", cf, (1.0 + hurdle) ** (below if hurdle < 0 else above), optimize=False)
+        rates = np.concatenate((rates[:at_hurdle], [hurdle], rates[at_hurdle:]))
+        table = np.concatenate((table[:, :at_hurdle], at_hurdle_value[:, None], table[:, at_hurdle:]), axis=1)
+        at_zero += hurdle < 0
+    return rates, table, at_zero, at_hurdle
 
 
 def irr_annual(
@@ -139,20 +211,34 @@ def irr_annual(
 
     How: NPV is tabulated at ``IRR_GRID_MONTHLY`` plus 0 and the hurdle (below rate 0 as the value at the
     horizon, which does not overflow; same sign, same roots), the bracket is chosen as above and refined
-    from the inverse quadratic through it and a neighbouring grid point by a Newton step when the step stays
-    inside the bracket and at least halves the step before last, else bisection (``rtsafe`` of Numerical
-    Recipes), until a bisection moves less than ``tol`` [monthly rate] or a Newton step less than
-    ``√(tol / months)``. Roots closer together than the grid's spacing are not told apart. Rows never
-    interact, so a case gives the same IRR alone or in a batch.
+    from the inverse quadratic through it and a neighbouring grid point by a Halley step (Newton's, corrected
+    for curvature) when the step stays inside the bracket and at least halves the step before last, else
+    bisection (``rtsafe`` of Numerical Recipes, with Halley's step), until a bisection moves less than ``tol``
+    [monthly rate] or a Halley step less than ``√(tol / months)``. Roots closer together than the grid's
+    spacing are not told apart. Rows never interact, so a case gives the same IRR alone or in a batch.
     """
     cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
-    hurdle_monthly = float(monthly_rate(hurdle))
+    hurdle_monthly = (1.0 + float(hurdle)) ** (1.0 / MONTHS_PER_YEAR) - 1.0  # timebase.monthly_rate, as a float
     if not lo < min(0.0, hurdle_monthly) <= max(0.0, hurdle_monthly) < hi:
         raise ValueError(f"the IRR range {lo} … {hi} a month must contain 0 and the hurdle rate")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        r, ok = _irr_monthly(_right_aligned(cf), float(lo), float(hi), hurdle_monthly, tol, max_iterations)
-    out = np.where(ok, (1.0 + r) ** MONTHS_PER_YEAR - 1.0, np.nan)
+        r = _irr_monthly(_right_aligned(cf), float(lo), float(hi), hurdle_monthly, tol, max_iterations)
+    out = (1.0 + r) ** MONTHS_PER_YEAR - 1.0
     return out.reshape(np.shape(cash_flows)[:-1]) if np.ndim(cash_flows) > 1 else out[0]
+
+
+@lru_cache(maxsize=64)
+def _bracket_constants(size: int, at_zero: int, at_hurdle: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, slice]:
+    """For grid index k = 0 … size-1 (read-only): sign(k − at_zero), |k − at_zero|, ½ − k from 0 to the hurdle.
+
+    And the slice of k from 0 to the hurdle (both included).
+    """
+    k = np.arange(size)
+    span = slice(min(at_zero, at_hurdle), max(at_zero, at_hurdle) + 1)
+    side, distance, half_below = np.sign(k - at_zero), np.abs(k - at_zero), 0.5 - k[span]
+    for x in (side, distance, half_below):
+        x.flags.writeable = False
+    return side, distance, half_below, span
 
 
 def _meaningful_bracket(sign: np.ndarray, at_zero: int, at_hurdle: int) -> tuple[np.ndarray, np.ndarray]:
@@ -161,55 +247,81 @@ def _meaningful_bracket(sign: np.ndarray, at_zero: int, at_hurdle: int) -> tuple
     ``sign`` (n, rates) is NPV's sign on the grid; see :func:`irr_annual` for the rule.
     """
     size = sign.shape[1]
-    k = np.arange(size)
-    s0 = sign[:, at_zero]
-    falls = (sign[:, 1:] <= 0) & (k[:-1] >= at_zero)  # from 0 up: the first grid point where NPV is ≤ 0
-    rises = (sign[:, :-1] >= 0) & (k[:-1] < at_zero)  # from 0 down: the first grid point where NPV is ≥ 0
-    up, down = np.argmax(falls, axis=1), size - 2 - np.argmax(rises[:, ::-1], axis=1)
-    j = np.where(s0 > 0, up, np.where(s0 < 0, down, at_zero - 1))
-    found = np.where(s0 > 0, falls.any(axis=1), np.where(s0 < 0, rises.any(axis=1), True))
-    jj = j[:, None]
-    # between the root and the hurdle NPV must keep the sign the IRR predicts: < 0 above the root, > 0 below
-    wrong_above = (k > jj) & (k <= at_hurdle) & ~((sign < 0) | ((k == jj + 1) & (sign == 0)))
-    wrong_below = (k >= at_hurdle) & (k <= jj) & ~((sign > 0) | ((k == jj) & (sign == 0)))
-    return np.maximum(j, 0), found & ~(wrong_above | wrong_below).any(axis=1)
+    side, distance, half_below, span = _bracket_constants(size, at_zero, at_hurdle)
+    s0 = sign[:, at_zero, None]
+    # grid points on the side of 0 that NPV(0) points to (0 itself if NPV(0) = 0) where NPV is ≤ 0 (above 0)
+    # or ≥ 0 (below 0); the root's bracket ends at the one nearest to 0
+    candidate = (sign * s0 <= 0) & (side == s0)
+    nearest = np.argmin(np.where(candidate, distance, size), axis=1)
+    j = nearest - (nearest >= at_zero)
+    # between the root and the hurdle NPV must keep the sign the IRR predicts: > 0 at and below j, < 0
+    # above; 0 only at the bracket's ends j and j + 1. Between 0 and the root it does so by the choice of j,
+    # so checking from 0 to the hurdle is the same. u = j + ½ − k has that sign and |u| = ½ at the ends.
+    u = j[:, None] + half_below
+    fits = sign[:, span] * u >= np.abs(u) - 0.5
+    return j, candidate.any(axis=1) & fits.all(axis=1)
 
 
 def _irr_monthly(cf: np.ndarray, lo: float, hi: float, hurdle: float, tol: float, max_iterations: int
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """(monthly IRR, whether defined) of each row of ``cf`` (n, months), right-aligned; see :func:`irr_annual`."""
+                 ) -> np.ndarray:
+    """Monthly IRR (``nan`` where undefined) of each row of right-aligned ``cf`` (n, months); see :func:`irr_annual`."""
     n, months = cf.shape
-    rates, factors, at_zero, at_hurdle = _irr_grid(lo, hi, months, hurdle)
-    table = np.einsum("ij,jk->ik", cf, factors, optimize=False)
+    rates, table, at_zero, at_hurdle = _npv_table(cf, lo, hi, hurdle)
     j, ok = _meaningful_bracket(np.sign(table), at_zero, at_hurdle)
-    rows = np.arange(n)
-    a, b, fa, fb = rates[j], rates[j + 1], table[rows, j], table[rows, j + 1]
-    k = np.where(j > 0, j - 1, np.minimum(j + 2, rates.size - 1))  # a third grid point next to the bracket
-    r = _inverse_quadratic(a, b, rates[k], fa, fb, table[rows, k])
-    r = np.where(fa == 0, a, np.where(fb == 0, b, r))
-    newton_tol = max(math.sqrt(tol / months), tol)  # Newton's error after a step h is ~ |f''/2f'| h² ≤ months h²
-    # the rows still solving, compacted: their index, flows, rate, bracket [a, b] (f(a) = fa), last two steps
-    idx = np.nonzero(ok & (fa != 0) & (fb != 0))[0]
-    state = [cf[idx], r[idx], a[idx], b[idx], fa[idx], b[idx] - a[idx], b[idx] - a[idx]]
+    points = j + _BRACKET_POINTS  # the bracket [a, b] and a third grid point c next to it: below, else 2nd above
+    if np.count_nonzero(j) < n:
+        points[2, j == 0] = 2
+    x, f = rates[points], table[np.arange(n), points]
+    a, b, fa, fb = x[0], x[1], f[0], f[1]
+    r = _inverse_quadratic(x, f)
+    solving = ok
+    if np.count_nonzero(fa) + np.count_nonzero(fb) < 2 * n:  # a root on the grid
+        r = np.where(fa == 0, a, np.where(fb == 0, b, r))
+        solving = ok & (fa != 0) & (fb != 0)
+    if np.count_nonzero(ok) < n:
+        r = np.where(ok, r, np.nan)
+    step_tol = max(math.sqrt(tol / months), tol)  # a Halley step's error is ~ |f‴/6f' − (f″/2f')²| h³ ≪ tol
+    # the rows still solving, compacted: their index, bracket [a, b], sign of f(a), rate, half the step before
+    # last and the last step, the side of rate 0 their coefficients are for; those and scratch space
+    idx = np.flatnonzero(solving)
+    width = b - a
+    state = [a, b, np.sign(fa), r, 0.5 * width, width, r < 0]
+    if idx.size < n:
+        state = [v[idx] for v in state]
+    coefficients, powers = _row_coefficients(cf[idx] if idx.size < n else cf, state[6]), np.ones((idx.size, months))
     for _ in range(max_iterations):
         if idx.size == 0:
             break
-        flows, rr, aa, bb, faa, step_before, step = state
-        value, slope = _value_and_slope(flows, rr)
-        same = np.sign(value) == np.sign(faa)
-        aa, faa, bb = np.where(same, rr, aa), np.where(same, value, faa), np.where(same, bb, rr)
-        newton = rr - value / slope
-        use_newton = (newton >= aa) & (newton <= bb) & (np.abs(2.0 * value) <= np.abs(step_before * slope))
-        at_root = value == 0
-        nxt = np.where(at_root, rr, np.where(use_newton, newton, 0.5 * (aa + bb)))
-        moved = np.abs(nxt - rr)
-        finished = at_root | (moved <= tol) | (use_newton & (moved <= newton_tol))
-        state = [flows, nxt, aa, bb, faa, step, moved]
-        if finished.any():
+        aa, bb, sign_a, rr, half_before, step, sides = state
+        below = rr < 0
+        crossed = below != sides
+        if np.count_nonzero(crossed):  # rows whose rate crossed 0
+            coefficients[:, crossed] = _row_coefficients(cf[idx[crossed]], below[crossed])
+        value, slope, bend = _value_and_derivatives(coefficients, below, powers, rr)
+        same = np.sign(value) == sign_a  # f(rr) has f(a)'s sign: the root lies above rr
+        aa, bb = np.where(same, rr, aa), np.where(same, bb, rr)
+        halley_step = value / (slope - value * bend)  # Newton's value / slope, corrected for curvature
+        halley = rr - halley_step
+        moved = np.abs(halley_step)
+        use_halley = (halley >= aa) & (halley <= bb) & (moved <= half_before)
+        if np.count_nonzero(use_halley) == use_halley.size:
+            nxt, finished = halley, moved <= step_tol
+        else:
+            nxt = np.where(use_halley, halley, 0.5 * (aa + bb))
+            moved = np.abs(nxt - rr)
+            finished = moved <= np.where(use_halley, step_tol, tol)
+        if np.count_nonzero(value) < value.size:  # at a root
+            nxt, finished = np.where(value == 0, rr, nxt), finished | (value == 0)
+        state = [aa, bb, sign_a, nxt, 0.5 * step, moved, below]
+        done = np.count_nonzero(finished)
+        if done:
             r[idx[finished]] = nxt[finished]
+            if done == idx.size:
+                break
             keep = ~finished
-            idx, state = idx[keep], [x[keep] for x in state]
-    return r, ok
+            idx, state = idx[keep], [v[keep] for v in state]
+            coefficients, powers = coefficients[:, keep], powers[: idx.size]  # scratch: any rows will do
+    return r
 
 
 def irr_candidates_annual(cash_flows: np.ndarray, *, lo: float = IRR_LO_MONTHLY, hi: float = IRR_HI_MONTHLY
@@ -219,9 +331,9 @@ def irr_candidates_annual(cash_flows: np.ndarray, *, lo: float = IRR_LO_MONTHLY,
     For messages that explain an undefined IRR: several entries mean the flows have several IRRs.
     """
     cf = _right_aligned(np.atleast_2d(np.asarray(cash_flows, dtype=float))[:1])
-    rates, factors, _, _ = _irr_grid(float(lo), float(hi), cf.shape[1], 0.0)
+    rates, factors, _ = _fixed_grid(float(lo), float(hi), cf.shape[1])  # rate 0 is on it
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        table = (cf @ factors)[0]
+        table = (cf @ factors.T)[0]
         change = np.nonzero(np.sign(table[:-1]) * np.sign(table[1:]) < 0)[0]
         a, b, fa, fb = rates[change], rates[change + 1], table[change], table[change + 1]
         roots = np.concatenate([rates[table == 0], a - fa * (b - a) / (fb - fa)])
