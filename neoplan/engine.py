@@ -10,7 +10,7 @@ and the meaning of "year" from :mod:`neoplan.timebase`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -299,11 +299,6 @@ class Reliability:
         early_loss = early * (out.interruptions_per_month * per_interruption)[:, None] / (design.gpus * HOURS_PER_MONTH)
         return np.minimum(share + ops.performance_elasticity * early_loss, 1.0)
 
-    def credited(
-        self, rev: revenue.RevenueSchedule, scenario: Scenario, d: revenue.AnyDates
-    ) -> revenue.RevenueSchedule:
-        """``rev`` with SLA credits from unavailability and early-life losses given back (:meth:`credit_share`)."""
-        return replace(rev, sla_credits_usd=rev.gross_usd * self.credit_share(scenario, d))
 
 
 def _reliability(

@@ -198,7 +198,7 @@ _METRICS: tuple[Metric, ...] = (
     Metric("sla_credits_usd_per_year", "SLA credits / year", "USD/year", formats.usd,
            "Revenue given back in the first operating year: unavailability × the SLA credit multiple (or the "
            "fixed share) plus early-life failure losses at the performance elasticity.",
-           "pages/operations.py", "neoplan.engine.Reliability.credited", _OPS),
+           "pages/operations.py", "neoplan.engine.Reliability.credit_share", _OPS),
 )
 
 METRICS: Mapping[str, Metric] = {m.key: m for m in _METRICS}
