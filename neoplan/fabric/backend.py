@@ -256,8 +256,9 @@ def _check_leaf_fits(
     if downlinks + need <= switch.radix:
         return
     if topology == "tor":
-        what = f"top-of-rack puts a rack's {per_rack} × {nics} back-end NICs = {downlinks} leaf downlinks on one leaf"
-        fix = ("choose a rail-optimized fabric.topology or a bigger fabric.switch_model (HGX: or fewer "
+        what = (f"fabric.topology 'tor' puts a rack's {per_rack} × {nics} back-end NICs = {downlinks} downlinks on "
+                "one leaf")
+        fix = ("choose a rail-optimized topology or a bigger fabric.switch_model (HGX: or fewer "
                "facility.servers_per_rack)")
     else:
         what = f"fabric.servers_per_su = {downlinks} servers (one leaf port each per rail)"
