@@ -195,12 +195,12 @@ def opex_for_year(
     *,
     revenue_usd: float = 0.0,
     ufm_subscription: bool = False,
-    repairs_usd: float = 0.0,
 ) -> dict[str, float]:
     """Opex of operating year ``year`` (1 = first year after go-live) by category [USD/year], with ``total``.
 
     ``revenue_usd`` [USD/year] drives SG&A; ``ufm_subscription`` adds a yearly UFM subscription per
-    back-end endpoint when the subnet manager is UFM; ``repairs_usd`` [USD/year] comes from the failure model.
+    back-end endpoint when the subnet manager is UFM. ``repairs`` is 0 here: the failure model prices repairs per
+    case in the monthly engine (:func:`monthly_opex`), and :meth:`neoplan.model.Result.opex_for_year` reports them.
     """
     check("year", year, year >= 1, "≥ 1", error=ValueError)
     check("revenue_usd", revenue_usd, revenue_usd >= 0, "≥ 0", error=ValueError)
@@ -213,7 +213,7 @@ def opex_for_year(
         "hardware_support": hardware_support_usd_per_year(
             basis.hardware_capex_usd, opex.support_rate, year, scenario.node.warranty_years
         ),
-        "repairs": repairs_usd,
+        "repairs": 0.0,
         "software": sum(software.values()),
         "insurance": insurance_usd_per_year(basis.capex_usd, opex.insurance_rate),
         "transit": transit_usd_per_year(opex.transit_usd_per_month),
