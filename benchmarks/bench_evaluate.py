@@ -36,15 +36,17 @@ def fresh_scenarios(base: str, gpus: int) -> Callable[[], Scenario]:
 
     def make() -> Scenario:
         e = next(runs) * 1e-6
-        return scenario_from_dict({
-            "base": base,
-            "cluster": {"gpus": gpus, "hot_spare_share": 0.03},
-            "pricing": {"usd_per_gpu_hour": 2.80 + e, "utilization": 0.85 - e},
-            "facility": {"colo_usd_per_kw_month": 184.0 + e},
-            "financing": {"debt_share": 0.6 - e, "hurdle_rate": 0.12 + e},
-            "operations": {"checkpoint_interval_minutes": 60.0 + e, "mtbf_multiple": 1.0 + e},
-            "storage": {"usable_pb": 2.0 + e},
-        })
+        return scenario_from_dict(
+            {
+                "base": base,
+                "cluster": {"gpus": gpus, "hot_spare_share": 0.03},
+                "pricing": {"usd_per_gpu_hour": 2.80 + e, "utilization": 0.85 - e},
+                "facility": {"colo_usd_per_kw_month": 184.0 + e},
+                "financing": {"debt_share": 0.6 - e, "hurdle_rate": 0.12 + e},
+                "operations": {"checkpoint_interval_minutes": 60.0 + e, "mtbf_multiple": 1.0 + e},
+                "storage": {"usable_pb": 2.0 + e},
+            }
+        )
 
     return make
 

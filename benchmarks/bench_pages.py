@@ -87,13 +87,19 @@ CASES: list[tuple[str, str, Change | None]] = [
     ("Financing", "pages/financing.py", _number("w.financing.interest_rate", 9.0, 0.1)),
     ("Pricing & revenue", "pages/pricing.py", _number(PRICE_KEY, 2.5, 0.01)),
     ("Results", "pages/results.py", None),
-    ("Stress: tornado metric", "pages/stress_test.py",
-     _choice("radio", "stress.tornado_metric", ["npv_usd", "equity_irr", "payback_months", "project_irr"])),
+    (
+        "Stress: tornado metric",
+        "pages/stress_test.py",
+        _choice("radio", "stress.tornado_metric", ["npv_usd", "equity_irr", "payback_months", "project_irr"]),
+    ),
     ("Stress: new scenario", "pages/stress_test.py", None),
     # Typing a range or a Monte Carlo setting reruns nothing (both sit in forms); "Apply ranges" is the explicit
     # action that recomputes the tornado, the grid and the 10,000-draw Monte Carlo: timed here as such.
-    ("Stress: Apply ranges", "pages/stress_test.py", _submitted("stress.low.usd_per_gpu_hour", 1.5, 0.01,
-                                                                "stress.apply_ranges")),
+    (
+        "Stress: Apply ranges",
+        "pages/stress_test.py",
+        _submitted("stress.low.usd_per_gpu_hour", 1.5, 0.01, "stress.apply_ranges"),
+    ),
     ("Scenarios", "pages/scenarios.py", None),
     ("Compare", "pages/compare.py", None),
     ("Quote review", "pages/quote_review.py", _number("quote.servers", 8, 1)),

@@ -36,19 +36,36 @@ def summary(result: Result) -> str:
     saving = f" ({metrics.text('node_saving_vs_oem_usd', d['node_saving_vs_oem_usd'])} below OEM default)"
     rows: list[tuple[str, str]] = [
         ("Scenario", d["scenario"]),
-        ("GPUs / servers", f"{d['gpus']:,} GPUs in {d['servers']:,} {nodes}{spares} ({result.platform.name}), "
-                           f"hardware prices as of {result.book.as_of}"),
+        (
+            "GPUs / servers",
+            f"{d['gpus']:,} GPUs in {d['servers']:,} {nodes}{spares} ({result.platform.name}), "
+            f"hardware prices as of {result.book.as_of}",
+        ),
         row("node_capex_usd", saving),
-        ("Back end", f"{b['topology']} {b['oversubscription']:g}:1, {b['leaf_switches']} leaf / "
-                     f"{b['spine_switches']} spine / {b['core_switches']} core switches, "
-                     f"{b['transceivers']:,} transceivers, {b['cables']:,} cables"),
+        (
+            "Back end",
+            f"{b['topology']} {b['oversubscription']:g}:1, {b['leaf_switches']} leaf / "
+            f"{b['spine_switches']} spine / {b['core_switches']} core switches, "
+            f"{b['transceivers']:,} transceivers, {b['cables']:,} cables",
+        ),
         row("it_power_peak_kw", f", {metrics.text('racks', d['racks'])} racks"),
     ]
     rows += [row(f"capex_usd.{k}") for k, v in d["capex_usd"].items() if v and k != "total"]
-    rows += [row(key) for key in (
-        "capex_usd.total", "capex_per_server_excl_storage_usd", "opex_usd_per_year.total", "tco_usd_per_gpu_hour",
-        "breakeven_usd_per_gpu_hour", "npv_usd", "project_irr", "equity_irr", "payback_months", "min_dscr",
-    )]
+    rows += [
+        row(key)
+        for key in (
+            "capex_usd.total",
+            "capex_per_server_excl_storage_usd",
+            "opex_usd_per_year.total",
+            "tco_usd_per_gpu_hour",
+            "breakeven_usd_per_gpu_hour",
+            "npv_usd",
+            "project_irr",
+            "equity_irr",
+            "payback_months",
+            "min_dscr",
+        )
+    ]
     width = max(len(k) for k, _ in rows)
     lines = [f"{k:<{width}}  {v}" for k, v in rows]
     lines += [f"warning: {w}" for w in d["warnings"]]
@@ -86,9 +103,7 @@ def cmd_quote(args: argparse.Namespace) -> int:
     from .quote import QuoteError, load_quote, text_summary
 
     try:
-        review = load_quote(
-            args.file, args.servers, usd_per_unit=args.usd_per_unit, price_tolerance=args.tolerance
-        )
+        review = load_quote(args.file, args.servers, usd_per_unit=args.usd_per_unit, price_tolerance=args.tolerance)
     except QuoteError as exc:
         raise UsageError(str(exc)) from None
     print(json.dumps(review.to_dict(), indent=2) if args.json else text_summary(review))
@@ -102,13 +117,19 @@ def _stress_text(mc: Any, solutions: dict[str, Any]) -> str:
     s = mc.summary()
     keys = ("project_irr", "equity_irr", "npv_usd", "equity_moic", "payback_months", "min_dscr")
     fmt = {k: METRICS[k].text for k in keys} | {"payback_months": lambda v: "never" if v is None else formats.months(v)}
-    lines = [f"Monte Carlo: {s['draws']:,} draws, seed {s['seed']}, price–utilization correlation "
-             f"{s['price_utilization_correlation']:g}",
-             f"{'':16}{'P10':>14}{'P50':>14}{'P90':>14}{'scenario':>14}{'sits at':>9}"]
+    lines = [
+        f"Monte Carlo: {s['draws']:,} draws, seed {s['seed']}, price–utilization correlation "
+        f"{s['price_utilization_correlation']:g}",
+        f"{'':16}{'P10':>14}{'P50':>14}{'P90':>14}{'scenario':>14}{'sits at':>9}",
+    ]
     for metric, show in fmt.items():
         p, where = s[metric], s["base_case_percentile"][metric]
-        lines.append(f"{METRIC_LABELS[metric]:16}" + "".join(f"{show(p[k]):>14}" for k in ("p10", "p50", "p90"))
-                     + f"{show(s['deterministic'][metric]):>14}" + f"{'' if where is None else f'P{where:.0f}':>9}")
+        lines.append(
+            f"{METRIC_LABELS[metric]:16}"
+            + "".join(f"{show(p[k]):>14}" for k in ("p10", "p50", "p90"))
+            + f"{show(s['deterministic'][metric]):>14}"
+            + f"{'' if where is None else f'P{where:.0f}':>9}"
+        )
     lines += [
         f"{'probability of loss (equity MOIC < 1)':40}{formats.pct(s['probability_of_loss']):>8}",
         f"{'probability NPV < 0 at the hurdle rate':40}{formats.pct(s['probability_npv_negative']):>8}",
@@ -127,14 +148,21 @@ def cmd_stress(args: argparse.Namespace) -> int:
     if not -0.99 < args.target_irr < 10:
         raise UsageError(f"--target-irr must be between -0.99 and 10 (a fraction per year), got {args.target_irr}")
     result = evaluate(load_scenario(args.file))
-    mc = stress.monte_carlo(result, draws=args.draws, seed=args.seed, correlation=args.correlation,
-                            covenant_dscr=args.covenant)
+    mc = stress.monte_carlo(
+        result, draws=args.draws, seed=args.seed, correlation=args.correlation, covenant_dscr=args.covenant
+    )
     solutions = stress.solve_all(result, args.target_irr, mc.covenant_dscr)
     if args.json:
         out = mc.summary()
         out["solvers"] = {
-            k: {"driver": v.driver, "metric": v.metric, "target": v.target, "value": v.value,
-                "achieved": v.achieved, "message": v.message}
+            k: {
+                "driver": v.driver,
+                "metric": v.metric,
+                "target": v.target,
+                "value": v.value,
+                "achieved": v.achieved,
+                "message": v.message,
+            }
             for k, v in solutions.items()
         }
         print(json.dumps(out, indent=2, allow_nan=False))
@@ -153,8 +181,13 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="write the Excel workbook, CSV tables and HTML report of a scenario")
     rep.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
     rep.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created if missing)")
-    rep.add_argument("--draws", type=int, default=10_000, metavar="N",
-                     help="Monte Carlo draws of the stress sheets and report section (default 10,000)")
+    rep.add_argument(
+        "--draws",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="Monte Carlo draws of the stress sheets and report section (default 10,000)",
+    )
     rep.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the stress test (default 0)")
     rep.set_defaults(func=cmd_report)
     qu = sub.add_parser("quote", help="review an OEM quote (CSV/XLSX): classify lines, flag padding, price savings")
@@ -187,12 +220,27 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--draws", type=int, default=10_000, metavar="N", help="Monte Carlo draws (default 10,000)")
     st.add_argument("--seed", type=int, default=0, metavar="S", help="random seed; the same seed, the same result")
     st.add_argument("--json", action="store_true", help="print the JSON summary instead of a table")
-    st.add_argument("--correlation", type=float, default=0.0, metavar="R",
-                    help="rank correlation of price and utilization, -1 to 1 (default 0)")
-    st.add_argument("--covenant", type=float, default=None, metavar="X",
-                    help="DSCR covenant for the breach probability and the debt solver (default: the scenario's)")
-    st.add_argument("--target-irr", type=float, default=0.20, metavar="X",
-                    help="equity IRR the price solver aims at, a fraction per year (default 0.20)")
+    st.add_argument(
+        "--correlation",
+        type=float,
+        default=0.0,
+        metavar="R",
+        help="rank correlation of price and utilization, -1 to 1 (default 0)",
+    )
+    st.add_argument(
+        "--covenant",
+        type=float,
+        default=None,
+        metavar="X",
+        help="DSCR covenant for the breach probability and the debt solver (default: the scenario's)",
+    )
+    st.add_argument(
+        "--target-irr",
+        type=float,
+        default=0.20,
+        metavar="X",
+        help="equity IRR the price solver aims at, a fraction per year (default 0.20)",
+    )
     st.set_defaults(func=cmd_stress)
     # A subcommand is add_parser(...).set_defaults(func=cmd_...); its handler returns an exit code and raises
     # ScenarioError / UsageError for bad input (exit 2, one line).

@@ -35,7 +35,12 @@ class CostLine:
         # The fields, set in one step: the __init__ a frozen dataclass generates sets them one by one through
         # object.__setattr__, ~4× slower, and every evaluate builds ~80 lines.
         self.__dict__.update(
-            category=category, item=item, key=key, quantity=quantity, unit=unit, unit_price_usd=unit_price_usd,
+            category=category,
+            item=item,
+            key=key,
+            quantity=quantity,
+            unit=unit,
+            unit_price_usd=unit_price_usd,
             basis=basis,
         )
 

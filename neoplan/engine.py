@@ -191,9 +191,7 @@ def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_s
     return pay
 
 
-def refresh_payments(
-    capex_usd: np.ndarray, d: revenue.AnyDates, deposit_share: float, multiple: float
-) -> np.ndarray:
+def refresh_payments(capex_usd: np.ndarray, d: revenue.AnyDates, deposit_share: float, multiple: float) -> np.ndarray:
     """Capex of the refresh clusters paid per month (n, months) [USD]; zero unless ``end_of_life`` is refresh.
 
     Each refresh repeats the order of the first cluster shifted by k useful lives, so that it goes live as the
@@ -300,7 +298,6 @@ class Reliability:
         return np.minimum(share + ops.performance_elasticity * early_loss, 1.0)
 
 
-
 def _reliability(
     scenario: Scenario, basis: OperatingBasis, drivers: Drivers, own: operations.Outcome | None = None
 ) -> Reliability | None:
@@ -355,9 +352,9 @@ def run_cases(
         pue=drivers.pue,
         colo_usd_per_kw_month=drivers.colo_usd_per_kw_month,
         capex_multiple=drivers.capex_multiple,
-        repairs_usd_per_month=None if reliability is None else operations.repair_usd_per_month(
-            scenario.opex.remote_hands_usd_per_hour, reliability.outcome
-        ),
+        repairs_usd_per_month=None
+        if reliability is None
+        else operations.repair_usd_per_month(scenario.opex.remote_hands_usd_per_hour, reliability.outcome),
     )
     revenue_usd = rev.revenue_usd
     sga = sga_usd_per_year(revenue_usd, scenario.opex.sga_rate)

@@ -417,8 +417,6 @@ def cash_flow_table(result: Result) -> pd.DataFrame:
     return result.monthly_table()
 
 
-
-
 def pnl_table(result: Result) -> pd.DataFrame:
     """P&L per project year (rows ``Y1`` … and ``Total``; columns as ``statements.pnl_by_year``) [USD]."""
     return pnl_by_year(result).reset_index()
@@ -481,8 +479,21 @@ def tornado_table(run: StressRun) -> pd.DataFrame:
         for m in METRICS
         for r in run.tornado.records(m)
     ]
-    columns = ["metric", "metric_label", "driver", "label", "unit", "base_value", "low_value", "high_value",
-               "metric_at_base", "metric_at_low", "metric_at_high", "change_at_low", "change_at_high"]
+    columns = [
+        "metric",
+        "metric_label",
+        "driver",
+        "label",
+        "unit",
+        "base_value",
+        "low_value",
+        "high_value",
+        "metric_at_base",
+        "metric_at_low",
+        "metric_at_high",
+        "change_at_low",
+        "change_at_high",
+    ]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -531,10 +542,13 @@ def mc_settings_table(run: StressRun) -> pd.DataFrame:
         ("measured_rank_correlation", "Price–utilization rank correlation drawn", mc.measured_correlation, "number"),
         ("covenant_dscr", "DSCR covenant", mc.covenant_dscr, "ratio"),
         ("probability_of_loss", "Probability of loss (equity MOIC < 1)", mc.probability_of_loss, "fraction"),
-        ("probability_npv_negative", "Probability NPV < 0 at the hurdle rate", mc.probability_npv_negative,
-         "fraction"),
-        ("probability_dscr_breach", "Probability of a covenant breach (min DSCR < covenant)",
-         mc.probability_dscr_breach, "fraction"),
+        ("probability_npv_negative", "Probability NPV < 0 at the hurdle rate", mc.probability_npv_negative, "fraction"),
+        (
+            "probability_dscr_breach",
+            "Probability of a covenant breach (min DSCR < covenant)",
+            mc.probability_dscr_breach,
+            "fraction",
+        ),
     ]
     return pd.DataFrame(rows, columns=["key", "label", "value", "unit"])
 
@@ -838,8 +852,9 @@ def stress_sheet_blocks(data: Mapping[str, pd.DataFrame], run: StressRun) -> dic
             ),
             Block(data["mc_histogram"], histogram_format, title="Histogram (undefined draws in their own row)"),
         ],
-        "Solvers": [Block(data["solvers"], solver_format, title="Break-even solvers", wrap=("message",),
-                          widths={"message": 60})],
+        "Solvers": [
+            Block(data["solvers"], solver_format, title="Break-even solvers", wrap=("message",), widths={"message": 60})
+        ],
     }
 
 
@@ -1223,8 +1238,9 @@ def _stress_section(run: StressRun, data: Mapping[str, pd.DataFrame], charts: Ma
         return "pct" if column == "share_undefined" else metric_kind(kinds[str(record["label"])])
 
     ranges = data["mc_ranges"].drop(columns=["driver"])
-    labels = {spec_label: key for key, spec_label in zip(data["mc_ranges"]["driver"], data["mc_ranges"]["label"],
-                                                          strict=True)}
+    labels = {
+        spec_label: key for key, spec_label in zip(data["mc_ranges"]["driver"], data["mc_ranges"]["label"], strict=True)
+    }
     solvers = data["solvers"][["solver", "value", "unit", "message"]]
     solver_drivers = dict(zip(data["solvers"]["solver"], data["solvers"]["driver"], strict=True))
     return _section(
@@ -1245,9 +1261,7 @@ def _stress_section(run: StressRun, data: Mapping[str, pd.DataFrame], charts: Ma
     )
 
 
-def _report_body(
-    result: Result, data: Mapping[str, pd.DataFrame], charts: Mapping[str, str], run: StressRun
-) -> str:
+def _report_body(result: Result, data: Mapping[str, pd.DataFrame], charts: Mapping[str, str], run: StressRun) -> str:
     """The report's sections, in reading order."""
     s = result.scenario
     pnl = _transposed(data["pnl"], "year", PNL_LABELS)

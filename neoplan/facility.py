@@ -450,8 +450,9 @@ def design_facility(
         facility, platform, installed, network_racks, storage_racks, management_nodes, firewall_pairs
     )
     racks = c_racks + network_racks + storage_racks + m_racks
-    warning = None if platform.rack_scale else rack_power_warning(facility.servers_per_rack, node_kw,
-                                                                  facility.rack_power_kw)
+    warning = (
+        None if platform.rack_scale else rack_power_warning(facility.servers_per_rack, node_kw, facility.rack_power_kw)
+    )
 
     compute_peak = installed * node_kw
     compute_avg = compute_average_kw(servers, spares, node_kw, util, idle_power_share, busy_power_share)

@@ -153,8 +153,9 @@ def depreciation(
     horizon (go-live + k × life) and depreciates the same way from its own go-live. ``share``:
     :func:`depreciation_share` of ``go_live`` and ``life_months``, if already at hand.
     """
-    out = np.asarray(capex_usd)[..., None] * (depreciation_share(months, go_live, life_months) if share is None
-                                              else share)
+    out = np.asarray(capex_usd)[..., None] * (
+        depreciation_share(months, go_live, life_months) if share is None else share
+    )
     if refresh_capex_usd is not None:
         start, life, k = _per_case(go_live), _per_case(life_months), 1
         while np.any(start + k * life < months):
@@ -385,8 +386,9 @@ def debt_schedule(
     interest, capitalized, principal, payoff, balance = flows
     fee = np.zeros(pay.shape)
     fee[_index(n), first_draw] = financing.upfront_fee_rate * np.add.reduce(draws, axis=1)
-    return DebtSchedule(draws, interest, capitalized, interest - capitalized, principal, payoff, balance, fee, start,
-                        end, first_draw)
+    return DebtSchedule(
+        draws, interest, capitalized, interest - capitalized, principal, payoff, balance, fee, start, end, first_draw
+    )
 
 
 def _drawn_after(draws: np.ndarray, start: int | np.ndarray) -> bool:
@@ -423,8 +425,11 @@ def _level_schedule(
     growth, compounded, before = growth_from[:, 1:], compounded_from[:, 1:], compounded_from[:, :-1]
     drawn = compounded * np.add.accumulate(draws / before, axis=1)  # balance if nothing were repaid (np.cumsum)
     # owed when repayment starts
-    at_start = (drawn[:, min(start, months - 1), None] if isinstance(start, int)
-                else drawn[_index(n), np.minimum(start, months - 1)][:, None])
+    at_start = (
+        drawn[:, min(start, months - 1), None]
+        if isinstance(start, int)
+        else drawn[_index(n), np.minimum(start, months - 1)][:, None]
+    )
     waiting = _before(months, start)
     capitalizing: np.ndarray | None = None  # the months whose interest is capitalised
     if financing.amortization == "annuity":
@@ -712,7 +717,12 @@ def cash_flows(
     dep = depreciation(capex_total, months, go_live, life_months, refresh_capex_usd=refresh, share=share)
     end = None if end_of_life is None else np.asarray(go_live, dtype=float) + np.asarray(life_months, dtype=float)
     residual, gain = residual_flows(
-        capex_total, dep, months, residual_share, end_of_life_month=end, life_months=life_months,
+        capex_total,
+        dep,
+        months,
+        residual_share,
+        end_of_life_month=end,
+        life_months=life_months,
         refresh_capex_usd=refresh,
     )
     bought = pay if refresh is None or refresh_payments is None else pay + refresh_payments  # debt funds `pay` only
@@ -791,8 +801,10 @@ def dscr_table(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.nda
         month = _column(first) + _index(periods * year)
         inside = month < _column(end)
         at = _index(n)[:, None], np.minimum(month, horizon - 1)
-        ds, flow = (np.add.reduce(np.where(inside, a[at], 0.0).reshape(n, periods, year), axis=-1)
-                    for a in (debt.debt_service, cf.cfads))
+        ds, flow = (
+            np.add.reduce(np.where(inside, a[at], 0.0).reshape(n, periods, year), axis=-1)
+            for a in (debt.debt_service, cf.cfads)
+        )
     covered = ds > 1e-6
     if isinstance(span, np.ndarray):  # some cases have fewer periods
         covered &= _column(first) + year * _index(periods) < _column(end)

@@ -26,9 +26,52 @@ def _discount_factors(x: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 
 IRR_GRID_MONTHLY = (
-    -0.7, -0.5, -0.4, -0.3, -0.25, -0.21, -0.18, -0.155, -0.135, -0.12, -0.105, -0.09, -0.075, -0.065, -0.055,
-    -0.046, -0.038, -0.031, -0.025, -0.02, -0.015, -0.011, -0.007, -0.0035, 0.0, 0.0025, 0.005, 0.0075, 0.01,
-    0.0125, 0.015, 0.0175, 0.02, 0.025, 0.03, 0.035, 0.04, 0.05, 0.06, 0.075, 0.1, 0.13, 0.17, 0.25, 0.35, 0.5,
+    -0.7,
+    -0.5,
+    -0.4,
+    -0.3,
+    -0.25,
+    -0.21,
+    -0.18,
+    -0.155,
+    -0.135,
+    -0.12,
+    -0.105,
+    -0.09,
+    -0.075,
+    -0.065,
+    -0.055,
+    -0.046,
+    -0.038,
+    -0.031,
+    -0.025,
+    -0.02,
+    -0.015,
+    -0.011,
+    -0.007,
+    -0.0035,
+    0.0,
+    0.0025,
+    0.005,
+    0.0075,
+    0.01,
+    0.0125,
+    0.015,
+    0.0175,
+    0.02,
+    0.025,
+    0.03,
+    0.035,
+    0.04,
+    0.05,
+    0.06,
+    0.075,
+    0.1,
+    0.13,
+    0.17,
+    0.25,
+    0.35,
+    0.5,
     0.7,
 )
 """Monthly rates at which :func:`irr_annual` first tabulates NPV to bracket each root (between its ends)."""
@@ -136,8 +179,9 @@ def _row_coefficients(cf: np.ndarray, below: np.ndarray) -> np.ndarray:
     return out
 
 
-def _value_and_derivatives(coefficients: np.ndarray, below: np.ndarray, powers: np.ndarray, r: np.ndarray
-                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _value_and_derivatives(
+    coefficients: np.ndarray, below: np.ndarray, powers: np.ndarray, r: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(f, f', f''/2f') of each row at monthly rates ``r`` (n,) (f' = df/dr), from its ``coefficients``.
 
     ``coefficients`` (3, n, months) are :func:`_row_coefficients` for the side of rate 0 in ``below``
@@ -262,8 +306,7 @@ def _meaningful_bracket(sign: np.ndarray, at_zero: int, at_hurdle: int) -> tuple
     return j, candidate.any(axis=1) & fits.all(axis=1)
 
 
-def _irr_monthly(cf: np.ndarray, lo: float, hi: float, hurdle: float, tol: float, max_iterations: int
-                 ) -> np.ndarray:
+def _irr_monthly(cf: np.ndarray, lo: float, hi: float, hurdle: float, tol: float, max_iterations: int) -> np.ndarray:
     """Monthly IRR (``nan`` where undefined) of each row of right-aligned ``cf`` (n, months); see :func:`irr_annual`."""
     n, months = cf.shape
     rates, table, at_zero, at_hurdle = _npv_table(cf, lo, hi, hurdle)
@@ -324,8 +367,9 @@ def _irr_monthly(cf: np.ndarray, lo: float, hi: float, hurdle: float, tol: float
     return r
 
 
-def irr_candidates_annual(cash_flows: np.ndarray, *, lo: float = IRR_LO_MONTHLY, hi: float = IRR_HI_MONTHLY
-                          ) -> list[float]:
+def irr_candidates_annual(
+    cash_flows: np.ndarray, *, lo: float = IRR_LO_MONTHLY, hi: float = IRR_HI_MONTHLY
+) -> list[float]:
     """Annual rates near which the NPV of one row of monthly ``cash_flows`` is zero (grid brackets, interpolated).
 
     For messages that explain an undefined IRR: several entries mean the flows have several IRRs.

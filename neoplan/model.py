@@ -80,6 +80,7 @@ __all__ = [
 ]
 """Engine and returns names are re-exported here so ``from neoplan.model import …`` keeps working."""
 
+
 @dataclass(frozen=True)
 class Operations:
     """Monthly operating schedule of one scenario: arrays of shape (months,) unless noted."""
@@ -202,8 +203,9 @@ class Result:
         Capped at the last full year of the horizon and of the useful life (nothing runs after a shutdown).
         """
         life_years = max(self.scenario.timeline.useful_life_months // MONTHS_PER_YEAR, 1)  # a year in service
-        year = min(self.scenario.node.warranty_years + 1, max(int(self.ops.dates.months // MONTHS_PER_YEAR) - 1, 1),
-                   life_years)
+        year = min(
+            self.scenario.node.warranty_years + 1, max(int(self.ops.dates.months // MONTHS_PER_YEAR) - 1, 1), life_years
+        )
         return self.opex_for_year(year)
 
     # --- curves (vectorised over cases) ------------------------------------------------------------

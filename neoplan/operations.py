@@ -139,9 +139,7 @@ def early_life_by_month(months: int, go_live_month: np.ndarray | float, burn_in:
     tau = constant("early_life.decay_weeks") / WEEKS_PER_MONTH
     g = np.asarray(go_live_month, dtype=float).reshape(-1, 1)
     decayed = np.exp(np.maximum(_month_edges(months) - g, 0.0) / -tau)  # at the start of months 0 … months
-    return constant("early_life.hazard_multiple") * tau * math.exp(-burn_in / tau) * (
-        decayed[:, :-1] - decayed[:, 1:]
-    )
+    return constant("early_life.hazard_multiple") * tau * math.exp(-burn_in / tau) * (decayed[:, :-1] - decayed[:, 1:])
 
 
 @lru_cache(maxsize=16)
@@ -242,9 +240,17 @@ class _Layout(NamedTuple):
 
 
 _LAYOUT_FIELDS = attrgetter(
-    "fabric.topology", "facility.servers_per_rack", "cluster.servers", "fabric.servers_per_su",
-    "fabric.oversubscription", "fabric.nics_per_node", "operations.gpudirect_rdma", "operations.ofed",
-    "operations.virtual_machines", "operations.nccl_topo_file", "operations.slurm_topology_conf",
+    "fabric.topology",
+    "facility.servers_per_rack",
+    "cluster.servers",
+    "fabric.servers_per_su",
+    "fabric.oversubscription",
+    "fabric.nics_per_node",
+    "operations.gpudirect_rdma",
+    "operations.ofed",
+    "operations.virtual_machines",
+    "operations.nccl_topo_file",
+    "operations.slurm_topology_conf",
 )
 """The fields of :class:`_Layout` from a scenario, in their order (a plain tuple: the cache key)."""
 
@@ -636,33 +642,87 @@ def _checklist_gaps(checklist: tuple[object, ...]) -> tuple[ChecklistGap, ...]:
     ops, c = _Checklist._make(checklist), constant
     rdma = f"back end at {c('perf.gpudirect_off_gbps'):g} instead of {c('perf.gpudirect_on_gbps'):g} Gbit/s per NIC"
     items: list[tuple[bool, str, str, str, str]] = [
-        (ops.drivers, "drivers", "Drivers (cuda-drivers, fabricmanager, cuda-toolkit)", "utilization",
-         f"−{c('util.drivers_missing_loss'):.0%} utilization: customers set up the stack themselves"),
+        (
+            ops.drivers,
+            "drivers",
+            "Drivers (cuda-drivers, fabricmanager, cuda-toolkit)",
+            "utilization",
+            f"−{c('util.drivers_missing_loss'):.0%} utilization: customers set up the stack themselves",
+        ),
         (ops.ofed, "ofed", "MLNX_OFED", "performance", rdma),
         (ops.gpudirect_rdma, "gpudirect_rdma", "GPUDirect RDMA (nvidia-peermem, HPC-X)", "performance", rdma),
-        (ops.scheduler != "none", "scheduler", "Scheduler (SLURM or Kubernetes)", "utilization",
-         f"only the {c('util.own_share'):.0%} of customers with their own scheduler are served"),
-        (ops.shared_storage, "shared_storage", "Shared /home and /data", "utilization",
-         f"−{c('util.shared_storage_missing_loss'):.0%} utilization: data staged on local NVMe"),
-        (ops.pkey_isolation, "pkey_isolation", "pKey tenant isolation", "utilization",
-         f"−{c('util.pkey_missing_loss'):.0%} utilization: multi-tenant buyers refuse a shared fabric"),
-        (ops.monitoring, "monitoring", "Monitoring (DCGM, IPMI, Prometheus, Grafana)", "detection",
-         f"+{c('detection.no_monitoring_extra_minutes'):g} min to find each failed server"),
-        (ops.sdc_checks, "sdc_checks", "Silent-data-corruption checks (dcgmi diag -r 4)", "failures",
-         f"every SDC event is found late ({c('sdc.late_loss_hours'):g} h of the job lost); checks catch "
-         f"{c('sdc.caught_share'):.0%}"),
-        (ops.nccl_hang_detection, "nccl_hang_detection", "NCCL-hang detector (power draw)", "detection",
-         f"hangs wait {c('detection.watchdog_minutes'):g} min for the NCCL watchdog instead of "
-         f"{c('detection.power_draw_minutes'):g} min"),
-        (ops.slurm_topology_conf, "slurm_topology_conf", "SLURM topology.conf", "performance",
-         f"{1 - c('perf.topology_conf_missing_factor'):.0%} slower from bad rank placement"),
+        (
+            ops.scheduler != "none",
+            "scheduler",
+            "Scheduler (SLURM or Kubernetes)",
+            "utilization",
+            f"only the {c('util.own_share'):.0%} of customers with their own scheduler are served",
+        ),
+        (
+            ops.shared_storage,
+            "shared_storage",
+            "Shared /home and /data",
+            "utilization",
+            f"−{c('util.shared_storage_missing_loss'):.0%} utilization: data staged on local NVMe",
+        ),
+        (
+            ops.pkey_isolation,
+            "pkey_isolation",
+            "pKey tenant isolation",
+            "utilization",
+            f"−{c('util.pkey_missing_loss'):.0%} utilization: multi-tenant buyers refuse a shared fabric",
+        ),
+        (
+            ops.monitoring,
+            "monitoring",
+            "Monitoring (DCGM, IPMI, Prometheus, Grafana)",
+            "detection",
+            f"+{c('detection.no_monitoring_extra_minutes'):g} min to find each failed server",
+        ),
+        (
+            ops.sdc_checks,
+            "sdc_checks",
+            "Silent-data-corruption checks (dcgmi diag -r 4)",
+            "failures",
+            f"every SDC event is found late ({c('sdc.late_loss_hours'):g} h of the job lost); checks catch "
+            f"{c('sdc.caught_share'):.0%}",
+        ),
+        (
+            ops.nccl_hang_detection,
+            "nccl_hang_detection",
+            "NCCL-hang detector (power draw)",
+            "detection",
+            f"hangs wait {c('detection.watchdog_minutes'):g} min for the NCCL watchdog instead of "
+            f"{c('detection.power_draw_minutes'):g} min",
+        ),
+        (
+            ops.slurm_topology_conf,
+            "slurm_topology_conf",
+            "SLURM topology.conf",
+            "performance",
+            f"{1 - c('perf.topology_conf_missing_factor'):.0%} slower from bad rank placement",
+        ),
     ]
     if ops.virtual_machines:
-        items.append((ops.nccl_topo_file, "nccl_topo_file", "NCCL_TOPO_FILE in VMs", "performance",
-                      f"{c('perf.vm_no_topo_bandwidth_ratio'):.0%} of the back-end bandwidth inside VMs"))
+        items.append(
+            (
+                ops.nccl_topo_file,
+                "nccl_topo_file",
+                "NCCL_TOPO_FILE in VMs",
+                "performance",
+                f"{c('perf.vm_no_topo_bandwidth_ratio'):.0%} of the back-end bandwidth inside VMs",
+            )
+        )
     if ops.scheduler == "kubernetes":
-        items.append((False, "scheduler", "SLURM", "utilization",
-                      f"the {c('util.slurm_share'):.0%} of customers who want SLURM are not served"))
+        items.append(
+            (
+                False,
+                "scheduler",
+                "SLURM",
+                "utilization",
+                f"the {c('util.slurm_share'):.0%} of customers who want SLURM are not served",
+            )
+        )
     return tuple(ChecklistGap(item, label, channel, effect) for ok, item, label, channel, effect in items if not ok)
 
 

@@ -397,8 +397,13 @@ def read_rentals(path: Path = RENTAL_FILE) -> dict[str, Rental]:
     out: dict[str, Rental] = {}
     for line, raw in _read_csv(path):
         try:
-            r = Rental(raw["platform"].strip(), float(raw["usd_per_gpu_hour"]), raw["date"].strip(),
-                       raw["source"].strip(), raw["basis"].strip())
+            r = Rental(
+                raw["platform"].strip(),
+                float(raw["usd_per_gpu_hour"]),
+                raw["date"].strip(),
+                raw["source"].strip(),
+                raw["basis"].strip(),
+            )
         except (KeyError, ValueError, AttributeError) as exc:
             raise PriceBookError(f"{path.name} line {line}: bad or missing value ({exc})") from None
         if not _DATE.match(r.date) or r.basis not in BASES or not r.source or r.usd_per_gpu_hour <= 0:

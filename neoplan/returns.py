@@ -71,8 +71,13 @@ def _capital_flows_of(
     paid = capex_payments(1.0, d, deposit_share) + refresh_payments(capex, d, deposit_share, refresh_capex_multiple)[0]
     dep = finance.depreciation(capex, d.months, d.go_live_month, d.life_months, refresh_capex_usd=refresh)
     residual, gain = finance.residual_flows(
-        capex, dep, d.months, residual_value_share, end_of_life_month=revenue.end_of_life_month(d),
-        life_months=d.life_months, refresh_capex_usd=refresh,
+        capex,
+        dep,
+        d.months,
+        residual_value_share,
+        end_of_life_month=revenue.end_of_life_month(d),
+        life_months=d.life_months,
+        refresh_capex_usd=refresh,
     )
     out = _CapitalPerUsd(paid, dep[0], residual[0], gain[0], paid - residual[0], dep[0] - gain[0])
     for a in out:
@@ -296,46 +301,63 @@ class _Case:
     def margin(self) -> str:
         """Why a margin is undefined."""
         revenue_usd = float(np.sum(self.cash.revenue[0]))
-        return "no revenue over the horizon" if not revenue_usd > 0 else (
-            f"revenue of ${revenue_usd:.3g} is too small to divide by"
+        return (
+            "no revenue over the horizon"
+            if not revenue_usd > 0
+            else (f"revenue of ${revenue_usd:.3g} is too small to divide by")
         )
 
     def equity_moic(self) -> str:
         """Why the equity MOIC is undefined."""
         equity = self.cash.equity_fcf[0]
         equity_in_usd = -float(np.sum(equity[equity < 0]))
-        return "equity puts no cash in (debt funds everything)" if not equity_in_usd > 0 else (
-            f"equity puts in ${equity_in_usd:.3g}, too little to divide by"
+        return (
+            "equity puts no cash in (debt funds everything)"
+            if not equity_in_usd > 0
+            else (f"equity puts in ${equity_in_usd:.3g}, too little to divide by")
         )
 
 
 _NOTHING_TO_PAY_BACK = "cumulative project cash is never negative, so there is nothing to pay back"
 _REASONS: dict[str, Callable[[_Case], str]] = {
-    "tco_usd_per_gpu_hour": lambda c: "no GPU-hours are sold over the horizon, so there is nothing to spread the "
-    "costs over" if not c.hours > 0 else f"{c.hours:.3g} sold GPU-hours are too few to spread the costs over",
-    "breakeven_usd_per_gpu_hour": lambda c: "no GPU-hours are sold, so no price recovers the costs"
-    if not c.hours > 0
-    else f"project NPV stays negative at every price up to ${BREAKEVEN_MAX_USD_PER_GPU_HOUR:,.0f}/GPU-hour",
+    "tco_usd_per_gpu_hour": lambda c: (
+        "no GPU-hours are sold over the horizon, so there is nothing to spread the costs over"
+        if not c.hours > 0
+        else f"{c.hours:.3g} sold GPU-hours are too few to spread the costs over"
+    ),
+    "breakeven_usd_per_gpu_hour": lambda c: (
+        "no GPU-hours are sold, so no price recovers the costs"
+        if not c.hours > 0
+        else f"project NPV stays negative at every price up to ${BREAKEVEN_MAX_USD_PER_GPU_HOUR:,.0f}/GPU-hour"
+    ),
     "npv_usd": lambda c: "the discounted cash flows are not a finite number",
     "project_irr": lambda c: _irr_reason(c.cash.project_fcf[0], "project"),
     "equity_irr": lambda c: _irr_reason(c.cash.equity_fcf[0], "equity"),
-    "payback_months": lambda c: _NOTHING_TO_PAY_BACK
-    if c.never_negative
-    else f"no payback within the {c.horizon_months}-month horizon (cumulative project cash ends it below 0)",
-    "discounted_payback_months": lambda c: _NOTHING_TO_PAY_BACK
-    if c.never_negative
-    else "the project does not earn the hurdle rate (NPV below 0), so its discounted cash never gets back to 0",
-    "min_dscr": lambda c: "no debt, so no DSCR"
-    if c.no_debt
-    else "no debt service falls due in any 12-month period of operation",
+    "payback_months": lambda c: (
+        _NOTHING_TO_PAY_BACK
+        if c.never_negative
+        else f"no payback within the {c.horizon_months}-month horizon (cumulative project cash ends it below 0)"
+    ),
+    "discounted_payback_months": lambda c: (
+        _NOTHING_TO_PAY_BACK
+        if c.never_negative
+        else "the project does not earn the hurdle rate (NPV below 0), so its discounted cash never gets back to 0"
+    ),
+    "min_dscr": lambda c: (
+        "no debt, so no DSCR" if c.no_debt else "no debt service falls due in any 12-month period of operation"
+    ),
     "ebitda_margin": _Case.margin,
     "gross_margin": _Case.margin,
-    "llcr": lambda c: "no debt is outstanding at the first full operating month"
-    if c.no_debt
-    else "the loan is repaid before the first full operating month, or its CFADS are not finite",
-    "covenant_headroom": lambda c: "no DSCR (see Min DSCR)"
-    if c.kpis.get("min_dscr") is None or not math.isfinite(c.kpis["min_dscr"] or math.nan)
-    else "the weakest year's DSCR is 0 or below, so no fall in CFADS is left before the breach",
+    "llcr": lambda c: (
+        "no debt is outstanding at the first full operating month"
+        if c.no_debt
+        else "the loan is repaid before the first full operating month, or its CFADS are not finite"
+    ),
+    "covenant_headroom": lambda c: (
+        "no DSCR (see Min DSCR)"
+        if c.kpis.get("min_dscr") is None or not math.isfinite(c.kpis["min_dscr"] or math.nan)
+        else "the weakest year's DSCR is 0 or below, so no fall in CFADS is left before the breach"
+    ),
     "equity_moic": _Case.equity_moic,
 }
 """Why each KPI is undefined, by key; any other KPI is "not a finite number"."""

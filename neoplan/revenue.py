@@ -154,7 +154,11 @@ def dates(timeline: Timeline) -> Dates:
             f"timeline.horizon_months must be after go-live (month {go_live:.1f}), got {timeline.horizon_months}"
         )
     return Dates(
-        timeline.horizon_months, delivery, install_start, go_live, float(timeline.useful_life_months),
+        timeline.horizon_months,
+        delivery,
+        install_start,
+        go_live,
+        float(timeline.useful_life_months),
         timeline.end_of_life,
     )
 
@@ -191,8 +195,7 @@ def delayed(d: Dates, delay_months: np.ndarray, life_months: np.ndarray | None =
         least, most = (float(delay.min()), float(delay.max())) if delay.size else (0.0, 0.0)
     if d.delivery_month + least < 0:
         raise ScenarioError(
-            f"delivery delay must be ≥ −{d.delivery_month:g} months (delivery cannot precede the order), "
-            f"got {least:g}"
+            f"delivery delay must be ≥ −{d.delivery_month:g} months (delivery cannot precede the order), got {least:g}"
         )
     if d.go_live_month + most >= d.months:
         raise ScenarioError(

@@ -303,14 +303,16 @@ def cover_by_year(result: Result) -> pd.DataFrame:
     rows = []
     for k, (start, dscr) in enumerate(zip(starts.tolist(), table[0].tolist(), strict=True)):
         stop = min(start + MONTHS_PER_YEAR, end)
-        rows.append({
-            "year": f"Year {k + 1}",
-            "months": f"{start}–{stop - 1}",
-            "cfads_usd": float(c.cfads[0, start:stop].sum()),
-            "debt_service_usd": float(c.debt.debt_service[0, start:stop].sum()),
-            "dscr": dscr,
-            "headroom": float(finance.covenant_headroom(dscr, result.scenario.financing.covenant_dscr)),
-        })
+        rows.append(
+            {
+                "year": f"Year {k + 1}",
+                "months": f"{start}–{stop - 1}",
+                "cfads_usd": float(c.cfads[0, start:stop].sum()),
+                "debt_service_usd": float(c.debt.debt_service[0, start:stop].sum()),
+                "dscr": dscr,
+                "headroom": float(finance.covenant_headroom(dscr, result.scenario.financing.covenant_dscr)),
+            }
+        )
     return pd.DataFrame(rows, columns=["year", *COVER_LABELS]).set_index("year")
 
 

@@ -18,9 +18,22 @@ from ui.widgets import chart
 CURRENT = "Current scenario (unsaved edits)"
 # The figures compared, by registry key (neoplan.metrics: label and format).
 # Each row: (label, getter of a Result.to_dict(), formatter).
-COMPARED = ("gpus", "node_capex_usd", "capex_usd.total", "capex_per_gpu_usd", "capex_per_server_excl_storage_usd",
-            "capex_usd.backend_network", "opex_usd_per_year.total", "tco_usd_per_gpu_hour",
-            "breakeven_usd_per_gpu_hour", "npv_usd", "project_irr", "equity_irr", "payback_months", "min_dscr")
+COMPARED = (
+    "gpus",
+    "node_capex_usd",
+    "capex_usd.total",
+    "capex_per_gpu_usd",
+    "capex_per_server_excl_storage_usd",
+    "capex_usd.backend_network",
+    "opex_usd_per_year.total",
+    "tco_usd_per_gpu_hour",
+    "breakeven_usd_per_gpu_hour",
+    "npv_usd",
+    "project_irr",
+    "equity_irr",
+    "payback_months",
+    "min_dscr",
+)
 ROWS = [
     (metrics.METRICS[key].label, lambda d, key=key: metrics.lookup(d, key), metrics.METRICS[key].text)
     for key in COMPARED
@@ -29,8 +42,13 @@ ROWS = [
 st.title("Compare scenarios")
 library = get_library()
 options = [CURRENT, *library.names()]
-chosen = st.multiselect("Scenarios", options, default=[n for n in ("reference", "optimized") if n in options],
-                        key="compare.chosen", help="The first one is the baseline for the deltas.")
+chosen = st.multiselect(
+    "Scenarios",
+    options,
+    default=[n for n in ("reference", "optimized") if n in options],
+    key="compare.chosen",
+    help="The first one is the baseline for the deltas.",
+)
 if len(chosen) < 2:
     st.info("Pick at least two scenarios to compare.")
     st.stop()
@@ -85,8 +103,12 @@ labels = list(design[names[0]])
 differs = [label for label in labels if len({design[n][label] for n in names}) > 1]
 with st.expander("Design inputs" + (f" — {len(differs)} differ" if differs else " — the same"), expanded=bool(differs)):
     st.dataframe(
-        pd.DataFrame({"": [f"{label} ≠" if label in differs else label for label in labels],
-                      **{name: [design[name][label] for label in labels] for name in names}}),
+        pd.DataFrame(
+            {
+                "": [f"{label} ≠" if label in differs else label for label in labels],
+                **{name: [design[name][label] for label in labels] for name in names},
+            }
+        ),
         hide_index=True,
     )
 

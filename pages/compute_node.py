@@ -112,8 +112,13 @@ if result is not None:
             with st.expander(f"What the {result.book.as_of} book changes ({len(changes)} prices)"):
                 st.dataframe(
                     [
-                        {"key": key, BOOK_DATES[0]: old, result.book.as_of: row.price_usd, "basis": row.basis,
-                         "source": row.source}
+                        {
+                            "key": key,
+                            BOOK_DATES[0]: old,
+                            result.book.as_of: row.price_usd,
+                            "basis": row.basis,
+                            "source": row.source,
+                        }
                         for key, old, row in changes
                     ],
                     hide_index=True,

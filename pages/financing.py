@@ -53,8 +53,12 @@ if result is not None:
     kpis = ["equity_irr", "project_irr", "min_dscr", "npv_usd", "equity_moic"]
     metric_cards(
         KPI_KEY,
-        [[metrics.card(key, metrics.lookup(d, key), f"Hurdle rate {hurdle}." if key == "npv_usd" else "")
-          for key in kpis]],
+        [
+            [
+                metrics.card(key, metrics.lookup(d, key), f"Hurdle rate {hurdle}." if key == "npv_usd" else "")
+                for key in kpis
+            ]
+        ],
         font_rem=1.6,
     )
     compact_metrics(FUNDING_KEY, 1.6)
@@ -117,8 +121,11 @@ with left:
     field_input("timeline.horizon_months", "Analysis horizon [months]", step=6)
     field_input("timeline.useful_life_months", "Depreciation life [months]", step=6)
     field_input("timeline.residual_value_share", "Residual value [% of capex]", step=1.0)
-    field_input("timeline.end_of_life", "At the end of the useful life",
-                options_labels={"shutdown": "Shut down and sell", "refresh": "Refresh: buy a new cluster"})
+    field_input(
+        "timeline.end_of_life",
+        "At the end of the useful life",
+        options_labels={"shutdown": "Shut down and sell", "refresh": "Refresh: buy a new cluster"},
+    )
     if get_scenario().timeline.end_of_life == "refresh":
         field_input("timeline.refresh_capex_multiple", "Refresh capex [× designed capex]", step=0.05)
 
@@ -160,10 +167,17 @@ if result is not None:
     f = result.scenario.financing
     metric_cards(
         "financing_lender",
-        [[metrics.card(key, metrics.lookup(d, key), note)
-          for key, note in (("min_dscr", f"Covenant {f.covenant_dscr:.2f}×."), ("llcr", ""),
-                            ("covenant_headroom", f"Covenant {f.covenant_dscr:.2f}×."),
-                            ("debt_usd", "Sculpted: the size the cover supports." if _sculpted() else ""))]],
+        [
+            [
+                metrics.card(key, metrics.lookup(d, key), note)
+                for key, note in (
+                    ("min_dscr", f"Covenant {f.covenant_dscr:.2f}×."),
+                    ("llcr", ""),
+                    ("covenant_headroom", f"Covenant {f.covenant_dscr:.2f}×."),
+                    ("debt_usd", "Sculpted: the size the cover supports." if _sculpted() else ""),
+                )
+            ]
+        ],
         font_rem=1.6,
     )
     cover = cover_by_year(result)
@@ -177,10 +191,17 @@ if result is not None:
         )
         shown = cover.rename(columns=COVER_LABELS).rename_axis(None)
         st.dataframe(
-            shown.style.format({COVER_LABELS["cfads_usd"]: fmt.usd, COVER_LABELS["debt_service_usd"]: fmt.usd,
-                                COVER_LABELS["dscr"]: fmt.ratio, COVER_LABELS["headroom"]: fmt.pct}, na_rep=fmt.NA)
-            .map(lambda v: "color: #c0392b" if isinstance(v, float) and v < 0 else "",
-                 subset=[COVER_LABELS["headroom"]]),
+            shown.style.format(
+                {
+                    COVER_LABELS["cfads_usd"]: fmt.usd,
+                    COVER_LABELS["debt_service_usd"]: fmt.usd,
+                    COVER_LABELS["dscr"]: fmt.ratio,
+                    COVER_LABELS["headroom"]: fmt.pct,
+                },
+                na_rep=fmt.NA,
+            ).map(
+                lambda v: "color: #c0392b" if isinstance(v, float) and v < 0 else "", subset=[COVER_LABELS["headroom"]]
+            ),
             height=_height(len(shown)),
             key="financing_cover_table",
         )

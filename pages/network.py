@@ -30,8 +30,13 @@ TOPOLOGY_LABELS = {
     "spectrum_x": "Spectrum-X Ethernet (SN5600 + SuperNICs)",
 }
 GENERATIONS = {400: "400G: NDR / ConnectX-7 / BlueField-3", 800: "800G: XDR / ConnectX-8"}
-OOB_SHARING = {None: "As many racks as the ports fit", 1: "One switch in every rack", 2: "One per 2 racks",
-               4: "One per 4 racks", 8: "One per 8 racks"}
+OOB_SHARING = {
+    None: "As many racks as the ports fit",
+    1: "One switch in every rack",
+    2: "One per 2 racks",
+    4: "One per 4 racks",
+    8: "One per 8 racks",
+}
 NETWORK_NAMES = {"backend_network": "back end", "frontend_network": "front end", "oob_network": "OOB"}
 HIGHLIGHT = "background-color: #fdebe5; font-weight: bold"
 BACKEND_FAMILIES = IB_FAMILIES + SPECTRUM_X_FAMILIES
@@ -100,8 +105,12 @@ with left:
         "Out-of-band switches",
         options_labels={"generic": "Generic 1 GbE", "spectrum": "NVIDIA SN2201"},
     )
-    field_input("fabric.oob.racks_per_switch", "Compute racks per OOB switch", options=list(OOB_SHARING),
-                options_labels=OOB_SHARING)
+    field_input(
+        "fabric.oob.racks_per_switch",
+        "Compute racks per OOB switch",
+        options=list(OOB_SHARING),
+        options_labels=OOB_SHARING,
+    )
     st.divider()
     field_input("cluster.gpus", "GPUs in the cluster", step=8)
 
@@ -117,8 +126,11 @@ if result is not None:
         cards = [
             metrics.card("capex_usd.backend_network", backend_usd, "Switches, optics and cables.", short=True),
             ("Back end per server", fmt.usd_exact(backend_usd / result.servers), "Back-end capex ÷ servers."),
-            ("Bandwidth per GPU", f"{b.injection_gbps_per_gpu:,.0f} Gbit/s", "NICs × NIC speed ÷ GPUs per server "
-             "(per compute tray for NVL72)."),
+            (
+                "Bandwidth per GPU",
+                f"{b.injection_gbps_per_gpu:,.0f} Gbit/s",
+                "NICs × NIC speed ÷ GPUs per server (per compute tray for NVL72).",
+            ),
             (
                 "Across spines per GPU",
                 f"{b.spine_gbps_per_gpu:,.0f} Gbit/s",
@@ -127,8 +139,11 @@ if result is not None:
             ("Leaf switches", fmt.count(b.leaf_switches), None),
             (spines_label, fmt.count(b.chassis or b.spine_switches), f"{b.tiers} switch tier(s)."),
             ("Core switches", fmt.count(b.core_switches), None),
-            ("Switch", b.items["switch"],
-             f"{b.rails_per_leaf} rail(s) per leaf; {b.endpoints:,} NIC endpoints on {b.servers:,} {unit_name}s."),
+            (
+                "Switch",
+                b.items["switch"],
+                f"{b.rails_per_leaf} rail(s) per leaf; {b.endpoints:,} NIC endpoints on {b.servers:,} {unit_name}s.",
+            ),
             ("Transceivers", fmt.count(b.transceivers), "Server-side single-port plus switch-side twin-port."),
             ("Cables", fmt.count(b.cables), "Fibres, DACs, DAC splitters and ACCs."),
             metrics.card(
@@ -151,8 +166,11 @@ if result is not None:
                 f"{oob.racks_per_switch or 0} rack(s) each).",
                 short=True,
             ),
-            ("UFM licences", fmt.count(fabric.ufm_licences),
-             "One per InfiniBand NIC endpoint; none with OpenSM or Spectrum-X."),
+            (
+                "UFM licences",
+                fmt.count(fabric.ufm_licences),
+                "One per InfiniBand NIC endpoint; none with OpenSM or Spectrum-X.",
+            ),
             ("Network racks", fmt.count(b.network_racks + fe.network_racks), "Back-end and front-end switch racks."),
             ("Network power", f"{sum(fabric.power_kw.values()):,.1f} kW", "Switches and optics of all three networks."),
         ]
@@ -163,8 +181,9 @@ if result is not None:
             st.warning(fmt.plain(warning))
 
     st.subheader("Compare back-end designs")
-    options, chosen = with_scenario_design(result.scenario, result.fabric.backend, result.book,
-                                       cached_options(scenario_json(result.scenario), result))
+    options, chosen = with_scenario_design(
+        result.scenario, result.fabric.backend, result.book, cached_options(scenario_json(result.scenario), result)
+    )
     st.caption(
         f"Every design at your {result.gpus:,} GPUs and {b.nics_per_node} back-end NICs "
         f"per {unit_name}. Your design (topology and oversubscription as set on the left) is in orange and marked "

@@ -66,8 +66,14 @@ CAUSE_NAMES = {
 }
 SLA_SOURCES = {"failure_model": "The failure model (downtime)", "fixed_share": "A fixed share of revenue"}
 SUBNET_MANAGERS = {"ufm": "UFM (licence per NIC)", "opensm": "OpenSM"}
-KPIS = ["availability", "goodput", "interruptions_per_month", "performance_factor", "sla_credits_usd_per_year",
-        "npv_usd"]
+KPIS = [
+    "availability",
+    "goodput",
+    "interruptions_per_month",
+    "performance_factor",
+    "sla_credits_usd_per_year",
+    "npv_usd",
+]
 HOT_SPARES_TRIED = 0.03  # hot-spare share tried when the scenario has none: the issue's 3 % (issue #13)
 
 
@@ -101,47 +107,78 @@ def choices(scenario: Scenario) -> list[Choice]:
     ops, fabric, timeline = scenario.operations, scenario.fabric, scenario.timeline
     out: list[Choice] = []
     if timeline.integration_burn_in_weeks > 0 or timeline.onsite_burn_in_days > 0:
-        out.append(Choice("Operations", "Skip burn-in (OEM and on site)",
-                          (("timeline.integration_burn_in_weeks", 0.0), ("timeline.onsite_burn_in_days", 0.0))))
+        out.append(
+            Choice(
+                "Operations",
+                "Skip burn-in (OEM and on site)",
+                (("timeline.integration_burn_in_weeks", 0.0), ("timeline.onsite_burn_in_days", 0.0)),
+            )
+        )
     else:
         weeks, days = _default("timeline.integration_burn_in_weeks"), _default("timeline.onsite_burn_in_days")
-        out.append(Choice("Operations", f"Burn in {weeks:g} weeks at the OEM and {days:g} days on site",
-                          (("timeline.integration_burn_in_weeks", weeks), ("timeline.onsite_burn_in_days", days))))
+        out.append(
+            Choice(
+                "Operations",
+                f"Burn in {weeks:g} weeks at the OEM and {days:g} days on site",
+                (("timeline.integration_burn_in_weeks", weeks), ("timeline.onsite_burn_in_days", days)),
+            )
+        )
     if scenario.cluster.hot_spare_share > 0:
         out.append(Choice("Operations", "No hot spares", (("cluster.hot_spare_share", 0.0),)))
     else:
-        out.append(Choice("Operations", f"{HOT_SPARES_TRIED:.0%} hot spares",
-                          (("cluster.hot_spare_share", HOT_SPARES_TRIED),)))
+        out.append(
+            Choice("Operations", f"{HOT_SPARES_TRIED:.0%} hot spares", (("cluster.hot_spare_share", HOT_SPARES_TRIED),))
+        )
     interval = ops.checkpoint_interval_minutes
     lo, hi = _bounds("operations.checkpoint_interval_minutes")
     for factor in (0.5, 2.0):
         tried = min(max(interval * factor, lo), hi)
         if tried != interval:
-            out.append(Choice("Operations", f"Checkpoint every {tried:,.4g} min",
-                              (("operations.checkpoint_interval_minutes", tried),)))
+            out.append(
+                Choice(
+                    "Operations",
+                    f"Checkpoint every {tried:,.4g} min",
+                    (("operations.checkpoint_interval_minutes", tried),),
+                )
+            )
     vms = "Tenants on VMs" + ("" if ops.nccl_topo_file else " without NCCL_TOPO_FILE")
-    out.append(Choice("Operations", "Tenants on bare metal" if ops.virtual_machines else vms,
-                      (("operations.virtual_machines", not ops.virtual_machines),)))
+    out.append(
+        Choice(
+            "Operations",
+            "Tenants on bare metal" if ops.virtual_machines else vms,
+            (("operations.virtual_machines", not ops.virtual_machines),),
+        )
+    )
     nics = 4 if fabric.nics_per_node == 8 else 8
     out.append(Choice("Design", f"{nics} back-end NICs per server", (("fabric.nics_per_node", nics),)))
     topologies = set(_literal("fabric.topology"))
     for (topology, oversub), label in TOPOLOGIES.items():
         if topology in topologies and (topology, oversub) != (fabric.topology, fabric.oversubscription):
-            out.append(Choice("Design", label,
-                              (("fabric.topology", topology), ("fabric.oversubscription", oversub))))
+            out.append(Choice("Design", label, (("fabric.topology", topology), ("fabric.oversubscription", oversub))))
     manager = "opensm" if fabric.subnet_manager == "ufm" else "ufm"
-    out.append(Choice("Design", "OpenSM instead of UFM" if manager == "opensm" else "UFM instead of OpenSM",
-                      (("fabric.subnet_manager", manager),)))
+    out.append(
+        Choice(
+            "Design",
+            "OpenSM instead of UFM" if manager == "opensm" else "UFM instead of OpenSM",
+            (("fabric.subnet_manager", manager),),
+        )
+    )
     for item, label in CHECKLIST.items():
         if item == "nccl_topo_file" and not ops.virtual_machines:
             continue  # matters only inside VMs
         done = bool(getattr(ops, item))
-        out.append(Choice("Readiness", f"{'Without' if done else 'With'}: {label}",
-                          ((f"operations.{item}", not done),)))
+        out.append(
+            Choice("Readiness", f"{'Without' if done else 'With'}: {label}", ((f"operations.{item}", not done),))
+        )
     for scheduler in _literal("operations.scheduler"):
         if scheduler != ops.scheduler:
-            out.append(Choice("Readiness", f"Scheduler: {SCHEDULERS.get(scheduler, scheduler)}",
-                              (("operations.scheduler", scheduler),)))
+            out.append(
+                Choice(
+                    "Readiness",
+                    f"Scheduler: {SCHEDULERS.get(scheduler, scheduler)}",
+                    (("operations.scheduler", scheduler),),
+                )
+            )
     return out
 
 
@@ -288,9 +325,11 @@ def checklist_effects(
         item = path.removeprefix("operations.")
         if p.choice.group != "Readiness" or item not in CHECKLIST:
             continue
-        variant_gaps = {} if p.result is None or p.result.operations is None else {
-            gap.item: gap.effect for gap in p.result.operations.gaps
-        }
+        variant_gaps = (
+            {}
+            if p.result is None or p.result.operations is None
+            else {gap.item: gap.effect for gap in p.result.operations.gaps}
+        )
         out[item] = (gaps.get(item) or variant_gaps.get(item) or p.error, p.delta(base, "npv_usd"))
     return out
 
@@ -320,42 +359,73 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
     with right:
         with st.container(key=f"{DETAIL_KEY}_reliability"):
             c1, c2, c3, c4 = st.columns(4)
-            c1.metric("Cluster MTBF", _hours(report.mtbf_hours),
-                      help="Mean time between job-interrupting failures of the whole cluster.")
-            c2.metric("MTTR", _hours(report.mttr_hours),
-                      help="Mean time a failed server is out of service: repairs waiting for a part, and reboots "
-                      "(a hot spare takes its place sooner).")
-            c3.metric("Detection", f"{report.detection_minutes:,.1f} min",
-                      help="Mean time to notice an interruption: hangs wait for the NCCL watchdog or the power-draw "
-                      "detector, fail-stops are seen at once.")
-            c4.metric("Lost per interruption", f"{report.lost_minutes_per_interruption:,.0f} min",
-                      help="Job time lost: detection + half the checkpoint interval + checkpoint restore + relaunch "
-                      "(+ a reboot or spare swap for hardware failures).")
+            c1.metric(
+                "Cluster MTBF",
+                _hours(report.mtbf_hours),
+                help="Mean time between job-interrupting failures of the whole cluster.",
+            )
+            c2.metric(
+                "MTTR",
+                _hours(report.mttr_hours),
+                help="Mean time a failed server is out of service: repairs waiting for a part, and reboots "
+                "(a hot spare takes its place sooner).",
+            )
+            c3.metric(
+                "Detection",
+                f"{report.detection_minutes:,.1f} min",
+                help="Mean time to notice an interruption: hangs wait for the NCCL watchdog or the power-draw "
+                "detector, fail-stops are seen at once.",
+            )
+            c4.metric(
+                "Lost per interruption",
+                f"{report.lost_minutes_per_interruption:,.0f} min",
+                help="Job time lost: detection + half the checkpoint interval + checkpoint restore + relaunch "
+                "(+ a reboot or spare swap for hardware failures).",
+            )
             c5, c6, c7, c8 = st.columns(4)
-            c5.metric("Lost GPU-hours", f"{report.lost_gpu_hours_per_month:,.0f} /month",
-                      help="GPU-hours of interrupted jobs lost each month at steady state, silent data corruption "
-                      "found late included.")
+            c5.metric(
+                "Lost GPU-hours",
+                f"{report.lost_gpu_hours_per_month:,.0f} /month",
+                help="GPU-hours of interrupted jobs lost each month at steady state, silent data corruption "
+                "found late included.",
+            )
             unit = result.basis.reliability.repair_unit if result.basis and result.basis.reliability else "server"
-            c6.metric(f"{unit.capitalize()}s down", f"{report.servers_down:,.2f}",
-                      help=f"Mean {unit}s out of service and not covered by a hot spare (the {unit} is the unit of "
-                      "repair).")
+            c6.metric(
+                f"{unit.capitalize()}s down",
+                f"{report.servers_down:,.2f}",
+                help=f"Mean {unit}s out of service and not covered by a hot spare (the {unit} is the unit of repair).",
+            )
             label, value, help_text = metrics.card("spare_servers", result.spare_servers)
             c7.metric(label, value, help=help_text)
-            c8.metric("Early-life failures", f"{report.early_life_interruptions:,.1f}",
-                      help="Extra failures of new hardware reaching customers after go-live; burn-in finds them "
-                      f"before. Goodput once they have died out: {fmt.pct(report.steady_goodput, 2)}.")
+            c8.metric(
+                "Early-life failures",
+                f"{report.early_life_interruptions:,.1f}",
+                help="Extra failures of new hardware reaching customers after go-live; burn-in finds them "
+                f"before. Goodput once they have died out: {fmt.pct(report.steady_goodput, 2)}.",
+            )
             c9, c10, _, _ = st.columns(4)
-            c9.metric("Repairs (RMA)", f"{report.repairs_per_month:,.1f} /month",
-                      help="Failures that need a part or the server replaced: each is an RMA to the OEM and a "
-                      "remote-hands visit. Parts are the OEM's under warranty, then the support contract's.")
-            c10.metric("Repair bill", fmt.usd(report.repair_usd_per_year) + " /year",
-                       help="Remote hands and freight for those repairs (opex line 'Repairs'); hot spares are capex, "
-                       "staff and the support contract are their own opex lines.")
+            c9.metric(
+                "Repairs (RMA)",
+                f"{report.repairs_per_month:,.1f} /month",
+                help="Failures that need a part or the server replaced: each is an RMA to the OEM and a "
+                "remote-hands visit. Parts are the OEM's under warranty, then the support contract's.",
+            )
+            c10.metric(
+                "Repair bill",
+                fmt.usd(report.repair_usd_per_year) + " /year",
+                help="Remote hands and freight for those repairs (opex line 'Repairs'); hot spares are capex, "
+                "staff and the support contract are their own opex lines.",
+            )
         inputs = scenario_json(result.scenario)
         chart(gpu_hours_figure, report, inputs=inputs, key="operations.gpu_hours")
         chart(interruptions_figure, report, inputs=inputs, key="operations.interruptions")
-        chart(lost_time_figure, report, result.scenario.operations.checkpoint_interval_minutes, inputs=inputs,
-              key="operations.lost_time")
+        chart(
+            lost_time_figure,
+            report,
+            result.scenario.operations.checkpoint_interval_minutes,
+            inputs=inputs,
+            key="operations.lost_time",
+        )
 
 
 def choices_tab(result: Result | None, report: OperationsReport | None, base: dict[str, Any]) -> None:
@@ -375,18 +445,32 @@ def choices_tab(result: Result | None, report: OperationsReport | None, base: di
     with right:
         with st.container(key=f"{DETAIL_KEY}_choices"):
             c1, c2, c3 = st.columns(3)
-            c1.metric("Price factor", fmt.ratio(report.price_factor),
-                      help="Steady-state multiplier on the achievable price: delivered performance × goodput against "
-                      "the reference way of running the cluster, through the elasticity.")
-            c2.metric("Utilization factor", fmt.ratio(report.utilization_factor),
-                      help="Multiplier on utilization: the customers a readiness gap turns away.")
-            c3.metric("Goodput vs the reference way", _points(report.goodput - report.reference_goodput),
-                      help="Goodput minus that of the same cluster with the checklist done, default burn-in and no "
-                      "hot spares [percentage points].")
+            c1.metric(
+                "Price factor",
+                fmt.ratio(report.price_factor),
+                help="Steady-state multiplier on the achievable price: delivered performance × goodput against "
+                "the reference way of running the cluster, through the elasticity.",
+            )
+            c2.metric(
+                "Utilization factor",
+                fmt.ratio(report.utilization_factor),
+                help="Multiplier on utilization: the customers a readiness gap turns away.",
+            )
+            c3.metric(
+                "Goodput vs the reference way",
+                _points(report.goodput - report.reference_goodput),
+                help="Goodput minus that of the same cluster with the checklist done, default burn-in and no "
+                "hot spares [percentage points].",
+            )
         table = choices_table(priced, base)
-        chart(choices_figure, table["Alternative"].tolist(), table["Δ NPV"].tolist(),
-              "What each alternative is worth against this scenario", inputs=scenario_json(result.scenario),
-              key="operations.choices")
+        chart(
+            choices_figure,
+            table["Alternative"].tolist(),
+            table["Δ NPV"].tolist(),
+            "What each alternative is worth against this scenario",
+            inputs=scenario_json(result.scenario),
+            key="operations.choices",
+        )
         st.dataframe(
             table if table["Not possible because"].any() else table.drop(columns="Not possible because"),
             hide_index=True,

@@ -28,19 +28,33 @@ with st.container(border=True):
     c = st.columns(5)
     spares = f" Plus {result.spare_servers} hot spares." if result.spare_servers else ""
     facility = f"Facility peak with PUE {result.facility.pue:g}: {fmt.mw(result.facility.facility_peak_kw)}."
-    notes = {"gpus": result.platform.name, "servers": spares, "node_capex_usd": "Line by line: Compute node page.",
-             "it_power_peak_kw": facility}
+    notes = {
+        "gpus": result.platform.name,
+        "servers": spares,
+        "node_capex_usd": "Line by line: Compute node page.",
+        "it_power_peak_kw": facility,
+    }
     for col, key in zip(c, ("gpus", "servers", "node_capex_usd", "it_power_peak_kw", "racks"), strict=True):
         label, value, help_text = metrics.card(key, metrics.lookup(d, key), notes.get(key, ""))
         col.metric(label, value, help=help_text)
 
-HEADLINE = ("capex_usd.total", "capex_per_gpu_usd", "tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour",
-            "project_irr", "equity_irr", "payback_months", "min_dscr")
+HEADLINE = (
+    "capex_usd.total",
+    "capex_per_gpu_usd",
+    "tco_usd_per_gpu_hour",
+    "breakeven_usd_per_gpu_hour",
+    "project_irr",
+    "equity_irr",
+    "payback_months",
+    "min_dscr",
+)
 KPIS = [(*metrics.card(key, metrics.lookup(d, key)), metrics.METRICS[key].page) for key in HEADLINE]
 compact_metrics("overview_headline", 1.6)  # "$3.23 /GPU-h" fits four to a row at 1,280 px
 with st.container(border=True, key="overview_headline"):
-    st.caption(f"HEADLINE at {fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)} and "
-               f"{fmt.pct(scenario.pricing.utilization, 0)} utilization")
+    st.caption(
+        f"HEADLINE at {fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)} and "
+        f"{fmt.pct(scenario.pricing.utilization, 0)} utilization"
+    )
     for row in (KPIS[:4], KPIS[4:]):
         cols = st.columns(4)
         for col, (label, value, help_text, page) in zip(cols, row, strict=True):

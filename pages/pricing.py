@@ -93,8 +93,14 @@ st.caption(
 result = evaluate_current()  # widget callbacks have already applied this run's edits
 if result is not None:
     d = result.to_dict()
-    kpis = ["breakeven_usd_per_gpu_hour", "tco_usd_per_gpu_hour", "equity_irr", "project_irr", "npv_usd",
-            "payback_months"]
+    kpis = [
+        "breakeven_usd_per_gpu_hour",
+        "tco_usd_per_gpu_hour",
+        "equity_irr",
+        "project_irr",
+        "npv_usd",
+        "payback_months",
+    ]
     metric_cards(
         KPI_KEY,
         [metrics.cards(d, kpis)],

@@ -43,13 +43,16 @@ if result is not None:
     d = result.to_dict()
     hurdle = f"Hurdle rate {fmt.pct(scenario.financing.hurdle_rate)}."
     row1 = ["tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour", "npv_usd", "project_irr", "equity_irr"]
-    row2 = ["payback_months", "discounted_payback_months", "min_dscr", "gross_margin", "ebitda_margin",
-            "equity_moic"]
+    row2 = ["payback_months", "discounted_payback_months", "min_dscr", "gross_margin", "ebitda_margin", "equity_moic"]
     metric_cards(
         KPI_KEY,
-        [[metrics.card(k, metrics.lookup(d, k), hurdle if k in ("npv_usd", "discounted_payback_months") else "")
-          for k in row]
-         for row in (row1, row2)],
+        [
+            [
+                metrics.card(k, metrics.lookup(d, k), hurdle if k in ("npv_usd", "discounted_payback_months") else "")
+                for k in row
+            ]
+            for row in (row1, row2)
+        ],
         font_rem=1.4,
         per_row=4,  # five in a row are cut off below ~1,600 px
     )

@@ -81,8 +81,13 @@ def _delete(name: str) -> None:
 
 with st.container(border=True):
     st.subheader("Save the open scenario")
-    st.text_input("Name", value=status.name, key=NAME_KEY, max_chars=120,
-                  help="Saving under the name of another saved scenario asks first; preset names are reserved.")
+    st.text_input(
+        "Name",
+        value=status.name,
+        key=NAME_KEY,
+        max_chars=120,
+        help="Saving under the name of another saved scenario asks first; preset names are reserved.",
+    )
     pending = st.session_state.get(CONFIRM_SAVE)
     if pending is not None and pending == str(st.session_state.get(NAME_KEY, "")).strip():
         st.warning(f"A saved scenario is already called “{plain(pending)}”. Replace it?")
@@ -103,18 +108,36 @@ if library.error:
 for entry in entries:
     with st.container(border=True):
         c1, c2, c3, c4 = st.columns([3, 1, 2, 1])
-        c1.markdown(f"**{plain(entry.name)}**" + (" · preset" if entry.read_only else f" · saved {entry.saved_at}")
-                    + (" · open now" if entry.name == status.origin else ""))
+        c1.markdown(
+            f"**{plain(entry.name)}**"
+            + (" · preset" if entry.read_only else f" · saved {entry.saved_at}")
+            + (" · open now" if entry.name == status.origin else "")
+        )
         c2.button("Open", key=f"scenarios.open.{entry.name}", on_click=_open, args=(entry.name,))
-        c3.text_input("Copy as", key=f"scenarios.dup.{entry.name}", placeholder=f"{entry.name} (copy)",
-                      label_visibility="collapsed")
+        c3.text_input(
+            "Copy as",
+            key=f"scenarios.dup.{entry.name}",
+            placeholder=f"{entry.name} (copy)",
+            label_visibility="collapsed",
+        )
         c3.button("Duplicate", key=f"scenarios.duplicate.{entry.name}", on_click=_duplicate, args=(entry.name,))
         if entry.read_only:
             continue
         if st.session_state.get(CONFIRM_DELETE) == entry.name:
-            c4.button("Delete for good", key=f"scenarios.delete_yes.{entry.name}", on_click=_delete,
-                      args=(entry.name,), type="primary", help="It cannot be brought back.")
+            c4.button(
+                "Delete for good",
+                key=f"scenarios.delete_yes.{entry.name}",
+                on_click=_delete,
+                args=(entry.name,),
+                type="primary",
+                help="It cannot be brought back.",
+            )
             c4.button("Keep it", key=f"scenarios.delete_no.{entry.name}", on_click=_ask_delete, args=(None,))
         else:
-            c4.button("Delete", key=f"scenarios.delete.{entry.name}", on_click=_ask_delete, args=(entry.name,),
-                      help="Asks first.")
+            c4.button(
+                "Delete",
+                key=f"scenarios.delete.{entry.name}",
+                on_click=_ask_delete,
+                args=(entry.name,),
+                help="Asks first.",
+            )

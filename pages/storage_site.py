@@ -191,13 +191,17 @@ with tab_site:
             c8.metric(
                 "Compute rack",
                 f"{f.compute_rack_kw:,.1f} kW",
-                delta=f"fits {f.rack_power_kw:g} kW" if f.rack_fits
+                delta=f"fits {f.rack_power_kw:g} kW"
+                if f.rack_fits
                 else f"{f.servers_per_rack} of {f.asked_servers_per_rack} servers fit",
                 delta_color="normal" if f.rack_fits else "inverse",
                 delta_arrow="off",
-                help=(f"One rack-scale system of {f.node_max_power_kw:g} kW per rack." if f.rack_scale else
-                      f"{f.servers_per_rack} × {f.node_max_power_kw:g} kW servers at max power; servers per rack "
-                      "follow from the rack power, so racks and colocation grow when fewer fit."),
+                help=(
+                    f"One rack-scale system of {f.node_max_power_kw:g} kW per rack."
+                    if f.rack_scale
+                    else f"{f.servers_per_rack} × {f.node_max_power_kw:g} kW servers at max power; servers per rack "
+                    "follow from the rack power, so racks and colocation grow when fewer fit."
+                ),
             )
             if f.cooling == "liquid":
                 cdu = sum(ln.total_usd for ln in f.lines if ln.key in ("cdu_per_kw", "liquid_loop_per_rack"))
@@ -262,9 +266,7 @@ with tab_capex:
             )
         with st.expander("Every capex line"):
             st.dataframe(
-                result.capex_table()[
-                    ["category", "item", "quantity", "unit", "unit_price_usd", "total_usd", "basis"]
-                ],
+                result.capex_table()[["category", "item", "quantity", "unit", "unit_price_usd", "total_usd", "basis"]],
                 hide_index=True,
                 width="stretch",
                 column_config={

@@ -86,8 +86,10 @@ def where_text(where: float | None, probability_of_loss: float) -> str:
     if where is None:
         return ""
     lean = (
-        "the draws lean to the downside of the scenario" if where > 60
-        else "the draws lean to the upside of the scenario" if where < 40
+        "the draws lean to the downside of the scenario"
+        if where > 60
+        else "the draws lean to the upside of the scenario"
+        if where < 40
         else "the draws sit about evenly around the scenario"
     )
     return (
@@ -224,7 +226,12 @@ def cached_tornado(scenario_text: str, ranges_text: str, _result: Result, _range
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_grid(
-    scenario_text: str, ranges_text: str, x: str, y: str, points: int, _result: Result,
+    scenario_text: str,
+    ranges_text: str,
+    x: str,
+    y: str,
+    points: int,
+    _result: Result,
     _ranges: Mapping[str, stress.Range],
 ) -> stress.Grid:
     """``stress.grid`` of ``_result`` over drivers ``x`` × ``y`` (raises ScenarioError like it)."""
@@ -247,8 +254,12 @@ def kpi_cards(kpis: dict[str, Any]) -> None:
     cards = [metrics.card(key, kpis[key], short=True) for key in keys]  # "never", "no debt" where undefined
     metric_cards(
         KPI_KEY,
-        [[(label, show_metric(kpis[key], key) if key in stress.METRICS else value, help_text)
-          for key, (label, value, help_text) in zip(keys, cards, strict=True)]],
+        [
+            [
+                (label, show_metric(kpis[key], key) if key in stress.METRICS else value, help_text)
+                for key, (label, value, help_text) in zip(keys, cards, strict=True)
+            ]
+        ],
         font_rem=1.4,
         per_row=3,
     )
@@ -266,8 +277,13 @@ def tornado_section(result: Any, ranges: dict[str, stress.Range]) -> None:
         key=f"{KEY}tornado_metric",
     )
     torn = cached_tornado(scenario_json(result.scenario), _ranges_text(ranges), result, ranges)
-    chart(tornado_figure, torn, metric, inputs=scenario_json(result.scenario) + _ranges_text(ranges) + metric,
-          key="stress_tornado_chart")
+    chart(
+        tornado_figure,
+        torn,
+        metric,
+        inputs=scenario_json(result.scenario) + _ranges_text(ranges) + metric,
+        key="stress_tornado_chart",
+    )
     st.caption(
         "Each bar moves one driver to its low (orange) or high (green) value with every other driver at "
         "the scenario's value; the longest bars matter most. The vertical line is the scenario itself."
@@ -290,8 +306,12 @@ def grid_section(result: Any, ranges: dict[str, stress.Range]) -> None:
     """Heat map of a metric over two drivers with the break-even line."""
     st.subheader("Two-way grid")
     keys = list(stress.DRIVERS)
-    for name, default in (("grid_x", "usd_per_gpu_hour"), ("grid_y", "utilization"), ("grid_metric", "equity_irr"),
-                          ("grid_points", 21)):
+    for name, default in (
+        ("grid_x", "usd_per_gpu_hour"),
+        ("grid_y", "utilization"),
+        ("grid_metric", "equity_irr"),
+        ("grid_points", 21),
+    ):
         keep(KEY + name, default)
     c = st.columns([1.3, 1.3, 1.3, 1])
     x = c[0].selectbox("Across (x)", keys, key=f"{KEY}grid_x", format_func=lambda k: stress.DRIVERS[k].label)
@@ -535,8 +555,12 @@ with st.expander("Drivers: low / high values and Monte Carlo distributions", exp
     # A form: typing a range reruns nothing; "Apply ranges" recomputes the tornado, grid and Monte Carlo once.
     with st.form(f"{KEY}ranges_form", border=False):
         ranges, problem = driver_table(base, defaults)
-        st.form_submit_button("Apply ranges", type="primary", key=f"{KEY}apply_ranges",
-                              help="Recompute the tornado, grid and Monte Carlo with the ranges above.")
+        st.form_submit_button(
+            "Apply ranges",
+            type="primary",
+            key=f"{KEY}apply_ranges",
+            help="Recompute the tornado, grid and Monte Carlo with the ranges above.",
+        )
     st.button(
         "Reset to defaults",
         key=f"{KEY}reset",

@@ -24,8 +24,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 README_SHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 VIEWPORT = {"width": 1440, "height": 1000}
 
 
@@ -55,9 +62,18 @@ def free_port() -> int:
 def streamlit_server(library: Path) -> Iterator[str]:
     """`streamlit run app.py` on a free localhost port with its own scenario library; yields the URL."""
     port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless=true",
-           f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
-           "--server.fileWatcherType=none"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.headless=true",
+        f"--server.port={port}",
+        "--server.address=127.0.0.1",
+        "--browser.gatherUsageStats=false",
+        "--server.fileWatcherType=none",
+    ]
     env = {**os.environ, "NEOPLAN_LIBRARY": str(library)}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
@@ -107,7 +123,7 @@ def settle(tab: Any) -> None:
     tab.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " && !document.querySelector('[data-testid=\"stSkeleton\"]')"
-        " && document.querySelector('[data-testid=\"stMain\"] [data-testid=\"stElementContainer\"]')",
+        ' && document.querySelector(\'[data-testid="stMain"] [data-testid="stElementContainer"]\')',
         timeout=30_000,
     )
     tab.wait_for_timeout(400)
@@ -127,9 +143,11 @@ def go(tab: Any, label: str) -> None:
 
 def metric(tab: Any, label: str) -> str:
     """The value of the (first) metric card labelled ``label``."""
-    card = tab.get_by_test_id("stMetric").filter(
-        has=tab.get_by_test_id("stMetricLabel").filter(has_text=re.compile(f"^{re.escape(label)}$"))
-    ).first
+    card = (
+        tab.get_by_test_id("stMetric")
+        .filter(has=tab.get_by_test_id("stMetricLabel").filter(has_text=re.compile(f"^{re.escape(label)}$")))
+        .first
+    )
     card.wait_for(timeout=30_000)
     return str(card.get_by_test_id("stMetricValue").inner_text()).strip()
 

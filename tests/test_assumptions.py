@@ -135,8 +135,9 @@ def test_finding_texts_cite_the_price_book_and_the_backend_model(monkeypatch):
     book = codes.default_price_book()
 
     def change(topology: str, oversubscription: float = 1.0) -> float:
-        cost = total_usd(fabric.backend_lines(fabric.size_backend(128, topology=topology,
-                                                                  oversubscription=oversubscription), book))
+        cost = total_usd(
+            fabric.backend_lines(fabric.size_backend(128, topology=topology, oversubscription=oversubscription), book)
+        )
         return cost / total_usd(fabric.backend_lines(fabric.size_backend(128, topology="reference"), book)) - 1
 
     assert f"{change('vms'):+.1%} back-end cost at 1,024 GPUs" in codes.FINDINGS["optics_everywhere"][1]

@@ -76,7 +76,12 @@ def test_every_cluster_bought_is_depreciated_or_sold_at_book_value(
     extra = np.array([capex * refresh_multiple]) if refresh else None
     dep = finance.depreciation(np.array([capex]), horizon, go_live, life, refresh_capex_usd=extra)
     residual, gain = finance.residual_flows(
-        np.array([capex]), dep, horizon, share, end_of_life_month=go_live + life, life_months=life,
+        np.array([capex]),
+        dep,
+        horizon,
+        share,
+        end_of_life_month=go_live + life,
+        life_months=life,
         refresh_capex_usd=extra,
     )
     starts = [go_live + k * life for k in range(1, 20) if go_live + k * life < horizon] if refresh else []
@@ -129,11 +134,13 @@ def test_paid_back_means_cumulative_cash_ends_non_negative(flows, rate):
         if math.isnan(pb):
             assert cum[-1] < 0 or not (cum < 0).any()
         else:
-            assert (cum[math.ceil(pb + 1e-9):] >= 0).all() and (cum < 0).any()
+            assert (cum[math.ceil(pb + 1e-9) :] >= 0).all() and (cum < 0).any()
     # a discounted payback exists exactly when NPV ≥ 0 (and cash was negative once)
     defined = not math.isnan(finance.payback_months(cf, rate))
-    assert defined == (float(finance.npv(rate, cf)) >= 0 and bool((np.cumsum(
-        cf / (1 + finance.monthly_rate(rate)) ** np.arange(cf.size)) < 0).any()))
+    assert defined == (
+        float(finance.npv(rate, cf)) >= 0
+        and bool((np.cumsum(cf / (1 + finance.monthly_rate(rate)) ** np.arange(cf.size)) < 0).any())
+    )
 
 
 # --- the model: the optimized preset over 240 months ----------------------------------------------------------
@@ -187,7 +194,7 @@ def test_refresh_buys_new_clusters_paid_by_equity_and_keeps_selling(refresh, shu
     left = 1 - (first - go_lives[0]) / 72
     assert c.depreciation[0, first:].sum() == pytest.approx(0.8 * capex * (left + 1 + (240 - go_lives[2]) / 72))
     assert c.residual.sum() == pytest.approx(refresh.scenario.timeline.residual_value_share * capex * (1 + 3 * 0.8))
-    assert (c.revenue[0, math.ceil(d.go_live_month):] > 0).all()
+    assert (c.revenue[0, math.ceil(d.go_live_month) :] > 0).all()
     assert (c.debt.draws == shutdown.ops.cash.debt.draws).all()  # the debt funds the first cluster only
     # a new cluster earns a new cluster's price, and its warranty covers it again
     od = refresh.ops.revenue.on_demand_usd_per_gpu_hour
@@ -227,10 +234,20 @@ def test_cases_with_their_own_life_match_a_scenario_with_that_life(shutdown):
     price=st.floats(0.5, 8.0),
 )
 def test_any_horizon_and_life_keep_the_books_whole(horizon, life, end_of_life, multiple, price):
-    r = neoplan.evaluate(neoplan.load_scenario({
-        "base": "optimized", "pricing": {"usd_per_gpu_hour": price},
-        "timeline": {"horizon_months": horizon, "useful_life_months": life, "end_of_life": end_of_life,
-                     "refresh_capex_multiple": multiple}}))
+    r = neoplan.evaluate(
+        neoplan.load_scenario(
+            {
+                "base": "optimized",
+                "pricing": {"usd_per_gpu_hour": price},
+                "timeline": {
+                    "horizon_months": horizon,
+                    "useful_life_months": life,
+                    "end_of_life": end_of_life,
+                    "refresh_capex_multiple": multiple,
+                },
+            }
+        )
+    )
     d, c = r.ops.dates, r.ops.cash
     end = d.go_live_month + life
     refreshes = revenue.refresh_go_live_months(d)
@@ -238,9 +255,9 @@ def test_any_horizon_and_life_keep_the_books_whole(horizon, life, end_of_life, m
     share = r.scenario.timeline.residual_value_share
     assert c.residual.sum() == pytest.approx(share * r.capex_total_usd * (1 + multiple * len(refreshes)))
     if end_of_life == "shutdown" and end < horizon:
-        assert not c.revenue[0, math.ceil(end):].any() and not c.opex[0, math.ceil(end):].any()
+        assert not c.revenue[0, math.ceil(end) :].any() and not c.opex[0, math.ceil(end) :].any()
     elif end_of_life == "refresh" and end < horizon:
-        assert refreshes and (c.revenue[0, math.ceil(d.go_live_month):] > 0).all()
+        assert refreshes and (c.revenue[0, math.ceil(d.go_live_month) :] > 0).all()
     assert any("useful life" in w for w in r.warnings) == (end < horizon)
     cum = np.cumsum(c.project_fcf[0])
     payback = r.kpis["payback_months"]

@@ -144,9 +144,7 @@ def test_undefined_kpi_is_an_empty_cell() -> None:
     percentiles, settings, _, histogram = _blocks(book["Monte Carlo"])
     dscr = next(r for r in percentiles if r["metric"] == "min_dscr")
     assert (dscr["p10"], dscr["p50"], dscr["p90"], dscr["share_undefined"]) == (None, None, None, 1)
-    assert [(r["bin_from"], r["draws"]) for r in histogram if r["metric"] == "min_dscr"] == [
-        (None, 300)
-    ]
+    assert [(r["bin_from"], r["draws"]) for r in histogram if r["metric"] == "min_dscr"] == [(None, 300)]
     assert {r["key"]: r["value"] for r in settings}["probability_dscr_breach"] == 0
 
 

@@ -109,8 +109,12 @@ def test_acc_costs_more_than_dac_in_vms():
 
 
 def test_prices_used_for_the_calibration_are_marked_fitted():
-    for key in ("xcvr_ndr_osfp_400g_server", "xcvr_ndr_osfp_800g_twin", "dac_ndr_800g_twin",
-                "dac_ndr_800g_splitter_2x400g"):
+    for key in (
+        "xcvr_ndr_osfp_400g_server",
+        "xcvr_ndr_osfp_800g_twin",
+        "dac_ndr_800g_twin",
+        "dac_ndr_800g_splitter_2x400g",
+    ):
         assert BOOK.row(key).basis == "fitted"
         assert "SemiAnalysis" in BOOK.row(key).source
     assert BOOK.row("ib_switch_qm9700").basis == "quoted"
@@ -328,8 +332,20 @@ def test_fat_tree_refuses_an_overfull_leaf():
 
 K3_OVER_4 = RADIX**3 // 4  # non-blocking 3-tier limit [endpoints]
 
-designs = st.sampled_from([("reference", 1.0), ("vms", 1.0), ("vms", 2.0), ("tor", 1.0), ("modular", 1.0),
-                           ("vms", 3.0), ("reference", 1.5), ("tor", 2.0), ("spectrum_x", 1.0), ("spectrum_x", 2.0)])
+designs = st.sampled_from(
+    [
+        ("reference", 1.0),
+        ("vms", 1.0),
+        ("vms", 2.0),
+        ("tor", 1.0),
+        ("modular", 1.0),
+        ("vms", 3.0),
+        ("reference", 1.5),
+        ("tor", 2.0),
+        ("spectrum_x", 1.0),
+        ("spectrum_x", 2.0),
+    ]
+)
 
 
 def check_invariants(b):
@@ -396,8 +412,17 @@ def test_doubling_gpus_never_lowers_any_count(servers, design, nics, su):
     except FabricError:
         assume(False)  # beyond three tiers (small SUs mean many leaves)
     assume(b.spine_taper == 1)
-    fields = ("leaf_switches", "spine_switches", "core_switches", "links_leaf_spine", "links_spine_core",
-              "transceivers", "cables", "network_racks", "endpoints")
+    fields = (
+        "leaf_switches",
+        "spine_switches",
+        "core_switches",
+        "links_leaf_spine",
+        "links_spine_core",
+        "transceivers",
+        "cables",
+        "network_racks",
+        "endpoints",
+    )
     if topology == "modular":  # the chassis becomes a spine tier above 2,048 endpoints: compare total boxes
         fields = ("transceivers", "cables", "endpoints", "line_cards")
         assert a.chassis + a.leaf_switches <= b.chassis + b.leaf_switches
@@ -425,8 +450,14 @@ def test_four_nics_halve_the_backend_endpoints(servers, design):
     oob=st.sampled_from(["generic", "spectrum"]),
 )
 def test_design_fabric_total_is_the_sum_of_lines(gpus, topology, fe, oob):
-    s = scenario(cluster={"gpus": gpus}, fabric={"topology": topology,
-                 "frontend": {"port_gbps": fe[0], "switch_class": fe[1]}, "oob": {"switch_class": oob}})
+    s = scenario(
+        cluster={"gpus": gpus},
+        fabric={
+            "topology": topology,
+            "frontend": {"port_gbps": fe[0], "switch_class": fe[1]},
+            "oob": {"switch_class": oob},
+        },
+    )
     d = design_fabric(s, BOOK, frontend_extra_ports=10, oob_extra_ports=5)
     assert d.capex_usd() == pytest.approx(sum(ln.total_usd for ln in d.lines))
     assert all(ln.quantity > 0 and ln.unit_price_usd >= 0 for ln in d.lines)
@@ -442,8 +473,9 @@ def test_the_scenarios_own_design_is_among_the_options(topology: str, oversubscr
     """A standard design is named; any other gets an option of its own, priced like the scenario's back end."""
     import neoplan
 
-    s = neoplan.load_scenario({"base": "optimized", "fabric": {"topology": topology,
-                                                                "oversubscription": oversubscription}})
+    s = neoplan.load_scenario(
+        {"base": "optimized", "fabric": {"topology": topology, "oversubscription": oversubscription}}
+    )
     result = neoplan.evaluate(s)
     options, chosen = with_scenario_design(s, result.fabric.backend, BOOK, design_options(s, BOOK))
     mine = next(o for o in options if o.name == chosen)
@@ -481,7 +513,12 @@ def test_spectrum_x_400g_is_one_plane_of_the_reference_architecture(gpus, counts
     """
     b = size_backend(gpus // 8, topology="spectrum_x")
     assert (b.leaf_switches, b.spine_switches, b.core_switches, b.tiers, b.planes) == (
-        counts[0] // 2, counts[1] // 2, 0, 2, 1)
+        counts[0] // 2,
+        counts[1] // 2,
+        0,
+        2,
+        1,
+    )
     assert b.items["switch"] == "sn5600_2x400g" and b.rails_per_leaf == 2
     assert b.leaf_switches == 4 * b.scalable_units  # 4 leaves per 32-node SU
     assert b.leaf_downlinks == 64 and b.leaf_uplinks == 64  # 64 × 400G = 32 × 800G cages up
@@ -505,8 +542,16 @@ def test_spectrum_x_800g_planes_cost_what_two_400g_planes_cost_but_the_server_op
 def test_an_800g_spectrum_x_fabric_is_two_400g_planes_at_any_size(servers):
     """Partial SUs, one-switch clusters and three tiers too: every count is twice one 400G plane's."""
     one, two = size_backend(servers, topology="spectrum_x"), size_backend(servers, topology="spectrum_x", nic_gbps=800)
-    for name in ("leaf_switches", "spine_switches", "core_switches", "links_server_leaf", "links_leaf_spine",
-                 "links_spine_core", "switch_ports_available", "switch_ports_used"):
+    for name in (
+        "leaf_switches",
+        "spine_switches",
+        "core_switches",
+        "links_server_leaf",
+        "links_leaf_spine",
+        "links_spine_core",
+        "switch_ports_available",
+        "switch_ports_used",
+    ):
         assert getattr(two, name) == 2 * getattr(one, name), name
     assert (two.tiers, two.leaf_downlinks, two.leaf_uplinks) == (one.tiers, one.leaf_downlinks, one.leaf_uplinks)
     assert two.transceivers_by_type["server_optic"] == two.endpoints == servers * 8
@@ -531,10 +576,15 @@ def test_spectrum_x_in_a_scenario_buys_no_ufm_and_is_among_the_options():
     assert opts["vms_2to1"].capex_usd < sx.capex_usd < opts["reference"].capex_usd
 
 
-@pytest.mark.parametrize(("topology", "gbps", "switch"), [
-    ("reference", 400, "qm9700"), ("reference", 800, "q3400"), ("spectrum_x", 400, "sn5600_2x400g"),
-    ("spectrum_x", 800, "sn5600_2x400g"),  # the SN5600 64×800G run as 2 planes of 400G (multi-plane RA)
-])
+@pytest.mark.parametrize(
+    ("topology", "gbps", "switch"),
+    [
+        ("reference", 400, "qm9700"),
+        ("reference", 800, "q3400"),
+        ("spectrum_x", 400, "sn5600_2x400g"),
+        ("spectrum_x", 800, "sn5600_2x400g"),  # the SN5600 64×800G run as 2 planes of 400G (multi-plane RA)
+    ],
+)
 def test_the_generation_picks_switch_optics_and_prices_in_both_books(topology, gbps, switch):
     b = size_backend(128, topology=topology, nic_gbps=gbps)
     assert b.items["switch"] == switch and CAT[switch].port_gbps * b.planes == gbps
@@ -566,9 +616,15 @@ def test_twin_port_module_costs_more_than_a_single_port_one():
 
 
 def nvl72(**fabric):
-    return scenario_from_dict({"base": "optimized", "prices_as_of": "2026-11",
-                               "cluster": {"gpus": 1296, "gpu_model": "gb200-nvl72", "gpus_per_node": 72},
-                               "facility": {"rack_power_kw": 140}, "fabric": fabric})
+    return scenario_from_dict(
+        {
+            "base": "optimized",
+            "prices_as_of": "2026-11",
+            "cluster": {"gpus": 1296, "gpu_model": "gb200-nvl72", "gpus_per_node": 72},
+            "facility": {"rack_power_kw": 140},
+            "fabric": fabric,
+        }
+    )
 
 
 def test_nvl72_scales_out_per_tray_with_rails_by_gpu_index():
@@ -628,7 +684,12 @@ def test_top_of_rack_refusal_counts_the_racks_nics_on_nvl72_and_hgx() -> None:
     with pytest.raises(neoplan.ScenarioError, match=refusal) as err:
         neoplan.evaluate(nvl)
     assert "rail-optimized topology" in str(err.value)
-    hgx = neoplan.load_scenario({"base": "optimized", "fabric": {"topology": "tor", "oversubscription": 1.0},
-                                 "facility": {"servers_per_rack": 8, "rack_power_kw": 100}})
+    hgx = neoplan.load_scenario(
+        {
+            "base": "optimized",
+            "fabric": {"topology": "tor", "oversubscription": 1.0},
+            "facility": {"servers_per_rack": 8, "rack_power_kw": 100},
+        }
+    )
     with pytest.raises(neoplan.ScenarioError, match=r"a rack's 8 × 8 back-end NICs = 64 downlinks"):
         neoplan.evaluate(hgx)

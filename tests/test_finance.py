@@ -84,8 +84,9 @@ def test_depreciation_sums_to_capex_within_life() -> None:
 
 
 def test_annuity_loan_matches_numpy_financial() -> None:
-    fin = Financing(debt_share=1.0, interest_rate=0.12, term_months=60, grace_months=0, capitalize_idc=False,
-                    upfront_fee_rate=0.0)
+    fin = Financing(
+        debt_share=1.0, interest_rate=0.12, term_months=60, grace_months=0, capitalize_idc=False, upfront_fee_rate=0.0
+    )
     debt = debt_schedule(fin, _payments(), first_operating_month=0)
     r = 0.12 / 12
     payment = -npf.pmt(r, 60, 1_000_000.0)
@@ -105,8 +106,10 @@ def test_annuity_payment_is_numpy_financial_pmt_exactly() -> None:
     positive = rates > 1e-9
     expected = np.where(positive, -npf.pmt(np.where(positive, rates, 1.0), months, principal), principal / months)
     assert annuity_payment(principal, rates, months).tobytes() == expected.tobytes()  # bit for bit, signed zeros too
-    assert annuity_payment(np.array([1e6]), np.array([0.01]), 60).tobytes() == (-npf.pmt(np.array([0.01]), 60,
-                                                                                       np.array([1e6]))).tobytes()
+    assert (
+        annuity_payment(np.array([1e6]), np.array([0.01]), 60).tobytes()
+        == (-npf.pmt(np.array([0.01]), 60, np.array([1e6]))).tobytes()
+    )
 
 
 def test_payback_pair_is_both_paybacks() -> None:
@@ -133,8 +136,14 @@ def test_grace_and_capitalised_interest() -> None:
 
 
 def test_straight_line_repays_equal_principal() -> None:
-    fin = Financing(debt_share=1.0, interest_rate=0.1, term_months=40, grace_months=0, amortization="straight_line",
-                    capitalize_idc=False)
+    fin = Financing(
+        debt_share=1.0,
+        interest_rate=0.1,
+        term_months=40,
+        grace_months=0,
+        amortization="straight_line",
+        capitalize_idc=False,
+    )
     debt = debt_schedule(fin, _payments(months=48), first_operating_month=0)
     np.testing.assert_allclose(debt.principal[0, :40], 1_000_000 / 40)
 
@@ -146,8 +155,16 @@ def _project(financing: Financing, monthly_ebitda: float = 40_000.0) -> tuple:
     opex = np.full(months, 10_000.0)
     opex[:3] = 0.0
     pay = _payments(1_000_000.0, months)
-    cf = cash_flows(financing, revenue=revenue, opex=opex, capex_payments=pay, capex_total=1_000_000.0, go_live=3.0,
-                    life_months=60, residual_share=0.1)
+    cf = cash_flows(
+        financing,
+        revenue=revenue,
+        opex=opex,
+        capex_payments=pay,
+        capex_total=1_000_000.0,
+        go_live=3.0,
+        life_months=60,
+        residual_share=0.1,
+    )
     return cf, revenue, opex, pay
 
 
@@ -170,8 +187,9 @@ def test_sources_equal_uses_every_month(amortization: str) -> None:
     equity_in = np.maximum(-cf.equity_fcf, 0)
     distributions = np.maximum(cf.equity_fcf, 0)
     sources = revenue + cf.residual + cf.debt.draws + equity_in
-    uses = (opex + pay + cf.debt.interest_paid + cf.debt.principal + cf.debt.payoff + cf.debt.fee + cf.tax
-            + distributions)
+    uses = (
+        opex + pay + cf.debt.interest_paid + cf.debt.principal + cf.debt.payoff + cf.debt.fee + cf.tax + distributions
+    )
     np.testing.assert_allclose(sources, uses, atol=1e-6)
     assert cf.debt.balance[0, -1] == pytest.approx(0.0, abs=1e-6)
 
@@ -179,8 +197,15 @@ def test_sources_equal_uses_every_month(amortization: str) -> None:
 @pytest.mark.parametrize("target", [1.3, 2.0])
 def test_sculpted_service_is_proportional_to_cfads_and_repays_at_maturity(target: float) -> None:
     # the 50 % share is below what CFADS / target supports: the whole share is drawn, DSCR* is above the target
-    fin = Financing(debt_share=0.5, interest_rate=0.08, term_months=60, grace_months=0, amortization="sculpted",
-                    target_dscr=target, tax_rate=0.0)
+    fin = Financing(
+        debt_share=0.5,
+        interest_rate=0.08,
+        term_months=60,
+        grace_months=0,
+        amortization="sculpted",
+        target_dscr=target,
+        tax_rate=0.0,
+    )
     cf, *_ = _project(fin)
     service = cf.debt.debt_service[0]
     paying = (np.arange(service.size) >= cf.debt.repay_start) & (np.arange(service.size) < cf.debt.maturity)
@@ -193,8 +218,16 @@ def test_sculpted_service_is_proportional_to_cfads_and_repays_at_maturity(target
 
 def test_sculpted_debt_at_dscr_1_30_is_sized_down_and_fully_amortised() -> None:
     """Textbook sculpting: CFADS 20,000 a month from month 3, 8 %/yr compounding monthly, 60 months from the draw."""
-    fin = Financing(debt_share=0.9, interest_rate=0.08, term_months=60, grace_months=0, amortization="sculpted",
-                    target_dscr=1.3, tax_rate=0.0, upfront_fee_rate=0.0)
+    fin = Financing(
+        debt_share=0.9,
+        interest_rate=0.08,
+        term_months=60,
+        grace_months=0,
+        amortization="sculpted",
+        target_dscr=1.3,
+        tax_rate=0.0,
+        upfront_fee_rate=0.0,
+    )
     cf, *_ = _project(fin, 20_000.0)
     r = 0.08 / 12
     service = 20_000.0 / 1.3
@@ -210,8 +243,9 @@ def test_sculpted_debt_at_dscr_1_30_is_sized_down_and_fully_amortised() -> None:
 
 
 def test_loan_term_runs_from_the_first_draw() -> None:
-    fin = Financing(debt_share=1.0, interest_rate=0.12, term_months=24, grace_months=0, capitalize_idc=False,
-                    upfront_fee_rate=0.01)
+    fin = Financing(
+        debt_share=1.0, interest_rate=0.12, term_months=24, grace_months=0, capitalize_idc=False, upfront_fee_rate=0.01
+    )
     pay = np.zeros(48)
     pay[5] = 1_000_000.0  # no deposit: the first draw is at delivery, month 5
     debt = debt_schedule(fin, pay, first_operating_month=7)
@@ -225,8 +259,9 @@ def test_loan_term_runs_from_the_first_draw() -> None:
 
 
 def test_idc_and_fee_are_capitalised_for_tax() -> None:
-    fin = Financing(debt_share=0.6, interest_rate=0.12, term_months=60, grace_months=0, upfront_fee_rate=0.02,
-                    tax_rate=0.25)
+    fin = Financing(
+        debt_share=0.6, interest_rate=0.12, term_months=60, grace_months=0, upfront_fee_rate=0.02, tax_rate=0.25
+    )
     cf, *_ = _project(fin)
     costs = cf.costs
     assert costs is not None
@@ -255,7 +290,8 @@ def test_two_irrs_the_meaningful_one_has_the_sign_of_the_net_cash() -> None:
     assert npf.irr(cf) == pytest.approx(roots[0])  # numpy-financial takes the root nearest 0
     assert irr_annual(cf) == pytest.approx((1 + roots[1]) ** 12 - 1, rel=1e-9)
     assert [round(r, 3) for r in irr_candidates_annual(cf)] == pytest.approx(
-        [(1 + x) ** 12 - 1 for x in roots], rel=0.05)
+        [(1 + x) ** 12 - 1 for x in roots], rel=0.05
+    )
     # -100, +230, -132: NPV is zero at 10 % and 20 %, but the flows lose 2 in total: no meaningful IRR
     assert np.isnan(irr_annual(np.array([-100.0, 230.0, -132.0])))
 
@@ -316,10 +352,12 @@ def test_irr_agrees_with_numpy_financial_where_that_finds_the_meaningful_root(
     grace=st.integers(0, 12),
     amortization=st.sampled_from(["annuity", "straight_line", "sculpted"]),
 )
-def test_equity_irr_has_the_sign_of_moic_minus_one(ebitda: float, debt_share: float, rate: float, hurdle: float,
-                                                    grace: int, amortization: str) -> None:
-    fin = Financing(debt_share=debt_share, interest_rate=rate, grace_months=grace, amortization=amortization,
-                    hurdle_rate=hurdle)
+def test_equity_irr_has_the_sign_of_moic_minus_one(
+    ebitda: float, debt_share: float, rate: float, hurdle: float, grace: int, amortization: str
+) -> None:
+    fin = Financing(
+        debt_share=debt_share, interest_rate=rate, grace_months=grace, amortization=amortization, hurdle_rate=hurdle
+    )
     cf, *_ = _project(fin, ebitda)
     equity = cf.equity_fcf[0]
     paid_in = -equity[equity < 0].sum()
@@ -353,11 +391,27 @@ def test_vectorised_cases_equal_one_by_one() -> None:
     opex = np.full(months, 5_000.0)
     pay = np.zeros(months)
     pay[0] = 800_000.0
-    both = cash_flows(fin, revenue=revenue, opex=opex, capex_payments=pay, capex_total=800_000.0, go_live=2.0,
-                      life_months=36, residual_share=0.0)
+    both = cash_flows(
+        fin,
+        revenue=revenue,
+        opex=opex,
+        capex_payments=pay,
+        capex_total=800_000.0,
+        go_live=2.0,
+        life_months=36,
+        residual_share=0.0,
+    )
     for i in range(2):
-        one = cash_flows(fin, revenue=revenue[i], opex=opex, capex_payments=pay, capex_total=800_000.0, go_live=2.0,
-                         life_months=36, residual_share=0.0)
+        one = cash_flows(
+            fin,
+            revenue=revenue[i],
+            opex=opex,
+            capex_payments=pay,
+            capex_total=800_000.0,
+            go_live=2.0,
+            life_months=36,
+            residual_share=0.0,
+        )
         np.testing.assert_allclose(both.equity_fcf[i], one.equity_fcf[0])
 
 
@@ -368,8 +422,7 @@ def test_vectorised_cases_equal_one_by_one() -> None:
     rate=st.floats(0, 0.25),
     amortization=st.sampled_from(["annuity", "straight_line", "sculpted"]),
 )
-def test_debt_always_repaid_and_cash_balances(ebitda: float, debt_share: float, rate: float,
-                                              amortization: str) -> None:
+def test_debt_always_repaid_and_cash_balances(ebitda: float, debt_share: float, rate: float, amortization: str) -> None:
     fin = Financing(debt_share=debt_share, interest_rate=rate, amortization=amortization)
     cf, *_ = _project(fin, ebitda)
     total_out = cf.debt.principal.sum() + cf.debt.payoff.sum()
@@ -420,12 +473,28 @@ def test_cases_drawing_in_different_months_equal_one_by_one(amortization: str) -
     pay[0, 2], pay[1, 7] = 800_000.0, 800_000.0
     revenue = np.where(np.arange(months) >= np.array([[4], [9]]), 45_000.0, 0.0)
     go_live = np.array([4.0, 9.0])
-    both = cash_flows(fin, revenue=revenue, opex=np.full(months, 5_000.0), capex_payments=pay, capex_total=800_000.0,
-                      go_live=go_live, life_months=48, residual_share=0.1)
+    both = cash_flows(
+        fin,
+        revenue=revenue,
+        opex=np.full(months, 5_000.0),
+        capex_payments=pay,
+        capex_total=800_000.0,
+        go_live=go_live,
+        life_months=48,
+        residual_share=0.1,
+    )
     assert list(both.debt.maturity) == [38, 43] and list(both.debt.first_draw) == [2, 7]
     for i in range(2):
-        one = cash_flows(fin, revenue=revenue[i], opex=np.full(months, 5_000.0), capex_payments=pay[i],
-                         capex_total=800_000.0, go_live=go_live[i], life_months=48, residual_share=0.1)
+        one = cash_flows(
+            fin,
+            revenue=revenue[i],
+            opex=np.full(months, 5_000.0),
+            capex_payments=pay[i],
+            capex_total=800_000.0,
+            go_live=go_live[i],
+            life_months=48,
+            residual_share=0.1,
+        )
         np.testing.assert_allclose(both.equity_fcf[i], one.equity_fcf[0], rtol=1e-9, atol=1e-6)
         np.testing.assert_allclose(min_dscr(both, np.array([4, 9]))[i], min_dscr(one, int(go_live[i]))[0], rtol=1e-9)
         np.testing.assert_allclose(llcr(both, np.array([4, 9]))[i], llcr(one, int(go_live[i]))[0], rtol=1e-9)

@@ -175,9 +175,19 @@ def test_a_card_showing_a_registry_figure_carries_its_name(page: str, optimized:
 def test_cli_summary_uses_the_registry(optimized: neoplan.Result) -> None:
     lines = cli.summary(optimized).splitlines()
     d = optimized.to_dict()
-    for key in ("capex_usd.total", "capex_per_server_excl_storage_usd", "opex_usd_per_year.total",
-                "tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour", "npv_usd", "project_irr", "equity_irr",
-                "payback_months", "min_dscr", "capex_usd.compute"):
+    for key in (
+        "capex_usd.total",
+        "capex_per_server_excl_storage_usd",
+        "opex_usd_per_year.total",
+        "tco_usd_per_gpu_hour",
+        "breakeven_usd_per_gpu_hour",
+        "npv_usd",
+        "project_irr",
+        "equity_irr",
+        "payback_months",
+        "min_dscr",
+        "capex_usd.compute",
+    ):
         m = METRICS[key]
         row = rf"{re.escape(m.label)}\s+{re.escape(m.text(lookup(d, key)))}"
         assert any(re.fullmatch(row, line) for line in lines), key
@@ -203,8 +213,15 @@ def test_workbook_number_format_matches_the_page_format(optimized: neoplan.Resul
     """The workbook keeps numbers as numbers: its Excel format is of the kind the page's formatter shows."""
     ws = load_workbook(io.BytesIO(ex.workbook_bytes(optimized)))["KPIs"]
     cells = {ws.cell(r, 1).value: ws.cell(r, 3) for r in range(ex.HEADER_ROW + 1, ws.max_row + 1)}
-    expected = {formats.usd: '"$"#,##0', formats.usd_exact: '"$"#,##0', formats.usd_per_gpu_hour: '"$"#,##0.00',
-                formats.pct: "0.0%", formats.ratio: '0.00"×"', formats.count: "#,##0", formats.months: "0.0"}
+    expected = {
+        formats.usd: '"$"#,##0',
+        formats.usd_exact: '"$"#,##0',
+        formats.usd_per_gpu_hour: '"$"#,##0.00',
+        formats.pct: "0.0%",
+        formats.ratio: '0.00"×"',
+        formats.count: "#,##0",
+        formats.months: "0.0",
+    }
     for key, m in METRICS.items():
         if m.fmt in expected and cells[key].value is not None:
             assert cells[key].number_format.startswith(expected[m.fmt]), key
@@ -215,8 +232,10 @@ def test_report_cards_use_the_registry(optimized: neoplan.Result) -> None:
     d = optimized.to_dict()
     for key in ex.REPORT_KPIS:
         label, value, help_text = metrics.card(key, lookup(d, key))
-        card = (f'<div class="label">{ex._esc(label)}</div><div class="value">{ex._esc(value)}</div>'
-                f'<div class="help">{ex._esc(help_text)}</div>')
+        card = (
+            f'<div class="label">{ex._esc(label)}</div><div class="value">{ex._esc(value)}</div>'
+            f'<div class="help">{ex._esc(help_text)}</div>'
+        )
         assert card in html, key
 
 

@@ -65,8 +65,9 @@ def test_backend_targets(ref: neoplan.Result, opt: neoplan.Result) -> None:
     assert (opt.fabric.backend.leaf_switches, opt.fabric.backend.spine_switches) == (32, 8)
     base = ref.capex_usd["backend_network"]
     for topo, over, target in (("tor", 1.0, -0.348), ("vms", 1.0, -0.249), ("vms", 2.0, -0.316)):
-        r = neoplan.evaluate(neoplan.load_scenario({"base": "reference", "fabric": {"topology": topo,
-                                                                                     "oversubscription": over}}))
+        r = neoplan.evaluate(
+            neoplan.load_scenario({"base": "reference", "fabric": {"topology": topo, "oversubscription": over}})
+        )
         assert r.capex_usd["backend_network"] / base - 1 == pytest.approx(target, abs=0.01)
 
 
@@ -90,20 +91,36 @@ def test_capex_total_is_sum_of_categories_and_lines(preset: str) -> None:
     capex = r.capex_usd
     assert capex["total"] == pytest.approx(sum(capex[c] for c in CAPEX_CATEGORIES))
     assert capex["total"] == pytest.approx(sum(line.total_usd for line in r.capex_lines))
-    assert capex["compute"] == pytest.approx(
-        sum(ln.total_usd for ln in r.capex_lines if ln.category == "compute")
-    )
+    assert capex["compute"] == pytest.approx(sum(ln.total_usd for ln in r.capex_lines if ln.category == "compute"))
     assert capex["compute"] == pytest.approx((r.servers + r.spare_servers) * r.node_capex_usd)
 
 
 def test_to_dict_contract(opt: neoplan.Result) -> None:
     d = opt.to_dict()
-    for key in ("gpus", "servers", "node_capex_usd", "backend", "capex_usd", "capex_per_server_excl_storage_usd",
-                "tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour", "project_irr", "equity_irr", "npv_usd",
-                "payback_months", "min_dscr"):
+    for key in (
+        "gpus",
+        "servers",
+        "node_capex_usd",
+        "backend",
+        "capex_usd",
+        "capex_per_server_excl_storage_usd",
+        "tco_usd_per_gpu_hour",
+        "breakeven_usd_per_gpu_hour",
+        "project_irr",
+        "equity_irr",
+        "npv_usd",
+        "payback_months",
+        "min_dscr",
+    ):
         assert key in d
-    assert set(d["backend"]) >= {"leaf_switches", "spine_switches", "core_switches", "transceivers", "cables",
-                                 "capex_usd"}
+    assert set(d["backend"]) >= {
+        "leaf_switches",
+        "spine_switches",
+        "core_switches",
+        "transceivers",
+        "cables",
+        "capex_usd",
+    }
     assert set(d["capex_usd"]) == {*CAPEX_CATEGORIES, "total"}
     assert d["backend"]["capex_usd"] == pytest.approx(d["capex_usd"]["backend_network"])
     import json
@@ -113,9 +130,7 @@ def test_to_dict_contract(opt: neoplan.Result) -> None:
 
 def test_ai_enterprise_costs_8_x_4500_per_server_year(opt: neoplan.Result) -> None:
     on = _eval(opex={"ai_enterprise": True})
-    assert on.opex_for_year(2)["software"] - opt.opex_for_year(2)["software"] == pytest.approx(
-        opt.servers * 8 * 4500.0
-    )
+    assert on.opex_for_year(2)["software"] - opt.opex_for_year(2)["software"] == pytest.approx(opt.servers * 8 * 4500.0)
 
 
 def test_pue_one_makes_facility_energy_equal_it_energy() -> None:
@@ -176,8 +191,7 @@ def test_optimized_beats_reference_by_the_capex_gap(ref: neoplan.Result, opt: ne
 
 def test_tco_breakdown_sums(opt: neoplan.Result) -> None:
     assert sum(opt.tco_breakdown_usd_per_gpu_hour.values()) == pytest.approx(opt.kpis["tco_usd_per_gpu_hour"])
-    assert set(opt.tco_breakdown_usd_per_gpu_hour) == {"capital", "power", "colocation", "staff", "software",
-                                                       "other"}
+    assert set(opt.tco_breakdown_usd_per_gpu_hour) == {"capital", "power", "colocation", "staff", "software", "other"}
 
 
 def test_kpis_match_monthly_cash_flows(opt: neoplan.Result) -> None:
@@ -197,11 +211,15 @@ def test_kpis_match_monthly_cash_flows(opt: neoplan.Result) -> None:
     utilization=st.floats(0.3, 1.0),
     debt_share=st.floats(0.0, 0.8),
 )
-def test_no_crash_no_nan_where_defined(gpus: int, topology: str, price: float, utilization: float,
-                                       debt_share: float) -> None:
-    r = _eval(cluster={"gpus": gpus}, fabric={"topology": topology, "oversubscription": 1.0},
-              pricing={"usd_per_gpu_hour": price, "utilization": utilization},
-              financing={"debt_share": debt_share})
+def test_no_crash_no_nan_where_defined(
+    gpus: int, topology: str, price: float, utilization: float, debt_share: float
+) -> None:
+    r = _eval(
+        cluster={"gpus": gpus},
+        fabric={"topology": topology, "oversubscription": 1.0},
+        pricing={"usd_per_gpu_hour": price, "utilization": utilization},
+        financing={"debt_share": debt_share},
+    )
     d = r.to_dict()
     for key in ("capex_per_server_excl_storage_usd", "tco_usd_per_gpu_hour", "npv_usd"):
         assert d[key] is not None and math.isfinite(d[key])
@@ -248,8 +266,15 @@ def test_no_debt_means_no_dscr_with_a_reason() -> None:
 
 def test_nothing_sold_explains_every_undefined_kpi() -> None:
     why = _undefined(_eval(pricing={"utilization": 0.0, "reserved_share": 0.0}))
-    assert set(why) == {"tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour", "ebitda_margin", "gross_margin",
-                        "payback_months", "discounted_payback_months", "covenant_headroom"}  # the IRRs exist
+    assert set(why) == {
+        "tco_usd_per_gpu_hour",
+        "breakeven_usd_per_gpu_hour",
+        "ebitda_margin",
+        "gross_margin",
+        "payback_months",
+        "discounted_payback_months",
+        "covenant_headroom",
+    }  # the IRRs exist
     assert "no GPU-hours are sold" in why["tco_usd_per_gpu_hour"]
     assert "no GPU-hours are sold" in why["breakeven_usd_per_gpu_hour"]
     assert why["ebitda_margin"] == "EBITDA margin undefined: no revenue over the horizon."

@@ -193,8 +193,12 @@ def test_every_operations_field_at_its_bounds_evaluates_with_sane_figures(field,
 def test_breakeven_price_still_zeroes_npv_with_operations_effects():
     r = _result(cluster__hot_spare_share=0.03, operations__sdc_checks=False, operations__scheduler="kubernetes")
     price = r.kpis["breakeven_usd_per_gpu_hour"]
-    again = _result(cluster__hot_spare_share=0.03, operations__sdc_checks=False, operations__scheduler="kubernetes",
-                    pricing__usd_per_gpu_hour=price)
+    again = _result(
+        cluster__hot_spare_share=0.03,
+        operations__sdc_checks=False,
+        operations__scheduler="kubernetes",
+        pricing__usd_per_gpu_hour=price,
+    )
     assert again.kpis["npv_usd"] == pytest.approx(0.0, abs=5_000.0)
 
 
@@ -243,8 +247,21 @@ def test_rack_scale_nodes_are_repaired_a_compute_tray_at_a_time():
     assert design.repair_unit == "compute tray"
     assert design.servers == r.servers * r.platform.compute_trays == 18 * 18
     assert o.availability == pytest.approx(1 - o.servers_down / design.servers, rel=1e-12)
-    whole_racks = operations.outcome(r.scenario.operations, Design(
-        design.gpus, design.gpus_per_node, r.servers, r.spare_servers, design.transceivers_per_gpu,
-        design.restore_minutes, design.burn_in_months, 1.0, 1.0), 1.0, o.detection_minutes)
+    whole_racks = operations.outcome(
+        r.scenario.operations,
+        Design(
+            design.gpus,
+            design.gpus_per_node,
+            r.servers,
+            r.spare_servers,
+            design.transceivers_per_gpu,
+            design.restore_minutes,
+            design.burn_in_months,
+            1.0,
+            1.0,
+        ),
+        1.0,
+        o.detection_minutes,
+    )
     assert 1 - o.availability < (1 - whole_racks.availability[0]) / 10  # a tray is 1/18 of a rack
     assert _result().basis.reliability.repair_unit == "server"  # HGX: the server

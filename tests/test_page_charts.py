@@ -46,11 +46,23 @@ def figures() -> dict[str, Callable[[], go.Figure]]:
         "histogram": lambda: stress_charts.histogram_figure(mc, "payback_months"),
         "cdf": lambda: stress_charts.cdf_figure(mc, "equity_irr"),
     }
-    for name in ("tco_figure", "cash_flow_figure", "irr_vs_price_figure", "debt_figure", "margin_figure",
-                 "revenue_mix_figure", "timeline_figure"):
+    for name in (
+        "tco_figure",
+        "cash_flow_figure",
+        "irr_vs_price_figure",
+        "debt_figure",
+        "margin_figure",
+        "revenue_mix_figure",
+        "timeline_figure",
+    ):
         out[name] = lambda fn=finance.__dict__[name]: fn(r)
-    for name in ("capex_waterfall_figure", "capex_treemap_figure", "opex_by_year_figure", "power_figure",
-                 "storage_throughput_figure"):
+    for name in (
+        "capex_waterfall_figure",
+        "capex_treemap_figure",
+        "opex_by_year_figure",
+        "power_figure",
+        "storage_throughput_figure",
+    ):
         out[name] = lambda fn=site.__dict__[name]: fn(r)
     return out
 
@@ -75,8 +87,19 @@ def test_every_chart_equals_a_validated_build(
 
 @pytest.mark.parametrize(
     "page",
-    ["overview", "compute_node", "network", "storage_site", "operations", "financing", "pricing", "results",
-     "stress_test", "compare", "export"],
+    [
+        "overview",
+        "compute_node",
+        "network",
+        "storage_site",
+        "operations",
+        "financing",
+        "pricing",
+        "results",
+        "stress_test",
+        "compare",
+        "export",
+    ],
 )
 def test_page_has_no_stray_string_statements(page: str) -> None:
     """Streamlit's "magic" writes any bare string statement of a page script on the page (docstrings of constants
@@ -92,8 +115,9 @@ def test_page_has_no_stray_string_statements(page: str) -> None:
 
 def test_debt_figure_marks_the_covenant() -> None:
     """The DSCR row draws the covenant as a line and colours each year against it: red below, amber below target."""
-    r = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "financing": {"covenant_dscr": 1.5,
-                                                                                  "target_dscr": 1.6}}))
+    r = neoplan.evaluate(
+        neoplan.load_scenario({"base": "optimized", "financing": {"covenant_dscr": 1.5, "target_dscr": 1.6}})
+    )
     fig = finance.debt_figure(r)
     levels = [s.y0 for s in fig.layout.shapes if s.type == "line" and s.yref == "y2"]
     assert levels == pytest.approx([1.0, 1.5, 1.6])

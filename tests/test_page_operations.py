@@ -48,8 +48,16 @@ def _shows(at: AppTest, result: neoplan.Result, *keys: str) -> None:
 def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> None:
     at = _page()
     assert not at.error, [e.value for e in at.error]
-    _shows(at, optimized, "availability", "goodput", "interruptions_per_month", "performance_factor",
-           "sla_credits_usd_per_year", "npv_usd")
+    _shows(
+        at,
+        optimized,
+        "availability",
+        "goodput",
+        "interruptions_per_month",
+        "performance_factor",
+        "sla_credits_usd_per_year",
+        "npv_usd",
+    )
     assert _metric(at, "MTTR") == f"{optimized.operations.mttr_hours:,.1f} h"
     assert _metric(at, "Detection") == f"{optimized.operations.detection_minutes:,.1f} min"
     assert _metric(at, "Repairs (RMA)") == f"{optimized.operations.repairs_per_month:,.1f} /month"
@@ -83,8 +91,9 @@ def test_burn_in_and_hot_spares_move_goodput_and_availability(optimized: neoplan
     _shows(at, no_burn_in, "goodput", "npv_usd")
     at.number_input(key="w.cluster.hot_spare_share").set_value(3.0).run()  # typed in percent
     assert at.session_state[SCENARIO].cluster.hot_spare_share == pytest.approx(0.03)
-    spares = _evaluate(timeline={"integration_burn_in_weeks": 0.0, "onsite_burn_in_days": 0.0},
-                       cluster={"hot_spare_share": 0.03})
+    spares = _evaluate(
+        timeline={"integration_burn_in_weeks": 0.0, "onsite_burn_in_days": 0.0}, cluster={"hot_spare_share": 0.03}
+    )
     assert spares.operations.availability > no_burn_in.operations.availability
     _shows(at, spares, "availability", "goodput", "npv_usd")
     assert not at.exception and not at.error
@@ -92,8 +101,10 @@ def test_burn_in_and_hot_spares_move_goodput_and_availability(optimized: neoplan
 
 def test_nccl_topo_file_counts_only_inside_vms(optimized: neoplan.Result) -> None:
     at = _page("Effect of each choice")
-    assert "Tenants on VMs" in next(df.value for df in at.dataframe if "Alternative" in df.value.columns)[
-        "Alternative"].tolist()
+    assert (
+        "Tenants on VMs"
+        in next(df.value for df in at.dataframe if "Alternative" in df.value.columns)["Alternative"].tolist()
+    )
     at.toggle(key="w.operations.virtual_machines").set_value(True).run()
     at.session_state[TAB] = "Readiness checklist"
     at.run()

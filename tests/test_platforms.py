@@ -194,11 +194,14 @@ def test_any_platform_book_and_rack_power_evaluates_or_names_the_field(
     model: str, nodes: int, rack_kw: float, per_rack: int, book: str
 ) -> None:
     p = PLATFORMS[model]
-    s = neoplan.load_scenario({
-        "base": "optimized", "prices_as_of": book,
-        "cluster": {"gpu_model": model, "gpus_per_node": p.gpus_per_node, "gpus": nodes * p.gpus_per_node},
-        "facility": {"rack_power_kw": rack_kw, "servers_per_rack": per_rack},
-    })
+    s = neoplan.load_scenario(
+        {
+            "base": "optimized",
+            "prices_as_of": book,
+            "cluster": {"gpu_model": model, "gpus_per_node": p.gpus_per_node, "gpus": nodes * p.gpus_per_node},
+            "facility": {"rack_power_kw": rack_kw, "servers_per_rack": per_rack},
+        }
+    )
     try:
         r = neoplan.evaluate(s)
     except ScenarioError as exc:

@@ -233,8 +233,9 @@ def test_non_finite_price_is_rejected(tmp_path: Path, value: str) -> None:
     "text",
     [
         pytest.param("x,compute,X,card,1,2024-10,src,quoted\n\ny,compute,Y,card,-1,2024-10,src,quoted\n", id="blank"),
-        pytest.param('x,compute,"two\nlines",card,1,2024-10,src,quoted\ny,compute,Y,card,-1,2024-10,src,quoted\n',
-                     id="multiline"),
+        pytest.param(
+            'x,compute,"two\nlines",card,1,2024-10,src,quoted\ny,compute,Y,card,-1,2024-10,src,quoted\n', id="multiline"
+        ),
     ],
 )
 def test_line_number_is_the_physical_line(tmp_path: Path, text: str) -> None:

@@ -66,8 +66,15 @@ def pricing(**kw) -> Pricing:
 
 
 def test_go_live_adds_lead_time_integration_install_and_burn_in():
-    d = dates(Timeline(delivery_lead_months=3, integration_burn_in_weeks=3.5, site_install_weeks=2.0,
-                       onsite_burn_in_days=3.0, horizon_months=72))
+    d = dates(
+        Timeline(
+            delivery_lead_months=3,
+            integration_burn_in_weeks=3.5,
+            site_install_weeks=2.0,
+            onsite_burn_in_days=3.0,
+            horizon_months=72,
+        )
+    )
     weeks_per_month = 52.1775 / 12
     assert d.delivery_month == 3.0
     assert d.install_start_month == pytest.approx(3 + 3.5 / weeks_per_month)
@@ -78,8 +85,15 @@ def test_go_live_adds_lead_time_integration_install_and_burn_in():
 
 def test_go_live_at_or_after_the_horizon_is_refused():
     with pytest.raises(ValueError, match=r"timeline\.horizon_months must be after go-live"):
-        dates(Timeline(delivery_lead_months=12, integration_burn_in_weeks=0, site_install_weeks=0,
-                       onsite_burn_in_days=0, horizon_months=12))
+        dates(
+            Timeline(
+                delivery_lead_months=12,
+                integration_burn_in_weeks=0,
+                site_install_weeks=0,
+                onsite_burn_in_days=0,
+                horizon_months=12,
+            )
+        )
 
 
 def test_a_delivery_delay_moves_every_later_date():
@@ -193,8 +207,9 @@ def test_total_revenue_matches_the_closed_form_without_ramp_or_decline():
 
 def test_cases_broadcast_as_columns():
     d = dates(timeline())
-    s = revenue_schedule(pricing(), 8, d, usd_per_gpu_hour=np.array([[1.0], [2.0], [4.0]]),
-                         utilization=np.array([[0.8], [0.8], [0.25]]))
+    s = revenue_schedule(
+        pricing(), 8, d, usd_per_gpu_hour=np.array([[1.0], [2.0], [4.0]]), utilization=np.array([[0.8], [0.8], [0.25]])
+    )
     assert s.revenue_usd.shape == (3, 36)
     one = revenue_schedule(pricing(usd_per_gpu_hour=4.0, utilization=0.25), 8, d)
     assert s.revenue_usd[2] == pytest.approx(one.revenue_usd)
@@ -317,11 +332,11 @@ def test_shutdown_ends_the_book_and_refresh_repeats_it(go_live, life, horizon, u
     if end >= horizon:  # the life outlasts the horizon: nothing to decide
         assert (off.revenue_usd == on.revenue_usd).all()
         return
-    assert not off.sold_gpu_hours[math.ceil(end):].any()
+    assert not off.sold_gpu_hours[math.ceil(end) :].any()
     assert (off.revenue_usd[: math.floor(end)] == on.revenue_usd[: math.floor(end)]).all()
     # a refresh keeps the same hours in service; each cluster's prices repeat the first one's path
     steady = 8 * HOURS * max(util, reserved_share)
-    assert on.sold_gpu_hours[math.ceil(go_live):] == pytest.approx(steady)
+    assert on.sold_gpu_hours[math.ceil(go_live) :] == pytest.approx(steady)
     since = months_into_cluster(horizon, dates(timeline(**kw, end_of_life="refresh")))
     assert (since < life + 1e-9).all()
     expected = 2.0 * (1 - decline) ** (since / 12)

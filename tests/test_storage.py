@@ -172,11 +172,14 @@ def test_optimized_storage_on_100g_ports_is_capped_and_sized_so_the_floor_holds(
     assert not any("below the target" in w for w in design.warnings)  # sized, so nothing to warn about
 
 
-@pytest.mark.parametrize(("frontend", "backend_gbps", "expected"), [
-    ({"port_gbps": 100}, 400, 100.0),
-    ({"port_gbps": 100, "match_storage_ports": True}, 400, 200.0),
-    ({"port_gbps": 400}, 400, 400.0),
-])
+@pytest.mark.parametrize(
+    ("frontend", "backend_gbps", "expected"),
+    [
+        ({"port_gbps": 100}, 400, 100.0),
+        ({"port_gbps": 100, "match_storage_ports": True}, 400, 200.0),
+        ({"port_gbps": 400}, 400, 400.0),
+    ],
+)
 def test_the_port_speed_storage_plugs_into(frontend: dict, backend_gbps: int, expected: float) -> None:
     scenario = load_scenario({"base": "optimized", "fabric": {"frontend": frontend, "nic_gbps": backend_gbps}})
     assert plugged_port_gbps(scenario, 200) == expected
@@ -304,9 +307,15 @@ def test_more_capacity_never_costs_less(a: float, b: float) -> None:
 
 def test_front_end_bandwidth_per_gpu_counts_the_tray_of_a_rack_scale_system() -> None:
     """An NVL72 rack's front-end ports are per compute tray (4 GPUs), not per 72-GPU node."""
-    nvl = load_scenario({"base": "optimized", "prices_as_of": "2026-11", "facility": {"rack_power_kw": 140},
-                         "cluster": {"gpus": 1296, "gpu_model": "gb200-nvl72", "gpus_per_node": 72},
-                         "storage": {"target_gbps_per_gpu": 20}})
+    nvl = load_scenario(
+        {
+            "base": "optimized",
+            "prices_as_of": "2026-11",
+            "facility": {"rack_power_kw": 140},
+            "cluster": {"gpus": 1296, "gpu_model": "gb200-nvl72", "gpus_per_node": 72},
+            "storage": {"target_gbps_per_gpu": 20},
+        }
+    )
     assert gpus_per_frontend_unit(nvl) == 4
     design = design_storage(nvl, BOOK)  # 2 × 100 GbE per tray = 50 Gbit/s per GPU ≥ 20
     assert not any("front-end bandwidth" in w for w in design.warnings)

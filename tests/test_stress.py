@@ -396,8 +396,17 @@ def test_base_percentile_of_a_run_is_the_share_below(opt: neoplan.Result) -> Non
 
 
 OWN_DRIVERS = (
-    "usd_per_gpu_hour", "price_decline_per_year", "utilization", "capex_multiple", "interest_rate", "debt_share",
-    "electricity_usd_per_kwh", "pue", "colo_usd_per_kw_month", "useful_life_months", "residual_value_share",
+    "usd_per_gpu_hour",
+    "price_decline_per_year",
+    "utilization",
+    "capex_multiple",
+    "interest_rate",
+    "debt_share",
+    "electricity_usd_per_kwh",
+    "pue",
+    "colo_usd_per_kw_month",
+    "useful_life_months",
+    "residual_value_share",
 )
 """The finance and site drivers whose default range sits evenly around the base (the delay is one-sided on purpose)."""
 

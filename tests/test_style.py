@@ -24,6 +24,7 @@ def test_model_never_imports_streamlit() -> None:
 
 
 def test_mypy_clean() -> None:
-    proc = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary"], cwd=ROOT, capture_output=True,
-                          text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-error-summary"], cwd=ROOT, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr

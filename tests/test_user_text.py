@@ -21,8 +21,19 @@ from ui.state import SCENARIO
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYLOAD = "![x](http://127.0.0.1:9/x.png) **bold** <img src=x>"
-PAGES = ["overview", "compute_node", "network", "storage_site", "operations", "financing", "pricing", "results",
-         "stress_test", "compare", "export"]
+PAGES = [
+    "overview",
+    "compute_node",
+    "network",
+    "storage_site",
+    "operations",
+    "financing",
+    "pricing",
+    "results",
+    "stress_test",
+    "compare",
+    "export",
+]
 """Every page but Scenarios and Quote review (tested with their own pages); the header and sidebar are checked with
 each page."""
 SHOWS_NAME = {"overview", "results", "export"}

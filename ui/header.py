@@ -89,8 +89,9 @@ def header() -> None:
     can_save = status.origin is not None and not status.origin_is_preset
     with st.container(key="scenario_header", border=True, horizontal=True, vertical_alignment="center", gap="small"):
         with st.container(width="stretch", gap=None):
-            mark = (" · :orange-badge[● unsaved changes]" if status.dirty
-                    else " · :green-badge[saved]" if can_save else "")
+            mark = (
+                " · :orange-badge[● unsaved changes]" if status.dirty else " · :green-badge[saved]" if can_save else ""
+            )
             st.markdown(f"**{plain(status.name)}**{mark}")
             source = f"from {plain(status.source)} · " if status.source else ""
             st.caption(f"{source}hardware prices as of {state.get_scenario().prices_as_of}")
@@ -106,14 +107,25 @@ def actions(prefix: str, status: state.Status, *, undo_always: bool = True) -> N
     Undo is drawn disabled when there is nothing to undo, or left out if not ``undo_always``.
     """
     can_save = status.origin is not None and not status.origin_is_preset
-    st.button("Save", key=f"{prefix}.save", on_click=_save, disabled=not (can_save and status.dirty),
-              type="primary" if can_save and status.dirty else "secondary",
-              help="Save the changes over the saved scenario they were opened from."
-              if can_save else "Presets, uploads and quotes are saved with “Save as”.")
+    st.button(
+        "Save",
+        key=f"{prefix}.save",
+        on_click=_save,
+        disabled=not (can_save and status.dirty),
+        type="primary" if can_save and status.dirty else "secondary",
+        help="Save the changes over the saved scenario they were opened from."
+        if can_save
+        else "Presets, uploads and quotes are saved with “Save as”.",
+    )
     with st.popover("Save as", help="Save under a new name in the library."):
         key = f"{prefix}.save_as_name.{state.generation()}"
-        st.text_input("Name", value=status.name, key=key, max_chars=120,
-                      help="Saving under the name of another saved scenario asks first; preset names are reserved.")
+        st.text_input(
+            "Name",
+            value=status.name,
+            key=key,
+            max_chars=120,
+            help="Saving under the name of another saved scenario asks first; preset names are reserved.",
+        )
         pending = st.session_state.get(CONFIRM)
         if pending is not None and pending == (key, str(st.session_state.get(key, "")).strip()):
             st.warning(f"A saved scenario is already called “{plain(pending[1])}”. Replace it?")
@@ -122,14 +134,25 @@ def actions(prefix: str, status: state.Status, *, undo_always: bool = True) -> N
                 st.button("Cancel", key=f"{prefix}.cancel", on_click=_cancel_replace)
         else:
             st.button("Save", key=f"{prefix}.save_as", on_click=_save_as, args=(key,), type="primary")
-    st.button("Revert", key=f"{prefix}.revert", on_click=_revert, disabled=not status.dirty,
-              help="Discard the changes made since it was opened or saved.")
+    st.button(
+        "Revert",
+        key=f"{prefix}.revert",
+        on_click=_revert,
+        disabled=not status.dirty,
+        help="Discard the changes made since it was opened or saved.",
+    )
     undo = state.undo_available()
     if undo is None and not undo_always:
         return
-    st.button("Undo", key=f"{prefix}.undo", on_click=_undo, disabled=undo is None,
-              help="Bring back the scenario, with its unsaved changes, that the last open, upload or revert "
-              "replaced." if undo is None else f"Bring back “{plain(_name_of(undo.body))}” with its unsaved changes.")
+    st.button(
+        "Undo",
+        key=f"{prefix}.undo",
+        on_click=_undo,
+        disabled=undo is None,
+        help="Bring back the scenario, with its unsaved changes, that the last open, upload or revert replaced."
+        if undo is None
+        else f"Bring back “{plain(_name_of(undo.body))}” with its unsaved changes.",
+    )
 
 
 def _name_of(body: str) -> str:
@@ -145,8 +168,11 @@ def sidebar_panel() -> None:
     library = state.get_library()
     entries = library.entries()
     if library.error:
-        st.warning(f"{plain(library.error)}. Presets still work; saving, and keeping drafts across a refresh, "
-                   "are off until it is fixed.", icon=":material/warning:")
+        st.warning(
+            f"{plain(library.error)}. Presets still work; saving, and keeping drafts across a refresh, "
+            "are off until it is fixed.",
+            icon=":material/warning:",
+        )
     st.caption("Scenario")
     st.markdown(f"**{plain(status.name)}**" + (" :orange[● unsaved changes]" if status.dirty else ""))
     with st.container(horizontal=True, gap="small"):
@@ -154,11 +180,19 @@ def sidebar_panel() -> None:
     names = [e.name for e in entries]
     labels = {e.name: f"{e.name} (preset)" if e.read_only else e.name for e in entries}
     key = f"sidebar.open.{state.generation()}"  # a new widget per scenario: no stale choice can fire _open
-    st.selectbox("Open scenario", names, index=names.index(status.origin) if status.origin in names else None,
-                 format_func=labels.get, key=key, on_change=_open, args=(key,), label_visibility="collapsed",
-                 placeholder="Open a preset or a saved scenario",
-                 help="Replace the open scenario with a shipped preset or one you saved. Unsaved changes can be "
-                 "brought back with Undo in the header.")
+    st.selectbox(
+        "Open scenario",
+        names,
+        index=names.index(status.origin) if status.origin in names else None,
+        format_func=labels.get,
+        key=key,
+        on_change=_open,
+        args=(key,),
+        label_visibility="collapsed",
+        placeholder="Open a preset or a saved scenario",
+        help="Replace the open scenario with a shipped preset or one you saved. Unsaved changes can be "
+        "brought back with Undo in the header.",
+    )
     _upload()
     scenario_downloads(state.get_scenario(), "sidebar.download", st.columns(2))
     st.caption(f"neoplan {neoplan.__version__} · prices dated in data/prices")
@@ -166,7 +200,9 @@ def sidebar_panel() -> None:
 
 def _upload() -> None:
     upload: Any = st.file_uploader(
-        "Load scenario file", type=["yaml", "yml", "json"], key="sidebar.upload",
+        "Load scenario file",
+        type=["yaml", "yml", "json"],
+        key="sidebar.upload",
         help=f"A YAML or JSON scenario (at most {MAX_FILE_BYTES // 1000} kB).",
     )
     if upload is None:

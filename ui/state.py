@@ -254,8 +254,12 @@ def revert() -> None:
     """Back to the scenario as it was opened or last saved (the discarded edits can be brought back by undo)."""
     get_scenario()
     baseline = str(st.session_state[BASELINE])
-    _replace(scenario_from_dict(json.loads(baseline)), st.session_state.get(ORIGIN), baseline,
-             str(st.session_state.get(SOURCE, "")))
+    _replace(
+        scenario_from_dict(json.loads(baseline)),
+        st.session_state.get(ORIGIN),
+        baseline,
+        str(st.session_state.get(SOURCE, "")),
+    )
 
 
 def undo_available() -> Draft | None:

@@ -147,8 +147,15 @@ def scenario_downloads(scenario: Scenario, key: str, columns: Any) -> None:
     stem = slug(scenario.name)
     files = (("YAML", scenario.to_yaml(), "application/x-yaml"), ("JSON", scenario.to_json(), "application/json"))
     for col, (kind, text, mime) in zip(columns, files, strict=False):
-        col.download_button(f"⬇ {kind}", text, file_name=f"{stem}.{kind.lower()}", mime=mime,
-                            key=f"{key}.{kind.lower()}", on_click="ignore", help=f"The scenario as {kind}.")
+        col.download_button(
+            f"⬇ {kind}",
+            text,
+            file_name=f"{stem}.{kind.lower()}",
+            mime=mime,
+            key=f"{key}.{kind.lower()}",
+            on_click="ignore",
+            help=f"The scenario as {kind}.",
+        )
 
 
 Card = tuple[str, str, str]

@@ -51,8 +51,17 @@ def two_rows(top_share: float, titles: tuple[str, str], spacing: float = 0.1) ->
         xaxis2={"anchor": "y2", "domain": [0.0, 1.0]},
         yaxis2={"anchor": "x2", "domain": [0.0, bottom]},
         annotations=[
-            {"font": {"size": 16}, "showarrow": False, "text": text, "x": 0.5, "xanchor": "center", "xref": "paper",
-             "y": y, "yanchor": "bottom", "yref": "paper"}
+            {
+                "font": {"size": 16},
+                "showarrow": False,
+                "text": text,
+                "x": 0.5,
+                "xanchor": "center",
+                "xref": "paper",
+                "y": y,
+                "yanchor": "bottom",
+                "yref": "paper",
+            }
             for text, y in zip(titles, (1.0, bottom), strict=True)
         ],
     )
@@ -76,11 +85,20 @@ def hline(
 ) -> None:
     """A line across the plot at ``y`` on axes ``x{axes}``/``y{axes}`` ("" = the first, "2" = the second subplot),
     ``text`` at its right end, above it (or ``below``). Like ``fig.add_hline`` at a fraction of its cost."""
-    fig.add_shape(type="line", xref=f"x{axes} domain", x0=0, x1=1, yref=f"y{axes}", y0=y, y1=y,
-                  line=_line(color, dash, width))
+    fig.add_shape(
+        type="line", xref=f"x{axes} domain", x0=0, x1=1, yref=f"y{axes}", y0=y, y1=y, line=_line(color, dash, width)
+    )
     if text:
-        fig.add_annotation(xref=f"x{axes} domain", x=1, yref=f"y{axes}", y=y, text=text, showarrow=False,
-                           xanchor="right", yanchor="top" if below else "bottom")
+        fig.add_annotation(
+            xref=f"x{axes} domain",
+            x=1,
+            yref=f"y{axes}",
+            y=y,
+            text=text,
+            showarrow=False,
+            xanchor="right",
+            yanchor="top" if below else "bottom",
+        )
 
 
 def vline(
@@ -97,22 +115,51 @@ def vline(
 ) -> None:
     """A line up the plot at ``x``, ``text`` above it (or ``beside`` it, right of its top). Like ``fig.add_vline``
     at a fraction of its cost."""
-    fig.add_shape(type="line", xref=f"x{axes}", x0=x, x1=x, yref=f"y{axes} domain", y0=0, y1=1,
-                  line=_line(color, dash, width))
+    fig.add_shape(
+        type="line", xref=f"x{axes}", x0=x, x1=x, yref=f"y{axes} domain", y0=0, y1=1, line=_line(color, dash, width)
+    )
     if text:
-        fig.add_annotation(xref=f"x{axes}", x=x, yref=f"y{axes} domain", y=1, text=text, showarrow=False,
-                           xanchor="left" if beside else "center", yanchor="top" if beside else "bottom",
-                           yshift=yshift)
+        fig.add_annotation(
+            xref=f"x{axes}",
+            x=x,
+            yref=f"y{axes} domain",
+            y=1,
+            text=text,
+            showarrow=False,
+            xanchor="left" if beside else "center",
+            yanchor="top" if beside else "bottom",
+            yshift=yshift,
+        )
 
 
-def vrect(fig: go.Figure, x0: float, x1: float, *, fill: str, opacity: float, axes: str = "",
-          text: str | None = None) -> None:
+def vrect(
+    fig: go.Figure, x0: float, x1: float, *, fill: str, opacity: float, axes: str = "", text: str | None = None
+) -> None:
     """A shaded band from ``x0`` to ``x1`` over the plot, ``text`` in its top right corner (like ``add_vrect``)."""
-    fig.add_shape(type="rect", xref=f"x{axes}", x0=x0, x1=x1, yref=f"y{axes} domain", y0=0, y1=1,
-                  fillcolor=fill, opacity=opacity, line_width=0, layer="below")
+    fig.add_shape(
+        type="rect",
+        xref=f"x{axes}",
+        x0=x0,
+        x1=x1,
+        yref=f"y{axes} domain",
+        y0=0,
+        y1=1,
+        fillcolor=fill,
+        opacity=opacity,
+        line_width=0,
+        layer="below",
+    )
     if text:
-        fig.add_annotation(xref=f"x{axes}", x=x1, yref=f"y{axes} domain", y=1, text=text, showarrow=False,
-                           xanchor="right", yanchor="top")
+        fig.add_annotation(
+            xref=f"x{axes}",
+            x=x1,
+            yref=f"y{axes} domain",
+            y=1,
+            text=text,
+            showarrow=False,
+            xanchor="right",
+            yanchor="top",
+        )
 
 
 def _short(text: str, width: int = 44) -> str:

@@ -339,8 +339,15 @@ def debt_figure(result: Result) -> go.Figure:
             yaxis="y2",
         )
         hline(fig, 1.0, color="#888", dash="dot", axes="2")
-        hline(fig, fin.covenant_dscr, color=NEGATIVE, dash="dot", axes="2", text=f"covenant {fin.covenant_dscr:.2f}×",
-              below=True)
+        hline(
+            fig,
+            fin.covenant_dscr,
+            color=NEGATIVE,
+            dash="dot",
+            axes="2",
+            text=f"covenant {fin.covenant_dscr:.2f}×",
+            below=True,
+        )
         hline(fig, fin.target_dscr, color="#888", dash="dash", axes="2", text=f"target {fin.target_dscr:.2f}×")
         top = max(float(np.nanmax(dscr)), fin.target_dscr, fin.covenant_dscr)
         bottom = min(float(np.nanmin(dscr)), 0.0)

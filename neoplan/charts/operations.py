@@ -71,8 +71,11 @@ def gpu_hours_figure(report: OperationsReport) -> go.Figure:
     span = max(1.0 - low, 0.005)  # the axis shows the top of the bars, where the losses are
     fig.update_layout(
         title="Where the sellable GPU-hours go (axis cut below)",
-        yaxis={"title": "share of sellable GPU-hours", "tickformat": ".1%",
-               "range": [max(0.0, low - 0.6 * span), 1.0 + 0.15 * span]},
+        yaxis={
+            "title": "share of sellable GPU-hours",
+            "tickformat": ".1%",
+            "range": [max(0.0, low - 0.6 * span), 1.0 + 0.15 * span],
+        },
         showlegend=False,
         height=340,
         margin={"t": 60},

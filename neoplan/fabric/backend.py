@@ -203,8 +203,9 @@ def _items(cat: Mapping[str, NetworkItem], topology: str, switch: NetworkItem) -
                 "choose fabric.nic_gbps 400"
             )
         item["chassis"] = max(chassis_rows, key=lambda r: r.radix)
-        item["line_card"] = catalogue_item(cat, role="line_card", family=family,
-                                           vendor_class=item["chassis"].vendor_class)
+        item["line_card"] = catalogue_item(
+            cat, role="line_card", family=family, vendor_class=item["chassis"].vendor_class
+        )
     return item
 
 
@@ -256,10 +257,12 @@ def _check_leaf_fits(
     if downlinks + need <= switch.radix:
         return
     if topology == "tor":
-        what = (f"fabric.topology 'tor' puts a rack's {per_rack} × {nics} back-end NICs = {downlinks} downlinks on "
-                "one leaf")
-        fix = ("choose a rail-optimized topology or a bigger fabric.switch_model (HGX: or fewer "
-               "facility.servers_per_rack)")
+        what = (
+            f"fabric.topology 'tor' puts a rack's {per_rack} × {nics} back-end NICs = {downlinks} downlinks on one leaf"
+        )
+        fix = (
+            "choose a rail-optimized topology or a bigger fabric.switch_model (HGX: or fewer facility.servers_per_rack)"
+        )
     else:
         what = f"fabric.servers_per_su = {downlinks} servers (one leaf port each per rail)"
         fix = "lower it"
@@ -324,8 +327,15 @@ def _chassis_spines(
             f"fabric.topology 'modular' reaches at most {chassis.radix:,} leaves "
             f"({chassis.radix * reserved:,} NIC endpoints); choose vms or reference for cluster.gpus = {gpus:,}"
         )
-    tree = fat_tree(leaves, reserved, oversubscription, item["switch"].radix, spine_radix=chassis.radix,
-                    leaf_group=group, allow_core=False)
+    tree = fat_tree(
+        leaves,
+        reserved,
+        oversubscription,
+        item["switch"].radix,
+        spine_radix=chassis.radix,
+        leaf_group=group,
+        allow_core=False,
+    )
     ports = tuple(tree.spine_downlinks())
     return _Layout(leaves, used, sus, 1, tree, tree.spines, sum(ceil_div(p, card.radix) for p in ports), ports)
 
@@ -364,8 +374,9 @@ def _media(
     return {server_medium: endpoints}, optics, cables
 
 
-def _power_w(layout: _Layout, item: Mapping[str, NetworkItem], optics: Mapping[str, int],
-             cables: Mapping[str, int]) -> tuple[float, float]:
+def _power_w(
+    layout: _Layout, item: Mapping[str, NetworkItem], optics: Mapping[str, int], cables: Mapping[str, int]
+) -> tuple[float, float]:
     """Switch and optics power [W]."""
     switch_w = (layout.leaves + layout.spines + layout.cores) * item["switch"].power_w
     if "chassis" in item:
@@ -413,16 +424,25 @@ def size_backend(
     switch = _pick_switch(cat, topology, switch_model, nic_gbps)
     planes, plane_switch = fabric_planes(cat, topology, switch)
     if planes > 1:
-        plane = size_backend(servers, topology=topology, nics_per_node=nics_per_node,
-                             nic_gbps=int(plane_switch.port_gbps), oversubscription=oversubscription,
-                             servers_per_su=servers_per_su, servers_per_rack=servers_per_rack,
-                             leaf_spine_cable=leaf_spine_cable, gpus_per_node=gpus_per_node,
-                             switch_model=plane_switch.key, catalogue=cat)
+        plane = size_backend(
+            servers,
+            topology=topology,
+            nics_per_node=nics_per_node,
+            nic_gbps=int(plane_switch.port_gbps),
+            oversubscription=oversubscription,
+            servers_per_su=servers_per_su,
+            servers_per_rack=servers_per_rack,
+            leaf_spine_cable=leaf_spine_cable,
+            gpus_per_node=gpus_per_node,
+            switch_model=plane_switch.key,
+            catalogue=cat,
+        )
         return _multiplane(plane, planes, nic_gbps, catalogue_item(cat, role="server_optic", family=switch.family), cat)
     item = _items(cat, topology, switch)
     endpoints = servers * nics_per_node
-    lay = _layout(topology, item, servers, nics_per_node, oversubscription, servers_per_su, servers_per_rack,
-                  gpus_per_node)
+    lay = _layout(
+        topology, item, servers, nics_per_node, oversubscription, servers_per_su, servers_per_rack, gpus_per_node
+    )
     server_links, optics, cables = _media(topology, lay, endpoints, item, leaf_spine_cable)
     tree = lay.tree
     links_ls = tree.links_leaf_spine if tree else 0
@@ -480,9 +500,16 @@ def fabric_planes(cat: Mapping[str, NetworkItem], topology: str, switch: Network
     """
     if topology != "spectrum_x":
         return 1, switch
-    split = [r for r in cat.values() if r.role == "switch" and r.family in SPECTRUM_X_FAMILIES
-             and r.price_key == switch.price_key and 0 < r.port_gbps < switch.port_gbps
-             and switch.port_gbps % r.port_gbps == 0 and r.radix * r.port_gbps == switch.radix * switch.port_gbps]
+    split = [
+        r
+        for r in cat.values()
+        if r.role == "switch"
+        and r.family in SPECTRUM_X_FAMILIES
+        and r.price_key == switch.price_key
+        and 0 < r.port_gbps < switch.port_gbps
+        and switch.port_gbps % r.port_gbps == 0
+        and r.radix * r.port_gbps == switch.radix * switch.port_gbps
+    ]
     if not split:
         return 1, switch
     plane = max(split, key=lambda r: (r.radix, r.key))
@@ -494,12 +521,12 @@ def _multiplane(
 ) -> BackendDesign:
     """``planes`` copies of one plane's fabric; one server optic per NIC port (it feeds every plane)."""
     switch = cat[plane.items["switch"]]
-    optics = {"server_optic": plane.endpoints,
-              "switch_optic": planes * plane.transceivers_by_type["switch_optic"]}
+    optics = {"server_optic": plane.endpoints, "switch_optic": planes * plane.transceivers_by_type["switch_optic"]}
     items = dict(plane.items) | {"server_optic": server_optic.key}
     optics_w = sum(q * cat[items[role]].power_w for role, q in optics.items())
-    optics_w += sum(planes * q * cat[items[role]].power_w for role, q in plane.cables_by_medium.items()
-                    if q and role != "fibre")
+    optics_w += sum(
+        planes * q * cat[items[role]].power_w for role, q in plane.cables_by_medium.items() if q and role != "fibre"
+    )
     leaves, spines, cores = (planes * n for n in (plane.leaf_switches, plane.spine_switches, plane.core_switches))
     return replace(
         plane,
@@ -558,8 +585,9 @@ def backend_lines(
     return [c for c in candidates if c is not None]
 
 
-def subnet_manager_lines(endpoints: int, subnet_manager: str, book: PriceBook,
-                         subscription: bool = False) -> list[CostLine]:
+def subnet_manager_lines(
+    endpoints: int, subnet_manager: str, book: PriceBook, subscription: bool = False
+) -> list[CostLine]:
     """Up-front UFM licences, one per NIC endpoint, category ``management`` [USD].
 
     None for OpenSM, and none when UFM is paid as a yearly subscription (an opex line instead).

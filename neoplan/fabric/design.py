@@ -125,8 +125,15 @@ def scale_out(scenario: Scenario, platform: Platform | None) -> ScaleOut:
     nodes = cabled_servers(cl.servers, cl.hot_spare_share)
     if platform is not None and platform.rack_scale:
         trays = platform.compute_trays
-        return ScaleOut(nodes * trays, platform.scaleout_nics_per_tray, platform.gpus_per_tray, trays,
-                        platform.bmc_ports_per_node, nodes, True)
+        return ScaleOut(
+            nodes * trays,
+            platform.scaleout_nics_per_tray,
+            platform.gpus_per_tray,
+            trays,
+            platform.bmc_ports_per_node,
+            nodes,
+            True,
+        )
     per_rack = scenario.facility.servers_per_rack
     if platform is not None:
         per_rack = effective_servers_per_rack(scenario.facility, platform)
@@ -190,8 +197,16 @@ def fabric_warnings(scenario: Scenario, backend: BackendDesign) -> list[str]:
     return out
 
 
-def _oob(scenario: Scenario, unit: ScaleOut, backend: BackendDesign, frontend: FrontendDesign,
-         oob_extra_ports: int, pdus: int | None, site_racks: int | None, cat: Mapping[str, NetworkItem]) -> OobDesign:
+def _oob(
+    scenario: Scenario,
+    unit: ScaleOut,
+    backend: BackendDesign,
+    frontend: FrontendDesign,
+    oob_extra_ports: int,
+    pdus: int | None,
+    site_racks: int | None,
+    cat: Mapping[str, NetworkItem],
+) -> OobDesign:
     if oob_extra_ports < 0:
         raise FabricError(f"oob extra ports must be ≥ 0, got {oob_extra_ports}")
     if pdus is None:

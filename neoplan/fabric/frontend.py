@@ -250,6 +250,11 @@ def frontend_lines(
         server_dacs = design.endpoints - design.storage_ports
         rows.append((cat[design.items[f"dac_{design.port_gbps}"]], server_dacs, "Front-end DAC server→ToR"))
         if design.storage_ports:
-            rows.append((cat[design.items[f"dac_{design.storage_port_gbps}"]], design.storage_ports,
-                         "Front-end DAC storage→ToR"))
+            rows.append(
+                (
+                    cat[design.items[f"dac_{design.storage_port_gbps}"]],
+                    design.storage_ports,
+                    "Front-end DAC storage→ToR",
+                )
+            )
     return [priced(book, it.price_key, q, "frontend_network", f"{label} — {it.name}") for it, q, label in rows if q > 0]

@@ -114,8 +114,7 @@ def fat_tree(
     need = leaf_uplinks_needed(leaf_downlinks, oversubscription)
     if leaf_downlinks + need > radix:
         raise FabricError(
-            f"a leaf needs {leaf_downlinks} downlinks + {need} uplinks = {leaf_downlinks + need} ports "
-            f"but has {radix}"
+            f"a leaf needs {leaf_downlinks} downlinks + {need} uplinks = {leaf_downlinks + need} ports but has {radix}"
         )
     if leaves <= spine_radix:
         best: tuple[int, int, int] | None = None
@@ -204,4 +203,3 @@ def single_switch(endpoints: int) -> FatTree:
 def cabled_servers(servers: int, hot_spare_share: float = 0.0) -> int:
     """Servers wired into every network: in service plus hot spares [count] (spares rounded up)."""
     return servers + ceil_div(servers * hot_spare_share, 1) if hot_spare_share > 0 else servers
-

@@ -84,8 +84,13 @@ def size_oob(
     served per rack group; the remaining ports are pooled by count.
     """
     cat = catalogue or default_network_catalogue()
-    for name, v in (("bmcs", bmcs), ("managed_switches", managed_switches), ("pdus", pdus),
-                    ("compute_racks", compute_racks), ("ports_per_compute_rack", ports_per_compute_rack)):
+    for name, v in (
+        ("bmcs", bmcs),
+        ("managed_switches", managed_switches),
+        ("pdus", pdus),
+        ("compute_racks", compute_racks),
+        ("ports_per_compute_rack", ports_per_compute_rack),
+    ):
         if v < 0:
             raise FabricError(f"out-of-band {name} must be ≥ 0, got {v}")
     access_item = catalogue_item(cat, role="switch", family="eth1g", vendor_class=switch_class)

@@ -117,8 +117,13 @@ def design_options(
     raw: list[tuple[str, str, str, float, BackendDesign | None, str]] = []
     for name, label, topology, os_ratio in DESIGN_CHOICES:
         try:
-            built = _backend_for(scenario, cat, topology=topology, oversubscription=os_ratio,
-                                 switch_model=_switch_for(scenario, topology))
+            built = _backend_for(
+                scenario,
+                cat,
+                topology=topology,
+                oversubscription=os_ratio,
+                switch_model=_switch_for(scenario, topology),
+            )
             raw.append((name, label, topology, os_ratio, built, ""))
         except FabricError as exc:
             raw.append((name, label, topology, os_ratio, None, str(exc)))
@@ -128,8 +133,32 @@ def design_options(
     for name, label, topology, os_ratio, option, err in raw:
         caveats = CAVEATS[name] + ((FOUR_NIC_CAVEAT,) if scenario.fabric.nics_per_node == 4 else ())
         if option is None:
-            out.append(DesignOption(name, label, topology, os_ratio, False, err, math.nan, math.nan, math.nan, None,
-                                    0, 0, 0, 0, 0, 0, 0, math.nan, math.nan, math.nan, topology == "modular", caveats))
+            out.append(
+                DesignOption(
+                    name,
+                    label,
+                    topology,
+                    os_ratio,
+                    False,
+                    err,
+                    math.nan,
+                    math.nan,
+                    math.nan,
+                    None,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    math.nan,
+                    math.nan,
+                    math.nan,
+                    topology == "modular",
+                    caveats,
+                )
+            )
             continue
         out.append(priced_option(name, label, topology, os_ratio, option, costs[name], gpus, ref, caveats))
     return out
@@ -177,8 +206,13 @@ def priced_option(
 
 YOUR_DESIGN = "yours"
 """Name of the option that is the scenario's own back end when no standard design matches it."""
-_TOPOLOGY_SHORT = {"reference": "Reference", "tor": "Top-of-rack", "vms": "VMS", "modular": "Modular",
-                   "spectrum_x": "Spectrum-X"}
+_TOPOLOGY_SHORT = {
+    "reference": "Reference",
+    "tor": "Top-of-rack",
+    "vms": "VMS",
+    "modular": "Modular",
+    "spectrum_x": "Spectrum-X",
+}
 
 
 def with_scenario_design(
@@ -196,8 +230,17 @@ def with_scenario_design(
     ref = next((o.capex_usd for o in options if o.name == "reference" and o.feasible), None)
     template = next(o for o in options if o.topology == fab.topology)
     label = f"{_TOPOLOGY_SHORT.get(fab.topology, fab.topology)} {fab.oversubscription:g}:1"
-    yours = priced_option(YOUR_DESIGN, label, fab.topology, fab.oversubscription, backend,
-                          total_usd(backend_lines(backend, book)), scenario.cluster.gpus, ref, template.caveats)
+    yours = priced_option(
+        YOUR_DESIGN,
+        label,
+        fab.topology,
+        fab.oversubscription,
+        backend,
+        total_usd(backend_lines(backend, book)),
+        scenario.cluster.gpus,
+        ref,
+        template.caveats,
+    )
     return [*options, yours], YOUR_DESIGN
 
 
