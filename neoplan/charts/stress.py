@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ..formats import usd_exact
 from .base import PALETTE, STYLE, figure, vline
 
 if TYPE_CHECKING:
@@ -52,16 +53,16 @@ def _layout(**overrides: Any) -> dict[str, Any]:
     return {**STYLE, "legend": {"orientation": "h", "y": -0.2}, **overrides}
 
 
+MONEY_DECIMALS = {"USD/GPU-h": 2, "USD/kWh": 3}
+"""Decimals of a driver's money values on a label (whole dollars otherwise: ``$184`` per kW-month)."""
+
+
 def _value_text(value: float, unit: str) -> str:
     """A driver value for a label: ``$2.10``, ``65 %``, ``1.20×``, ``6.0 months``."""
     if unit.startswith("fraction"):
         return f"{value * 100:.1f} %".replace(".0 %", " %")
-    if unit == "USD/GPU-h":
-        return f"${value:.2f}"
-    if unit == "USD/kWh":
-        return f"${value:.3f}"
-    if unit == "USD/kW-month":
-        return f"${value:,.0f}"
+    if unit.startswith("USD/"):
+        return usd_exact(value, MONEY_DECIMALS.get(unit, 0))
     if unit.startswith("×") or unit == "ratio":
         return f"{value:.2f}×"
     if unit == "months":
