@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from pydantic import BaseModel
 
-from . import formats, metrics
-from .statements import (
+from .. import formats, metrics
+from ..statements import (
     DEBT_LABELS,
     OPERATING_YEAR_NOTE,
     PNL_BOLD,
@@ -49,8 +49,8 @@ if TYPE_CHECKING:
     import plotly.graph_objects as go
     from openpyxl.worksheet.worksheet import Worksheet
 
-    from .model import Result
-    from .stress import Settings, StressRun
+    from ..model import Result
+    from ..stress import Settings, StressRun
 
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet treat text as a formula (OWASP CSV injection)."""
@@ -464,7 +464,7 @@ def metric_kind(metric: str) -> str:
 
 def driver_kind(driver: str) -> str:
     """Display kind of a stress driver's values, from its unit."""
-    from .stress import DRIVERS
+    from ..stress import DRIVERS
 
     unit = DRIVERS[driver].unit
     return {"× design": "ratio", "ratio": "number", "USD/kWh": "number"}.get(unit) or kind_of_unit(unit)
@@ -472,7 +472,7 @@ def driver_kind(driver: str) -> str:
 
 def tornado_table(run: StressRun) -> pd.DataFrame:
     """Every driver at its low and its high value, for every metric (largest swing first within a metric)."""
-    from .stress import METRIC_LABELS, METRICS
+    from ..stress import METRIC_LABELS, METRICS
 
     rows = [
         {"metric": m, "metric_label": METRIC_LABELS[m], **r, "metric_at_base": run.tornado.base[m]}
@@ -499,7 +499,7 @@ def tornado_table(run: StressRun) -> pd.DataFrame:
 
 def grid_table(run: StressRun, metric: str) -> pd.DataFrame:
     """``metric`` over the grid: one row per y value (first column), one column per x value (header as text)."""
-    from .stress import DRIVERS
+    from ..stress import DRIVERS
 
     g = run.grid
     x_kind, y_label = driver_kind(g.x_driver), DRIVERS[g.y_driver].label
@@ -514,7 +514,7 @@ def grid_table(run: StressRun, metric: str) -> pd.DataFrame:
 
 def mc_percentile_table(run: StressRun) -> pd.DataFrame:
     """P10/P50/P90 of every metric, the scenario's own value, its percentile and the share undefined."""
-    from .stress import METRIC_LABELS, METRICS
+    from ..stress import METRIC_LABELS, METRICS
 
     mc = run.monte_carlo
     return pd.DataFrame(
@@ -555,7 +555,7 @@ def mc_settings_table(run: StressRun) -> pd.DataFrame:
 
 def mc_ranges_table(run: StressRun) -> pd.DataFrame:
     """The ranges the Monte Carlo drew from: driver, base, low, high, distribution, why and source."""
-    from .stress import DRIVERS
+    from ..stress import DRIVERS
 
     rows = []
     for key, rng in run.monte_carlo.ranges.items():
@@ -581,7 +581,7 @@ def mc_histogram_table(run: StressRun, bins: int = HISTOGRAM_BINS) -> pd.DataFra
     undefined draws (no IRR, never paid back, no debt); share and cumulative share of all draws."""
     import numpy as np
 
-    from .stress import METRICS, WORST_LOW
+    from ..stress import METRICS, WORST_LOW
 
     mc = run.monte_carlo
     rows = []
@@ -611,7 +611,7 @@ def mc_histogram_table(run: StressRun, bins: int = HISTOGRAM_BINS) -> pd.DataFra
 
 def solver_table(run: StressRun) -> pd.DataFrame:
     """Every break-even solver: driver, metric, target, the value found (empty if out of reach), achieved, why."""
-    from .stress import DRIVERS, SOLVERS
+    from ..stress import DRIVERS, SOLVERS
 
     return pd.DataFrame(
         [
@@ -650,7 +650,7 @@ def stress_tables(run: StressRun) -> dict[str, pd.DataFrame]:
 
 def stress_run(result: Result, settings: Settings | None = None) -> StressRun:
     """The stress test the exports show: :func:`neoplan.stress.run_all` with ``settings`` (default settings)."""
-    from .stress import run_all
+    from ..stress import run_all
 
     return run_all(result, settings)
 
@@ -804,7 +804,7 @@ def _kind_format(kind: str) -> str:
 
 def stress_sheet_blocks(data: Mapping[str, pd.DataFrame], run: StressRun) -> dict[str, list[Block]]:
     """What goes on each stress sheet (:data:`STRESS_SHEETS`), from :func:`stress_tables`."""
-    from .stress import METRIC_LABELS
+    from ..stress import METRIC_LABELS
 
     def tornado_format(r: Mapping[str, Any], c: str) -> str:
         if c in ("base_value", "low_value", "high_value"):
@@ -974,7 +974,7 @@ def workbook_bytes(result: Result, run: StressRun | None = None) -> bytes:
     """
     from openpyxl import Workbook
 
-    from . import __version__
+    from .. import __version__
 
     run = run or stress_run(result)
     data = tables(result)
@@ -1046,10 +1046,10 @@ REPORT_CHARTS: tuple[tuple[str, str], ...] = (
 
 def report_figures(result: Result, run: StressRun | None = None) -> dict[str, go.Figure]:
     """The report's plotly figures by div id (:data:`REPORT_CHARTS`); the stress charts show ``run``."""
-    from .charts.base import node_bom_figure
-    from .charts.finance import cash_flow_figure, debt_figure, irr_vs_price_figure, tco_figure
-    from .charts.site import capex_waterfall_figure, opex_by_year_figure
-    from .charts.stress import grid_figure, histogram_figure, tornado_figure
+    from ..charts.base import node_bom_figure
+    from ..charts.finance import cash_flow_figure, debt_figure, irr_vs_price_figure, tco_figure
+    from ..charts.site import capex_waterfall_figure, opex_by_year_figure
+    from ..charts.stress import grid_figure, histogram_figure, tornado_figure
 
     run = run or stress_run(result)
     return {
@@ -1318,7 +1318,7 @@ def html_report(result: Result, run: StressRun | None = None) -> str:
     """
     from plotly.offline import get_plotlyjs
 
-    from . import __version__
+    from .. import __version__
 
     run = run or stress_run(result)
     data = {**tables(result), **stress_tables(run)}
