@@ -79,7 +79,7 @@ def test_keys_are_unique_and_every_capex_category_has_one() -> None:
 
 
 def test_capex_categories_are_named_as_in_the_statements() -> None:
-    """metrics keeps its own copy of the category names (importing statements would load pandas into the CLI)."""
+    """The capex figures are named after the categories (data/categories.csv, as the statements name them)."""
     from neoplan.statements import CAPEX_LABELS
 
     assert {k: METRICS[f"capex_usd.{k}"].label for k in CAPEX_LABELS} == {

@@ -6,23 +6,15 @@ from typing import TYPE_CHECKING, Any, cast
 
 import plotly.graph_objects as go
 
+from ..categories import QUOTE_LABELS
 from ..formats import usd_label
 from .base import LAYOUT, PALETTE
 
 if TYPE_CHECKING:
     from ..quote import QuoteReview
 
-CATEGORY_LABELS = {
-    "compute": "Compute",
-    "backend_network": "Back-end network",
-    "frontend_network": "Front-end network",
-    "oob_network": "Out-of-band",
-    "storage": "Storage",
-    "management": "Management",
-    "other": "Racks, power, services",
-    "software": "Software licences",
-    "discount": "Discounts",
-}
+CATEGORY_LABELS = QUOTE_LABELS
+"""Display names of the quote categories (``data/categories.csv``)."""
 BAR_PX = 34
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
+from ..categories import QUOTE_CATEGORIES
 from ..costs import total_usd
 from ..fabric import UFM_REQUIRED_ABOVE_GPUS as UFM_REQUIRED_ABOVE_GPUS  # defined once, in fabric.py
 from ..fabric import backend_lines, size_backend
@@ -15,17 +16,8 @@ RAM_GB_PER_SERVER_RECOMMENDED = 1024.0
 BACKEND_NICS_RECOMMENDED = 8
 MISMATCH_SHARE = 0.005
 CENT_USD = 0.01
-CATEGORIES = (
-    "compute",
-    "backend_network",
-    "frontend_network",
-    "oob_network",
-    "storage",
-    "management",
-    "other",
-    "software",
-    "discount",
-)
+CATEGORIES = QUOTE_CATEGORIES
+"""Categories of a quote line: the capex ones, then ``software`` and ``discount`` (``data/categories.csv``)."""
 
 _FINDING_TEXTS = {
     "cpu_top_bin": (
