@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import TypeVar
+from typing import Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 
 from .pricebook import DATA_DIR as DATA_DIR  # one data folder (installed wheel or checkout)
@@ -28,17 +28,29 @@ class DataRow(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
 
 
+Basis = Literal["quoted", "estimate", "fitted"]
+"""How a number is known: a public figure, a judgement (the source says why), or set to reproduce a target."""
+
+
+class SourcedRow(DataRow):
+    """A row that carries numbers: its ``source``, ``date`` (``YYYY-MM`` or ``YYYY-MM-DD``) and ``basis``."""
+
+    source: str = Field(min_length=10)
+    date: str = Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
+    basis: Basis
+
+
 def _problem(error: ErrorDetails) -> str:
     """One pydantic error as the end of a message: ``is empty``, ``must be a number, got 'abc'`` …"""
     value = error.get("input")
-    if error["type"] == "missing" or value is None:
-        return "is empty"
-    words = {"float_parsing": "must be a number", "int_parsing": "must be a whole number"}
     if error["type"] == "value_error":  # a validator's own ValueError: its message as written
         rule = str(error.get("ctx", {}).get("error", error["msg"]))
+    elif error["type"] == "missing" or value is None:
+        return "is empty"
     else:
+        words = {"float_parsing": "must be a number", "int_parsing": "must be a whole number"}
         rule = words.get(error["type"]) or error["msg"][:1].lower() + error["msg"][1:]
-    return f"{rule}, got {value!r}" if error["loc"] else rule
+    return f"{rule}, got {value!r}" if error["loc"] and value is not None else rule
 
 
 def read_rows(path: Path, model: type[Row]) -> tuple[Row, ...]:
