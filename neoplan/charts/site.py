@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import plotly.graph_objects as go
 
-from ..formats import usd_label
+from ..formats import usd_exact, usd_label
 from ..statements import CAPEX_LABELS, OPEX_LABELS, TOTAL, capex_by_category, operating_years, opex_by_year
 from .base import PALETTE, STYLE, figure, vline
 
@@ -127,7 +127,7 @@ def capex_treemap_figure(result: Result) -> go.Figure:
         parents.append(line.category)
         values.append(line.total_usd)
         colors.append(CATEGORY_COLORS.get(line.category, PALETTE["oem"]))
-        hover.append(f"{line.item}<br>{line.quantity:,g} {line.unit} × ${line.unit_price_usd:,.0f}")
+        hover.append(f"{line.item}<br>{line.quantity:,g} {line.unit} × {usd_exact(line.unit_price_usd)}")
     fig = figure(
         go.Treemap(
             ids=ids,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ..formats import usd_exact
+from ..formats import usd, usd_exact
 from .base import PALETTE, STYLE, figure, vline
 
 if TYPE_CHECKING:
@@ -110,14 +110,14 @@ def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> go.Figure:
 
 
 def _metric_text(value: float, metric: str) -> str:
-    """A metric value for a title: ``12.3 %``, ``$-6.9M``, ``61.2 months``, ``1.25×``."""
+    """A metric value for a title: ``12.3 %``, ``−$6.9 M`` (:func:`neoplan.formats.usd`), ``61.2 months``, ``1.25×``."""
     if not math.isfinite(value):
         return "n/a"
     sign = "−" if value < 0 else ""
     if metric.endswith("irr"):
         return f"{sign}{abs(value) * 100:.1f} %"
     if metric == "npv_usd":
-        return f"{sign}${abs(value) / 1e6:,.1f} M"
+        return usd(value, 1)
     if metric == "payback_months":
         return f"{value:.1f} months"
     return f"{sign}{abs(value):.2f}×"

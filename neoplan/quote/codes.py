@@ -9,6 +9,7 @@ from ..categories import QUOTE_CATEGORIES
 from ..costs import total_usd
 from ..fabric import UFM_REQUIRED_ABOVE_GPUS as UFM_REQUIRED_ABOVE_GPUS  # defined once, in fabric.py
 from ..fabric import backend_lines, size_backend
+from ..formats import usd_exact
 from ..pricebook import default_price_book
 
 DEFAULT_PRICE_TOLERANCE = 0.15
@@ -107,7 +108,7 @@ def _cited_figures() -> dict[str, str]:
     vms, _ = backend("vms")
     vms_2to1, spines_2to1 = backend("vms", 2.0)
     return {
-        "nvaie_usd": f"${book.price('nvidia_ai_enterprise_gpu_year'):,.0f}",
+        "nvaie_usd": usd_exact(book.price("nvidia_ai_enterprise_gpu_year")),
         "gpus": f"{_REFERENCE_GPUS:,}",
         "vms_change": f"{vms / reference - 1:+.1%}",
         "vms_2to1_saving": f"{1 - vms_2to1 / reference:.1%}",
