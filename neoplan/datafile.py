@@ -1,14 +1,15 @@
-"""Reading the shipped CSV files of ``data/``: every row through a pydantic row model.
+"""Reading the CSV files of ``data/``: every row through a pydantic row model, a bad cell named.
 
-A row model (a subclass of :class:`DataRow`, one per file) is the file's schema: its fields are the columns, a
-field without a default is a required column whose cell may not be blank, a field with a default is an optional
-cell (blank = the default), and the field's type says how the text parses (``float``, ``int``, ``bool``,
-:data:`Basis`, :data:`DataDate`). :func:`read_rows` reads a file through its model; any problem raises the one
-:class:`~neoplan.errors.DataError`, naming the file, the row as a spreadsheet shows it (header = row 1, blank
-lines counted, a quoted cell over several lines is one row) and the column.
+A row model (a subclass of :class:`DataRow`, one per file) is the file's schema: its fields are the columns (in any
+order in the file), a field without a default is a required cell, a field with a default is an optional cell, and
+the field's type says how the text parses (``float``, ``int``, ``bool``, :data:`Basis`, :data:`DataDate`).
+Cells are stripped of surrounding blanks; a blank cell is ``None``, so a required cell left blank is an error and
+an optional one takes its default (``None``, or the value the field names: a blank radix is 0).
 
-Cells are stripped of surrounding white space; a blank cell is an absent value. Every header column must be a
-field and every column field must be in the header.
+:func:`read_rows` reads a file through its model. Any problem raises the one
+:class:`~neoplan.errors.DataError`, naming the file, the row as a spreadsheet shows it (the header is row 1; blank
+lines count, a quoted cell over several lines is one row) and the column:
+``gpu_platforms.csv row 3, column 'gpu_power_w': is empty``.
 """
 
 from __future__ import annotations
@@ -18,15 +19,19 @@ import datetime
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Annotated, ClassVar, Literal, TypeVar, get_args
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, get_args
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
-from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError, PydanticUndefined
 
 from .errors import DataError
 
+_PACKAGED_DATA = Path(__file__).resolve().parent / "data"
+DATA_DIR = _PACKAGED_DATA if _PACKAGED_DATA.is_dir() else Path(__file__).resolve().parent.parent / "data"
+"""``data/`` of the repository, or the copy an installed wheel ships inside the package (``neoplan/data``)."""
+
 Basis = Literal["quoted", "estimate", "fitted"]
-"""How a number was found: a public price or figure, a judgement (the source says why), or set to fit a target."""
+"""How a number is known: a public figure, a judgement (the source says why), or set to reproduce a target."""
 BASES: tuple[str, ...] = get_args(Basis)
 _DATE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
 
@@ -40,7 +45,7 @@ def _calendar_date(text: str) -> str:
         year, month, day = match.groups()
         datetime.date(int(year), int(month), int(day or 1))
     except ValueError:
-        raise ValueError(f"must be a date YYYY-MM or YYYY-MM-DD, got {text!r}") from None
+        raise ValueError("must be a date YYYY-MM or YYYY-MM-DD") from None
     return text
 
 
@@ -49,9 +54,9 @@ DataDate = Annotated[str, AfterValidator(_calendar_date)]
 
 
 class DataRow(BaseModel):
-    """One row of a data file. Subclasses declare the columns; see the module docstring for the rules."""
+    """Base of a row model: frozen, no columns beyond the declared ones, numbers finite, text stripped."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, str_strip_whitespace=True)
     not_columns: ClassVar[tuple[str, ...]] = ()
     """Fields the loader sets itself (not read from a column)."""
 
@@ -61,47 +66,59 @@ class DataRow(BaseModel):
         return tuple(name for name in cls.model_fields if name not in cls.not_columns)
 
 
+class SourcedRow(DataRow):
+    """A row that carries numbers: its ``source``, ``date`` (``YYYY-MM`` or ``YYYY-MM-DD``) and ``basis``."""
+
+    source: str = Field(min_length=10)
+    date: DataDate
+    basis: Basis
+
+
 Row = TypeVar("Row", bound=DataRow)
 
 
 def column_error(column: str, problem: str, value: object) -> ValidationError:
     """A check across columns failed: raise this from a row model's validator to name ``column`` in the error."""
-    error = PydanticCustomError("row_check", problem)
-    details = InitErrorDetails(type=error, loc=(column,), input=value)
+    details = InitErrorDetails(type=PydanticCustomError("row_check", problem), loc=(column,), input=value)
     return ValidationError.from_exception_data("row", [details])
 
 
-def display_name(path: Path, data_dir: Path) -> str:
-    """``path`` as an error names it: ``data/…`` for a file under ``data_dir``, else the path as given."""
-    try:
-        return f"data/{path.resolve().relative_to(data_dir.resolve()).as_posix()}"
-    except ValueError:
-        return str(path)
-
-
-def read_rows(
-    path: Path, model: type[Row], name: str, extra: Mapping[str, object] | None = None
+def read_numbered(
+    path: Path, model: type[Row], name: str | None = None, extra: Mapping[str, object] | None = None
 ) -> list[tuple[int, Row]]:
-    """Non-blank rows of ``path`` parsed by ``model``, each with its spreadsheet row; ``name`` names the file in
-    errors; ``extra`` adds the fields of :attr:`DataRow.not_columns`."""
+    """Every non-blank row of ``path`` as a ``model``, with its spreadsheet row, in file order.
+
+    ``name`` names the file in errors (default: the file name); ``extra`` sets the fields of
+    :attr:`DataRow.not_columns`. Raises :class:`~neoplan.errors.DataError` (see the module docstring).
+    """
+    name = name or path.name
     records = _records(path, name)
     header = _header(next(records, (1, [])), model, name)
+    defaults = _blank_defaults(model)
     out = []
     for row, cells in records:
         values = _values(header, cells, name, row)
         if values is None:
             continue
+        given = {k: v for k, v in values.items() if v is not None or k not in defaults}
         try:
-            out.append((row, model.model_validate({**values, **(extra or {})})))
+            out.append((row, model.model_validate({**given, **(extra or {})})))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            column = str(first["loc"][0]) if first["loc"] else "?"
-            raise DataError(name, _problem(first), row=row, column=column) from None
+            error = exc.errors()[0]
+            column = str(error["loc"][0]) if error["loc"] else None
+            raise DataError(name, _problem(error), row=row, column=column) from None
     return out
 
 
+def read_rows(
+    path: Path, model: type[Row], name: str | None = None, extra: Mapping[str, object] | None = None
+) -> tuple[Row, ...]:
+    """:func:`read_numbered` without the row numbers."""
+    return tuple(item for _, item in read_numbered(path, model, name, extra))
+
+
 def keyed(rows: list[tuple[int, Row]], name: str, key: str = "key") -> dict[str, Row]:
-    """``rows`` by their ``key`` column; a key on two rows is an error naming the second."""
+    """Numbered ``rows`` by their ``key`` column; a key on two rows is an error naming the second."""
     out: dict[str, Row] = {}
     where: dict[str, int] = {}
     for row, item in rows:
@@ -127,46 +144,49 @@ def _header(record: tuple[int, list[str]], model: type[DataRow], name: str) -> l
     """The header row's column names, checked against ``model``."""
     header = [cell.strip() for cell in record[1]]
     columns = model.columns()
+    listed = f"(columns: {', '.join(columns)})"
     for column in header:
         if column not in columns:
-            problem = f"{column!r} is not a column of this file (columns: {', '.join(columns)})"
-            raise DataError(name, problem, row=1, column=column or "(blank)")
+            raise DataError(name, f"column {column!r} is unknown {listed}", row=1)
         if header.count(column) > 1:
-            raise DataError(name, f"{column!r} is in the header twice", row=1, column=column)
+            raise DataError(name, f"column {column!r} appears twice", row=1)
     for column in columns:
         if column not in header:
-            raise DataError(name, "missing from the header row", row=1, column=column)
+            raise DataError(name, f"column {column!r} is missing {listed}", row=1)
     return header
 
 
-def _values(header: list[str], cells: list[str], name: str, row: int) -> dict[str, str] | None:
-    """The row's non-blank cells by column; None for a blank row."""
+def _values(header: list[str], cells: list[str], name: str, row: int) -> dict[str, str | None] | None:
+    """The row's cells by column, blank ones None; None for a blank row."""
     cells = [cell.strip() for cell in cells]
     if not any(cells):
         return None
     for i, cell in enumerate(cells[len(header) :], start=len(header) + 1):
         if cell:
-            raise DataError(name, f"a value ({cell!r}) right of the last header column", row=row, column=str(i))
-    return {column: cell for column, cell in zip(header, cells, strict=False) if cell}
+            raise DataError(name, f"more cells than columns ({cell!r} in column {i})", row=row)
+    cells += [""] * (len(header) - len(cells))
+    return {column: cell or None for column, cell in zip(header, cells, strict=False)}
 
 
-_PROBLEMS = {
-    "missing": "blank; a value is required",
-    "int_parsing": "{input!r} is not a whole number",
-    "int_from_float": "{input!r} is not a whole number",
-    "float_parsing": "{input!r} is not a number",
-    "finite_number": "{input!r} is not a finite number",
-    "bool_parsing": "{input!r} is not true or false",
-}
+def _blank_defaults(model: type[DataRow]) -> set[str]:
+    """Columns whose blank cell means the field's default rather than None (a default other than None)."""
+    return {k for k, f in model.model_fields.items() if f.default is not None and f.default is not PydanticUndefined}
 
 
 def _problem(error: ErrorDetails) -> str:
-    """One short sentence for a pydantic error on one cell."""
-    template = _PROBLEMS.get(error["type"])
-    if template is not None:
-        return template.format(input=error["input"])
-    message = error["msg"].removeprefix("Value error, ")
-    message = message.replace("Input should be", "must be")
-    if error["type"] == "row_check" or "got " in message:
-        return message
-    return f"{message}, got {error['input']!r}"
+    """One pydantic error as the end of a message: ``is empty``, ``must be a number, got 'abc'`` …"""
+    value: Any = error.get("input")
+    if error["type"] in ("value_error", "row_check"):  # a validator's own message, as written
+        rule = str(error.get("ctx", {}).get("error", error["msg"]))
+    elif error["type"] == "missing" or value is None:
+        return "is empty"
+    else:
+        words = {
+            "float_parsing": "must be a number",
+            "int_parsing": "must be a whole number",
+            "int_from_float": "must be a whole number",
+            "finite_number": "must be a finite number",
+            "bool_parsing": "must be true or false",
+        }
+        rule = words.get(error["type"]) or error["msg"][:1].lower() + error["msg"][1:]
+    return f"{rule}, got {value!r}" if error["loc"] and value is not None else rule

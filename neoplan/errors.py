@@ -27,7 +27,7 @@ class DataError(Exception):
 
     def __init__(self, file: str, problem: str, *, row: int | None = None, column: str | None = None) -> None:
         self.file, self.problem, self.row, self.column = file, problem, row, column
-        where = file + (f" row {row}" if row is not None else "") + (f", column {column}" if column else "")
+        where = file + (f" row {row}" if row is not None else "") + (f", column {column!r}" if column else "")
         super().__init__(f"{where}: {problem}")
 
 

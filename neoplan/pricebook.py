@@ -42,12 +42,10 @@ from typing import Literal, get_args
 from pydantic import Field, model_validator
 
 from .datafile import BASES as BASES  # the bases a data row may have (re-exported)
-from .datafile import Basis, DataDate, DataRow, column_error, display_name, keyed, read_rows
+from .datafile import DATA_DIR as DATA_DIR  # one data folder (installed wheel or checkout), re-exported
+from .datafile import Basis, DataDate, DataRow, column_error, keyed, read_numbered
 from .errors import DataError
 
-_PACKAGED_DATA = Path(__file__).resolve().parent / "data"
-DATA_DIR = _PACKAGED_DATA if _PACKAGED_DATA.is_dir() else Path(__file__).resolve().parent.parent / "data"
-"""``data/`` of the repository, or the copy an installed wheel ships inside the package (``neoplan/data``)."""
 PRICES_DIR = DATA_DIR / "prices"
 PLATFORMS_FILE = DATA_DIR / "gpu_platforms.csv"
 ASSUMPTIONS_FILE = DATA_DIR / "assumptions.csv"
@@ -176,7 +174,7 @@ class Platform(DataRow):
             problem = "compute_trays × gpus_per_tray must equal gpus_per_node"
             raise column_error("gpus_per_tray", problem, self.gpus_per_tray)
         if (self.cooling == "air") != (self.liquid_heat_share == 0):
-            problem = f"must be 0 exactly when cooling is air, got {self.liquid_heat_share:g} with {self.cooling}"
+            problem = f"must be 0 exactly when cooling is air (cooling is {self.cooling})"
             raise column_error("liquid_heat_share", problem, self.liquid_heat_share)
         if bool(self.chassis_price_key) == self.rack_scale:
             problem = "must be set for an HGX server and blank for a rack-scale system"
@@ -214,8 +212,8 @@ def _read_folder(folder: Path, label: str) -> dict[str, Price]:
     rows: dict[str, Price] = {}
     where: dict[str, int] = {}
     for path in sorted(folder.glob("*.csv")):
-        name = display_name(path, DATA_DIR)
-        for row, price in read_rows(path, Price, name, {"file": f"{label}{path.name}"}):
+        name = f"{label}{path.name}"
+        for row, price in read_numbered(path, Price, name, {"file": name}):
             if price.key in rows:
                 first = f"{rows[price.key].file} row {where[price.key]}"
                 raise DataError(name, f"key {price.key!r} already defined in {first}", row=row, column="key")
@@ -239,7 +237,7 @@ def read_price_book(prices_dir: Path = PRICES_DIR, as_of: str = BASE_BOOK_DATE) 
         raise PriceBookError(f"prices_as_of must be {BASE_BOOK_DATE} or later (the base book), got {as_of!r}")
     rows = _read_folder(prices_dir, "")
     if not rows:
-        raise DataError(display_name(prices_dir, DATA_DIR), "no prices found (no *.csv with rows)")
+        raise DataError(str(prices_dir), "no prices found (no *.csv with rows)")
     for folder in book_folders(prices_dir):
         if folder <= as_of:
             rows.update(_read_folder(prices_dir / folder, f"{folder}/"))
@@ -267,8 +265,7 @@ ASSUMPTION_COLUMNS = Assumption.columns()
 
 def read_assumptions(path: Path = ASSUMPTIONS_FILE) -> dict[str, Assumption]:
     """Read ``data/assumptions.csv`` (columns as :data:`ASSUMPTION_COLUMNS`), keyed by scenario field path."""
-    name = display_name(path, DATA_DIR)
-    return keyed(read_rows(path, Assumption, name), name)
+    return keyed(read_numbered(path, Assumption), path.name)
 
 
 @lru_cache(maxsize=1)
@@ -295,8 +292,7 @@ def assumed_count(key: str) -> int:
 
 def read_platforms(path: Path = PLATFORMS_FILE) -> dict[str, Platform]:
     """Read the GPU platform catalogue, keyed by platform key (e.g. ``h100-sxm``, ``gb200-nvl72``)."""
-    name = display_name(path, DATA_DIR)
-    return keyed(read_rows(path, Platform, name), name)
+    return keyed(read_numbered(path, Platform), path.name)
 
 
 class Rental(DataRow):
@@ -311,8 +307,7 @@ class Rental(DataRow):
 
 def read_rentals(path: Path = RENTAL_FILE) -> dict[str, Rental]:
     """Reference rental prices by platform key (``data/rental_prices.csv``)."""
-    name = display_name(path, DATA_DIR)
-    return keyed(read_rows(path, Rental, name), name, key="platform")
+    return keyed(read_numbered(path, Rental), path.name, key="platform")
 
 
 @lru_cache(maxsize=1)

@@ -34,7 +34,7 @@ from typing import Literal
 from pydantic import Field
 
 from .costs import CostLine, priced, total_usd
-from .datafile import DataDate, DataRow, display_name, keyed, read_rows
+from .datafile import DataDate, DataRow, keyed, read_numbered
 from .errors import ScenarioError, check
 from .fabric.frontend import frontend_switch_gbps
 from .pricebook import DATA_DIR, PriceBook, default_platforms
@@ -194,8 +194,7 @@ class StorageDesign:
 
 def read_storage_catalogue(path: Path = CATALOGUE_FILE) -> dict[str, StorageServerModel]:
     """Storage-server models by key, from ``data/storage_catalogue.csv``."""
-    name = display_name(path, DATA_DIR)
-    return keyed(read_rows(path, StorageServerModel, name), name)
+    return keyed(read_numbered(path, StorageServerModel), path.name)
 
 
 @lru_cache(maxsize=1)

@@ -99,14 +99,20 @@ def test_a_good_file_reads(tmp_path):
 @pytest.mark.parametrize(
     ("row", "message"),
     [
-        ('facility.pue,"PUE",ratio,1.3,2024-07,"",estimate', "row 2, column source: blank; a value is required"),
+        ('facility.pue,"PUE",ratio,1.3,2024-07,"",estimate', "row 2, column 'source': is empty"),
         (
             'facility.pue,"PUE",ratio,1.3,2024-07,"Uptime",guess',
-            "row 2, column basis: must be 'quoted', 'estimate' or 'fitted', got 'guess'",
+            "row 2, column 'basis': input should be 'quoted', 'estimate' or 'fitted', got 'guess'",
         ),
-        ('facility.pue,"PUE",ratio,1.3,July 2024,"Uptime",estimate', "row 2, column date: must be a date YYYY-MM"),
-        ('facility.pue,"PUE",ratio,about 1.3,2024-07,"Uptime",estimate', "row 2, column value: 'about 1.3' is not a"),
-        ('facility.pue,"PUE",ratio,nan,2024-07,"Uptime",estimate', "row 2, column value: 'nan' is not a finite"),
+        ('facility.pue,"PUE",ratio,1.3,July 2024,"Uptime",estimate', "row 2, column 'date': must be a date YYYY-MM"),
+        (
+            'facility.pue,"PUE",ratio,about 1.3,2024-07,"Uptime",estimate',
+            "row 2, column 'value': must be a number, got 'about 1.3'",
+        ),
+        (
+            'facility.pue,"PUE",ratio,nan,2024-07,"Uptime",estimate',
+            "row 2, column 'value': must be a finite number, got 'nan'",
+        ),
     ],
 )
 def test_a_bad_row_is_refused_with_its_row_and_column(tmp_path, row, message):
@@ -115,7 +121,7 @@ def test_a_bad_row_is_refused_with_its_row_and_column(tmp_path, row, message):
 
 
 def test_a_key_defined_twice_is_refused(tmp_path):
-    with pytest.raises(DataError, match=re.escape("row 3, column key: 'facility.pue' is already on row 2")):
+    with pytest.raises(DataError, match=re.escape("row 3, column 'key': 'facility.pue' is already on row 2")):
         read_assumptions(_write(tmp_path, GOOD, GOOD))
 
 

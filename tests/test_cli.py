@@ -130,7 +130,7 @@ def test_broken_data_file_exits_1_with_one_line_naming_file_row_and_column(tmp_p
     )
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.splitlines() == [
-        f"error: broken data file: {compute} row 2, column price_usd: blank; a value is required"
+        "error: broken data file: 2026-11/compute.csv row 2, column 'price_usd': is empty"
     ]
 
 

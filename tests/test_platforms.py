@@ -96,7 +96,9 @@ def test_book_folders_override_in_date_order(tmp_path: Path) -> None:
     with pytest.raises(PriceBookError, match="prices_as_of"):
         read_price_book(tmp_path, "2023-01")
     (tmp_path / "2026-11" / "b.csv").write_text(head + "x,c,d,u,1,2026-11,src,estimate\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"2026-11/b\.csv row 2, column key: key 'x' already defined in 2026-11/a\.csv"):
+    with pytest.raises(
+        DataError, match=r"2026-11/b\.csv row 2, column 'key': key 'x' already defined in 2026-11/a\.csv"
+    ):
         read_price_book(tmp_path, "2026-11")
 
 

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from ..datafile import DataDate, DataRow, column_error, display_name, keyed, read_rows
+from ..datafile import DataDate, DataRow, column_error, keyed, read_numbered
 from ..pricebook import DATA_DIR, Cooling
 
 CATALOGUE_FILE = DATA_DIR / "network_catalogue.csv"
@@ -76,8 +76,7 @@ class NetworkItem(DataRow):
 
 def read_network_catalogue(path: Path = CATALOGUE_FILE) -> dict[str, NetworkItem]:
     """Read the network catalogue, keyed by item key (e.g. ``qm9700``)."""
-    name = display_name(path, DATA_DIR)
-    return keyed(read_rows(path, NetworkItem, name), name)
+    return keyed(read_numbered(path, NetworkItem), path.name)
 
 
 @lru_cache(maxsize=1)
