@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from .datafile import DATA_DIR, DataRow, read_rows
-from .pricebook import PriceBookError
+from .errors import DataError
 
 CATEGORIES_FILE = DATA_DIR / "categories.csv"
 Kind = Literal["capex", "opex", "quote"]
@@ -46,7 +46,7 @@ def read_categories(path: Path = CATEGORIES_FILE) -> tuple[Category, ...]:
     for row in rows:
         for column, value in (("key", row.key), ("label", row.label)):
             if (row.kind, column, value) in seen:
-                raise PriceBookError(f"{path.name}: {row.kind} {column} {value!r} appears twice")
+                raise DataError(path.name, f"{row.kind} {column} {value!r} appears twice")
             seen.add((row.kind, column, value))
     return rows
 

@@ -2,7 +2,8 @@
 
 A FILE may be a path to a YAML/JSON scenario or the name of a preset
 (``reference``, ``optimized``). Bad input exits with code 2 and one line on
-stderr naming the field; no traceback.
+stderr naming the field; no traceback. A broken data file (``data/``) exits with
+code 1 and one line naming the file, row and column.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import formats, metrics
+from .errors import DataError
 from .metrics import METRICS, lookup
 from .model import Result, evaluate
 from .pricebook import PriceBookError
@@ -259,6 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ScenarioError, PriceBookError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except DataError as exc:  # not the user's input: a shipped file edited or broken
+        print(f"error: broken data file: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # output piped into `head` and closed early
         return 0
     except Exception as exc:  # never a traceback in front of a user

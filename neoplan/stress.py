@@ -58,8 +58,8 @@ from pydantic import Field, ValidationInfo, field_validator
 from . import formats
 from .datafile import DATA_DIR, SourcedRow, read_rows
 from .engine import Drivers
+from .errors import DataError
 from .model import Result
-from .pricebook import PriceBookError
 from .scenario import Scenario, ScenarioError
 
 Distribution = Literal["fixed", "triangular", "uniform", "normal", "lognormal"]
@@ -181,13 +181,13 @@ def _apply(rule: Rule, by: float, base: float) -> float:
 
 def read_drivers(path: Path = DRIVERS_FILE) -> dict[str, DriverSpec]:
     """The stress drivers of ``data/stress_drivers.csv`` (or ``path``) by key, in file order: one row per field of
-    :class:`neoplan.engine.Drivers` (raises PriceBookError naming the file, row and column of a bad cell)."""
+    :class:`neoplan.engine.Drivers` (raises DataError naming the file, row and column of a bad cell)."""
     rows = read_rows(path, DriverSpec)
     drivers = {row.key: row for row in rows}
     missing = [k for k in Drivers.__dataclass_fields__ if k not in drivers]
     if len(drivers) < len(rows) or missing:
         what = f"no row for driver {missing[0]!r}" if missing else "a driver appears twice"
-        raise PriceBookError(f"{path.name}: {what} (one row per field of neoplan.engine.Drivers)")
+        raise DataError(path.name, f"{what} (one row per field of neoplan.engine.Drivers)")
     return drivers
 
 

@@ -27,6 +27,16 @@ os.environ["NEOPLAN_LIBRARY"] = str(_LIBRARY_DIR / "scenarios.sqlite")
 
 ROOT = Path(__file__).resolve().parent.parent
 """The repository root."""
+BROWSER_TIMEOUT_S = 600
+"""pytest-timeout for a ``browser`` test [s] (the others get pyproject's 300 s): its first test also starts
+``streamlit run`` (up to 60 s to be healthy) and Chromium, and a journey waits up to 30–60 s per step."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every browser test :data:`BROWSER_TIMEOUT_S` unless it sets its own ``timeout`` mark."""
+    for item in items:
+        if item.get_closest_marker("browser") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(BROWSER_TIMEOUT_S))
 
 
 def page_path(name: str) -> str:

@@ -13,7 +13,7 @@ import neoplan
 from neoplan import categories, costs, metrics, opex, statements
 from neoplan.charts import compare, site
 from neoplan.charts import quote as quote_charts
-from neoplan.pricebook import PriceBookError
+from neoplan.errors import DataError
 from neoplan.quote import codes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,29 +123,29 @@ def test_a_good_table_reads_in_file_order(tmp_path: Path) -> None:
     ],
 )
 def test_a_bad_row_names_file_row_and_column(tmp_path: Path, row: str, message: str) -> None:
-    with pytest.raises(PriceBookError, match=re.escape(message)):
+    with pytest.raises(DataError, match=re.escape(message)):
         categories.read_categories(_table(tmp_path, row))
 
 
 def test_a_bad_row_further_down_names_its_own_row(tmp_path: Path) -> None:
     path = _table(tmp_path, "capex,compute,Compute,,Compute servers", "capex,storage,Storage,,")
-    with pytest.raises(PriceBookError, match=re.escape("categories.csv row 3, column 'description': is empty")):
+    with pytest.raises(DataError, match=re.escape("categories.csv row 3, column 'description': is empty")):
         categories.read_categories(path)
 
 
 def test_a_key_or_label_appears_once_per_kind(tmp_path: Path) -> None:
     twice = _table(tmp_path, "capex,compute,Compute,,Compute servers", "capex,compute,GPUs,,Compute servers again")
-    with pytest.raises(PriceBookError, match=re.escape("categories.csv: capex key 'compute' appears twice")):
+    with pytest.raises(DataError, match=re.escape("categories.csv: capex key 'compute' appears twice")):
         categories.read_categories(twice)
     same_name = _table(tmp_path, "capex,a,Same,,First category", "capex,b,Same,,Second category")
-    with pytest.raises(PriceBookError, match="capex label 'Same' appears twice"):
+    with pytest.raises(DataError, match="capex label 'Same' appears twice"):
         categories.read_categories(same_name)
     other_kind = _table(tmp_path, "opex,software,Software,,Opex licences", "quote,software,Licences,,In a quote")
     assert [r.kind for r in categories.read_categories(other_kind)] == ["opex", "quote"]
 
 
 def test_a_missing_or_unknown_column_is_named(tmp_path: Path) -> None:
-    with pytest.raises(PriceBookError, match=re.escape("categories.csv row 1: column 'description' is missing")):
+    with pytest.raises(DataError, match=re.escape("categories.csv row 1: column 'description' is missing")):
         categories.read_categories(_table(tmp_path, "capex,a,A,", header="kind,key,label,short_label\n"))
-    with pytest.raises(PriceBookError, match="column 'colour' is unknown"):
+    with pytest.raises(DataError, match="column 'colour' is unknown"):
         categories.read_categories(_table(tmp_path, header=HEADER.strip() + ",colour\n"))

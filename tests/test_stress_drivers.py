@@ -13,7 +13,7 @@ import pytest
 import neoplan
 from neoplan import stress
 from neoplan.engine import Drivers
-from neoplan.pricebook import PriceBookError
+from neoplan.errors import DataError
 
 TEXT = stress.DRIVERS_FILE.read_text(encoding="utf-8")
 ROWS = list(csv.DictReader(io.StringIO(TEXT)))
@@ -96,7 +96,7 @@ def test_the_shipped_table_reads_back_as_loaded(tmp_path: Path) -> None:
         ("pue", {"distribution": "gamma"}, "row 9, column 'distribution': input should be"),
         ("pue", {"path": "facility.pue_typo"}, "row 9, column 'path': must be a dotted Scenario field"),
         ("pue", {"key": "pue_typo"}, "row 9, column 'key': must be a field of neoplan.engine.Drivers"),
-        ("pue", {"date": "2024-13"}, "row 9, column 'date': string should match pattern"),
+        ("pue", {"date": "2024-13"}, "row 9, column 'date': must be a date YYYY-MM or YYYY-MM-DD, got '2024-13'"),
         ("pue", {"basis": "guess"}, "row 9, column 'basis': input should be 'quoted', 'estimate' or 'fitted'"),
         ("pue", {"why": "short"}, "row 9, column 'why': string should have at least 20 characters"),
         ("pue", {"description": "PUE, again"}, "row 9, column 'description': give a description exactly when path"),
@@ -106,15 +106,15 @@ def test_the_shipped_table_reads_back_as_loaded(tmp_path: Path) -> None:
     ],
 )
 def test_a_bad_row_names_file_row_and_column(tmp_path: Path, key: str, cells: dict[str, str], message: str) -> None:
-    with pytest.raises(PriceBookError, match="^" + re.escape("stress_drivers.csv " + message)):
+    with pytest.raises(DataError, match="^" + re.escape("stress_drivers.csv " + message)):
         stress.read_drivers(_with(tmp_path, key, cells))
 
 
 def test_every_driver_has_one_row(tmp_path: Path) -> None:
     path = tmp_path / "stress_drivers.csv"
     path.write_text("".join(TEXT.splitlines(keepends=True)[:-1]), encoding="utf-8")  # the last driver dropped
-    with pytest.raises(PriceBookError, match=re.escape("stress_drivers.csv: no row for driver 'performance_penalty'")):
+    with pytest.raises(DataError, match=re.escape("stress_drivers.csv: no row for driver 'performance_penalty'")):
         stress.read_drivers(path)
     path.write_text(TEXT + TEXT.splitlines(keepends=True)[1], encoding="utf-8")  # the first driver twice
-    with pytest.raises(PriceBookError, match=re.escape("stress_drivers.csv: a driver appears twice")):
+    with pytest.raises(DataError, match=re.escape("stress_drivers.csv: a driver appears twice")):
         stress.read_drivers(path)

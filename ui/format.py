@@ -1,10 +1,32 @@
-"""Number formats of every page (the same as the exports; see neoplan.formats) and ``plain`` for user text."""
+"""Number formats of every page (the same as the exports; see neoplan.formats), ``plain`` for user text and
+``dollar_column`` for money in a table."""
+
+from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+import streamlit as st
 
 from neoplan.formats import NA, count, months, mw, pct, ratio, usd, usd_exact, usd_per_gpu_hour
 
-__all__ = ["NA", "count", "months", "mw", "pct", "plain", "ratio", "usd", "usd_exact", "usd_per_gpu_hour"]
+if TYPE_CHECKING:  # what every st.column_config.* returns; Streamlit 1.67 does not name it in st.typing
+    from streamlit.elements.lib.column_types import ColumnConfig
+
+__all__ = [
+    "NA",
+    "ColumnConfig",
+    "count",
+    "dollar_column",
+    "months",
+    "mw",
+    "pct",
+    "plain",
+    "ratio",
+    "usd",
+    "usd_exact",
+    "usd_per_gpu_hour",
+]
 
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 """Every ASCII punctuation character: CommonMark lets each be escaped with a backslash and shows it as is."""
@@ -15,3 +37,8 @@ def plain(text: object) -> str:
     icon directive (``:red[…]``, ``:material/…:``), LaTeX (``$…$``) or heading comes out of it. Line breaks and
     runs of whitespace become single spaces (a line starting ``#`` or ``-`` would otherwise turn into a block)."""
     return _PUNCTUATION.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def dollar_column(label: str | None = None) -> ColumnConfig:
+    """A table column of whole dollars ($1,234), formatted by the browser (no pandas Styler)."""
+    return st.column_config.NumberColumn(label, format="dollar", step=1)

@@ -184,7 +184,7 @@ def sidebar_panel() -> None:
         "Open scenario",
         names,
         index=names.index(status.origin) if status.origin in names else None,
-        format_func=labels.get,
+        format_func=labels.__getitem__,
         key=key,
         on_change=_open,
         args=(key,),

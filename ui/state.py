@@ -36,12 +36,14 @@ from ui.format import plain
 
 
 def _leave_pages_folder_mode() -> None:
-    """Make the very first run of a fresh server go through app.py.
+    """Make the very first run of a fresh server go through app.py (the one Streamlit internal neoplan touches).
 
     Until ``st.navigation`` has run once in the process, Streamlit 1.67 treats an app with a ``pages/`` folder
     as a v1 multipage app: a first visit to ``/network`` (a refresh after a restart, a bookmark) would run
     pages/network.py alone, without app.py's navigation, sidebar and header. Every page imports this module
-    during that run, so switch the mode off here and rerun: the rerun starts at app.py.
+    during that run, so switch the mode off here and rerun: the rerun starts at app.py. Streamlit 1.67 has no
+    config option or public call that does this (checked: without it that first visit shows the page alone);
+    tests/test_streamlit_internals.py fails if an upgrade renames or drops the internal, to re-check then.
     """
     try:
         from streamlit.runtime.pages_manager import PagesManager
