@@ -1,0 +1,196 @@
+"""What a user feels in Chromium: ``python benchmarks/bench_browser.py [--busy] [--pages N]``.
+
+Starts ``streamlit run app.py`` on a free localhost port (its own scenario library) and drives Debian's Chromium
+through Playwright, as tests/test_browser.py does. Three measures, each from the user's action to the page being
+*idle*: no script run in progress, every plotly chart drawn, and no change to the page for a quiet window
+(``QUIET_MS``) after the last one. The idle moment is the page's last DOM change, stamped in the page by a
+MutationObserver, so the quiet window itself is never counted.
+
+- **first load**: a new tab opens the app; time to the first plotly figure drawn, and to idle;
+- **page switch**: a click on a sidebar link, for every page in turn (one round to warm the server's caches,
+  then the timed round); time to idle;
+- **widget edit**: a new value typed into a number field and Enter (headline price on Pricing & revenue, interest
+  rate on Financing, system memory on Compute node); time to idle.
+
+``--busy`` runs the same with one core kept busy by a ``python -c 'while True: pass'`` process (stopped at the
+end), as on a machine shared with other work. Goals (issue 23): page switch and edit ≤ 0.5 s to idle, first
+figure ≤ 2 s after the first load. Prints a table; exit code 1 if a median misses a goal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # browser_support: the server and Chromium set-up of the browser tests
+
+from browser_support import ARGS, CHROMIUM, streamlit_server  # noqa: E402
+
+QUIET_MS = 1500
+"""No DOM change for this long after the last one: the page is idle [ms]."""
+TIMEOUT_MS = 60_000
+GOAL_SWITCH_S = 0.5
+GOAL_EDIT_S = 0.5
+GOAL_FIRST_FIGURE_S = 2.0
+PAGES = [
+    "Overview",
+    "Compute node",
+    "Network",
+    "Storage & site",
+    "Operations",
+    "Financing",
+    "Pricing & revenue",
+    "Results",
+    "Stress test",
+    "Scenarios",
+    "Compare",
+    "Quote review",
+    "Export",
+]
+# (page, field label, values typed in turn)
+EDITS = [
+    ("Pricing & revenue", "Headline price [USD/GPU-h]", ["2.85", "2.90", "2.95"]),
+    ("Financing", "Interest rate [% per year]", ["10.5", "10", "9.5"]),
+    ("Compute node", "System memory [TB]", ["1.25", "1.5", "1.75"]),
+]
+
+_OBSERVER = """
+window.__lastChange = performance.now();
+new MutationObserver(() => { window.__lastChange = performance.now(); })
+    .observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
+"""
+_BUSY = """() => !!document.querySelector('[data-testid="stStatusWidget"]')
+    || !!document.querySelector('[data-testid="stSkeleton"]')
+    || [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].some(e => !e.querySelector('.main-svg'))"""
+
+
+def idle_after(tab: Any, start_ms: float) -> float:
+    """Seconds from ``start_ms`` (the page's ``performance.now()``) to the last DOM change before the page went
+    quiet for :data:`QUIET_MS` with no script run and every chart drawn."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        state = tab.evaluate(f"() => [performance.now(), window.__lastChange, ({_BUSY})()]")
+        now, last, busy = state
+        if not busy and now - last >= QUIET_MS and last >= start_ms:
+            return (last - start_ms) / 1000
+        tab.wait_for_timeout(100)
+    raise TimeoutError("the page did not become idle")
+
+
+def now_ms(tab: Any) -> float:
+    return float(tab.evaluate("performance.now()"))
+
+
+def first_load(context: Any, url: str) -> tuple[float, float]:
+    """(first plotly figure drawn, idle) after a new tab opens ``url`` [s]."""
+    tab = context.new_page()
+    tab.add_init_script(
+        _OBSERVER
+        + """
+        window.__firstFigure = null;
+        new MutationObserver(() => {
+            if (window.__firstFigure === null && document.querySelector('[data-testid="stPlotlyChart"] .main-svg'))
+                window.__firstFigure = performance.now();
+        }).observe(document, {childList: true, subtree: true});
+        """
+    )
+    tab.goto(url, wait_until="commit")
+    idle = idle_after(tab, 0.0)  # performance.now() counts from the navigation
+    figure = tab.evaluate("window.__firstFigure")
+    tab.close()
+    return (float("nan") if figure is None else figure / 1000), idle
+
+
+def switch(tab: Any, label: str) -> float:
+    link = tab.get_by_test_id("stSidebar").get_by_role("link", name=label, exact=True)
+    start = now_ms(tab)
+    link.click()
+    return idle_after(tab, start)
+
+
+def edit(tab: Any, label: str, value: str) -> float:
+    field = tab.get_by_label(label, exact=True).first
+    field.click()
+    field.press("Control+a")
+    field.press_sequentially(value)  # typed, as a user does (fill() cannot type into some inputs)
+    start = now_ms(tab)
+    field.press("Enter")
+    return idle_after(tab, start)
+
+
+@contextmanager
+def busy_core(on: bool) -> Iterator[None]:
+    """One core kept busy by a spinning Python process while inside, if ``on``."""
+    proc = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if on else None
+    try:
+        yield
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def measure(url: str, busy: bool, loads: int) -> dict[str, list[float]]:
+    from playwright.sync_api import sync_playwright
+
+    out: dict[str, list[float]] = {"first figure": [], "first idle": [], "page switch": [], "widget edit": []}
+    with sync_playwright() as pw, tempfile.TemporaryDirectory() as profile:
+        context = pw.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, headless=True, args=ARGS, viewport={"width": 1440, "height": 1000}
+        )
+        first_load(context, url)  # the server's first session: imports, price book, caches
+        with busy_core(busy):
+            for _ in range(loads):
+                figure, idle = first_load(context, url)
+                out["first figure"].append(figure)
+                out["first idle"].append(idle)
+            tab = context.new_page()
+            tab.add_init_script(_OBSERVER)
+            tab.goto(url, wait_until="commit")
+            idle_after(tab, 0.0)
+            for label in PAGES[1:] + PAGES[:1]:  # warm every page once
+                switch(tab, label)
+            for label in PAGES[1:] + PAGES[:1]:
+                out["page switch"].append(switch(tab, label))
+            for page, label, values in EDITS:
+                switch(tab, page)
+                for value in values:
+                    out["widget edit"].append(edit(tab, label, value))
+            tab.close()
+        context.close()
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--busy", action="store_true", help="keep one core busy while measuring")
+    parser.add_argument("--loads", type=int, default=3, help="first loads timed (new tabs)")
+    args = parser.parse_args()
+    library = Path(tempfile.mkdtemp(prefix="neoplan-bench-")) / "scenarios.sqlite"
+    with streamlit_server(library) as url:
+        times = measure(url, args.busy, args.loads)
+    goals = {"first figure": GOAL_FIRST_FIGURE_S, "page switch": GOAL_SWITCH_S, "widget edit": GOAL_EDIT_S}
+    print(f"Chromium, {'one core busy' if args.busy else 'idle machine'}; seconds from the action to idle")
+    print(f"{'measure':<14}{'median':>8}{'max':>8}{'n':>4}  goal")
+    missed = 0
+    for name, values in times.items():
+        goal = goals.get(name)
+        median = statistics.median(values)
+        ok = goal is None or median <= goal
+        missed += not ok
+        verdict = "" if goal is None else f"≤ {goal:g} s {'ok' if ok else 'MISSED'}"
+        print(f"{name:<14}{median:>8.2f}{max(values):>8.2f}{len(values):>4}  {verdict}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
