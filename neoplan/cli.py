@@ -88,8 +88,13 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """``report FILE --out DIR``: workbook, HTML report and one CSV per table into DIR; prints the paths."""
     from .export import write_report
+    from .files import out_folder
     from .stress import Settings
 
+    try:
+        out_folder(args.out)
+    except ValueError as exc:
+        raise UsageError(f"--out {args.out!r} {exc}") from None
     result = evaluate(load_scenario(args.file))
     settings = Settings(draws=args.draws, seed=args.seed)
     try:

@@ -59,10 +59,17 @@ from .scenario import Node, Scenario, ScenarioError
 from .storage import StorageDesign, design_storage
 from .timebase import MONTHS_PER_YEAR, operating_year_share
 
+MAX_CASES = 200_000
+"""Most cases of the stress drivers one :meth:`Result.drivers` table holds (the Monte Carlo's largest run)."""
+MAX_ENGINE_CASES = 10_000
+"""Most cases in one engine run (:meth:`Result.cases`): ~40 MB of monthly arrays per 1,000 cases."""
+
 __all__ = [
     "BREAKEVEN_MAX_USD_PER_GPU_HOUR",
     "COST_OF_REVENUE",
     "KPI_LABELS",
+    "MAX_CASES",
+    "MAX_ENGINE_CASES",
     "TCO_CATEGORIES",
     "Cases",
     "Drivers",
@@ -210,18 +217,30 @@ class Result:
 
     # --- curves (vectorised over cases) ------------------------------------------------------------
     def drivers(self, n: int = 1) -> Drivers:
-        """This scenario's own driver values, repeated for ``n`` cases (replace some with ``with_values``)."""
-        return Drivers.of(self.scenario, n)
+        """This scenario's own driver values, repeated for ``n`` cases, 1 to :data:`MAX_CASES` (replace some with
+        ``with_values``)."""
+        if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 1 <= n <= MAX_CASES:
+            raise ScenarioError(f"cases must be a whole number between 1 and {MAX_CASES:,}, got {n!r}")
+        return Drivers.of(self.scenario, int(n))
 
     def cases(self, drivers: Drivers) -> Cases:
-        """Re-run the monthly engine of this design for n cases of the stress drivers (see :func:`run_cases`)."""
+        """Re-run the monthly engine of this design for n cases of the stress drivers (see :func:`run_cases`), at most
+        :data:`MAX_ENGINE_CASES` in one call (``neoplan.stress`` runs more in chunks)."""
         if self.basis is None:
             raise ValueError("this Result carries no operating basis; build it with neoplan.evaluate")
+        if drivers.n > MAX_ENGINE_CASES:
+            raise ScenarioError(
+                f"at most {MAX_ENGINE_CASES:,} cases in one engine run, got {drivers.n:,} (neoplan.stress runs more "
+                "in chunks)"
+            )
         return run_cases(self.scenario, self.basis, drivers)
 
     def returns_vs_price(self, usd_per_gpu_hour: Any) -> dict[str, np.ndarray]:
-        """Project IRR, equity IRR, NPV and payback at each headline price [USD/GPU-h] (all else equal)."""
+        """Project IRR, equity IRR, NPV and payback at each headline price [USD/GPU-h] (all else equal), for at most
+        :data:`MAX_ENGINE_CASES` prices."""
         prices = np.asarray(usd_per_gpu_hour, dtype=float).reshape(-1)
+        if not 1 <= prices.size <= MAX_ENGINE_CASES:
+            raise ScenarioError(f"returns_vs_price takes 1 to {MAX_ENGINE_CASES:,} prices, got {prices.size:,}")
         k = self.cases(self.drivers(prices.size).with_values(usd_per_gpu_hour=prices)).kpis(
             self.scenario.financing.hurdle_rate
         )

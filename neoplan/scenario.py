@@ -31,12 +31,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from pydantic.fields import FieldInfo
 
 from .errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
+from .files import write_atomic
+from .limits import SCENARIO_FILE_BYTES, SCENARIO_FILE_MB, SCENARIO_MAX_DEPTH, SCENARIO_MAX_NODES, size_text
 from .pricebook import DATA_DIR, MAX_UNIT_PRICE_USD, assumed, assumed_count
 
 SCHEMA_VERSION = 1
 SCENARIOS_DIR = DATA_DIR / "scenarios"
 NODE_PRESETS_FILE = DATA_DIR / "node_presets.yaml"
-MAX_FILE_BYTES = 1_000_000
+MAX_FILE_BYTES = SCENARIO_FILE_BYTES
 _PRESET_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]{0,63}$")
 
 PriceKey = Annotated[str, Field(min_length=1, max_length=64)]
@@ -776,32 +778,29 @@ class _Refused(yaml.MarkedYAMLError):
     """YAML this loader refuses on purpose; its ``problem`` is shown to the user."""
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """Safe YAML without anchors/aliases: scenario files never need them, and alias bombs are refused.
+_YamlLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's parser where PyYAML has it (a megabyte is scanned in milliseconds), else PyYAML's own; safe either way."""
 
-    Integers longer than :data:`MAX_NUMBER_CHARS` stay unparsed, dates stay text (no field is a date) and an
-    explicitly tagged scalar that is not what its tag says (``!!int abc``) is refused with its line.
-    """
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise _Refused(None, None, "aliases (*name) are not allowed", event.start_mark)
-        return super().compose_node(parent, index)
+class _NoAliasLoader(_YamlLoader):  # type: ignore[misc]
+    """Safe YAML (never PyYAML's full loader) whose integers longer than :data:`MAX_NUMBER_CHARS` stay unparsed,
+    dates stay text (no field is a date), and an explicitly tagged scalar that is not what its tag says
+    (``!!int abc``) is refused with its line. Aliases, a second document and oversized shapes are refused
+    before it builds anything (:func:`_check_yaml_events`)."""
 
     def construct_bounded_int(self, node: yaml.ScalarNode) -> int | OversizedNumber:
         """YAML ints (decimal, 0x, 0o, 0b, 1_000, base 60) with over-long literals kept unparsed."""
         if len(str(node.value)) > MAX_NUMBER_CHARS:
             return OversizedNumber(len(str(node.value)))
         try:
-            return super().construct_yaml_int(node)
+            return int(super().construct_yaml_int(node))
         except ValueError:  # only an explicit !!int tag reaches here with a non-integer
             raise _Refused(None, None, f"{_short(node.value, 30)} is not an integer", node.start_mark) from None
 
     def construct_checked_float(self, node: yaml.ScalarNode) -> float:
         """YAML floats; an explicit ``!!float`` on text that is not a number is refused."""
         try:
-            return super().construct_yaml_float(node)
+            return float(super().construct_yaml_float(node))
         except ValueError:
             raise _Refused(None, None, f"{_short(node.value, 30)} is not a number", node.start_mark) from None
 
@@ -815,8 +814,39 @@ _NoAliasLoader.add_constructor("tag:yaml.org,2002:float", _NoAliasLoader.constru
 _NoAliasLoader.add_constructor("tag:yaml.org,2002:timestamp", _NoAliasLoader.construct_date_as_text)
 
 
+def _check_yaml_events(text: str) -> None:
+    """Refuse aliases (``*name``: alias bombs), a second document, more than :data:`SCENARIO_MAX_NODES` values and
+    nesting deeper than :data:`SCENARIO_MAX_DEPTH`, from the parser's events, before any node is built: time and
+    memory stay bounded whatever the shape of the text."""
+    loader = _NoAliasLoader(text)
+    nodes = depth = documents = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            problem = None
+            if isinstance(event, yaml.AliasEvent):
+                problem = "aliases (*name) are not allowed"
+            elif isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                problem = "one YAML document only (a second starts here)" if documents > 1 else None
+            elif isinstance(event, yaml.NodeEvent):
+                nodes += 1
+                depth += isinstance(event, yaml.CollectionStartEvent)
+                if nodes > SCENARIO_MAX_NODES:
+                    problem = f"more than {SCENARIO_MAX_NODES:,} values (a scenario has a few hundred)"
+                elif depth > SCENARIO_MAX_DEPTH:
+                    problem = _TOO_DEEP
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+            if problem:
+                raise _Refused(None, None, problem, event.start_mark)
+    finally:
+        loader.dispose()
+
+
 def _load_yaml(text: str) -> Any:
-    """One YAML document with the safe, alias-free loader (never PyYAML's full loader)."""
+    """One YAML document with the safe loader, its shape checked first."""
+    _check_yaml_events(text)
     loader = _NoAliasLoader(text)
     try:
         return loader.get_single_data()
@@ -824,26 +854,65 @@ def _load_yaml(text: str) -> Any:
         loader.dispose()
 
 
-def _parse_text(text: str, origin: str) -> dict[str, Any]:
-    """A mapping from JSON (if the text is a JSON object) or YAML (safe, no aliases)."""
+_TOO_DEEP = f"nested more than {SCENARIO_MAX_DEPTH} levels deep (a scenario nests 4)"
+_JSON_OBJECT = re.compile(r"\s*\{\s*[\"}]")
+"""How a JSON object starts (a YAML flow mapping such as ``{cluster: …}`` has bare keys)."""
+
+
+def _is_json(text: str, origin: str) -> bool:
+    """Whether ``text`` is read as JSON: a ``.json`` file, or an object with quoted keys not in a ``.yaml`` file."""
+    suffix = Path(origin).suffix.lower()
+    return suffix == ".json" or (suffix not in (".yaml", ".yml") and _JSON_OBJECT.match(text) is not None)
+
+
+def _load_json(text: str, origin: str) -> Any:
+    """JSON, its errors reported as JSON errors (never re-read as YAML)."""
     try:
-        if text.lstrip().startswith("{"):
-            try:
-                data = json.loads(text, parse_int=_int_or_oversized)
-            except json.JSONDecodeError:
-                data = _load_yaml(text)
+        return json.loads(text, parse_int=_int_or_oversized)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"{origin} line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
+
+
+def _parse_text(text: str, origin: str) -> dict[str, Any]:
+    """A mapping from JSON (:func:`_is_json`) or YAML (safe, no aliases), its shape checked (:func:`check_shape`)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: no text file holds one
+        raise ScenarioError(f"{origin}: not valid text (character {exc.start + 1:,} is a lone surrogate)") from None
+    try:
+        if _is_json(text, origin):
+            data: Any = _load_json(text, origin)
+        elif text.strip():
+            data = _load_yaml(text)
         else:
-            data = _load_yaml(text) if text.strip() else None
+            data = None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
         detail = f": {exc.problem}" if isinstance(exc, _Refused) else ": not valid YAML or JSON"
         raise ScenarioError(f"{origin}{where}{detail}") from None
     except RecursionError:
-        raise ScenarioError(f"{origin}: nested too deeply to be a scenario") from None
+        raise ScenarioError(f"{origin}: {_TOO_DEEP}") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{origin}: a scenario must be a mapping of sections (cluster:, node:, …)")
+    check_shape(data, origin)
     return data
+
+
+def check_shape(data: Any, origin: str = "scenario") -> None:
+    """Raise ScenarioError if ``data`` holds more than :data:`SCENARIO_MAX_NODES` values or nests deeper than
+    :data:`SCENARIO_MAX_DEPTH` (mappings and lists; iterative, so no depth can exhaust the stack)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    nodes = 0
+    while stack:
+        value, depth = stack.pop()
+        nodes += 1
+        if nodes > SCENARIO_MAX_NODES:
+            raise ScenarioError(f"{origin}: more than {SCENARIO_MAX_NODES:,} values (a scenario has a few hundred)")
+        children = value.values() if isinstance(value, Mapping) else value if isinstance(value, list | tuple) else ()
+        if children and depth >= SCENARIO_MAX_DEPTH:
+            raise ScenarioError(f"{origin}: {_TOO_DEEP}")
+        stack.extend((child, depth + 1) for child in children)
 
 
 _NUMBER_TEXT = re.compile(r"^[+-]?(\d[\d_]*\.?\d*|\.\d+)([eE][+-]?\d+)?$")
@@ -951,6 +1020,7 @@ def scenario_from_dict(data: Mapping[str, Any]) -> Scenario:
     """Validate a scenario mapping, resolving ``base:`` first; raises ScenarioError."""
     if not isinstance(data, Mapping):
         raise ScenarioError("a scenario must be a mapping of sections (cluster:, node:, …)")
+    check_shape(data)
     resolved = _resolve_base(data)
     try:
         return Scenario.model_validate(resolved)
@@ -962,7 +1032,7 @@ def parse_scenario(text: str, origin: str = "scenario") -> Scenario:
     """Parse YAML or JSON text (JSON is YAML) into a validated Scenario; ``origin`` names it in messages."""
     origin = _shown_path(origin)
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:  # text may hold lone surrogates
-        raise ScenarioError(f"{origin}: file larger than {MAX_FILE_BYTES // 1000} kB")
+        raise ScenarioError(f"{origin}: file larger than {size_text(SCENARIO_FILE_MB)}")
     return scenario_from_dict(_parse_text(text, origin))
 
 
@@ -982,7 +1052,7 @@ def load_scenario(source: str | Path | Mapping[str, Any]) -> Scenario:
         if not path.is_file():
             raise ScenarioError(f"{shown}: {'not a regular file' if path.exists() else 'no such file'}")
         if path.stat().st_size > MAX_FILE_BYTES:
-            raise ScenarioError(f"{name}: file larger than {MAX_FILE_BYTES // 1000} kB")
+            raise ScenarioError(f"{name}: file larger than {size_text(SCENARIO_FILE_MB)}")
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise ScenarioError(f"{name}: not a text file (expected YAML or JSON)") from None
@@ -997,11 +1067,10 @@ def _shown_path(text: str) -> str:
 
 
 def save_scenario(scenario: Scenario, path: str | Path) -> Path:
-    """Write ``scenario`` to ``path``: JSON if it ends in ``.json``, else YAML."""
+    """Write ``scenario`` to ``path`` (atomically): JSON if it ends in ``.json``, else YAML."""
     path = Path(path)
     text = scenario.to_json() if path.suffix.lower() == ".json" else scenario.to_yaml()
-    path.write_text(text, encoding="utf-8")
-    return path
+    return write_atomic(path, text.encode("utf-8"))  # whole or not at all
 
 
 def scenario_json(scenario: Scenario) -> str:

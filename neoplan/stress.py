@@ -59,7 +59,7 @@ from . import formats
 from .datafile import DATA_DIR, SourcedRow, read_rows
 from .engine import Drivers
 from .errors import DataError
-from .model import Result
+from .model import MAX_CASES, Result
 from .scenario import Scenario, ScenarioError
 
 Distribution = Literal["fixed", "triangular", "uniform", "normal", "lognormal"]
@@ -79,10 +79,15 @@ METRIC_LABELS = {
 WORST_LOW = ("equity_irr", "project_irr", "npv_usd", "equity_moic")
 """Metrics whose undefined value (nan) ranks as the lowest; for the others (payback, DSCR) it ranks highest."""
 DEFAULT_DRAWS = 10_000
-MAX_DRAWS = 200_000
+MAX_DRAWS = MAX_CASES
 MIN_DRAWS = 10
 MC_CHUNK = 1_000
-"""Cases per engine call in the Monte Carlo: keeps the (cases × months) arrays small enough for the CPU cache."""
+"""Cases per engine call in the Monte Carlo and the grid: keeps the (cases × months) arrays small enough for the
+CPU cache, and the memory of any run bounded (~40 MB a chunk) whatever its number of cases."""
+MAX_GRID_POINTS = 201
+"""Most values on one axis of a two-way grid (201 × 201 = 40,401 cases) [count]."""
+MAX_SOLVER_POINTS = 201
+MAX_SOLVER_ROUNDS = 20
 MC_WORKERS = min(4, os.cpu_count() or 1)
 """Threads running Monte Carlo chunks side by side (NumPy releases the GIL inside its array loops)."""
 DEFAULT_COVENANT_DSCR = 1.20
@@ -286,6 +291,44 @@ def _run(result: Result, drivers: Drivers) -> dict[str, np.ndarray]:
     return result.cases(drivers).kpis(result.scenario.financing.hurdle_rate)
 
 
+def _run_chunked(
+    result: Result,
+    drivers: Drivers,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, np.ndarray]:
+    """:func:`_run` in chunks of :data:`MC_CHUNK` cases on ``workers`` threads (default ``MC_WORKERS``), joined
+    in order: the same numbers as one call (every case is computed independently), in bounded memory.
+    ``progress(done, total)`` is called from the calling thread as chunks finish, in order."""
+    starts = range(0, drivers.n, MC_CHUNK)
+    parts: list[dict[str, np.ndarray]] = []
+    with ThreadPoolExecutor(max_workers=max(1, workers or MC_WORKERS)) as pool:
+        for start, part in zip(
+            starts, pool.map(lambda s: _run(result, drivers.take(slice(s, s + MC_CHUNK))), starts), strict=True
+        ):
+            parts.append(part)
+            if progress is not None:
+                progress(min(start + MC_CHUNK, drivers.n), drivers.n)
+    return {m: np.concatenate([p[m] for p in parts]) for m in parts[0]}
+
+
+def _axis(name: str, values: Any) -> np.ndarray:
+    """Explicit grid values as a 1-D float array of 1 to :data:`MAX_GRID_POINTS` finite numbers (else ScenarioError)."""
+    try:
+        size = len(values)
+    except TypeError:
+        raise ScenarioError(f"{name} must be a list of numbers, got {type(values).__name__}") from None
+    if not 1 <= size <= MAX_GRID_POINTS:
+        raise ScenarioError(f"{name} must hold between 1 and {MAX_GRID_POINTS} values, got {size:,}")
+    try:
+        axis = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ScenarioError(f"{name} must be a list of numbers") from None
+    if axis.ndim != 1 or not np.isfinite(axis).all():
+        raise ScenarioError(f"{name} must be a flat list of finite numbers")
+    return axis
+
+
 def _ranked(values: np.ndarray, metric: str) -> np.ndarray:
     """``values`` with undefined entries (nan) replaced by −inf or +inf, where they rank (see module doc)."""
     return np.where(np.isnan(values), -np.inf if metric in WORST_LOW else np.inf, values)
@@ -404,28 +447,31 @@ def grid(
 ) -> Grid:
     """Metrics over a two-way grid of drivers (default price × utilization), one engine call for all points.
 
-    Axes default to ``points`` values spread evenly over each driver's range.
+    Axes default to ``points`` values spread evenly over each driver's range; explicit ``x_values`` /
+    ``y_values`` hold 1 to :data:`MAX_GRID_POINTS` values each. Cases run in chunks (bounded memory).
     """
     if x_driver == y_driver:
         raise ScenarioError(f"the two grid drivers must differ, got {x_driver!r} twice")
     for key in (x_driver, y_driver):
         if key not in DRIVERS:
             raise ScenarioError(f"grid driver must be one of {', '.join(DRIVERS)}, got {key!r}")
-    if not 2 <= points <= 201:
-        raise ScenarioError(f"grid points must be between 2 and 201, got {points}")
+    if isinstance(points, bool) or not isinstance(points, int | np.integer) or not 2 <= points <= MAX_GRID_POINTS:
+        raise ScenarioError(f"grid points must be a whole number between 2 and {MAX_GRID_POINTS}, got {points!r}")
     ranges = _complete(result.scenario, ranges)
-    x = np.asarray(
-        x_values if x_values is not None else np.linspace(ranges[x_driver].low, ranges[x_driver].high, points),
-        dtype=float,
+    x = (
+        _axis("grid x_values", x_values)
+        if x_values is not None
+        else np.linspace(ranges[x_driver].low, ranges[x_driver].high, points)
     )
-    y = np.asarray(
-        y_values if y_values is not None else np.linspace(ranges[y_driver].low, ranges[y_driver].high, points),
-        dtype=float,
+    y = (
+        _axis("grid y_values", y_values)
+        if y_values is not None
+        else np.linspace(ranges[y_driver].low, ranges[y_driver].high, points)
     )
     check_ranges({x_driver: Range(float(x.min()), float(x.max())), y_driver: Range(float(y.min()), float(y.max()))})
     xx, yy = np.meshgrid(x, y)
     cases = result.drivers(xx.size).with_values(**{x_driver: xx.ravel(), y_driver: yy.ravel()})
-    kpis = _run(result, cases)
+    kpis = _run_chunked(result, cases)
     return Grid(
         x_driver, y_driver, x, y, {m: v.reshape(xx.shape) for m, v in kpis.items()}, base_values(result.scenario)
     )
@@ -676,16 +722,7 @@ def monte_carlo(
     ranges = _complete(result.scenario, ranges)
     samples = sample(result.scenario, ranges, int(draws), int(seed), float(correlation))
     cases = result.drivers(int(draws)).with_values(**samples)
-    starts = range(0, draws, MC_CHUNK)
-    parts: list[dict[str, np.ndarray]] = []
-    with ThreadPoolExecutor(max_workers=max(1, workers or MC_WORKERS)) as pool:
-        for start, part in zip(
-            starts, pool.map(lambda s: _run(result, cases.take(slice(s, s + MC_CHUNK))), starts), strict=True
-        ):
-            parts.append(part)
-            if progress is not None:
-                progress(min(start + MC_CHUNK, draws), draws)
-    metrics = {m: np.concatenate([p[m] for p in parts]) for m in parts[0]}
+    metrics = _run_chunked(result, cases, workers, progress)
     deterministic = {m: float(v[0]) for m, v in _run(result, result.drivers(1)).items()}
     return MonteCarlo(
         int(draws), int(seed), float(correlation), float(covenant_dscr), ranges, samples, metrics, deterministic
@@ -725,6 +762,10 @@ def solve(
     """
     if driver not in DRIVERS or metric not in METRICS:
         raise ScenarioError(f"solve: unknown driver {driver!r} or metric {metric!r}")
+    if isinstance(points, bool) or not isinstance(points, int) or not 2 <= points <= MAX_SOLVER_POINTS:
+        raise ScenarioError(f"solve: points must be a whole number between 2 and {MAX_SOLVER_POINTS}, got {points!r}")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 0 <= rounds <= MAX_SOLVER_ROUNDS:
+        raise ScenarioError(f"solve: rounds must be a whole number between 0 and {MAX_SOLVER_ROUNDS}, got {rounds!r}")
 
     def gap(values: np.ndarray) -> np.ndarray:
         kpis = _run(result, result.drivers(values.size).with_values(**{driver: values}))

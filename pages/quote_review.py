@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from neoplan.charts.quote import findings_figure, quote_vs_recommended_figure
+from neoplan.limits import QUOTE_FILE_MB, size_text
 from neoplan.quote import (
     DEFAULT_PRICE_TOLERANCE,
     MAX_QUOTE_BYTES,
@@ -40,7 +41,7 @@ FILE = "quote.file"  # the uploaded quote (bytes, name), kept by the page: an up
 UPLOAD_ERROR = "quote.upload_error"
 SERVERS, SERVERS_KEPT = "quote.servers", "quote.servers_kept"
 RATE, RATE_KEPT = "quote.usd_rate", "quote.usd_rate_kept"
-LIMIT_MB = MAX_QUOTE_BYTES // 1_000_000
+LIMIT_MB = QUOTE_FILE_MB  # neoplan.limits: the reader's limit, shown and enforced by the uploader
 
 
 def _samples() -> dict[str, Path]:
@@ -69,7 +70,7 @@ def _uploaded() -> None:
         st.session_state.pop(FILE, None)
     elif upload.size > MAX_QUOTE_BYTES:
         st.session_state.pop(FILE, None)
-        st.session_state[UPLOAD_ERROR] = f"{upload.name} is larger than {LIMIT_MB} MB"
+        st.session_state[UPLOAD_ERROR] = f"{upload.name} is larger than {size_text(LIMIT_MB)}"
     else:
         st.session_state[FILE] = (upload.getvalue(), upload.name)
 
@@ -140,8 +141,8 @@ with inputs:
         type=["csv", "xlsx"],
         key="quote.upload",
         on_change=_uploaded,
-        max_upload_size=LIMIT_MB,  # [MB]; the server's 1 MB default is for scenario files
-        help=f"CSV or XLSX, at most {LIMIT_MB} MB. US ($1,234.00) and European (1.234,00 €) number formats; "
+        max_upload_size=LIMIT_MB,  # [MB]; server.maxUploadSize is the largest uploader's limit
+        help=f"CSV or XLSX, at most {size_text(LIMIT_MB)}. US ($1,234.00) and European (1.234,00 €) number formats; "
         "a quote in another currency asks for its USD rate.",
     )
     if UPLOAD_ERROR in st.session_state:

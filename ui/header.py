@@ -13,6 +13,7 @@ from typing import Any
 import streamlit as st
 
 import neoplan
+from neoplan.limits import SCENARIO_FILE_MB, size_text
 from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, parse_scenario
 from ui import state
 from ui.format import plain
@@ -203,7 +204,8 @@ def _upload() -> None:
         "Load scenario file",
         type=["yaml", "yml", "json"],
         key="sidebar.upload",
-        help=f"A YAML or JSON scenario (at most {MAX_FILE_BYTES // 1000} kB).",
+        max_upload_size=SCENARIO_FILE_MB,  # [MB] neoplan.limits: what parse_scenario accepts
+        help=f"A YAML or JSON scenario (at most {size_text(SCENARIO_FILE_MB)}).",
     )
     if upload is None:
         st.session_state.pop("sidebar.upload_error", None)
@@ -212,7 +214,7 @@ def _upload() -> None:
         st.session_state.pop("sidebar.upload_error", None)
         try:
             if upload.size > MAX_FILE_BYTES:
-                raise ScenarioError(f"{upload.name}: file larger than {MAX_FILE_BYTES // 1000} kB")
+                raise ScenarioError(f"{upload.name}: file larger than {size_text(SCENARIO_FILE_MB)}")
             text = upload.getvalue().decode("utf-8", errors="strict")
             state.set_scenario(parse_scenario(text, upload.name), origin=None, source=f"file {upload.name}")
             st.rerun()

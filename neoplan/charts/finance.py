@@ -81,7 +81,10 @@ def _layout(**kwargs: object) -> dict[str, object]:
 
 
 def price_grid(result: Result, n: int = 41) -> np.ndarray:
-    """``n`` headline prices around the break-even price, widened to include the scenario's price [USD/GPU-h]."""
+    """``n`` (2 to 1,001) headline prices around the break-even price, widened to include the scenario's price
+    [USD/GPU-h]."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 1001:
+        raise ValueError(f"price_grid: n must be a whole number from 2 to 1,001, got {n!r}")
     price = result.scenario.pricing.usd_per_gpu_hour
     breakeven = _kpi(result, "breakeven_usd_per_gpu_hour")
     centre = breakeven if _finite(breakeven) and breakeven > 0 else price

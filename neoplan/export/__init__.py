@@ -23,6 +23,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..files import out_folder, write_atomic
 from ..spreadsheet import FORMULA_TRIGGERS, is_formula_like
 from ..spreadsheet import formula_safe as csv_safe
 from .csv import csv_bytes, csv_table, csv_tables, csv_zip_bytes, escaped
@@ -178,11 +179,12 @@ def slug(name: str) -> str:
 def write_report(result: Result, out_dir: str | Path, settings: Settings | None = None) -> list[Path]:
     """Write the workbook, the HTML report and one CSV per table into ``out_dir``; returns the paths written.
 
+    Each file is written whole through a temporary file and a rename (:func:`neoplan.files.write_atomic`).
     Files are named after the scenario: ``<slug>.xlsx``, ``<slug>_report.html``, ``<slug>_<table>.csv``.
     The stress test (workbook sheets, report section) runs once with ``settings`` (default settings).
     """
+    out = out_folder(out_dir)  # ValueError for an empty path or a file
     run = stress_run(result, settings)  # bad settings fail before anything is written
-    out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     stem = slug(result.scenario.name)
     files: dict[Path, bytes] = {
@@ -191,5 +193,5 @@ def write_report(result: Result, out_dir: str | Path, settings: Settings | None 
     }
     files.update({out / f"{stem}_{name}.csv": data for name, data in csv_tables(result).items()})
     for path, data in files.items():
-        path.write_bytes(data)
+        write_atomic(path, data)  # each file complete or absent, never truncated
     return list(files)

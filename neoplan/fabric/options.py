@@ -244,6 +244,10 @@ def with_scenario_design(
     return [*options, yours], YOUR_DESIGN
 
 
+MAX_PICTURE_NODES = 256
+"""Most switches per tier, or servers, :func:`topology_picture` draws [count]."""
+
+
 def _spread(n: int) -> list[float]:
     return [0.5] if n == 1 else [i / (n - 1) for i in range(n)]
 
@@ -258,7 +262,11 @@ def topology_picture(design: BackendDesign, *, max_per_tier: int = 16, servers_s
     -------
     dict with ``nodes`` (id, tier, x in [0, 1], y = tier level, label),
     ``edges`` (source, target, links) and ``totals`` per tier [count].
+    Both caps are 1 to :data:`MAX_PICTURE_NODES` (the edges grow with their product).
     """
+    for name, cap in (("max_per_tier", max_per_tier), ("servers_shown", servers_shown)):
+        if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_PICTURE_NODES:
+            raise ValueError(f"topology_picture: {name} must be from 1 to {MAX_PICTURE_NODES}, got {cap!r}")
     t = design.tree
     totals = {
         "server": design.servers,

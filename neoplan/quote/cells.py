@@ -6,11 +6,12 @@ import math
 import re
 from functools import lru_cache
 
+from ..limits import QUOTE_FILE_BYTES
 from ..pricebook import DATA_DIR
 
 RULES_FILE = DATA_DIR / "quote_rules.csv"
 SAMPLES_DIR = DATA_DIR / "quotes"
-MAX_QUOTE_BYTES = 5_000_000
+MAX_QUOTE_BYTES = QUOTE_FILE_BYTES  # neoplan.limits: the uploader shows and enforces the same
 MAX_XLSX_EXPANDED_BYTES = 60_000_000  # all workbook parts together, uncompressed [bytes]
 MAX_XLSX_PART_BYTES = 25_000_000  # one workbook part (a sheet's XML, the shared strings), uncompressed [bytes]
 MAX_XLSX_PARTS = 2_000

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO
 from xml.etree import ElementTree as ET
 
+from ..limits import MIB, QUOTE_FILE_MB, size_text
 from .cells import (
     _OLE_MAGIC,
     _XLSX_MAGIC,
@@ -54,7 +55,7 @@ def read_quote(data: bytes, name: str = "quote") -> ParsedQuote:
     label = Path(name).name or "quote"
     clear_caches()  # per file: timings and memory do not depend on the files read before
     if len(data) > MAX_QUOTE_BYTES:
-        raise QuoteError(f"{label}: file is {len(data) / 1e6:.1f} MB, over the {MAX_QUOTE_BYTES / 1e6:.0f} MB limit")
+        raise QuoteError(f"{label}: file is {len(data) / MIB:.1f} MB, over the {size_text(QUOTE_FILE_MB)} limit")
     if not data.strip():
         raise QuoteError(f"{label}: the file is empty")
     if data.startswith(_XLSX_MAGIC):
@@ -76,7 +77,7 @@ def read_quote_file(path: str | Path) -> ParsedQuote:
         raise QuoteError(f"{path}: no such file")
     size = path.stat().st_size
     if size > MAX_QUOTE_BYTES:
-        raise QuoteError(f"{path.name}: file is {size / 1e6:.1f} MB, over the {MAX_QUOTE_BYTES / 1e6:.0f} MB limit")
+        raise QuoteError(f"{path.name}: file is {size / MIB:.1f} MB, over the {size_text(QUOTE_FILE_MB)} limit")
     return read_quote(path.read_bytes(), path.name)
 
 
