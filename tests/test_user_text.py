@@ -20,7 +20,7 @@ from ui import format as fmt
 from ui.state import SCENARIO
 
 ROOT = Path(__file__).resolve().parent.parent
-PAYLOAD = "![x](http://127.0.0.1:9/x.png) **bold** <img src=x>"
+PAYLOAD = "![x](http://127.0.0.1:9/x.png) **bold** <img src=x> see www.example.com, https://127.0.0.1:9/y or a@b.co"
 PAGES = [
     "overview",
     "compute_node",
@@ -44,9 +44,19 @@ UNSAFE = re.compile(r"(?<!\\)!\[|(?<!\\)<img|(?<!\\)\*\*bold")
 """An image link, an HTML tag or emphasis from the payload that Markdown would render (not backslash-escaped)."""
 
 
-def shown(markdown: str) -> str:
-    """A Markdown body as it reads on screen once its backslash escapes are resolved."""
+AUTOLINK = re.compile(r"www\.example\.com|https://127\.0\.0\.1:9/y|a@b\.co")
+"""The payload's bare URLs and e-mail address as GFM would link them by itself (it matches the parsed text, once
+backslash escapes are resolved)."""
+
+
+def parsed(markdown: str) -> str:
+    """A Markdown body's text as the parser hands it on: backslash escapes resolved, invisible characters kept."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
+
+
+def shown(markdown: str) -> str:
+    """A Markdown body as it reads on screen: escapes resolved, the invisible word joiner (U+2060) gone."""
+    return parsed(markdown).replace("\u2060", "")
 
 
 def _strings(message: Message) -> Iterator[str]:
@@ -84,6 +94,7 @@ def test_plain_escapes_every_markdown_construct() -> None:
     text = f"{PAYLOAD} :red[x] :material/home: $x^2$ `code` _em_ # h\n- item"
     escaped = fmt.plain(text)
     assert not UNSAFE.search(escaped)
+    assert not AUTOLINK.search(parsed(escaped))  # no bare URL or e-mail address left for GFM to link
     assert shown(escaped) == " ".join(text.split())  # reads exactly as typed, on one line
     for construct in (":red[", ":material/", "$x", "`code", "_em_", "# h", "- item"):
         assert not re.search(r"(?<!\\)" + re.escape(construct), escaped), construct
@@ -98,7 +109,7 @@ def test_user_text_is_never_rendered_as_markdown(page: str) -> None:
     at.switch_page(f"pages/{page}.py").run()
     assert not at.exception, at.exception
     rendered = list(_rendered(at))
-    unsafe = [(kind, text) for kind, text in rendered if UNSAFE.search(text)]
+    unsafe = [(kind, text) for kind, text in rendered if UNSAFE.search(text) or AUTOLINK.search(parsed(text))]
     assert not unsafe, unsafe
     if page in SHOWS_NAME:
         assert any(f"Shared {PAYLOAD}" in shown(text) for _, text in rendered), "the scenario name is not shown"

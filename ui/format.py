@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import streamlit as st
 
 from neoplan.formats import NA, count, months, mw, pct, ratio, usd, usd_exact, usd_per_gpu_hour
+from neoplan.plaintext import for_markdown
 
 if TYPE_CHECKING:  # what every st.column_config.* returns; Streamlit 1.67 does not name it in st.typing
     from streamlit.elements.lib.column_types import ColumnConfig
@@ -28,15 +28,12 @@ __all__ = [
     "usd_per_gpu_hour",
 ]
 
-_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
-"""Every ASCII punctuation character: CommonMark lets each be escaped with a backslash and shows it as is."""
-
 
 def plain(text: object) -> str:
-    """``text`` escaped for Streamlit Markdown so it shows literally: no image, link, HTML, emphasis, colour or
-    icon directive (``:red[…]``, ``:material/…:``), LaTeX (``$…$``) or heading comes out of it. Line breaks and
-    runs of whitespace become single spaces (a line starting ``#`` or ``-`` would otherwise turn into a block)."""
-    return _PUNCTUATION.sub(r"\\\1", " ".join(str(text).split()))
+    """``text`` escaped for Streamlit Markdown so it shows literally (:func:`neoplan.plaintext.for_markdown`): no
+    image, link (GFM's bare-URL and e-mail autolinks included), HTML, emphasis, colour or icon directive
+    (``:red[…]``, ``:material/…:``), LaTeX (``$…$``) or heading comes out of it, on one line."""
+    return for_markdown(text)
 
 
 def dollar_column(label: str | None = None) -> ColumnConfig:

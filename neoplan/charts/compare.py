@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..categories import CAPEX_CATEGORIES, CAPEX_LABELS
+from ..plaintext import for_plotly
 from . import site
 from .base import STYLE, figure, hline
 from .finance import TCO_COLORS
@@ -17,17 +18,22 @@ if TYPE_CHECKING:
     from ..model import Result
 
 
+def _names(results: dict[str, Result]) -> list[str]:
+    """The scenarios' names (the user's own words) as plotly text: shown as typed, never read as markup."""
+    return [for_plotly(name) for name in results]
+
+
 def capex_compare_figure(results: dict[str, Result]) -> go.Figure:
     """Capex by category per scenario, stacked [USD]."""
     fig = figure()
-    names = list(results)
+    names = _names(results)
     for cat in CAPEX_CATEGORIES:
         fig.add_bar(
             x=names,
-            y=[results[n].capex_usd[cat] for n in names],
+            y=[r.capex_usd[cat] for r in results.values()],
             name=CAPEX_LABELS[cat],
             marker_color=site.CATEGORY_COLORS[cat],
-            hovertemplate="%{x}<br>$%{y:,.0f}<extra>" + CAPEX_LABELS[cat] + "</extra>",
+            hovertemplate="%{x}<br>$%{y:,.0f}<extra>%{fullData.name}</extra>",
         )
     fig.update_layout(barmode="stack", title="Capex by category", yaxis_title="USD", **STYLE)
     return fig
@@ -36,14 +42,14 @@ def capex_compare_figure(results: dict[str, Result]) -> go.Figure:
 def tco_compare_figure(results: dict[str, Result]) -> go.Figure:
     """TCO per sold GPU-hour by component per scenario, stacked [USD/GPU-h]."""
     fig = figure()
-    names = list(results)
+    names = _names(results)
     for cat in next(iter(results.values())).tco_breakdown_usd_per_gpu_hour:
         fig.add_bar(
             x=names,
-            y=[results[n].tco_breakdown_usd_per_gpu_hour[cat] for n in names],
+            y=[r.tco_breakdown_usd_per_gpu_hour[cat] for r in results.values()],
             name=cat,
             marker_color=TCO_COLORS.get(cat),
-            hovertemplate="%{x}<br>$%{y:.3f}/GPU-h<extra>" + cat + "</extra>",
+            hovertemplate="%{x}<br>$%{y:.3f}/GPU-h<extra>%{fullData.name}</extra>",
         )
     fig.update_layout(barmode="stack", title="TCO per sold GPU-hour", yaxis_title="USD per GPU-hour", **STYLE)
     return fig
@@ -52,14 +58,14 @@ def tco_compare_figure(results: dict[str, Result]) -> go.Figure:
 def cumulative_cash_compare_figure(results: dict[str, Result]) -> go.Figure:
     """Cumulative project cash flow per scenario over the horizon [USD]."""
     fig = figure()
-    for name, r in results.items():
+    for name, r in zip(_names(results), results.values(), strict=True):
         cum = np.cumsum(r.ops.cash.project_fcf[0])
         fig.add_scatter(
             x=np.arange(cum.size),
             y=cum,
             mode="lines",
             name=name,
-            hovertemplate="month %{x}<br>$%{y:,.0f}<extra>" + name + "</extra>",
+            hovertemplate="month %{x}<br>$%{y:,.0f}<extra>%{fullData.name}</extra>",
         )
     hline(fig, 0, color="#888", width=1)
     fig.update_layout(

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from ..categories import QUOTE_LABELS
 from ..formats import usd_label
+from ..plaintext import for_plotly
 from .base import LAYOUT, PALETTE
 
 if TYPE_CHECKING:
@@ -21,11 +22,10 @@ BAR_PX = 34
 def _where(sources: tuple[tuple[str, int], ...]) -> str:
     """The quote's own rows of a finding, at most three: ``Compute!7, Compute!8…`` or ``row 14``.
 
-    Sheet names come from the file: ``<`` and ``>`` are escaped so Plotly shows them as text, never as markup.
+    Sheet names come from the file: escaped (:func:`neoplan.plaintext.for_plotly`) so Plotly shows them as text.
     """
     shown = [f"{sheet}!{row}" if sheet else f"row {row}" for sheet, row in sources[:3]]
-    text = ", ".join(shown) + ("…" if len(sources) > 3 else "")
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return for_plotly(", ".join(shown) + ("…" if len(sources) > 3 else ""))
 
 
 def _layout(bars: int) -> dict[str, Any]:
