@@ -61,7 +61,7 @@ Change = Callable[[AppTest, int], None]
 
 
 def _number(key: str, start: float, step: float) -> Change:
-    return lambda at, i: at.number_input(key=key).set_value(round(start + step * i, 6)) and None
+    return lambda at, i: at.text_input(key=key).input(str(round(start + step * i, 6))) and None
 
 
 def _submitted(key: str, start: float, step: float, button: str) -> Change:
@@ -117,7 +117,7 @@ def rerun_times_s(page: str, change: Change | None, repeats: int) -> tuple[list[
     for i in range(repeats + 1):
         if change is None:
             at.switch_page("pages/pricing.py").run()
-            at.number_input(key=PRICE_KEY).set_value(round(2.0 + 0.01 * i, 4)).run()
+            at.text_input(key=PRICE_KEY).input(str(round(2.0 + 0.01 * i, 4))).run()
             at.switch_page(page)
         else:
             change(at, i)

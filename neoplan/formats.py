@@ -7,8 +7,11 @@ labels and the messages of :mod:`neoplan.stress` and :mod:`neoplan.quote` do. :f
 from __future__ import annotations
 
 import math
+import re
 
 NA = "n/a"
+MINUS = "−"
+"""The minus sign of every format (U+2212, as wide as a plus); never on a value that shows as zero."""
 
 
 def _missing(value: float | None) -> bool:
@@ -32,13 +35,21 @@ def usd(
     if _missing(value):
         return NA
     assert value is not None
-    sign = "−" if value < 0 else "+" if signed and value > 0 else ""
     v = abs(value)
+    body = f"${v:,.{decimals}f}"
     if v >= compact_from:
         for size, suffix in _COMPACT:
             if v >= size:
-                return f"{sign}${v / size:,.{0 if suffix == 'k' else digits}f} {suffix}"
-    return f"{sign}${v:,.{decimals}f}"
+                body = f"${v / size:,.{0 if suffix == 'k' else digits}f} {suffix}"
+                break
+    return _signed(value, body, plus=signed)
+
+
+def _signed(value: float, body: str, *, plus: bool = False) -> str:
+    """``body`` (the magnitude as shown) with the sign of ``value``; none when the shown digits are all zero."""
+    if not any(ch in "123456789" for ch in body):
+        return body
+    return (MINUS if value < 0 else "+" if plus and value > 0 else "") + body
 
 
 def usd_exact(value: float | None, decimals: int = 0) -> str:
@@ -67,7 +78,7 @@ def pct(value: float | None, digits: int = 1) -> str:
     if _missing(value):
         return NA
     assert value is not None
-    return f"{'−' if value < 0 else ''}{abs(value) * 100:,.{digits}f} %"
+    return _signed(value, f"{abs(value) * 100:,.{digits}f} %")
 
 
 def months(value: float | None) -> str:
@@ -76,8 +87,11 @@ def months(value: float | None) -> str:
 
 
 def ratio(value: float | None) -> str:
-    """A cover ratio: ``1.32×``."""
-    return NA if _missing(value) else f"{value:,.2f}×"
+    """A cover ratio: ``1.32×``, ``−0.45×`` (never ``−0.00×``)."""
+    if _missing(value):
+        return NA
+    assert value is not None
+    return _signed(value, f"{abs(value):,.2f}×")
 
 
 def mw(kw: float | None) -> str:
@@ -88,3 +102,39 @@ def mw(kw: float | None) -> str:
 def count(value: float | None) -> str:
     """Integer count with thousands separators."""
     return NA if _missing(value) else f"{value:,.0f}"
+
+
+# --- numbers as people type them -------------------------------------------------------------------------------
+
+_GROUPED = re.compile(r"^\d{1,3}([,_ \u00a0\u2009\u202f]\d{3})+(\.\d*)?$")
+"""Thousands in groups of three: ``1,024``, ``1 000 000.5``, ``10_000``."""
+_PLAIN = re.compile(r"^(\d+\.?\d*|\.\d+)$")
+_EXPONENT = re.compile(r"^(.*?)[eE]([+-]?\d{1,5})$")
+
+
+def parse_number(text: str) -> float:
+    """The number in ``text`` as a person types it: ``2.8``, ``-3``, ``1e12``, ``2.5E-3``, ``1,024``, ``$3,200.50``,
+    ``85 %``, ``1.2×``. Thousands separators (``,`` ``_`` or a space) only between groups of three; a decimal comma
+    is refused (``2,5`` is ambiguous). Raises ValueError with the reason (``enter a number``, …) otherwise; never
+    returns nan or an infinity.
+    """
+    t = text.strip().replace(MINUS, "-")
+    if not t:
+        raise ValueError("enter a number")
+    sign = -1.0 if t[0] == "-" else 1.0
+    t = t[1:].lstrip() if t[0] in "+-" else t
+    t = t.removeprefix("$").rstrip("%×xX ").strip()
+    mantissa, exponent = t, 0
+    match = _EXPONENT.match(t)
+    if match:
+        mantissa, exponent = match.group(1), int(match.group(2))
+    if _GROUPED.match(mantissa):
+        mantissa = re.sub(r"[,_ \u00a0\u2009\u202f]", "", mantissa)
+    elif "," in mantissa:
+        raise ValueError("use a point for decimals; commas only between thousands (1,024.5)")
+    if not _PLAIN.match(mantissa):
+        raise ValueError("enter a number (digits, a point, an exponent such as 1e6)")
+    value = sign * float(f"{mantissa}e{exponent}")  # one rounding, as float() of what was typed
+    if not math.isfinite(value):
+        raise ValueError("enter a finite number")
+    return value

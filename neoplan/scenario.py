@@ -782,7 +782,7 @@ _YamlLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's parser where PyYAML has it (a megabyte is scanned in milliseconds), else PyYAML's own; safe either way."""
 
 
-class _NoAliasLoader(_YamlLoader):  # type: ignore[misc]
+class _NoAliasLoader(_YamlLoader):
     """Safe YAML (never PyYAML's full loader) whose integers longer than :data:`MAX_NUMBER_CHARS` stay unparsed,
     dates stay text (no field is a date), and an explicitly tagged scalar that is not what its tag says
     (``!!int abc``) is refused with its line. Aliases, a second document and oversized shapes are refused

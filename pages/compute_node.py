@@ -83,8 +83,8 @@ with left:
             "node.cpu_tier", "CPU tier", options_labels={"entry": "Entry", "mid": "Mid-range", "top": "Top bin"}
         )
         field_input("node.cpu_sockets", "CPU sockets")
-        field_input("node.ram_tb", "System memory [TB]", step=0.25)
-    field_input("node.nvme_tb", f"Local NVMe [TB]{per}", step=7.68)
+        field_input("node.ram_tb", "System memory [TB]")
+    field_input("node.nvme_tb", f"Local NVMe [TB]{per}")
     field_input("node.dpus", f"BlueField-3 DPUs [count]{per}")
     field_input("node.frontend_nics", f"ConnectX front-end NICs [count]{per}")
     field_input("fabric.frontend.port_gbps", "Front-end port speed [Gbit/s]")
@@ -92,8 +92,8 @@ with left:
     field_input("fabric.nic_gbps", "Back-end NIC speed [Gbit/s]")
     field_input("node.warranty_years", "Warranty [years]")
     st.divider()
-    field_input("cluster.gpus", "GPUs in the cluster", step=get_scenario().cluster.gpus_per_node)
-    field_input("cluster.hot_spare_share", "Hot spares [% of servers]", step=1.0)
+    field_input("cluster.gpus", "GPUs in the cluster")
+    field_input("cluster.hot_spare_share", "Hot spares [% of servers]")
 
 result = evaluate_current()
 if result is not None:

@@ -87,9 +87,9 @@ if result is not None:
 left, right = st.columns([1, 2.6], gap="large")
 with left:
     st.subheader("Debt and equity")
-    field_input("financing.debt_share", "Debt share of capex [%]", step=5.0)
-    field_input("financing.interest_rate", "Interest rate [% per year]", step=0.5)
-    field_input("financing.term_months", "Term from first draw [months]", step=6)
+    field_input("financing.debt_share", "Debt share of capex [%]")
+    field_input("financing.interest_rate", "Interest rate [% per year]")
+    field_input("financing.term_months", "Term from first draw [months]")
     field_input("financing.grace_months", "Grace, interest only [months]")
     field_input(
         "financing.amortization",
@@ -100,34 +100,34 @@ with left:
             "sculpted": "Sculpted to cash flow (CFADS)",
         },
     )
-    field_input("financing.target_dscr", "Target DSCR [×]", step=0.05)
+    field_input("financing.target_dscr", "Target DSCR [×]")
     if _sculpted():
         st.caption(
             "Sculpted: the loan is sized so that debt service = CFADS ÷ target DSCR repays it exactly at maturity "
             "(at most debt share × capex); each month's service is proportional to that month's CFADS, with no "
             "balloon. When the debt share is the smaller limit, the cover is above the target."
         )
-    field_input("financing.covenant_dscr", "Covenant DSCR [×]", step=0.05)
-    field_input("financing.upfront_fee_rate", "Upfront fee [% of debt]", step=0.5)
+    field_input("financing.covenant_dscr", "Covenant DSCR [×]")
+    field_input("financing.upfront_fee_rate", "Upfront fee [% of debt]")
     field_input("financing.capitalize_idc", "Capitalise IDC")  # interest during construction (see help)
-    field_input("financing.hurdle_rate", "Hurdle rate / WACC [% per year]", step=1.0)
-    field_input("financing.tax_rate", "Tax rate [%]", step=1.0)
+    field_input("financing.hurdle_rate", "Hurdle rate / WACC [% per year]")
+    field_input("financing.tax_rate", "Tax rate [%]")
     st.subheader("Timeline")
     field_input("timeline.delivery_lead_months", "Delivery lead time [months]")
-    field_input("timeline.integration_burn_in_weeks", "OEM integration burn-in [weeks]", step=0.5, fmt="%.1f")
-    field_input("timeline.site_install_weeks", "Site installation [weeks]", step=0.5, fmt="%.1f")
-    field_input("timeline.onsite_burn_in_days", "On-site burn-in [days]", step=1.0, fmt="%.1f")
-    field_input("timeline.deposit_share", "Deposit at order [% of capex]", step=5.0)
-    field_input("timeline.horizon_months", "Analysis horizon [months]", step=6)
-    field_input("timeline.useful_life_months", "Depreciation life [months]", step=6)
-    field_input("timeline.residual_value_share", "Residual value [% of capex]", step=1.0)
+    field_input("timeline.integration_burn_in_weeks", "OEM integration burn-in [weeks]", fmt="%.1f")
+    field_input("timeline.site_install_weeks", "Site installation [weeks]", fmt="%.1f")
+    field_input("timeline.onsite_burn_in_days", "On-site burn-in [days]", fmt="%.1f")
+    field_input("timeline.deposit_share", "Deposit at order [% of capex]")
+    field_input("timeline.horizon_months", "Analysis horizon [months]")
+    field_input("timeline.useful_life_months", "Depreciation life [months]")
+    field_input("timeline.residual_value_share", "Residual value [% of capex]")
     field_input(
         "timeline.end_of_life",
         "At the end of the useful life",
         options_labels={"shutdown": "Shut down and sell", "refresh": "Refresh: buy a new cluster"},
     )
     if get_scenario().timeline.end_of_life == "refresh":
-        field_input("timeline.refresh_capex_multiple", "Refresh capex [× designed capex]", step=0.05)
+        field_input("timeline.refresh_capex_multiple", "Refresh capex [× designed capex]")
 
 if result is not None:
     dates = result.ops.dates

@@ -65,7 +65,7 @@ left, right = st.columns([1, 2], gap="large")
 with left:
     st.subheader("Back end")
     field_input("fabric.topology", "Design", options_labels=TOPOLOGY_LABELS)
-    field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]", step=0.5)
+    field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]")
     field_input("fabric.nics_per_node", "Back-end NICs per server")
     field_input("fabric.nic_gbps", "Generation (NIC speed)", options_labels=GENERATIONS)
     switches = {
@@ -94,7 +94,7 @@ with left:
         "Front-end switches",
         options_labels={"generic": "Generic Ethernet", "spectrum": "NVIDIA Spectrum"},
     )
-    field_input("fabric.frontend.oversubscription", "Front-end oversubscription [N:1]", step=0.5)
+    field_input("fabric.frontend.oversubscription", "Front-end oversubscription [N:1]")
     field_input(
         "fabric.frontend.server_cable",
         "Server → front-end leaf",
@@ -113,7 +113,7 @@ with left:
         options_labels=OOB_SHARING,
     )
     st.divider()
-    field_input("cluster.gpus", "GPUs in the cluster", step=8)
+    field_input("cluster.gpus", "GPUs in the cluster")
 
 result = evaluate_current()
 if result is not None:

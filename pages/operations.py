@@ -339,20 +339,20 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
     with left:
         st.subheader("Failures and recovery")
         field_input("operations.failure_preset", "Failure rate reference", options_labels=PRESETS)
-        field_input("operations.mtbf_multiple", "MTBF [× the reference's]", step=0.1)
-        field_input("operations.checkpoint_interval_minutes", "Checkpoint interval [min]", step=5.0, fmt="%.0f")
-        field_input("operations.job_share", "One job spans [% of the GPUs]", step=5.0)
-        field_input("cluster.hot_spare_share", "Hot spares [% of servers]", step=1.0)
-        field_input("opex.remote_hands_usd_per_hour", "Remote hands [$/hour]", step=5.0, fmt="%.0f")
+        field_input("operations.mtbf_multiple", "MTBF [× the reference's]")
+        field_input("operations.checkpoint_interval_minutes", "Checkpoint interval [min]", fmt="%.0f")
+        field_input("operations.job_share", "One job spans [% of the GPUs]")
+        field_input("cluster.hot_spare_share", "Hot spares [% of servers]")
+        field_input("opex.remote_hands_usd_per_hour", "Remote hands [$/hour]", fmt="%.0f")
         st.subheader("Burn-in")
-        field_input("timeline.integration_burn_in_weeks", "OEM integration burn-in [weeks]", step=0.5)
-        field_input("timeline.onsite_burn_in_days", "On-site burn-in [days]", step=1.0, fmt="%.1f")
+        field_input("timeline.integration_burn_in_weeks", "OEM integration burn-in [weeks]")
+        field_input("timeline.onsite_burn_in_days", "On-site burn-in [days]", fmt="%.1f")
         st.subheader("SLA credits")
         field_input("operations.sla_credits", "SLA credits from", options_labels=SLA_SOURCES)
         if get_scenario().operations.sla_credits == "fixed_share":
-            field_input("pricing.sla_credit_share", "SLA credits [% of revenue]", step=0.5)
+            field_input("pricing.sla_credit_share", "SLA credits [% of revenue]")
         else:
-            field_input("operations.sla_credit_multiple", "Credit per GPU-hour down [GPU-hours]", step=0.5)
+            field_input("operations.sla_credit_multiple", "Credit per GPU-hour down [GPU-hours]")
     if result is None or report is None:
         return
     with right:
@@ -432,11 +432,11 @@ def choices_tab(result: Result | None, report: OperationsReport | None, base: di
     left, right = st.columns([1, 2], gap="large")
     with left:
         st.subheader("Performance by design")
-        field_input("operations.performance_elasticity", "Price elasticity to performance [ratio]", step=0.1)
+        field_input("operations.performance_elasticity", "Price elasticity to performance [ratio]")
         field_input("operations.virtual_machines", "Tenants on virtual machines")
         field_input("fabric.nics_per_node", "Back-end NICs per server")
         field_input("fabric.topology", "Back-end design")
-        field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]", step=0.5)
+        field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]")
         field_input("fabric.subnet_manager", "Subnet manager", options_labels=SUBNET_MANAGERS)
     if result is None or report is None:
         return

@@ -7,12 +7,11 @@ import streamlit as st
 from neoplan import metrics, revenue
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
 from neoplan.model import Result
-from neoplan.scenario import Pricing, scenario_json
-from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
+from neoplan.scenario import ScenarioError, scenario_json
+from ui.state import WIDGET_PREFIX, evaluate_current, evaluate_scenario, get_scenario, update_field
 from ui.widgets import chart, field_input, metric_cards
 
 PIN = "pricing.reserved_usd_per_gpu_hour"
-PIN_KEY = WIDGET_PREFIX + PIN
 PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
 KPI_KEY = "pricing_kpis"
 
@@ -28,43 +27,32 @@ def _implied_reserved_price(result: Result | None = None) -> float:
 
 
 def _on_pin_toggle() -> None:
-    if st.session_state[PINNED_KEY]:
-        update_field(PIN, float(st.session_state.get(PIN_KEY, _implied_reserved_price())))
+    if st.session_state[PINNED_KEY]:  # pinned at the price charged so far: nothing moves until it is edited
+        try:
+            result: Result | None = evaluate_scenario(get_scenario())
+        except ScenarioError:
+            result = None
+        update_field(PIN, round(_implied_reserved_price(result), 4))
     else:
         update_field(PIN, None)
 
 
-def _on_pin_price() -> None:
-    update_field(PIN, float(st.session_state[PIN_KEY]))
-
-
 def reserved_price_input(result: Result | None) -> None:
-    """Checkbox "pin reserved price" and the price itself (shows the price the model charges while unpinned)."""
+    """Checkbox "pin reserved price" and the price itself (greyed, showing the derived price, while unpinned)."""
     pinned = get_scenario().pricing.reserved_usd_per_gpu_hour
-    if PINNED_KEY not in st.session_state:
-        st.session_state[PINNED_KEY] = pinned is not None
-    if not st.session_state[PINNED_KEY]:
-        st.session_state[PIN_KEY] = round(_implied_reserved_price(result), 4)
-    elif PIN_KEY not in st.session_state:
-        st.session_state[PIN_KEY] = pinned if pinned is not None else _implied_reserved_price()
+    st.session_state[PINNED_KEY] = pinned is not None  # follows the scenario (a revert or an upload changes it)
     st.checkbox(
         "Pin reserved price",
         key=PINNED_KEY,
         on_change=_on_pin_toggle,
         help="Fix the reserved contract price instead of deriving it from the headline price.",
     )
-    st.number_input(
+    field_input(
+        PIN,
         "Reserved price at go-live [USD/GPU-h]",
-        key=PIN_KEY,
-        step=0.05,
-        format="%.2f",
-        disabled=not st.session_state[PINNED_KEY],
-        on_change=_on_pin_price,
-        help=f"{Pricing.model_fields['reserved_usd_per_gpu_hour'].description} Allowed: 0 to 100.",
+        disabled=pinned is None,
+        placeholder=f"{_implied_reserved_price(result):.2f} (reserved multiple × headline)",
     )
-    error = field_errors().get(PIN)
-    if error:
-        st.error(error)
 
 
 def contract_book_note() -> None:
@@ -111,17 +99,17 @@ if result is not None:
 left, right = st.columns([1, 2.6], gap="large")
 with left:
     st.subheader("Headline")
-    field_input("pricing.usd_per_gpu_hour", "Headline price [USD/GPU-h]", step=0.05)
-    field_input("pricing.utilization", "Utilization [% of all GPU-hours used]", step=1.0)
+    field_input("pricing.usd_per_gpu_hour", "Headline price [USD/GPU-h]")
+    field_input("pricing.utilization", "Utilization [% of all GPU-hours used]")
     st.subheader("Contract book")
-    field_input("pricing.reserved_share", "Reserved share, take-or-pay [%]", step=5.0)
-    field_input("pricing.reserved_price_multiple", "Reserved price [× headline]", step=0.05)
+    field_input("pricing.reserved_share", "Reserved share, take-or-pay [%]")
+    field_input("pricing.reserved_price_multiple", "Reserved price [× headline]")
     reserved_price_input(result)
-    field_input("pricing.reserved_term_months", "Reserved term [months]", step=6)
-    field_input("pricing.on_demand_price_multiple", "On-demand price [× headline]", step=0.05)
-    field_input("pricing.price_decline_per_year", "Price decline [% per year]", step=1.0)
+    field_input("pricing.reserved_term_months", "Reserved term [months]")
+    field_input("pricing.on_demand_price_multiple", "On-demand price [× headline]")
+    field_input("pricing.price_decline_per_year", "Price decline [% per year]")
     field_input("pricing.ramp_months", "On-demand ramp-up [months]")
-    field_input("pricing.sla_credit_share", "SLA credits [% of revenue]", step=0.5)
+    field_input("pricing.sla_credit_share", "SLA credits [% of revenue]")
     contract_book_note()
 
 if result is not None:

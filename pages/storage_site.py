@@ -71,7 +71,7 @@ with tab_storage:
     left, right = st.columns([1, 2], gap="large")
     with left:
         st.subheader("Storage inputs")
-        field_input("storage.usable_pb", "Usable capacity [PB]", step=0.5)
+        field_input("storage.usable_pb", "Usable capacity [PB]")
         field_input(
             "storage.vendor_class",
             "Vendor class",
@@ -88,10 +88,8 @@ with tab_storage:
             options_labels=NETWORK_LABELS,
         )
         field_input("storage.min_servers", "Minimum servers for HA [count]")
-        field_input("storage.target_gbps_per_gpu", "Read target per GPU [Gbit/s]", step=0.5)
-        field_input(
-            "storage.checkpoint_params_billion", "Checkpoint model size [billion parameters]", step=10.0, fmt="%.0f"
-        )
+        field_input("storage.target_gbps_per_gpu", "Read target per GPU [Gbit/s]")
+        field_input("storage.checkpoint_params_billion", "Checkpoint model size [billion parameters]", fmt="%.0f")
         with st.expander("Advanced"):
             catalogue = default_storage_catalogue()
             field_input(
@@ -101,7 +99,7 @@ with tab_storage:
                 options_labels={None: "Default of the vendor class"}
                 | {k: f"{m.name.split(',')[0]} ({m.vendor_class})" for k, m in catalogue.items()},
             )
-            field_input("storage.bytes_per_param", "Checkpoint bytes per parameter [B]", step=1.0, fmt="%.1f")
+            field_input("storage.bytes_per_param", "Checkpoint bytes per parameter [B]", fmt="%.1f")
     if result is not None:
         s = result.storage
         with right.container(key=f"{METRICS_KEY}_storage"):
@@ -162,18 +160,19 @@ with tab_site:
     left, right = st.columns([1, 2], gap="large")
     with left:
         st.subheader("Site inputs")
-        field_input("facility.rack_power_kw", "Rack power [kW]", step=1.0, fmt="%.1f")
+        field_input("facility.rack_power_kw", "Rack power [kW]", fmt="%.1f")
         field_input("facility.servers_per_rack", "Servers per compute rack, at most [count]")
-        field_input("facility.pue", "PUE [ratio]", step=0.05)
-        field_input("facility.colo_usd_per_kw_month", "Colocation [USD per kW-month]", step=5.0, fmt="%.0f")
-        field_input("facility.electricity_usd_per_kwh", "Electricity [USD/kWh]", step=0.005, fmt="%.3f")
+        field_input("facility.pue", "PUE [ratio]")
+        field_input("facility.colo_usd_per_kw_month", "Colocation [USD per kW-month]", fmt="%.0f")
+        field_input("facility.electricity_usd_per_kwh", "Electricity [USD/kWh]", fmt="%.3f")
         field_input("facility.electricity_in_colo", "Power in colo price")
         field_input("facility.management_nodes", "Management nodes [count]")
         field_input("facility.firewall_pairs", "Firewall HA pairs [count]")
         with st.expander("Power profile"):
-            field_input("pricing.utilization", "Utilization [%]", step=5.0)
-            field_input("facility.idle_power_share", "Idle draw [% of max]", step=5.0)
-            field_input("facility.busy_power_share", "Busy draw [% of max]", step=5.0)
+            field_input("pricing.utilization", "Utilization [%]")
+            field_input("facility.idle_power_share", "Idle draw [% of max]")
+            field_input("facility.busy_power_share", "Busy draw [% of max]")
+            field_input("facility.cdu_power_share", "CDU pumps, liquid cooling [% of the heat to liquid]")
     if result is not None:
         f = result.facility
         with right.container(key=f"{METRICS_KEY}_site"):
@@ -284,18 +283,14 @@ with tab_opex:
     left, right = st.columns([1, 2], gap="large")
     with left:
         st.subheader("Running-cost inputs")
-        field_input("opex.staff_fte_per_1000_gpus", "Staff per 1,000 GPUs [FTE]", step=0.5)
-        field_input("opex.staff_loaded_cost_usd", "Loaded cost per FTE [USD/year]", step=10_000.0, fmt="%.0f")
-        field_input(
-            "opex.support_rate",
-            "Hardware support after warranty [% of hardware capex per year]",
-            step=0.5,
-        )
-        field_input("opex.insurance_rate", "Insurance [% of capex per year]", step=0.1, fmt="%.2f")
+        field_input("opex.staff_fte_per_1000_gpus", "Staff per 1,000 GPUs [FTE]")
+        field_input("opex.staff_loaded_cost_usd", "Loaded cost per FTE [USD/year]", fmt="%.0f")
+        field_input("opex.support_rate", "Hardware support after warranty [% of hardware capex per year]")
+        field_input("opex.insurance_rate", "Insurance [% of capex per year]", fmt="%.2f")
         field_input("opex.ai_enterprise", "NVIDIA AI Enterprise")
         field_input("opex.ufm_subscription", "UFM as a yearly subscription")
-        field_input("opex.transit_usd_per_month", "Transit and cross-connects [USD/month]", step=1_000.0, fmt="%.0f")
-        field_input("opex.sga_rate", "SG&A [% of revenue]", step=1.0)
+        field_input("opex.transit_usd_per_month", "Transit and cross-connects [USD/month]", fmt="%.0f")
+        field_input("opex.sga_rate", "SG&A [% of revenue]")
     if result is not None:
         with right.container(key=f"{METRICS_KEY}_opex"):
             first, run_rate = result.opex_for_year(1), result.opex_usd_per_year

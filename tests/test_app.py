@@ -69,10 +69,10 @@ def test_compute_node_ram_and_dpus_change_price() -> None:
     at.switch_page("pages/compute_node.py").run()
     assert _metric(at, "Node price") == "$256,400"
     assert _metric(at, "Saving vs OEM default") == "$13,600"
-    at.number_input(key="w.node.ram_tb").set_value(2.0).run()
+    at.text_input(key="w.node.ram_tb").input(str(2.0)).run()
     after_ram = _metric(at, "Node price")
     assert after_ram == "$260,560"  # 16 more 64 GB DIMMs at $260
-    at.number_input(key="w.node.dpus").set_value(2).run()
+    at.text_input(key="w.node.dpus").input(str(2)).run()
     assert _metric(at, "Node price") == "$265,760"  # two BlueField-3 at $2,600
     assert not at.exception
 
@@ -82,7 +82,7 @@ def test_node_preset_switch_resets_node_widgets() -> None:
     at.switch_page("pages/compute_node.py").run()
     at.selectbox(key="w.node.preset").set_value("oem_default").run()
     assert _metric(at, "Node price") == "$270,000"
-    assert at.number_input(key="w.node.ram_tb").value == 2.0
+    assert at.text_input(key="w.node.ram_tb").value == "2.00"
     assert at.selectbox(key="w.node.cpu_tier").value == "top"
 
 
@@ -98,13 +98,13 @@ def test_sidebar_preset_replaces_scenario() -> None:
 def test_bad_input_shows_error_and_keeps_last_good_scenario() -> None:
     at = _app()
     at.switch_page("pages/compute_node.py").run()
-    at.number_input(key="w.cluster.gpus").set_value(1001).run()
+    at.text_input(key="w.cluster.gpus").input(str(1001)).run()
     assert any("cluster.gpus must be a multiple" in _text(e.value) for e in at.error)
     assert _metric(at, "Node price") == "$256,400"
     assert not at.exception
-    at.number_input(key="w.node.ram_tb").set_value(-1.0).run()
+    at.text_input(key="w.node.ram_tb").input(str(-1.0)).run()
     assert any("node.ram_tb must be" in _text(e.value) and "-1.0" in _text(e.value) for e in at.error)
-    at.number_input(key="w.cluster.gpus").set_value(2048).run()
+    at.text_input(key="w.cluster.gpus").input(str(2048)).run()
     assert not any("cluster.gpus" in _text(e.value) for e in at.error)
     assert _metric(at, "Compute capex") == "$65.64 M"  # 256 servers × $256,400
 
@@ -112,7 +112,7 @@ def test_bad_input_shows_error_and_keeps_last_good_scenario() -> None:
 def test_save_then_compare_saved_scenario() -> None:
     at = _app()
     at.switch_page("pages/compute_node.py").run()
-    at.number_input(key="w.node.ram_tb").set_value(2.0).run()
+    at.text_input(key="w.node.ram_tb").input(str(2.0)).run()
     at.switch_page("pages/scenarios.py").run()
     _keyed(at.text_input, "scenarios.save_name.").set_value("Big RAM").run()
     at.button(key="scenarios.save").click().run()
@@ -130,7 +130,7 @@ def test_save_then_compare_saved_scenario() -> None:
 def test_change_on_one_page_shows_on_overview() -> None:
     at = _app()
     at.switch_page("pages/compute_node.py").run()
-    at.number_input(key="w.cluster.gpus").set_value(2048).run()
+    at.text_input(key="w.cluster.gpus").input(str(2048)).run()
     at.switch_page("pages/overview.py").run()
     assert _metric(at, "GPUs") == "2,048"
 
@@ -138,7 +138,7 @@ def test_change_on_one_page_shows_on_overview() -> None:
 def test_saved_scenario_survives_an_app_restart() -> None:
     at = _app()
     at.switch_page("pages/compute_node.py").run()
-    at.number_input(key="w.cluster.gpus").set_value(512).run()
+    at.text_input(key="w.cluster.gpus").input(str(512)).run()
     at.switch_page("pages/scenarios.py").run()
     _keyed(at.text_input, "scenarios.save_name.").set_value("Half cluster").run()
     at.button(key="scenarios.save").click().run()
@@ -156,7 +156,7 @@ def test_header_marks_unsaved_changes_reverts_and_undoes() -> None:
     at = _app()
     assert "unsaved" not in _markdown(at)
     at.switch_page("pages/compute_node.py").run()
-    at.number_input(key="w.node.ram_tb").set_value(2.0).run()
+    at.text_input(key="w.node.ram_tb").input(str(2.0)).run()
     assert "unsaved changes" in _markdown(at)  # the header, on every page
     at.switch_page("pages/overview.py").run()
     assert "unsaved changes" in _markdown(at)
@@ -173,7 +173,7 @@ def test_header_marks_unsaved_changes_reverts_and_undoes() -> None:
 def test_a_refreshed_session_reopens_its_draft() -> None:
     at = _app()
     at.switch_page("pages/compute_node.py").run()
-    at.number_input(key="w.cluster.gpus").set_value(2048).run()
+    at.text_input(key="w.cluster.gpus").input(str(2048)).run()
     draft = at.session_state["scenario_draft_id"]
     again = AppTest.from_file(APP, default_timeout=60)  # a new browser session with the same URL
     again.query_params["draft"] = draft
@@ -279,7 +279,7 @@ def test_header_save_as_asks_before_replacing_and_save_writes_back() -> None:
     assert "saved" in _markdown(at) and "unsaved" not in _markdown(at)
     assert at.button(key="header.save").disabled  # nothing to save
     at.switch_page("pages/compute_node.py").run()
-    at.number_input(key="w.cluster.gpus").set_value(512).run()
+    at.text_input(key="w.cluster.gpus").input(str(512)).run()
     assert not at.button(key="header.save").disabled
     at.button(key="header.save").click().run()  # its own name: saved without asking
     assert state_of("Team plan").cluster.gpus == 512
@@ -291,7 +291,7 @@ def test_sidebar_offers_the_same_actions() -> None:
     at = _app()
     assert at.button(key="sidebar.revert").disabled and at.button(key="sidebar.save").disabled
     at.switch_page("pages/compute_node.py").run()
-    at.number_input(key="w.node.dpus").set_value(2).run()
+    at.text_input(key="w.node.dpus").input(str(2)).run()
     assert _metric(at, "Node price") == "$261,600"
     at.button(key="sidebar.revert").click().run()
     assert _metric(at, "Node price") == "$256,400"
@@ -315,7 +315,7 @@ def test_visitors_never_see_a_traceback() -> None:
 def test_opening_another_scenario_over_unsaved_edits_can_be_undone() -> None:
     at = _app()
     at.switch_page("pages/compute_node.py").run()
-    at.number_input(key="w.cluster.gpus").set_value(2048).run()
+    at.text_input(key="w.cluster.gpus").input(str(2048)).run()
     _keyed(at.sidebar.selectbox, "sidebar.open.").set_value("reference").run()
     assert _metric(at, "Node price") == "$270,000"
     _keyed(at.sidebar.selectbox, "sidebar.open.").set_value("h100_256").run()  # a clean one in between

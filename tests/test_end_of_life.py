@@ -274,12 +274,12 @@ def test_the_pages_edit_the_end_of_life_and_explain_the_contract_book():
 
     at = run_page(page_path("financing"))
     assert not at.error, [e.value for e in at.error]
-    keys = {w.key for w in at.number_input}
+    keys = {w.key for w in at.text_input}
     assert "w.timeline.refresh_capex_multiple" not in keys  # only asked for with a refresh
-    at.number_input(key="w.timeline.horizon_months").set_value(240).run()
+    at.text_input(key="w.timeline.horizon_months").input(str(240)).run()
     at.selectbox(key="w.timeline.end_of_life").set_value("refresh").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    at.number_input(key="w.timeline.refresh_capex_multiple").set_value(0.7).run()
+    at.text_input(key="w.timeline.refresh_capex_multiple").input(str(0.7)).run()
     timeline = at.session_state[SCENARIO].timeline
     assert (timeline.horizon_months, timeline.end_of_life, timeline.refresh_capex_multiple) == (240, "refresh", 0.7)
 

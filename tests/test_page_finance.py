@@ -17,6 +17,7 @@ from test_user_text import shown  # Markdown as it reads on screen
 
 import neoplan
 from neoplan.charts.finance import debt_by_year, pnl_by_year, price_grid
+from neoplan.formats import parse_number
 from ui import format as fmt
 from ui.state import SCENARIO
 
@@ -68,7 +69,7 @@ def test_financing_kpis_equal_the_model(optimized: neoplan.Result) -> None:
 def test_higher_headline_price_raises_equity_irr() -> None:
     at = _page(PRICING)
     before = _pct(_metric(at, "Equity IRR"))
-    at.number_input(key="w.pricing.usd_per_gpu_hour").set_value(4.0).run()
+    at.text_input(key="w.pricing.usd_per_gpu_hour").input(str(4.0)).run()
     assert not at.exception and not at.error
     assert _pct(_metric(at, "Equity IRR")) > before
     assert _metric(at, "Payback") != fmt.NA  # at $4.00 the optimized preset pays back within the horizon
@@ -77,10 +78,10 @@ def test_higher_headline_price_raises_equity_irr() -> None:
 def test_pinned_reserved_price_moves_returns_and_unpins() -> None:
     at = _page(PRICING)
     before = _metric(at, "Equity IRR")
-    assert at.number_input(key="w.pricing.reserved_usd_per_gpu_hour").disabled
+    assert at.text_input(key="w.pricing.reserved_usd_per_gpu_hour").disabled
     at.checkbox(key="w.pricing.reserved_usd_per_gpu_hour.pinned").check().run()
     assert _metric(at, "Equity IRR") == before  # pinned at the implied price: nothing moves yet
-    at.number_input(key="w.pricing.reserved_usd_per_gpu_hour").set_value(3.0).run()
+    at.text_input(key="w.pricing.reserved_usd_per_gpu_hour").input(str(3.0)).run()
     assert _pct(_metric(at, "Equity IRR")) > _pct(before)
     at.checkbox(key="w.pricing.reserved_usd_per_gpu_hour.pinned").uncheck().run()
     assert _metric(at, "Equity IRR") == before
@@ -90,7 +91,7 @@ def test_pinned_reserved_price_moves_returns_and_unpins() -> None:
 def test_higher_interest_rate_lowers_equity_irr() -> None:
     at = _page(FINANCING)
     before = _pct(_metric(at, "Equity IRR"))
-    at.number_input(key="w.financing.interest_rate").set_value(15.0).run()  # percent
+    at.text_input(key="w.financing.interest_rate").input(str(15.0)).run()  # percent
     assert not at.exception and not at.error
     assert _pct(_metric(at, "Equity IRR")) < before
 
@@ -98,11 +99,11 @@ def test_higher_interest_rate_lowers_equity_irr() -> None:
 def test_out_of_range_interest_rate_shows_error_and_keeps_last_good_scenario() -> None:
     at = _page(FINANCING)
     before = _metric(at, "Equity IRR")
-    at.number_input(key="w.financing.interest_rate").set_value(200.0).run()
+    at.text_input(key="w.financing.interest_rate").input(str(200.0)).run()
     assert not at.exception
     messages = [shown(e.value) for e in at.error]
-    assert "financing.interest_rate must be between 0 and 100 %, got 200 %" in messages, messages
-    assert at.number_input(key="w.financing.interest_rate").value == 11.0  # springs back to the last good value
+    assert "financing.interest_rate must be between 0 and 100 %, got 200.0 %; kept 11.0 %" in messages, messages
+    assert at.text_input(key="w.financing.interest_rate").value == "11.0"  # springs back to the last good value
     assert _metric(at, "Equity IRR") == before
 
 
@@ -156,20 +157,20 @@ def _scenario(at: AppTest) -> neoplan.Scenario:
 )
 def test_rates_are_typed_in_percent(path: str, key: str, shown_before: float, typed: float, stored: float) -> None:
     at = _page(path)
-    widget = at.number_input(key=f"w.{key}")
-    assert widget.value == pytest.approx(shown_before) and "%" in widget.label
+    widget = at.text_input(key=f"w.{key}")
+    assert parse_number(widget.value) == pytest.approx(shown_before) and "%" in widget.label
     assert "Allowed: 0 to " in widget.help and widget.help.endswith(" %.")
-    widget.set_value(typed).run()
+    widget.input(str(typed)).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     section, field = key.split(".")
     assert getattr(getattr(_scenario(at), section), field) == pytest.approx(stored, abs=1e-12)
-    assert at.number_input(key=f"w.{key}").value == pytest.approx(typed)
+    assert parse_number(at.text_input(key=f"w.{key}").value) == pytest.approx(typed)
 
 
 def test_every_percent_field_on_the_money_pages_is_a_fraction_of_the_model() -> None:
     for path in (FINANCING, PRICING):
         at = _page(path)
-        for widget in at.number_input:
+        for widget in at.text_input:
             if "%" in widget.label:
                 assert widget.help and "Allowed:" in widget.help and widget.help.endswith("%."), widget.label
 

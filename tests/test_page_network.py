@@ -34,7 +34,7 @@ def test_topology_changes_backend_cost() -> None:
     at.selectbox(key="w.fabric.topology").set_value("reference").run()
     reference = _metric(at, "Back-end capex")
     assert reference != vms_2to1
-    at.number_input(key="w.fabric.oversubscription").set_value(1.0).run()
+    at.text_input(key="w.fabric.oversubscription").input(str(1.0)).run()
     assert _metric(at, "Spine switches") == "16"
     at.selectbox(key="w.fabric.topology").set_value("tor").run()
     assert _metric(at, "Back-end capex") not in (reference, vms_2to1)
@@ -79,7 +79,7 @@ def test_comparison_marks_the_chosen_standard_design() -> None:
 def test_comparison_adds_a_design_no_standard_option_matches() -> None:
     at = _network_page()
     at.selectbox(key="w.fabric.topology").set_value("tor").run()
-    at.number_input(key="w.fabric.oversubscription").set_value(2.0).run()
+    at.text_input(key="w.fabric.oversubscription").input(str(2.0)).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     table = _designs(at)
     mine = table[table["Design"].str.startswith("➜")]

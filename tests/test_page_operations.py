@@ -84,12 +84,12 @@ def test_unticking_a_readiness_item_is_saved_and_moves_the_figures(optimized: ne
 
 def test_burn_in_and_hot_spares_move_goodput_and_availability(optimized: neoplan.Result) -> None:
     at = _page()
-    at.number_input(key="w.timeline.integration_burn_in_weeks").set_value(0.0).run()
-    at.number_input(key="w.timeline.onsite_burn_in_days").set_value(0.0).run()
+    at.text_input(key="w.timeline.integration_burn_in_weeks").input(str(0.0)).run()
+    at.text_input(key="w.timeline.onsite_burn_in_days").input(str(0.0)).run()
     no_burn_in = _evaluate(timeline={"integration_burn_in_weeks": 0.0, "onsite_burn_in_days": 0.0})
     assert no_burn_in.operations.goodput < optimized.operations.goodput
     _shows(at, no_burn_in, "goodput", "npv_usd")
-    at.number_input(key="w.cluster.hot_spare_share").set_value(3.0).run()  # typed in percent
+    at.text_input(key="w.cluster.hot_spare_share").input(str(3.0)).run()  # typed in percent
     assert at.session_state[SCENARIO].cluster.hot_spare_share == pytest.approx(0.03)
     spares = _evaluate(
         timeline={"integration_burn_in_weeks": 0.0, "onsite_burn_in_days": 0.0}, cluster={"hot_spare_share": 0.03}
@@ -139,7 +139,7 @@ def test_each_choice_is_priced_by_the_model(optimized: neoplan.Result) -> None:
 
 def test_bad_input_shows_an_error_next_to_the_field_and_keeps_the_figures(optimized: neoplan.Result) -> None:
     at = _page()
-    at.number_input(key="w.operations.mtbf_multiple").set_value(0.0).run()
+    at.text_input(key="w.operations.mtbf_multiple").input(str(0.0)).run()
     assert not at.exception
     assert any("operations.mtbf_multiple" in shown(e.value) for e in at.error), [e.value for e in at.error]
     assert at.session_state[SCENARIO].operations.mtbf_multiple == optimized.scenario.operations.mtbf_multiple

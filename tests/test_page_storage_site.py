@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 from test_user_text import shown  # Markdown as it reads on screen
 
 import neoplan
+from neoplan.formats import parse_number
 from ui import format as fmt
 from ui.state import SCENARIO
 
@@ -39,7 +40,7 @@ def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> No
 def test_storage_capacity_changes_storage_capex() -> None:
     at = _page()
     before = _metric(at, "Storage capex")
-    at.number_input(key="w.storage.usable_pb").set_value(4.0).run()
+    at.text_input(key="w.storage.usable_pb").input(str(4.0)).run()
     four_pb = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "storage": {"usable_pb": 4.0}}))
     assert _metric(at, "Storage capex") == fmt.usd(four_pb.capex_usd["storage"]) != before
     assert _metric(at, "Total capex") == fmt.usd(four_pb.capex_usd["total"])
@@ -63,7 +64,7 @@ def test_bad_input_shows_an_error_and_keeps_the_last_good_figures(
     optimized: neoplan.Result, key: str, value: float, field: str
 ) -> None:
     at = _page()
-    at.number_input(key=key).set_value(value).run()
+    at.text_input(key=key).input(str(value)).run()
     assert not at.exception
     assert any(field in shown(e.value) for e in at.error), [e.value for e in at.error]
     assert _metric(at, "Total capex") == fmt.usd(optimized.capex_usd["total"])
@@ -72,7 +73,7 @@ def test_bad_input_shows_an_error_and_keeps_the_last_good_figures(
 def test_design_warnings_are_shown() -> None:
     at = _page()
     at.selectbox(key="w.storage.network").set_value("backend").run()
-    at.number_input(key="w.facility.servers_per_rack").set_value(5).run()
+    at.text_input(key="w.facility.servers_per_rack").input(str(5)).run()
     texts = [shown(w.value) for w in at.warning]
     assert any("storage.network is backend" in t for t in texts), texts
     assert any("facility.servers_per_rack" in t for t in texts), texts
@@ -92,9 +93,10 @@ def test_design_warnings_are_shown() -> None:
 )
 def test_rates_are_typed_in_percent(key: str, shown_before: float, typed: float, stored: float) -> None:
     at = _page()
-    widget = at.number_input(key=f"w.{key}")
-    assert widget.value == pytest.approx(shown_before) and "%" in widget.label and widget.help.endswith(" %.")
-    widget.set_value(typed).run()
+    widget = at.text_input(key=f"w.{key}")
+    assert parse_number(widget.value) == pytest.approx(shown_before)
+    assert "%" in widget.label and widget.help.endswith(" %.")
+    widget.input(str(typed)).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     section, field = key.split(".")
     assert getattr(getattr(at.session_state[SCENARIO], section), field) == pytest.approx(stored, abs=1e-12)
@@ -102,7 +104,7 @@ def test_rates_are_typed_in_percent(key: str, shown_before: float, typed: float,
 
 def test_a_rate_over_100_percent_is_refused_in_percent() -> None:
     at = _page()
-    at.number_input(key="w.opex.sga_rate").set_value(150.0).run()
+    at.text_input(key="w.opex.sga_rate").input(str(150.0)).run()
     assert not at.exception
-    assert "opex.sga_rate must be between 0 and 100 %, got 150 %" in [shown(e.value) for e in at.error]
+    assert "opex.sga_rate must be between 0 and 100 %, got 150.0 %; kept 5.0 %" in [shown(e.value) for e in at.error]
     assert at.session_state[SCENARIO].opex.sga_rate == 0.05

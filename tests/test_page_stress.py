@@ -179,7 +179,7 @@ def test_a_new_scenario_resets_only_the_ranges_of_drivers_it_moved() -> None:
     at = _app_on_stress_page()
     _submit(at, at.number_input(key="stress.low.utilization"), 50.0, "stress.apply_ranges")
     at.switch_page("pages/pricing.py").run()
-    at.number_input(key="w.pricing.usd_per_gpu_hour").set_value(3.2).run()
+    at.text_input(key="w.pricing.usd_per_gpu_hour").input(str(3.2)).run()
     at.switch_page("pages/stress_test.py").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.number_input(key="stress.low.usd_per_gpu_hour").value == pytest.approx(0.75 * 3.2)  # around the new price

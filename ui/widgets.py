@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 import typing
 from collections.abc import Callable
 from typing import Any
@@ -13,6 +15,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from neoplan.export import slug
+from neoplan.formats import parse_number
 from neoplan.scenario import Scenario
 
 from .format import plain
@@ -70,7 +73,11 @@ def _number(bound: object) -> float:
 
 
 def _fmt(bound: float | None, scale: float = 1.0) -> str:
-    return "any" if bound is None else f"{bound * scale:,g}"
+    """A bound for a message or a help text: ``1,000,000``, ``0.95``, ``any``."""
+    if bound is None:
+        return "any"
+    value = round(bound * scale, 10)
+    return f"{int(value):,}" if value.is_integer() else f"{value:,g}"
 
 
 def percent(fraction: float | None) -> float | None:
@@ -78,40 +85,86 @@ def percent(fraction: float | None) -> float | None:
     return None if fraction is None else round(fraction * 100, 10)
 
 
-def _percent_text(value: float) -> str:
-    return f"{value:,.10g} %"
-
-
 def _on_change(path: str) -> None:
-    value = st.session_state[WIDGET_PREFIX + path]
+    update_field(path, st.session_state[WIDGET_PREFIX + path])
+
+
+def number_text(value: float | None, fmt: str | None = None, *, integer: bool = False) -> str:
+    """A number as its text field shows it: ``1,024``; ``2.80`` (``fmt`` ``%.2f``); more digits when those would
+    hide part of the value (``2.805``); empty for None."""
+    if value is None:
+        return ""
+    if integer:
+        return f"{int(value):,}"
+    match = re.fullmatch(r"%\.(\d)f", fmt or "%.2f")
+    text = f"{value:,.{int(match.group(1)) if match else 2}f}"
+    if not math.isclose(float(text.replace(",", "")), value, rel_tol=1e-12, abs_tol=1e-12):
+        text = f"{value:,.12g}"
+    return text
+
+
+def typed_number(text: str, *, integer: bool = False) -> float | int:
+    """The number typed into a text field (:func:`neoplan.formats.parse_number`); ValueError with the reason."""
+    value = parse_number(text)
+    if integer:
+        if not value.is_integer():
+            raise ValueError("must be a whole number")
+        return int(value)
+    return value
+
+
+def range_problem(value: float, lo: float | None, hi: float | None, scale: float = 1.0, unit: str = "") -> str | None:
+    """``must be between 8 and 1,000,000`` when ``value`` (in the widget's unit) is outside [lo, hi] × ``scale``."""
+    if (lo is not None and value < lo * scale - 1e-9) or (hi is not None and value > hi * scale + 1e-9):
+        return f"must be between {_fmt(lo, scale)} and {_fmt(hi, scale)}{unit}"
+    return None
+
+
+def _on_number(path: str, fmt: str | None) -> None:
+    """A number typed into the text field of ``path``: parsed, checked against the field's range (in percent for a
+    fraction) and stored; otherwise the scenario keeps its value and the field's error says why."""
+    text = str(st.session_state[WIDGET_PREFIX + path])
+    echo = text.strip() if len(text.strip()) <= 40 else text.strip()[:39] + "…"  # what was typed, in the message
     info, ann = field_info(path)
-    if value is None or not is_fraction(info, ann):
-        update_field(path, value)
+    fraction, integer = is_fraction(info, ann), ann in (int, int | None)
+    scale, unit = (100.0, " %") if fraction else (1.0, "")
+    current = current_value(path)
+    kept = number_text(percent(current) if fraction else current, fmt, integer=integer) or "empty"
+    if not text.strip() and ann in (int | None, float | None):
+        update_field(path, None)  # an optional number: empty means "derived" (see the field's help)
         return
-    lo, hi = _bounds(info)
-    if (lo is not None and value / 100 < lo) or (hi is not None and value / 100 > hi):
-        field_errors()[path] = (
-            f"{path} must be between {_fmt(lo, 100)} and {_fmt(hi, 100)} %, got {_percent_text(value)}"
-        )
+    try:
+        typed = typed_number(text, integer=integer)
+    except ValueError as exc:
+        field_errors()[path] = f"{path}: {exc}, got “{echo}”; kept {kept}{unit}"
         return
-    update_field(path, value / 100)
+    problem = range_problem(typed, *_bounds(info), scale, unit)
+    if problem:
+        got = f"{echo.removesuffix('%').strip()} %" if fraction else echo
+        field_errors()[path] = f"{path} {problem}, got {got}; kept {kept}{unit}"
+        return
+    update_field(path, typed / 100 if fraction else typed)
 
 
 def field_input(
     path: str,
     label: str,
     *,
-    step: float | None = None,
     fmt: str | None = None,
     options_labels: dict[Any, str] | None = None,
     options: list[Any] | None = None,
     container: Any = None,
+    disabled: bool = False,
+    placeholder: str | None = None,
 ) -> Any:
     """Draw the widget for ``path`` and an ``st.error`` under it if the last edit was rejected.
 
-    Literal fields (or ``options``) get a selectbox, bools a toggle, numbers a number input. A fraction field
-    (``unit: fraction`` in the scenario) is shown and typed in percent: the widget shows 11.0 for 0.11, typing 9
-    stores 0.09; its ``step`` and ``fmt`` are in percent too (defaults 1 and ``%.1f``). Returns the model value.
+    Literal fields (or ``options``) get a selectbox, bools a toggle, numbers a text field that parses what is typed
+    (``1,024``, ``1e6``, ``$2.80``; :func:`neoplan.formats.parse_number`): an empty, unparsable or out-of-range
+    entry is refused with the reason and the range, and the scenario keeps its last valid value (no silent zero).
+    A fraction field (``unit: fraction`` in the scenario) is shown and typed in percent: 11.0 for 0.11, typing 9
+    stores 0.09. ``fmt`` (``%.1f``) sets the decimals shown (defaults: 1 for percent, 2 otherwise). Returns the
+    model value.
     """
     where = container or st
     info, ann = field_info(path)
@@ -122,28 +175,30 @@ def field_input(
     if fraction:  # the model's "[fraction of capex]" reads "[% of capex]" next to a widget in percent
         description = description.replace("[fraction", "[%")
     kwargs: dict[str, Any] = {"key": key, "help": description or None, "on_change": _on_change, "args": (path,)}
-    # Always show the scenario's value: a key shared by widgets on two pages must not carry stale state,
-    # and a rejected edit springs back to the last good value (its error is shown under the widget).
-    st.session_state[key] = percent(value) if fraction else value
-    if options is not None or typing.get_origin(ann) is typing.Literal:
-        options = options if options is not None else list(typing.get_args(ann))
-        labels = options_labels or {}
-        where.selectbox(label, options, format_func=lambda o: labels.get(o, str(o)), **kwargs)
-    elif ann is bool:
-        where.toggle(label, **kwargs)
-    elif ann in (int, float) or fraction:
+    numeric = ann in (int, float, int | None, float | None) and options is None
+    if numeric:
+        fmt = fmt or ("%.1f" if fraction else None)
+        shown = number_text(percent(value) if fraction else value, fmt, integer=ann in (int, int | None))
+        # Always show the scenario's value: a key shared by widgets on two pages must not carry stale state,
+        # and a rejected entry springs back to the last good value (its error is shown under the widget).
+        st.session_state[key] = shown
         lo, hi = _bounds(info)
         unit = " %" if fraction else ""
+        scale = 100.0 if fraction else 1.0
+        kwargs.update(on_change=_on_number, args=(path, fmt))
         if lo is not None or hi is not None:
-            scale = 100.0 if fraction else 1.0
             kwargs["help"] = f"{description} Allowed: {_fmt(lo, scale)} to {_fmt(hi, scale)}{unit}."
-        if ann is int:
-            where.number_input(label, step=int(step or 1), **kwargs)
-        else:
-            default_step, default_fmt = (1.0, "%.1f") if fraction else (0.1, "%.2f")
-            where.number_input(label, step=float(step or default_step), format=fmt or default_fmt, **kwargs)
+        where.text_input(label, disabled=disabled, placeholder=placeholder, **kwargs)
     else:
-        where.text_input(label, **kwargs)
+        st.session_state[key] = value
+        if options is not None or typing.get_origin(ann) is typing.Literal:
+            options = options if options is not None else list(typing.get_args(ann))
+            labels = options_labels or {}
+            where.selectbox(label, options, format_func=lambda o: labels.get(o, str(o)), disabled=disabled, **kwargs)
+        elif ann is bool:
+            where.toggle(label, disabled=disabled, **kwargs)
+        else:
+            where.text_input(label, disabled=disabled, **kwargs)
     error = field_errors().get(path)
     if error:
         where.error(plain(error))
