@@ -33,7 +33,7 @@ from pydantic.fields import FieldInfo
 from .errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
 from .files import write_atomic
 from .limits import SCENARIO_FILE_BYTES, SCENARIO_FILE_MB, SCENARIO_MAX_DEPTH, SCENARIO_MAX_NODES, size_text
-from .pricebook import DATA_DIR, MAX_UNIT_PRICE_USD, assumed, assumed_count
+from .pricebook import DATA_DIR, MAX_UNIT_PRICE_USD, assumed, assumed_count, default_platforms
 
 SCHEMA_VERSION = 1
 SCENARIOS_DIR = DATA_DIR / "scenarios"
@@ -46,6 +46,16 @@ UnitPriceUsd = Annotated[float, Field(ge=0, le=MAX_UNIT_PRICE_USD)]
 
 Topology = Literal["reference", "tor", "vms", "modular", "spectrum_x"]
 NodePreset = Literal["oem_default", "optimized"]
+TOPOLOGY_LABELS: dict[str, str] = {
+    "reference": "Reference (NVIDIA RA, optics everywhere)",
+    "tor": "Top-of-rack",
+    "vms": "Virtual modular switch",
+    "modular": "Modular chassis (CS9500 class)",
+    "spectrum_x": "Spectrum-X Ethernet (SN5600 + SuperNICs)",
+}
+"""Names of the back-end designs for people (``fabric.topology``)."""
+NODE_PRESET_LABELS: dict[str, str] = {"oem_default": "OEM default BoM", "optimized": "Optimized BoM"}
+"""Names of the node presets for people (``node.preset``)."""
 CpuTier = Literal["entry", "mid", "top"]
 
 
@@ -656,7 +666,17 @@ class Scenario(_Section):
 
     schema_version: int = Field(SCHEMA_VERSION, ge=1, le=SCHEMA_VERSION, description="Scenario file format version.")
     name: str = Field("untitled", max_length=120, description="Scenario name.")
-    description: str = Field("", max_length=2000, description="Free-text notes.")
+    description: str = Field(
+        "",
+        max_length=2000,
+        description="What the plan is. Generated from the plan (platform, GPUs, fabric, price book) and kept true as "
+        "it changes, unless description_by_user.",
+    )
+    description_by_user: bool = Field(
+        False,
+        description="True: description is the user's own text, kept as written; false: it is generated from the plan "
+        "(a file that gives a description without this flag counts as the user's).",
+    )
     base: str | None = Field(None, max_length=64, description="Preset from data/scenarios/ this scenario started from.")
     cluster: Cluster = Field(default_factory=Cluster, description="Cluster size and GPU platform.")
     node: Node = Field(default_factory=Node, description="Compute-node bill of materials.")
@@ -681,6 +701,20 @@ class Scenario(_Section):
         description="Overrides of price-book unit prices by key [USD per unit].",
     )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _description_given_is_the_users(cls, data: Any) -> Any:
+        """A description given without ``description_by_user`` is the user's own text (presets give none)."""
+        if isinstance(data, Mapping) and "description_by_user" not in data and data.get("description"):
+            return {**data, "description_by_user": True}
+        return data
+
+    @model_validator(mode="after")
+    def _description_true_to_the_plan(self) -> Scenario:
+        if not self.description_by_user:
+            self.__dict__["description"] = describe(self)  # not an assignment: no re-validation loop
+        return self
+
     @model_validator(mode="after")
     def _frontend_ports_exist(self) -> Scenario:
         ports = 2 * (self.node.dpus + self.node.frontend_nics)  # BlueField-3 and ConnectX cards are dual-port
@@ -699,6 +733,26 @@ class Scenario(_Section):
     def to_json(self) -> str:
         """The scenario as indented JSON (all fields explicit)."""
         return self.model_dump_json(indent=2)
+
+
+def describe(scenario: Scenario) -> str:
+    """One line saying what the plan is, from its inputs: platform and GPUs, node BoM, back-end fabric, price book.
+
+    ``2,048 GPUs in 256 × NVIDIA HGX B200 8-GPU (SXM6) · Optimized BoM · back end: Virtual modular switch, 2:1,
+    400G · hardware prices as of 2026-11``. An NVL72 plan counts racks and compute trays.
+    """
+    c, f = scenario.cluster, scenario.fabric
+    platform = default_platforms().get(c.gpu_model)
+    name = platform.name if platform is not None else c.gpu_model
+    nodes = c.gpus // c.gpus_per_node
+    if platform is not None and platform.rack_scale:
+        size = f"{c.gpus:,} GPUs in {nodes:,} × {name}, {nodes * platform.compute_trays:,} compute trays"
+    else:
+        size = f"{c.gpus:,} GPUs in {nodes:,} × {name}"
+    ratio = "non-blocking" if f.oversubscription == 1 else f"{f.oversubscription:g}:1"
+    fabric = f"back end: {TOPOLOGY_LABELS[f.topology]}, {ratio}, {f.nic_gbps}G"
+    book = f"hardware prices as of {scenario.prices_as_of}"
+    return f"{size} · {NODE_PRESET_LABELS[scenario.node.preset]} · {fabric} · {book}"
 
 
 # --- presets and files -------------------------------------------------------------------------

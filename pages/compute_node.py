@@ -9,7 +9,7 @@ import streamlit as st
 from neoplan import metrics
 from neoplan.charts import node_bom_figure
 from neoplan.pricebook import BOOK_DATES, book_differences, default_platforms, default_rentals, price_book
-from neoplan.scenario import scenario_json
+from neoplan.scenario import NODE_PRESET_LABELS, scenario_json
 from ui import format as fmt
 from ui.format import plain
 from ui.state import evaluate_current, field_errors, get_scenario, update_field
@@ -72,7 +72,7 @@ st.caption(
 left, right = st.columns([1, 2], gap="large")
 with left:
     st.subheader("Options")
-    field_input("node.preset", "Preset", options_labels={"oem_default": "OEM default quote", "optimized": "Optimized"})
+    field_input("node.preset", "Preset", options_labels=NODE_PRESET_LABELS)
     field_input("prices_as_of", "Price book (hardware prices as of)")
     _platform_input()
     chosen = default_platforms().get(get_scenario().cluster.gpu_model)

@@ -18,18 +18,11 @@ from neoplan.fabric import (
     topology_picture,
     with_scenario_design,
 )
-from neoplan.scenario import scenario_json
+from neoplan.scenario import TOPOLOGY_LABELS, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current
 from ui.widgets import chart, field_input
 
-TOPOLOGY_LABELS = {
-    "reference": "Reference (NVIDIA RA, optics everywhere)",
-    "tor": "Top-of-rack",
-    "vms": "Virtual modular switch",
-    "modular": "Modular chassis (CS9500 class)",
-    "spectrum_x": "Spectrum-X Ethernet (SN5600 + SuperNICs)",
-}
 GENERATIONS = {400: "400G: NDR / ConnectX-7 / BlueField-3", 800: "800G: XDR / ConnectX-8"}
 OOB_SHARING = {
     None: "As many racks as the ports fit",

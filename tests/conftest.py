@@ -69,3 +69,19 @@ def metric(at: AppTest, label: str) -> str:
 def optimized() -> neoplan.Result:
     """The optimized preset, evaluated once for the whole run (tests must not mutate it)."""
     return neoplan.evaluate(neoplan.load_scenario("optimized"))
+
+
+@pytest.fixture
+def run_like_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every AppTest run goes through app.py's st.navigation, as on the server (ui.state switches Streamlit's
+    pages/-folder mode off there); AppTest would otherwise switch it back on for each run and run pages without
+    app.py's header and sidebar. Use with ``pytestmark = pytest.mark.usefixtures("run_like_the_server")``."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)

@@ -29,6 +29,8 @@ from neoplan.scenario import Scenario
 from ui.state import SCENARIO
 from ui.widgets import is_fraction
 
+pytestmark = pytest.mark.usefixtures("run_like_the_server")
+
 NUMBERS = (int, float, int | None, float | None)
 NOT_TYPED = {
     "schema_version": "the file format's version, not a planning input",

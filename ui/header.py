@@ -14,7 +14,7 @@ import streamlit as st
 
 import neoplan
 from neoplan.limits import SCENARIO_FILE_MB, size_text
-from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, parse_scenario
+from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, describe, parse_scenario
 from ui import state
 from ui.format import plain
 from ui.widgets import scenario_downloads
@@ -71,6 +71,23 @@ def _undo() -> None:
     _say("Brought back the scenario with its unsaved changes.")
 
 
+def _rename(key: str) -> None:
+    name = " ".join(str(st.session_state.get(key, "")).split())
+    if not name:
+        state.field_errors()["name"] = "name: enter a name (the current one is kept)"
+        return
+    state.update_field("name", name)
+
+
+def _describe(key: str) -> None:
+    """The user's own description; emptied, the description is generated from the plan again."""
+    text = str(st.session_state.get(key, "")).strip()
+    if text:
+        state.update_fields({"description": text, "description_by_user": True})
+    else:
+        state.update_fields({"description": "", "description_by_user": False})
+
+
 def _open(key: str) -> None:
     name = st.session_state.get(key)
     if name is None:
@@ -96,10 +113,41 @@ def header() -> None:
             st.markdown(f"**{plain(status.name)}**{mark}")
             source = f"from {plain(status.source)} · " if status.source else ""
             st.caption(f"{source}hardware prices as of {state.get_scenario().prices_as_of}")
+        details()
         actions("header", status)
     message = st.session_state.pop(MESSAGE, None)
     if message:
         (st.success if message[1] else st.error)(plain(message[0]))
+
+
+def details() -> None:
+    """Name and description of the open scenario, editable; an empty description is generated from the plan
+    (:func:`neoplan.scenario.describe`) and stays true as the plan changes."""
+    scenario = state.get_scenario()
+    generation = state.generation()
+    with st.popover("Details", help="Name and description of the open scenario."):
+        name_key, text_key = f"header.name.{generation}", f"header.description.{generation}"
+        st.session_state[name_key] = scenario.name  # always the scenario's own (a rejected name springs back)
+        st.session_state[text_key] = scenario.description if scenario.description_by_user else ""
+        st.text_input("Name", key=name_key, max_chars=120, on_change=_rename, args=(name_key,))
+        if state.field_errors().get("name"):
+            st.error(plain(state.field_errors()["name"]))
+        st.text_area(
+            "Description",
+            key=text_key,
+            max_chars=2000,
+            on_change=_describe,
+            args=(text_key,),
+            placeholder=describe(scenario),
+            help="Your own words, kept as written. Left empty, it is generated from the plan (platform, GPUs, "
+            "fabric, price book) and kept true as the plan changes.",
+        )
+        if state.field_errors().get("description"):
+            st.error(plain(state.field_errors()["description"]))
+        if scenario.description_by_user:
+            st.caption(f"Generated from the plan: {plain(describe(scenario))}")
+        else:
+            st.caption("Generated from the plan; type your own to replace it.")
 
 
 def actions(prefix: str, status: state.Status, *, undo_always: bool = True) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
@@ -302,21 +303,29 @@ def _set_path(data: dict[str, Any], path: str, value: Any) -> None:
 
 def update_field(path: str, value: Any) -> bool:
     """Set one field (dotted path) of the scenario; on bad input keep the old one and record why."""
+    return update_fields({path: value})
+
+
+def update_fields(values: Mapping[str, Any], error_path: str | None = None) -> bool:
+    """Set several fields (dotted paths) at once, validated together; on bad input keep the old scenario and record
+    why under ``error_path`` (default: the first path)."""
     data = get_scenario().model_dump(mode="json")
-    if path == "node.preset":
-        data["node"] = {"preset": value}
-        for key in [k for k in st.session_state if isinstance(k, str) and k.startswith(WIDGET_PREFIX + "node.")]:
-            if key != WIDGET_PREFIX + path:
-                del st.session_state[key]
-    else:
-        _set_path(data, path, value)
+    for path, value in values.items():
+        if path == "node.preset":
+            data["node"] = {"preset": value}
+            for key in [k for k in st.session_state if isinstance(k, str) and k.startswith(WIDGET_PREFIX + "node.")]:
+                if key != WIDGET_PREFIX + path:
+                    del st.session_state[key]
+        else:
+            _set_path(data, path, value)
+    where = error_path or next(iter(values))
     errors = field_errors()
     try:
         st.session_state[SCENARIO] = scenario_from_dict(data)
     except ScenarioError as exc:
-        errors[path] = str(exc)
+        errors[where] = str(exc)
         return False
-    errors.pop(path, None)
+    errors.pop(where, None)
     _persist()
     return True
 
