@@ -36,6 +36,7 @@ from .fabric import FabricDesign, FabricError, design_fabric
 from .facility import FacilityDesign, design_facility, it_average_kw_at, site_asks
 from .node import compute_servers, fabric_nics, nic_node_lines, node_lines
 from .operations import OperationsReport
+from .platforms import platform_problems
 from .pricebook import (
     BOOK_DATES,
     Platform,
@@ -379,27 +380,28 @@ def _clean(value: float | None) -> float | None:
 
 
 def _platform(scenario: Scenario, platforms: dict[str, Platform]) -> Platform:
+    """The scenario's platform, its inputs checked against it: every problem in one message, each with its fix, and
+    the one switch that takes them all from the platform (``cluster.platform_defaults``)."""
     key = scenario.cluster.gpu_model
     if key not in platforms:
         raise ScenarioError(f"cluster.gpu_model must be one of {', '.join(sorted(platforms))}, got {key!r}")
-    platform = platforms[key]
-    if scenario.cluster.gpus_per_node != platform.gpus_per_node:
-        kind = "a rack-scale system, one rack" if platform.rack_scale else "an HGX server; 72 only for rack-scale"
-        raise ScenarioError(
-            f"cluster.gpus_per_node must be {platform.gpus_per_node} for {platform.name} ({kind}), "
-            f"got {scenario.cluster.gpus_per_node}"
+    c, f = scenario.cluster, scenario.facility
+    problems = platform_problems(key, c.gpus_per_node, scenario.prices_as_of, f.rack_power_kw)
+    if problems:
+        fix = (
+            "the file sets these itself: remove them to take the platform's defaults"
+            if c.platform_defaults
+            else "or set cluster.platform_defaults: true to take the platform's defaults"
         )
-    return platform
+        raise ScenarioError(f"cluster.gpu_model {key} needs: {'; '.join(problems)} ({fix})")
+    return platforms[key]
 
 
 def _priced_platform(scenario: Scenario, book: PriceBook) -> Platform:
-    """The scenario's platform, checked to have a price in ``book`` (rack-scale systems are not in the 2024-10 book)."""
+    """The scenario's platform, checked (:func:`_platform`) and to have a price in ``book`` (overrides included)."""
     platform = _platform(scenario, default_platforms())
     if platform.baseboard_price_key not in book:
-        raise ScenarioError(
-            f"prices_as_of: the {book.as_of} price book cannot evaluate cluster.gpu_model {platform.key} (it has no "
-            f"price for {platform.name}); choose a later book such as 2026-11"
-        )
+        raise ScenarioError(f"prices_as_of: the {book.as_of} price book has no price for {platform.name}")
     return platform
 
 

@@ -83,9 +83,11 @@ def _rack_candidates(node: Node, nics: int, platform: Platform, backend: str, fr
 
 def fabric_nics(fabric: Fabric, platform: Platform) -> tuple[str, str, int]:
     """(back-end NIC price key, front-end NIC price key, back-end NICs per node [count]): all that a node's BoM
-    takes from ``fabric``."""
+    takes from ``fabric``. The back-end NIC is the fabric's: a ConnectX for InfiniBand, a BlueField-3 SuperNIC for
+    Spectrum-X Ethernet at 400G (at 800G the ConnectX-8 SuperNIC serves both)."""
+    supernic = fabric.topology == "spectrum_x" and fabric.nic_gbps == 400
     return (
-        f"nic_backend_{fabric.nic_gbps}g",
+        "nic_backend_400g_supernic" if supernic else f"nic_backend_{fabric.nic_gbps}g",
         f"nic_frontend_2x{fabric.frontend.port_gbps}g",
         backend_nics_per_node(fabric, platform),
     )

@@ -104,12 +104,21 @@ class Cluster(_Section):
         json_schema_extra={"unit": "fraction"},
         description="Hot-spare servers bought on top, as a share of servers [fraction]; they earn nothing.",
     )
+    platform_defaults: bool = Field(
+        False,
+        description="True: the platform's defaults (data/platform_defaults.csv: price book, rental price, rack "
+        "power, back-end NIC generation, storage per GPU) replace the preset's for every input the file does not "
+        "set itself; GPUs per node follow the platform and GPUs round up to whole nodes unless the file sets them.",
+    )
 
     @model_validator(mode="after")
     def _whole_servers(self) -> Cluster:
         if self.gpus % self.gpus_per_node:
+            n = self.gpus_per_node
+            below, above = max(n, self.gpus // n * n), (self.gpus // n + 1) * n
             raise ValueError(
-                f"cluster.gpus must be a multiple of cluster.gpus_per_node ({self.gpus_per_node}), got {self.gpus}"
+                f"cluster.gpus must be a multiple of cluster.gpus_per_node ({n}): {below:,} or {above:,}, "
+                f"got {self.gpus:,}"
             )
         return self
 
@@ -1076,10 +1085,42 @@ def scenario_from_dict(data: Mapping[str, Any]) -> Scenario:
         raise ScenarioError("a scenario must be a mapping of sections (cluster:, node:, …)")
     check_shape(data)
     resolved = _resolve_base(data)
+    cluster = resolved.get("cluster")
+    if isinstance(cluster, Mapping) and cluster.get("platform_defaults") is True:
+        resolved = _with_platform_defaults(resolved, data)
     try:
         return Scenario.model_validate(resolved)
     except ValidationError as exc:
         raise ScenarioError(format_validation_error(exc)) from None
+
+
+def _with_platform_defaults(resolved: dict[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
+    """``resolved`` (preset + file) with its platform's defaults where the file (``own``) sets nothing itself."""
+    return _platform_switch(resolved, own)[0]
+
+
+def _platform_switch(resolved: dict[str, Any], own: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
+    """(``resolved`` with its platform's defaults, what they changed for people) (:mod:`neoplan.platforms`)."""
+    from .platforms import apply_file_defaults  # platforms reads the price book and catalogues; a cycle at import
+
+    key = resolved["cluster"].get("gpu_model", Cluster.model_fields["gpu_model"].default)
+    if key not in default_platforms():
+        return resolved, ""  # validation names the unknown platform
+    preset = _resolve_base({"base": own["base"]}) if isinstance(own.get("base"), str) else {}
+    old = (preset.get("cluster") or {}).get("gpu_model", Cluster.model_fields["gpu_model"].default)
+    data, switch = apply_file_defaults({**resolved, "cluster": {**resolved["cluster"], "gpu_model": key}}, own, old)
+    return data, switch.note()
+
+
+def platform_defaults_note(text: str, origin: str = "scenario") -> str:
+    """What ``cluster.platform_defaults: true`` changed in the scenario file ``text``, for people (empty: nothing,
+    or no such switch). Raises ScenarioError like :func:`parse_scenario`."""
+    own = _parse_text(text, _shown_path(origin))
+    resolved = _resolve_base(own)
+    cluster = resolved.get("cluster")
+    if not (isinstance(cluster, Mapping) and cluster.get("platform_defaults") is True):
+        return ""
+    return _platform_switch(resolved, own)[1]
 
 
 def parse_scenario(text: str, origin: str = "scenario") -> Scenario:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 
 from neoplan import metrics
 from neoplan.charts import node_bom_figure
+from neoplan.platforms import plan_switch
 from neoplan.pricebook import BOOK_DATES, book_differences, default_platforms, default_rentals, price_book
 from neoplan.scenario import NODE_PRESET_LABELS, scenario_json
 from ui import format as fmt
+from ui import state
 from ui.format import plain
-from ui.state import evaluate_current, field_errors, get_scenario, update_field
+from ui.state import evaluate_current, field_errors, get_scenario
 from ui.widgets import chart, field_input
 
 PLATFORM_KEY = "compute_node.platform"
@@ -20,27 +20,13 @@ NOTE_KEY = "compute_node.platform_note"
 
 
 def _switch_platform() -> None:
-    """Change the platform with what it implies: GPUs per node, whole nodes, a book that prices it, rack power."""
+    """Move the plan to the chosen platform with its defaults (neoplan.platforms), keeping the user's own values."""
     key = st.session_state[PLATFORM_KEY]
-    p = default_platforms()[key]
-    sc = get_scenario()
-    gpus = max(p.gpus_per_node, math.ceil(sc.cluster.gpus / p.gpus_per_node) * p.gpus_per_node)
-    cluster = {**sc.cluster.model_dump(mode="json"), "gpu_model": key, "gpus_per_node": p.gpus_per_node, "gpus": gpus}
-    notes = []
-    book = next((d for d in BOOK_DATES if p.baseboard_price_key in price_book(d)), None)
-    if p.baseboard_price_key not in price_book(sc.prices_as_of) and book is not None:
-        update_field("prices_as_of", book)
-        notes.append(f"price book set to {book} (the {sc.prices_as_of} book has no {p.name})")
-    if sc.facility.rack_power_kw < p.node_max_power_kw and p.rack_scale:
-        update_field("facility.rack_power_kw", float(math.ceil(p.node_max_power_kw)))
-        notes.append(f"rack power raised to {math.ceil(p.node_max_power_kw)} kW (one rack draws that)")
-    if update_field("cluster", cluster):
-        field_errors().pop("cluster.gpu_model", None)
-        if gpus != sc.cluster.gpus:
-            notes.append(f"GPUs rounded to {gpus:,} (whole {p.gpus_per_node}-GPU nodes)")
-    else:
-        field_errors()["cluster.gpu_model"] = field_errors().pop("cluster", "")
-    st.session_state[NOTE_KEY] = "; ".join(notes)
+    before = get_scenario()
+    switch = plan_switch(before.model_dump(mode="json"), key, baseline=state.baseline())
+    if state.update_fields(switch.values, error_path="cluster.gpu_model"):
+        name = default_platforms()[key].name
+        st.session_state[NOTE_KEY] = f"Switched to the {name}: {switch.note()}." if switch.changes else ""
 
 
 def _platform_input() -> None:
@@ -54,11 +40,13 @@ def _platform_input() -> None:
         key=PLATFORM_KEY,
         on_change=_switch_platform,
         help="HGX servers hold 8 GPUs; a GB200/GB300 NVL72 rack is one 72-GPU node (18 compute trays × 4 GPUs, "
-        "9 NVLink switch trays, liquid cooled). Switching sets GPUs per node and, if needed, the price book.",
+        "9 NVLink switch trays, liquid cooled). Switching brings the platform's defaults (data/platform_defaults.csv: "
+        "price book, rental price, rack power, back-end NIC generation, storage per GPU) except the values you set "
+        "yourself; a note lists every change and why.",
     )
     note = st.session_state.pop(NOTE_KEY, "")
     if note:
-        st.info(plain(note[0].upper() + note[1:] + "."))
+        st.info(plain(note), icon=":material/swap_horiz:")
     error = field_errors().get("cluster.gpu_model")
     if error:
         st.error(plain(error))

@@ -126,7 +126,7 @@ def test_rental_date_far_from_the_book_warns() -> None:
 
 def test_platform_missing_from_an_old_book_is_a_clear_error() -> None:
     s = _scenario("gb200-nvl72").model_copy(update={"prices_as_of": "2024-10"})
-    with pytest.raises(ScenarioError, match=r"prices_as_of: the 2024-10 price book cannot evaluate"):
+    with pytest.raises(ScenarioError, match=r"prices_as_of must be 2026-11 \(the 2024-10 book has no price for it\)"):
         neoplan.evaluate(s)
 
 

@@ -14,7 +14,7 @@ import streamlit as st
 
 import neoplan
 from neoplan.limits import SCENARIO_FILE_MB, size_text
-from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, describe, parse_scenario
+from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, describe, parse_scenario, platform_defaults_note
 from ui import state
 from ui.format import plain
 from ui.widgets import scenario_downloads
@@ -22,6 +22,7 @@ from ui.widgets import scenario_downloads
 _log = logging.getLogger(__name__)
 MESSAGE = "header.message"
 CONFIRM = "header.confirm_replace"
+UPLOAD_NOTE = "sidebar.upload_note"
 
 
 def _say(message: str, ok: bool = True) -> None:
@@ -264,7 +265,13 @@ def _upload() -> None:
             if upload.size > MAX_FILE_BYTES:
                 raise ScenarioError(f"{upload.name}: file larger than {size_text(SCENARIO_FILE_MB)}")
             text = upload.getvalue().decode("utf-8", errors="strict")
-            state.set_scenario(parse_scenario(text, upload.name), origin=None, source=f"file {upload.name}")
+            scenario = parse_scenario(text, upload.name)
+            state.set_scenario(scenario, origin=None, source=f"file {upload.name}")
+            if scenario.cluster.platform_defaults:
+                note = platform_defaults_note(text, upload.name)
+                st.session_state[UPLOAD_NOTE] = (
+                    f"Platform defaults of {scenario.cluster.gpu_model}: {note}." if note else ""
+                )
             st.rerun()
         except UnicodeDecodeError:
             st.session_state["sidebar.upload_error"] = f"{upload.name}: not a text file (expected YAML or JSON)"
@@ -275,5 +282,8 @@ def _upload() -> None:
             st.session_state["sidebar.upload_error"] = (
                 f"{upload.name}: could not be read (internal error {type(exc).__name__}; please report it)"
             )
+    note = st.session_state.pop(UPLOAD_NOTE, "")
+    if note:
+        st.info(plain(note), icon=":material/swap_horiz:")
     if st.session_state.get("sidebar.upload_error"):
         st.error(f"Not loaded: {plain(st.session_state['sidebar.upload_error'])}")

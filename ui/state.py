@@ -265,6 +265,12 @@ def revert() -> None:
     )
 
 
+def baseline() -> dict[str, Any]:
+    """The scenario as it was opened or last saved, as a mapping (what "changed by the user" is measured against)."""
+    get_scenario()
+    return dict(json.loads(str(st.session_state[BASELINE])))
+
+
 def undo_available() -> Draft | None:
     """The scenario (with unsaved changes) that the last replacement discarded, if any."""
     get_scenario()
