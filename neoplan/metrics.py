@@ -215,6 +215,30 @@ _METRICS: tuple[Metric, ...] = (
         _FLOWS,
     ),
     Metric(
+        "sold_usd_per_gpu_hour_at_go_live",
+        "Sold at go-live",
+        "USD/GPU-h",
+        formats.usd_per_gpu_hour,
+        "Average price of a GPU-hour sold in the first full month of operation: revenue after SLA credits ÷ billed "
+        "GPU-hours, reserved and on-demand together.",
+        "pages/pricing.py",
+        "neoplan.model.Result.sold_usd_per_gpu_hour_at_go_live",
+        _FLOWS,
+        short="At go-live",
+    ),
+    Metric(
+        "sold_usd_per_gpu_hour_lifetime",
+        "Sold on average",
+        "USD/GPU-h",
+        formats.usd_per_gpu_hour,
+        "Lifetime-average price of a sold GPU-hour, levelised as TCO is: present value of revenue ÷ present value of "
+        "sold GPU-hours at the hurdle rate. Below TCO the price path does not recover the cost.",
+        "pages/pricing.py",
+        "neoplan.model.Result.sold_usd_per_gpu_hour_lifetime",
+        _FLOWS,
+        short="On average",
+    ),
+    Metric(
         "breakeven_usd_per_gpu_hour",
         "Break-even price",
         "USD/GPU-h",

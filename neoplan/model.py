@@ -133,6 +133,25 @@ class Result:
     """Failures, availability, goodput and delivered performance (:mod:`neoplan.operations`)."""
 
     @property
+    def sold_usd_per_gpu_hour_at_go_live(self) -> float:
+        """Average price of a GPU-hour sold in the first full month of operation: revenue after SLA credits ÷
+        billed GPU-hours, reserved and on-demand together [USD/GPU-h]; nan if none is sold then."""
+        month = min(math.ceil(self.ops.dates.go_live_month), self.ops.dates.months - 1)
+        rev = self.ops.revenue
+        hours = float(rev.sold_gpu_hours[..., month].sum())
+        return float(rev.revenue_usd[..., month].sum()) / hours if hours > 0 else math.nan
+
+    @property
+    def sold_usd_per_gpu_hour_lifetime(self) -> float:
+        """Lifetime-average price of a sold GPU-hour, levelised as TCO is: present value of revenue after SLA credits
+        ÷ present value of billed GPU-hours, both at the hurdle rate [USD/GPU-h]; nan if no hour is sold. Below TCO,
+        the price path does not recover the cost, whatever the go-live price."""
+        rev = self.ops.revenue
+        flows = np.array([np.ravel(rev.revenue_usd), np.ravel(rev.sold_gpu_hours)])
+        revenue_pv, hours_pv = finance.npv(self.scenario.financing.hurdle_rate, flows).tolist()
+        return revenue_pv / hours_pv if hours_pv > 0 else math.nan
+
+    @property
     def sla_credits_usd_per_year(self) -> float:
         """SLA and early-failure credits of the first operating year [USD]."""
         d = self.ops.dates
@@ -352,6 +371,8 @@ class Result:
             },
             **{k: _clean(v) for k, v in self.kpis.items()},
             "tco_breakdown_usd_per_gpu_hour": {k: _clean(v) for k, v in self.tco_breakdown_usd_per_gpu_hour.items()},
+            "sold_usd_per_gpu_hour_at_go_live": _clean(self.sold_usd_per_gpu_hour_at_go_live),
+            "sold_usd_per_gpu_hour_lifetime": _clean(self.sold_usd_per_gpu_hour_lifetime),
             "debt_usd": _clean(self.debt_usd),
             "llcr": _clean(self.llcr),
             "covenant_headroom": _clean(self.covenant_headroom),

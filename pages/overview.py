@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from neoplan import metrics
+from neoplan.alerts import alerts
 from neoplan.charts.finance import cash_flow_figure, tco_figure
 from neoplan.charts.site import capex_treemap_figure
 from neoplan.costs import share_by_basis
@@ -12,6 +13,8 @@ from neoplan.scenario import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import chart, compact_metrics
+
+PAGE_TITLES = {"pages/financing.py": "Financing", "pages/pricing.py": "Pricing & revenue"}
 
 scenario = get_scenario()
 st.title("neoplan")
@@ -23,6 +26,10 @@ if result is None:
     st.stop()
 
 d = result.to_dict()
+for alert in alerts(result):  # what a lender stops at first, above every other notice
+    with st.container(border=True, key=f"overview_alert_{alert.key}"):
+        st.warning(f"**{alert.title}.** {fmt.plain(alert.reason)}", icon=":material/report:")
+        st.page_link(alert.page, label=f"Why: {PAGE_TITLES.get(alert.page, 'explain')} →")
 with st.container(border=True):
     st.caption("CLUSTER")
     c = st.columns(5)

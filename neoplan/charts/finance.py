@@ -97,12 +97,14 @@ def price_grid(result: Result, n: int = 41) -> np.ndarray:
 
 # --- figures --------------------------------------------------------------------------------------
 def tco_figure(result: Result) -> go.Figure:
-    """TCO per sold GPU-hour stacked by component, against the headline and break-even prices [USD/GPU-h]."""
+    """TCO per sold GPU-hour stacked by component, against the price path: the price a GPU-hour sells for at go-live
+    and on average over the life, levelised as TCO is (so the gap between TCO and the average is the margin)
+    [USD/GPU-h]."""
     tco = result.tco_breakdown_usd_per_gpu_hour
     total = _kpi(result, "tco_usd_per_gpu_hour")
-    price = result.scenario.pricing.usd_per_gpu_hour
-    breakeven = _kpi(result, "breakeven_usd_per_gpu_hour")
-    span = max(v for v in (total, price, breakeven, 0.01) if _finite(v))
+    go_live = result.sold_usd_per_gpu_hour_at_go_live
+    lifetime = result.sold_usd_per_gpu_hour_lifetime
+    span = max(v for v in (total, go_live, lifetime, 0.01) if _finite(v))
     fig = figure()
     for cat, value in tco.items():
         fig.add_bar(
@@ -118,8 +120,8 @@ def tco_figure(result: Result) -> go.Figure:
             hovertemplate=f"{cat}: $%{{x:.3f}} /GPU-h<extra></extra>",
         )
     marks = [
-        ("headline price", price, PALETTE["accent"], "dash"),
-        ("break-even price", breakeven, "#264653", "dot"),
+        ("sold at go-live", go_live, PALETTE["accent"], "dash"),
+        ("sold on average", lifetime, "#264653", "solid"),
     ]
     for i, (name, value, color, dash) in enumerate(marks):
         if _finite(value):
@@ -134,6 +136,9 @@ def tco_figure(result: Result) -> go.Figure:
                 xanchor="center",
             )
     title = "TCO per sold GPU-hour" + (f": {usd_exact(total, 2)}" if _finite(total) else ": n/a")
+    if _finite(total) and _finite(lifetime) and lifetime > 0:
+        margin = 1 - total / lifetime
+        title += f" · margin on the average price {'−' if margin < 0 else ''}{abs(margin):.0%}"
     fig.update_layout(
         **_layout(
             height=300,

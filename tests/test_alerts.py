@@ -1,0 +1,86 @@
+"""Warnings where a lender looks (issue 23): a covenant breach and a negative NPV at the headline price on Overview,
+each with a one-line reason and a link to the page that explains it, above the dated-book notice; the TCO chart
+against the price path (what a GPU-hour sells for at go-live and on average over the life)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import page_path
+from streamlit.testing.v1 import AppTest
+
+import neoplan
+from neoplan.alerts import alerts, covenant_breach, negative_npv
+from neoplan.charts.finance import tco_figure
+from neoplan.formats import ratio, usd, usd_per_gpu_hour
+
+pytestmark = pytest.mark.usefixtures("run_like_the_server")
+
+
+def _result(**changes: object) -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **changes}))
+
+
+def test_the_default_plan_breaches_its_covenant_and_loses_money() -> None:
+    r = _result()
+    breach, loss = covenant_breach(r), negative_npv(r)
+    assert breach is not None and loss is not None
+    assert f"Minimum DSCR {ratio(r.kpis['min_dscr'])}" in breach.reason and "below the 1.20× covenant" in breach.reason
+    assert breach.page == "pages/financing.py" and loss.page == "pages/pricing.py"
+    assert f"NPV {usd(r.kpis['npv_usd'])}" in loss.reason and "prices fall 13 % a year" in loss.reason
+    assert usd_per_gpu_hour(r.sold_usd_per_gpu_hour_lifetime) in loss.reason
+    assert [a.key for a in alerts(r)] == ["covenant_breach", "negative_npv"]
+    assert all("\n" not in a.reason for a in alerts(r))
+
+
+def test_a_plan_that_pays_raises_no_alert() -> None:
+    assert alerts(neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack"))) == []
+
+
+def test_no_debt_no_covenant() -> None:
+    assert covenant_breach(_result(financing={"debt_share": 0.0})) is None
+
+
+def test_a_price_above_break_even_clears_the_npv_alert() -> None:
+    r = _result()
+    assert negative_npv(_result(pricing={"usd_per_gpu_hour": r.kpis["breakeven_usd_per_gpu_hour"] * 1.05})) is None
+
+
+def test_with_one_flat_price_every_sold_hour_sells_at_the_headline() -> None:
+    """No decline, no reserved book, no ramp, no credits, no performance discount: the price path is flat."""
+    r = _result(
+        pricing={"price_decline_per_year": 0.0, "reserved_share": 0.0, "ramp_months": 0, "sla_credit_share": 0.0},
+        operations={"sla_credits": "fixed_share", "performance_elasticity": 0.0},
+    )
+    assert r.sold_usd_per_gpu_hour_at_go_live == pytest.approx(2.80, rel=1e-12)
+    assert r.sold_usd_per_gpu_hour_lifetime == pytest.approx(2.80, rel=1e-12)
+
+
+def test_the_lifetime_price_falls_with_the_decline_and_sits_below_go_live() -> None:
+    prices = [_result(pricing={"price_decline_per_year": d}).sold_usd_per_gpu_hour_lifetime for d in (0.0, 0.13, 0.3)]
+    assert prices[0] > prices[1] > prices[2]
+    r = _result()
+    assert r.sold_usd_per_gpu_hour_lifetime < r.sold_usd_per_gpu_hour_at_go_live
+
+
+def test_the_tco_chart_draws_the_price_path() -> None:
+    r = _result()
+    fig = tco_figure(r)
+    notes = [a.text for a in fig.layout.annotations]
+    assert f"sold on average ${r.sold_usd_per_gpu_hour_lifetime:.2f}" in notes
+    assert f"sold at go-live ${r.sold_usd_per_gpu_hour_at_go_live:.2f}" in notes
+    assert "headline price" not in " ".join(notes)
+    assert "margin on the average price −5%" in fig.layout.title.text  # $2.00 TCO against $1.91: a loss, as NPV says
+
+
+def test_overview_shows_the_alerts_above_the_dated_book_notice_with_links() -> None:
+    at = AppTest.from_file(page_path("app"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception
+    warnings = [w.value.replace("\\", "") for w in at.main.warning]
+    first_alert = next(i for i, w in enumerate(warnings) if w.startswith("**Covenant breach.**"))
+    npv = next(i for i, w in enumerate(warnings) if w.startswith("**Negative NPV.**"))
+    book = next(i for i, w in enumerate(warnings) if w.startswith("prices_as_of"))
+    assert first_alert < npv < book
+    links = [(link.proto.page, link.proto.label) for link in at.get("page_link")]
+    assert links[:2] == [("financing", "Why: Financing →"), ("pricing", "Why: Pricing & revenue →")]
