@@ -47,7 +47,20 @@ def navigation() -> None:
                 st.page_link(page_, query_params=query)
 
 
+BUSY_STYLE = """<style>
+body:has([data-stale="true"], [data-testid="stSkeleton"])::after {
+  content: "Computing…"; position: fixed; top: 0.75rem; right: 1.25rem; z-index: 1000100;
+  padding: 0.3rem 0.8rem; border-radius: 1rem; background: #2a9d8f; color: white;
+  font: 600 0.85rem "Source Sans Pro", sans-serif; box-shadow: 0 1px 4px rgba(0, 0, 0, 0.25);
+  animation: neoplan-busy 0.15s ease-in 0.3s both;
+}
+@keyframes neoplan-busy { from { opacity: 0; } to { opacity: 1; } }
+</style>"""
+"""A "Computing…" badge while a run is under way (elements waiting for their new values are marked stale), shown
+from 0.3 s on: actions quicker than that stay quiet. Pure CSS, so it shows even while the page's script is busy."""
+
 page = st.navigation(PAGES, position="hidden")
+st.html(BUSY_STYLE)
 state.get_scenario()  # start the session: the URL's draft after a refresh, else the default preset
 state.sync_url()
 with st.sidebar:

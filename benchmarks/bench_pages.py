@@ -68,7 +68,7 @@ def _submitted(key: str, start: float, step: float, button: str) -> Change:
     """A number typed into a form, then the form's button pressed (the timed rerun runs the form)."""
 
     def change(at: AppTest, i: int) -> None:
-        at.number_input(key=key).set_value(round(start + step * i, 6))
+        at.text_input(key=key).input(str(round(start + step * i, 6)))
         at.button(key=button).click()
 
     return change

@@ -46,7 +46,8 @@ CREATE TABLE IF NOT EXISTS drafts (
     baseline TEXT NOT NULL,
     origin TEXT,
     source TEXT NOT NULL,
-    updated_at TEXT NOT NULL
+    updated_at TEXT NOT NULL,
+    page_state TEXT NOT NULL DEFAULT '{}'
 );
 """
 
@@ -77,13 +78,15 @@ class Draft:
     """What a browser session is editing: the scenario, what it was opened as, and where it came from.
 
     ``body`` and ``baseline`` are scenario JSON; ``origin`` names the library entry it was opened from
-    (None for an upload or a quote); ``source`` is a short human description ("file plan.yaml").
+    (None for an upload or a quote); ``source`` is a short human description ("file plan.yaml"); ``page_state`` is
+    JSON of the pages' own settings that a refresh keeps (the Stress test's ranges, the Compare selection).
     """
 
     body: str
     baseline: str
     origin: str | None
     source: str
+    page_state: str = "{}"
 
 
 def _describe(exc: sqlite3.Error, path: Path) -> str:
@@ -133,6 +136,9 @@ class Library:
             with con:
                 if not self._ready:
                     con.executescript(_SCHEMA)
+                    columns = {row[1] for row in con.execute("PRAGMA table_info(drafts)")}
+                    if "page_state" not in columns:  # a library written before page states were kept
+                        con.execute("ALTER TABLE drafts ADD COLUMN page_state TEXT NOT NULL DEFAULT '{}'")
                     self._ready = True
                 yield con
             self.error = None
@@ -226,10 +232,12 @@ class Library:
         with self._db() as db:
             db.execute("PRAGMA synchronous = OFF")  # a draft lost to a power cut costs one edit; saves stay FULL
             db.execute(
-                "INSERT INTO drafts(id, body, baseline, origin, source, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "INSERT INTO drafts(id, body, baseline, origin, source, updated_at, page_state) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT(id) DO UPDATE SET body = excluded.body, baseline = excluded.baseline, "
-                "origin = excluded.origin, source = excluded.source, updated_at = excluded.updated_at",
-                (draft_id, draft.body, draft.baseline, draft.origin, draft.source, _now()),
+                "origin = excluded.origin, source = excluded.source, updated_at = excluded.updated_at, "
+                "page_state = excluded.page_state",
+                (draft_id, draft.body, draft.baseline, draft.origin, draft.source, _now(), draft.page_state),
             )
             db.execute("DELETE FROM drafts WHERE updated_at < ?", (cutoff,))
 
@@ -238,7 +246,9 @@ class Library:
         if not DRAFT_ID.fullmatch(draft_id):
             return None
         with self._db() as db:
-            row = db.execute("SELECT body, baseline, origin, source FROM drafts WHERE id = ?", (draft_id,)).fetchone()
+            row = db.execute(
+                "SELECT body, baseline, origin, source, page_state FROM drafts WHERE id = ?", (draft_id,)
+            ).fetchone()
         return None if row is None else Draft(*row)
 
 

@@ -477,6 +477,20 @@ def text(key: str, value: float | None) -> str:
     return METRICS[key].text(value)
 
 
+def delta(key: str, value: float | None, reference: float | None) -> str:
+    """The change of figure ``key`` from ``reference`` to ``value``: rates in percentage points (``+1.2 pp``), the rest
+    in the figure's own format (``−$1.26 M``, ``+0.15×``); empty when either is undefined or nothing changed as shown.
+    """
+    if value is None or reference is None or not (math.isfinite(value) and math.isfinite(reference)):
+        return ""
+    m = METRICS[key]
+    diff = value - reference
+    shown = f"{abs(diff) * 100:,.1f} pp" if m.unit.startswith("fraction") else m.text(abs(diff))
+    if not any(ch in "123456789" for ch in shown):
+        return ""
+    return f"{'+' if diff > 0 else formats.MINUS}{shown}"
+
+
 Card = tuple[str, str, str]
 """A metric card: (label, formatted value, help text)."""
 

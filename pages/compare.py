@@ -13,11 +13,10 @@ from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare
 from neoplan.scenario import ScenarioError, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_scenario, get_library, get_scenario
-from ui.widgets import chart
+from ui.widgets import chart, keep, put
 
 CURRENT = "Current scenario (unsaved edits)"
-# The figures compared, by registry key (neoplan.metrics: label and format).
-# Each row: (label, getter of a Result.to_dict(), formatter).
+# The figures compared, by registry key (neoplan.metrics: label, format and delta).
 COMPARED = (
     "gpus",
     "node_capex_usd",
@@ -34,19 +33,18 @@ COMPARED = (
     "payback_months",
     "min_dscr",
 )
-ROWS = [
-    (metrics.METRICS[key].label, lambda d, key=key: metrics.lookup(d, key), metrics.METRICS[key].text)
-    for key in COMPARED
-]
+CHOSEN = "compare.chosen"
 
 st.title("Compare scenarios")
 library = get_library()
 options = [CURRENT, *library.names()]
+keep(CHOSEN, [n for n in ("reference", "optimized") if n in options])  # kept across pages and refreshes
+if any(name not in options for name in st.session_state[CHOSEN]):  # a saved scenario deleted since
+    put(CHOSEN, [name for name in st.session_state[CHOSEN] if name in options])
 chosen = st.multiselect(
     "Scenarios",
     options,
-    default=[n for n in ("reference", "optimized") if n in options],
-    key="compare.chosen",
+    key=CHOSEN,
     help="The first one is the baseline for the deltas.",
 )
 if len(chosen) < 2:
@@ -66,21 +64,16 @@ if len(results) < 2:
 names = list(results)
 data = {name: r.to_dict() for name, r in results.items()}
 base = data[names[0]]
-table = {"": [row[0] for row in ROWS]}
+table = {"": [metrics.METRICS[key].label for key in COMPARED]}
 for name in names:
     col = []
-    for _label, get, show in ROWS:
-        value = get(data[name])
-        text = show(value)
-        if name != names[0] and value is not None and value == value:
-            ref = get(base)
-            if ref is not None and ref == ref and ref != value:
-                diff = value - ref
-                text += f"  ({'+' if diff > 0 else '−'}{show(abs(diff)).lstrip('−')})"
-        col.append(text)
+    for key in COMPARED:
+        value = metrics.lookup(data[name], key)
+        change = "" if name == names[0] else metrics.delta(key, value, metrics.lookup(base, key))
+        col.append(metrics.text(key, value) + (f"  ({change})" if change else ""))
     table[name] = col
-st.dataframe(pd.DataFrame(table), hide_index=True, height=(len(ROWS) + 1) * 35 + 3)
-st.caption(f"Deltas in brackets are against **{fmt.plain(names[0])}**.")
+st.dataframe(pd.DataFrame(table), hide_index=True, height=(len(COMPARED) + 1) * 35 + 3)
+st.caption(f"Deltas in brackets are against **{fmt.plain(names[0])}**; rates (IRR) change in percentage points (pp).")
 
 
 def _design_rows(r: neoplan.Result) -> dict[str, str]:

@@ -5,18 +5,19 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from neoplan import metrics, stress
 from neoplan.charts.stress import cdf_figure, grid_figure, histogram_figure, tornado_figure
+from neoplan.formats import parse_number
 from neoplan.model import Result
 from neoplan.scenario import ScenarioError, scenario_json
 from ui import format as fmt
-from ui.state import evaluate_current, get_scenario
-from ui.widgets import chart, compact_metrics, keep, metric_cards, put
+from ui.state import evaluate_current, get_scenario, page_state, save_page_state
+from ui.widgets import chart, compact_metrics, keep, metric_cards, number_text, put, typed_number
 
 KEY = "stress."
 BASES = KEY + "bases"
@@ -25,12 +26,11 @@ MC_INPUTS = KEY + "mc_inputs"
 KPI_KEY = "stress_kpis"
 SOLVER_KEY = "stress_solvers"
 # Monte Carlo settings and their defaults (session-state keys ``stress.<name>``)
-SETTINGS = {"draws": stress.DEFAULT_DRAWS, "seed": 0, "rho": 0.0, "covenant": stress.DEFAULT_COVENANT_DSCR}
+SETTINGS: dict[str, Any] = {"rho": 0.0}  # and draws, seed, covenant: typed as text (monte_carlo_section)
 # The stress outputs one can pick, named as in neoplan.metrics.
 METRIC_CHOICES = {
     key: metrics.METRICS[key].label for key in ("equity_irr", "project_irr", "npv_usd", "payback_months", "min_dscr")
 }
-Number = TypeVar("Number", int, float)
 DIST_LABELS: dict[stress.Distribution, str] = {
     "triangular": "Triangular (low, base, high)",
     "uniform": "Uniform (low–high)",
@@ -101,14 +101,19 @@ def where_text(where: float | None, probability_of_loss: float) -> str:
     )
 
 
-def _whole(value: Number) -> Number | int:
-    """A whole number as an int (number inputs may hand back floats); anything else as is, for the check to name."""
-    return int(value) if float(value).is_integer() else value
+def typed(text: str, *, integer: bool = False) -> tuple[float | int | None, str | None]:
+    """(number, None) for what was typed into a text field, or (None, why it is not a number)."""
+    try:
+        return typed_number(str(text), integer=integer), None
+    except ValueError as exc:
+        shown = str(text).strip()
+        return None, f"{exc}, got “{shown if len(shown) <= 40 else shown[:39] + '…'}”"
 
 
-def _shown(value: float, unit: str) -> float:
-    """A driver value in its widget's unit (percent for fractions), float noise rounded off."""
-    return round(value * display(unit)[0], 10)
+def _shown(value: float, unit: str) -> str:
+    """A driver value as its text field shows it, in the widget's unit (percent for fractions)."""
+    scale, _, number, _ = display(unit)
+    return number_text(round(value * scale, 10), number)
 
 
 def _widget_values(key: str, rng: stress.Range) -> dict[str, Any]:
@@ -131,13 +136,16 @@ def _reset_ranges(defaults: Mapping[str, stress.Range]) -> None:
 def follow_scenario(base: Mapping[str, float], defaults: Mapping[str, stress.Range]) -> None:
     """Reset the range of each driver whose scenario value changed since its range was set (the defaults sit
     around it); keep every other range as the user left it, across page switches too."""
-    seen = st.session_state.get(BASES, {})
+    seen = page_state().get(BASES, {})  # with the draft: a refresh keeps the ranges the user set
     _reset_ranges({k: rng for k, rng in defaults.items() if seen.get(k) != base[k]})
-    st.session_state[BASES] = dict(base)
+    if seen != base:
+        page_state()[BASES] = dict(base)
+        save_page_state()
 
 
-def range_problem(key: str, low: float | None, high: float | None, distribution: str) -> str | None:
-    """What is wrong with a driver's range as typed, in the widget's units (percent for fractions); None if fine."""
+def range_problem(key: str, low: float | str | None, high: float | str | None, distribution: str) -> str | None:
+    """What is wrong with a driver's range as typed (numbers, or the text of the fields), in the widget's units
+    (percent for fractions); None if fine."""
     spec = stress.DRIVERS[key]
     scale, label, number, _ = display(spec.unit)
     lo, hi = stress.driver_bounds(key)
@@ -145,10 +153,17 @@ def range_problem(key: str, low: float | None, high: float | None, distribution:
     def show(value: float) -> str:
         return f"{number % value} {label}"
 
+    parsed = []
     for name, value in (("low", low), ("high", high)):
+        if isinstance(value, str):
+            value, why = typed(value)
+            if why:
+                return f"{spec.label}: {name}: {why}"
         if value is None or not math.isfinite(value) or not lo <= value / scale <= hi:
             got = "nothing" if value is None else show(value)
             return f"{spec.label}: {name} must be between {show(lo * scale)} and {show(hi * scale)}, got {got}"
+        parsed.append(value)
+    low, high = parsed
     assert low is not None and high is not None
     if low > high:
         return f"{spec.label}: low ({show(low)}) must be ≤ high ({show(high)})"
@@ -168,19 +183,15 @@ def driver_table(
     ranges = {}
     problems = []
     for key, spec in stress.DRIVERS.items():
-        scale, label, number, step = display(spec.unit)
+        scale, label, _, _ = display(spec.unit)
         for widget, value in _widget_values(key, defaults[key]).items():
             keep(widget, value)
         row = st.columns([2.2, 1.4, 1.2, 1.2, 2.0], vertical_alignment="center")
         reason = f"{stress.driver_description(key)} Default range: {spec.why} ({spec.source})."
         row[0].markdown(f"{spec.label} [{label}]", help=fmt.plain(reason))  # "$2.80 … $3.50" is no LaTeX
         row[1].markdown(show_value(base[key], spec.unit))
-        low = row[2].number_input(
-            f"{spec.label} low", key=f"{KEY}low.{key}", step=step, format=number, label_visibility="collapsed"
-        )
-        high = row[3].number_input(
-            f"{spec.label} high", key=f"{KEY}high.{key}", step=step, format=number, label_visibility="collapsed"
-        )
+        low = row[2].text_input(f"{spec.label} low", key=f"{KEY}low.{key}", label_visibility="collapsed")
+        high = row[3].text_input(f"{spec.label} high", key=f"{KEY}high.{key}", label_visibility="collapsed")
         dist = row[4].selectbox(
             f"{spec.label} distribution",
             list(DIST_LABELS),
@@ -193,7 +204,7 @@ def driver_table(
             problems.append(problem)
             st.error(fmt.plain(problem))
         else:
-            ranges[key] = stress.Range(float(low) / scale, float(high) / scale, dist)
+            ranges[key] = stress.Range(parse_number(low) / scale, parse_number(high) / scale, dist)
     return ranges, problems[0] if problems else None
 
 
@@ -342,18 +353,19 @@ def grid_section(result: Any, ranges: dict[str, stress.Range]) -> None:
 def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
     """Monte Carlo settings, run (cached per inputs) and results; returns the DSCR covenant chosen."""
     st.subheader("Monte Carlo")
-    for name, value in {**SETTINGS, "covenant": stress.covenant_of(result.scenario)}.items():
+    covenant_default = stress.covenant_of(result.scenario)
+    texts = {"draws": f"{stress.DEFAULT_DRAWS:,}", "seed": "0", "covenant": f"{covenant_default:.2f}"}
+    for name, value in {**SETTINGS, **texts}.items():
         keep(KEY + name, value)
     form = st.form(f"{KEY}mc_form", border=False)  # settings apply together, on "Run", not on every keystroke
     c = form.columns(4)
-    draws = c[0].number_input(
+    draws_text = c[0].text_input(
         "Draws",
-        step=1_000,
         key=f"{KEY}draws",
         help=f"Joint draws of all drivers ({stress.MIN_DRAWS:,} to {stress.MAX_DRAWS:,}).",
     )
-    seed = c[1].number_input(
-        "Seed", step=1, key=f"{KEY}seed", help="Random seed: the same seed and inputs give the same result."
+    seed_text = c[1].text_input(
+        "Seed", key=f"{KEY}seed", help="Random seed: the same seed and inputs give the same result."
     )
     rho = c[2].slider(
         "Price–utilization correlation",
@@ -364,14 +376,23 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
         help="Rank correlation of the price and utilization draws (0 = independent). Negative: "
         "when prices are high, fewer hours sell.",
     )
-    covenant = c[3].number_input(
+    covenant_text = c[3].text_input(
         "DSCR covenant [×]",
-        step=0.05,
-        format="%.2f",
         key=f"{KEY}covenant",
         help="Minimum yearly DSCR the lender requires; used for the breach probability and the debt solver below.",
     )
     form.form_submit_button("Run Monte Carlo", key=f"{KEY}run_mc", help="Run the draws with these settings.")
+    fields = {
+        "draws": typed(draws_text, integer=True),
+        "seed": typed(seed_text, integer=True),
+        "covenant": typed(covenant_text),
+    }
+    bad = [f"{name}: {why}" for name, (_, why) in fields.items() if why]
+    values = [v for v, _ in fields.values()]
+    if bad or None in values:  # nothing typed is guessed at
+        st.error(f"Monte Carlo not run: {fmt.plain('; '.join(bad))}")
+        return covenant_default if fields["covenant"][0] is None else float(fields["covenant"][0])
+    draws, seed, covenant = (float(v) for v in values if v is not None)
     inputs = json.dumps(
         [scenario_json(result.scenario), _ranges_text(ranges), draws, seed, rho, covenant], sort_keys=True, default=str
     )
@@ -385,8 +406,8 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
             mc = stress.monte_carlo(
                 result,
                 ranges,
-                draws=_whole(draws),
-                seed=_whole(seed),
+                draws=int(draws),
+                seed=int(seed),
                 correlation=float(rho),
                 covenant_dscr=float(covenant),
                 progress=show_progress,
@@ -462,8 +483,12 @@ def solver_section(result: Any, covenant: float) -> None:
         "that earns the target equity IRR, the utilization at which NPV is zero, and the largest debt share "
         f"whose minimum yearly DSCR meets the {covenant:.2f}× covenant set in the Monte Carlo."
     )
-    keep(f"{KEY}target_irr", stress.DEFAULT_TARGET_EQUITY_IRR * 100)
-    target = st.columns(3)[0].number_input("Target equity IRR [%]", step=1.0, format="%.1f", key=f"{KEY}target_irr")
+    keep(f"{KEY}target_irr", f"{stress.DEFAULT_TARGET_EQUITY_IRR * 100:.1f}")
+    typed_target = st.columns(3)[0].text_input("Target equity IRR [%]", key=f"{KEY}target_irr")
+    target, bad_target = typed(typed_target)
+    if bad_target or target is None:
+        st.error(f"Solvers not run: target equity IRR: {fmt.plain(bad_target)}")
+        return
     scenario = result.scenario
     try:
         price, util, debt = cached_solvers(scenario_json(scenario), target / 100, covenant, result)
@@ -517,8 +542,8 @@ def remember_for_export(result: Result) -> None:
     if mc is None:
         return
     state = st.session_state
-    typed = state.get(f"{KEY}target_irr")
-    target = float(typed) if isinstance(typed, int | float) else math.nan
+    target = typed(str(state.get(f"{KEY}target_irr", "")))[0]
+    target = math.nan if target is None else float(target)
     if not -99 < target < 1000:  # outside what run_all accepts (the solver section says what is wrong): default
         target = stress.DEFAULT_TARGET_EQUITY_IRR * 100
     settings = stress.Settings(

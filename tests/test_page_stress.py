@@ -12,6 +12,7 @@ from test_user_text import shown  # Markdown as it reads on screen
 
 import neoplan
 from neoplan import stress
+from neoplan.formats import parse_number
 from neoplan.scenario import scenario_json
 from ui import format as fmt
 
@@ -21,12 +22,15 @@ DRAWS = 500
 
 def _submit(at: AppTest, widget: Any, value: Any, button: str) -> None:
     """Type ``value`` into a widget of one of the page's forms and press the form's button (ranges or Monte Carlo)."""
-    widget.set_value(value)
+    if hasattr(widget, "input"):  # a text field: numbers are typed
+        widget.input(str(value))
+    else:
+        widget.set_value(value)
     at.button(key=button).click().run()
 
 
 def _page(draws: int = DRAWS, **state: object) -> AppTest:
-    return run_page(PAGE, 90, **{"stress.draws": draws, **state})
+    return run_page(PAGE, 90, **{"stress.draws": str(draws), **state})
 
 
 def _mc_table(at: AppTest):  # type: ignore[no-untyped-def]
@@ -74,7 +78,7 @@ def test_page_says_why_the_default_ranges_are_what_they_are() -> None:
 
 def test_the_run_shown_is_left_for_the_export_page() -> None:
     at = _page()
-    _submit(at, at.number_input(key="stress.seed"), 5, "stress.run_mc")
+    _submit(at, at.text_input(key="stress.seed"), 5, "stress.run_mc")
     scenario_text, settings = at.session_state["stress.export_settings"]
     assert scenario_text == scenario_json(neoplan.load_scenario("optimized"))
     assert (settings.draws, settings.seed, settings.grid_x, settings.grid_points) == (DRAWS, 5, "usd_per_gpu_hour", 21)
@@ -84,7 +88,7 @@ def test_the_run_shown_is_left_for_the_export_page() -> None:
 def test_new_seed_reruns_the_monte_carlo() -> None:
     at = _page()
     before = _mc_table(at).loc["NPV"].tolist()
-    _submit(at, at.number_input(key="stress.seed"), 3, "stress.run_mc")
+    _submit(at, at.text_input(key="stress.seed"), 3, "stress.run_mc")
     assert not at.exception and not at.error
     assert _mc_table(at).loc["NPV"].tolist() != before
 
@@ -93,7 +97,7 @@ def test_solvers_show_their_answers(optimized: neoplan.Result) -> None:
     at = _page()
     price = stress.price_for_equity_irr(optimized, 0.20)
     assert _metric(at, "Price for 20.0 % equity IRR") == fmt.usd_per_gpu_hour(price.value)
-    at.number_input(key="stress.target_irr").set_value(30.0).run()
+    at.text_input(key="stress.target_irr").input(str(30.0)).run()
     assert _metric(at, "Price for 30.0 % equity IRR") == fmt.usd_per_gpu_hour(
         stress.price_for_equity_irr(optimized, 0.30).value
     )
@@ -107,7 +111,7 @@ def test_too_few_draws_shows_an_error() -> None:
 
 def test_inverted_range_shows_an_error_and_stops() -> None:
     at = _page()
-    _submit(at, at.number_input(key="stress.low.utilization"), 99.0, "stress.apply_ranges")
+    _submit(at, at.text_input(key="stress.low.utilization"), 99.0, "stress.apply_ranges")
     assert not at.exception
     messages = [shown(e.value) for e in at.error]
     assert any("Utilization: low (99.0 %) must be ≤ high (95.0 %)" in m for m in messages), messages
@@ -131,7 +135,7 @@ def _app_on_stress_page() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=90)
     at.run()
     at.switch_page("pages/stress_test.py")
-    at.session_state["stress.draws"] = DRAWS
+    at.session_state["stress.draws"] = str(DRAWS)
     at.run()
     assert not at.exception, at.exception
     return at
@@ -146,14 +150,14 @@ def _tornado_table(at: AppTest):  # type: ignore[no-untyped-def]
 
 def test_ranges_and_results_survive_leaving_and_returning() -> None:
     at = _app_on_stress_page()
-    _submit(at, at.number_input(key="stress.low.utilization"), 50.0, "stress.apply_ranges")  # typed in percent
-    _submit(at, at.number_input(key="stress.high.capex_multiple"), 1.5, "stress.apply_ranges")
+    _submit(at, at.text_input(key="stress.low.utilization"), 50.0, "stress.apply_ranges")  # typed in percent
+    _submit(at, at.text_input(key="stress.high.capex_multiple"), 1.5, "stress.apply_ranges")
     _submit(at, at.selectbox(key="stress.dist.pue"), "uniform", "stress.apply_ranges")
     at.radio(key="stress.tornado_metric").set_value("npv_usd").run()
     at.selectbox(key="stress.grid_y").set_value("interest_rate").run()
     at.slider(key="stress.grid_points").set_value(11).run()
-    _submit(at, at.number_input(key="stress.seed"), 3, "stress.run_mc")
-    at.number_input(key="stress.target_irr").set_value(25.0).run()
+    _submit(at, at.text_input(key="stress.seed"), 3, "stress.run_mc")
+    at.text_input(key="stress.target_irr").input(str(25.0)).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     tornado, mc = _tornado_table(at), _mc_table(at)
     assert tornado.loc["Utilization", "Low"] == "50.0 %" and tornado.loc["Capex", "High"] == "1.50 ×"
@@ -166,29 +170,31 @@ def test_ranges_and_results_survive_leaving_and_returning() -> None:
 
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert len(at.get("plotly_chart")) == 4  # tornado, grid, histogram, CDF
-    assert at.number_input(key="stress.low.utilization").value == 50.0
+    assert parse_number(at.text_input(key="stress.low.utilization").value) == 50.0
     assert at.selectbox(key="stress.dist.pue").value == "uniform"
     assert at.radio(key="stress.tornado_metric").value == "npv_usd"
     assert (at.selectbox(key="stress.grid_y").value, at.slider(key="stress.grid_points").value) == ("interest_rate", 11)
-    assert at.number_input(key="stress.seed").value == 3
+    assert parse_number(at.text_input(key="stress.seed").value) == 3
     assert _tornado_table(at).equals(tornado) and _mc_table(at).equals(mc)
     assert _metric(at, "Price for 25.0 % equity IRR") == price
 
 
 def test_a_new_scenario_resets_only_the_ranges_of_drivers_it_moved() -> None:
     at = _app_on_stress_page()
-    _submit(at, at.number_input(key="stress.low.utilization"), 50.0, "stress.apply_ranges")
+    _submit(at, at.text_input(key="stress.low.utilization"), 50.0, "stress.apply_ranges")
     at.switch_page("pages/pricing.py").run()
     at.text_input(key="w.pricing.usd_per_gpu_hour").input(str(3.2)).run()
     at.switch_page("pages/stress_test.py").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert at.number_input(key="stress.low.usd_per_gpu_hour").value == pytest.approx(0.75 * 3.2)  # around the new price
-    assert at.number_input(key="stress.low.utilization").value == 50.0  # untouched driver: kept as typed
+    assert parse_number(at.text_input(key="stress.low.usd_per_gpu_hour").value) == pytest.approx(
+        0.75 * 3.2
+    )  # around the new price
+    assert parse_number(at.text_input(key="stress.low.utilization").value) == 50.0  # untouched driver: kept as typed
 
 
 def test_out_of_bounds_range_names_the_driver_in_percent() -> None:
     at = _page()
-    _submit(at, at.number_input(key="stress.high.utilization"), 120.0, "stress.apply_ranges")
+    _submit(at, at.text_input(key="stress.high.utilization"), 120.0, "stress.apply_ranges")
     assert not at.exception
     messages = [shown(e.value) for e in at.error]
     assert any("Utilization: high must be between 0.0 % and 100.0 %, got 120.0 %" in m for m in messages), messages

@@ -103,7 +103,7 @@ def test_plain_escapes_every_markdown_construct() -> None:
 @pytest.mark.parametrize("page", PAGES)
 def test_user_text_is_never_rendered_as_markdown(page: str) -> None:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.session_state["stress.draws"] = 200  # keep the Stress test page quick
+    at.session_state["stress.draws"] = "200"  # keep the Stress test page quick
     at.run()
     at.session_state[SCENARIO] = _shared_scenario()  # the open scenario, as after loading the shared file
     at.switch_page(f"pages/{page}.py").run()

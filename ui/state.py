@@ -65,6 +65,7 @@ SOURCE = "scenario_source"
 GENERATION = "scenario_generation"
 DRAFT_ID = "scenario_draft_id"
 PERSISTED = "scenario_persisted"
+PAGE_STATE = "page_state"
 UNDO = "scenario_undo"
 ERRORS = "field_errors"
 WIDGET_PREFIX = "w."
@@ -111,6 +112,7 @@ def _start() -> None:
         st.session_state[BASELINE] = baseline
         st.session_state[SOURCE] = draft.source
         st.session_state[GENERATION] = 0
+        st.session_state[PAGE_STATE] = _page_state_of(draft)
         _persist()
     else:
         scenario = neoplan.load_scenario(DEFAULT_PRESET)
@@ -165,12 +167,48 @@ def status() -> Status:
     )
 
 
+def _page_state_of(draft: Draft) -> dict[str, Any]:
+    """A draft's page state (an empty one if it cannot be read: the pages start from their defaults)."""
+    try:
+        data = json.loads(draft.page_state)
+    except (json.JSONDecodeError, TypeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def page_state() -> dict[str, Any]:
+    """The pages' own settings that a refresh keeps (JSON values by key, written with the draft): the Stress test's
+    ranges and Monte Carlo settings, the Compare selection, … Change it, then call :func:`save_page_state`."""
+    return st.session_state.setdefault(PAGE_STATE, {})
+
+
+def save_page_state() -> None:
+    """Write the page state with the draft (skipped when nothing changed)."""
+    get_scenario()
+    _persist()
+
+
+def _page_state_json() -> str:
+    """The page state as JSON; values JSON cannot hold are left out (a page then starts them from its default)."""
+    state = page_state()
+    try:
+        return json.dumps(state, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
+        kept = {}
+        for key, value in state.items():
+            with suppress(TypeError, ValueError):
+                json.dumps(value, allow_nan=False)
+                kept[key] = value
+        return json.dumps(kept, sort_keys=True)
+
+
 def _snapshot() -> Draft:
     return Draft(
         body=scenario_json(get_scenario()),
         baseline=str(st.session_state[BASELINE]),
         origin=st.session_state.get(ORIGIN),
         source=str(st.session_state.get(SOURCE, "")),
+        page_state=_page_state_json(),
     )
 
 

@@ -19,7 +19,7 @@ from neoplan.formats import parse_number
 from neoplan.scenario import Scenario
 
 from .format import plain
-from .state import WIDGET_PREFIX, field_errors, get_scenario, update_field
+from .state import WIDGET_PREFIX, field_errors, get_scenario, page_state, save_page_state, update_field
 
 KEPT = "ui.kept"
 """Session-state dict holding the last value of every widget made persistent by :func:`keep`."""
@@ -246,25 +246,39 @@ def metric_cards(
                 col.metric(label, value, help=help_text, border=True)
 
 
+def _kept() -> dict[str, Any]:
+    """The recorded values of the widgets made persistent by :func:`keep` (in the draft's page state)."""
+    return page_state().setdefault(KEPT, {})
+
+
 def keep(key: str, default: Any) -> None:
-    """Make the page widget keyed ``key`` keep its value when the user leaves its page and comes back.
+    """Make the page widget keyed ``key`` keep its value when the user leaves its page and comes back, and across
+    a browser refresh.
 
     Streamlit drops a widget's state at the end of any run that does not draw it (another page was shown); its
     next run would then re-create it empty. Call this just before drawing the widget (which must then take no
-    ``value``/``index`` of its own): it records the widget's value, and puts the recorded one (or ``default``)
-    back when Streamlit has dropped it.
+    ``value``/``index`` of its own): it records the widget's value in the draft's page state (so a refresh brings
+    it back too), and puts the recorded one (or ``default``) back when Streamlit has dropped it. Values must be
+    JSON (numbers, text, lists of them).
     """
-    store: dict[str, Any] = st.session_state.setdefault(KEPT, {})
+    store = _kept()
     if key in st.session_state:
-        store[key] = st.session_state[key]
+        value = st.session_state[key]
+        if store.get(key, _MISSING) != value:
+            store[key] = value
+            save_page_state()
     else:
         st.session_state[key] = store[key] = store.get(key, default)
+
+
+_MISSING = object()
 
 
 def put(key: str, value: Any) -> None:
     """Set the value of a widget made persistent by :func:`keep` (from a callback or before it is drawn)."""
     st.session_state[key] = value
-    st.session_state.setdefault(KEPT, {})[key] = value
+    _kept()[key] = value
+    save_page_state()
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
