@@ -56,8 +56,8 @@ body:has([data-stale="true"], [data-testid="stSkeleton"])::after {
 }
 @keyframes neoplan-busy { from { opacity: 0; } to { opacity: 1; } }
 </style>"""
-"""A "Computing…" badge while a run is under way (elements waiting for their new values are marked stale), shown
-from 0.3 s on: actions quicker than that stay quiet. Pure CSS, so it shows even while the page's script is busy."""
+# A "Computing…" badge while a run is under way (elements waiting for their new values are marked stale), shown
+# from 0.3 s on: actions quicker than that stay quiet. Pure CSS, so it shows even while the page's script is busy.
 
 page = st.navigation(PAGES, position="hidden")
 st.html(BUSY_STYLE)

@@ -6,6 +6,7 @@ labels and the messages of :mod:`neoplan.stress` and :mod:`neoplan.quote` do. :f
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 
@@ -97,6 +98,16 @@ def ratio(value: float | None) -> str:
 def mw(kw: float | None) -> str:
     """Power given in kW, shown in MW: ``1.38 MW``."""
     return NA if kw is None or _missing(kw) else f"{kw / 1000:,.2f} MW"
+
+
+def when(timestamp: str) -> str:
+    """An ISO timestamp for people: ``2026-12-01T20:31:59+00:00`` → ``1 Dec 2026, 20:31 UTC`` (as is if unreadable)."""
+    try:
+        moment = datetime.datetime.fromisoformat(timestamp)
+    except (TypeError, ValueError):
+        return str(timestamp)
+    zone = " UTC" if moment.utcoffset() == datetime.timedelta(0) else ""
+    return f"{moment.day} {moment:%b %Y, %H:%M}{zone}"
 
 
 def count(value: float | None) -> str:

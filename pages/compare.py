@@ -79,7 +79,7 @@ st.caption(f"Deltas in brackets are against **{fmt.plain(names[0])}**; rates (IR
 def _design_rows(r: neoplan.Result) -> dict[str, str]:
     """What each design is built from: platform, price book, racks and cooling (to see what differs)."""
     f, p = r.facility, r.platform
-    per_rack = "1 rack-scale system" if p.rack_scale else f"{f.servers_per_rack} servers"
+    per_rack = f"1 NVL72 system ({p.compute_trays} compute trays)" if p.rack_scale else f"{f.servers_per_rack} servers"
     return {
         "GPU platform": p.name,
         "Hardware prices as of": r.scenario.prices_as_of,

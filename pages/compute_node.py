@@ -89,7 +89,7 @@ if result is not None:
         rental = default_rentals().get(result.platform.key)
         if rental is not None:
             st.caption(
-                f"Reference rental price of {result.platform.key}: ${rental.usd_per_gpu_hour:.2f}/GPU-hour "
+                f"Reference rental price of the {result.platform.name}: ${rental.usd_per_gpu_hour:.2f}/GPU-hour "
                 f"({rental.date}, {rental.basis}). The scenario rents at "
                 f"${result.scenario.pricing.usd_per_gpu_hour:.2f}."
             )
@@ -101,13 +101,13 @@ if result is not None:
                 st.dataframe(
                     [
                         {
-                            "key": key,
+                            "Item": row.description,
                             BOOK_DATES[0]: old,
                             result.book.as_of: row.price_usd,
-                            "basis": row.basis,
-                            "source": row.source,
+                            "Basis": row.basis,
+                            "Source": row.source,
                         }
-                        for key, old, row in changes
+                        for _key, old, row in changes
                     ],
                     hide_index=True,
                     column_config={
@@ -168,7 +168,9 @@ if result is not None:
             "item": st.column_config.TextColumn("Item", width=320),
             "quantity": st.column_config.NumberColumn("Qty", width="small"),
             "unit": st.column_config.TextColumn("Unit", width="small"),
-            "key": st.column_config.TextColumn("Price key", width="small"),
+            "key": st.column_config.TextColumn(
+                "Price key", width="small", help="The key to override this price under prices: in a scenario file."
+            ),
             "basis": st.column_config.TextColumn("Basis", width="small"),
             "unit_price_usd": st.column_config.NumberColumn("Unit price", format="dollar", step=1),
             "total_usd": st.column_config.NumberColumn("Total", format="dollar", step=1),

@@ -20,8 +20,8 @@ from neoplan.fabric import (
 )
 from neoplan.scenario import TOPOLOGY_LABELS, scenario_json
 from ui import format as fmt
-from ui.state import evaluate_current
-from ui.widgets import chart, field_input
+from ui.state import evaluate_current, get_scenario
+from ui.widgets import chart, compact_metrics, field_input
 
 GENERATIONS = {400: "400G: NDR / ConnectX-7 / BlueField-3", 800: "800G: XDR / ConnectX-8"}
 OOB_SHARING = {
@@ -59,7 +59,10 @@ with left:
     st.subheader("Back end")
     field_input("fabric.topology", "Design", options_labels=TOPOLOGY_LABELS)
     field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]")
-    field_input("fabric.nics_per_node", "Back-end NICs per server")
+    field_input(
+        "fabric.nics_per_node",
+        "Back-end NICs per 8 GPUs" if get_scenario().cluster.gpus_per_node == 72 else "Back-end NICs per server",
+    )
     field_input("fabric.nic_gbps", "Generation (NIC speed)", options_labels=GENERATIONS)
     switches = {
         k: it for k, it in default_network_catalogue().items() if it.role == "switch" and it.family in BACKEND_FAMILIES
@@ -113,13 +116,19 @@ if result is not None:
     fabric = result.fabric
     b, fe, oob = fabric.backend, fabric.frontend, fabric.oob
     unit_name = "compute tray" if b.gpus_per_node != result.scenario.cluster.gpus_per_node else "server"
+    node = fmt.node_word(result.platform.rack_scale)
+    switch = default_network_catalogue()[b.items["switch"]]
     storage_gbps = fe.storage_port_gbps or fe.port_gbps
     with right:
         backend_usd = fabric.capex_usd("backend_network")
         spines_label = "Modular chassis" if b.chassis else "Spine switches"
         cards = [
             metrics.card("capex_usd.backend_network", backend_usd, "Switches, optics and cables.", short=True),
-            ("Back end per server", fmt.usd_exact(backend_usd / result.servers), "Back-end capex ÷ servers."),
+            (
+                f"Back end per {node}",
+                fmt.usd_exact(backend_usd / result.servers),
+                f"Back-end capex ÷ {fmt.node_word(result.platform.rack_scale, plural=True)}.",
+            ),
             (
                 "Bandwidth per GPU",
                 f"{b.injection_gbps_per_gpu:,.0f} Gbit/s",
@@ -135,8 +144,9 @@ if result is not None:
             ("Core switches", fmt.count(b.core_switches), None),
             (
                 "Switch",
-                b.items["switch"],
-                f"{b.rails_per_leaf} rail(s) per leaf; {b.endpoints:,} NIC endpoints on {b.servers:,} {unit_name}s.",
+                switch.model,
+                f"{switch.short_name}: {switch.name}. {b.rails_per_leaf} rail(s) per leaf; {b.endpoints:,} NIC "
+                f"endpoints on {b.servers:,} {unit_name}s.",
             ),
             ("Transceivers", fmt.count(b.transceivers), "Server-side single-port plus switch-side twin-port."),
             ("Cables", fmt.count(b.cables), "Fibres, DACs, DAC splitters and ACCs."),
@@ -168,9 +178,11 @@ if result is not None:
             ("Network racks", fmt.count(b.network_racks + fe.network_racks), "Back-end and front-end switch racks."),
             ("Network power", f"{sum(fabric.power_kw.values()):,.1f} kW", "Switches and optics of all three networks."),
         ]
-        for row in range(0, len(cards), 3):
-            for col, (label, value, help_text) in zip(st.columns(3), cards[row : row + 3], strict=False):
-                col.metric(label, value, help=help_text)
+        compact_metrics("network_cards", 1.6)  # "SN5600 · 128×400G" fits a third of the column at 1,280 px
+        with st.container(key="network_cards"):
+            for row in range(0, len(cards), 3):
+                for col, (label, value, help_text) in zip(st.columns(3), cards[row : row + 3], strict=False):
+                    col.metric(label, value, help=help_text)
         for warning in fabric.warnings:
             st.warning(fmt.plain(warning))
 

@@ -456,7 +456,7 @@ def choices_tab(result: Result | None, report: OperationsReport | None, base: di
                 help="Multiplier on utilization: the customers a readiness gap turns away.",
             )
             c3.metric(
-                "Goodput vs the reference way",
+                "Goodput vs reference",
                 _points(report.goodput - report.reference_goodput),
                 help="Goodput minus that of the same cluster with the checklist done, default burn-in and no "
                 "hot spares [percentage points].",

@@ -30,19 +30,24 @@ for alert in alerts(result):  # what a lender stops at first, above every other 
     with st.container(border=True, key=f"overview_alert_{alert.key}"):
         st.warning(f"**{alert.title}.** {fmt.plain(alert.reason)}", icon=":material/report:")
         st.page_link(alert.page, label=f"Why: {PAGE_TITLES.get(alert.page, 'explain')} →")
-with st.container(border=True):
+compact_metrics("overview_cluster", 1.9)  # an NVL72 rack's "$3,194,100" fits five to a row at 1,280 px
+with st.container(border=True, key="overview_cluster"):
     st.caption("CLUSTER")
     c = st.columns(5)
+    p = result.platform
     spares = f" Plus {result.spare_servers} hot spares." if result.spare_servers else ""
     facility = f"Facility peak with PUE {result.facility.pue:g}: {fmt.mw(result.facility.facility_peak_kw)}."
+    trays = f" {result.servers * p.compute_trays:,} compute trays ({p.compute_trays} per rack)." if p.rack_scale else ""
     notes = {
-        "gpus": result.platform.name,
-        "servers": spares,
-        "node_capex_usd": "Line by line: Compute node page.",
+        "gpus": p.name,
+        "servers": trays + spares,
+        "node_capex_usd": "Line by line: Compute node page." + (" One NVL72 rack." if p.rack_scale else ""),
         "it_power_peak_kw": facility,
     }
     for col, key in zip(c, ("gpus", "servers", "node_capex_usd", "it_power_peak_kw", "racks"), strict=True):
         label, value, help_text = metrics.card(key, metrics.lookup(d, key), notes.get(key, ""))
+        if p.rack_scale and key in ("servers", "node_capex_usd"):
+            label = {"servers": "NVL72 racks", "node_capex_usd": "Rack price"}[key]
         col.metric(label, value, help=help_text)
 
 HEADLINE = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from neoplan.formats import when
 from neoplan.scenario import ScenarioError
 from ui import state
 from ui.format import plain
@@ -110,7 +111,7 @@ for entry in entries:
         c1, c2, c3, c4 = st.columns([3, 1, 2, 1])
         c1.markdown(
             f"**{plain(entry.name)}**"
-            + (" · preset" if entry.read_only else f" · saved {entry.saved_at}")
+            + (" · preset" if entry.read_only else f" · saved {plain(when(entry.saved_at))}")
             + (" · open now" if entry.name == status.origin else "")
         )
         c2.button("Open", key=f"scenarios.open.{entry.name}", on_click=_open, args=(entry.name,))

@@ -139,7 +139,7 @@ with tab_storage:
             if s.port_note():
                 st.caption(s.port_note())
             details = {
-                "Server model": f"{s.model.key}: {s.model.name}",
+                "Server model": s.model.name,
                 "Drives": f"{s.drives:,} ({s.drives_per_server} per server, {s.model.drive_tb:g} TB each)",
                 "Raw capacity": f"{s.raw_tb / 1000:,.2f} PB",
                 "Net efficiency": fmt.pct(s.net_efficiency),
@@ -177,7 +177,11 @@ with tab_site:
         f = result.facility
         with right.container(key=f"{METRICS_KEY}_site"):
             c1, c2, c3, c4 = st.columns(4)
-            c1.metric("Compute racks", fmt.count(f.compute_racks), help=f"{f.servers_per_rack} servers per rack.")
+            c1.metric(
+                "Compute racks",
+                fmt.count(f.compute_racks),
+                help="One NVL72 system per rack." if f.rack_scale else f"{f.servers_per_rack} servers per rack.",
+            )
             c2.metric("Network racks", fmt.count(f.network_racks), help="Back-end and front-end switch racks.")
             c3.metric("Storage racks", fmt.count(f.storage_racks))
             c4.metric("Mgmt racks", fmt.count(f.management_racks), help="Management nodes and firewalls.")
@@ -233,7 +237,8 @@ with tab_site:
 with tab_capex:
     if result is not None:
         c1, c2, c3, c4 = st.columns(4)
-        c1.metric("Per server", fmt.usd_exact(result.capex_per_server_usd), help="All capex per compute server.")
+        node = fmt.node_word(result.platform.rack_scale)
+        c1.metric(f"Per {node}", fmt.usd_exact(result.capex_per_server_usd), help=f"All capex per compute {node}.")
         for col, key in ((c2, "capex_per_server_excl_storage_usd"), (c3, "capex_per_gpu_usd")):
             label, value, help_text = metrics.card(key, getattr(result, key), short=True)
             col.metric(label, value, help=help_text)

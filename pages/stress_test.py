@@ -435,10 +435,11 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
         help="Share of draws in which the project misses the hurdle rate.",
     )
     p[2].metric(
-        f"Probability of a covenant breach (DSCR < {mc.covenant_dscr:.2f}×)",
+        f"Covenant breach (DSCR < {mc.covenant_dscr:.2f}×)",
         fmt.pct(mc.probability_dscr_breach),
         border=True,
-        help="Share of draws whose minimum yearly DSCR falls below the covenant (the scenario's "
+        help="Probability of a covenant breach: the share of draws whose minimum yearly DSCR falls below the "
+        "covenant (the scenario's "
         "financing.covenant_dscr unless changed here).",
     )
     table = pd.DataFrame(

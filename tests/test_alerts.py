@@ -69,7 +69,7 @@ def test_the_tco_chart_draws_the_price_path() -> None:
     assert f"sold on average ${r.sold_usd_per_gpu_hour_lifetime:.2f}" in notes
     assert f"sold at go-live ${r.sold_usd_per_gpu_hour_at_go_live:.2f}" in notes
     assert "headline price" not in " ".join(notes)
-    assert "margin on the average price −5%" in fig.layout.title.text  # $2.00 TCO against $1.91: a loss, as NPV says
+    assert "margin on the average sold price −5%" in fig.layout.title.text  # TCO $2.00 over $1.91: a loss, as NPV
 
 
 def test_overview_shows_the_alerts_above_the_dated_book_notice_with_links() -> None:

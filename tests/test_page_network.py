@@ -52,10 +52,12 @@ def test_impossible_fabric_shows_a_clear_error() -> None:
 def test_generation_and_spectrum_x_pick_their_switch() -> None:
     at = _network_page()
     at.selectbox(key="w.fabric.nic_gbps").set_value(800).run()  # auto switch: Quantum-X800
-    assert not at.error and _metric(at, "Switch") == "q3400"
+    assert not at.error and _metric(at, "Switch") == "Q3400"  # the model, never the catalogue key
     at.selectbox(key="w.fabric.topology").set_value("spectrum_x").run()
     at.selectbox(key="w.fabric.nic_gbps").set_value(400).run()
-    assert not at.error and _metric(at, "Switch") == "sn5600_2x400g"
+    assert not at.error and _metric(at, "Switch") == "SN5600"
+    switch = next(m for m in at.metric if m.label == "Switch")
+    assert switch.proto.help.startswith("SN5600 · 128×400G: NVIDIA Spectrum-4 SN5600")
     assert _metric(at, "UFM licences") == "0"  # Ethernet: no subnet manager
     assert not at.exception
 

@@ -20,6 +20,7 @@ __all__ = [
     "dollar_column",
     "months",
     "mw",
+    "node_word",
     "pct",
     "plain",
     "ratio",
@@ -34,6 +35,12 @@ def plain(text: object) -> str:
     image, link (GFM's bare-URL and e-mail autolinks included), HTML, emphasis, colour or icon directive
     (``:red[…]``, ``:material/…:``), LaTeX (``$…$``) or heading comes out of it, on one line."""
     return for_markdown(text)
+
+
+def node_word(rack_scale: bool, plural: bool = False) -> str:
+    """What a node is called: a ``server`` (HGX), or a ``rack`` for a rack-scale NVL72 system (18 compute trays)."""
+    word = "rack" if rack_scale else "server"
+    return word + "s" if plural else word
 
 
 def dollar_column(label: str | None = None) -> ColumnConfig:

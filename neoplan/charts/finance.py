@@ -138,11 +138,11 @@ def tco_figure(result: Result) -> go.Figure:
     title = "TCO per sold GPU-hour" + (f": {usd_exact(total, 2)}" if _finite(total) else ": n/a")
     if _finite(total) and _finite(lifetime) and lifetime > 0:
         margin = 1 - total / lifetime
-        title += f" · margin on the average price {'−' if margin < 0 else ''}{abs(margin):.0%}"
+        title += f"<br><sup>margin on the average sold price {'−' if margin < 0 else ''}{abs(margin):.0%}</sup>"
     fig.update_layout(
         **_layout(
-            height=300,
-            margin={"l": 10, "r": 10, "t": 90, "b": 10},
+            height=320,
+            margin={"l": 10, "r": 10, "t": 110, "b": 10},
             legend={"orientation": "h", "y": -0.45, "traceorder": "normal"},
         ),
         barmode="stack",

@@ -6,6 +6,7 @@ row model :class:`NetworkItem` (:mod:`neoplan.datafile`); a broken file raises :
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -62,6 +63,18 @@ class NetworkItem(DataRow):
     price_key: str
     date: DataDate
     source: str
+
+    @property
+    def model(self) -> str:
+        """The model for a card: ``SN5600``, ``QM9700`` (the name's model code with the most digits; its first word,
+        ``Generic``, when it has none)."""
+        codes = re.findall(r"\b([A-Z]{1,4}\d{3,5}[A-Z]{0,2})\b", self.name)
+        return max(codes, key=lambda c: sum(ch.isdigit() for ch in c)) if codes else self.name.split()[0]
+
+    @property
+    def short_name(self) -> str:
+        """The model and its ports: ``SN5600 · 128×400G``, ``QM9700 · 64×400G``."""
+        return f"{self.model} · {self.radix}×{self.port_gbps:g}G" if self.radix else self.model
 
     @model_validator(mode="after")
     def _counts_of_its_kind(self) -> NetworkItem:
