@@ -68,9 +68,12 @@ window.__lastChange = performance.now();
 new MutationObserver(() => { window.__lastChange = performance.now(); })
     .observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
 """
-_BUSY = """() => !!document.querySelector('[data-testid="stStatusWidget"]')
+_BUSY = """() => !document.querySelector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    || !document.querySelector('.st-key-scenario_header')
     || !!document.querySelector('[data-testid="stSkeleton"]')
     || [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].some(e => !e.querySelector('.main-svg'))"""
+"""Not idle: a script run is under way or has not started (the app's ``data-test-script-state``), the app's header
+is not drawn yet, a skeleton stands in for content, or a plotly chart is still being drawn."""
 
 
 def idle_after(tab: Any, start_ms: float) -> float:
@@ -139,7 +142,7 @@ def busy_core(on: bool) -> Iterator[None]:
             proc.wait(timeout=10)
 
 
-def measure(url: str, busy: bool, loads: int) -> dict[str, list[float]]:
+def measure(url: str, busy: bool, loads: int, verbose: bool = False) -> dict[str, list[float]]:
     from playwright.sync_api import sync_playwright
 
     out: dict[str, list[float]] = {"first figure": [], "first idle": [], "page switch": [], "widget edit": []}
@@ -161,10 +164,14 @@ def measure(url: str, busy: bool, loads: int) -> dict[str, list[float]]:
                 switch(tab, label)
             for label in PAGES[1:] + PAGES[:1]:
                 out["page switch"].append(switch(tab, label))
+                if verbose:
+                    print(f"  switch to {label:<18}{out['page switch'][-1]:6.2f} s", flush=True)
             for page, label, values in EDITS:
                 switch(tab, page)
                 for value in values:
                     out["widget edit"].append(edit(tab, label, value))
+                    if verbose:
+                        print(f"  edit {label:<32}{out['widget edit'][-1]:6.2f} s", flush=True)
             tab.close()
         context.close()
     return out
@@ -174,12 +181,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--busy", action="store_true", help="keep one core busy while measuring")
     parser.add_argument("--loads", type=int, default=3, help="first loads timed (new tabs)")
+    parser.add_argument("--verbose", action="store_true", help="print every measurement as it is taken")
+    parser.add_argument(
+        "--app", type=Path, default=ROOT, metavar="DIR", help="checkout whose app.py to serve (default: this one)"
+    )
     args = parser.parse_args()
     library = Path(tempfile.mkdtemp(prefix="neoplan-bench-")) / "scenarios.sqlite"
-    with streamlit_server(library) as url:
-        times = measure(url, args.busy, args.loads)
+    with streamlit_server(library, args.app.resolve()) as url:
+        times = measure(url, args.busy, args.loads, args.verbose)
     goals = {"first figure": GOAL_FIRST_FIGURE_S, "page switch": GOAL_SWITCH_S, "widget edit": GOAL_EDIT_S}
-    print(f"Chromium, {'one core busy' if args.busy else 'idle machine'}; seconds from the action to idle")
+    print(f"Chromium, {'one core busy' if args.busy else 'idle machine'}; {args.app}; seconds from the action to idle")
     print(f"{'measure':<14}{'median':>8}{'max':>8}{'n':>4}  goal")
     missed = 0
     for name, values in times.items():

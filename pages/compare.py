@@ -13,7 +13,7 @@ from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare
 from neoplan.scenario import ScenarioError, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_scenario, get_library, get_scenario
-from ui.widgets import chart, keep, put
+from ui.widgets import chart, keep, lazy_tabs, put
 
 CURRENT = "Current scenario (unsaved edits)"
 # The figures compared, by registry key (neoplan.metrics: label, format and delta).
@@ -105,8 +105,13 @@ with st.expander("Design inputs" + (f" — {len(differs)} differ" if differs els
         hide_index=True,
     )
 
-c1, c2 = st.columns(2)
 inputs = json.dumps({name: scenario_json(r.scenario) for name, r in results.items()})  # names and scenarios, in order
-chart(capex_compare_figure, results, inputs=inputs, key="compare.capex", where=c1)
-chart(tco_compare_figure, results, inputs=inputs, key="compare.tco", where=c2)
-chart(cumulative_cash_compare_figure, results, inputs=inputs, key="compare.cash")
+tabs = lazy_tabs("compare.tab", ["Capex", "TCO", "Cumulative cash"])  # one figure drawn at a time
+for tab, build, key in zip(
+    tabs,
+    (capex_compare_figure, tco_compare_figure, cumulative_cash_compare_figure),
+    ("compare.capex", "compare.tco", "compare.cash"),
+    strict=True,
+):
+    if tab.open is not False:
+        chart(build, results, inputs=inputs, key=key, where=tab)

@@ -244,9 +244,10 @@ if result is not None:
             for caveat in o.caveats:
                 st.markdown(f"- {caveat}")
 
-    st.subheader("Topology")
-    picture = topology_picture(b, max_per_tier=16, servers_shown=4)
-    chart(topology_figure, picture, inputs=scenario_json(result.scenario), key="network_topology")
+    topology = st.expander("Topology", key="network.topology_open", on_change="rerun")  # drawn only when opened
+    if topology.open:
+        picture = topology_picture(b, max_per_tier=16, servers_shown=4)
+        chart(topology_figure, picture, inputs=scenario_json(result.scenario), key="network_topology", where=topology)
 
     st.subheader("Bill of materials")
     bom = pd.DataFrame([ln.as_record() for ln in fabric.lines]).replace({"category": NETWORK_NAMES})

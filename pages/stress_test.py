@@ -17,7 +17,7 @@ from neoplan.model import Result
 from neoplan.scenario import ScenarioError, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario, page_state, save_page_state
-from ui.widgets import chart, compact_metrics, keep, metric_cards, number_text, put, typed_number
+from ui.widgets import KEPT, chart, compact_metrics, keep, lazy_tabs, metric_cards, number_text, put, typed_number
 
 KEY = "stress."
 BASES = KEY + "bases"
@@ -279,7 +279,6 @@ def kpi_cards(kpis: dict[str, Any]) -> None:
 
 def tornado_section(result: Any, ranges: dict[str, stress.Range]) -> None:
     """Tornado of one driver at a time, with the metric chosen and a table of the values."""
-    st.subheader("Tornado: one driver at a time")
     keep(f"{KEY}tornado_metric", "equity_irr")
     metric = st.radio(
         "Tornado metric",
@@ -316,7 +315,6 @@ def tornado_section(result: Any, ranges: dict[str, stress.Range]) -> None:
 
 def grid_section(result: Any, ranges: dict[str, stress.Range]) -> None:
     """Heat map of a metric over two drivers with the break-even line."""
-    st.subheader("Two-way grid")
     keys = list(stress.DRIVERS)
     for name, default in (
         ("grid_x", "usd_per_gpu_hour"),
@@ -352,7 +350,6 @@ def grid_section(result: Any, ranges: dict[str, stress.Range]) -> None:
 
 def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
     """Monte Carlo settings, run (cached per inputs) and results; returns the DSCR covenant chosen."""
-    st.subheader("Monte Carlo")
     covenant_default = stress.covenant_of(result.scenario)
     texts = {"draws": f"{stress.DEFAULT_DRAWS:,}", "seed": "0", "covenant": f"{covenant_default:.2f}"}
     for name, value in {**SETTINGS, **texts}.items():
@@ -476,9 +473,15 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
     return float(covenant)
 
 
+def covenant_typed(result: Result) -> float:
+    """The DSCR covenant typed in the Monte Carlo settings (kept while its tab is closed), else the scenario's."""
+    text = st.session_state.get(f"{KEY}covenant", page_state().get(KEPT, {}).get(f"{KEY}covenant"))
+    value = None if text is None else typed(str(text))[0]
+    return stress.covenant_of(result.scenario) if value is None or value <= 0 else float(value)
+
+
 def solver_section(result: Any, covenant: float) -> None:
     """The three break-even solvers, every other driver at the scenario's value."""
-    st.subheader("Break-even solvers")
     st.caption(
         "Each solver moves one driver with every other driver at the scenario's value: the rental price "
         "that earns the target equity IRR, the utilization at which NPV is zero, and the largest debt share "
@@ -611,10 +614,22 @@ if problem:
     st.error(f"Fix the driver ranges first (Drivers, above): {fmt.plain(problem)}")
     st.stop()
 
-tornado_section(result, ranges)
-grid_section(result, ranges)
-covenant = monte_carlo_section(result, ranges)
-solver_section(result, covenant)
+# One section at a time: only the open tab runs (the Monte Carlo's draws too) and draws its figures.
+tab_tornado, tab_grid, tab_mc, tab_solvers = lazy_tabs(
+    f"{KEY}tab", ["Tornado: one at a time", "Grid: two at a time", "Monte Carlo: all at once", "Break-even solvers"]
+)
+if tab_tornado.open is not False:
+    with tab_tornado:
+        tornado_section(result, ranges)
+if tab_grid.open is not False:
+    with tab_grid:
+        grid_section(result, ranges)
+if tab_mc.open is not False:
+    with tab_mc:
+        monte_carlo_section(result, ranges)
+if tab_solvers.open is not False:
+    with tab_solvers:
+        solver_section(result, covenant_typed(result))
 remember_for_export(result)
 with st.expander("How this is computed"):
     st.markdown(stress.__doc__ or "")

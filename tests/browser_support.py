@@ -59,15 +59,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(library: Path) -> Iterator[str]:
-    """`streamlit run app.py` on a free localhost port with its own scenario library; yields the URL."""
+def streamlit_server(library: Path, root: Path = ROOT) -> Iterator[str]:
+    """`streamlit run app.py` of the checkout ``root`` on a free localhost port with its own scenario library;
+    yields the URL."""
     port = free_port()
     cmd = [
         sys.executable,
         "-m",
         "streamlit",
         "run",
-        str(ROOT / "app.py"),
+        str(root / "app.py"),
         "--server.headless=true",
         f"--server.port={port}",
         "--server.address=127.0.0.1",
@@ -75,7 +76,7 @@ def streamlit_server(library: Path) -> Iterator[str]:
         "--server.fileWatcherType=none",
     ]
     env = {**os.environ, "NEOPLAN_LIBRARY": str(library)}
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

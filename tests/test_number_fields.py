@@ -40,6 +40,8 @@ NOT_TYPED = {
 # Views of the pages that show a field only in some state: (page, session state, scenario overrides).
 VIEWS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     *((page, {}, {}) for page in ("compute_node", "network", "storage_site", "financing", "pricing")),
+    ("storage_site", {"storage_site.tab": "Site & power"}, {}),
+    ("storage_site", {"storage_site.tab": "Opex"}, {}),
     ("operations", {"operations.tab": "Reliability"}, {}),
     ("operations", {"operations.tab": "Effect of each choice"}, {}),
     ("financing", {}, {"timeline": {"end_of_life": "refresh"}}),

@@ -25,7 +25,10 @@ def test_network_page_runs_without_errors() -> None:
     assert not at.error, [e.value for e in at.error]
     assert _metric(at, "Spine switches") == "8"  # optimized preset: vms at 2:1, 1,024 GPUs
     assert _metric(at, "Leaf switches") == "32"
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 1  # the design comparison; the topology is drawn when opened
+    at.session_state["network.topology_open"] = True
+    at.run()
+    assert not at.exception and len(at.get("plotly_chart")) == 2
 
 
 def test_topology_changes_backend_cost() -> None:

@@ -61,17 +61,22 @@ def test_stress_settings_survive_a_refresh() -> None:
     at.switch_page("pages/stress_test.py").run()
     at.text_input(key="stress.low.utilization").input("50")
     at.button(key="stress.apply_ranges").click().run()  # one form at a time, as in the browser
+    at.radio(key="stress.tornado_metric").set_value("npv_usd").run()
+    at.session_state["stress.tab"] = "Monte Carlo: all at once"
+    at.run()
     at.text_input(key="stress.draws").input("600")
     at.text_input(key="stress.seed").input("7")
     at.button(key="stress.run_mc").click().run()
-    at.radio(key="stress.tornado_metric").set_value("npv_usd").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     again = _refreshed(at, "pages/stress_test.py")
+    assert again.session_state["stress.tab"] == "Monte Carlo: all at once"  # the tab it was left on
     assert parse_number(again.text_input(key="stress.low.utilization").value) == 50.0
     assert again.text_input(key="stress.draws").value == "600"
     assert again.text_input(key="stress.seed").value == "7"
-    assert again.radio(key="stress.tornado_metric").value == "npv_usd"
     assert any("600 draws, seed 7" in c.value for c in again.caption)
+    again.session_state["stress.tab"] = "Tornado: one at a time"
+    again.run()
+    assert again.radio(key="stress.tornado_metric").value == "npv_usd"
 
 
 def test_the_compare_selection_is_kept_across_pages_and_refreshes() -> None:

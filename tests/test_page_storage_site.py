@@ -16,10 +16,22 @@ from ui.state import SCENARIO
 PAGE = page_path("storage_site")
 
 
-def _page() -> AppTest:
+TABS = "storage_site.tab"
+SITE, CAPEX, OPEX = "Site & power", "Capex", "Opex"
+TAB_OF = {"facility": SITE, "opex": OPEX}
+"""The tab each section's inputs are on (storage: the first tab; pricing.utilization: Site & power)."""
+
+
+def _page(tab: str | None = None) -> AppTest:
     # The page on its own (it reads the scenario from session state, the default `optimized` preset on first
-    # run); tests/test_app.py covers it inside the app's navigation once app.py lists it.
-    return run_page(PAGE)
+    # run); tests/test_app.py covers it inside the app's navigation once app.py lists it. Only the open tab runs.
+    return run_page(PAGE, **({TABS: tab} if tab else {}))
+
+
+def _open(at: AppTest, tab: str) -> AppTest:
+    at.session_state[TABS] = tab
+    at.run()
+    return at
 
 
 def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> None:
@@ -27,14 +39,19 @@ def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> No
     assert not at.error, [e.value for e in at.error]
     assert not at.warning, [w.value for w in at.warning]  # the optimized preset triggers no storage/site warning
     assert _metric(at, "Total capex") == fmt.usd(optimized.capex_usd["total"])
-    assert _metric(at, "Per server excl. storage") == fmt.usd_exact(optimized.capex_per_server_excl_storage_usd)
-    assert _metric(at, "Per GPU") == fmt.usd_exact(optimized.capex_per_gpu_usd)
     assert _metric(at, "Opex per year (run rate)") == fmt.usd(optimized.opex_usd_per_year["total"])
     # 2 PB for 1,024 H100 (BRIEF.md §2.4): 8 servers, plus 3 so that 100G front-end ports still carry 250 GB/s
     assert _metric(at, "Storage servers") == str(optimized.storage.servers) == "11"
     assert _metric(at, "Aggregate read") == f"{optimized.storage.read_gbyte_per_s:,.0f} GB/s"
+    assert len(at.get("plotly_chart")) == 1  # only the open tab is drawn: throughput
+    _open(at, SITE)
     assert _metric(at, "Compute racks") == str(optimized.facility.compute_racks)
-    assert len(at.get("plotly_chart")) == 4  # throughput, power, capex waterfall, opex by year
+    _open(at, CAPEX)
+    assert _metric(at, "Per server excl. storage") == fmt.usd_exact(optimized.capex_per_server_excl_storage_usd)
+    assert _metric(at, "Per GPU") == fmt.usd_exact(optimized.capex_per_gpu_usd)
+    for tab in (SITE, CAPEX, OPEX):  # power, capex waterfall, opex by year
+        assert len(_open(at, tab).get("plotly_chart")) == 1, tab
+        assert not at.exception and not at.error, tab
 
 
 def test_storage_capacity_changes_storage_capex() -> None:
@@ -47,7 +64,7 @@ def test_storage_capacity_changes_storage_capex() -> None:
 
 
 def test_ai_enterprise_toggle_changes_opex(optimized: neoplan.Result) -> None:
-    at = _page()
+    at = _page(OPEX)
     assert _metric(at, "Software / yr") == "$0"
     at.toggle(key="w.opex.ai_enterprise").set_value(True).run()
     on = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "opex": {"ai_enterprise": True}}))
@@ -63,7 +80,7 @@ def test_ai_enterprise_toggle_changes_opex(optimized: neoplan.Result) -> None:
 def test_bad_input_shows_an_error_and_keeps_the_last_good_figures(
     optimized: neoplan.Result, key: str, value: float, field: str
 ) -> None:
-    at = _page()
+    at = _page(TAB_OF.get(field.split(".")[0]))
     at.text_input(key=key).input(str(value)).run()
     assert not at.exception
     assert any(field in shown(e.value) for e in at.error), [e.value for e in at.error]
@@ -73,6 +90,7 @@ def test_bad_input_shows_an_error_and_keeps_the_last_good_figures(
 def test_design_warnings_are_shown() -> None:
     at = _page()
     at.selectbox(key="w.storage.network").set_value("backend").run()
+    _open(at, SITE)
     at.text_input(key="w.facility.servers_per_rack").input(str(5)).run()
     texts = [shown(w.value) for w in at.warning]
     assert any("storage.network is backend" in t for t in texts), texts
@@ -92,7 +110,7 @@ def test_design_warnings_are_shown() -> None:
     ],
 )
 def test_rates_are_typed_in_percent(key: str, shown_before: float, typed: float, stored: float) -> None:
-    at = _page()
+    at = _page(TAB_OF.get(key.split(".")[0], SITE))
     widget = at.text_input(key=f"w.{key}")
     assert parse_number(widget.value) == pytest.approx(shown_before)
     assert "%" in widget.label and widget.help.endswith(" %.")
@@ -103,7 +121,7 @@ def test_rates_are_typed_in_percent(key: str, shown_before: float, typed: float,
 
 
 def test_a_rate_over_100_percent_is_refused_in_percent() -> None:
-    at = _page()
+    at = _page(OPEX)
     at.text_input(key="w.opex.sga_rate").input(str(150.0)).run()
     assert not at.exception
     assert "opex.sga_rate must be between 0 and 100 %, got 150.0 %; kept 5.0 %" in [shown(e.value) for e in at.error]

@@ -18,6 +18,13 @@ from ui import format as fmt
 
 PAGE = page_path("stress_test")
 DRAWS = 500
+TAB = "stress.tab"
+TORNADO, GRID, MC, SOLVERS = (
+    "Tornado: one at a time",
+    "Grid: two at a time",
+    "Monte Carlo: all at once",
+    "Break-even solvers",
+)
 
 
 def _submit(at: AppTest, widget: Any, value: Any, button: str) -> None:
@@ -40,16 +47,26 @@ def _mc_table(at: AppTest):  # type: ignore[no-untyped-def]
     raise AssertionError("no Monte Carlo table")
 
 
+def _open(at: AppTest, tab: str) -> AppTest:
+    """Open one of the page's tabs (only the open tab runs and draws its figures)."""
+    at.session_state[TAB] = tab
+    at.run()
+    return at
+
+
 def test_page_runs_with_every_section(optimized: neoplan.Result) -> None:
     at = _page()
-    assert not at.error, [e.value for e in at.error]
-    assert len(at.get("plotly_chart")) == 4  # tornado, grid, histogram, CDF
+    for tab, charts in ((TORNADO, 1), (GRID, 1), (MC, 2), (SOLVERS, 0)):  # histogram and CDF for the Monte Carlo
+        _open(at, tab)
+        assert not at.exception and not at.error, (tab, [e.value for e in at.error])
+        assert len(at.get("plotly_chart")) == charts, tab
+    assert _metric(at, "Price for 20.0 % equity IRR")  # the solvers' tab shows its answers
     assert _metric(at, "Equity IRR") == fmt.pct(optimized.kpis["equity_irr"])
     assert _metric(at, "Break-even") == fmt.usd_per_gpu_hour(optimized.kpis["breakeven_usd_per_gpu_hour"])
 
 
 def test_small_monte_carlo_shows_p10_p50_p90(optimized: neoplan.Result) -> None:
-    at = _page()
+    at = _page(**{TAB: MC})
     table = _mc_table(at)
     assert list(table.columns[:3]) == ["P10", "P50", "P90"]
     mc = stress.monte_carlo(optimized, draws=DRAWS, seed=0)
@@ -75,7 +92,7 @@ def test_page_says_why_the_default_ranges_are_what_they_are() -> None:
 
 
 def test_the_run_shown_is_left_for_the_export_page() -> None:
-    at = _page()
+    at = _page(**{TAB: MC})
     _submit(at, at.text_input(key="stress.seed"), 5, "stress.run_mc")
     scenario_text, settings = at.session_state["stress.export_settings"]
     assert scenario_text == scenario_json(neoplan.load_scenario("optimized"))
@@ -84,7 +101,7 @@ def test_the_run_shown_is_left_for_the_export_page() -> None:
 
 
 def test_new_seed_reruns_the_monte_carlo() -> None:
-    at = _page()
+    at = _page(**{TAB: MC})
     before = _mc_table(at).loc["NPV"].tolist()
     _submit(at, at.text_input(key="stress.seed"), 3, "stress.run_mc")
     assert not at.exception and not at.error
@@ -92,7 +109,7 @@ def test_new_seed_reruns_the_monte_carlo() -> None:
 
 
 def test_solvers_show_their_answers(optimized: neoplan.Result) -> None:
-    at = _page()
+    at = _page(**{TAB: SOLVERS})
     price = stress.price_for_equity_irr(optimized, 0.20)
     assert _metric(at, "Price for 20.0 % equity IRR") == fmt.usd_per_gpu_hour(price.value)
     at.text_input(key="stress.target_irr").input(str(30.0)).run()
@@ -102,7 +119,7 @@ def test_solvers_show_their_answers(optimized: neoplan.Result) -> None:
 
 
 def test_too_few_draws_shows_an_error() -> None:
-    at = _page(draws=5)
+    at = _page(draws=5, **{TAB: MC})
     assert any("draws must be a whole number" in shown(e.value) for e in at.error), [e.value for e in at.error]
     assert not any("P50" in f.value.columns for f in at.dataframe)
 
@@ -115,7 +132,7 @@ def test_inverted_range_shows_an_error_and_stops() -> None:
     assert any("Utilization: low (99.0 %) must be ≤ high (95.0 %)" in m for m in messages), messages
     assert len(at.get("plotly_chart")) == 0
     at.button(key="stress.reset").click().run()
-    assert not at.error and len(at.get("plotly_chart")) == 4
+    assert not at.error and len(at.get("plotly_chart")) == 1  # the open tab's tornado
 
 
 def test_tornado_metric_switch() -> None:
@@ -152,13 +169,17 @@ def test_ranges_and_results_survive_leaving_and_returning() -> None:
     _submit(at, at.text_input(key="stress.high.capex_multiple"), 1.5, "stress.apply_ranges")
     _submit(at, at.selectbox(key="stress.dist.pue"), "uniform", "stress.apply_ranges")
     at.radio(key="stress.tornado_metric").set_value("npv_usd").run()
+    tornado = _tornado_table(at)
+    assert tornado.loc["Utilization", "Low"] == "50.0 %" and tornado.loc["Capex", "High"] == "1.50 ×"
+    _open(at, GRID)
     at.selectbox(key="stress.grid_y").set_value("interest_rate").run()
     at.slider(key="stress.grid_points").set_value(11).run()
+    _open(at, MC)
     _submit(at, at.text_input(key="stress.seed"), 3, "stress.run_mc")
+    mc = _mc_table(at)
+    _open(at, SOLVERS)
     at.text_input(key="stress.target_irr").input(str(25.0)).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    tornado, mc = _tornado_table(at), _mc_table(at)
-    assert tornado.loc["Utilization", "Low"] == "50.0 %" and tornado.loc["Capex", "High"] == "1.50 ×"
     price = _metric(at, "Price for 25.0 % equity IRR")
 
     for page in ("pages/overview.py", "pages/financing.py"):
@@ -167,14 +188,17 @@ def test_ranges_and_results_survive_leaving_and_returning() -> None:
     at.switch_page("pages/stress_test.py").run()
 
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert len(at.get("plotly_chart")) == 4  # tornado, grid, histogram, CDF
+    assert at.session_state[TAB] == SOLVERS  # back on the tab it was left on
+    assert _metric(at, "Price for 25.0 % equity IRR") == price
     assert parse_number(at.text_input(key="stress.low.utilization").value) == 50.0
     assert at.selectbox(key="stress.dist.pue").value == "uniform"
-    assert at.radio(key="stress.tornado_metric").value == "npv_usd"
+    _open(at, TORNADO)
+    assert at.radio(key="stress.tornado_metric").value == "npv_usd" and _tornado_table(at).equals(tornado)
+    _open(at, GRID)
     assert (at.selectbox(key="stress.grid_y").value, at.slider(key="stress.grid_points").value) == ("interest_rate", 11)
-    assert parse_number(at.text_input(key="stress.seed").value) == 3
-    assert _tornado_table(at).equals(tornado) and _mc_table(at).equals(mc)
-    assert _metric(at, "Price for 25.0 % equity IRR") == price
+    _open(at, MC)
+    assert parse_number(at.text_input(key="stress.seed").value) == 3 and _mc_table(at).equals(mc)
+    assert len(at.get("plotly_chart")) == 2  # histogram and CDF
 
 
 def test_a_new_scenario_resets_only_the_ranges_of_drivers_it_moved() -> None:

@@ -274,6 +274,17 @@ def keep(key: str, default: Any) -> None:
 _MISSING = object()
 
 
+def lazy_tabs(key: str, labels: list[str]) -> list[Any]:
+    """Tabs whose content runs only while open (``st.tabs`` with ``on_change="rerun"``): a page draws the open tab's
+    figures, not every tab's (each plotly figure costs the browser 0.2–1 s to draw). Draw a tab's content under
+    ``if tab.open is not False:`` (``None`` where Streamlit tracks no tab state: then every tab runs). The open tab
+    is kept across pages and refreshes (:func:`keep`)."""
+    keep(key, labels[0])
+    if st.session_state[key] not in labels:
+        put(key, labels[0])
+    return list(st.tabs(labels, key=key, on_change="rerun"))
+
+
 def put(key: str, value: Any) -> None:
     """Set the value of a widget made persistent by :func:`keep` (from a callback or before it is drawn)."""
     st.session_state[key] = value
