@@ -33,7 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # browser_support: the server and Chromium set-up of the browser tests
 
-from browser_support import ARGS, CHROMIUM, streamlit_server  # noqa: E402
+from browser_support import ARGS, CHROMIUM, PAGE_LABELS, streamlit_server  # noqa: E402
 
 QUIET_MS = 1500
 """No DOM change for this long after the last one: the page is idle [ms]."""
@@ -41,21 +41,7 @@ TIMEOUT_MS = 60_000
 GOAL_SWITCH_S = 0.5
 GOAL_EDIT_S = 0.5
 GOAL_FIRST_FIGURE_S = 2.0
-PAGES = [
-    "Overview",
-    "Compute node",
-    "Network",
-    "Storage & site",
-    "Operations",
-    "Financing",
-    "Pricing & revenue",
-    "Results",
-    "Stress test",
-    "Scenarios",
-    "Compare",
-    "Quote review",
-    "Export",
-]
+PAGES = PAGE_LABELS
 # (page, field label, values typed in turn)
 EDITS = [
     ("Pricing & revenue", "Headline price [USD/GPU-h]", ["2.85", "2.90", "2.95"]),

@@ -208,15 +208,9 @@ def _get(data: Mapping[str, Any], path: str) -> Any:
 
 def _field_default(path: str) -> Any:
     """The Scenario's default of a dotted field path (what a scenario that leaves it out gets)."""
-    from .scenario import Scenario  # the scenario reads this module at load time; the model at call time
+    from .scenario import field_of  # the scenario reads this module at load time; the model at call time
 
-    model: Any = Scenario
-    info = None
-    for part in path.split("."):
-        info = model.model_fields[part]
-        model = info.annotation
-    assert info is not None
-    return info.get_default(call_default_factory=True)
+    return field_of(path).get_default(call_default_factory=True)
 
 
 def _set(data: dict[str, Any], path: str, value: Any) -> None:

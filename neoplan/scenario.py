@@ -744,6 +744,20 @@ class Scenario(_Section):
         return self.model_dump_json(indent=2)
 
 
+def field_of(path: str) -> FieldInfo:
+    """The pydantic FieldInfo of a dotted Scenario field path such as ``fabric.frontend.port_gbps`` (KeyError for a
+    path the scenario has not got)."""
+    model: Any = Scenario
+    info: FieldInfo | None = None
+    for part in path.split("."):
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise KeyError(path)
+        info = model.model_fields[part]
+        model = info.annotation
+    assert info is not None
+    return info
+
+
 def describe(scenario: Scenario) -> str:
     """One line saying what the plan is, from its inputs: platform and GPUs, node BoM, back-end fabric, price book.
 

@@ -60,7 +60,7 @@ from .datafile import DATA_DIR, SourcedRow, read_rows
 from .engine import Drivers
 from .errors import DataError
 from .model import MAX_CASES, Result
-from .scenario import Scenario, ScenarioError
+from .scenario import Scenario, ScenarioError, field_of
 
 Distribution = Literal["fixed", "triangular", "uniform", "normal", "lognormal"]
 DISTRIBUTIONS: tuple[Distribution, ...] = ("triangular", "uniform", "normal", "lognormal", "fixed")
@@ -198,12 +198,7 @@ def read_drivers(path: Path = DRIVERS_FILE) -> dict[str, DriverSpec]:
 
 def _field(path: str) -> Any:
     """The pydantic FieldInfo of a dotted Scenario field path."""
-    model: Any = Scenario
-    info = None
-    for part in path.split("."):
-        info = model.model_fields[part]
-        model = info.annotation
-    return info
+    return field_of(path)
 
 
 DRIVERS = read_drivers()

@@ -13,7 +13,7 @@ from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare
 from neoplan.scenario import ScenarioError, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_scenario, get_library, get_scenario
-from ui.widgets import chart, keep, lazy_tabs, put
+from ui.widgets import figure_tabs, keep, put
 
 CURRENT = "Current scenario (unsaved edits)"
 # The figures compared, by registry key (neoplan.metrics: label, format and delta).
@@ -106,12 +106,9 @@ with st.expander("Design inputs" + (f" — {len(differs)} differ" if differs els
     )
 
 inputs = json.dumps({name: scenario_json(r.scenario) for name, r in results.items()})  # names and scenarios, in order
-tabs = lazy_tabs("compare.tab", ["Capex", "TCO", "Cumulative cash"])  # one figure drawn at a time
-for tab, build, key in zip(
-    tabs,
-    (capex_compare_figure, tco_compare_figure, cumulative_cash_compare_figure),
-    ("compare.capex", "compare.tco", "compare.cash"),
-    strict=True,
-):
-    if tab.open is not False:
-        chart(build, results, inputs=inputs, key=key, where=tab)
+figures = [  # one figure drawn at a time
+    ("Capex", capex_compare_figure, "compare.capex"),
+    ("TCO", tco_compare_figure, "compare.tco"),
+    ("Cumulative cash", cumulative_cash_compare_figure, "compare.cash"),
+]
+figure_tabs("compare.tab", figures, results, inputs=inputs)

@@ -11,7 +11,7 @@ from neoplan.scenario import scenario_json
 from neoplan.statements import COVER_LABELS, DEBT_LABELS, cover_by_year, debt_by_month, debt_by_year
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
-from ui.widgets import chart, compact_metrics, field_input, lazy_tabs, metric_cards
+from ui.widgets import compact_metrics, field_input, figure_tabs, metric_cards
 
 KPI_KEY = "financing_kpis"
 TIMELINE_KEY = "financing_timeline"
@@ -151,19 +151,11 @@ if result is not None:
             help="Each cluster is sold for its residual value when its useful life ends (go-live + life), or in the "
             "last month if the horizon comes first; past the life it shuts down or is refreshed (end of life).",
         )
-        timeline_tab, debt_tab = lazy_tabs("financing.tab", ["Timeline", "Debt"])  # one figure drawn at a time
-        if timeline_tab.open is not False:
-            chart(
-                timeline_figure,
-                result,
-                inputs=scenario_json(result.scenario),
-                key="financing_timeline_chart",
-                where=timeline_tab,
-            )
-        if debt_tab.open is not False:
-            chart(
-                debt_figure, result, inputs=scenario_json(result.scenario), key="financing_debt_chart", where=debt_tab
-            )
+        figures = [
+            ("Timeline", timeline_figure, "financing_timeline_chart"),
+            ("Debt", debt_figure, "financing_debt_chart"),
+        ]
+        figure_tabs("financing.tab", figures, result, inputs=scenario_json(result.scenario))  # one figure at a time
 
     st.markdown("**Debt schedule by project year** (Y1 = months 0–11 after the purchase order)")
     yearly = debt_by_year(result).T.rename(index=DEBT_LABELS)

@@ -12,7 +12,7 @@ from neoplan.costs import share_by_basis
 from neoplan.scenario import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
-from ui.widgets import chart, compact_metrics, lazy_tabs
+from ui.widgets import compact_metrics, figure_tabs
 
 PAGE_TITLES = {"pages/financing.py": "Financing", "pages/pricing.py": "Pricing & revenue"}
 
@@ -75,13 +75,12 @@ with st.container(border=True, key="overview_headline"):
 
 # One figure at a time: the browser draws only the open tab's (a plotly figure costs it 0.2–1 s).
 inputs = scenario_json(result.scenario)
-tab_tco, tab_capex, tab_cash = lazy_tabs("overview.tab", ["TCO and the price path", "Capex", "Cash flow"])
-if tab_tco.open is not False:
-    chart(tco_figure, result, inputs=inputs, key="overview.tco", where=tab_tco)
-if tab_capex.open is not False:
-    chart(capex_treemap_figure, result, inputs=inputs, key="overview.capex", where=tab_capex)
-if tab_cash.open is not False:
-    chart(cash_flow_figure, result, inputs=inputs, key="overview.cash", where=tab_cash)
+figures = [
+    ("TCO and the price path", tco_figure, "overview.tco"),
+    ("Capex", capex_treemap_figure, "overview.capex"),
+    ("Cash flow", cash_flow_figure, "overview.cash"),
+]
+figure_tabs("overview.tab", figures, result, inputs=inputs)
 
 parts = ", ".join(f"{fmt.pct(share, 0)} {name}" for name, share in share_by_basis(result.capex_lines).items())
 st.caption(

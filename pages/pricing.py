@@ -9,7 +9,7 @@ from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_
 from neoplan.model import Result
 from neoplan.scenario import ScenarioError, scenario_json
 from ui.state import WIDGET_PREFIX, evaluate_current, evaluate_scenario, get_scenario, update_field
-from ui.widgets import chart, field_input, lazy_tabs, metric_cards
+from ui.widgets import field_input, figure_tabs, metric_cards
 
 PIN = "pricing.reserved_usd_per_gpu_hour"
 PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
@@ -115,19 +115,20 @@ with left:
 if result is not None:
     with right:
         inputs = scenario_json(result.scenario)
-        revenue_tab, irr_tab, tco_tab = lazy_tabs("pricing.tab", ["Revenue", "IRR against price", "TCO"])
-        if revenue_tab.open is not False:
-            chart(revenue_mix_figure, result, inputs=inputs, key="pricing_revenue_chart", where=revenue_tab)
-        if irr_tab.open is not False:
-            chart(irr_vs_price_figure, result, inputs=inputs, key="pricing_irr_chart", where=irr_tab)
-            irr_tab.caption(
+        figures = [
+            ("Revenue", revenue_mix_figure, "pricing_revenue_chart"),
+            ("IRR against price", irr_vs_price_figure, "pricing_irr_chart"),
+            ("TCO", tco_figure, "pricing_tco_chart"),
+        ]
+        tabs = figure_tabs("pricing.tab", figures, result, inputs=inputs)  # one figure drawn at a time
+        if tabs["IRR against price"].open is not False:
+            tabs["IRR against price"].caption(
                 "Each point re-runs the cash flows at that headline price, everything else unchanged. At the "
                 "break-even price project NPV is zero, so the project IRR equals the hurdle rate."
             )
-        if tco_tab.open is not False:
-            chart(tco_figure, result, inputs=inputs, key="pricing_tco_chart", where=tco_tab)
+        if tabs["TCO"].open is not False:
             tco = metrics.METRICS["tco_usd_per_gpu_hour"]
-            tco_tab.caption(
+            tabs["TCO"].caption(
                 f"**{tco.label}** — {tco.definition} The break-even headline price differs from it: prices decline "
                 "after go-live, reserved contracts pay their own price, and SLA credits, SG&A and tax come off "
                 "revenue; the lines are what a GPU-hour sells for at go-live and on average over the life."

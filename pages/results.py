@@ -11,7 +11,7 @@ from neoplan.scenario import scenario_json
 from neoplan.statements import PNL_BOLD, PNL_LABELS, pnl_by_year
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
-from ui.widgets import chart, lazy_tabs, metric_cards
+from ui.widgets import figure_tabs, metric_cards
 
 KPI_KEY = "results_kpis"
 MARGIN_ROWS = [PNL_LABELS[k] for k in ("gross_margin", "ebitda_margin", "net_margin")]
@@ -58,15 +58,12 @@ if result is not None:
     )
 
     inputs = scenario_json(result.scenario)
-    tabs = lazy_tabs("results.tab", ["TCO and the price path", "Cash flow", "Margins"])  # one figure drawn at a time
-    for tab, build, key in zip(
-        tabs,
-        (tco_figure, cash_flow_figure, margin_figure),
-        ("results_tco_chart", "results_cash_chart", "results_margin_chart"),
-        strict=True,
-    ):
-        if tab.open is not False:
-            chart(build, result, inputs=inputs, key=key, where=tab)
+    charts = [  # one figure drawn at a time
+        ("TCO and the price path", tco_figure, "results_tco_chart"),
+        ("Cash flow", cash_flow_figure, "results_cash_chart"),
+        ("Margins", margin_figure, "results_margin_chart"),
+    ]
+    figure_tabs("results.tab", charts, result, inputs=inputs)
 
     st.subheader("Profit and loss by project year")
     st.caption(

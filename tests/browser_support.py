@@ -34,6 +34,34 @@ ARGS = [
     "--disable-sync",
 ]
 VIEWPORT = {"width": 1440, "height": 1000}
+PAGE_LABELS = [
+    "Overview",
+    "Compute node",
+    "Network",
+    "Storage & site",
+    "Operations",
+    "Financing",
+    "Pricing & revenue",
+    "Results",
+    "Stress test",
+    "Scenarios",
+    "Compare",
+    "Quote review",
+    "Export",
+]
+"""The sidebar's page links, in order (app.py's navigation)."""
+
+
+@contextmanager
+def new_tab(context: Any, url: str) -> Iterator[Any]:
+    """A new tab (a browser session of its own) on ``url``, settled; closed afterwards."""
+    page = context.new_page()
+    page.goto(url, wait_until="domcontentloaded")
+    settle(page)
+    try:
+        yield page
+    finally:
+        page.close()
 
 
 def need(condition: bool, reason: str) -> None:

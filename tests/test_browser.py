@@ -22,6 +22,7 @@ from browser_support import (
     go,
     header_text,
     metric,
+    new_tab,
     no_exception,
     screenshot_dir,
     settle,
@@ -75,11 +76,8 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def tab(browser: Any, app_url: str) -> Iterator[Any]:
     """A new tab on the landing page: a new browser session."""
-    page = browser.new_page()
-    page.goto(app_url, wait_until="domcontentloaded")
-    settle(page)
-    yield page
-    page.close()
+    with new_tab(browser, app_url) as page:
+        yield page
 
 
 def _upload_scenario(tab: Any, path: Path) -> None:

@@ -16,7 +16,17 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from browser_support import chromium, go, header_text, metric, no_exception, settle, streamlit_server
+from browser_support import (
+    PAGE_LABELS,
+    chromium,
+    go,
+    header_text,
+    metric,
+    new_tab,
+    no_exception,
+    settle,
+    streamlit_server,
+)
 
 import neoplan
 from neoplan.formats import usd, usd_exact
@@ -27,21 +37,6 @@ from neoplan.platforms import platform_defaults
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [
-    "Overview",
-    "Compute node",
-    "Network",
-    "Storage & site",
-    "Operations",
-    "Financing",
-    "Pricing & revenue",
-    "Results",
-    "Stress test",
-    "Scenarios",
-    "Compare",
-    "Quote review",
-    "Export",
-]
 OVERFLOW = """() => [...document.querySelectorAll('[data-testid="stMetricValue"]')]
     .filter(e => { const c = e.querySelector('.stMarkdownEllipsis') || e; return c.scrollWidth > c.clientWidth + 1; })
     .map(e => e.innerText)"""
@@ -97,11 +92,8 @@ def browser(app_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 @pytest.fixture
 def tab(browser: Any, app_url: str) -> Iterator[Any]:
-    page = browser.new_page()
-    page.goto(app_url, wait_until="domcontentloaded")
-    settle(page)
-    yield page
-    page.close()
+    with new_tab(browser, app_url) as page:
+        yield page
 
 
 def _field(tab: Any, label: str) -> Any:
@@ -377,7 +369,7 @@ def test_no_value_is_cut_off_on_any_page(browser: Any, app_url: str, tmp_path: P
         )
         _upload(page, path)
     cut: list[str] = []
-    for label in PAGES:
+    for label in PAGE_LABELS:
         go(page, label)
         cut += [f"{label}: {v}" for v in page.evaluate(OVERFLOW)]
         for name in TABS.get(label, []):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from conftest import page_path
+from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 
 import neoplan
@@ -85,10 +85,7 @@ def test_the_exports_carry_the_true_description() -> None:
 
 
 def _app() -> AppTest:
-    at = AppTest.from_file(page_path("app"), default_timeout=120)
-    at.run()
-    assert not at.exception
-    return at
+    return run_page(page_path("app"), 120)
 
 
 def _key(at: AppTest, prefix: str) -> str:

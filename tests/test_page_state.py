@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import page_path
+from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 
 from neoplan import metrics
@@ -19,10 +19,7 @@ DRAFT_ID = "scenario_draft_id"
 
 
 def _app() -> AppTest:
-    at = AppTest.from_file(page_path("app"), default_timeout=120)
-    at.run()
-    assert not at.exception
-    return at
+    return run_page(page_path("app"), 120)
 
 
 def _refreshed(at: AppTest, page: str) -> AppTest:

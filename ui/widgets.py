@@ -11,12 +11,11 @@ from typing import Any
 import streamlit as st
 from annotated_types import Ge, Gt, Le, Lt
 from plotly.graph_objects import Figure
-from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from neoplan.export import slug
 from neoplan.formats import parse_number
-from neoplan.scenario import Scenario
+from neoplan.scenario import Scenario, field_of
 
 from .format import plain
 from .state import WIDGET_PREFIX, field_errors, get_scenario, page_state, save_page_state, update_field
@@ -27,14 +26,7 @@ KEPT = "ui.kept"
 
 def field_info(path: str) -> tuple[FieldInfo, Any]:
     """(FieldInfo, annotation) of a dotted Scenario field path such as ``fabric.frontend.port_gbps``."""
-    model: type[BaseModel] = Scenario
-    info: FieldInfo | None = None
-    for part in path.split("."):
-        info = model.model_fields[part]
-        ann = info.annotation
-        if isinstance(ann, type) and issubclass(ann, BaseModel):
-            model = ann
-    assert info is not None
+    info = field_of(path)
     return info, info.annotation
 
 
@@ -283,6 +275,18 @@ def lazy_tabs(key: str, labels: list[str]) -> list[Any]:
     if st.session_state[key] not in labels:
         put(key, labels[0])
     return list(st.tabs(labels, key=key, on_change="rerun"))
+
+
+def figure_tabs(
+    key: str, figures: list[tuple[str, Callable[..., Figure], str]], *args: Any, inputs: str
+) -> dict[str, Any]:
+    """:func:`lazy_tabs` of one figure each, ``(tab label, build, chart key)``: the open tab's figure is
+    ``build(*args)`` (cached on ``inputs``, see :func:`chart`). Returns the tabs by label, for a caption under one."""
+    tabs = lazy_tabs(key, [label for label, _, _ in figures])
+    for tab, (_, build, chart_key) in zip(tabs, figures, strict=True):
+        if tab.open is not False:
+            chart(build, *args, inputs=inputs, key=chart_key, where=tab)
+    return {label: tab for (label, _, _), tab in zip(figures, tabs, strict=True)}
 
 
 def put(key: str, value: Any) -> None:
