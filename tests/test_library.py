@@ -125,6 +125,25 @@ def test_a_lock_held_for_a_while_is_waited_for_not_refused(tmp_path: Path) -> No
     assert 1.0 < time.monotonic() - started < 10
 
 
+def test_a_busy_file_is_retried_with_back_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "lib.sqlite"
+    Library(path).save("Mine", neoplan.load_scenario("optimized"))
+    close_store(f"sqlite:///{path}")
+    monkeypatch.setattr(backend, "BUSY_TIMEOUT_S", 0.02)  # SQLite gives up at once: the retries must carry it
+    lib = Library(path)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN EXCLUSIVE")
+    threading.Timer(0.6, lambda: other.execute("ROLLBACK")).start()
+    try:
+        saved = lib.save("Mine", neoplan.load_scenario("reference"))
+    finally:
+        time.sleep(0.7)
+        other.close()
+    stats = lib.store.backend.stats
+    assert saved.version == 2 and stats.refused == 0
+    assert 3 <= stats.retries <= 40 and stats.longest_wait_s >= 0.5  # exponential: a handful of tries in 0.6 s
+
+
 def test_a_lock_never_released_is_refused_once_with_a_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "lib.sqlite"
     lib = Library(path)

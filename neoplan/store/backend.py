@@ -5,9 +5,11 @@ The store is any SQLAlchemy URL: ``$NEOPLAN_DATABASE_URL`` if set (PostgreSQL fo
 ``$XDG_DATA_HOME/neoplan/scenarios.sqlite`` (``~/.local/share/neoplan/scenarios.sqlite``).
 
 SQLite runs in WAL mode (readers never wait for a writer) with every write transaction begun ``IMMEDIATE`` (a
-writer queues for the lock up front instead of failing when it upgrades a read lock), a busy timeout, and
-``synchronous = FULL``. A new file is created private to the user (0600, folder 0700). PostgreSQL connections are
-pooled and pinged before use.
+writer queues for the lock up front instead of failing when it upgrades a read lock) and a busy timeout; the
+threads of one process take turns to write (a lock in the process, so they queue instead of polling SQLite's busy
+handler). Saves are ``synchronous = FULL`` (on disk before the call returns, through a power cut); drafts are
+``NORMAL`` (they survive a crash of the app; a power cut may cost the last edit). A new file is created private
+to the user (0600, folder 0700). Connections are pooled; PostgreSQL's are pinged before use.
 
 A busy or locked database, a lost connection, a serialization failure or a deadlock is *transient*: the whole
 transaction is retried with exponential back-off and jitter for up to ``RETRY_BUDGET_S``. Anything else fails at
@@ -23,7 +25,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,7 +33,6 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError, SQLAlchemyError
-from sqlalchemy.pool import NullPool
 
 from ..errors import ScenarioError
 
@@ -158,7 +159,9 @@ def _sqlite_engine(url: sa.URL) -> Engine:
     path = Path(url.database or "")
     if url.database and url.database != ":memory:":
         _create_private(path)
-    engine = sa.create_engine(url, poolclass=NullPool, connect_args={"timeout": BUSY_TIMEOUT_S})
+    engine = sa.create_engine(
+        url, pool_size=2, max_overflow=62, pool_timeout=60, connect_args={"timeout": BUSY_TIMEOUT_S}
+    )
 
     @sa.event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
@@ -166,13 +169,17 @@ def _sqlite_engine(url: sa.URL) -> Engine:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.execute("PRAGMA synchronous = FULL")
         cursor.close()
 
     @sa.event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        write = connection.get_execution_options().get("neoplan_write", False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        options = connection.get_execution_options()
+        if options.get("neoplan_write", False):
+            durable = options.get("neoplan_durable", True)
+            connection.exec_driver_sql(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            connection.exec_driver_sql("BEGIN")
 
     return engine
 
@@ -205,6 +212,8 @@ class Backend:
         self.stats = Stats()
         self._engine: Engine | None = None
         self._lock = threading.Lock()
+        self._writer = threading.Lock()
+        """SQLite: this process's threads write one at a time (other processes queue on the file's lock)."""
 
     @property
     def engine(self) -> Engine:
@@ -225,20 +234,24 @@ class Backend:
         return self.engine.dialect.name
 
     @contextmanager
-    def _transaction(self, write: bool) -> Iterator[Connection]:
-        with self.engine.connect() as connection:
-            conn = connection.execution_options(neoplan_write=write)
+    def _transaction(self, write: bool, durable: bool) -> Iterator[Connection]:
+        serial = self._writer if write and self.dialect == "sqlite" else nullcontext()
+        with serial, self.engine.connect() as connection:
+            conn = connection.execution_options(neoplan_write=write, neoplan_durable=durable)
             with conn.begin():
                 yield conn
 
-    def run(self, work: Callable[[Connection], T], *, write: bool) -> T:
-        """``work(connection)`` in one transaction, retried on transient failures; LibraryError when it cannot be."""
+    def run(self, work: Callable[[Connection], T], *, write: bool, durable: bool = True) -> T:
+        """``work(connection)`` in one transaction, retried on transient failures; LibraryError when it cannot be.
+
+        ``durable`` False lets SQLite commit without waiting for the disk (drafts; see the module docstring).
+        """
         started = time.monotonic()
         delay = FIRST_BACKOFF_S
         retries = integrity_retries = 0
         while True:
             try:
-                with self._transaction(write) as conn:
+                with self._transaction(write, durable) as conn:
                     result = work(conn)
                 self.stats.add(retries, time.monotonic() - started, refused=False)
                 return result

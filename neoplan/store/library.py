@@ -176,11 +176,11 @@ class Store:
             raise LibraryError("the scenario library was written by a newer neoplan; upgrade neoplan to open it")
         migrate.upgrade(conn)
 
-    def run(self, work: Callable[[Connection], T], *, write: bool) -> T:
+    def run(self, work: Callable[[Connection], T], *, write: bool, durable: bool = True) -> T:
         """``work`` in one transaction (retried while the database is busy), after migrating on first use."""
         if not self._ready:
             self._migrate()
-        return self.backend.run(work, write=write)
+        return self.backend.run(work, write=write, durable=durable)
 
 
 _STORES: dict[str, Store] = {}
@@ -222,9 +222,9 @@ class Library:
     def location(self) -> str:
         return self.store.location
 
-    def _run(self, work: Callable[[Connection], T], *, write: bool = False) -> T:
+    def _run(self, work: Callable[[Connection], T], *, write: bool = False, durable: bool = True) -> T:
         try:
-            result = self.store.run(work, write=write)
+            result = self.store.run(work, write=write, durable=durable)
         except LibraryError as exc:
             self.error = str(exc)
             raise
@@ -526,7 +526,7 @@ class Library:
             conn.execute(drafts_t.delete().where(d.updated_at < cutoff))
             return written
 
-        if self._run(write, write=True) == 0:
+        if self._run(write, write=True, durable=False) == 0:
             raise DraftTaken(draft_id)
 
     def _draft(self, conn: Connection, draft_id: str) -> Draft | None:
