@@ -126,7 +126,7 @@ def _share(name: str, version: int) -> None:
     st.session_state[SHARE_LINK] = (name, version, f"{st.context.url or ''}?{state.SHARE_PARAM}={token}")
 
 
-with st.container(border=True):
+with st.container(border=True, key="scenarios_save_form"):
     st.subheader("Save the open scenario")
     st.text_input(
         "Name",
