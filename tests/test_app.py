@@ -10,7 +10,6 @@ import pytest
 import streamlit as st
 from conftest import ROOT, page_path, run_page
 from conftest import metric as _metric
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 import neoplan
@@ -22,17 +21,7 @@ APP = page_path("app")
 PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 
 
-@pytest.fixture(autouse=True)
-def _run_like_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every run goes through app.py's st.navigation, as on the server (ui.state switches Streamlit's pages/-folder
-    mode off there); AppTest would otherwise switch it back on for each run and run pages without app.py."""
-    original = PagesManager.__init__
-
-    def init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        original(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init)
+pytestmark = pytest.mark.usefixtures("run_like_the_server")
 
 
 def _app() -> AppTest:

@@ -22,6 +22,7 @@ from neoplan.store import Library, User, default_path
 from ui.format import plain
 
 APP = page_path("app")
+pytestmark = pytest.mark.usefixtures("run_like_the_server")
 AUTH = {
     "redirect_uri": "http://localhost:8501/oauth2callback",
     "cookie_secret": "a-cookie-secret-for-the-tests-only-0123456789",
