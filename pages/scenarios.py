@@ -300,6 +300,7 @@ def _diff(name: str, a: int, b: int) -> None:
             }
         ),
         hide_index=True,
+        height=(len(kpis) + 1) * 35 + 3,
     )
 
 
