@@ -2,39 +2,9 @@
 
 from __future__ import annotations
 
-from .store import (
-    LOCAL,
-    Conflict,
-    Draft,
-    DraftTaken,
-    Entry,
-    Library,
-    LibraryError,
-    Saved,
-    User,
-    Version,
-    check_name,
-    default_path,
-    default_url,
-)
+from .store import *  # noqa: F403  (every public name of neoplan.store)
+from .store import __all__ as _STORE
 from .store.library import DRAFT_DAYS
 from .store.names import DRAFT_ID, MAX_NAME_CHARS
 
-__all__ = [
-    "DRAFT_DAYS",
-    "DRAFT_ID",
-    "LOCAL",
-    "MAX_NAME_CHARS",
-    "Conflict",
-    "Draft",
-    "DraftTaken",
-    "Entry",
-    "Library",
-    "LibraryError",
-    "Saved",
-    "User",
-    "Version",
-    "check_name",
-    "default_path",
-    "default_url",
-]
+__all__ = [*_STORE, "DRAFT_DAYS", "DRAFT_ID", "MAX_NAME_CHARS"]

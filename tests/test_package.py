@@ -123,29 +123,16 @@ def test_wheel_ships_the_migrations_and_the_installed_command_keeps_a_library(
         "neoplan/store/migrations/env.py",
         "neoplan/store/migrations/versions/r0001_library_before_versions.py",
     } <= names
-    env_file = tmp_path / "lib.sqlite"
-    command = [str(venv / "bin" / "neoplan"), "library"]
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "NEOPLAN_DATABASE_URL")}
     env["PYTHONPATH"] = sysconfig.get_paths()["purelib"]  # SQLAlchemy and Alembic from the test run (no neoplan there)
-    env["NEOPLAN_LIBRARY"] = str(env_file)
-    saved = subprocess.run(
-        [*command, "save", "Plan", "optimized", "-m", "from the wheel"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert saved.returncode == 0, saved.stderr
-    listed = subprocess.run(
-        [*command, "history", "Plan", "--json"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert listed.returncode == 0, listed.stderr
+    env["NEOPLAN_LIBRARY"] = str(tmp_path / "lib.sqlite")
+
+    def library(*argv: str) -> subprocess.CompletedProcess[str]:
+        command = [str(venv / "bin" / "neoplan"), "library", *argv]
+        done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        return done
+
+    library("save", "Plan", "optimized", "-m", "from the wheel")
+    listed = library("history", "Plan", "--json")
     assert [v["message"] for v in json.loads(listed.stdout)] == ["from the wheel"]
