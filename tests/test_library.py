@@ -216,7 +216,7 @@ def test_a_library_of_neoplan_0_1_migrates_in_place(tmp_path: Path, caplog: pyte
     lib = Library(path)
     with caplog.at_level(logging.INFO, logger="neoplan.store"):
         entries = {e.name: e for e in lib.entries() if not e.read_only}
-    assert "migrated from before migrations to 0002" in caplog.text
+    assert "migrated from no schema version (new, or from neoplan 0.1) to 0002" in caplog.text
     assert set(entries) == {"Team plan", "Référence ✓ 東京"} == set(before)
     for name, entry in entries.items():
         assert (entry.version, entry.owner, entry.shared) == (1, "", True)  # everyone saw them before: still shared

@@ -56,7 +56,7 @@ def upgrade(connection: Connection) -> bool:
     if at == newest:
         return False
     command.upgrade(_config(connection), "head")
-    log.info("scenario library migrated from %s to %s", at or "before migrations", newest)
+    log.info("scenario library migrated from %s to %s", at or "no schema version (new, or from neoplan 0.1)", newest)
     return True
 
 
