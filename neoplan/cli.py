@@ -1,4 +1,5 @@
-"""Command line: ``python -m neoplan evaluate FILE [--json]``, ``stress FILE --draws N --seed S [--json]`` ….
+"""Command line: ``python -m neoplan evaluate FILE [--json]``, ``stress FILE --draws N --seed S [--json]``,
+``library list|save|show|history|diff|delete`` (:mod:`neoplan.cli_library`) ….
 
 A FILE may be a path to a YAML/JSON scenario or the name of a preset
 (``reference``, ``optimized``). Bad input exits with code 2 and one line on
@@ -14,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import formats, metrics
+from . import cli_library, formats, metrics
 from .errors import DataError
 from .metrics import METRICS, lookup
 from .model import Result, evaluate
@@ -244,6 +245,7 @@ def _parser() -> argparse.ArgumentParser:
         help="equity IRR the price solver aims at, a fraction per year (default 0.20)",
     )
     st.set_defaults(func=cmd_stress)
+    cli_library.add_parser(sub)
     # A subcommand is add_parser(...).set_defaults(func=cmd_...); its handler returns an exit code and raises
     # ScenarioError / UsageError for bad input (exit 2, one line).
     return parser

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 import neoplan
@@ -63,6 +64,20 @@ def metric(at: AppTest, label: str) -> str:
         if m.label == label:
             return str(m.value)
     raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
+
+
+@pytest.fixture
+def run_like_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every AppTest run of app.py goes through its st.navigation, as on the server (ui.state switches Streamlit's
+    pages/-folder mode off there); AppTest would otherwise switch it back on for each run and run pages without
+    app.py. Use with ``pytestmark = pytest.mark.usefixtures("run_like_the_server")``."""
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)
 
 
 @pytest.fixture(scope="session")
