@@ -25,6 +25,7 @@ from .cells import (
     _OLE_MAGIC,
     _XLSX_MAGIC,
     DEEP_HEADER_SCAN_ROWS,
+    ISO_CURRENCIES,
     MAX_CELL_CHARS,
     MAX_CELLS,
     MAX_COLUMNS,
@@ -49,9 +50,17 @@ _SMALL_PART_BYTES = 5_000_000  # workbook.xml and relationship parts [bytes]
 _WHOLE_PART_BYTES = 4_000_000  # a sheet this small is parsed whole (a tree of a few tens of MB) [bytes]
 
 
-def read_quote(data: bytes, name: str = "quote") -> ParsedQuote:
-    """Parse a quote file's bytes (CSV or XLSX, told apart by content); raises QuoteError on a bad file."""
+def read_quote(data: bytes, name: str = "quote", currency: str | None = None) -> ParsedQuote:
+    """Parse a quote file's bytes (CSV or XLSX, told apart by content); raises QuoteError on a bad file.
+
+    ``currency``: the ISO 4217 code of the quote's prices when the user gives it (a quote marked ¥ that does not
+    say whether it means yuan or yen); None = as the quote says.
+    """
     label = Path(name).name or "quote"
+    if currency is not None:
+        currency = currency.strip().upper()
+        if currency not in ISO_CURRENCIES:
+            raise QuoteError(f"currency must be an ISO 4217 code such as USD, EUR, CNY or JPY, got {currency!r}")
     clear_caches()  # per file: timings and memory do not depend on the files read before
     if len(data) > MAX_QUOTE_BYTES:
         raise QuoteError(f"{label}: file is {len(data) / 1e6:.1f} MB, over the {MAX_QUOTE_BYTES / 1e6:.0f} MB limit")
@@ -66,10 +75,10 @@ def read_quote(data: bytes, name: str = "quote") -> ParsedQuote:
         )
     else:
         sheets, notes = [("", read_csv(data, label))], []
-    return parse_sheets(sheets, label, notes)
+    return parse_sheets(sheets, label, notes, currency)
 
 
-def read_quote_file(path: str | Path) -> ParsedQuote:
+def read_quote_file(path: str | Path, currency: str | None = None) -> ParsedQuote:
     """Read a quote file from disk (size checked before reading); raises QuoteError."""
     path = Path(path)
     if not path.is_file():
@@ -77,7 +86,7 @@ def read_quote_file(path: str | Path) -> ParsedQuote:
     size = path.stat().st_size
     if size > MAX_QUOTE_BYTES:
         raise QuoteError(f"{path.name}: file is {size / 1e6:.1f} MB, over the {MAX_QUOTE_BYTES / 1e6:.0f} MB limit")
-    return read_quote(path.read_bytes(), path.name)
+    return read_quote(path.read_bytes(), path.name, currency)
 
 
 # --- CSV --------------------------------------------------------------------------------------------------------------

@@ -211,7 +211,7 @@ def _item(
         prices_blank=c.prices_blank,
         zero=c.zero,
         has_amounts=bool(c.amounts),
-        priced=any(v for v in c.amounts),
+        priced=any(v > 0 for v in c.amounts),
         number=c.line_number,
         explicit=cols.explicit,
         after_break=after_break,
@@ -260,8 +260,14 @@ def _quantities(
 # --- the quote --------------------------------------------------------------------------------------------------------
 
 
-def parse_sheets(sheets: Sequence[tuple[str, list[list[Cell]]]], label: str, notes: Sequence[str] = ()) -> ParsedQuote:
-    """Every sheet's table read into lines (steps 1–5); the quote's currency, stated counts, options and totals."""
+def parse_sheets(
+    sheets: Sequence[tuple[str, list[list[Cell]]]],
+    label: str,
+    notes: Sequence[str] = (),
+    currency_code: str | None = None,
+) -> ParsedQuote:
+    """Every sheet's table read into lines (steps 1–5); the quote's currency (``currency_code`` when the user gives
+    it), stated counts, options and totals."""
     warnings: list[str] = list(notes)
     skipped: Counter[str] = Counter()
     no_price: list[str] = []
@@ -312,7 +318,7 @@ def parse_sheets(sheets: Sequence[tuple[str, list[list[Cell]]]], label: str, not
         skipped=dict(skipped),
         warnings=tuple(warnings),
         sheets=tuple(r.sheet for _, r in results),
-        currency=currency(label, cells, headers, all_statements, texts, warnings),
+        currency=currency_code or currency(label, cells, headers, all_statements, texts, warnings),
         servers_stated=servers,
         per_server=per_server,
         notes=tuple(s[:200] for s in all_statements[:100]),

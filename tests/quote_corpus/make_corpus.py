@@ -539,7 +539,7 @@ def dell_h200_32() -> Quote:
         "Intel Xeon Platinum 8568Y+ 2.3G, 48C/96T, 20GT/s, 300M Cache, Turbo, HT (350W) DDR5-5600",
         (32, "64GB RDIMM, 5600MT/s, Dual Rank"),
         8,
-        (1, "NVIDIA BlueField-3 B3140H E-series DPU, 1x 400GbE/NDR QSFP112, PCIe Gen5 x16, Half Height"),
+        (1, "NVIDIA BlueField-3 B3140L E-series DPU, 1x 400GbE/NDR QSFP112, PCIe Gen5 x16, Half Height"),
         318400.0,
         networking_sheet=True,
         frontend=(
