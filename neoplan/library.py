@@ -40,6 +40,15 @@ CREATE TABLE IF NOT EXISTS scenarios (
     body TEXT NOT NULL,
     saved_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS quote_aliases (
+    vendor TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    pattern TEXT NOT NULL,
+    category TEXT NOT NULL,
+    quantity_basis TEXT,
+    saved_at TEXT NOT NULL,
+    PRIMARY KEY (vendor, position)
+);
 CREATE TABLE IF NOT EXISTS drafts (
     id TEXT PRIMARY KEY,
     body TEXT NOT NULL,
@@ -240,6 +249,50 @@ class Library:
         with self._db() as db:
             row = db.execute("SELECT body, baseline, origin, source FROM drafts WHERE id = ?", (draft_id,)).fetchone()
         return None if row is None else Draft(*row)
+
+    # -- quote aliases -------------------------------------------------------------------------------------------
+
+    def save_aliases(self, vendor: str, aliases: list[dict[str, str]]) -> None:
+        """Keep ``aliases`` as the alias list of ``vendor`` (replacing its list): dicts with ``pattern`` (a part
+        number, else a case-insensitive regular expression of the description; see ``neoplan.quote.corrections``),
+        ``category`` (a line class) and optional ``quantity_basis`` (``per_server`` or ``total``)."""
+        vendor = check_name(vendor)
+        rows = [_alias_row(a, k) for k, a in enumerate(aliases, start=1)]
+        with self._db() as db:
+            db.execute("DELETE FROM quote_aliases WHERE vendor = ?", (vendor,))
+            db.executemany(
+                "INSERT INTO quote_aliases(vendor, position, pattern, category, quantity_basis, saved_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(vendor, k, *row, _now()) for k, row in enumerate(rows, start=1)],
+            )
+
+    def aliases(self, vendor: str) -> list[dict[str, str]]:
+        """The alias list saved for ``vendor``, in the order saved (empty when none)."""
+        with self._db() as db:
+            rows = db.execute(
+                "SELECT pattern, category, quantity_basis FROM quote_aliases WHERE vendor = ? ORDER BY position",
+                (vendor.strip(),),
+            ).fetchall()
+        return [{"pattern": p, "category": c, **({"quantity_basis": b} if b else {})} for p, c, b in rows]
+
+    def alias_vendors(self) -> list[str]:
+        """Vendors with a saved alias list, by name."""
+        with self._db() as db:
+            rows = db.execute("SELECT DISTINCT vendor FROM quote_aliases ORDER BY vendor COLLATE NOCASE").fetchall()
+        return [r[0] for r in rows]
+
+
+def _alias_row(alias: dict[str, str], k: int) -> tuple[str, str, str | None]:
+    """(pattern, category, quantity_basis) of one alias; ScenarioError naming the entry when it is malformed."""
+    pattern, category = alias.get("pattern"), alias.get("category")
+    basis = alias.get("quantity_basis") or None
+    if not isinstance(pattern, str) or not pattern.strip() or len(pattern) > 200:
+        raise ScenarioError(f"library: alias {k} needs a pattern (at most 200 characters)")
+    if not isinstance(category, str) or not category.strip():
+        raise ScenarioError(f"library: alias {k} needs a category")
+    if basis not in (None, "per_server", "total"):
+        raise ScenarioError(f"library: alias {k} quantity_basis must be per_server or total, got {basis!r}")
+    return pattern.strip(), category.strip(), basis
 
 
 def check_name(name: str) -> str:

@@ -441,9 +441,12 @@ def _close(a: float, b: float, share: float = 0.005) -> bool:
 
 
 def rounding(lines: Sequence[RawLine]) -> float:
-    """How far a sum of ``lines`` may be off a stated total by rounding alone [currency]: a cent per line, half a
-    cent per unit of a line without an extended price, at least 1."""
-    return max(1.0, sum(0.01 + (0.005 * abs(ln.quantity) if ln.extended is None else 0.0) for ln in lines))
+    """How far a sum of ``lines`` may be off a stated total by rounding alone [currency]: the smallest amount the
+    lines write (a cent, or a whole unit when they write no decimals: yen) per line, half of it per unit of a line
+    without an extended price; at least 1."""
+    amounts = [v for ln in lines for v in (ln.extended, ln.unit_price) if v is not None]
+    step = 0.01 if any(not float(v).is_integer() for v in amounts) else 1.0
+    return max(1.0, sum(step + (step / 2 * abs(ln.quantity) if ln.extended is None else 0.0) for ln in lines))
 
 
 def check_totals(
