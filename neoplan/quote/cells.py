@@ -56,21 +56,37 @@ _MONEY_AFFIX = re.compile(
     rf"^(?:{_ISO}|[A-Z]{{0,2}}\$|[{_SIGN_CHARS}]|人民币|人民幣)\s*|"
     rf"\s*(?:{_ISO}|[A-Z]{{0,2}}\$|[{_SIGN_CHARS}]|人民币|人民幣|,-|\.-)$"
 )
-_PRICE_UNIT = re.compile(
-    r"\s*(?:/\s*|\bper\s+|\s)(?:ea\.?|each|unit|units|lot|ls|pcs?\.?|pieces?|sets?|kits?|nos?\.?|stk\.?|stück|st\.?|"
-    r"node|server|system)\s*$|\s*/?\s*[台個个套件式本枚组組개대]\s*$",
-    re.IGNORECASE,
-)
-"""A unit after a price: ``USD 289,500.00 ea``, ``$1,200/ea``, ``$12.00 each``, ``10,000 lot``, ``1,000円/台``."""
+
 _US_NUMBER = re.compile(r"^(\d{1,3}(,\d{3})+|\d+)(\.\d*)?$|^\.\d+$")
 _EU_NUMBER = re.compile(r"^(\d{1,3}(\.\d{3})+|\d+)(,\d*)?$|^,\d+$")
 _INDIAN_GROUPS = re.compile(r"^\d{1,2}(,\d{2})+,\d{3}(\.\d*)?$")
 _SPACED_THOUSANDS = re.compile(r"^\d{1,3}([ \u00a0\u202f\u2009'’]\d{3})+([.,]\d*)?$")
-_QUANTITY = re.compile(
-    r"^[x×]?\s*(?P<n>\d{1,3}([,.]\d{3})+([.,]\d+)?|\d+([.,]\d+)?)\s*"
-    r"(?P<unit>ea\.?|each|pcs?\.?|pieces?|units?|x|×|nos?\.?|stk\.?|stück|st\.?|pce?s?|szt\.?|lots?|ls|"
-    r"lump\s*sum|sets?|kits?|jobs?|systems?|servers?|nodes?|racks?|台|個|个|套|件|式|本|枚|组|組|개|대|세트|식)?$"
-)
+
+
+@lru_cache(maxsize=1)
+def _price_unit() -> re.Pattern[str]:
+    """A unit after a price: ``USD 289,500.00 ea``, ``$1,200/ea``, ``$12.00 each``, ``10,000 lot``, ``1,000円/台``
+    (``unit_word`` and ``unit_counter`` of ``data/quote_vocabulary.csv``)."""
+    from .vocab import words
+
+    return re.compile(
+        rf"(?:\s*/\s*|\bper\s+|\s+)(?:{words('unit_word')}|node|server|system)\s*$|\s*/?\s*{words('unit_counter')}\s*$",
+        re.IGNORECASE,
+    )
+
+
+@lru_cache(maxsize=1)
+def _quantity() -> re.Pattern[str]:
+    """A quantity cell: a number and an optional unit (``8 ea``, ``x2``, ``16 pcs``, ``1 lot``, ``8台``, ``1式``)."""
+    from .vocab import words
+
+    return re.compile(
+        r"^[x×]?\s*(?P<n>\d{1,3}([,.]\d{3})+([.,]\d+)?|\d+([.,]\d+)?)\s*"
+        rf"(?P<unit>{words('unit_word')}|x|×|systems?|servers?|nodes?|racks?|{words('unit_counter')})?$",
+        re.IGNORECASE,
+    )
+
+
 _XLSX_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -183,7 +199,7 @@ def _number(text: str, decimal: str | None) -> float | None:
             negative, s = True, s[1:].strip()
         elif s.endswith("-") and not s.endswith(",-") and not s.endswith(".-"):
             negative, s = True, s[:-1].strip()
-        s = _PRICE_UNIT.sub("", s)
+        s = _price_unit().sub("", s)
         s = _MONEY_AFFIX.sub("", s).strip()
         s = re.sub(r"(?i)^(us\s*\$|usd\s*\$?)\s*", "", s)
         if s == before:
@@ -228,7 +244,7 @@ def parse_quantity(cell: Cell, decimal: str | None = None) -> float | None:
     s = cell.strip().lower()
     if not s.isascii():
         s = unicodedata.normalize("NFKC", s).replace("一式", "1式").strip()
-    m = _QUANTITY.match(s)
+    m = _quantity().match(s)
     if not m:
         return None
     number = m.group("n")
@@ -246,7 +262,7 @@ def quantity_unit(cell: Cell) -> str:
         return ""
     text = cell.strip().lower()
     text = text if text.isascii() else unicodedata.normalize("NFKC", text).replace("一式", "1式")
-    m = _QUANTITY.match(text)
+    m = _quantity().match(text)
     unit = (m.group("unit") or "") if m else ""
     for word, name in (("lot", "lot"), ("ls", "lot"), ("lump", "lot"), ("set", "set"), ("kit", "set"),
                        ("job", "lot"), ("system", "system"), ("server", "system"), ("node", "system"), ("式", "lot"),

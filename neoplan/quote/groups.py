@@ -29,7 +29,7 @@ _SYSTEM_MODEL = re.compile(
 _SYSTEM_WORD = re.compile(r"\b(servers?|system|nodes?|chassis|barebone|cto|gpu\s+node)\b", re.IGNORECASE)
 _SERVICE = re.compile(
     r"\bper\s+(gpu\s+)?(server|node|system)\b|warrant|support|servic|deploy|install|integrat|licen[cs]|subscri|"
-    r"training|freight|shipping|rack\s+and\s+stack|burn-?in|validation|\bsvc\b|\bL1[01]\b|保修|服务|保守|サービス",
+    r"training|freight|shipping|rack\s+and\s+stack|burn-?in|validation|\bsvc\b|\bL1[01]\b|保修|服务(?!器)|维保|保守|サービス",
     re.IGNORECASE,
 )
 

@@ -402,8 +402,8 @@ def _size(
     if model is None:
         model = next((ln.gpu_model for ln in lines if ln.gpu_model and ln.classified), None)
     stated = stated_reading(getattr(quote, "servers_stated", None), getattr(quote, "racks_stated", None), model)
-    if stated is not None and bool(getattr(quote, "per_server", False)):
-        stated = None  # the count already multiplies the per-server lines: no independent reading
+    if stated is not None and (bool(getattr(quote, "per_server", False)) or bool(getattr(quote, "options", ()))):
+        stated = None  # the count already multiplies the per-server lines, or may be another option's
     readings = tuple(
         r for r in (reading, stated, tray_reading(lines), cpu_reading(lines, model), nic_reading(lines)) if r
     )
@@ -533,6 +533,7 @@ def _included_sub_items(
             and free
             and parents[k] is None
             and _basis(raw) == "total"
+            and getattr(raw, "per_rack", None) is None  # a rack BoM's quantities are the order's already
             and 0 < raw.quantity <= _SUB_ITEM_MAX_QUANTITY
             and (k - 1 == system or k - 1 in out)
         ):

@@ -76,7 +76,7 @@ _PART_OF_SERVER = re.compile(
     r"licen[cs]e|upgrade|spares?|cage|backplane|bracket|module|installation|deploy\w*|ProDeploy\w*|ProSupport\w*|"
     r"rack\s+and\s+stack|premier|essentials?|\d+\s*-?\s*(?:yr|year)s?|validation|validate|integration|testing|"
     r"acceptance|burn-?in|commissioning|L1[01]|onsite|on-site|tray|extension|subscription|training)\b|"
-    r"rack[- ]level|保修|服务|保守|サービス|検証",
+    r"rack[- ]level|保修|服务(?!器)|维保|保守|サービス|検証",
     re.IGNORECASE,
 )
 _SERVICE_PART_NUMBER = re.compile(r"^\s*(SVC|SRV|SVS|WTY|WARR?|SUPP?|INST|DEPLOY|PSVC|L1[01])\b", re.IGNORECASE)
