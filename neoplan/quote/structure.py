@@ -362,11 +362,15 @@ def find_options(results: Sequence[tuple[str, SheetResult]], statements: Sequenc
     """Mark each line with its option (step 5, see :mod:`neoplan.quote.sections`); the options' labels in order."""
     for _, r in results:
         named = option_label(r.sheet) if r.sheet else None
-        named = named or next((label for t in r.titles if (label := option_label(t))), None)
-        if named:
-            r.lines[:] = [replace(ln, option=named) for ln in r.lines]
-        else:
-            r.lines[:] = options_by_section(r.lines, r.totals)
+        titled = next((label for t in r.titles if (label := option_label(t))), None)
+        by_section = options_by_section(r.lines, r.totals)
+        if named or not any(ln.option for ln in by_section):
+            label = named or titled
+            r.lines[:] = [replace(ln, option=label) for ln in r.lines] if label else by_section
+        else:  # option sections; a title above the header names the option the table starts with
+            first = next(k for k, ln in enumerate(by_section) if ln.option)
+            head = [replace(ln, option=titled) for ln in by_section[:first]] if titled else by_section[:first]
+            r.lines[:] = head + by_section[first:]
     labels = list(dict.fromkeys(ln.option for _, r in results for ln in r.lines if ln.option))
     if len(labels) < 2 and says_select_one(statements):
         labels = _select_one(results)
