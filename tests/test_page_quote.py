@@ -48,9 +48,9 @@ def test_page_runs_and_shows_the_padded_sample_findings() -> None:
     shown = _codes(at)
     assert {"cpu_top_bin", "ram_over_1tb", "dpu_bluefield", "nvaie_license", "optics_everywhere"} <= set(shown)
     assert int(_metric(at, "Findings")) == len(shown)
-    assert _metric(at, "Saving").startswith("$")
+    assert _metric(at, "Padding findings").startswith("$") and _metric(at, "Design change").startswith("$")
     assert len(at.get("plotly_chart")) == 2
-    assert len(_table(at, "source")) == 35 and len(at.dataframe[-1].value) == 1  # lines, unmatched lines
+    assert len(_table(at, "class")) == 35 and len(at.dataframe[-1].value) == 1  # the Lines editor, unmatched lines
     assert not any("uploader" in md.value for md in at.markdown)  # no stray docstring rendered by magic
 
 

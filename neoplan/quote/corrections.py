@@ -219,3 +219,24 @@ def aliases_from(corrections: Sequence[Correction], raws: Sequence[RawLine]) -> 
         if alias["category"]:
             out[pattern] = alias
     return list(out.values())
+
+
+_GENERIC_TITLE = re.compile(
+    r"^(quot(e|ation)|angebot|offerte|devis|presupuesto|budgetary|proposal|estimate|invoice|rack bom|bom|"
+    r"报价单?|御?見積書?|견\s*적\s*서|synthetic|prepared|date|customer|quote\s+(no|number)|page)\b",
+    re.IGNORECASE,
+)
+
+
+def guess_vendor(notes: Sequence[str], saved: Sequence[str] = ()) -> str:
+    """The vendor a quote comes from: a saved vendor its title block names (case ignored), else the first title
+    line that is no generic word ("Quotation", "报价单") or number; "" when none."""
+    text = " ".join(notes[:12]).lower()
+    for name in sorted(saved, key=len, reverse=True):
+        if name.strip() and name.strip().lower() in text:
+            return name
+    for note in notes[:6]:
+        line = " ".join(note.split())[:80]
+        if line and not _GENERIC_TITLE.match(line) and re.search(r"[^\W\d_]", line) and ":" not in line[:20]:
+            return line
+    return ""
