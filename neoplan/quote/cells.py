@@ -102,6 +102,7 @@ class QuoteError(ValueError):
 Cell = str | float
 
 
+@lru_cache(maxsize=65_536)
 def _text(cell: Cell) -> str:
     """A cell as a single-line string [max MAX_CELL_CHARS characters]."""
     if isinstance(cell, float):
@@ -151,8 +152,8 @@ def is_free(text: str) -> bool:
 
 def clear_caches() -> None:
     """Forget the parsed numbers of the previous file."""
-    _number.cache_clear()
-    number_style.cache_clear()
+    for cached in (_number, number_style, _text, parse_quantity, quantity_unit):
+        cached.cache_clear()
 
 
 def parse_money(cell: Cell, where: str = "", decimal: str | None = None) -> float | None:
@@ -234,6 +235,7 @@ def parse_percent(cell: Cell) -> tuple[float, bool] | None:
     return abs(value), sign
 
 
+@lru_cache(maxsize=65_536)
 def parse_quantity(cell: Cell, decimal: str | None = None) -> float | None:
     """A count such as ``8``, ``1,024``, ``8 ea``, ``x2``, ``16 pcs`` [units]; None if empty or not a count.
 
@@ -255,6 +257,7 @@ def parse_quantity(cell: Cell, decimal: str | None = None) -> float | None:
     return value if value <= MAX_QUANTITY else None
 
 
+@lru_cache(maxsize=16_384)
 def quantity_unit(cell: Cell) -> str:
     """The unit a quantity cell names, normalised: ``"lot"`` (lot, LS, lump sum), ``"set"``, ``"system"``, ``""``
     for plain counts (``8``, ``8 ea``, ``8 pcs``)."""

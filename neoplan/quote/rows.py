@@ -74,11 +74,8 @@ class RowCells:
     currency_cell: Cell
     line_number: str
     category: str
-
-    @property
-    def amounts(self) -> list[float]:
-        """The row's price cells that hold amounts."""
-        return [v for v in (self.unit, self.ext, self.list_price, self.ext_list) if v is not None]
+    amounts: tuple[float, ...]
+    """The row's price cells that hold amounts."""
 
     @property
     def prices_blank(self) -> bool:
@@ -136,7 +133,7 @@ def item_number(value: Cell) -> str:
 def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
     """The row's cells read by ``cols`` (quantities, prices with the table's decimal mark, net from list/discount)."""
     roles, decimal = cols.roles, cols.decimal
-    texts = tuple(_text(c) for c in row)
+    texts = tuple(map(_text, row))
     part, desc = _at(texts, roles, "part"), _at(texts, roles, "description")
     if desc[:1] in _BULLET_START or desc[:1] == "・":
         desc = strip_bullet(desc)
@@ -163,8 +160,8 @@ def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
         qty_cell=qty_cell,
         qty=parse_quantity(qty_cell, decimal),
         total_qty=parse_quantity(total_cell, decimal) if total_cell is not None else None,
-        nodes=parse_quantity(cell(row, roles, "nodes"), decimal),
-        racks=parse_quantity(cell(row, roles, "racks"), decimal),
+        nodes=parse_quantity(cell(row, roles, "nodes"), decimal) if "nodes" in roles else None,
+        racks=parse_quantity(cell(row, roles, "racks"), decimal) if "racks" in roles else None,
         unit=unit,
         ext=ext,
         list_price=list_price,
@@ -172,8 +169,9 @@ def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
         discount=discount,
         price_cells=price_cells,
         currency_cell=cell(row, roles, "currency"),
-        line_number=item_number(cell(row, roles, "line")),
+        line_number=item_number(cell(row, roles, "line")) if "line" in roles else "",
         category=_at(texts, roles, "category"),
+        amounts=tuple(v for v in (unit, ext, list_price, ext_list) if v is not None),
     )
 
 
