@@ -503,6 +503,9 @@ def _parents(raws: Sequence[RawLine]) -> list[int | None]:
     return out
 
 
+_BUNDLED_PARTS = frozenset({*NODE_PARTS, "node_accessory", "attribute", "rack_tray", None})
+"""What a free line right under a server line may be to count as part of that server (never a licence or service:
+those stand alone, and a free one saves nothing)."""
 _SUB_ITEM_MAX_QUANTITY = 32
 """Above this many per server a $0 line after a server line is an order total (power cords for all), not a
 configuration item of the server."""
@@ -531,6 +534,7 @@ def _included_sub_items(
             system is not None
             and contiguous
             and free
+            and ident.component in _BUNDLED_PARTS
             and parents[k] is None
             and _basis(raw) == "total"
             and getattr(raw, "per_rack", None) is None  # a rack BoM's quantities are the order's already
