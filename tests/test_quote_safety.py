@@ -151,3 +151,19 @@ def test_cli_option_size_from_and_currency(tmp_path: Path, capsys: pytest.Captur
     assert main(["quote", str(quote), "--option", "2", "--currency", "JPY", "--usd-per-unit", "0.0067"]) == 2
     err = capsys.readouterr().err.strip()
     assert "no alternatives" in err and "\n" not in err
+
+
+def test_a_superpod_lot_and_a_quote_silent_on_nics() -> None:
+    lot = "NVIDIA DGX SuperPOD scalable unit (32 DGX H100 systems), each: 8x H100, 2x Xeon Gold 6530, 1TB"
+    r = review([HEADER, ["DGXH-SU", lot, 1, 9_000_000, 9_000_000]])
+    assert (r.gpus, r.servers) == (256, 32)
+    assert "nics_below_8" not in {f.code for f in r.findings}  # no NIC listed: nothing known, nothing claimed
+    assert any("no back-end NIC" in w for w in r.warnings)
+
+
+def test_an_nvl72_rack_shell_is_no_system() -> None:
+    trays = ["GB200-CT", "NVIDIA GB200 NVL72 compute tray, 2x Grace, 4x B200", 36, 160_000, 5_760_000]
+    shell = ["RACK", "NVL72 rack with power shelves and manifold", 2, 250_000, 500_000]
+    r = review([HEADER, trays, shell])
+    assert (r.gpus, r.servers, r.gpu_model) == (144, 36, "gb200-nvl72")
+    assert r.lines[1].component != "system"

@@ -227,11 +227,16 @@ def find_nvaie(lines: Sequence[QuoteLine]) -> list[Finding]:
 
 
 def find_nics(lines: Sequence[QuoteLine], servers: int | None, book: PriceBook, family: str) -> list[Finding]:
-    """Fewer than 8 back-end NICs per server: the cost of adding NICs and their optics (negative saving) [USD]."""
+    """Fewer than 8 back-end NICs per server: the cost of adding NICs and their optics (negative saving) [USD].
+
+    A quote that lists no back-end NIC at all says nothing about them (integrated, or quoted apart): no finding.
+    """
     if not servers:
         return []
     nics = _with(lines, component="backend_nic")
     have = _qty(nics)
+    if have <= 0:
+        return []
     if have >= servers:  # whole NICs per GPU server; a stray NIC of a management node does not count
         have = servers * math.floor(have / servers + 1e-9)
     per_server = have / servers

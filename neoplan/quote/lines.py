@@ -38,6 +38,7 @@ from .system import (
     board_identity,
     head,
     is_bare_chassis,
+    is_rack_scale,
     is_server_part,
     looks_like_system,
     parse_system,
@@ -236,6 +237,8 @@ def identify_line(
     service = is_server_part(norm, part)
     if entry is not None and entry.component == "system" and service and not looks_like_system(head(norm)):
         entry = None  # "XD670 power supply kit", "3 year service for XE9680": a part of the server, not the server
+    if entry is not None and entry.component == "system" and is_rack_scale(norm) and gpu_model(norm) is None:
+        entry = None  # "NVL72 rack with power shelves and manifold": the rack's infrastructure, no GPUs named
     bare = is_bare_chassis(norm) and not server_with_board(norm)
     if bare and _WITH_BOARD.search(norm) and gpu_model(norm):  # "barebone with HGX B200 8-GPU"
         board = board_identity(gpu_model(norm), rules)

@@ -313,6 +313,10 @@ def review_quote(
         warnings.append(
             "the quote does not list the GPU servers' configuration (CPUs, memory, NICs): those are not checked"
         )
+    elif servers and not any(p.component == "backend_nic" for p in parts):
+        warnings.append(
+            "the quote lists no back-end NIC: integrated or quoted apart? the NICs per server are not checked"
+        )
     found = [
         _cited(f, where)
         for f in find_all(parts, servers, gpus, book, price_tolerance)

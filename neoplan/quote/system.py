@@ -52,7 +52,7 @@ _CPU_WORD = re.compile(r"\bXeon\b|\bEPYC\b|\bprocessors?\b|\bCPUs?\b", re.IGNORE
 _RAM_WORD = re.compile(r"\bDDR[45]\b|\bDIMMs?\b|RDIMM|\bmemory\b|\bRAM\b|\d\s*TB\s*(DDR|RAM|memory)", re.IGNORECASE)
 _DUAL_SOCKET = 2
 _NVL72 = re.compile(r"\bNVL\s*-?\s*72\b", re.IGNORECASE)
-_LOT_SYSTEMS = re.compile(r"\(\s*(\d{1,5})\s*(?:x\s*)?(?:systems|servers|nodes)\s*\)", re.IGNORECASE)
+_LOT_SYSTEMS = re.compile(r"\(\s*(\d{1,5})\s*(?:x\s*)?(?:[\w-]+\s+){0,3}?(?:systems|servers|nodes)\s*\)", re.IGNORECASE)
 _PER_RACK = re.compile(
     r"\brack\s+(?:with|of|containing|incl\w*|holding|w/)\s+(\d{1,3})\s*[x×]?\s*|"
     r"\b(\d{1,3})\s*[x×]?\s*(?:[\w+-]+\s+){0,4}?(?:servers?|nodes?|systems?)\s+(?:per|/|in\s+each|in\s+one)\s+rack\b|"
@@ -110,6 +110,11 @@ class SystemConfig:
 def is_bare_chassis(text: str) -> bool:
     """True when a server SKU line says it is a chassis / barebone without GPUs."""
     return bool(_BARE.search(text))
+
+
+def is_rack_scale(text: str) -> bool:
+    """True when a line names an NVL72 rack-scale system (GB200 / GB300 NVL72)."""
+    return bool(_NVL72.search(text))
 
 
 def head(text: str) -> str:
