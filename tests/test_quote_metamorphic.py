@@ -226,7 +226,8 @@ SYNONYMS = {
 }
 
 
-def rename_headers(name: str) -> Book:
+def replace_headers(name: str, names: dict[str, str], minimum: int) -> Book:
+    """The corpus file with the header cells found in ``names`` (lower case, single spaces) replaced."""
     out: Book = []
     changed = 0
     for sheet, rows in read_book(name):
@@ -235,13 +236,17 @@ def rename_headers(name: str) -> Book:
         if lay:
             header = rows[lay["header_row"] - 1]
             for i, cell in enumerate(header):
-                new = SYNONYMS.get(str(cell.value or "").strip().lower())
+                new = names.get(" ".join(str(cell.value or "").lower().split()))
                 if new:
                     header[i] = replace(cell, value=new)
                     changed += 1
         out.append((sheet, rows))
-    assert changed >= 2, f"{name}: fewer than 2 header synonyms apply"
+    assert changed >= minimum, f"{name}: fewer than {minimum} header names to replace"
     return out
+
+
+def rename_headers(name: str) -> Book:
+    return replace_headers(name, SYNONYMS, 2)
 
 
 MONEY_TEXT = re.compile(r"^\(?-?\$\s?[\d,]+\.\d{2}\)?$")
@@ -631,22 +636,7 @@ TRANSLATIONS = {
 
 
 def translate_headers(name: str, language: str) -> Book:
-    out: Book = []
-    changed = 0
-    words = TRANSLATIONS[language]
-    for sheet, rows in read_book(name):
-        rows = [list(r) for r in rows]
-        lay = BY_FILE[name]["layout"].get(sheet)
-        if lay:
-            header = rows[lay["header_row"] - 1]
-            for i, cell in enumerate(header):
-                new = words.get(" ".join(str(cell.value or "").lower().split()))
-                if new:
-                    header[i] = replace(cell, value=new)
-                    changed += 1
-        out.append((sheet, rows))
-    assert changed >= 3, f"{name}: fewer than 3 header names to translate"
-    return out
+    return replace_headers(name, TRANSLATIONS[language], 3)
 
 
 def _translatable(name: str) -> bool:
