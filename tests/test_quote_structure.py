@@ -279,3 +279,19 @@ def test_a_stated_total_off_its_lines_is_marked() -> None:
     assert total.off and total.computed == 250 and total.lines == (("", 2), ("", 3))
     rows[-1][-1] = 250.004
     assert not read_quote(csv_bytes(rows), "q.csv").totals[0].off
+
+
+@pytest.mark.parametrize(
+    ("above", "header", "price", "value"),
+    [
+        ([], ["型号", "描述", "数量", "单价（万元）", "金额（万元）"], "200.5", 2_005_000),
+        (["金額単位：千円"], ["品番", "品名", "数量", "単価", "金額"], "41,000", 41_000_000),
+        (["All amounts in thousands of USD"], ["Part", "Description", "Qty", "Unit", "Amount"], "250.0", 250_000),
+        (["千葉県千葉市"], ["品番", "品名", "数量", "単価", "金額"], "41,000", 41_000),
+    ],
+)
+def test_amounts_written_in_thousands_or_ten_thousands(above: list[str], header: list[str], price: str,
+                                                       value: float) -> None:  # fmt: skip
+    rows: list[list[Any]] = [[t] for t in above] + [header, ["X", "GPU server HGX H100 8-GPU", 1, price, price]]
+    (line,) = read_quote(csv_bytes(rows), "q.csv", currency="USD").lines
+    assert line.unit_price == pytest.approx(value) and line.extended == pytest.approx(value)

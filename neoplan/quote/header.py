@@ -27,7 +27,7 @@ from .cells import (
     parse_percent,
     parse_quantity,
 )
-from .vocab import HEADER_ROLES, header_key, header_names, pattern
+from .vocab import HEADER_ROLES, fold, header_key, header_names, pattern
 
 ROLES = HEADER_ROLES
 PRICE_ROLES = ("unit", "list", "extended", "ext_list")
@@ -217,6 +217,8 @@ class Columns:
     per_server_only: bool
     explicit: bool
     header_texts: tuple[tuple[str, ...], ...]
+    money_scale: float = 1.0
+    """What one written amount is worth [units of the currency]: 10,000 under 单价（万元）, 1,000 under '$000'."""
 
     @cached_property
     def header_firsts(self) -> frozenset[str]:
@@ -230,8 +232,18 @@ class Columns:
         )
 
 
-def assign_columns(rows: Sequence[Sequence[Cell]], header: Header) -> Columns:
-    """The column roles of the table under ``header``, checked against the rows below it."""
+_SCALES = (("scale_million", 1e6), ("scale_ten_thousand", 1e4), ("scale_thousand", 1e3))
+
+
+def money_scale(text: str) -> float:
+    """The unit a text writes amounts in: 1e6 (百万円, in millions), 1e4 (万元), 1e3 (千円, $000), else 1."""
+    folded = fold(text)
+    return next((factor for name, factor in _SCALES if pattern(name).search(folded)), 1.0)
+
+
+def assign_columns(rows: Sequence[Sequence[Cell]], header: Header, statements: Sequence[str] = ()) -> Columns:
+    """The column roles of the table under ``header``, checked against the rows below it; ``statements`` (the
+    text above the table) may say the unit amounts are written in ("单位：万元", "amounts in thousands")."""
     start = header.row + header.span
     roles = _money_columns(rows, start, header.roles)
     has_per_server = "qty_per_server" in roles
@@ -254,7 +266,18 @@ def assign_columns(rows: Sequence[Sequence[Cell]], header: Header) -> Columns:
         per_server_only=has_per_server and total_col is None and "nodes" not in roles,
         explicit=has_per_server or per_rack or "nodes" in roles,
         header_texts=tuple(tuple(_text(c) for c in r) for r in rows[header.row : start]),
+        money_scale=_scale_of(header, roles, statements),
     )
+
+
+def _scale_of(header: Header, roles: Mapping[str, int], statements: Sequence[str]) -> float:
+    """The money scale the price headers name, else a statement that names a unit ("金額単位：千円")."""
+    names = " ".join(header.cells[roles[r]] for r in PRICE_ROLES if r in roles and roles[r] < len(header.cells))
+    scale = money_scale(names)
+    if scale == 1.0:
+        said = [s for s in statements if pattern("scale_statement").search(fold(s))]
+        scale = next((k for s in said if (k := money_scale(s)) != 1.0), 1.0)
+    return scale
 
 
 def _money_columns(rows: Sequence[Sequence[Cell]], start: int, roles: Mapping[str, int]) -> dict[str, int]:

@@ -130,6 +130,10 @@ def item_number(value: Cell) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+def _scaled(value: float | None, scale: float) -> float | None:
+    return value if value is None or scale == 1.0 else value * scale
+
+
 def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
     """The row's cells read by ``cols`` (quantities, prices with the table's decimal mark, net from list/discount)."""
     roles, decimal = cols.roles, cols.decimal
@@ -141,7 +145,7 @@ def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
     qty_cell = row[cols.qty_col] if cols.qty_col is not None and cols.qty_col < len(row) else ""
     total_cell = row[cols.total_col] if cols.total_col is not None and cols.total_col < len(row) else None
     price_cells = tuple(cell(row, roles, r) for r in ("unit", "extended", "list", "ext_list"))
-    unit, ext, list_price, ext_list = (parse_money(c, decimal=decimal) for c in price_cells)
+    unit, ext, list_price, ext_list = (_scaled(parse_money(c, decimal=decimal), cols.money_scale) for c in price_cells)
     disc_raw = parse_percent(cell(row, roles, "discount")) if "discount" in roles else None
     discount = None if disc_raw is None else (disc_raw[0] / (100.0 if disc_raw[1] else cols.scale))
     if discount is not None and 0 <= discount <= 1:

@@ -109,7 +109,7 @@ def read_table(rows: Sequence[Sequence[Cell]], header: Header, sheet: str, where
     if sheet:
         out.statements.append(sheet)
     _header_currencies(header, out)
-    state = TableState(assign_columns(rows, header))
+    state = TableState(assign_columns(rows, header, out.statements))
     items: list[Item] = []
     section, after_break, per_server_only = "", True, 0
     for i in range(header.row + header.span, len(rows)):
@@ -136,7 +136,7 @@ def read_table(rows: Sequence[Sequence[Cell]], header: Header, sheet: str, where
         elif kind == "header of another table":
             other = new_header(rows[i], i, state.cols.roles)
             assert other is not None  # row_kind found it
-            state.cols, state.closed = assign_columns(rows, other), False
+            state.cols, state.closed = assign_columns(rows, other, out.statements), False
             _header_currencies(other, out)
         elif kind == "section title or note":
             out.statements.append(row_text(rows[i]))
