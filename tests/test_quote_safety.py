@@ -167,3 +167,14 @@ def test_an_nvl72_rack_shell_is_no_system() -> None:
     r = review([HEADER, trays, shell])
     assert (r.gpus, r.servers, r.gpu_model) == (144, 36, "gb200-nvl72")
     assert r.lines[1].component != "system"
+
+
+def test_optional_items_are_not_counted_unless_the_user_says() -> None:
+    rows = [HEADER, ["XE9680", SERVER, 16, 250_000, 4_000_000], ["", "Total", "", "", 4_000_000],
+            ["", "Optional items (not included in total)", "", "", ""],
+            ["NVAIE", "NVIDIA AI Enterprise 5-year subscription", 128, 20_000, 2_560_000]]  # fmt: skip
+    r = review(rows)
+    assert r.quote_total_usd == 4_000_000 and "nvaie_license" not in {f.code for f in r.findings}
+    assert [ln.row for ln in r.ignored] == [5] and any("optional line" in w for w in r.warnings)
+    counted = review(rows, corrections=[{"row": 5, "ignore": False}])
+    assert counted.quote_total_usd == 6_560_000 and "nvaie_license" in {f.code for f in counted.findings}

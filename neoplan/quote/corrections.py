@@ -44,7 +44,8 @@ class Correction:
     category: str | None = None
     quantity_basis: str | None = None
     option: str | None = None
-    ignore: bool = False
+    ignore: bool | None = None
+    """True: not a line; False: count it although the reader left it out (an optional item); None: as read."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ def parse_corrections(records: Iterable[Mapping[str, Any] | Correction], rules: 
                 category=check_category(category, rules, at) if category else None,
                 quantity_basis=_basis(rec.get("quantity_basis"), at),
                 option=None if option is None else str(option),
-                ignore=bool(rec.get("ignore")),
+                ignore=None if rec.get("ignore") is None else bool(rec.get("ignore")),
             )
         )
     return out
@@ -189,16 +190,21 @@ def apply_to_raw(raws: Sequence[RawLine], corrections: Sequence[Correction], ali
 
 
 def class_of(raw: RawLine, corrections: Sequence[Correction], aliases: Sequence[Alias]) -> str | None:
-    """The class the user gave the line (a correction, else the first matching alias), None if none."""
+    """The class the user gave the line (a correction, else the first matching alias), None if none; an optional
+    item is ``ignore`` unless the user counts it."""
+    counted = False
     for c in corrections:
         if (c.sheet, c.row) == (raw.sheet, raw.row):
             if c.ignore:
                 return IGNORE
             if c.category:
                 return c.category
+            counted = c.ignore is False
             break
     alias = next((a for a in aliases if a.matches(raw.part_number, raw.description)), None)
-    return alias.category if alias is not None else None
+    if alias is not None:
+        return alias.category
+    return IGNORE if raw.optional and not counted else None
 
 
 def aliases_from(corrections: Sequence[Correction], raws: Sequence[RawLine]) -> list[dict[str, str]]:

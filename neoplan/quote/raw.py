@@ -42,6 +42,8 @@ class RawLine:
     quantity_unit: str = ""
     option: str = ""
     per_rack: float | None = None
+    optional: bool = False
+    """In a section of optional items ("Optional items – not included in total"): not counted unless the user says."""
 
     @property
     def unit_price_usd(self) -> float | None:

@@ -282,6 +282,12 @@ def review_quote(
     ]
     lines = _bundle_free_parts([_with_parent(ln, parents[k]) for k, ln in enumerate(lines)])
     ignored = tuple(ln for ln in lines if ln.status == "ignored")
+    optional = [raw for raw, cls in zip(raws, classes, strict=True) if raw.optional and cls == IGNORE]
+    if optional:
+        notes.append(
+            f"{len(optional)} optional line(s) (section {optional[0].section[:60]!r}) are not counted: add-ons the "
+            "quote does not total; untick Ignore (or correct them) to count them"
+        )
     lines = [ln for ln in lines if ln.status != "ignored"]
     children: dict[int, list[QuoteLine]] = defaultdict(list)
     for ln in lines:

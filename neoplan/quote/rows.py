@@ -240,8 +240,8 @@ def is_total(label: str, qty: float | None, part: str = "") -> bool:
     """A subtotal/total row: 'Subtotal', 'Grand total', '合计' anywhere, or 'Total …' / '… total' without a
     quantity or a part number."""
     low = fold(label)
-    if not pattern("total_word").search(low):
-        return False
+    if not pattern("total_word").search(low) or pattern("optional_title").search(low):
+        return False  # "Optional items (not included in total)" is a section title
     if pattern("total_anywhere").search(low):
         return True
     return (qty is None or not part) and bool(_total_edge().search(low))

@@ -51,6 +51,7 @@ from .sections import (
     MAX_OPTIONS,
     distinct,
     option_label,
+    optional_section,
     options_by_section,
     says_select_one,
     sections_with_totals,
@@ -207,7 +208,7 @@ def _item(
         per_rack=per_rack,
     )
     return Item(
-        line=line,
+        line=replace(line, optional=True) if optional_section(section) else line,
         prices_blank=c.prices_blank,
         zero=c.zero,
         has_amounts=bool(c.amounts),
