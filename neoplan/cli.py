@@ -240,7 +240,7 @@ def _parser() -> argparse.ArgumentParser:
     qu.add_argument(
         "--size-from",
         default=None,
-        choices=("lines", "stated", "trays", "cpus", "nics"),
+        choices=("lines", "boards", "stated", "trays", "cpus", "nics"),
         help="the reading of the cluster's size to take when the readings disagree (default: the server lines)",
     )
     qu.add_argument(

@@ -178,3 +178,19 @@ def test_optional_items_are_not_counted_unless_the_user_says() -> None:
     assert [ln.row for ln in r.ignored] == [5] and any("optional line" in w for w in r.warnings)
     counted = review(rows, corrections=[{"row": 5, "ignore": False}])
     assert counted.quote_total_usd == 6_560_000 and "nvaie_license" in {f.code for f in counted.findings}
+
+
+def test_server_lines_and_board_lines_are_two_readings_not_one_sum() -> None:
+    rows = [HEADER, ["XE9680", SERVER, 16, 260_000, 4_160_000], ["935-24287", "HGX H100 8-GPU baseboard", 32, 1, 32]]
+    r = review(rows)
+    assert (r.gpus, r.servers) == (128, 16)
+    (conflict,) = r.conflicts
+    assert "the 32 GPU boards give 256 GPUs" in conflict.sentence and "--size-from boards" in conflict.sentence
+    assert review(rows, size_from="boards").gpus == 256
+
+
+def test_a_line_that_sells_several_servers_reads_the_per_node_configuration() -> None:
+    text = "Compute rack, 4 servers per rack, per node: HGX H200 8-GPU, 2x Xeon Platinum 8480+, 2TB (32x 64GB) DDR5"
+    r = review([HEADER, ["RACK-4", text, 4, 1_200_000, 4_800_000]])
+    assert (r.gpus, r.servers, r.gpu_model) == (128, 16, "h200-sxm")
+    assert r.per_server["ram_gb"] == 2048 and {"cpu_top_bin", "ram_over_1tb"} <= {f.code for f in r.findings}

@@ -408,14 +408,14 @@ def _size(
     quote: ParsedQuote, lines: Sequence[QuoteLine], children: Mapping[int, list[QuoteLine]], pick: str | None
 ) -> tuple[int | None, int | None, str | None, str, tuple[Conflict, ...], list[str], tuple[Reading, ...]]:
     """(servers, GPUs, GPU model, reading taken, conflicts, notes, readings) of the reviewed lines."""
-    reading, model, notes = lines_reading(lines, children)
+    reading, model, notes, boards = lines_reading(lines, children)
     if model is None:
         model = next((ln.gpu_model for ln in lines if ln.gpu_model and ln.classified), None)
     stated = stated_reading(getattr(quote, "servers_stated", None), getattr(quote, "racks_stated", None), model)
     if stated is not None and (bool(getattr(quote, "per_server", False)) or bool(getattr(quote, "options", ()))):
         stated = None  # the count already multiplies the per-server lines, or may be another option's
     readings = tuple(
-        r for r in (reading, stated, tray_reading(lines), cpu_reading(lines, model), nic_reading(lines)) if r
+        r for r in (reading, boards, stated, tray_reading(lines), cpu_reading(lines, model), nic_reading(lines)) if r
     )
     taken, conflicts, more = reconcile(readings, model, pick)
     notes += more

@@ -3,7 +3,9 @@
 Readings (each with the rows it rests on):
 
 * ``lines`` — system and rack lines × their quantities (servers per unit: a rack of 4 servers, an NVL72 rack
-  of 18 trays), plus GPU boards and compute trays sold on lines of their own;
+  of 18 trays), plus GPU boards and compute trays sold on lines of their own (a server line that names no GPU and
+  a board line are one server, HPE style);
+* ``boards`` — GPU boards on lines of their own next to server lines that already name their GPUs;
 * ``stated`` — the server or rack count the quote states ("16 nodes", "8 racks", a Nodes column);
 * ``trays`` — GPUs named on the compute trays listed under rack lines (``4x B200`` per tray);
 * ``cpus`` — CPUs on lines of their own (not read from a server's description), two per server (a GB200 tray
@@ -25,7 +27,7 @@ from ..pricebook import default_platforms
 from .lines import QuoteLine
 from .units import gpu_count, gpu_model
 
-READINGS = ("lines", "stated", "trays", "cpus", "nics")
+READINGS = ("lines", "boards", "stated", "trays", "cpus", "nics")
 GPUS_PER_SERVER_DEFAULT = 8
 _SOCKETS = 2
 _MAX_NICS_PER_SERVER = 8
@@ -97,8 +99,9 @@ def _rack_scale(model: str | None) -> bool:
 
 def lines_reading(
     lines: Sequence[QuoteLine], children: Mapping[int, list[QuoteLine]]
-) -> tuple[Reading, str | None, list[str]]:
-    """(reading, GPU model, notes) from server lines, and GPU boards and compute trays under no server line.
+) -> tuple[Reading, str | None, list[str], Reading | None]:
+    """(reading, GPU model, notes, boards reading) from server lines, and GPU boards and compute trays under no
+    server line.
 
     A server line that names no GPU ("XD670 CTO server") with the GPU boards on lines of their own (HPE style)
     is the same server as its board: such servers count once, as the larger of the two counts.
@@ -107,6 +110,8 @@ def lines_reading(
     gpus_by_model: dict[str, float] = defaultdict(float)
     servers = bare_servers = boards = 0.0
     rows: list[tuple[str, int]] = []
+    board_rows: list[tuple[str, int]] = []
+    board_gpus: dict[str, float] = defaultdict(float)
     for ln in lines:
         if ln.status != "classified" or ln.cluster_quantity <= 0:
             continue
@@ -124,29 +129,39 @@ def lines_reading(
             gpus_by_model[model] += count * per
         elif ln.component == "gpu_baseboard" and not under_system:
             model = ln.gpu_model or "h100-sxm"
-            rows.append((ln.sheet, ln.row))
+            board_rows.append((ln.sheet, ln.row))
             boards += ln.book_quantity  # book units are boards (a line priced per GPU counts 1/8 per unit)
-            gpus_by_model[model] += ln.book_quantity * GPUS_PER_SERVER_DEFAULT
+            board_gpus[model] += ln.book_quantity * GPUS_PER_SERVER_DEFAULT
         elif ln.component == "rack_tray" and not under_system and (per_tray := gpu_count(ln.text)):
             model = gpu_model(ln.text)
             if model is not None:
                 rows.append((ln.sheet, ln.row))
                 servers += ln.cluster_quantity
                 gpus_by_model[_tray_model(model)] += ln.cluster_quantity * per_tray
+    boards_reading = None
+    if servers and boards:  # servers that name their GPUs and boards besides: two readings, not one sum
+        boards_reading = Reading(
+            "boards", f"the {boards:,.0f} GPU boards", round(boards), round(sum(board_gpus.values())), tuple(board_rows)
+        )
+        boards = 0.0
+    else:
+        rows += board_rows
+        for model, count in board_gpus.items():
+            gpus_by_model[model] += count
     unknown = max(0.0, bare_servers - boards)
     servers += max(boards, bare_servers)
     if servers < 1:
-        return Reading("lines", "the server lines", None, None, tuple(rows)), None, []
+        return Reading("lines", "the server lines", None, None, tuple(rows)), None, [], None
     notes = []
     if not gpus_by_model:
         notes.append("the GPU servers do not say which GPU they carry: the cluster size is known, not its model")
         gpus = round(unknown * GPUS_PER_SERVER_DEFAULT)
-        return Reading("lines", "the server lines", round(servers), gpus or None, tuple(rows)), None, notes
+        return Reading("lines", "the server lines", round(servers), gpus or None, tuple(rows)), None, notes, None
     model = max(gpus_by_model, key=lambda k: gpus_by_model[k])
     if len(gpus_by_model) > 1:
         notes.append(f"several GPU models quoted ({', '.join(sorted(gpus_by_model))}); compared as {model}")
     gpus = round(sum(gpus_by_model.values()) + unknown * gpus_per_node(model))
-    return Reading("lines", _label(lines, rows), round(servers), gpus, tuple(rows)), model, notes
+    return Reading("lines", _label(lines, rows), round(servers), gpus, tuple(rows)), model, notes, boards_reading
 
 
 def _tray_model(model: str) -> str:
