@@ -27,7 +27,7 @@ from quote_strategies import Spec, quote_specs, render
 from neoplan.quote import QuoteReview, read_quote, review_quote
 from neoplan.quote.guard import TOLERANCE_USD, quoted_amount
 
-SETTINGS = settings(max_examples=45, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 REL = 1e-6
 
 
