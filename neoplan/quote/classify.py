@@ -37,7 +37,7 @@ UNSURE_BELOW = 0.6
 _SIZE = {
     "GB": re.compile(r"(\d+(?:\.\d+)?)\s*GB\b", re.IGNORECASE),
     "TB": re.compile(r"(\d+(?:\.\d+)?)\s*TB\b", re.IGNORECASE),
-    "year": re.compile(r"(\d+)\s*-?\s*(?:yrs?|years?|jahre?n?|ans?|años|anni)\b", re.IGNORECASE),
+    "year": re.compile(r"(\d+)\s*-?\s*(?:(?:yrs?|years?|jahre?n?|ans?|años|anni)\b|年|년)", re.IGNORECASE),
 }
 
 _MONTHS = re.compile(r"(\d+)\s*-?\s*(?:months?|mos?|monate?n?|mois|meses)\b", re.IGNORECASE)
@@ -65,6 +65,8 @@ _KIND_WORDS = {
     "firewall": re.compile(r"\bfirewalls?\b", re.I),
     "service": re.compile(r"warrant|\bsupport\b|install|integration|\bservices?\b|ProSupport|deploy|burn-?in", re.I),
     "software": re.compile(r"licen[cs]e|\blic\b|subscription|software", re.I),
+    "tray": re.compile(r"\btrays?\b|\bshelf\b", re.I),
+    "cooling": re.compile(r"\bCDUs?\b|coolant|\bmanifolds?\b|facility[- ]water|heat\s+exchanger|\bRDHx\b", re.I),
 }
 _STRONG_KINDS = (
     "optic",
@@ -81,6 +83,8 @@ _STRONG_KINDS = (
     "pdu",
     "firewall",
     "chassis",
+    "tray",
+    "cooling",
 )
 _MODIFIER = re.compile(
     r"\([^)]*(?:\)|$)|\b(?:for|at|with|without|w/o?|compatible|into|on|in|per|incl\.?|including|"
@@ -121,6 +125,8 @@ _COMPONENT_KIND = {
     "rack": "rack",
     "pdu": "pdu",
     "firewall": "firewall",
+    "rack_tray": "tray",
+    "liquid_cooling": "cooling",
 }
 
 
