@@ -68,7 +68,9 @@ def _capital_flows_of(
     """:func:`_capital_flows` from the fields it reads, cached: the same for every capex, price or rate."""
     capex = np.ones(1)
     refresh = capex * refresh_capex_multiple if end_of_life == "refresh" else None
-    paid = capex_payments(1.0, d, deposit_share) + refresh_payments(capex, d, deposit_share, refresh_capex_multiple)[0]
+    paid = (
+        capex_payments(1.0, d, deposit_share)[0] + refresh_payments(capex, d, deposit_share, refresh_capex_multiple)[0]
+    )
     dep = finance.depreciation(capex, d.months, d.go_live_month, d.life_months, refresh_capex_usd=refresh)
     residual, gain = finance.residual_flows(
         capex,
