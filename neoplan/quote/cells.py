@@ -78,7 +78,6 @@ def _text(cell: Cell) -> str:
     return " ".join(cell.split())[:MAX_CELL_CHARS]
 
 
-@lru_cache(maxsize=4_096)
 def currency_of(text: str) -> str | None:
     """The ISO 4217 code a text names: a sign (``€``, ``£``, ``US$``, ``$``), a code (``EUR``) or a name
     (``euro``, ``pounds sterling``); None when it names none. ``$`` alone is USD."""

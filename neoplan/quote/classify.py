@@ -135,7 +135,6 @@ def _kind_of(component: str, price_key: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=16384)
 def kind_weights(text: str) -> dict[str, float]:
     """How strongly ``text`` names each kind [0-1].
 
@@ -448,17 +447,6 @@ def identity_of_rule(rule: Rule, confidence: float, basis: str = "rules") -> Ide
 
 def identify_rules(text: str, rules: Sequence[Rule]) -> Identity:
     """The identity the rules give a text, with its confidence (UNMATCHED when no rule matches)."""
-    if rules is default_rules():
-        return _identify_default(text)
-    return _identify_rules(text, rules)
-
-
-@lru_cache(maxsize=16384)
-def _identify_default(text: str) -> Identity:
-    return _identify_rules(text, default_rules())
-
-
-def _identify_rules(text: str, rules: Sequence[Rule]) -> Identity:
     norm = normalise(text)
     scored = score_rules(norm, rules)
     if not scored:
