@@ -309,8 +309,9 @@ def run_cases(
     """Revenue, opex and cash flows of n cases of one design at once, vectorised across cases.
 
     Each case takes its own value of every driver (:class:`Drivers`); arrays are (n, months) and the
-    only Python loop is the debt schedule's loop over months. A case gives the same numbers alone or
-    in a batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree exactly. ``own``:
+    only Python loop is a sculpted loan's loop over months. Every case takes the same code path, alone or in a
+    batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree to rounding (numpy may sum
+    arrays of another shape in another order: a relative 1e-12 covers it). ``own``:
     :func:`operations.own_outcome` of the basis's design when already computed and ``drivers`` are
     ``Drivers.of(scenario)`` (one case at the scenario's own values), so the failure model runs once.
     """

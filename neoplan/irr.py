@@ -17,8 +17,7 @@ from .timebase import MONTHS_PER_YEAR
 def _discount_factors(x: np.ndarray, out: np.ndarray) -> np.ndarray:
     """``x ** t`` for t = 0 … months-1 into ``out`` (n, months), whose first column holds 1, by repeated multiplication.
 
-    Each row comes from the same multiplications whatever the number of rows, so a case's result does
-    not depend on the batch it is evaluated in.
+    Each row is its own running product: rows never interact.
     """
     out[:, 1:] = x[:, None]
     return np.multiply.accumulate(out, axis=1, out=out)  # np.cumprod, without its wrapper
@@ -123,14 +122,8 @@ def _exponents(rates: np.ndarray, months: int) -> np.ndarray:
     (``Σ cf (1 + r)^(months-1-t)`` = NPV × ``(1 + r)^(months-1)``) has the same sign and roots and stays
     within [0, 1] per flow there, as NPV does at r ≥ 0.
     """
-    above, below = _month_exponents(months)
-    return np.where(np.asarray(rates)[..., None] < 0, below, above)
-
-
-def _month_exponents(months: int) -> tuple[np.ndarray, np.ndarray]:
-    """(``-t``, ``months - 1 - t``) for t = 0 … months-1: :func:`_exponents` at r ≥ 0 and below 0."""
     t = np.arange(months, dtype=float)
-    return -t, months - 1.0 - t
+    return np.where(np.asarray(rates)[..., None] < 0, months - 1.0 - t, -t)
 
 
 def _power_weights(months: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -163,7 +156,7 @@ def _value_and_derivatives(
     ``coefficients`` (3, n, months) are :func:`_row_coefficients` for the side of rate 0 in ``below``
     (r < 0). f is NPV at r ≥ 0, else the value at the horizon: both have NPV's sign and roots (see
     :func:`_exponents`). ``powers`` (n, months) is scratch space whose first column is 1. Row-wise sums of
-    products (``einsum`` without BLAS), so each row's result is independent of the others.
+    products (``einsum`` without BLAS): rows never interact.
     """
     growth = 1.0 + r
     _discount_factors(np.where(below, growth, 1.0 / growth), powers)
@@ -171,13 +164,12 @@ def _value_and_derivatives(
     return value, slope / growth, half_curvature / (slope * growth)
 
 
-def _fixed_grid(lo: float, hi: float, months: int) -> tuple[np.ndarray, np.ndarray, tuple[float, ...]]:
-    """(monthly rates, factors (rates, months), the rates as a tuple) of the grid without the hurdle.
-
-    The factors give NPV at rates ≥ 0 and the value at the horizon below 0 (see :func:`_exponents`).
-    """
-    rates = np.unique(np.array([lo, *(g for g in IRR_GRID_MONTHLY if lo < g < hi), 0.0, hi]))
-    return rates, (1.0 + rates[:, None]) ** _exponents(rates, months), tuple(rates.tolist())
+def _grid(lo: float, hi: float, months: int, *more: float) -> tuple[np.ndarray, np.ndarray]:
+    """(monthly rates (ascending), factors (rates, months)): ``IRR_GRID_MONTHLY`` between ``lo`` and ``hi``, with
+    ``lo``, 0, ``hi`` and ``more`` rates. The factors give NPV at rates ≥ 0 and the value at the horizon below 0
+    (see :func:`_exponents`)."""
+    rates = np.unique(np.array([lo, *(g for g in IRR_GRID_MONTHLY if lo < g < hi), 0.0, *more, hi]))
+    return rates, (1.0 + rates[:, None]) ** _exponents(rates, months)
 
 
 def _grid_values(cf: np.ndarray, factors: np.ndarray) -> np.ndarray:
@@ -189,20 +181,12 @@ def _grid_values(cf: np.ndarray, factors: np.ndarray) -> np.ndarray:
 def _npv_table(cf: np.ndarray, lo: float, hi: float, hurdle: float) -> tuple[np.ndarray, np.ndarray, int, int]:
     """(monthly rates, table (n, rates), index of rate 0, index of the hurdle) of :func:`irr_annual`'s grid.
 
-    The grid of :func:`_fixed_grid` (cached) with the ``hurdle`` inserted in order unless it is on it
-    already; the table holds NPV of each row of ``cf`` (n, months) at rates ≥ 0 and the value at the
-    horizon below 0 (see :func:`_exponents`).
+    The grid of :func:`_grid` with the ``hurdle``; the table holds NPV of each row of ``cf`` (n, months) at rates ≥ 0
+    and the value at the horizon below 0 (see :func:`_exponents`).
     """
-    rates, factors, listed = _fixed_grid(lo, hi, cf.shape[1])
-    table = _grid_values(cf, factors)
-    at_zero, at_hurdle = bisect_left(listed, 0.0), bisect_left(listed, hurdle)
-    if listed[at_hurdle] != hurdle:
-        above, below = _month_exponents(cf.shape[1])
-        at_hurdle_value = np.einsum("ij,j->i", cf, (1.0 + hurdle) ** (below if hurdle < 0 else above), optimize=False)
-        rates = np.concatenate((rates[:at_hurdle], [hurdle], rates[at_hurdle:]))
-        table = np.concatenate((table[:, :at_hurdle], at_hurdle_value[:, None], table[:, at_hurdle:]), axis=1)
-        at_zero += hurdle < 0
-    return rates, table, at_zero, at_hurdle
+    rates, factors = _grid(lo, hi, cf.shape[1], hurdle)
+    listed = rates.tolist()
+    return rates, _grid_values(cf, factors), bisect_left(listed, 0.0), bisect_left(listed, hurdle)
 
 
 def irr_annual(
@@ -231,7 +215,8 @@ def irr_annual(
     for curvature) when the step stays inside the bracket and at least halves the step before last, else
     bisection (``rtsafe`` of Numerical Recipes, with Halley's step), until a bisection moves less than ``tol``
     [monthly rate] or a Halley step less than ``√(tol / months)``. Roots closer together than the grid's
-    spacing are not told apart. Rows never interact, so a case gives the same IRR alone or in a batch.
+    spacing are not told apart. Rows never interact: a case gives the same IRR alone or in a batch, to rounding
+    (numpy may sum arrays of another shape in another order).
     """
     cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
     hurdle_monthly = (1.0 + float(hurdle)) ** (1.0 / MONTHS_PER_YEAR) - 1.0  # timebase.monthly_rate, as a float
@@ -331,7 +316,7 @@ def irr_candidates_annual(
     For messages that explain an undefined IRR: several entries mean the flows have several IRRs.
     """
     cf = _right_aligned(np.atleast_2d(np.asarray(cash_flows, dtype=float))[:1])
-    rates, factors, _ = _fixed_grid(float(lo), float(hi), cf.shape[1])  # rate 0 is on it
+    rates, factors = _grid(float(lo), float(hi), cf.shape[1])  # rate 0 is on it
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         table = _grid_values(cf, factors)[0]
         change = np.nonzero(np.sign(table[:-1]) * np.sign(table[1:]) < 0)[0]

@@ -247,7 +247,7 @@ def _check_components(rules: Sequence[Rule], file: str) -> None:
             )
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped rules file, returned as a tuple (quote review +7 % without)
 def default_rules() -> tuple[Rule, ...]:
     """The shipped rules (cached)."""
     return read_rules()
@@ -365,7 +365,7 @@ def read_catalogue(path: Path = CATALOGUE_FILE, book: PriceBook | None = None) -
     return tuple(out)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped catalogue file, a tuple; catalogue_match keys on its id()
 def default_catalogue() -> tuple[CatalogueEntry, ...]:
     """The shipped catalogue (cached)."""
     return read_catalogue()
