@@ -34,7 +34,7 @@ from .engine import (
 )
 from .fabric import FabricDesign, FabricError, design_fabric
 from .facility import FacilityDesign, design_facility, it_average_kw_at, site_asks
-from .node import compute_servers, fabric_nics, nic_node_lines, node_lines
+from .node import compute_servers, node_lines
 from .operations import OperationsReport
 from .pricebook import (
     BOOK_DATES,
@@ -406,11 +406,6 @@ def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
     )
 
 
-def _oem_node_lines(scenario: Scenario, oem: Node, platform: Platform, book: PriceBook) -> list[CostLine]:
-    """BoM lines of the OEM-default node ``oem`` with the scenario's fabric NICs."""
-    return nic_node_lines(oem, fabric_nics(scenario.fabric, platform), platform, book)
-
-
 def _scaled(lines: list[CostLine], count: int) -> list[CostLine]:
     """Per-server lines multiplied up to ``count`` servers."""
     return [
@@ -498,10 +493,8 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
         raise ScenarioError(str(exc)) from None
     servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
 
-    oem = Node(preset="oem_default")
-    oem_lines = _oem_node_lines(scenario, oem, platform, book)
-    same_node = scenario.node.preset == oem.preset and scenario.node == oem  # then its lines are the OEM default's
-    lines = list(oem_lines) if same_node else node_lines(scenario.node, scenario.fabric, platform, book)
+    oem_lines = node_lines(Node(preset="oem_default"), scenario.fabric, platform, book)  # with the fabric's NICs
+    lines = node_lines(scenario.node, scenario.fabric, platform, book)
     st = scenario.storage
     storage = design_storage(scenario, book, server_model=st.server_model, bytes_per_param=st.bytes_per_param)
     site, fabric = _design(scenario, book, storage)

@@ -133,7 +133,9 @@ def early_life_interruptions(rate_per_month: float, burn_in: float) -> float:
 def early_life_by_month(months: int, go_live_month: np.ndarray | float, burn_in: float) -> np.ndarray:
     """Early-life interruptions per month per unit of steady monthly rate, shape (n, months) [ratio].
 
-    Month ``t`` covers ``[t, t+1)``; the hazard starts at go-live at age ``burn_in`` [months].
+    Month ``t`` covers ``[t, t+1)``; the hazard starts at go-live at age ``burn_in`` [months]. The same hazard as
+    :func:`early_life_interruptions`, integrated month by month for the engine (that one is its integral over the
+    whole life, one number for the operations report).
     """
     tau = constant("early_life.decay_weeks") / WEEKS_PER_MONTH
     g = np.asarray(go_live_month, dtype=float).reshape(-1, 1)
