@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_golden import _same as same_json
 
 import neoplan
 from neoplan import finance, revenue
@@ -213,25 +214,9 @@ def test_payback_is_reported_only_when_reached(refresh, shutdown):
         assert (discounted is not None and not math.isnan(discounted)) == (r.kpis["npv_usd"] >= 0)
 
 
-def _assert_same(a: object, b: object, where: str = "") -> None:
-    """Two JSON values alike: numbers to a relative 1e-12 (refresh and shutdown take other paths), the rest equal."""
-    if isinstance(b, dict):
-        assert isinstance(a, dict) and a.keys() == b.keys(), where
-        for key in b:
-            _assert_same(a[key], b[key], f"{where}.{key}")
-    elif isinstance(b, list):
-        assert isinstance(a, list) and len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            _assert_same(x, y, f"{where}[{i}]")
-    elif isinstance(b, float):
-        assert a == pytest.approx(b, rel=1e-12, abs=1e-9), where
-    else:
-        assert a == b, where
-
-
 def test_within_the_life_the_end_of_life_changes_nothing(six_years):
     other = _eval(horizon_months=72, end_of_life="refresh")
-    _assert_same(other.to_dict(), six_years.to_dict())
+    same_json(other.to_dict(), six_years.to_dict())  # numbers to a relative 1e-9: refresh takes other code
 
 
 def test_cases_with_their_own_life_match_a_scenario_with_that_life(shutdown):
