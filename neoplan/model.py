@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,7 @@ from .engine import (
 )
 from .fabric import FabricDesign, FabricError, design_fabric
 from .facility import FacilityDesign, design_facility, it_average_kw_at, site_asks
-from .node import compute_servers, fabric_nics, nic_node_lines, node_lines
+from .node import compute_servers, node_lines
 from .operations import OperationsReport
 from .pricebook import (
     BOOK_DATES,
@@ -390,12 +390,7 @@ RENTAL_DATE_GAP_MONTHS = 12
 
 def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
     """A warning when the book's date is far from the date of the platform's reference rental price, else None."""
-    return _rental_date_warning(platform.key, book.as_of)
-
-
-@lru_cache(maxsize=64)
-def _rental_date_warning(platform_key: str, as_of: str) -> str | None:
-    """:func:`rental_date_warning` of a platform and a book date (the shipped rental prices; cached)."""
+    platform_key, as_of = platform.key, book.as_of
     rental = default_rentals().get(platform_key)
     if rental is None:
         return None
@@ -409,29 +404,6 @@ def _rental_date_warning(platform_key: str, as_of: str) -> str | None:
         f"(${rental.usd_per_gpu_hour:.2f}/GPU-hour) is dated {rental.date}, {gap} months apart; {fix} a rental "
         f"price of {as_of}"
     )
-
-
-@lru_cache(maxsize=1)
-def _oem_default_node() -> Node:
-    """The OEM-default node BoM (validated once; shared read-only)."""
-    return Node(preset="oem_default")
-
-
-def _oem_node_lines(scenario: Scenario, platform: Platform, book: PriceBook) -> list[CostLine]:
-    """BoM lines of the OEM-default node with the scenario's fabric NICs; cached when ``book`` is a shipped book
-    without price overrides (the lines then depend on a platform, a NIC choice and a book date only)."""
-    nics = fabric_nics(scenario.fabric, platform)
-    shipped = not book.overrides and book.as_of in BOOK_DATES and book.rows is price_book(book.as_of).rows
-    if shipped and platform is default_platforms().get(platform.key):
-        return list(_shipped_oem_node_lines(nics, platform.key, book.as_of))
-    return nic_node_lines(_oem_default_node(), nics, platform, book)
-
-
-@lru_cache(maxsize=64)
-def _shipped_oem_node_lines(nics: tuple[str, str, int], platform_key: str, as_of: str) -> tuple[CostLine, ...]:
-    """The OEM-default node's lines priced by the shipped book of ``as_of`` (cached; see :func:`_oem_node_lines`)."""
-    platform = default_platforms()[platform_key]
-    return tuple(nic_node_lines(_oem_default_node(), nics, platform, price_book(as_of)))
 
 
 def _scaled(lines: list[CostLine], count: int) -> list[CostLine]:
@@ -521,10 +493,8 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
         raise ScenarioError(str(exc)) from None
     servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
 
-    oem_lines = _oem_node_lines(scenario, platform, book)
-    oem = _oem_default_node()
-    same_node = scenario.node.preset == oem.preset and scenario.node == oem  # then its lines are the OEM default's
-    lines = list(oem_lines) if same_node else node_lines(scenario.node, scenario.fabric, platform, book)
+    oem_lines = node_lines(Node(preset="oem_default"), scenario.fabric, platform, book)  # with the fabric's NICs
+    lines = node_lines(scenario.node, scenario.fabric, platform, book)
     st = scenario.storage
     storage = design_storage(scenario, book, server_model=st.server_model, bytes_per_param=st.bytes_per_param)
     site, fabric = _design(scenario, book, storage)

@@ -141,7 +141,6 @@ def _kind_of(component: str, price_key: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=16384)
 def kind_weights(text: str) -> dict[str, float]:
     """How strongly ``text`` names each kind [0-1].
 
@@ -254,7 +253,7 @@ def _check_components(rules: Sequence[Rule], file: str) -> None:
             )
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped rules file, returned as a tuple (quote review +7 % without)
 def default_rules() -> tuple[Rule, ...]:
     """The shipped rules (cached)."""
     return read_rules()
@@ -372,7 +371,7 @@ def read_catalogue(path: Path = CATALOGUE_FILE, book: PriceBook | None = None) -
     return tuple(out)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped catalogue file, a tuple; catalogue_match keys on its id()
 def default_catalogue() -> tuple[CatalogueEntry, ...]:
     """The shipped catalogue (cached)."""
     return read_catalogue()
@@ -454,17 +453,6 @@ def identity_of_rule(rule: Rule, confidence: float, basis: str = "rules") -> Ide
 
 def identify_rules(text: str, rules: Sequence[Rule]) -> Identity:
     """The identity the rules give a text, with its confidence (UNMATCHED when no rule matches)."""
-    if rules is default_rules():
-        return _identify_default(text)
-    return _identify_rules(text, rules)
-
-
-@lru_cache(maxsize=16384)
-def _identify_default(text: str) -> Identity:
-    return _identify_rules(text, default_rules())
-
-
-def _identify_rules(text: str, rules: Sequence[Rule]) -> Identity:
     norm = normalise(text)
     scored = score_rules(norm, rules)
     if not scored:

@@ -16,7 +16,6 @@ import posixpath
 import re
 import zipfile
 from collections.abc import Iterator
-from functools import lru_cache
 from pathlib import Path
 from typing import IO
 from xml.etree import ElementTree as ET
@@ -380,7 +379,6 @@ def _inline_text(elem: ET.Element) -> str:
     return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text) if "_x" in text else text
 
 
-@lru_cache(maxsize=1_024)
 def _column_of(letters: str) -> int:
     """``AB`` → 27 (0-based column index); -1 without letters or past a spreadsheet's 16,384 columns."""
     col = 0
