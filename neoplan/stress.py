@@ -1,19 +1,22 @@
 """Investor stress test: tornado, two-way grids, Monte Carlo and break-even solvers.
 
 Every tool here re-runs the monthly engine of one sized design (:func:`neoplan.engine.run_cases`)
-for many cases at once: each case is one set of values of the fifteen **drivers** below, and the
+for many cases at once: each case is one set of values of the **drivers** below, and the
 engine works on arrays of cases × months, never looping over cases. The design itself (BoM,
 fabric, site, hence capex) depends on none of the drivers, so it is sized once by ``evaluate``.
 With every driver at the scenario's value a case reproduces ``evaluate`` (to rounding: the same code path).
 
 Drivers (``DRIVERS``): one row each of ``data/stress_drivers.csv`` (:class:`DriverSpec`), one per field of
-:class:`neoplan.engine.Drivers` — price, price decline, utilization, capex multiple, interest rate, debt share,
-power price, PUE, colocation price, delivery delay, useful life, residual value, MTBF multiple, detection time
-and performance penalty — in the scenario's units (fractions, USD, months).
+:class:`neoplan.engine.Drivers` — price, price decline, reserved price, utilization, capex multiple, interest rate,
+debt share, power price, PUE, colocation price, delivery delay, useful life, residual value, MTBF multiple,
+detection time, performance penalty, SG&A, hardware support and staff — in the scenario's units (fractions, USD,
+months).
 
-Each driver has a **range** (low, high; default rules in the table, with their reasoning, source, date and basis)
-used by the tornado and the grid axes, and a **distribution** for the Monte Carlo built from the same range
-(the table's default: triangular for every driver):
+Each driver has a **range** (low, high; default rules in the table, with their reasoning, source, date and basis;
+the ``market`` rule takes the range the market data spans: the price curve's low and high rows for the price
+decline, the contract sources for the reserved price, an estimated on-demand row's sources for the price,
+:func:`market_range`) used by the tornado and the grid axes, and a **distribution** for the Monte Carlo built from
+the same range (the table's default: triangular for every driver):
 
 * ``triangular``: minimum low, mode the scenario's value (clipped into the range), maximum high;
 * ``uniform``: between low and high;
@@ -55,7 +58,7 @@ import numpy as np
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import Field, ValidationInfo, field_validator
 
-from . import formats
+from . import formats, market, revenue
 from .datafile import DATA_DIR, SourcedRow, read_rows
 from .engine import Drivers
 from .errors import DataError
@@ -96,8 +99,9 @@ MIN_DEBT_SHARE = 0.001
 # --- drivers ---------------------------------------------------------------------------------------
 
 DRIVERS_FILE = DATA_DIR / "stress_drivers.csv"
-Rule = Literal["scale", "shift", "set"]
-"""How a default range end follows the scenario's value ``b``: ``b × by``, ``b + by``, or ``by`` itself."""
+Rule = Literal["scale", "shift", "set", "market"]
+"""How a default range end follows the scenario's value ``b``: ``b × by``, ``b + by``, ``by`` itself, or ``market``:
+the end of the range the market data spans (:func:`market_range`), where it has one, else ``b × by``."""
 
 
 class DriverSpec(SourcedRow):
@@ -176,7 +180,22 @@ class DriverSpec(SourcedRow):
 
 
 def _apply(rule: Rule, by: float, base: float) -> float:
-    return base * by if rule == "scale" else base + by if rule == "shift" else by
+    return base * by if rule in ("scale", "market") else base + by if rule == "shift" else by
+
+
+def market_range(scenario: Scenario, key: str) -> tuple[float, float] | None:
+    """(low, high) the market data spans for driver ``key`` of ``scenario``, or None where it has no range:
+    the price curve's low and high rows averaged as the driver (``price_decline_per_year``), the contract sources
+    of the reserved term (``reserved_price_multiple``), an estimated on-demand row's sources (``usd_per_gpu_hour``;
+    None for a quoted index) (:mod:`neoplan.market`)."""
+    go_live = revenue.dates(scenario.timeline).go_live_month
+    if key == "price_decline_per_year":
+        return market.decline_spread(scenario, go_live)
+    if key == "reserved_price_multiple":
+        return market.reserved_multiple_range(scenario)
+    if key == "usd_per_gpu_hour":
+        return market.on_demand_range(scenario)
+    return None
 
 
 def read_drivers(path: Path = DRIVERS_FILE) -> dict[str, DriverSpec]:
@@ -247,8 +266,10 @@ def default_ranges(scenario: Scenario) -> dict[str, Range]:
     out = {}
     for key, spec in DRIVERS.items():
         lo, hi = driver_bounds(key)
-        low = min(max(spec.low(base[key]), lo), hi)
-        high = min(max(spec.high(base[key]), lo), hi)
+        spread = market_range(scenario, key) if "market" in (spec.low_rule, spec.high_rule) else None
+        low = spread[0] if spread is not None and spec.low_rule == "market" else spec.low(base[key])
+        high = spread[1] if spread is not None and spec.high_rule == "market" else spec.high(base[key])
+        low, high = min(max(low, lo), hi), min(max(high, lo), hi)
         out[key] = Range(round(low, 6), round(high, 6), spec.distribution)
     return out
 
