@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from . import finance, operations, revenue
+from . import customers, finance, operations, revenue
 from .costs import CAPEX_CATEGORIES, CostLine, total_usd
 from .engine import (
     COST_OF_REVENUE,
@@ -50,6 +50,7 @@ from .returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     KPI_LABELS,
     TCO_CATEGORIES,
+    SalesTerms,
     _tco,
     breakeven_price,
     project_npv,
@@ -123,6 +124,8 @@ class Result:
     """What :meth:`cases` needs to re-run the monthly engine for other driver values."""
     operations: OperationsReport | None = None
     """Failures, availability, goodput and delivered performance (:mod:`neoplan.operations`)."""
+    customers: customers.CustomersReport | None = None
+    """Market tier, on-demand premium, churn and the acceptance test (:mod:`neoplan.customers`)."""
 
     @property
     def sla_credits_usd_per_year(self) -> float:
@@ -349,6 +352,7 @@ class Result:
             "performance_factor": None if o is None else _clean(o.performance_factor),
             "sla_credits_usd_per_year": _clean(self.sla_credits_usd_per_year),
             "operations": None if o is None else o.to_dict(),
+            "customers": None if self.customers is None else self.customers.to_dict(),
         }
 
 
@@ -364,6 +368,16 @@ def _platform(scenario: Scenario, platforms: dict[str, Platform]) -> Platform:
     if key not in platforms:
         raise ScenarioError(f"cluster.gpu_model must be one of {', '.join(sorted(platforms))}, got {key!r}")
     platform = platforms[key]
+    if scenario.cluster.held_back_trays_per_rack and not platform.rack_scale:
+        raise ScenarioError(
+            f"cluster.held_back_trays_per_rack applies to rack-scale platforms only; {platform.name} is an HGX "
+            f"server, got {scenario.cluster.held_back_trays_per_rack}"
+        )
+    if scenario.cluster.held_back_trays_per_rack >= platform.compute_trays:
+        raise ScenarioError(
+            f"cluster.held_back_trays_per_rack must be < {platform.compute_trays} (the compute trays of a rack), "
+            f"got {scenario.cluster.held_back_trays_per_rack}"
+        )
     if scenario.cluster.gpus_per_node != platform.gpus_per_node:
         kind = "a rack-scale system, one rack" if platform.rack_scale else "an HGX server; 72 only for rack-scale"
         raise ScenarioError(
@@ -518,6 +532,7 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
     ops_report = operations.operations_report(scenario, reliability, own)
     basis = replace(basis, reliability=reliability, reference_goodput=ops_report.reference_goodput)
     cases = run_cases(scenario, basis, Drivers.of(scenario), own)
+    terms = customers.terms(scenario, reliability, own, ops_report.reference_goodput)
     returns = cases.kpis(scenario.financing.hurdle_rate)
     opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
     opex_fixed = {k: v for k, v in opex_by_category.items() if k != "sga"}
@@ -528,7 +543,10 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
     kpis: dict[str, float | None] = {
         "tco_usd_per_gpu_hour": sum(tco.values()),
         "breakeven_usd_per_gpu_hour": operations.headline_price(
-            ops_report, breakeven_price(operations.as_sold(scenario, ops_report), d, capex, opex_fixed)
+            ops_report,
+            breakeven_price(
+                operations.as_sold(scenario, ops_report), d, capex, opex_fixed, terms=_sales_terms(scenario, d, terms)
+            ),
         ),
         **{k: float(v[0]) for k, v in returns.items()},
     }
@@ -556,6 +574,20 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
         warnings=warnings,
         basis=basis,
         operations=ops_report,
+        customers=customers.report(scenario, terms),
+    )
+
+
+def _sales_terms(scenario: Scenario, d: revenue.Dates, terms: customers.Terms) -> SalesTerms:
+    """What the price solvers take from the failure model and the customers (:class:`~neoplan.returns.SalesTerms`)."""
+    platform = default_platforms()[scenario.cluster.gpu_model]
+    trays = platform.compute_trays if platform.rack_scale else 1
+    held = scenario.cluster.held_back_trays_per_rack if platform.rack_scale else 0
+    return SalesTerms(
+        sellable_gpus=scenario.cluster.gpus * (trays - held) // trays,
+        on_demand_price_multiple=scenario.pricing.on_demand_price_multiple * (1.0 + float(terms.premium[0])),
+        customer_loss_share=customers.acceptance_share(scenario, d, terms),
+        reserved_loss_share=customers.churn_share(scenario, d, terms),
     )
 
 
@@ -609,6 +641,7 @@ def _first(rev: revenue.RevenueSchedule) -> revenue.RevenueSchedule:
                 rev.gross_usd,
                 rev.sla_credits_usd,
                 rev.used_gpu_hours,
+                np.broadcast_to(rev.customer_loss_usd, np.shape(rev.gross_usd)),
             )
         )
     )

@@ -183,7 +183,7 @@ def test_optimized_beats_reference_by_the_capex_gap(ref: neoplan.Result, opt: ne
     gap = opt.capex_total_usd / ref.capex_total_usd
     capital = opt.tco_breakdown_usd_per_gpu_hour["capital"] / ref.tco_breakdown_usd_per_gpu_hour["capital"]
     assert capital == pytest.approx(gap, rel=0.01)
-    same_price = {"pricing": {"usd_per_gpu_hour": 4.0}}
+    same_price = {"pricing": {"usd_per_gpu_hour": 5.0}}
     r4 = neoplan.evaluate(neoplan.load_scenario({"base": "reference", **same_price}))
     o4 = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **same_price}))
     assert o4.kpis["payback_months"] < r4.kpis["payback_months"]
@@ -245,9 +245,11 @@ def _undefined(r: neoplan.Result) -> dict[str, str]:
 def test_presets_explain_each_undefined_kpi(preset: str) -> None:
     r = neoplan.evaluate(neoplan.load_scenario(preset))
     why = _undefined(r)
-    # the OEM-priced reference and the small 256-GPU build do not pay back within six years at $2.80
+    # payback is undefined exactly when the project's cumulative cash ends below zero (at the index prices of 2026 with
+    # 2024 hardware, only the H200 build pays back within six years)
     lender = {"discounted_payback_months", "covenant_headroom"}
-    assert set(why) - lender == ({"payback_months"} if preset in ("reference", "h100_256") else set())
+    ends_below = r.ops.cash.project_fcf[0].sum() < 0
+    assert set(why) - lender == ({"payback_months"} if ends_below else set())
     # a discounted payback exists exactly when the project earns the hurdle rate
     assert ("discounted_payback_months" in why) == (r.kpis["npv_usd"] < 0)
     # covenant headroom is a share of a positive DSCR: none when the weakest year's CFADS is 0 or below
@@ -257,6 +259,7 @@ def test_presets_explain_each_undefined_kpi(preset: str) -> None:
 def test_no_debt_means_no_dscr_with_a_reason() -> None:
     why = _undefined(_eval(financing={"debt_share": 0.0}))
     why.pop("discounted_payback_months", None)  # the default loses money at the hurdle rate (tested above)
+    why.pop("payback_months", None)  # and does not pay back at the 2026 index price (tested above)
     assert why == {
         "min_dscr": "Min DSCR undefined: no debt, so no DSCR.",
         "llcr": "LLCR undefined: no debt is outstanding at the first full operating month.",

@@ -128,7 +128,7 @@ def test_sga_follows_revenue() -> None:
     basis = basis_for(sc)
     revenue = [10e6, 20e6]
     years = [opex_for_year(sc, BOOK, basis, y + 1, revenue_usd=r) for y, r in enumerate(revenue)]
-    assert [y["sga"] for y in years] == pytest.approx([0.05 * r for r in revenue])
+    assert [y["sga"] for y in years] == pytest.approx([0.10 * r for r in revenue])  # CoreWeave 14 %, 7 % (estimate)
 
 
 # --- software -----------------------------------------------------------------------------------
