@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import revenue
+from .categories import keys
 from .costs import CostLine
 from .errors import check
 from .node import compute_servers
@@ -43,17 +44,8 @@ if TYPE_CHECKING:  # facility prices its power with this module: import its type
     from .facility import FacilityDesign
     from .storage import StorageDesign
 
-OPEX_CATEGORIES = (
-    "power",
-    "colocation",
-    "staff",
-    "hardware_support",
-    "repairs",
-    "software",
-    "insurance",
-    "transit",
-    "sga",
-)
+OPEX_CATEGORIES = keys("opex")
+"""The opex categories, in display order (data/categories.csv, the one table of categories and labels)."""
 YEARLY_CATEGORIES = ("staff", "hardware_support", "software", "insurance", "transit")
 """Categories the engine takes from :func:`opex_for_year`; power and colocation follow the stress drivers."""
 KEY_AI_ENTERPRISE = "nvidia_ai_enterprise_gpu_year"
