@@ -1,14 +1,13 @@
 """``evaluate``: Scenario + PriceBook → Result, the one entry point of the model.
 
-Order of work: node BoM → storage → fabric (front-end and OOB ports of storage and
-management feed it, and the PDUs of every rack) → management and site (the fabric's
-racks and power feed it; see :func:`_design`) → capex → monthly revenue and opex →
-cash flows → KPIs.
+Order of work: the design (:func:`neoplan.design.design`: node BoM → storage → fabric → management and
+site → capex lines; sized to the power envelope with ``cluster.size_by: power``) → :func:`economics` of that
+design: monthly revenue and opex → cash flows → KPIs.
 
-Where each step lives: sizing in :mod:`neoplan.node`, :mod:`neoplan.storage`, :mod:`neoplan.facility`,
-:mod:`neoplan.fabric`; the monthly engine (revenue, opex, cash flows of n cases) in :mod:`neoplan.engine`
-with opex from :mod:`neoplan.opex`; TCO, NPV and break-even price in :mod:`neoplan.returns`. The engine
-and returns names are re-exported here, so ``from neoplan.model import Drivers`` keeps working.
+Where each step lives: the design in :mod:`neoplan.design` over :mod:`neoplan.node`, :mod:`neoplan.storage`,
+:mod:`neoplan.facility`, :mod:`neoplan.fabric`; the monthly engine (revenue, opex, cash flows of n cases) in
+:mod:`neoplan.engine` with opex from :mod:`neoplan.opex`; TCO, NPV and break-even price in :mod:`neoplan.returns`.
+The engine and returns names are re-exported here, so ``from neoplan.model import Drivers`` keeps working.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ import numpy as np
 
 from . import finance, operations, revenue
 from .costs import CAPEX_CATEGORIES, CostLine, total_usd
+from .design import Design, design
 from .engine import (
     COST_OF_REVENUE,
     Cases,
@@ -32,19 +32,15 @@ from .engine import (
     operating_basis,
     run_cases,
 )
-from .fabric import FabricDesign, FabricError, design_fabric
-from .facility import FacilityDesign, design_facility, it_average_kw_at, site_asks
-from .node import compute_servers, fabric_nics, nic_node_lines, node_lines
+from .fabric import FabricDesign
+from .facility import FacilityDesign, it_average_kw_at
 from .operations import OperationsReport
 from .pricebook import (
     BOOK_DATES,
     Platform,
     PriceBook,
-    PriceBookError,
-    default_platforms,
     default_rentals,
     months_apart,
-    price_book,
 )
 from .returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
@@ -55,8 +51,8 @@ from .returns import (
     project_npv,
     undefined_kpi_warnings,
 )
-from .scenario import Node, Scenario, ScenarioError
-from .storage import StorageDesign, design_storage
+from .scenario import Scenario
+from .storage import StorageDesign
 from .timebase import MONTHS_PER_YEAR, operating_year_share
 
 __all__ = [
@@ -105,16 +101,8 @@ class Result:
     """
 
     scenario: Scenario
-    book: PriceBook
-    platform: Platform
-    servers: int
-    spare_servers: int
-    node_lines: list[CostLine]
-    oem_default_node_lines: list[CostLine]
-    storage: StorageDesign
-    facility: FacilityDesign
-    fabric: FabricDesign
-    capex_lines: list[CostLine]
+    design: Design
+    """The sized design (:func:`neoplan.design.design`): node, storage, fabric, site and capex lines."""
     ops: Operations
     kpis: dict[str, float | None]
     tco_breakdown_usd_per_gpu_hour: dict[str, float]
@@ -123,6 +111,57 @@ class Result:
     """What :meth:`cases` needs to re-run the monthly engine for other driver values."""
     operations: OperationsReport | None = None
     """Failures, availability, goodput and delivered performance (:mod:`neoplan.operations`)."""
+
+    # --- the design ---------------------------------------------------------------------------------
+    @property
+    def book(self) -> PriceBook:
+        """The price book with the scenario's overrides."""
+        return self.design.book
+
+    @property
+    def platform(self) -> Platform:
+        """The GPU platform."""
+        return self.design.platform
+
+    @property
+    def servers(self) -> int:
+        """Compute servers in service (NVL72: racks) [count]."""
+        return self.design.servers
+
+    @property
+    def spare_servers(self) -> int:
+        """Hot-spare servers [count]."""
+        return self.design.spare_servers
+
+    @property
+    def node_lines(self) -> list[CostLine]:
+        """BoM lines of one server [USD per server]."""
+        return self.design.node_lines
+
+    @property
+    def oem_default_node_lines(self) -> list[CostLine]:
+        """BoM lines of one OEM-default server on the same platform and fabric [USD per server]."""
+        return self.design.oem_default_node_lines
+
+    @property
+    def storage(self) -> StorageDesign:
+        """The storage cluster."""
+        return self.design.storage
+
+    @property
+    def facility(self) -> FacilityDesign:
+        """Management, racks and power."""
+        return self.design.facility
+
+    @property
+    def fabric(self) -> FabricDesign:
+        """Back end, front end and out-of-band networks."""
+        return self.design.fabric
+
+    @property
+    def capex_lines(self) -> list[CostLine]:
+        """Every capex line [USD]."""
+        return self.design.capex_lines
 
     @property
     def sla_credits_usd_per_year(self) -> float:
@@ -359,31 +398,6 @@ def _clean(value: float | None) -> float | None:
     return float(value)
 
 
-def _platform(scenario: Scenario, platforms: dict[str, Platform]) -> Platform:
-    key = scenario.cluster.gpu_model
-    if key not in platforms:
-        raise ScenarioError(f"cluster.gpu_model must be one of {', '.join(sorted(platforms))}, got {key!r}")
-    platform = platforms[key]
-    if scenario.cluster.gpus_per_node != platform.gpus_per_node:
-        kind = "a rack-scale system, one rack" if platform.rack_scale else "an HGX server; 72 only for rack-scale"
-        raise ScenarioError(
-            f"cluster.gpus_per_node must be {platform.gpus_per_node} for {platform.name} ({kind}), "
-            f"got {scenario.cluster.gpus_per_node}"
-        )
-    return platform
-
-
-def _priced_platform(scenario: Scenario, book: PriceBook) -> Platform:
-    """The scenario's platform, checked to have a price in ``book`` (rack-scale systems are not in the 2024-10 book)."""
-    platform = _platform(scenario, default_platforms())
-    if platform.baseboard_price_key not in book:
-        raise ScenarioError(
-            f"prices_as_of: the {book.as_of} price book cannot evaluate cluster.gpu_model {platform.key} (it has no "
-            f"price for {platform.name}); choose a later book such as 2026-11"
-        )
-    return platform
-
-
 RENTAL_DATE_GAP_MONTHS = 12
 """Months between the hardware book and the reference rental price beyond which the result warns."""
 
@@ -411,78 +425,6 @@ def _rental_date_warning(platform_key: str, as_of: str) -> str | None:
     )
 
 
-@lru_cache(maxsize=1)
-def _oem_default_node() -> Node:
-    """The OEM-default node BoM (validated once; shared read-only)."""
-    return Node(preset="oem_default")
-
-
-def _oem_node_lines(scenario: Scenario, platform: Platform, book: PriceBook) -> list[CostLine]:
-    """BoM lines of the OEM-default node with the scenario's fabric NICs; cached when ``book`` is a shipped book
-    without price overrides (the lines then depend on a platform, a NIC choice and a book date only)."""
-    nics = fabric_nics(scenario.fabric, platform)
-    shipped = not book.overrides and book.as_of in BOOK_DATES and book.rows is price_book(book.as_of).rows
-    if shipped and platform is default_platforms().get(platform.key):
-        return list(_shipped_oem_node_lines(nics, platform.key, book.as_of))
-    return nic_node_lines(_oem_default_node(), nics, platform, book)
-
-
-@lru_cache(maxsize=64)
-def _shipped_oem_node_lines(nics: tuple[str, str, int], platform_key: str, as_of: str) -> tuple[CostLine, ...]:
-    """The OEM-default node's lines priced by the shipped book of ``as_of`` (cached; see :func:`_oem_node_lines`)."""
-    platform = default_platforms()[platform_key]
-    return tuple(nic_node_lines(_oem_default_node(), nics, platform, price_book(as_of)))
-
-
-def _scaled(lines: list[CostLine], count: int) -> list[CostLine]:
-    """Per-server lines multiplied up to ``count`` servers."""
-    return [
-        CostLine(ln.category, ln.item, ln.key, ln.quantity * count, ln.unit, ln.unit_price_usd, ln.basis)
-        for ln in lines
-    ]
-
-
-def _site(scenario: Scenario, book: PriceBook, storage: StorageDesign, fabric: FabricDesign) -> FacilityDesign:
-    """The site around ``storage`` and ``fabric``: it sees the fabric's racks and power only."""
-    f = scenario.facility
-    racks, power = _network_load(fabric)
-    return design_facility(
-        scenario,
-        book,
-        network_power_kw=power,
-        network_racks=racks,
-        storage_power_kw=storage.power_kw,
-        storage_racks=storage.racks,
-        storage_servers=storage.servers,
-        management_nodes=f.management_nodes,
-        firewall_pairs=f.firewall_pairs,
-        idle_power_share=f.idle_power_share,
-        busy_power_share=f.busy_power_share,
-    )
-
-
-def _network_load(fabric: FabricDesign) -> tuple[int, float]:
-    """(network racks [count], network power [kW]): all that the site sees of the fabric."""
-    return fabric.backend.network_racks + fabric.frontend.network_racks, sum(fabric.power_kw.values())
-
-
-def _networks(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> FabricDesign:
-    """The fabric around ``storage`` and the site's asks (:func:`~neoplan.facility.site_asks`)."""
-    f = scenario.facility
-    frontend_ports, oob_ports, site_racks = site_asks(
-        scenario, storage_racks=storage.racks, management_nodes=f.management_nodes, firewall_pairs=f.firewall_pairs
-    )
-    return design_fabric(
-        scenario,
-        book,
-        frontend_extra_ports=frontend_ports,
-        oob_extra_ports=storage.oob_ports + oob_ports,
-        site_racks=site_racks,
-        storage_ports=storage.frontend_ports,
-        storage_port_gbps=storage.port_gbps,
-    )
-
-
 def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
     """Evaluate ``scenario`` with ``book`` (default: the shipped price book + the scenario's overrides).
 
@@ -490,45 +432,14 @@ def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
     sizing and finance modules raise it where they check an input, and an impossible fabric's
     :class:`~neoplan.fabric.FabricError` is passed on as one. Any other error is a bug and propagates as is.
     """
-    try:
-        return _evaluate(scenario, book)
-    except FabricError as exc:  # an impossible fabric; the message names the field to change
-        raise ScenarioError(str(exc)) from None
+    return economics(design(scenario, book))
 
 
-def _design(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> tuple[FacilityDesign, FabricDesign]:
-    """Site and networks sized together: the site's ports feed the fabric, the fabric's racks and power the site.
-
-    Sized once each, in the order the dependencies run, which gives the fixed point at once: the site asks the
-    fabric for the front-end and out-of-band ports of its management nodes and firewalls (fixed counts) and an
-    out-of-band port per monitored PDU, two per rack bought; of those racks only the network racks depend on the
-    fabric, and they hold its back and front ends, which the PDUs do not change (they reach the out-of-band
-    network only). So the fabric is sized first, with the PDUs of the site's other racks and of its own network
-    racks, then the site around the fabric's racks and power; the site asks for exactly the ports the fabric has.
-    """
-    fabric = _networks(scenario, book, storage)
-    site = _site(scenario, book, storage, fabric)
-    assert site.pdus == fabric.oob.pdu_ports, "the site has other PDUs than the fabric was sized with"
-    return site, fabric
-
-
-def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
-    base_book = book if book is not None else price_book(scenario.prices_as_of)
-    platform = _priced_platform(scenario, base_book)
-    try:
-        book = base_book.with_overrides({**base_book.overrides, **scenario.prices})
-    except PriceBookError as exc:  # an unknown key or a bad value under prices:
-        raise ScenarioError(str(exc)) from None
-    servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
-
-    oem_lines = _oem_node_lines(scenario, platform, book)
-    oem = _oem_default_node()
-    same_node = scenario.node.preset == oem.preset and scenario.node == oem  # then its lines are the OEM default's
-    lines = list(oem_lines) if same_node else node_lines(scenario.node, scenario.fabric, platform, book)
-    st = scenario.storage
-    storage = design_storage(scenario, book, server_model=st.server_model, bytes_per_param=st.bytes_per_param)
-    site, fabric = _design(scenario, book, storage)
-    capex_lines = _scaled(lines, servers + spares) + list(fabric.lines) + list(storage.lines) + list(site.lines)
+def economics(plan: Design) -> Result:
+    """The monthly economics of a sized design: revenue and opex, cash flows, KPIs and warnings."""
+    scenario, book, platform = plan.scenario, plan.book, plan.platform
+    storage, site, fabric, spares = plan.storage, plan.facility, plan.fabric, plan.spare_servers
+    capex_lines = plan.capex_lines
     capex = total_usd(capex_lines)
 
     d = revenue.dates(scenario.timeline)
@@ -570,16 +481,7 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
     warnings += finance.sculpted_size_warnings(scenario.financing, cf, capex)
     return Result(
         scenario=scenario,
-        book=book,
-        platform=platform,
-        servers=servers,
-        spare_servers=spares,
-        node_lines=lines,
-        oem_default_node_lines=oem_lines,
-        storage=storage,
-        facility=site,
-        fabric=fabric,
-        capex_lines=capex_lines,
+        design=plan,
         ops=Operations(d, rev, opex_by_category, cf),
         kpis=kpis,
         tco_breakdown_usd_per_gpu_hour=tco,

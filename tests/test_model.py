@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan import finance, model, storage
+from neoplan import design, finance, model, storage
 from neoplan.costs import CAPEX_CATEGORIES
 from neoplan.model import KPI_LABELS, undefined_kpi_warnings
 from neoplan.scenario import ScenarioError
@@ -321,7 +321,7 @@ def test_a_bug_is_not_dressed_up_as_bad_input(monkeypatch: pytest.MonkeyPatch, e
     def broken(*args: object, **kwargs: object) -> None:
         raise exc
 
-    monkeypatch.setattr(model, "design_storage", broken)
+    monkeypatch.setattr(design, "design_storage", broken)
     with pytest.raises(type(exc)) as caught:
         neoplan.evaluate(neoplan.load_scenario("optimized"))
     assert not isinstance(caught.value, ScenarioError)
@@ -336,7 +336,7 @@ def test_a_value_error_naming_a_field_is_still_a_bug(monkeypatch: pytest.MonkeyP
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError(message)
 
-    monkeypatch.setattr(model, "design_storage", broken)
+    monkeypatch.setattr(design, "design_storage", broken)
     with pytest.raises(ValueError, match=r"must be|needs more") as caught:
         neoplan.evaluate(neoplan.load_scenario("optimized"))
     assert not isinstance(caught.value, ScenarioError)
