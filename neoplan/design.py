@@ -85,6 +85,10 @@ def design(scenario: Scenario, book: PriceBook | None = None) -> Design:
     Raises :class:`ScenarioError` for a design the inputs make impossible (the message names the field); an
     impossible fabric's :class:`~neoplan.fabric.FabricError` is passed on as one.
     """
+    if scenario.cluster.size_by == "power":
+        from .sizing import size_to_power  # sizing builds its candidates with this module
+
+        return size_to_power(scenario, book)
     return design_at_count(scenario, book)
 
 

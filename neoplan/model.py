@@ -52,6 +52,7 @@ from .returns import (
     undefined_kpi_warnings,
 )
 from .scenario import Scenario
+from .sizing import Envelope
 from .storage import StorageDesign
 from .timebase import MONTHS_PER_YEAR, operating_year_share
 
@@ -162,6 +163,19 @@ class Result:
     def capex_lines(self) -> list[CostLine]:
         """Every capex line [USD]."""
         return self.design.capex_lines
+
+    @property
+    def envelope(self) -> Envelope | None:
+        """How a power-first design fills ``facility.it_power_mw`` (None when sized by GPU count)."""
+        return self.design.envelope
+
+    @property
+    def revenue_usd_per_mw_year(self) -> float:
+        """Revenue per MW of peak IT load per year in service: revenue over the horizon ÷ the years the cluster
+        is live (go-live to the horizon or the end of service) ÷ the design's peak IT load [USD per MW-year]."""
+        live_years = float(np.sum(self.ops.dates.live_share)) / MONTHS_PER_YEAR
+        mw = self.facility.it_peak_mw
+        return float(np.sum(self.ops.cash.revenue[0])) / live_years / mw if live_years > 0 and mw > 0 else math.nan
 
     @property
     def sla_credits_usd_per_year(self) -> float:
@@ -364,6 +378,8 @@ class Result:
             "opex_usd_per_year": {k: _clean(v) for k, v in self.opex_usd_per_year.items()},
             "it_power_peak_kw": _clean(self.facility.it_peak_kw),
             "racks": self.facility.racks,
+            **self._envelope_dict(),
+            "revenue_usd_per_mw_year": _clean(self.revenue_usd_per_mw_year),
             "storage": {
                 "servers": self.storage.servers,
                 "usable_pb": self.storage.usable_pb,
@@ -376,6 +392,17 @@ class Result:
             "covenant_headroom": _clean(self.covenant_headroom),
             **self._operations_dict(),
             "warnings": list(self.warnings),
+        }
+
+    def _envelope_dict(self) -> dict[str, Any]:
+        """The power-envelope keys of :meth:`to_dict` (``None`` when sized by GPU count)."""
+        e = self.envelope
+        return {
+            "size_by": self.scenario.cluster.size_by,
+            "it_power_envelope_kw": None if e is None else _clean(e.it_power_kw),
+            "it_power_left_kw": None if e is None else _clean(e.left_kw),
+            "envelope_fill_share": None if e is None else _clean(e.fill_share),
+            "envelope": None if e is None else e.to_dict(),
         }
 
     def _operations_dict(self) -> dict[str, Any]:
@@ -475,6 +502,7 @@ def economics(plan: Design) -> Result:
     }
     rental_warning = rental_date_warning(platform, book)
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
+    warnings += [plan.envelope.sentence()] if plan.envelope is not None else []
     warnings += end_of_life_warnings(scenario, d)
     lender = _lender_view(cf, d, kpis.get("min_dscr"), scenario.financing.covenant_dscr)
     warnings += undefined_kpi_warnings({**kpis, **lender}, cf, rev.sold_gpu_hours, scenario.timeline.horizon_months)

@@ -72,7 +72,18 @@ class _Section(BaseModel):
 class Cluster(_Section):
     """What is being built."""
 
-    gpus: int = Field(1024, ge=8, le=1_000_000, description="GPUs in the cluster [count], a multiple of GPUs per node.")
+    size_by: Literal["gpus", "power"] = Field(
+        "gpus",
+        description="What fixes the cluster's size: gpus (cluster.gpus, the power follows) or power (the largest "
+        "design whose peak IT load fits facility.it_power_mw; cluster.gpus is then what the sizing finds).",
+    )
+    gpus: int = Field(
+        1024,
+        ge=8,
+        le=1_000_000,
+        description="GPUs in the cluster [count], a multiple of GPUs per node; found by the sizing when size_by is "
+        "power.",
+    )
     gpu_model: str = Field(
         "h100-sxm",
         max_length=64,
@@ -95,7 +106,7 @@ class Cluster(_Section):
 
     @model_validator(mode="after")
     def _whole_servers(self) -> Cluster:
-        if self.gpus % self.gpus_per_node:
+        if self.gpus % self.gpus_per_node and self.size_by == "gpus":  # sized by power: found in whole nodes
             raise ValueError(
                 f"cluster.gpus must be a multiple of cluster.gpus_per_node ({self.gpus_per_node}), got {self.gpus}"
             )
@@ -295,6 +306,14 @@ class Facility(_Section):
         description="Server draw when busy [fraction of max power].",
     )
     electricity_in_colo: bool = Field(False, description="True if the colocation price already includes electricity.")
+    it_power_mw: float | None = Field(
+        None,
+        ge=0.01,
+        le=2000,
+        description="IT load the site can deliver [MW]: the envelope a power-first plan (cluster.size_by power) "
+        "fills with the largest design whose peak IT load (servers, network, storage, management, CDU pumps) fits; "
+        "empty = no envelope (size by GPUs).",
+    )
     cdu_power_share: float = Field(
         assumed("facility.cdu_power_share"),
         ge=0,
@@ -678,6 +697,15 @@ class Scenario(_Section):
         max_length=1000,
         description="Overrides of price-book unit prices by key [USD per unit].",
     )
+
+    @model_validator(mode="after")
+    def _power_plan_has_an_envelope(self) -> Scenario:
+        if self.cluster.size_by == "power" and self.facility.it_power_mw is None:
+            raise ValueError(
+                "facility.it_power_mw must be set (the IT load the site can deliver, in MW) when cluster.size_by is "
+                "power"
+            )
+        return self
 
     @model_validator(mode="after")
     def _frontend_ports_exist(self) -> Scenario:
