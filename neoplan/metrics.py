@@ -254,8 +254,7 @@ _METRICS: tuple[Metric, ...] = (
         "Revenue per MW-year",
         "USD per MW-year",
         formats.usd,
-        "Revenue over the horizon ÷ the years in service ÷ the peak IT load in MW: what a MW of IT power earns a "
-        "year.",
+        "Revenue over the horizon ÷ the years in service ÷ the peak IT load in MW: what a MW of IT power earns a year.",
         "pages/overview.py",
         "neoplan.model.Result.revenue_usd_per_mw_year",
         "scenario pricing.*, data/assumptions.csv (pricing)",

@@ -83,9 +83,7 @@ def test_it_power_per_gpu_of_the_sized_design_is_within_the_published_range(plat
 def test_the_search_agrees_with_trying_every_count() -> None:
     scenario = power_plan(H100, 0.75, fabric={"topology": "reference"}, cluster={"hot_spare_share": 0.05})
     plan = design(scenario)
-    fitting = [
-        n for n in range(1, 80) if design_at_count(with_gpus(scenario, 8 * n)).it_peak_kw <= 750.0 + 1e-6
-    ]
+    fitting = [n for n in range(1, 80) if design_at_count(with_gpus(scenario, 8 * n)).it_peak_kw <= 750.0 + 1e-6]
     assert plan.servers == max(fitting)
     assert plan.spare_servers == math.ceil(plan.servers * 0.05) > 0  # the spares are in the envelope too
     assert plan.envelope is not None and plan.envelope.designs_tried < 12
