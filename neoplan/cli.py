@@ -66,6 +66,27 @@ def summary(result: Result) -> str:
             "min_dscr",
         )
     ]
+    if d["envelope"] is not None:
+        e = d["envelope"]
+        rows.insert(
+            2,
+            (
+                "Power envelope",
+                f"{e['it_used_mw']:,.3f} of {e['it_power_mw']:,g} MW IT used ({formats.pct(e['fill_share'])}), "
+                f"{metrics.text('it_power_left_kw', d['it_power_left_kw'])} left",
+            ),
+        )
+    if d["tokens_per_second_per_gpu"] is not None:
+        s = d["serving"]
+        shown = {k: metrics.text(k, d[k]) for k in metrics.TOKEN_KEYS}
+        rows.append(
+            (
+                "Token serving",
+                f"{s['workload']} ({s['serving_scenario']}): {shown['tokens_per_second_per_gpu']} per GPU, cost "
+                f"{shown['cost_usd_per_million_tokens']}, break-even {shown['breakeven_usd_per_million_tokens']}, "
+                f"sold at {shown['usd_per_million_tokens']}",
+            )
+        )
     width = max(len(k) for k, _ in rows)
     lines = [f"{k:<{width}}  {v}" for k, v in rows]
     lines += [f"warning: {w}" for w in d["warnings"]]

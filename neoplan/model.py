@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from . import finance, operations, revenue
+from . import finance, inference, operations, revenue
 from .costs import CAPEX_CATEGORIES, CostLine, total_usd
 from .design import Design, design
 from .engine import (
@@ -112,6 +112,10 @@ class Result:
     """What :meth:`cases` needs to re-run the monthly engine for other driver values."""
     operations: OperationsReport | None = None
     """Failures, availability, goodput and delivered performance (:mod:`neoplan.operations`)."""
+    tokens: inference.Terms | None = None
+    """What the cluster sells as tokens: workload, published rate, prices (:mod:`neoplan.inference`)."""
+    token_figures: dict[str, float | None] = field(default_factory=dict)
+    """Tokens per second per GPU, cost and break-even per million tokens (see :func:`token_figures`)."""
 
     # --- the design ---------------------------------------------------------------------------------
     @property
@@ -176,6 +180,26 @@ class Result:
         live_years = float(np.sum(self.ops.dates.live_share)) / MONTHS_PER_YEAR
         mw = self.facility.it_peak_mw
         return float(np.sum(self.ops.cash.revenue[0])) / live_years / mw if live_years > 0 and mw > 0 else math.nan
+
+    @property
+    def tokens_per_second_per_mw(self) -> float | None:
+        """Output tokens per second the cluster serves at its published rate per MW of peak IT load
+        [tokens/s per MW]; None without a published rate for the workload."""
+        rate = self.token_figures.get("tokens_per_second_per_gpu")
+        mw = self.facility.it_peak_mw
+        return None if rate is None or mw <= 0 else rate * self.gpus / mw
+
+    def returns_by_sale(self) -> dict[str, dict[str, float]]:
+        """Project IRR, equity IRR, NPV, payback and min DSCR of this design sold two ways, all else equal:
+        ``gpu_hours`` (every sellable GPU-hour rented) and ``tokens`` (every one served as tokens); ``tokens`` is
+        left out without a published rate for the workload. One batch of the monthly engine."""
+        ways = ("gpu_hours", "tokens") if self.token_figures.get("tokens_per_second_per_gpu") else ("gpu_hours",)
+        shares = np.array([0.0, 1.0][: len(ways)])
+        k = self.cases(self.drivers(len(ways)).with_values(token_share=shares)).kpis(
+            self.scenario.financing.hurdle_rate
+        )
+        keys = ("project_irr", "equity_irr", "npv_usd", "payback_months", "min_dscr")
+        return {way: {key: float(k[key][i]) for key in keys} for i, way in enumerate(ways)}
 
     @property
     def sla_credits_usd_per_year(self) -> float:
@@ -391,6 +415,7 @@ class Result:
             "llcr": _clean(self.llcr),
             "covenant_headroom": _clean(self.covenant_headroom),
             **self._operations_dict(),
+            **self._tokens_dict(),
             "warnings": list(self.warnings),
         }
 
@@ -403,6 +428,37 @@ class Result:
             "it_power_left_kw": None if e is None else _clean(e.left_kw),
             "envelope_fill_share": None if e is None else _clean(e.fill_share),
             "envelope": None if e is None else e.to_dict(),
+        }
+
+    def _tokens_dict(self) -> dict[str, Any]:
+        """The token keys of :meth:`to_dict`: the figures (``None`` without a published rate) and what is sold."""
+        t = self.tokens
+        row = None if t is None else t.row
+        serving = None
+        if t is not None:
+            serving = {
+                "sell": self.scenario.pricing.sell,
+                "token_share": t.token_share,
+                "workload": t.workload.key,
+                "serving_scenario": t.serving_scenario,
+                "usd_per_million_input_tokens": t.usd_per_million_input,
+                "usd_per_million_output_tokens": t.usd_per_million_output,
+                "price_source": t.price_source,
+                "token_price_decline_per_year": t.decline_per_year,
+                "decline_source": t.decline_source,
+                "interactivity_tokens_per_second_per_user": None
+                if row is None
+                else row.interactivity_tokens_per_second_per_user,
+                "interactivity": None if row is None else row.interactivity_text(),
+                "throughput_source": None if row is None else f"{row.benchmark} {row.result_id} ({row.source})",
+                "serving_stack": None if row is None else row.serving_stack,
+                "confidence": None if row is None else row.confidence,
+            }
+        return {
+            **{k: _clean(v) for k, v in self.token_figures.items()},
+            "tokens_per_second_per_mw": _clean(self.tokens_per_second_per_mw),
+            "usd_per_million_tokens": None if t is None else _clean(t.usd_per_million_tokens),
+            "serving": serving,
         }
 
     def _operations_dict(self) -> dict[str, Any]:
@@ -484,7 +540,13 @@ def economics(plan: Design) -> Result:
     )
     own = operations.own_outcome(scenario.operations, reliability)  # the failure model at the own drivers, once
     ops_report = operations.operations_report(scenario, reliability, own)
-    basis = replace(basis, reliability=reliability, reference_goodput=ops_report.reference_goodput)
+    tokens = inference.terms(scenario)  # refuses selling tokens on a platform with no published rate
+    basis = replace(
+        basis,
+        reliability=reliability,
+        reference_goodput=ops_report.reference_goodput,
+        tokens_per_gpu_hour=tokens.tokens_per_gpu_hour,
+    )
     cases = run_cases(scenario, basis, Drivers.of(scenario), own)
     returns = cases.kpis(scenario.financing.hurdle_rate)
     opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
@@ -500,6 +562,7 @@ def economics(plan: Design) -> Result:
         ),
         **{k: float(v[0]) for k, v in returns.items()},
     }
+    per_token = token_figures(scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours)
     rental_warning = rental_date_warning(platform, book)
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
     warnings += [plan.envelope.sentence()] if plan.envelope is not None else []
@@ -507,6 +570,8 @@ def economics(plan: Design) -> Result:
     lender = _lender_view(cf, d, kpis.get("min_dscr"), scenario.financing.covenant_dscr)
     warnings += undefined_kpi_warnings({**kpis, **lender}, cf, rev.sold_gpu_hours, scenario.timeline.horizon_months)
     warnings += finance.sculpted_size_warnings(scenario.financing, cf, capex)
+    warnings += token_warnings(tokens, per_token, float(np.sum(rev.sold_gpu_hours)))
+    warnings += inference.interactivity_warnings(scenario, tokens)
     return Result(
         scenario=scenario,
         design=plan,
@@ -516,7 +581,60 @@ def economics(plan: Design) -> Result:
         warnings=warnings,
         basis=basis,
         operations=ops_report,
+        tokens=tokens,
+        token_figures=per_token,
     )
+
+
+TOKEN_FIGURES = ("tokens_per_second_per_gpu", "cost_usd_per_million_tokens", "breakeven_usd_per_million_tokens")
+"""The token figures of every Result (``None`` when the platform has no published rate for the workload)."""
+
+
+def token_figures(
+    scenario: Scenario,
+    tokens: inference.Terms,
+    report: OperationsReport,
+    d: revenue.Dates,
+    capex_usd: float,
+    opex_fixed: dict[str, np.ndarray],
+    sold_gpu_hours: np.ndarray,
+) -> dict[str, float | None]:
+    """Token figures of the design, whatever ``pricing.sell`` is; None without a published rate for the workload.
+
+    ``tokens_per_second_per_gpu`` is the published output rate [tokens/s]. ``cost_usd_per_million_tokens`` is
+    levelised like TCO: PV(costs) ÷ PV(million output tokens served in the sold GPU-hours), so it equals TCO per
+    GPU-hour ÷ million tokens per GPU-hour. ``breakeven_usd_per_million_tokens`` is the go-live token price at
+    which project NPV is 0 when every sellable GPU-hour serves tokens (the same contract book, declining at the
+    token price decline) [USD per million output tokens, their input tokens included].
+    """
+    rate = tokens.tokens_per_gpu_hour
+    if rate <= 0:
+        return dict.fromkeys(TOKEN_FIGURES)
+    millions = rate / inference.TOKENS_PER_MILLION  # per GPU-hour
+    cost = sum(_tco(scenario, d, capex_usd, opex_fixed, sold_gpu_hours * millions).values())
+    seller = operations.as_sold(inference.all_tokens(scenario, tokens), report)
+    breakeven = operations.headline_price(report, breakeven_price(seller, d, capex_usd, opex_fixed)) / millions
+    return {
+        "tokens_per_second_per_gpu": rate / inference.SECONDS_PER_HOUR,
+        "cost_usd_per_million_tokens": cost,
+        "breakeven_usd_per_million_tokens": breakeven,
+    }
+
+
+def token_warnings(tokens: inference.Terms, figures: dict[str, float | None], sold_gpu_hours: float) -> list[str]:
+    """Why a token figure is undefined when the workload has a published rate (none without one: n/a)."""
+    if tokens.row is None:
+        return []
+    out = []
+    cost, breakeven = figures["cost_usd_per_million_tokens"], figures["breakeven_usd_per_million_tokens"]
+    unsold = "no GPU-hours are sold, so no tokens are served" if not sold_gpu_hours > 0 else ""
+    if cost is None or not math.isfinite(cost):
+        out.append(f"Cost per million tokens undefined: {unsold or 'too few tokens are served to spread the costs'}.")
+    if breakeven is None or not math.isfinite(breakeven):
+        top = BREAKEVEN_MAX_USD_PER_GPU_HOUR / (tokens.tokens_per_gpu_hour / inference.TOKENS_PER_MILLION)
+        why = unsold or f"project NPV stays negative at every token price up to ${top:,.2f} per million tokens"
+        out.append(f"Token break-even undefined: {why}.")
+    return out
 
 
 def _lender_view(
@@ -558,17 +676,4 @@ def end_of_life_warnings(scenario: Scenario, d: revenue.Dates) -> list[str]:
 
 def _first(rev: revenue.RevenueSchedule) -> revenue.RevenueSchedule:
     """A one-case schedule with its leading axis dropped."""
-    return revenue.RevenueSchedule(
-        *(
-            np.atleast_2d(a)[0]
-            for a in (
-                rev.reserved_gpu_hours,
-                rev.on_demand_gpu_hours,
-                rev.reserved_usd_per_gpu_hour,
-                rev.on_demand_usd_per_gpu_hour,
-                rev.gross_usd,
-                rev.sla_credits_usd,
-                rev.used_gpu_hours,
-            )
-        )
-    )
+    return revenue.RevenueSchedule(*(np.atleast_2d(a)[0] for a in revenue.schedule_arrays(rev)))

@@ -33,11 +33,12 @@ POWER_HEADLINE = (
     "racks",
     "it_power_peak_kw",
     "it_power_left_kw",
+    "tokens_per_second_per_mw",
     "revenue_usd_per_mw_year",
 )
 with figures:
     if result.envelope is not None:
-        metric_cards("overview_power_cards", [metrics.cards(d, POWER_HEADLINE)], font_rem=1.4, per_row=5)
+        metric_cards("overview_power_cards", [metrics.cards(d, POWER_HEADLINE)], font_rem=1.3, per_row=3)
         st.caption(fmt.plain(result.envelope.sentence()))
     else:
         st.caption(

@@ -304,7 +304,12 @@ def test_undefined_kpi_warnings_name_each_kpi_once() -> None:
     nulls += [k for k, v in lender.items() if not math.isfinite(v)]
     warned = undefined_kpi_warnings({**r.kpis, **lender}, r.ops.cash, r.ops.revenue.sold_gpu_hours, 72)
     assert len(warned) == len(nulls) == 9
-    assert warned == [w for w in r.warnings if " undefined: " in w]
+    token = ("Cost per million tokens undefined: ", "Token break-even undefined: ")  # the token figures, apart
+    assert warned == [w for w in r.warnings if " undefined: " in w and not w.startswith(token)]
+    assert [w for w in r.warnings if w.startswith(token)] == [
+        "Cost per million tokens undefined: no GPU-hours are sold, so no tokens are served.",
+        "Token break-even undefined: no GPU-hours are sold, so no tokens are served.",
+    ]
 
 
 # --- errors: the user's input becomes ScenarioError, a bug stays a bug ----------------------------------------

@@ -28,8 +28,9 @@ def test_plan_from_power_sizes_the_cluster_to_the_envelope(optimized: neoplan.Re
     ten = neoplan.evaluate(at.session_state[SCENARIO])
     assert ten.gpus == 7288
     assert metric(at, "GPUs") == fmt.count(ten.gpus)
-    assert metric(at, "Envelope left") == fmt.mw(ten.to_dict()["it_power_left_kw"])
+    assert metric(at, "Envelope left") == fmt.kw(ten.to_dict()["it_power_left_kw"])
     assert metric(at, "Revenue per MW-year") == fmt.usd(ten.revenue_usd_per_mw_year)
+    assert metric(at, "Tokens per MW") == fmt.tokens_per_second(ten.tokens_per_second_per_mw)
     assert any("kW unused" in c.value for c in at.caption)
     at.toggle(key="w.cluster.size_by").set_value(False).run()
     back = at.session_state[SCENARIO]

@@ -2,9 +2,36 @@
 
 import re
 
-from neoplan.formats import NA, count, months, mw, pct, ratio, usd, usd_exact, usd_per_gpu_hour
+from neoplan.formats import (
+    NA,
+    count,
+    kw,
+    months,
+    mw,
+    pct,
+    ratio,
+    tokens_per_second,
+    usd,
+    usd_exact,
+    usd_per_gpu_hour,
+    usd_per_million_tokens,
+)
 
-__all__ = ["NA", "count", "months", "mw", "pct", "plain", "ratio", "usd", "usd_exact", "usd_per_gpu_hour"]
+__all__ = [
+    "NA",
+    "count",
+    "kw",
+    "months",
+    "mw",
+    "pct",
+    "plain",
+    "ratio",
+    "tokens_per_second",
+    "usd",
+    "usd_exact",
+    "usd_per_gpu_hour",
+    "usd_per_million_tokens",
+]
 
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 """Every ASCII punctuation character: CommonMark lets each be escaped with a backslash and shows it as is."""

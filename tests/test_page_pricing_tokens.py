@@ -1,0 +1,54 @@
+"""AppTest of the Pricing page's token side: what is sold, and the same cluster rented or serving tokens."""
+
+from __future__ import annotations
+
+from conftest import metric, page_path, run_page
+from test_user_text import shown  # Markdown as it reads on screen
+
+import neoplan
+from ui import format as fmt
+from ui.state import SCENARIO
+
+PAGE = page_path("pricing")
+
+
+def test_rent_and_serve_side_by_side_equal_the_model(optimized: neoplan.Result) -> None:
+    at = run_page(PAGE)
+    ways = optimized.returns_by_sale()
+    assert fmt.usd(ways["gpu_hours"]["npv_usd"]) == fmt.usd(optimized.kpis["npv_usd"])
+    assert [m.value for m in at.metric if m.label == "NPV"] == [fmt.usd(optimized.kpis["npv_usd"])] * 2
+    assert metric(at, "NPV serving tokens") == fmt.usd(ways["tokens"]["npv_usd"])
+    assert metric(at, "Project IRR serving tokens") == fmt.pct(ways["tokens"]["project_irr"])
+    d = optimized.to_dict()
+    assert metric(at, "Token break-even") == f"${d['breakeven_usd_per_million_tokens']:,.3f} /M tok"
+    assert any("3,819 tok/s per GPU" in shown(c.value) for c in at.caption)
+
+
+def test_selling_tokens_moves_the_headline_returns() -> None:
+    at = run_page(PAGE)
+    at.selectbox(key="w.pricing.sell").set_value("tokens").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    serve = neoplan.evaluate(at.session_state[SCENARIO])
+    assert serve.scenario.pricing.sell == "tokens"
+    assert metric(at, "NPV") == fmt.usd(serve.kpis["npv_usd"])
+    assert any("pricing.serving_scenario" in shown(w.value) for w in at.warning)  # 7 tok/s per user, warned
+
+
+def test_a_token_price_moves_the_token_returns_and_empty_means_the_data_default() -> None:
+    at = run_page(PAGE)
+    before = metric(at, "NPV serving tokens")
+    at.number_input(key="w.pricing.usd_per_million_tokens.output").set_value(0.2).run()
+    assert at.session_state[SCENARIO].pricing.usd_per_million_tokens.output == 0.2
+    assert metric(at, "NPV serving tokens") != before
+    at.number_input(key="w.pricing.usd_per_million_tokens.output").set_value(None).run()
+    assert at.session_state[SCENARIO].pricing.usd_per_million_tokens.output is None
+    assert metric(at, "NPV serving tokens") == before
+
+
+def test_a_workload_with_no_published_rate_is_refused_next_to_the_field() -> None:
+    at = run_page(PAGE)
+    at.selectbox(key="w.pricing.sell").set_value("tokens").run()
+    at.selectbox(key="w.pricing.workload").set_value("deepseek-r1-reasoning").run()
+    errors = [shown(e.value) for e in at.error]
+    assert any(e.startswith("pricing.workload: h100-sxm has no published server throughput") for e in errors), errors
+    assert at.session_state[SCENARIO].pricing.workload == "llama70b-chat"  # the last good scenario is kept
