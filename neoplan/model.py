@@ -518,48 +518,74 @@ def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
     return economics(design(scenario, book))
 
 
-def economics(plan: Design) -> Result:
-    """The monthly economics of a sized design: revenue and opex, cash flows, KPIs and warnings."""
-    scenario, book, platform = plan.scenario, plan.book, plan.platform
-    storage, site, fabric, spares = plan.storage, plan.facility, plan.fabric, plan.spare_servers
-    capex_lines = plan.capex_lines
-    capex = total_usd(capex_lines)
+@dataclass(frozen=True)
+class Operating:
+    """What the monthly engine needs of one design, worked out once: the dates, the operating basis (opex by year,
+    power, reliability, tokens per GPU-hour), the failure model at the scenario's own drivers and the token terms."""
 
+    dates: revenue.Dates
+    basis: OperatingBasis
+    report: OperationsReport
+    own: operations.Outcome
+    tokens: inference.Terms
+
+
+def operating(plan: Design) -> Operating:
+    """The :class:`Operating` basis of a sized design (what :func:`economics` and :mod:`neoplan.search` run on)."""
+    scenario, platform, storage, site = plan.scenario, plan.platform, plan.storage, plan.facility
     d = revenue.dates(scenario.timeline)
     f = scenario.facility
     it_idle_kw = it_average_kw_at(site, 0.0, f.idle_power_share, f.busy_power_share)
     it_busy_kw = it_average_kw_at(site, 1.0, f.idle_power_share, f.busy_power_share)
-    basis = operating_basis(scenario, book, site, storage, capex_lines, d, it_idle_kw, it_busy_kw)
+    basis = operating_basis(scenario, plan.book, site, storage, plan.capex_lines, d, it_idle_kw, it_busy_kw)
     reliability = operations.design_of(
         scenario,
-        transceivers=fabric.backend.transceivers,
+        transceivers=plan.fabric.backend.transceivers,
         checkpoint_tb=storage.checkpoint_tb,
         read_gbyte_per_s=storage.read_gbyte_per_s,
-        spare_servers=spares,
+        spare_servers=plan.spare_servers,
         trays_per_server=platform.compute_trays if platform.rack_scale else 1,
     )
     own = operations.own_outcome(scenario.operations, reliability)  # the failure model at the own drivers, once
-    ops_report = operations.operations_report(scenario, reliability, own)
+    report = operations.operations_report(scenario, reliability, own)
     tokens = inference.terms(scenario)  # refuses selling tokens on a platform with no published rate
     basis = replace(
         basis,
         reliability=reliability,
-        reference_goodput=ops_report.reference_goodput,
+        reference_goodput=report.reference_goodput,
         tokens_per_gpu_hour=tokens.tokens_per_gpu_hour,
     )
-    cases = run_cases(scenario, basis, Drivers.of(scenario), own)
+    return Operating(d, basis, report, own, tokens)
+
+
+def levelised(
+    scenario: Scenario, op: Operating, capex_usd: float, opex_fixed: dict[str, np.ndarray], sold_gpu_hours: np.ndarray
+) -> tuple[dict[str, float], float]:
+    """(TCO per sold GPU-hour by category [USD/GPU-h], break-even headline price [USD/GPU-h]) of one design; neither
+    depends on the financing."""
+    tco = _tco(scenario, op.dates, capex_usd, opex_fixed, sold_gpu_hours)
+    sold = operations.as_sold(scenario, op.report)
+    return tco, operations.headline_price(op.report, breakeven_price(sold, op.dates, capex_usd, opex_fixed))
+
+
+def economics(plan: Design) -> Result:
+    """The monthly economics of a sized design: revenue and opex, cash flows, KPIs and warnings."""
+    scenario, book, platform = plan.scenario, plan.book, plan.platform
+    storage, site, fabric = plan.storage, plan.facility, plan.fabric
+    capex = total_usd(plan.capex_lines)
+    op = operating(plan)
+    d, basis, ops_report, tokens = op.dates, op.basis, op.report, op.tokens
+    cases = run_cases(scenario, basis, Drivers.of(scenario), op.own)
     returns = cases.kpis(scenario.financing.hurdle_rate)
     opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
     opex_fixed = {k: v for k, v in opex_by_category.items() if k != "sga"}
     rev = _first(cases.revenue)
     cf = cases.cash
 
-    tco = _tco(scenario, d, capex, opex_fixed, rev.sold_gpu_hours)
+    tco, breakeven = levelised(scenario, op, capex, opex_fixed, rev.sold_gpu_hours)
     kpis: dict[str, float | None] = {
         "tco_usd_per_gpu_hour": sum(tco.values()),
-        "breakeven_usd_per_gpu_hour": operations.headline_price(
-            ops_report, breakeven_price(operations.as_sold(scenario, ops_report), d, capex, opex_fixed)
-        ),
+        "breakeven_usd_per_gpu_hour": breakeven,
         **{k: float(v[0]) for k, v in returns.items()},
     }
     per_token = token_figures(scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours)

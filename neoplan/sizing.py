@@ -134,17 +134,24 @@ class _Candidates:
         return plan.it_peak_kw if isinstance(plan, Design) else None
 
 
-def largest_fitting_nodes(candidates: _Candidates, node_kw: float) -> int:
-    """The most nodes whose design fits the envelope (≥ 1), by a safeguarded secant search over node counts."""
+def largest_fitting_nodes(candidates: _Candidates, node_kw: float, kw_per_node: float | None = None) -> int:
+    """The most nodes whose design fits the envelope (≥ 1), by a safeguarded secant search over node counts.
+
+    ``kw_per_node``: peak IT load per node of a similar design [kW], if known; the first guess is then the
+    envelope ÷ it (a hint only: every count tried is designed).
+    """
     envelope = candidates.envelope_kw
     lo = 1
     hi = min(math.floor(envelope / node_kw + 1e-9) + 1, MAX_GPUS // candidates.unit + 1)  # compute alone: too many
     lo_kw = candidates.load_kw(lo)
     assert lo_kw is not None
     hi_kw: float | None = None
+    first = kw_per_node is not None and kw_per_node > 0
     while hi - lo > 1:
         slope = (hi_kw - lo_kw) / (hi - lo) if hi_kw is not None else lo_kw / lo  # kW per node
         guess = lo + math.floor((envelope - lo_kw) / slope) if slope > 0 else (lo + hi) // 2
+        if first and kw_per_node is not None:
+            guess, first = math.floor(envelope / kw_per_node), False
         if not lo < guess < hi:
             guess = (lo + hi) // 2
         if candidates.fits(guess):
@@ -156,9 +163,10 @@ def largest_fitting_nodes(candidates: _Candidates, node_kw: float) -> int:
     return lo
 
 
-def size_to_power(scenario: Scenario, book: PriceBook | None = None) -> Design:
+def size_to_power(scenario: Scenario, book: PriceBook | None = None, *, kw_per_node: float | None = None) -> Design:
     """The largest design of ``scenario`` whose peak IT load fits ``facility.it_power_mw``, with its
-    :class:`Envelope`; ``cluster.gpus`` of the design's scenario is the count found.
+    :class:`Envelope`; ``cluster.gpus`` of the design's scenario is the count found. ``kw_per_node``: a first
+    guess of the peak IT load per node [kW] (see :func:`largest_fitting_nodes`).
 
     Raises :class:`ScenarioError` (naming ``facility.it_power_mw``) when not even one node fits.
     """
@@ -176,7 +184,7 @@ def size_to_power(scenario: Scenario, book: PriceBook | None = None) -> Design:
             f"facility.it_power_mw must be ≥ {first.it_peak_kw / KW_PER_MW:.3f} MW to feed one {node} of "
             f"{first.platform.name} with its network, storage and management, got {mw:g}"
         )
-    nodes = largest_fitting_nodes(candidates, first.platform.node_max_power_kw)
+    nodes = largest_fitting_nodes(candidates, first.platform.node_max_power_kw, kw_per_node)
     chosen = candidates.get(nodes)
     assert isinstance(chosen, Design)
     nxt = candidates.get(nodes + 1)

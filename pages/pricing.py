@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from neoplan import formats, inference, metrics, revenue
@@ -16,7 +17,6 @@ PIN = "pricing.reserved_usd_per_gpu_hour"
 PIN_KEY = WIDGET_PREFIX + PIN
 PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
 KPI_KEY = "pricing_kpis"
-SALE_KEY = "pricing_by_sale"
 SELL_LABELS = {"gpu_hours": "GPU-hours (rent GPUs)", "tokens": "Tokens (serve an API)", "mix": "A mix of both"}
 SCENARIO_LABELS = {
     "offline": "Offline (batch, no latency bound)",
@@ -136,33 +136,46 @@ def token_inputs(result: Result | None) -> None:
         )
 
 
+RENT, SERVE = "Rent GPU-hours", "Serve tokens"
+
+
+def _finite(value: float) -> float | None:
+    """``value``, or None where undefined (NaN)."""
+    return value if value == value else None
+
+
 def sale_comparison(result: Result) -> None:
     """The same cluster rented by the GPU-hour and serving tokens: IRR, NPV and break-even each way."""
     d = result.to_dict()
     ways = result.returns_by_sale()
     st.subheader("Rent GPU-hours or serve tokens — the same cluster")
     rent, serve = ways["gpu_hours"], ways.get("tokens")
-    note = " Every sellable GPU-hour rented."
-    rows = [
-        [
-            metrics.card("project_irr", rent["project_irr"], note),
-            metrics.card("npv_usd", rent["npv_usd"], note),
-            metrics.card("breakeven_usd_per_gpu_hour", d["breakeven_usd_per_gpu_hour"]),
-            ("Rent price at go-live", formats.usd_per_gpu_hour(result.scenario.pricing.usd_per_gpu_hour), ""),
-        ]
-    ]
     t = result.tokens
-    if serve is not None and t is not None and t.row is not None:
-        served = "Every sellable GPU-hour serves tokens, through the same contract book."
-        rows.append(
-            [
-                ("Project IRR serving tokens", formats.pct(serve["project_irr"]), served),
-                ("NPV serving tokens", formats.usd(serve["npv_usd"]), served),
-                metrics.card("breakeven_usd_per_million_tokens", d["breakeven_usd_per_million_tokens"]),
-                metrics.card("usd_per_million_tokens", d["usd_per_million_tokens"]),
-            ]
-        )
-    metric_cards(SALE_KEY, rows, font_rem=1.3, per_row=4)
+    served = serve is not None and t is not None and t.row is not None
+    m = metrics.METRICS
+    rows = {
+        m["project_irr"].label: (formats.pct(rent["project_irr"]), formats.pct(serve["project_irr"]) if served else ""),
+        m["equity_irr"].label: (formats.pct(rent["equity_irr"]), formats.pct(serve["equity_irr"]) if served else ""),
+        m["npv_usd"].label: (formats.usd(rent["npv_usd"]), formats.usd(serve["npv_usd"]) if served else ""),
+        m["payback_months"].label: (
+            m["payback_months"].text(_finite(rent["payback_months"])),
+            m["payback_months"].text(_finite(serve["payback_months"])) if served else "",
+        ),
+        m["min_dscr"].label: (
+            m["min_dscr"].text(_finite(rent["min_dscr"])),
+            m["min_dscr"].text(_finite(serve["min_dscr"])) if served else "",
+        ),
+        "Price at go-live": (
+            formats.usd_per_gpu_hour(result.scenario.pricing.usd_per_gpu_hour),
+            metrics.text("usd_per_million_tokens", d["usd_per_million_tokens"]) if served else "",
+        ),
+        "Break-even at go-live": (
+            metrics.text("breakeven_usd_per_gpu_hour", d["breakeven_usd_per_gpu_hour"]),
+            metrics.text("breakeven_usd_per_million_tokens", d["breakeven_usd_per_million_tokens"]) if served else "",
+        ),
+    }
+    columns = {RENT: [v[0] for v in rows.values()], SERVE: [v[1] for v in rows.values()]}
+    st.table(pd.DataFrame(columns, index=list(rows)))
     if t is None or t.row is None:
         st.info(
             f"No published {get_scenario().pricing.serving_scenario} throughput of {get_scenario().pricing.workload} "
