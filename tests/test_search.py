@@ -157,3 +157,15 @@ def test_cli_search_bad_input_exits_2_with_one_line(
     assert main(["search", "optimized", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_every_platform_has_a_sourced_profile_whose_racks_feed_their_servers() -> None:
+    from neoplan.pricebook import default_platforms
+
+    shown = profiles.profiles()
+    assert set(shown) == set(default_platforms())
+    for key, p in shown.items():
+        platform = default_platforms()[key]
+        assert p.source and p.date and p.basis in ("quoted", "estimate", "fitted"), key
+        assert p.servers_per_rack * platform.node_max_power_kw <= p.rack_power_kw, key  # the racks are full
+        assert p.servers_per_rack == (1 if platform.rack_scale else 4), key
