@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import state
+from ui import auth, state
 from ui.header import header, sidebar_panel
 
 st.set_page_config(page_title="neoplan — GPU cloud planner", page_icon="🧮", layout="wide")
@@ -49,6 +49,7 @@ def navigation() -> None:
 
 
 page = st.navigation(PAGES, position="hidden")
+auth.require_sign_in()  # with [auth] in the secrets: nobody sees a page before signing in
 state.get_scenario()  # start the session: the URL's draft after a refresh, else the default preset
 state.sync_url()
 with st.sidebar:

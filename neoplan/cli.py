@@ -1,9 +1,11 @@
 """Command line: ``python -m neoplan evaluate FILE [--json]``, ``stress FILE --draws N --seed S [--json]``,
-``search FILE [--objective K] [--min-dscr X] [--max-capex-usd X] [--top N] [--json]`` ….
+``search FILE [--objective K] [--min-dscr X] [--max-capex-usd X] [--top N] [--json]``,
+``library list|save|show|history|diff|delete`` (:mod:`neoplan.cli_library`) ….
 
 A FILE may be a path to a YAML/JSON scenario or the name of a preset
 (``reference``, ``optimized``). Bad input exits with code 2 and one line on
-stderr naming the field; no traceback.
+stderr naming the field; no traceback. A broken data file (``data/``) exits with
+code 1 and one line naming the file, row and column.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import formats, metrics
+from . import cli_library, formats, metrics
+from .errors import DataError
 from .metrics import METRICS, lookup
 from .model import Result, evaluate
 from .pricebook import PriceBookError
@@ -325,6 +328,7 @@ def _parser() -> argparse.ArgumentParser:
     se.add_argument("--top", type=int, default=20, metavar="N", help="rows shown (default 20)")
     se.add_argument("--json", action="store_true", help="print the JSON summary and the top rows")
     se.set_defaults(func=cmd_search)
+    cli_library.add_parser(sub)
     # A subcommand is add_parser(...).set_defaults(func=cmd_...); its handler returns an exit code and raises
     # ScenarioError / UsageError for bad input (exit 2, one line).
     return parser
@@ -342,6 +346,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ScenarioError, PriceBookError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except DataError as exc:  # not the user's input: a shipped file edited or broken
+        print(f"error: broken data file: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # output piped into `head` and closed early
         return 0
     except Exception as exc:  # never a traceback in front of a user

@@ -4,17 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .categories import CAPEX_CATEGORIES as CAPEX_CATEGORIES  # data/categories.csv: the one list
 from .pricebook import PriceBook
-
-CAPEX_CATEGORIES = (
-    "compute",
-    "backend_network",
-    "frontend_network",
-    "oob_network",
-    "storage",
-    "management",
-    "other",
-)
 
 
 @dataclass(frozen=True, init=False)

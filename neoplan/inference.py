@@ -21,15 +21,13 @@ Data (``docs/sources/inference_2026-12.md`` explains the evidence):
 
 from __future__ import annotations
 
-import csv
 import statistics
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
+from .datafile import DATA_DIR, SourcedRow, keyed, read_numbered, read_rows
 from .errors import ScenarioError
-from .pricebook import DATA_DIR
 
 if TYPE_CHECKING:
     from .scenario import Scenario
@@ -48,8 +46,7 @@ FALLBACK_TREND_MODEL = "llama-70b"
 """Model whose same-model price trend stands in for a model without its own."""
 
 
-@dataclass(frozen=True)
-class Workload:
+class Workload(SourcedRow):
     """One row of ``data/workloads.csv``: a model served with a request shape."""
 
     key: str
@@ -62,9 +59,9 @@ class Workload:
     precision: str
     input_tokens: int
     output_tokens: int
-    source: str
-    date: str
-    basis: str
+    shape_basis: str
+    benchmark: str
+    description: str
 
     @property
     def input_per_output(self) -> float:
@@ -72,27 +69,32 @@ class Workload:
         return self.input_tokens / self.output_tokens
 
 
-@dataclass(frozen=True)
-class Throughput:
-    """The default published result of one platform × workload × scenario (``data/inference_throughput.csv``)."""
+class Throughput(SourcedRow):
+    """One published result of ``data/inference_throughput.csv``: output tokens per second per GPU of a platform ×
+    workload × scenario; ``is_default`` marks the row the model uses."""
 
     platform: str
     workload: str
-    scenario: str
+    scenario: Literal["offline", "server", "interactive"]
     output_tokens_per_second_per_gpu: float
-    interactivity_tokens_per_second_per_user: float | None
+    total_tokens_per_second_per_gpu: float | None = None
+    system_output_tokens_per_second: float | None = None
+    gpus_in_system: int | None = None
+    interactivity_tokens_per_second_per_user: float | None = None
     """1,000 ÷ the measured p99 time per output token [tokens/s per user]; None for offline (batch) results."""
-    ttft_p99_limit_ms: float | None
-    tpot_p99_limit_ms: float | None
+    interactivity_basis: str | None = None
+    ttft_p99_limit_ms: float | None = None
+    tpot_p99_limit_ms: float | None = None
+    tpot_p99_measured_ms: float | None = None
     serving_stack: str
     precision: str
     benchmark: str
-    result_id: str
+    result_id: str | None = None
     submitter: str
-    date: str
-    source: str
-    basis: str
-    confidence: str
+    system: str | None = None
+    confidence: Literal["high", "medium", "low"]
+    is_default: bool
+    notes: str | None = None
 
     def interactivity_text(self) -> str:
         """The latency the rate was measured at, in words."""
@@ -100,6 +102,30 @@ class Throughput:
             return f"{self.scenario} (batch, no latency bound)"
         limits = f"p99 TTFT ≤ {self.ttft_p99_limit_ms:g} ms, TPOT ≤ {self.tpot_p99_limit_ms:g} ms"
         return f"{self.scenario} ({limits}; {self.interactivity_tokens_per_second_per_user:,.0f} tokens/s per user)"
+
+
+class ListPrice(SourcedRow):
+    """One row of ``data/token_prices.csv``: an API list price per million input and output tokens [USD]."""
+
+    model_key: str
+    model: str
+    provider: str
+    usd_per_million_input_tokens: float
+    usd_per_million_output_tokens: float
+    interactivity_tokens_per_second_per_user: float | None = None
+    notes: str | None = None
+
+
+class PriceTrend(SourcedRow):
+    """One row of ``data/token_price_trends.csv``: a yearly token-price factor (price kept after a year)."""
+
+    key: str
+    scope: str
+    annual_price_factor: float
+    annual_price_factor_low: float | None = None
+    annual_price_factor_high: float | None = None
+    period: str
+    notes: str | None = None
 
 
 @dataclass(frozen=True)
@@ -121,65 +147,27 @@ class Trend:
     source: str
 
 
-def _rows(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh))
-
-
-def _number(text: str) -> float | None:
-    return float(text) if text.strip() else None
-
-
 @lru_cache(maxsize=1)
 def workloads() -> dict[str, Workload]:
     """Workloads by key (``data/workloads.csv``)."""
-    out = {}
-    for r in _rows(WORKLOADS_FILE):
-        out[r["key"]] = Workload(
-            key=r["key"],
-            name=r["name"],
-            model_key=r["model_key"],
-            model=r["model"],
-            params_b=float(r["params_b"]),
-            active_params_b=float(r["active_params_b"]),
-            architecture=r["architecture"],
-            precision=r["precision"],
-            input_tokens=int(r["input_tokens"]),
-            output_tokens=int(r["output_tokens"]),
-            source=r["source"],
-            date=r["date"],
-            basis=r["basis"],
-        )
-    return out
+    return keyed(read_numbered(WORKLOADS_FILE, Workload), WORKLOADS_FILE.name)
 
 
 @lru_cache(maxsize=1)
 def default_throughput() -> dict[tuple[str, str, str], Throughput]:
     """The ``is_default`` row of every platform × workload × scenario, keyed by those three."""
-    out = {}
-    for r in _rows(THROUGHPUT_FILE):
-        if r["is_default"] != "true":
-            continue
-        key = (r["platform"], r["workload"], r["scenario"])
-        out[key] = Throughput(
-            platform=r["platform"],
-            workload=r["workload"],
-            scenario=r["scenario"],
-            output_tokens_per_second_per_gpu=float(r["output_tokens_per_second_per_gpu"]),
-            interactivity_tokens_per_second_per_user=_number(r["interactivity_tokens_per_second_per_user"]),
-            ttft_p99_limit_ms=_number(r["ttft_p99_limit_ms"]),
-            tpot_p99_limit_ms=_number(r["tpot_p99_limit_ms"]),
-            serving_stack=r["serving_stack"],
-            precision=r["precision"],
-            benchmark=r["benchmark"],
-            result_id=r["result_id"],
-            submitter=r["submitter"],
-            date=r["date"],
-            source=r["source"],
-            basis=r["basis"],
-            confidence=r["confidence"],
-        )
-    return out
+    rows = read_rows(THROUGHPUT_FILE, Throughput)
+    return {(r.platform, r.workload, r.scenario): r for r in rows if r.is_default}
+
+
+@lru_cache(maxsize=1)
+def _list_prices() -> tuple[ListPrice, ...]:
+    return read_rows(TOKEN_PRICES_FILE, ListPrice)
+
+
+@lru_cache(maxsize=1)
+def _trends() -> dict[str, PriceTrend]:
+    return keyed(read_numbered(TOKEN_TRENDS_FILE, PriceTrend), TOKEN_TRENDS_FILE.name)
 
 
 def find_throughput(platform: str, workload: str, scenario: str) -> Throughput | None:
@@ -203,17 +191,17 @@ def throughput(platform: str, workload: str, scenario: str) -> Throughput:
 @lru_cache(maxsize=32)
 def reference_price(model_key: str) -> TokenPrice:
     """The median list price, input and output apart, of ``model_key``'s rows with the latest date [USD/M]."""
-    rows = [r for r in _rows(TOKEN_PRICES_FILE) if r["model_key"] == model_key]
+    rows = [r for r in _list_prices() if r.model_key == model_key]
     if not rows:
         raise ScenarioError(f"pricing.workload: no token price for model {model_key} in data/token_prices.csv")
-    latest = max(r["date"] for r in rows)
-    chosen = [r for r in rows if r["date"] == latest]
+    latest = max(r.date for r in rows)
+    chosen = [r for r in rows if r.date == latest]
     providers = "; ".join(
-        f"{r['provider']} ${r['usd_per_million_input_tokens']}/${r['usd_per_million_output_tokens']}" for r in chosen
+        f"{r.provider} ${r.usd_per_million_input_tokens:g}/${r.usd_per_million_output_tokens:g}" for r in chosen
     )
     return TokenPrice(
-        usd_per_million_input=statistics.median(float(r["usd_per_million_input_tokens"]) for r in chosen),
-        usd_per_million_output=statistics.median(float(r["usd_per_million_output_tokens"]) for r in chosen),
+        usd_per_million_input=statistics.median(r.usd_per_million_input_tokens for r in chosen),
+        usd_per_million_output=statistics.median(r.usd_per_million_output_tokens for r in chosen),
         date=latest,
         source=f"median of {len(chosen)} list price(s) of {latest} in data/token_prices.csv ({providers})",
     )
@@ -222,11 +210,11 @@ def reference_price(model_key: str) -> TokenPrice:
 @lru_cache(maxsize=32)
 def reference_trend(model_key: str) -> Trend:
     """The yearly price decline of one fixed model (``same-model-<model_key>``), else the Llama 70B one [fraction]."""
-    rows = {r["key"]: r for r in _rows(TOKEN_TRENDS_FILE)}
+    rows = _trends()
     own = rows.get(f"same-model-{model_key}")
     row = own if own is not None else rows[f"same-model-{FALLBACK_TREND_MODEL}"]
     note = "" if own is not None else f" (no same-model trend for {model_key}: the {FALLBACK_TREND_MODEL} one)"
-    return Trend(1.0 - float(row["annual_price_factor"]), row["key"], f"data/token_price_trends.csv {row['key']}{note}")
+    return Trend(1.0 - row.annual_price_factor, row.key, f"data/token_price_trends.csv {row.key}{note}")
 
 
 def blended_usd_per_million(usd_per_million_input: float, usd_per_million_output: float, load: Workload) -> float:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import formats
+from .categories import CAPEX_LABELS, short_labels
 
 PRICES = "data/prices/*.csv"
 
@@ -58,23 +59,7 @@ def month_point(value: float | None) -> str:
     return formats.NA if value is None or not math.isfinite(value) else f"month {value:,.1f}"
 
 
-_CAPEX_LABELS = {
-    "compute": "Compute",
-    "backend_network": "Back-end network",
-    "frontend_network": "Front-end network",
-    "oob_network": "OOB network",
-    "storage": "Storage",
-    "management": "Management",
-    "other": "Racks, install & burn-in",
-}
-"""Capex category names as ``statements.CAPEX_LABELS`` has them (a test keeps the two equal; importing statements
-here would load pandas into every CLI run)."""
-
-_NETWORK_SHORT = {
-    "backend_network": "Back-end capex",
-    "frontend_network": "Front-end capex",
-    "oob_network": "Out-of-band capex",
-}
+_NETWORK_SHORT = {key: f"{short} capex" for key, short in short_labels("capex").items()}
 """Short names of the network capex figures on the Network page, whose section already says which network."""
 TOKEN_KEYS = (
     "tokens_per_second_per_gpu",
@@ -170,7 +155,7 @@ _METRICS: tuple[Metric, ...] = (
             f"{PRICES} ({c} lines)",
             short=_NETWORK_SHORT.get(c, ""),
         )
-        for c, name in _CAPEX_LABELS.items()
+        for c, name in CAPEX_LABELS.items()
     ),
     Metric(
         "capex_per_gpu_usd",

@@ -24,21 +24,28 @@ cost, rates, durations) are rows of ``data/assumptions.csv``, in the same
 style and keyed by the scenario field whose default they are::
 
     key, description, unit, value, date, source, basis
+
+Each file is read through its row model (:class:`Price`, :class:`Platform`, :class:`Assumption`,
+:class:`Rental`; :mod:`neoplan.datafile` has the rules); a broken file raises :class:`~neoplan.errors.DataError`
+naming the file, row and column. :class:`PriceBookError` is for lookups and price overrides.
 """
 
 from __future__ import annotations
 
-import csv
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal, get_args
 
-_PACKAGED_DATA = Path(__file__).resolve().parent / "data"
-DATA_DIR = _PACKAGED_DATA if _PACKAGED_DATA.is_dir() else Path(__file__).resolve().parent.parent / "data"
-"""``data/`` of the repository, or the copy an installed wheel ships inside the package (``neoplan/data``)."""
+from pydantic import Field, model_validator
+
+from .datafile import BASES as BASES  # the bases a data row may have (re-exported)
+from .datafile import DATA_DIR as DATA_DIR  # one data folder (installed wheel or checkout), re-exported
+from .datafile import Basis, DataDate, DataRow, column_error, keyed, read_numbered
+from .errors import DataError
+
 PRICES_DIR = DATA_DIR / "prices"
 PLATFORMS_FILE = DATA_DIR / "gpu_platforms.csv"
 ASSUMPTIONS_FILE = DATA_DIR / "assumptions.csv"
@@ -49,33 +56,33 @@ BASE_BOOK_DATE = "2024-10"
 BOOK_DATES = ("2024-10", "2026-11")
 """Dates a scenario may price its hardware at (``Scenario.prices_as_of``); each later one is a folder of overrides."""
 _BOOK_FOLDER = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
-COOLING = ("air", "liquid")
-
-BASES = ("quoted", "estimate", "fitted")
-_DATE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
+Cooling = Literal["air", "liquid"]
+COOLING: tuple[str, ...] = get_args(Cooling)
 MAX_UNIT_PRICE_USD = 10_000_000
 """Highest price override a user may set [USD per unit]; the dearest book item (a switch chassis) is ~$1.2 M."""
-PRICE_COLUMNS = ("key", "category", "description", "unit", "price_usd", "date", "source", "basis")
-ASSUMPTION_COLUMNS = ("key", "description", "unit", "value", "date", "source", "basis")
 
 
 class PriceBookError(ValueError):
-    """A price-book file or lookup is invalid."""
+    """A price lookup or a price override is invalid (a broken price file is a :class:`~neoplan.errors.DataError`)."""
 
 
-@dataclass(frozen=True)
-class Price:
-    """One priced item. ``price_usd`` is per ``unit``."""
+class Price(DataRow):
+    """One priced item of ``data/prices/**.csv``. ``price_usd`` is per ``unit``."""
 
+    not_columns = ("file",)
     key: str
     category: str
     description: str
     unit: str
-    price_usd: float
-    date: str
+    price_usd: float = Field(ge=0)
+    date: DataDate
     source: str
-    basis: str
+    basis: Basis
     file: str = ""
+    """The file the row comes from, relative to ``data/prices/`` (``compute.csv``, ``2026-11/compute.csv``)."""
+
+
+PRICE_COLUMNS = Price.columns()
 
 
 @dataclass(frozen=True)
@@ -131,10 +138,10 @@ class PriceBook:
         return out
 
 
-@dataclass(frozen=True)
-class Platform:
-    """A GPU platform. A *node* is what ``cluster.gpus_per_node`` counts: an 8-GPU HGX server, or for a rack-scale
-    platform (GB200/GB300 NVL72) the whole rack: 18 compute trays × 4 GPUs + 9 NVLink switch trays.
+class Platform(DataRow):
+    """A GPU platform of ``data/gpu_platforms.csv``. A *node* is what ``cluster.gpus_per_node`` counts: an 8-GPU
+    HGX server, or for a rack-scale platform (GB200/GB300 NVL72) the whole rack: 18 compute trays × 4 GPUs + 9
+    NVLink switch trays.
 
     ``node_max_power_kw`` is per node (the whole rack for NVL72); ``baseboard_price_key`` prices the HGX
     baseboard or the whole rack system (trays, NVLink switches and spine, power shelves, manifolds).
@@ -142,24 +149,37 @@ class Platform:
 
     key: str
     name: str
-    gpus_per_node: int
-    gpu_memory_gb: int
-    gpu_power_w: float
-    node_max_power_kw: float
+    gpus_per_node: int = Field(ge=1)
+    gpu_memory_gb: int = Field(gt=0)
+    gpu_power_w: float = Field(gt=0)
+    node_max_power_kw: float = Field(gt=0)
     baseboard_price_key: str
-    date: str
+    date: DataDate
     source: str
-    rack_scale: bool = False
-    compute_trays: int = 1
-    gpus_per_tray: int = 8
-    switch_trays: int = 0
-    scaleout_nics_per_tray: int = 8
-    scaleout_nic_gbps: int = 400
-    cooling: str = "air"
-    liquid_heat_share: float = 0.0
+    rack_scale: bool
+    compute_trays: int = Field(ge=1)
+    gpus_per_tray: int = Field(ge=1)
+    switch_trays: int = Field(ge=0)
+    scaleout_nics_per_tray: int = Field(ge=1)
+    scaleout_nic_gbps: int = Field(ge=1)
+    cooling: Cooling
+    liquid_heat_share: float = Field(ge=0, le=1)
     """Share of the node's heat taken by direct liquid cooling [fraction]; the rest goes to room air."""
-    chassis_price_key: str = "node_chassis"
-    """Price key of the HGX server's chassis; empty for a rack-scale system (its rack price includes it)."""
+    chassis_price_key: str = ""
+    """Price key of the HGX server's chassis; blank for a rack-scale system (its rack price includes it)."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Platform:
+        if self.compute_trays * self.gpus_per_tray != self.gpus_per_node:
+            problem = "compute_trays × gpus_per_tray must equal gpus_per_node"
+            raise column_error("gpus_per_tray", problem, self.gpus_per_tray)
+        if (self.cooling == "air") != (self.liquid_heat_share == 0):
+            problem = f"must be 0 exactly when cooling is air (cooling is {self.cooling})"
+            raise column_error("liquid_heat_share", problem, self.liquid_heat_share)
+        if bool(self.chassis_price_key) == self.rack_scale:
+            problem = "must be set for an HGX server and blank for a rack-scale system"
+            raise column_error("chassis_price_key", problem, self.chassis_price_key)
+        return self
 
     @property
     def scaleout_nics_per_node(self) -> int:
@@ -187,60 +207,17 @@ class Platform:
         return self.cooling == "liquid"
 
 
-def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
-    """Non-blank rows of a CSV file with the physical line each ends on (1 = header)."""
-    try:
-        with path.open(newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh)
-            rows = []
-            for raw in reader:
-                extra = raw.pop(None, None)
-                if extra and any((v or "").strip() for v in extra):
-                    raise PriceBookError(f"{path.name} line {reader.line_num}: more fields than columns")
-                if any((v or "").strip() for v in raw.values()):
-                    rows.append((reader.line_num, raw))
-    except UnicodeDecodeError as exc:
-        raise PriceBookError(f"{path.name}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from None
-    return rows
-
-
-def _parse_price(raw: dict[str, str], file: str, line: int) -> Price:
-    missing = [c for c in PRICE_COLUMNS if not (raw.get(c) or "").strip()]
-    if missing:
-        raise PriceBookError(f"{file} line {line}: column {missing[0]!r} is empty")
-    try:
-        price = float(raw["price_usd"])
-    except ValueError:
-        raise PriceBookError(f"{file} line {line}: price_usd is not a number: {raw['price_usd']!r}") from None
-    if not math.isfinite(price) or price < 0:
-        raise PriceBookError(f"{file} line {line}: price_usd must be a finite number ≥ 0, got {price}")
-    if not _DATE.match(raw["date"].strip()):
-        raise PriceBookError(f"{file} line {line}: date must be YYYY-MM or YYYY-MM-DD, got {raw['date']!r}")
-    if raw["basis"] not in BASES:
-        raise PriceBookError(f"{file} line {line}: basis must be one of {BASES}, got {raw['basis']!r}")
-    return Price(
-        key=raw["key"].strip(),
-        category=raw["category"].strip(),
-        description=raw["description"].strip(),
-        unit=raw["unit"].strip(),
-        price_usd=price,
-        date=raw["date"].strip(),
-        source=raw["source"].strip(),
-        basis=raw["basis"].strip(),
-        file=file,
-    )
-
-
 def _read_folder(folder: Path, label: str) -> dict[str, Price]:
     """Rows of every ``*.csv`` of ``folder``; a key must be unique within the folder. ``label`` prefixes file names."""
     rows: dict[str, Price] = {}
+    where: dict[str, int] = {}
     for path in sorted(folder.glob("*.csv")):
         name = f"{label}{path.name}"
-        for i, raw in _read_csv(path):
-            price = _parse_price(raw, name, i)
+        for row, price in read_numbered(path, Price, name, {"file": name}):
             if price.key in rows:
-                raise PriceBookError(f"{name} line {i}: key {price.key!r} already defined in {rows[price.key].file}")
-            rows[price.key] = price
+                first = f"{rows[price.key].file} row {where[price.key]}"
+                raise DataError(name, f"key {price.key!r} already defined in {first}", row=row, column="key")
+            rows[price.key], where[price.key] = price, row
     return rows
 
 
@@ -260,53 +237,35 @@ def read_price_book(prices_dir: Path = PRICES_DIR, as_of: str = BASE_BOOK_DATE) 
         raise PriceBookError(f"prices_as_of must be {BASE_BOOK_DATE} or later (the base book), got {as_of!r}")
     rows = _read_folder(prices_dir, "")
     if not rows:
-        raise PriceBookError(f"no prices found in {prices_dir}")
+        raise DataError(str(prices_dir), "no prices found (no *.csv with rows)")
     for folder in book_folders(prices_dir):
         if folder <= as_of:
             rows.update(_read_folder(prices_dir / folder, f"{folder}/"))
     return PriceBook(rows, as_of=as_of)
 
 
-@dataclass(frozen=True)
-class Assumption:
+class Assumption(DataRow):
     """A non-price default about the world (a rate, a share, a duration), keyed by its scenario field.
 
-    ``key`` is the field's path in the scenario (``facility.pue``); ``value`` is in ``unit``.
+    ``key`` is the field's path in the scenario (``facility.pue``); ``value`` is in ``unit``. The rows of
+    ``data/operations.csv`` have the same columns.
     """
 
     key: str
     description: str
     unit: str
     value: float
-    date: str
+    date: DataDate
     source: str
-    basis: str
+    basis: Basis
+
+
+ASSUMPTION_COLUMNS = Assumption.columns()
 
 
 def read_assumptions(path: Path = ASSUMPTIONS_FILE) -> dict[str, Assumption]:
     """Read ``data/assumptions.csv`` (columns as :data:`ASSUMPTION_COLUMNS`), keyed by scenario field path."""
-    out: dict[str, Assumption] = {}
-    for line, raw in _read_csv(path):
-        missing = [c for c in ASSUMPTION_COLUMNS if not (raw.get(c) or "").strip()]
-        if missing:
-            raise PriceBookError(f"{path.name} line {line}: column {missing[0]!r} is empty")
-        row = {c: raw[c].strip() for c in ASSUMPTION_COLUMNS}
-        try:
-            value = float(row["value"])
-        except ValueError:
-            raise PriceBookError(f"{path.name} line {line}: value is not a number: {row['value']!r}") from None
-        if not math.isfinite(value):
-            raise PriceBookError(f"{path.name} line {line}: value must be finite, got {row['value']!r}")
-        if not _DATE.match(row["date"]):
-            raise PriceBookError(f"{path.name} line {line}: date must be YYYY-MM or YYYY-MM-DD, got {row['date']!r}")
-        if row["basis"] not in BASES:
-            raise PriceBookError(f"{path.name} line {line}: basis must be one of {BASES}, got {row['basis']!r}")
-        if row["key"] in out:
-            raise PriceBookError(f"{path.name} line {line}: key {row['key']!r} defined twice")
-        out[row["key"]] = Assumption(
-            row["key"], row["description"], row["unit"], value, row["date"], row["source"], row["basis"]
-        )
-    return out
+    return keyed(read_numbered(path, Assumption), path.name)
 
 
 @lru_cache(maxsize=1)
@@ -331,85 +290,24 @@ def assumed_count(key: str) -> int:
     return int(value)
 
 
-def _platform(raw: dict[str, str], line: int, file: str) -> Platform:
-    try:
-        p = Platform(
-            key=raw["key"].strip(),
-            name=raw["name"].strip(),
-            gpus_per_node=int(raw["gpus_per_node"]),
-            gpu_memory_gb=int(raw["gpu_memory_gb"]),
-            gpu_power_w=float(raw["gpu_power_w"]),
-            node_max_power_kw=float(raw["node_max_power_kw"]),
-            baseboard_price_key=raw["baseboard_price_key"].strip(),
-            date=raw["date"].strip(),
-            source=raw["source"].strip(),
-            rack_scale=raw["rack_scale"].strip().lower() == "true",
-            compute_trays=int(raw["compute_trays"]),
-            gpus_per_tray=int(raw["gpus_per_tray"]),
-            switch_trays=int(raw["switch_trays"]),
-            scaleout_nics_per_tray=int(raw["scaleout_nics_per_tray"]),
-            scaleout_nic_gbps=int(raw["scaleout_nic_gbps"]),
-            cooling=raw["cooling"].strip(),
-            liquid_heat_share=float(raw["liquid_heat_share"]),
-            chassis_price_key=(raw.get("chassis_price_key") or "").strip(),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise PriceBookError(f"{file} line {line}: bad or missing value ({exc})") from None
-    if raw["rack_scale"].strip().lower() not in ("true", "false"):
-        raise PriceBookError(f"{file} line {line}: rack_scale must be true or false, got {raw['rack_scale']!r}")
-    if p.compute_trays * p.gpus_per_tray != p.gpus_per_node:
-        raise PriceBookError(f"{file} line {line}: compute_trays × gpus_per_tray must equal gpus_per_node")
-    if p.cooling not in COOLING or not 0 <= p.liquid_heat_share <= 1:
-        raise PriceBookError(f"{file} line {line}: cooling must be air or liquid with liquid_heat_share in [0, 1]")
-    if (p.cooling == "air") != (p.liquid_heat_share == 0):
-        raise PriceBookError(f"{file} line {line}: liquid_heat_share must be 0 exactly when cooling is air")
-    if min(p.gpus_per_node, p.compute_trays, p.scaleout_nics_per_tray, p.scaleout_nic_gbps) < 1 or p.switch_trays < 0:
-        raise PriceBookError(f"{file} line {line}: counts must be ≥ 1 (switch_trays ≥ 0)")
-    if bool(p.chassis_price_key) == p.rack_scale:
-        raise PriceBookError(f"{file} line {line}: chassis_price_key must be set for HGX servers, empty for rack-scale")
-    if not (math.isfinite(p.node_max_power_kw) and p.node_max_power_kw > 0):
-        raise PriceBookError(f"{file} line {line}: node_max_power_kw must be > 0")
-    return p
-
-
 def read_platforms(path: Path = PLATFORMS_FILE) -> dict[str, Platform]:
     """Read the GPU platform catalogue, keyed by platform key (e.g. ``h100-sxm``, ``gb200-nvl72``)."""
-    out = {}
-    for line, raw in _read_csv(path):
-        p = _platform(raw, line, path.name)
-        out[p.key] = p
-    return out
+    return keyed(read_numbered(path, Platform), path.name)
 
 
-@dataclass(frozen=True)
-class Rental:
+class Rental(DataRow):
     """A reference rental price of one platform's GPU-hour [USD per GPU-hour], dated and sourced."""
 
     platform: str
-    usd_per_gpu_hour: float
-    date: str
+    usd_per_gpu_hour: float = Field(gt=0)
+    date: DataDate
     source: str
-    basis: str
+    basis: Basis
 
 
 def read_rentals(path: Path = RENTAL_FILE) -> dict[str, Rental]:
     """Reference rental prices by platform key (``data/rental_prices.csv``)."""
-    out: dict[str, Rental] = {}
-    for line, raw in _read_csv(path):
-        try:
-            r = Rental(
-                raw["platform"].strip(),
-                float(raw["usd_per_gpu_hour"]),
-                raw["date"].strip(),
-                raw["source"].strip(),
-                raw["basis"].strip(),
-            )
-        except (KeyError, ValueError, AttributeError) as exc:
-            raise PriceBookError(f"{path.name} line {line}: bad or missing value ({exc})") from None
-        if not _DATE.match(r.date) or r.basis not in BASES or not r.source or r.usd_per_gpu_hour <= 0:
-            raise PriceBookError(f"{path.name} line {line}: needs a price > 0, a YYYY-MM date, a source and a basis")
-        out[r.platform] = r
-    return out
+    return keyed(read_numbered(path, Rental), path.name, key="platform")
 
 
 @lru_cache(maxsize=1)

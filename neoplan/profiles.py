@@ -18,16 +18,15 @@ Cooling follows the platform itself (air for HGX, direct liquid for NVL72: ``dat
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
+from .datafile import DATA_DIR, SourcedRow, keyed, read_numbered
 from .errors import ScenarioError
-from .pricebook import BOOK_DATES, DATA_DIR, default_platforms, default_rentals, price_book
+from .pricebook import BOOK_DATES, default_platforms, default_rentals, price_book
 from .scenario import Scenario
 
 PROFILES_FILE = DATA_DIR / "platform_profiles.csv"
@@ -46,29 +45,18 @@ CHANGED_FIELDS = (
 """The inputs :func:`with_platform` may change; every other input stays as it was."""
 
 
-@dataclass(frozen=True)
-class Profile:
-    """One row of ``data/platform_profiles.csv``."""
+class Profile(SourcedRow):
+    """One row of ``data/platform_profiles.csv``: a platform's rack power and servers per rack."""
 
     platform: str
-    rack_power_kw: float
-    servers_per_rack: int
-    date: str
-    source: str
-    basis: str
+    rack_power_kw: float = Field(gt=0)
+    servers_per_rack: int = Field(ge=1)
 
 
 @lru_cache(maxsize=1)
 def profiles() -> dict[str, Profile]:
     """Platform profiles by platform key."""
-    with PROFILES_FILE.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    return {
-        r["platform"]: Profile(
-            r["platform"], float(r["rack_power_kw"]), int(r["servers_per_rack"]), r["date"], r["source"], r["basis"]
-        )
-        for r in rows
-    }
+    return keyed(read_numbered(PROFILES_FILE, Profile), PROFILES_FILE.name, key="platform")
 
 
 def book_for(platform_key: str, as_of: str) -> str:

@@ -5,8 +5,8 @@
   DSCR per 12-month period of operation [USD, ratio].
 - :func:`capex_by_category`: capex per category with its share [USD, fraction].
 - :func:`opex_by_year`: opex per category and **operating year** [USD].
-- Display labels of their rows and columns: :data:`PNL_LABELS`, :data:`DEBT_LABELS`, :data:`CAPEX_LABELS`,
-  :data:`OPEX_LABELS`.
+- Display labels of their rows and columns: :data:`PNL_LABELS`, :data:`DEBT_LABELS`; the category names
+  :data:`CAPEX_LABELS` and :data:`OPEX_LABELS` come from ``data/categories.csv`` (:mod:`neoplan.categories`).
 
 "Year" (as in :mod:`neoplan.timebase`): a **project year** ``y`` is months 12 (y − 1) … 12 y − 1 counted from the
 purchase order (month 0), so construction falls in project year 1; project years are labelled ``Y1`` … ``Yn``
@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from . import finance
+from .categories import CAPEX_LABELS, OPEX_LABELS
 from .costs import CAPEX_CATEGORIES
 from .engine import COST_OF_REVENUE
 from .opex import OPEX_CATEGORIES
@@ -114,28 +115,6 @@ DEBT_LABELS = {
     "balance_usd": "Balance at month end",
 }
 """Display names of the columns of :func:`debt_by_year` and :func:`debt_by_month`."""
-CAPEX_LABELS = {
-    "compute": "Compute",
-    "backend_network": "Back-end network",
-    "frontend_network": "Front-end network",
-    "oob_network": "OOB network",
-    "storage": "Storage",
-    "management": "Management",
-    "other": "Racks, install & burn-in",
-}
-"""Display names of the capex categories (:data:`neoplan.costs.CAPEX_CATEGORIES`, same order)."""
-OPEX_LABELS = {
-    "power": "Power",
-    "colocation": "Colocation",
-    "staff": "Staff",
-    "hardware_support": "Hardware support",
-    "repairs": "Repairs (remote hands, freight)",
-    "software": "Software",
-    "insurance": "Insurance",
-    "transit": "Transit",
-    "sga": "SG&A",
-}
-"""Display names of the opex categories (:data:`neoplan.opex.OPEX_CATEGORIES`, same order)."""
 TOTAL = "Total"
 """Label of the row that sums a table."""
 PROJECT_YEAR_NOTE = "Y1 = months 0–11 after the purchase order (construction included)"

@@ -25,13 +25,16 @@ Units: capacity in decimal TB/PB (1 PB = 1,000 TB), throughput in GB/s (gigabyte
 
 from __future__ import annotations
 
-import csv
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
 
 from .costs import CostLine, priced, total_usd
+from .datafile import DataDate, DataRow, keyed, read_numbered
 from .errors import ScenarioError, check
 from .fabric.frontend import frontend_switch_gbps
 from .pricebook import DATA_DIR, PriceBook, default_platforms
@@ -63,30 +66,29 @@ NFS_WARNING = (
 )
 
 
-@dataclass(frozen=True)
-class StorageServerModel:
-    """One storage-server model of ``data/storage_catalogue.csv``."""
+class StorageServerModel(DataRow):
+    """One storage-server model of ``data/storage_catalogue.csv`` (its row model, :mod:`neoplan.datafile`)."""
 
     key: str
     name: str
     vendor_class: str
     default: bool
-    rack_units: int
-    drive_bays: int
-    drive_tb: float
+    rack_units: int = Field(gt=0)
+    drive_bays: int = Field(gt=0)
+    drive_tb: float = Field(gt=0)
     drive_price_key: str
     server_price_key: str
-    read_gbyte_per_s: float
-    write_gbyte_per_s: float
-    network_ports: int
-    port_gbps: float
-    power_kw: float
-    protection_domain: str
-    stripe_data_max: int
-    protection_blocks: int
-    hot_spares: int
-    reserve_share: float
-    date: str
+    read_gbyte_per_s: float = Field(gt=0)
+    write_gbyte_per_s: float = Field(gt=0)
+    network_ports: int = Field(gt=0)
+    port_gbps: float = Field(gt=0)
+    power_kw: float = Field(ge=0)
+    protection_domain: Literal["server", "drive"]
+    stripe_data_max: int = Field(gt=0)
+    protection_blocks: int = Field(ge=0)
+    hot_spares: int = Field(ge=0)
+    reserve_share: float = Field(ge=0, lt=1)
+    date: DataDate
     source: str
 
     @property
@@ -190,59 +192,9 @@ class StorageDesign:
 # --- catalogue ----------------------------------------------------------------------------------
 
 
-def _parse_model(raw: dict[str, str], line: int) -> StorageServerModel:
-    try:
-        model = StorageServerModel(
-            key=raw["key"].strip(),
-            name=raw["name"].strip(),
-            vendor_class=raw["vendor_class"].strip(),
-            default=raw["default"].strip().lower() == "true",
-            rack_units=int(raw["rack_units"]),
-            drive_bays=int(raw["drive_bays"]),
-            drive_tb=float(raw["drive_tb"]),
-            drive_price_key=raw["drive_price_key"].strip(),
-            server_price_key=raw["server_price_key"].strip(),
-            read_gbyte_per_s=float(raw["read_gbyte_per_s"]),
-            write_gbyte_per_s=float(raw["write_gbyte_per_s"]),
-            network_ports=int(raw["network_ports"]),
-            port_gbps=float(raw["port_gbps"]),
-            power_kw=float(raw["power_kw"]),
-            protection_domain=raw["protection_domain"].strip(),
-            stripe_data_max=int(raw["stripe_data_max"]),
-            protection_blocks=int(raw["protection_blocks"]),
-            hot_spares=int(raw["hot_spares"]),
-            reserve_share=float(raw["reserve_share"]),
-            date=raw["date"].strip(),
-            source=raw["source"].strip(),
-        )
-    except (KeyError, ValueError, AttributeError) as exc:
-        raise ValueError(f"storage_catalogue.csv line {line}: {exc}") from None
-    if model.protection_domain not in ("server", "drive"):
-        raise ValueError(f"storage_catalogue.csv line {line}: protection_domain must be server or drive")
-    positive = (
-        "rack_units",
-        "drive_bays",
-        "drive_tb",
-        "read_gbyte_per_s",
-        "write_gbyte_per_s",
-        "network_ports",
-        "port_gbps",
-        "stripe_data_max",
-    )
-    for name in positive:
-        if not getattr(model, name) > 0:
-            raise ValueError(f"storage_catalogue.csv line {line}: {name} must be > 0")
-    if not 0 <= model.reserve_share < 1:
-        raise ValueError(f"storage_catalogue.csv line {line}: reserve_share must be in [0, 1)")
-    return model
-
-
 def read_storage_catalogue(path: Path = CATALOGUE_FILE) -> dict[str, StorageServerModel]:
     """Storage-server models by key, from ``data/storage_catalogue.csv``."""
-    with path.open(newline="", encoding="utf-8") as fh:
-        rows = [r for r in csv.DictReader(fh) if any((v or "").strip() for v in r.values())]
-    models = [_parse_model(raw, i) for i, raw in enumerate(rows, start=2)]
-    return {m.key: m for m in models}
+    return keyed(read_numbered(path, StorageServerModel), path.name)
 
 
 @lru_cache(maxsize=1)
@@ -360,7 +312,7 @@ def port_capped(model: StorageServerModel, plugged_port_gbps: float | None) -> S
     """``model`` with its port speed capped by the switch port it plugs into [Gbit/s] (None: uncapped)."""
     if plugged_port_gbps is None or plugged_port_gbps >= model.port_gbps:
         return model
-    return replace(model, port_gbps=float(plugged_port_gbps))
+    return model.model_copy(update={"port_gbps": float(plugged_port_gbps)})
 
 
 def gpus_per_frontend_unit(scenario: Scenario) -> int:

@@ -1,33 +1,20 @@
 """Investor stress test: tornado, two-way grids, Monte Carlo and break-even solvers.
 
 Every tool here re-runs the monthly engine of one sized design (:func:`neoplan.engine.run_cases`)
-for many cases at once: each case is one set of values of the fifteen **drivers** below, and the
+for many cases at once: each case is one set of values of the eighteen **drivers** below, and the
 engine works on arrays of cases × months, never looping over cases. The design itself (BoM,
 fabric, site, hence capex) depends on none of the drivers, so it is sized once by ``evaluate``.
 With every driver at the scenario's value a case reproduces ``evaluate`` exactly.
 
-Drivers (``DRIVERS``; units as in the scenario: fractions, USD, months):
+Drivers (``DRIVERS``): one row each of ``data/stress_drivers.csv`` (:class:`DriverSpec`), one per field of
+:class:`neoplan.engine.Drivers` — price, price decline, utilization, capex multiple, interest rate, debt share,
+power price, PUE, colocation price, delivery delay, useful life, residual value, MTBF multiple, detection time,
+performance penalty, token share, token price and token price decline — in the scenario's units (fractions, USD,
+months).
 
-===========================  ====================================================================
-usd_per_gpu_hour             headline on-demand price at go-live [USD/GPU-h]
-price_decline_per_year       yearly fall of on-demand and renewal prices [fraction]
-utilization                  share of sellable GPU-hours sold at steady state [fraction]
-capex_multiple               capex as a multiple of the designed capex [ratio] (overrun > 1)
-interest_rate                annual interest rate on the debt [fraction]
-debt_share                   share of capex funded by debt [fraction]
-electricity_usd_per_kwh      electricity price [USD/kWh]
-pue                          power usage effectiveness [ratio]
-colo_usd_per_kw_month        colocation price per contracted IT kW [USD/kW-month]
-delivery_delay_months        slip of delivery; install, burn-in and go-live move with it [months]
-useful_life_months           depreciation life [months]
-residual_value_share         resale value at the horizon [fraction of capex]
-mtbf_multiple                mean time between failures as a multiple of the preset's [ratio]
-detection_minutes            mean time to detect a job interruption [minutes]
-performance_penalty          delivered-performance loss on top of the design's [fraction]
-===========================  ====================================================================
-
-Each driver has a **range** (low, high; defaults in ``DRIVERS`` with their reasoning) used by the
-tornado and the grid axes, and a **distribution** for the Monte Carlo built from the same range:
+Each driver has a **range** (low, high; default rules in the table, with their reasoning, source, date and basis)
+used by the tornado and the grid axes, and a **distribution** for the Monte Carlo built from the same range
+(the table's default: triangular for every driver):
 
 * ``triangular``: minimum low, mode the scenario's value (clipped into the range), maximum high;
 * ``uniform``: between low and high;
@@ -61,13 +48,18 @@ import os
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from statistics import NormalDist
 from typing import Any, Literal, cast
 
 import numpy as np
 from annotated_types import Ge, Gt, Le, Lt
+from pydantic import Field, ValidationInfo, field_validator
 
+from . import formats
+from .datafile import DATA_DIR, SourcedRow, read_rows
 from .engine import Drivers
+from .errors import DataError
 from .model import Result
 from .scenario import Scenario, ScenarioError
 
@@ -104,226 +96,100 @@ MIN_DEBT_SHARE = 0.001
 
 # --- drivers ---------------------------------------------------------------------------------------
 
+DRIVERS_FILE = DATA_DIR / "stress_drivers.csv"
+Rule = Literal["scale", "shift", "set"]
+"""How a default range end follows the scenario's value ``b``: ``b × by``, ``b + by``, or ``by`` itself."""
 
-@dataclass(frozen=True)
-class DriverSpec:
-    """One stress driver: what it is, where its base value lives, its valid range and its default low/high."""
+
+class DriverSpec(SourcedRow):
+    """One stress driver, a row of ``data/stress_drivers.csv``: what it is, where its base value lives, its valid
+    range, its default low and high (:meth:`low`, :meth:`high`) and Monte Carlo distribution, why and from where.
+
+    The default low is ``low_rule`` applied to the scenario's value with ``low_by``, then at least ``low_min``; the
+    high likewise with ``high_by``, then at most ``high_max`` (both then clipped to :func:`driver_bounds`).
+    """
 
     key: str
     label: str
     unit: str
-    path: str | None
-    """Dotted scenario field holding the base value; None for drivers relative to the design (base ``neutral``)."""
-    low: Callable[[float], float]
-    high: Callable[[float], float]
-    why: str
+    path: str | None = None
+    """Dotted scenario field holding the base value; None for drivers relative to the design (capex, delay …)."""
+    low_rule: Rule
+    low_by: float
+    low_min: float | None = None
+    high_rule: Rule
+    high_by: float
+    high_max: float | None = None
+    bound_low: float | None = None
+    bound_high: float | None = None
+    """Valid range [unit]; blank = the scenario field's own bounds."""
+    distribution: Distribution
+    description: str | None = None
+    """Help text of a driver without a scenario field (a field's own description is the help text otherwise)."""
+    why: str = Field(min_length=20)
     """Why the default low/high are what they are."""
-    neutral: float = 0.0
-    bounds: tuple[float, float] | None = None
-    """Valid range [unit]; None = the scenario field's own bounds."""
-    description: str = ""
-    source: str = ""
-    """Where the default range comes from (publication and date, or ``estimate`` with its reasoning)."""
+
+    @field_validator("key")
+    @classmethod
+    def _a_driver(cls, key: str) -> str:
+        if key not in Drivers.__dataclass_fields__:
+            raise ValueError(f"must be a field of neoplan.engine.Drivers ({', '.join(Drivers.__dataclass_fields__)})")
+        return key
+
+    @field_validator("path")
+    @classmethod
+    def _a_scenario_field(cls, path: str | None) -> str | None:
+        try:
+            _ = path is None or _field(path)
+        except (KeyError, AttributeError):
+            raise ValueError("must be a dotted Scenario field such as pricing.utilization") from None
+        return path
+
+    @field_validator("bound_high")
+    @classmethod
+    def _both_bounds(cls, high: float | None, info: ValidationInfo) -> float | None:
+        low = info.data.get("bound_low")
+        if (low is None) != (high is None) or (low is not None and high is not None and not low < high):
+            raise ValueError("bound_low and bound_high: give both, low < high, or neither")
+        return high
+
+    @field_validator("description")
+    @classmethod
+    def _one_help_text(cls, text: str | None, info: ValidationInfo) -> str | None:
+        if (info.data.get("path") is None) == (text is None):
+            raise ValueError("give a description exactly when path is blank (a field's own description is its help)")
+        return text
+
+    @property
+    def bounds(self) -> tuple[float, float] | None:
+        """The driver's own valid range [unit]; None = the scenario field's bounds (:func:`driver_bounds`)."""
+        return None if self.bound_low is None or self.bound_high is None else (self.bound_low, self.bound_high)
+
+    def low(self, base: float) -> float:
+        """Default low end around the scenario's value ``base`` [unit], before the bounds clip it."""
+        value = _apply(self.low_rule, self.low_by, base)
+        return value if self.low_min is None else max(value, self.low_min)
+
+    def high(self, base: float) -> float:
+        """Default high end around the scenario's value ``base`` [unit], before the bounds clip it."""
+        value = _apply(self.high_rule, self.high_by, base)
+        return value if self.high_max is None else min(value, self.high_max)
 
 
-def _spec(
-    key: str,
-    label: str,
-    unit: str,
-    path: str | None,
-    low: Callable[[float], float],
-    high: Callable[[float], float],
-    why: str,
-    **kwargs: Any,
-) -> DriverSpec:
-    return DriverSpec(key, label, unit, path, low, high, why, **kwargs)
+def _apply(rule: Rule, by: float, base: float) -> float:
+    return base * by if rule == "scale" else base + by if rule == "shift" else by
 
 
-DRIVERS: dict[str, DriverSpec] = {
-    s.key: s
-    for s in (
-        _spec(
-            "usd_per_gpu_hour",
-            "Rental price",
-            "USD/GPU-h",
-            "pricing.usd_per_gpu_hour",
-            lambda b: 0.75 * b,
-            lambda b: 1.25 * b,
-            "±25 %: the H100 neocloud index moved between about $2.0 and $2.8 in 2024–2026",
-            source="BRIEF §3: Latent Space 2024-10, SemiAnalysis, Silicon Data index 2026-03 and 2026-10",
-        ),
-        _spec(
-            "price_decline_per_year",
-            "Price decline",
-            "fraction/year",
-            "pricing.price_decline_per_year",
-            lambda b: 0.0,
-            lambda b: min(2.0 * b, 0.95),
-            "none to twice the scenario's decline (0–26 %/yr around 13 %): prices were flat from late 2024 to "
-            "2026-10 after the ≥ 40 % fall of 2024; a 40 %/yr fall sustained over the whole life is not in the "
-            "record",
-            source="Latent Space '$2 H100s' 2024-10 (50 % over 5 years ≈ 13 %/yr); SemiAnalysis 2026 (partial "
-            "recovery); Silicon Data H100 index $2.81 (2026-10)",
-        ),
-        _spec(
-            "utilization",
-            "Utilization",
-            "fraction",
-            "pricing.utilization",
-            lambda b: max(b - 0.10, 0.0),
-            lambda b: min(b + 0.10, 1.0),
-            "±10 points (clipped to 0–100 %): no public figure either way; the sales ramp after go-live is "
-            "modelled separately (pricing.ramp_months)",
-            source="estimate (data/assumptions.csv pricing.utilization: no public figure)",
-        ),
-        _spec(
-            "capex_multiple",
-            "Capex",
-            "× design",
-            None,
-            lambda b: 0.9 * b,
-            lambda b: 1.1 * b,
-            "±10 %: a harder-negotiated quote against memory and storage price rises or expedite fees",
-            source="estimate; TrendForce 2026-01 (DRAM contract prices +55–60 % in one quarter: memory is a "
-            "part of the node's price)",
-            neutral=1.0,
-            bounds=(0.1, 10.0),
-            description="Capex as a multiple of the designed capex; insurance and hardware support follow it [ratio].",
-        ),
-        _spec(
-            "interest_rate",
-            "Interest rate",
-            "fraction/year",
-            "financing.interest_rate",
-            lambda b: max(b - 0.04, 0.0),
-            lambda b: b + 0.04,
-            "±4 points: CoreWeave's facilities ran 7–15 %",
-            source="CoreWeave 10-Q 2025-06 (DDTL 1.0 15 %, DDTL 2.0 11 %, notes 9–10 %)",
-        ),
-        _spec(
-            "debt_share",
-            "Debt share",
-            "fraction",
-            "financing.debt_share",
-            lambda b: max(b - 0.20, 0.0),
-            lambda b: min(b + 0.20, 1.0),
-            "±20 points of capex: a lender's advance rate is negotiated, not known at planning",
-            source="estimate (no public advance rate for GPU-backed loans of this size)",
-        ),
-        _spec(
-            "electricity_usd_per_kwh",
-            "Power price",
-            "USD/kWh",
-            "facility.electricity_usd_per_kwh",
-            lambda b: 0.75 * b,
-            lambda b: 1.25 * b,
-            "±25 %: around US data-centre power of $0.078–0.083/kWh; an EU site (≈ $0.20) is another scenario, "
-            "not a stress",
-            source="SemiAnalysis 2024, Epoch AI 2026; Eurostat H1 2025 (BRIEF §3)",
-        ),
-        _spec(
-            "pue",
-            "PUE",
-            "ratio",
-            "facility.pue",
-            lambda b: max(b - 0.15, 1.0),
-            lambda b: b + 0.15,
-            "±0.15: liquid-cooled new builds reach ≈ 1.15; a hall nearer the industry average (1.56–1.58) ≈ 1.45",
-            source="Uptime Institute Global Data Center Surveys 2023 and 2024",
-        ),
-        _spec(
-            "colo_usd_per_kw_month",
-            "Colocation price",
-            "USD/kW-month",
-            "facility.colo_usd_per_kw_month",
-            lambda b: 0.55 * b,
-            lambda b: 1.45 * b,
-            "±45 %: $101–267 around $184; CoreWeave pays ≈ $100 at Core Scientific, Chicago $155–165, US ≈ $195 "
-            "by end-2025 (Singapore's $315–480 is another market)",
-            source="CBRE North America Data Center Trends H2 2024 (2025); 8-K based analyses",
-        ),
-        _spec(
-            "delivery_delay_months",
-            "Delivery delay",
-            "months",
-            None,
-            lambda b: b,
-            lambda b: b + 6.0,
-            "on time to 6 months late, one-sided on purpose: the scenario's timeline is the quoted lead time, "
-            "which delivery does not beat; GPU allocation, power or site readiness can only slip it",
-            source="estimate: no public statistics of GPU delivery slips",
-            neutral=0.0,
-            bounds=(-36.0, 120.0),
-            description="Slip of the delivery date; integration, install, burn-in and go-live move with it [months].",
-        ),
-        _spec(
-            "useful_life_months",
-            "Useful life",
-            "months",
-            "timeline.useful_life_months",
-            lambda b: max(b - 12.0, 12.0),
-            lambda b: b + 12.0,
-            "±12 months: Nebius depreciates over 5 years, CoreWeave over 6",
-            source="CoreWeave 10-K 2024; Nebius 2026; Amazon cut some servers from 6 to 5 years (filings)",
-        ),
-        _spec(
-            "residual_value_share",
-            "Residual value",
-            "fraction",
-            "timeline.residual_value_share",
-            lambda b: max(b - 0.05, 0.0),
-            lambda b: min(b + 0.05, 1.0),
-            "±5 points of capex: old GPU servers resell for little",
-            source="estimate: A100s and V100s traded at a small fraction of their price in 2024",
-        ),
-        _spec(
-            "mtbf_multiple",
-            "MTBF",
-            "× preset",
-            "operations.mtbf_multiple",
-            lambda b: 0.5 * b,
-            lambda b: 1.7 * b,
-            "half to 1.7 × the preset's MTBF: Meta's Llama 3 run failed 1.7 × as often per GPU as the article's "
-            "top operators (14.7 vs 8.7 a month per 1,024 H100), so the two published rates set the spread",
-            source="SemiAnalysis AI Neocloud Playbook 2024-10-03 (7 days per 512 H100); Meta, The Llama 3 Herd of "
-            "Models 2024-07 (419 in 54 days on 16,384 H100)",
-        ),
-        _spec(
-            "detection_minutes",
-            "Detection time",
-            "minutes",
-            None,
-            lambda b: max(0.5 * b, 1.0),
-            lambda b: b + 30.0,
-            "half to +30 minutes: a hang detector that misses (the NCCL watchdog's 30–35 min then applies) or "
-            "alerts faster than the 4-minute power-draw rule",
-            source="SemiAnalysis AI Neocloud Playbook 2024-10-03 (NCCL watchdog 30–35 min; job under 150 W for "
-            "4 min); data/operations.csv detection.*",
-            bounds=(0.0, 1440.0),
-            description="Mean time to detect a job interruption [minutes]; the scenario's value follows its "
-            "readiness checklist.",
-        ),
-        _spec(
-            "performance_penalty",
-            "Performance penalty",
-            "fraction",
-            None,
-            lambda b: b - 0.10,
-            lambda b: b + 0.10,
-            "10 % either side of the design's modelled performance, which is itself an estimate: an operator's own "
-            "kernels add 10–15 % training throughput (Together), a half-missed item such as rank placement costs "
-            "some of the 20–30 % a missing topology.conf does",
-            source="SemiAnalysis AI Neocloud Playbook 2024-10-03 (Together's kernels +10–15 %; bad rank placement "
-            "20–30 %; VMs without NCCL_TOPO_FILE ~50 % bandwidth)",
-            neutral=0.0,
-            bounds=(-0.5, 0.95),
-            description="Delivered-performance loss on top of the design's own; moves the price by "
-            "operations.performance_elasticity [fraction].",
-        ),
-    )
-}
-"""The stress drivers. Default ranges sit evenly around the scenario's value (the triangular's mean is the
-base) unless ``why`` says why not; ``source`` is where the range comes from."""
+def read_drivers(path: Path = DRIVERS_FILE) -> dict[str, DriverSpec]:
+    """The stress drivers of ``data/stress_drivers.csv`` (or ``path``) by key, in file order: one row per field of
+    :class:`neoplan.engine.Drivers` (raises DataError naming the file, row and column of a bad cell)."""
+    rows = read_rows(path, DriverSpec)
+    drivers = {row.key: row for row in rows}
+    missing = [k for k in Drivers.__dataclass_fields__ if k not in drivers]
+    if len(drivers) < len(rows) or missing:
+        what = f"no row for driver {missing[0]!r}" if missing else "a driver appears twice"
+        raise DataError(path.name, f"{what} (one row per field of neoplan.engine.Drivers)")
+    return drivers
 
 
 def _field(path: str) -> Any:
@@ -334,6 +200,11 @@ def _field(path: str) -> Any:
         info = model.model_fields[part]
         model = info.annotation
     return info
+
+
+DRIVERS = read_drivers()
+"""The stress drivers (``data/stress_drivers.csv``). Default ranges sit evenly around the scenario's value (the
+triangular's mean is the base) unless ``why`` says why not; ``source`` is where the range comes from."""
 
 
 def driver_bounds(key: str) -> tuple[float, float]:
@@ -353,7 +224,7 @@ def driver_bounds(key: str) -> tuple[float, float]:
 def driver_description(key: str) -> str:
     """Help text of a driver: the scenario field's description (the single source), or the driver's own."""
     spec = DRIVERS[key]
-    return spec.description if spec.path is None else str(_field(spec.path).description)
+    return str(spec.description if spec.path is None else _field(spec.path).description)
 
 
 def base_values(scenario: Scenario) -> dict[str, float]:
@@ -372,14 +243,14 @@ class Range:
 
 
 def default_ranges(scenario: Scenario) -> dict[str, Range]:
-    """Default low/high of every driver around the scenario's values (see ``DRIVERS[…].why``), triangular."""
+    """Default low/high of every driver around the scenario's values and its distribution (``DRIVERS[…]``)."""
     base = base_values(scenario)
     out = {}
     for key, spec in DRIVERS.items():
         lo, hi = driver_bounds(key)
         low = min(max(spec.low(base[key]), lo), hi)
         high = min(max(spec.high(base[key]), lo), hi)
-        out[key] = Range(round(low, 6), round(high, 6))
+        out[key] = Range(round(low, 6), round(high, 6), spec.distribution)
     return out
 
 
@@ -891,13 +762,14 @@ def driver_text(value: float, driver: str) -> str:
 
 
 def metric_text(value: float, metric: str) -> str:
-    """A metric value for a message: ``20.0 %``, ``−$1.25 M``, ``61.2 months``, ``1.30×``; n/a if undefined."""
+    """A metric value for a message: ``20.00 %``, ``−$1.25 M`` (:func:`neoplan.formats.usd`), ``61.2 months``,
+    ``1.300×``; n/a if undefined."""
     if not math.isfinite(value):
         return "n/a"
     if metric.endswith("_irr"):
         return f"{value * 100:.2f} %"
     if metric == "npv_usd":
-        return f"{'−' if value < 0 else ''}${abs(value) / 1e6:,.2f} M"
+        return formats.usd(value)
     return f"{value:.1f} months" if metric == "payback_months" else f"{value:.3f}×"
 
 

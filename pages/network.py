@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from neoplan import Result, metrics
+from neoplan.categories import CAPEX_LABELS, short_labels
 from neoplan.charts.network import SHORT_LABELS, options_figure, topology_figure
 from neoplan.fabric import (
     AUTO_SWITCH,
@@ -37,7 +38,7 @@ OOB_SHARING = {
     4: "One per 4 racks",
     8: "One per 8 racks",
 }
-NETWORK_NAMES = {"backend_network": "back end", "frontend_network": "front end", "oob_network": "OOB"}
+NETWORK_NAMES = {**CAPEX_LABELS, **short_labels("capex")}  # Back-end, …, Management (data/categories.csv)
 HIGHLIGHT = "background-color: #fdebe5; font-weight: bold"
 BACKEND_FAMILIES = IB_FAMILIES + SPECTRUM_X_FAMILIES
 

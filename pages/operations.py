@@ -26,7 +26,6 @@ TABS_KEY = "operations.tab"
 TABS = ["Reliability", "Effect of each choice", "Readiness checklist"]
 KPI_KEY = "operations_kpis"
 DETAIL_KEY = "operations_details"
-DOLLARS = {"format": "dollar", "step": 1}
 CHECKLIST = {  # the readiness checklist: scenario fields operations.<item> (True = done) and their labels
     "drivers": "GPU drivers, fabric manager, CUDA toolkit",
     "ofed": "MLNX_OFED (InfiniBand drivers)",
@@ -479,8 +478,8 @@ def choices_tab(result: Result | None, report: OperationsReport | None, base: di
             column_config={
                 "Group": st.column_config.TextColumn(width="small"),
                 "Alternative": st.column_config.TextColumn(width="large"),
-                "Δ NPV": st.column_config.NumberColumn(**DOLLARS),
-                "Δ capex": st.column_config.NumberColumn(**DOLLARS),
+                "Δ NPV": fmt.dollar_column(),
+                "Δ capex": fmt.dollar_column(),
                 "Δ project IRR [pp]": st.column_config.NumberColumn(format="%.2f"),
                 "Δ TCO [$/GPU-h]": st.column_config.NumberColumn(format="%.3f"),
                 "Δ goodput [pp]": st.column_config.NumberColumn(format="%.2f"),
@@ -500,7 +499,7 @@ def choices_tab(result: Result | None, report: OperationsReport | None, base: di
                 hide_index=True,
                 width="stretch",
                 column_config={
-                    "Capex saved": st.column_config.NumberColumn(**DOLLARS),
+                    "Capex saved": fmt.dollar_column(),
                     "Performance loss (model)": st.column_config.NumberColumn(format="percent"),
                     "Loss at which it stops paying": st.column_config.NumberColumn(format="percent"),
                 },

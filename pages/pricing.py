@@ -137,11 +137,14 @@ def token_inputs(result: Result | None) -> None:
 
 
 RENT, SERVE = "Rent GPU-hours", "Serve tokens"
+WAY_FIGURES = ("project_irr", "equity_irr", "npv_usd", "payback_months", "min_dscr")
 
 
-def _finite(value: float) -> float | None:
-    """``value``, or None where undefined (NaN)."""
-    return value if value == value else None
+def _column(way: dict[str, float] | None, price: str, breakeven: str) -> list[str]:
+    """One way of selling as a table column: its returns (NaN = undefined), its price and break-even at go-live."""
+    if way is None:
+        return [""] * (len(WAY_FIGURES) + 2)
+    return [metrics.text(k, way[k] if way[k] == way[k] else None) for k in WAY_FIGURES] + [price, breakeven]
 
 
 def sale_comparison(result: Result) -> None:
@@ -149,33 +152,21 @@ def sale_comparison(result: Result) -> None:
     d = result.to_dict()
     ways = result.returns_by_sale()
     st.subheader("Rent GPU-hours or serve tokens — the same cluster")
-    rent, serve = ways["gpu_hours"], ways.get("tokens")
     t = result.tokens
-    served = serve is not None and t is not None and t.row is not None
-    m = metrics.METRICS
-    rows = {
-        m["project_irr"].label: (formats.pct(rent["project_irr"]), formats.pct(serve["project_irr"]) if served else ""),
-        m["equity_irr"].label: (formats.pct(rent["equity_irr"]), formats.pct(serve["equity_irr"]) if served else ""),
-        m["npv_usd"].label: (formats.usd(rent["npv_usd"]), formats.usd(serve["npv_usd"]) if served else ""),
-        m["payback_months"].label: (
-            m["payback_months"].text(_finite(rent["payback_months"])),
-            m["payback_months"].text(_finite(serve["payback_months"])) if served else "",
-        ),
-        m["min_dscr"].label: (
-            m["min_dscr"].text(_finite(rent["min_dscr"])),
-            m["min_dscr"].text(_finite(serve["min_dscr"])) if served else "",
-        ),
-        "Price at go-live": (
-            formats.usd_per_gpu_hour(result.scenario.pricing.usd_per_gpu_hour),
-            metrics.text("usd_per_million_tokens", d["usd_per_million_tokens"]) if served else "",
-        ),
-        "Break-even at go-live": (
-            metrics.text("breakeven_usd_per_gpu_hour", d["breakeven_usd_per_gpu_hour"]),
-            metrics.text("breakeven_usd_per_million_tokens", d["breakeven_usd_per_million_tokens"]) if served else "",
-        ),
-    }
-    columns = {RENT: [v[0] for v in rows.values()], SERVE: [v[1] for v in rows.values()]}
-    st.table(pd.DataFrame(columns, index=list(rows)))
+    serve = ways.get("tokens") if t is not None and t.row is not None else None
+    rent_column = _column(
+        ways["gpu_hours"],
+        formats.usd_per_gpu_hour(result.scenario.pricing.usd_per_gpu_hour),
+        metrics.text("breakeven_usd_per_gpu_hour", d["breakeven_usd_per_gpu_hour"]),
+    )
+    serve_column = _column(
+        serve,
+        metrics.text("usd_per_million_tokens", d["usd_per_million_tokens"]),
+        metrics.text("breakeven_usd_per_million_tokens", d["breakeven_usd_per_million_tokens"]),
+    )
+    rows = [metrics.METRICS[k].label for k in WAY_FIGURES] + ["Price at go-live", "Break-even at go-live"]
+    columns = {RENT: rent_column, SERVE: serve_column}
+    st.table(pd.DataFrame(columns, index=rows))
     if t is None or t.row is None:
         st.info(
             f"No published {get_scenario().pricing.serving_scenario} throughput of {get_scenario().pricing.workload} "

@@ -329,7 +329,7 @@ st.caption(
     "(like for like only) and the findings on it."
 )
 lines = pd.DataFrame(annotated_records(review))
-columns = {
+columns: dict[str, str | fmt.ColumnConfig] = {
     "source": "Sheet!row",
     "description": st.column_config.TextColumn("Description", width="large"),
     "component": "Class",

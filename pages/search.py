@@ -81,7 +81,11 @@ st.caption(
 
 controls = st.columns(5)
 keep(KEY + "objective", "npv_usd")
-objective = controls[0].selectbox("Rank by", list(OBJECTIVES), format_func=OBJECTIVE_LABELS.get, key=KEY + "objective")
+objective = str(
+    controls[0].selectbox(
+        "Rank by", list(OBJECTIVES), format_func=lambda k: OBJECTIVE_LABELS[str(k)], key=KEY + "objective"
+    )
+)
 keep(KEY + "min_dscr", None)
 min_dscr = controls[1].number_input(
     "Min DSCR [×]", key=KEY + "min_dscr", min_value=0.0, step=0.05, placeholder="none", help="Constraint."
@@ -96,7 +100,7 @@ min_equity = controls[3].number_input(
 )
 keep(KEY + "top", 20)
 top = int(controls[4].number_input("Rows shown", key=KEY + "top", min_value=1, max_value=1000, step=10))
-constraints = {
+constraints: dict[str, float | None] = {
     "min_dscr": min_dscr,
     "max_capex_usd": None if max_capex is None else max_capex * 1e6,
     "min_equity_irr": None if min_equity is None else min_equity / 100,

@@ -25,7 +25,6 @@ from ui.widgets import chart, compact_metrics, field_input
 CHART_KEY = "storage_site.capex_chart"
 METRICS_KEY = "storage_site_metrics"  # the metrics right of each tab's inputs, in a smaller font to fit four a row
 TABS_KEY = "storage_site.tab"
-DOLLARS = {"format": "dollar", "step": 1}  # whole dollars ($1,234), formatted by the browser (no pandas Styler)
 NETWORK_LABELS = {"frontend": "Front end (recommended)", "backend": "Back end (compute fabric)"}
 
 
@@ -260,7 +259,7 @@ with tab_capex:
                 width="stretch",
                 column_config={
                     "category": "Category",
-                    "capex_usd": st.column_config.NumberColumn("Capex", **DOLLARS),
+                    "capex_usd": fmt.dollar_column("Capex"),
                     "share": st.column_config.NumberColumn("Share", format="percent"),
                 },
             )
@@ -275,8 +274,8 @@ with tab_capex:
                     "unit": "Unit",
                     "basis": "Basis",
                     "quantity": st.column_config.NumberColumn("Qty", format="localized"),
-                    "unit_price_usd": st.column_config.NumberColumn("Unit price", **DOLLARS),
-                    "total_usd": st.column_config.NumberColumn("Total", **DOLLARS),
+                    "unit_price_usd": fmt.dollar_column("Unit price"),
+                    "total_usd": fmt.dollar_column("Total"),
                 },
             )
 
@@ -319,8 +318,8 @@ with tab_opex:
             )
             chart(opex_by_year_figure, result, inputs=inputs, key="storage_site.opex_chart")
             table = opex_by_year(result)
-            money = {c: st.column_config.NumberColumn(**DOLLARS) for c in table}
-            st.dataframe(table, width="stretch", column_config={"_index": "Category"} | money)
+            money = {c: fmt.dollar_column() for c in table}
+            st.dataframe(table, width="stretch", column_config={"_index": "Category", **money})
             st.caption(
                 "Years count from go-live; a short last year is cut by the analysis horizon. SG&A follows revenue; "
                 "hardware support starts when the warranty ends."

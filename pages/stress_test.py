@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -30,7 +30,8 @@ SETTINGS = {"draws": stress.DEFAULT_DRAWS, "seed": 0, "rho": 0.0, "covenant": st
 METRIC_CHOICES = {
     key: metrics.METRICS[key].label for key in ("equity_irr", "project_irr", "npv_usd", "payback_months", "min_dscr")
 }
-DIST_LABELS = {
+Number = TypeVar("Number", int, float)
+DIST_LABELS: dict[stress.Distribution, str] = {
     "triangular": "Triangular (low, base, high)",
     "uniform": "Uniform (low–high)",
     "normal": "Normal (P10 low, P90 high)",
@@ -100,7 +101,7 @@ def where_text(where: float | None, probability_of_loss: float) -> str:
     )
 
 
-def _whole(value: float) -> int | float:
+def _whole(value: Number) -> Number | int:
     """A whole number as an int (number inputs may hand back floats); anything else as is, for the check to name."""
     return int(value) if float(value).is_integer() else value
 
@@ -183,7 +184,7 @@ def driver_table(
         dist = row[4].selectbox(
             f"{spec.label} distribution",
             list(DIST_LABELS),
-            format_func=DIST_LABELS.get,
+            format_func=DIST_LABELS.__getitem__,
             key=f"{KEY}dist.{key}",
             label_visibility="collapsed",
         )
@@ -376,6 +377,10 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
     )
     if st.session_state.get(MC_INPUTS) != inputs:
         bar = st.progress(0.0, text="Running the Monte Carlo …")
+
+        def show_progress(done: int, total: int) -> None:
+            bar.progress(done / total, text=f"Running the Monte Carlo: {done:,} of {total:,} draws")
+
         try:
             mc = stress.monte_carlo(
                 result,
@@ -384,9 +389,7 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
                 seed=_whole(seed),
                 correlation=float(rho),
                 covenant_dscr=float(covenant),
-                progress=lambda done, total: bar.progress(
-                    done / total, text=f"Running the Monte Carlo: {done:,} of {total:,} draws"
-                ),
+                progress=show_progress,
             )
         except ScenarioError as exc:
             bar.empty()

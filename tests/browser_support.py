@@ -59,9 +59,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(library: Path) -> Iterator[str]:
-    """`streamlit run app.py` on a free localhost port with its own scenario library; yields the URL."""
-    port = free_port()
+def streamlit_server(
+    library: Path, *, port: int | None = None, args: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """`streamlit run app.py` on a free localhost port with its own scenario library; yields the URL.
+
+    ``args`` are more options for ``streamlit run`` (``--secrets.files=…``), ``env`` more environment variables.
+    """
+    port = port or free_port()
     cmd = [
         sys.executable,
         "-m",
@@ -73,9 +78,10 @@ def streamlit_server(library: Path) -> Iterator[str]:
         "--server.address=127.0.0.1",
         "--browser.gatherUsageStats=false",
         "--server.fileWatcherType=none",
+        *args,
     ]
-    env = {**os.environ, "NEOPLAN_LIBRARY": str(library)}
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    environment = {**os.environ, "NEOPLAN_LIBRARY": str(library), **(env or {})}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 import neoplan
@@ -27,6 +28,16 @@ os.environ["NEOPLAN_LIBRARY"] = str(_LIBRARY_DIR / "scenarios.sqlite")
 
 ROOT = Path(__file__).resolve().parent.parent
 """The repository root."""
+BROWSER_TIMEOUT_S = 600
+"""pytest-timeout for a ``browser`` test [s] (the others get pyproject's 300 s): its first test also starts
+``streamlit run`` (up to 60 s to be healthy) and Chromium, and a journey waits up to 30–60 s per step."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every browser test :data:`BROWSER_TIMEOUT_S` unless it sets its own ``timeout`` mark."""
+    for item in items:
+        if item.get_closest_marker("browser") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(BROWSER_TIMEOUT_S))
 
 
 def page_path(name: str) -> str:
@@ -53,6 +64,20 @@ def metric(at: AppTest, label: str) -> str:
         if m.label == label:
             return str(m.value)
     raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
+
+
+@pytest.fixture
+def run_like_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every AppTest run of app.py goes through its st.navigation, as on the server (ui.state switches Streamlit's
+    pages/-folder mode off there); AppTest would otherwise switch it back on for each run and run pages without
+    app.py. Use with ``pytestmark = pytest.mark.usefixtures("run_like_the_server")``."""
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
+from neoplan.errors import DataError
 from neoplan.pricebook import (
     ASSUMPTION_COLUMNS,
     BASES,
@@ -98,20 +99,29 @@ def test_a_good_file_reads(tmp_path):
 @pytest.mark.parametrize(
     ("row", "message"),
     [
-        ('facility.pue,"PUE",ratio,1.3,2024-07,"",estimate', "line 2: column 'source' is empty"),
-        ('facility.pue,"PUE",ratio,1.3,2024-07,"Uptime",guess', "line 2: basis must be one of"),
-        ('facility.pue,"PUE",ratio,1.3,July 2024,"Uptime",estimate', "line 2: date must be YYYY-MM"),
-        ('facility.pue,"PUE",ratio,about 1.3,2024-07,"Uptime",estimate', "line 2: value is not a number"),
-        ('facility.pue,"PUE",ratio,nan,2024-07,"Uptime",estimate', "line 2: value must be finite"),
+        ('facility.pue,"PUE",ratio,1.3,2024-07,"",estimate', "row 2, column 'source': is empty"),
+        (
+            'facility.pue,"PUE",ratio,1.3,2024-07,"Uptime",guess',
+            "row 2, column 'basis': input should be 'quoted', 'estimate' or 'fitted', got 'guess'",
+        ),
+        ('facility.pue,"PUE",ratio,1.3,July 2024,"Uptime",estimate', "row 2, column 'date': must be a date YYYY-MM"),
+        (
+            'facility.pue,"PUE",ratio,about 1.3,2024-07,"Uptime",estimate',
+            "row 2, column 'value': must be a number, got 'about 1.3'",
+        ),
+        (
+            'facility.pue,"PUE",ratio,nan,2024-07,"Uptime",estimate',
+            "row 2, column 'value': must be a finite number, got 'nan'",
+        ),
     ],
 )
-def test_a_bad_row_is_refused_with_its_line(tmp_path, row, message):
-    with pytest.raises(PriceBookError, match=re.escape(message)):
+def test_a_bad_row_is_refused_with_its_row_and_column(tmp_path, row, message):
+    with pytest.raises(DataError, match=re.escape(message)):
         read_assumptions(_write(tmp_path, row))
 
 
 def test_a_key_defined_twice_is_refused(tmp_path):
-    with pytest.raises(PriceBookError, match=re.escape("line 3: key 'facility.pue' defined twice")):
+    with pytest.raises(DataError, match=re.escape("row 3, column 'key': 'facility.pue' is already on row 2")):
         read_assumptions(_write(tmp_path, GOOD, GOOD))
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -106,6 +108,30 @@ def test_bad_file_in_a_real_process_exits_2_with_one_line(tmp_path: Path) -> Non
     assert len(lines) == 1, proc.stderr
     assert "fabric.oversubscription" in lines[0]
     assert "Traceback" not in proc.stderr
+
+
+def test_broken_data_file_exits_1_with_one_line_naming_file_row_and_column(tmp_path: Path) -> None:
+    """The 2026-11 book is read on first use: a blank price there is a data error, not the user's input."""
+    prices = tmp_path / "prices"
+    shutil.copytree(ROOT / "data" / "prices", prices)
+    compute = prices / "2026-11" / "compute.csv"
+    with compute.open(newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    rows[1][rows[0].index("price_usd")] = ""
+    with compute.open("w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    plan = _write(tmp_path, "plan.yaml", "base: optimized\nprices_as_of: 2026-11\n")
+    code = (
+        "import sys, pathlib; import neoplan.pricebook as pb; pb.PRICES_DIR = pathlib.Path(sys.argv[1]); "
+        "from neoplan.cli import main; sys.exit(main(['evaluate', sys.argv[2]]))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(prices), str(plan)], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "error: broken data file: 2026-11/compute.csv row 2, column 'price_usd': is empty"
+    ]
 
 
 # --- in process ------------------------------------------------------------------------------------------------

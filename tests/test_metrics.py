@@ -4,6 +4,7 @@ take its name, format and definition from it."""
 from __future__ import annotations
 
 import ast
+import html
 import importlib
 import io
 import math
@@ -78,7 +79,7 @@ def test_keys_are_unique_and_every_capex_category_has_one() -> None:
 
 
 def test_capex_categories_are_named_as_in_the_statements() -> None:
-    """metrics keeps its own copy of the category names (importing statements would load pandas into the CLI)."""
+    """The capex figures are named after the categories (data/categories.csv, as the statements name them)."""
     from neoplan.statements import CAPEX_LABELS
 
     assert {k: METRICS[f"capex_usd.{k}"].label for k in CAPEX_LABELS} == {
@@ -228,15 +229,15 @@ def test_workbook_number_format_matches_the_page_format(optimized: neoplan.Resul
 
 
 def test_report_cards_use_the_registry(optimized: neoplan.Result) -> None:
-    html = ex.html_report(optimized)
+    page = ex.html_report(optimized)
     d = optimized.to_dict()
     for key in ex.REPORT_KPIS:
         label, value, help_text = metrics.card(key, lookup(d, key))
         card = (
-            f'<div class="label">{ex._esc(label)}</div><div class="value">{ex._esc(value)}</div>'
-            f'<div class="help">{ex._esc(help_text)}</div>'
+            f'<div class="label">{html.escape(label)}</div><div class="value">{html.escape(value)}</div>'
+            f'<div class="help">{html.escape(help_text)}</div>'
         )
-        assert card in html, key
+        assert card in page, key
 
 
 def test_readme_map_is_the_registry() -> None:

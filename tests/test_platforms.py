@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan.errors import ScenarioError
+from neoplan.errors import DataError, ScenarioError
 from neoplan.facility import effective_servers_per_rack
 from neoplan.node import backend_nics_per_node
 from neoplan.pricebook import (
@@ -96,7 +96,9 @@ def test_book_folders_override_in_date_order(tmp_path: Path) -> None:
     with pytest.raises(PriceBookError, match="prices_as_of"):
         read_price_book(tmp_path, "2023-01")
     (tmp_path / "2026-11" / "b.csv").write_text(head + "x,c,d,u,1,2026-11,src,estimate\n", encoding="utf-8")
-    with pytest.raises(PriceBookError, match=r"2026-11/b\.csv line 2: key 'x' already defined"):
+    with pytest.raises(
+        DataError, match=r"2026-11/b\.csv row 2, column 'key': key 'x' already defined in 2026-11/a\.csv"
+    ):
         read_price_book(tmp_path, "2026-11")
 
 

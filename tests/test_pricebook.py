@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from neoplan.errors import DataError
 from neoplan.pricebook import (
     BASES,
     BOOK_DATES,
@@ -51,7 +52,7 @@ def _write(directory: Path, name: str, rows: list[dict[str, object]]) -> Path:
 
 
 def _error(directory: Path) -> str:
-    with pytest.raises(PriceBookError) as err:
+    with pytest.raises(DataError) as err:
         read_price_book(directory)
     return str(err.value)
 
@@ -175,14 +176,14 @@ def test_duplicate_key_across_files(tmp_path: Path) -> None:
     _write(tmp_path, "a.csv", [_row("x"), _row("dup")])
     _write(tmp_path, "b.csv", [_row("y"), _row("z"), _row("dup")])
     msg = _error(tmp_path)
-    assert "b.csv line 4" in msg
+    assert "b.csv row 4, column 'key'" in msg
     assert "dup" in msg
-    assert "a.csv" in msg
+    assert "a.csv row 3" in msg
 
 
 def test_duplicate_key_in_one_file(tmp_path: Path) -> None:
     _write(tmp_path, "a.csv", [_row("x"), _row("x")])
-    assert "a.csv line 3" in _error(tmp_path)
+    assert "a.csv row 3, column 'key': key 'x' already defined in a.csv row 2" in _error(tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -199,14 +200,13 @@ def test_duplicate_key_in_one_file(tmp_path: Path) -> None:
         pytest.param({"key": ""}, "key", id="empty-key"),
     ],
 )
-def test_bad_row_names_file_line_and_column(tmp_path: Path, bad: dict, field: str) -> None:
+def test_bad_row_names_file_row_and_column(tmp_path: Path, bad: dict, field: str) -> None:
     _write(tmp_path, "good.csv", [_row("g1"), _row("g2")])
     broken = _row("n3")
     broken.update(bad)
     _write(tmp_path, "network.csv", [_row("n1"), _row("n2"), broken])
     msg = _error(tmp_path)
-    assert "network.csv line 4" in msg
-    assert field in msg
+    assert f"network.csv row 4, column {field!r}: " in msg
     assert "\n" not in msg
 
 
@@ -214,9 +214,7 @@ def test_missing_column_is_rejected(tmp_path: Path) -> None:
     (tmp_path / "a.csv").write_text(
         "key,category,description,unit,price_usd,date,source\nx,compute,X,card,1,2024-10,src\n", encoding="utf-8"
     )
-    msg = _error(tmp_path)
-    assert "a.csv line 2" in msg
-    assert "basis" in msg
+    assert "a.csv row 1: column 'basis' is missing" in _error(tmp_path)
 
 
 def test_empty_directory_is_rejected(tmp_path: Path) -> None:
@@ -226,38 +224,43 @@ def test_empty_directory_is_rejected(tmp_path: Path) -> None:
 @pytest.mark.parametrize("value", ["nan", "inf"])
 def test_non_finite_price_is_rejected(tmp_path: Path, value: str) -> None:
     _write(tmp_path, "a.csv", [_row("x", value)])
-    assert "a.csv line 2" in _error(tmp_path)
+    assert f"a.csv row 2, column 'price_usd': must be a finite number, got '{value}'" in _error(tmp_path)
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "row"),
     [
-        pytest.param("x,compute,X,card,1,2024-10,src,quoted\n\ny,compute,Y,card,-1,2024-10,src,quoted\n", id="blank"),
         pytest.param(
-            'x,compute,"two\nlines",card,1,2024-10,src,quoted\ny,compute,Y,card,-1,2024-10,src,quoted\n', id="multiline"
+            "x,compute,X,card,1,2024-10,src,quoted\n\ny,compute,Y,card,-1,2024-10,src,quoted\n", 4, id="blank"
+        ),
+        pytest.param(
+            'x,compute,"two\nlines",card,1,2024-10,src,quoted\ny,compute,Y,card,-1,2024-10,src,quoted\n',
+            3,
+            id="multiline",
         ),
     ],
 )
-def test_line_number_is_the_physical_line(tmp_path: Path, text: str) -> None:
+def test_row_number_is_the_spreadsheet_row(tmp_path: Path, text: str, row: int) -> None:
+    """A spreadsheet shows a blank line as a row and a quoted cell over two lines as one row."""
     (tmp_path / "a.csv").write_text(",".join(PRICE_COLUMNS) + "\n" + text, encoding="utf-8")
-    assert "a.csv line 4" in _error(tmp_path)
+    assert f"a.csv row {row}, column 'price_usd'" in _error(tmp_path)
 
 
 def test_malformed_date_is_rejected(tmp_path: Path) -> None:
     _write(tmp_path, "a.csv", [_row("x", date="soon")])
-    assert "date" in _error(tmp_path)
+    assert "a.csv row 2, column 'date': must be a date YYYY-MM or YYYY-MM-DD, got 'soon'" in _error(tmp_path)
 
 
-def test_non_utf8_file_is_a_price_book_error(tmp_path: Path) -> None:
+def test_non_utf8_file_is_a_data_error(tmp_path: Path) -> None:
     (tmp_path / "a.csv").write_bytes(
         (",".join(PRICE_COLUMNS) + "\nx,compute,2× card,card,1,2024-10,src,quoted\n").encode("cp1252")
     )
-    assert "a.csv" in _error(tmp_path)
+    assert "a.csv: not UTF-8 text" in _error(tmp_path)
 
 
-def test_row_with_extra_field_is_a_price_book_error(tmp_path: Path) -> None:
+def test_row_with_extra_field_is_a_data_error(tmp_path: Path) -> None:
     (tmp_path / "a.csv").write_text(",".join(PRICE_COLUMNS) + "\n,,,,,,,,extra\n", encoding="utf-8")
-    assert "a.csv" in _error(tmp_path)
+    assert "a.csv row 2: more cells than columns ('extra' in column 9)" in _error(tmp_path)
 
 
 # --- overrides -------------------------------------------------------------------------------------------------

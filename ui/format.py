@@ -1,6 +1,12 @@
-"""Number formats of every page (the same as the exports; see neoplan.formats) and ``plain`` for user text."""
+"""Number formats of every page (the same as the exports; see neoplan.formats), ``plain`` for user text and
+``dollar_column`` for money in a table."""
+
+from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+import streamlit as st
 
 from neoplan.formats import (
     NA,
@@ -17,9 +23,14 @@ from neoplan.formats import (
     usd_per_million_tokens,
 )
 
+if TYPE_CHECKING:  # what every st.column_config.* returns; Streamlit 1.67 does not name it in st.typing
+    from streamlit.elements.lib.column_types import ColumnConfig
+
 __all__ = [
     "NA",
+    "ColumnConfig",
     "count",
+    "dollar_column",
     "kw",
     "months",
     "mw",
@@ -42,3 +53,8 @@ def plain(text: object) -> str:
     icon directive (``:red[…]``, ``:material/…:``), LaTeX (``$…$``) or heading comes out of it. Line breaks and
     runs of whitespace become single spaces (a line starting ``#`` or ``-`` would otherwise turn into a block)."""
     return _PUNCTUATION.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def dollar_column(label: str | None = None) -> ColumnConfig:
+    """A table column of whole dollars ($1,234), formatted by the browser (no pandas Styler)."""
+    return st.column_config.NumberColumn(label, format="dollar", step=1)

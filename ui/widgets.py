@@ -52,13 +52,21 @@ def is_fraction(info: FieldInfo, annotation: Any = None) -> bool:
 
 
 def _bounds(info: FieldInfo) -> tuple[float | None, float | None]:
-    lo = hi = None
+    lo: float | None = None
+    hi: float | None = None
     for meta in info.metadata:
         if isinstance(meta, Ge | Gt):
-            lo = meta.ge if isinstance(meta, Ge) else meta.gt
+            lo = _number(meta.ge if isinstance(meta, Ge) else meta.gt)
         if isinstance(meta, Le | Lt):
-            hi = meta.le if isinstance(meta, Le) else meta.lt
+            hi = _number(meta.le if isinstance(meta, Le) else meta.lt)
     return lo, hi
+
+
+def _number(bound: object) -> float:
+    """A field bound as a number (annotated-types allows any comparable; the scenario's bounds are numbers)."""
+    if not isinstance(bound, int | float):
+        raise TypeError(f"a numeric field's bound must be a number, got {bound!r}")
+    return bound
 
 
 def _fmt(bound: float | None, scale: float = 1.0) -> str:

@@ -1,4 +1,5 @@
-"""Side-by-side figures for several Results (the Compare page)."""
+"""Side-by-side figures for several Results (the Compare page); categories keep the names and colours they have on
+the other pages (``data/categories.csv``, :data:`.site.CATEGORY_COLORS`, :data:`.finance.TCO_COLORS`)."""
 
 from __future__ import annotations
 
@@ -7,26 +8,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import plotly.graph_objects as go
 
-from ..costs import CAPEX_CATEGORIES
+from ..categories import CAPEX_CATEGORIES, CAPEX_LABELS
+from . import site
 from .base import STYLE, figure, hline
+from .finance import TCO_COLORS
 
 if TYPE_CHECKING:
     from ..model import Result
-
-CATEGORY_COLORS = {
-    "compute": "#264653",
-    "backend_network": "#2a9d8f",
-    "frontend_network": "#8ab17d",
-    "oob_network": "#e9c46a",
-    "storage": "#f4a261",
-    "management": "#e76f51",
-    "other": "#b0b7c3",
-    "capital": "#264653",
-    "power": "#e9c46a",
-    "colocation": "#f4a261",
-    "staff": "#2a9d8f",
-    "software": "#e76f51",
-}
 
 
 def capex_compare_figure(results: dict[str, Result]) -> go.Figure:
@@ -37,9 +25,9 @@ def capex_compare_figure(results: dict[str, Result]) -> go.Figure:
         fig.add_bar(
             x=names,
             y=[results[n].capex_usd[cat] for n in names],
-            name=cat.replace("_", " "),
-            marker_color=CATEGORY_COLORS[cat],
-            hovertemplate="%{x}<br>$%{y:,.0f}<extra>" + cat + "</extra>",
+            name=CAPEX_LABELS[cat],
+            marker_color=site.CATEGORY_COLORS[cat],
+            hovertemplate="%{x}<br>$%{y:,.0f}<extra>" + CAPEX_LABELS[cat] + "</extra>",
         )
     fig.update_layout(barmode="stack", title="Capex by category", yaxis_title="USD", **STYLE)
     return fig
@@ -54,7 +42,7 @@ def tco_compare_figure(results: dict[str, Result]) -> go.Figure:
             x=names,
             y=[results[n].tco_breakdown_usd_per_gpu_hour[cat] for n in names],
             name=cat,
-            marker_color=CATEGORY_COLORS.get(cat),
+            marker_color=TCO_COLORS.get(cat),
             hovertemplate="%{x}<br>$%{y:.3f}/GPU-h<extra>" + cat + "</extra>",
         )
     fig.update_layout(barmode="stack", title="TCO per sold GPU-hour", yaxis_title="USD per GPU-hour", **STYLE)

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..formats import usd_exact
 from ..statements import (  # re-exported: the statements lived here before neoplan.statements
     DEBT_LABELS,
     PNL_BOLD,
@@ -107,7 +108,7 @@ def tco_figure(result: Result) -> go.Figure:
             name=cat,
             orientation="h",
             marker_color=TCO_COLORS.get(cat, PALETTE["oem"]),
-            text=[f"{cat}<br>${value:.2f}" if _finite(value) and value > 0.07 * span else ""],
+            text=[f"{cat}<br>{usd_exact(value, 2)}" if _finite(value) and value > 0.07 * span else ""],
             textposition="inside",
             textangle=0,
             insidetextanchor="middle",
@@ -124,12 +125,12 @@ def tco_figure(result: Result) -> go.Figure:
                 x=value,
                 y=1.0 + 0.16 * (i + 1),
                 yref="paper",
-                text=f"{name} ${value:.2f}",
+                text=f"{name} {usd_exact(value, 2)}",
                 showarrow=False,
                 font={"color": color},
                 xanchor="center",
             )
-    title = "TCO per sold GPU-hour" + (f": ${total:.2f}" if _finite(total) else ": n/a")
+    title = "TCO per sold GPU-hour" + (f": {usd_exact(total, 2)}" if _finite(total) else ": n/a")
     fig.update_layout(
         **_layout(
             height=300,
@@ -259,7 +260,7 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
             x=breakeven,
             y=1.0,
             yref="paper",
-            text=f"break-even ${breakeven:.2f}",
+            text=f"break-even {usd_exact(breakeven, 2)}",
             showarrow=False,
             xanchor="left",
             yanchor="top",
@@ -270,7 +271,7 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
         x=price,
         y=0.9,
         yref="paper",
-        text=f"your price ${price:.2f}",
+        text=f"your price {usd_exact(price, 2)}",
         showarrow=False,
         xanchor="left",
         font={"color": PALETTE["accent"]},

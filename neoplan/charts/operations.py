@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import plotly.graph_objects as go
 
-from ..formats import pct
+from ..formats import pct, usd_label
 from .base import PALETTE, STYLE, figure, vline
 
 if TYPE_CHECKING:
@@ -32,14 +32,6 @@ CAUSE_COLORS = {
     "sdc": PALETTE["oem"],
 }
 GAIN, LOSS = PALETTE["this"], PALETTE["accent"]
-
-
-def _money(value: float) -> str:
-    sign = "+" if value > 0 else "−" if value < 0 else ""
-    v = abs(value)
-    if v >= 1e6:
-        return f"{sign}${v / 1e6:,.2f} M"
-    return f"{sign}${v / 1e3:,.0f} k" if v >= 1e3 else f"{sign}${v:,.0f}"
 
 
 def gpu_hours_figure(report: OperationsReport) -> go.Figure:
@@ -159,7 +151,7 @@ def choices_figure(labels: Sequence[str], delta_npv_usd: Sequence[float | None],
             x=values,
             orientation="h",
             marker_color=[GAIN if v >= 0 else LOSS for v in values],
-            text=[_money(v) for v in values],
+            text=[usd_label(v, signed=True) for v in values],
             textposition="auto",
             cliponaxis=False,
             hovertemplate="%{y}<br>Δ NPV $%{x:,.0f}<extra></extra>",

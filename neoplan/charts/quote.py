@@ -6,30 +6,16 @@ from typing import TYPE_CHECKING, Any, cast
 
 import plotly.graph_objects as go
 
+from ..categories import QUOTE_LABELS
+from ..formats import usd_label
 from .base import LAYOUT, PALETTE
 
 if TYPE_CHECKING:
     from ..quote import QuoteReview
 
-CATEGORY_LABELS = {
-    "compute": "Compute",
-    "backend_network": "Back-end network",
-    "frontend_network": "Front-end network",
-    "oob_network": "Out-of-band",
-    "storage": "Storage",
-    "management": "Management",
-    "other": "Racks, power, services",
-    "software": "Software licences",
-    "discount": "Discounts",
-}
+CATEGORY_LABELS = QUOTE_LABELS
+"""Display names of the quote categories (``data/categories.csv``)."""
 BAR_PX = 34
-
-
-def _money(value: float) -> str:
-    """Compact bar label: ``$1.26M``, ``$60k``, ``−$368k``."""
-    sign = "−" if value < 0 else ""
-    v = abs(value)
-    return f"{sign}${v / 1e6:,.2f}M" if v >= 1e6 else f"{sign}${v / 1e3:,.0f}k" if v >= 1e3 else f"{sign}${v:,.0f}"
 
 
 def _where(sources: tuple[tuple[str, int], ...]) -> str:
@@ -62,7 +48,7 @@ def quote_vs_recommended_figure(review: QuoteReview) -> go.Figure:
             name=name,
             orientation="h",
             marker_color=color,
-            text=[_money(v) for v in values],
+            text=[usd_label(v) for v in values],
             textposition="outside",
             cliponaxis=False,
             hovertemplate="%{y}<br>$%{x:,.0f}<extra>" + name + "</extra>",
@@ -95,7 +81,7 @@ def findings_figure(review: QuoteReview) -> go.Figure:
             x=[f.saving_usd for f in findings],
             orientation="h",
             marker_color=[PALETTE["this"] if f.saving_usd >= 0 else PALETTE["accent"] for f in findings],
-            text=[_money(f.saving_usd) for f in findings],
+            text=[usd_label(f.saving_usd) for f in findings],
             textposition="outside",
             cliponaxis=False,
             hovertemplate="%{y}<br>$%{x:,.0f}<extra></extra>",

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import plotly.graph_objects as go
 
+from ..formats import usd_exact, usd_label
 from ..statements import CAPEX_LABELS, OPEX_LABELS, TOTAL, capex_by_category, operating_years, opex_by_year
 from .base import PALETTE, STYLE, figure, vline
 
@@ -76,12 +77,6 @@ def _short(text: str, width: int = 48) -> str:
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
-def _money(value: float) -> str:
-    if abs(value) >= 1e6:
-        return f"${value / 1e6:,.2f} M"
-    return f"${value / 1e3:,.0f} k"
-
-
 # --- capex --------------------------------------------------------------------------------------
 
 
@@ -96,7 +91,7 @@ def capex_waterfall_figure(result: Result) -> go.Figure:
             x=labels,
             y=values,
             measure=["relative"] * len(cats) + ["total"],
-            text=[_money(v) for v in values],
+            text=[usd_label(v) for v in values],
             textposition="outside",
             cliponaxis=False,
             connector={"line": {"color": PALETTE["oem"], "width": 1}},
@@ -132,7 +127,7 @@ def capex_treemap_figure(result: Result) -> go.Figure:
         parents.append(line.category)
         values.append(line.total_usd)
         colors.append(CATEGORY_COLORS.get(line.category, PALETTE["oem"]))
-        hover.append(f"{line.item}<br>{line.quantity:,g} {line.unit} × ${line.unit_price_usd:,.0f}")
+        hover.append(f"{line.item}<br>{line.quantity:,g} {line.unit} × {usd_exact(line.unit_price_usd)}")
     fig = figure(
         go.Treemap(
             ids=ids,
@@ -176,7 +171,7 @@ def opex_by_year_figure(result: Result) -> go.Figure:
         x=x,
         y=totals,
         mode="text",
-        text=[_money(total) for total in totals],
+        text=[usd_label(total) for total in totals],
         textposition="top center",
         showlegend=False,
         hoverinfo="skip",

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ..formats import usd, usd_exact
 from .base import PALETTE, STYLE, figure, vline
 
 if TYPE_CHECKING:
@@ -52,16 +53,16 @@ def _layout(**overrides: Any) -> dict[str, Any]:
     return {**STYLE, "legend": {"orientation": "h", "y": -0.2}, **overrides}
 
 
+MONEY_DECIMALS = {"USD/GPU-h": 2, "USD/kWh": 3}
+"""Decimals of a driver's money values on a label (whole dollars otherwise: ``$184`` per kW-month)."""
+
+
 def _value_text(value: float, unit: str) -> str:
     """A driver value for a label: ``$2.10``, ``65 %``, ``1.20×``, ``6.0 months``."""
     if unit.startswith("fraction"):
         return f"{value * 100:.1f} %".replace(".0 %", " %")
-    if unit == "USD/GPU-h":
-        return f"${value:.2f}"
-    if unit == "USD/kWh":
-        return f"${value:.3f}"
-    if unit == "USD/kW-month":
-        return f"${value:,.0f}"
+    if unit.startswith("USD/"):
+        return usd_exact(value, MONEY_DECIMALS.get(unit, 0))
     if unit.startswith("×") or unit == "ratio":
         return f"{value:.2f}×"
     if unit == "months":
@@ -109,14 +110,14 @@ def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> go.Figure:
 
 
 def _metric_text(value: float, metric: str) -> str:
-    """A metric value for a title: ``12.3 %``, ``$-6.9M``, ``61.2 months``, ``1.25×``."""
+    """A metric value for a title: ``12.3 %``, ``−$6.9 M`` (:func:`neoplan.formats.usd`), ``61.2 months``, ``1.25×``."""
     if not math.isfinite(value):
         return "n/a"
     sign = "−" if value < 0 else ""
     if metric.endswith("irr"):
         return f"{sign}{abs(value) * 100:.1f} %"
     if metric == "npv_usd":
-        return f"{sign}${abs(value) / 1e6:,.1f} M"
+        return usd(value, 1)
     if metric == "payback_months":
         return f"{value:.1f} months"
     return f"{sign}{abs(value):.2f}×"

@@ -1,17 +1,20 @@
 """The network catalogue: physical facts of switches, optics and cables (``data/network_catalogue.csv``).
 
-Prices are not here: each row names the price-book key of one unit (``price_key``).
+Prices are not here: each row names the price-book key of one unit (``price_key``). The file is read through the
+row model :class:`NetworkItem` (:mod:`neoplan.datafile`); a broken file raises :class:`~neoplan.errors.DataError`.
 """
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from ..pricebook import DATA_DIR
+from pydantic import Field, model_validator
+
+from ..datafile import DataDate, DataRow, column_error, keyed, read_numbered
+from ..pricebook import DATA_DIR, Cooling
 
 CATALOGUE_FILE = DATA_DIR / "network_catalogue.csv"
 IB_FAMILIES = ("ndr", "xdr")
@@ -27,76 +30,53 @@ class FabricError(ValueError):
 # --- catalogue ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class NetworkItem:
+SWITCH_KINDS = ("switch", "chassis", "line_card")
+"""Kinds of row that have ports (a radix); the others (``transceiver``, ``cable``) serve links."""
+
+
+class NetworkItem(DataRow):
     """A switch, chassis, line card, optic or cable of ``data/network_catalogue.csv``.
 
-    ``radix`` is ports per switch (0 where not a switch), ``port_gbps`` the port
-    speed [Gbit/s], ``links_per_unit`` how many links one optic or cable serves,
-    ``power_w`` the typical power without optics [W], ``price_key`` the
+    ``radix`` is ports per switch (blank = 0 where not a switch), ``port_gbps`` the port
+    speed [Gbit/s], ``links_per_unit`` how many links one optic or cable serves (blank = 0
+    for a switch), ``power_w`` the typical power without optics [W], ``price_key`` the
     price-book key of one unit.
     """
 
     key: str
-    kind: str
+    kind: Literal["switch", "chassis", "line_card", "transceiver", "cable"]
     role: str
     family: str
     vendor_class: str
     name: str
-    radix: int
-    port_gbps: float
-    uplink_ports: int
-    uplink_gbps: float
-    links_per_unit: int
-    rack_units: int
-    power_w: float
-    cooling: str
-    max_line_cards: int
+    radix: int = Field(0, ge=0)
+    port_gbps: float = Field(ge=0)
+    uplink_ports: int = Field(ge=0)
+    uplink_gbps: float = Field(ge=0)
+    links_per_unit: int = Field(0, ge=0)
+    rack_units: int = Field(ge=0)
+    power_w: float = Field(ge=0)
+    cooling: Cooling
+    max_line_cards: int = Field(0, ge=0)
+    """Line-card slots of a chassis; blank (0) for every other kind."""
     price_key: str
-    date: str
+    date: DataDate
     source: str
 
-
-def _int(raw: str) -> int:
-    return int(raw) if raw.strip() else 0
-
-
-def _float(raw: str) -> float:
-    return float(raw) if raw.strip() else 0.0
+    @model_validator(mode="after")
+    def _counts_of_its_kind(self) -> NetworkItem:
+        if self.kind in SWITCH_KINDS and self.radix < 1:
+            raise column_error("radix", f"a {self.kind} needs its port count (≥ 1)", self.radix)
+        if self.kind not in SWITCH_KINDS and self.links_per_unit < 1:
+            raise column_error("links_per_unit", f"a {self.kind} needs the links it serves (≥ 1)", self.links_per_unit)
+        if self.kind == "chassis" and self.max_line_cards < 1:
+            raise column_error("max_line_cards", "a chassis needs its line-card slots (≥ 1)", self.max_line_cards)
+        return self
 
 
 def read_network_catalogue(path: Path = CATALOGUE_FILE) -> dict[str, NetworkItem]:
     """Read the network catalogue, keyed by item key (e.g. ``qm9700``)."""
-    out: dict[str, NetworkItem] = {}
-    with path.open(newline="", encoding="utf-8") as fh:
-        for line, raw in enumerate(csv.DictReader(fh), start=2):
-            try:
-                item = NetworkItem(
-                    key=raw["key"].strip(),
-                    kind=raw["kind"].strip(),
-                    role=raw["role"].strip(),
-                    family=raw["family"].strip(),
-                    vendor_class=raw["vendor_class"].strip(),
-                    name=raw["name"].strip(),
-                    radix=_int(raw["radix"]),
-                    port_gbps=_float(raw["port_gbps"]),
-                    uplink_ports=_int(raw["uplink_ports"]),
-                    uplink_gbps=_float(raw["uplink_gbps"]),
-                    links_per_unit=_int(raw["links_per_unit"]),
-                    rack_units=_int(raw["rack_units"]),
-                    power_w=_float(raw["power_w"]),
-                    cooling=raw["cooling"].strip(),
-                    max_line_cards=_int(raw["max_line_cards"]),
-                    price_key=raw["price_key"].strip(),
-                    date=raw["date"].strip(),
-                    source=raw["source"].strip(),
-                )
-            except (KeyError, ValueError) as exc:
-                raise FabricError(f"{path.name} line {line}: {exc}") from None
-            if item.key in out:
-                raise FabricError(f"{path.name} line {line}: duplicate key {item.key!r}")
-            out[item.key] = item
-    return out
+    return keyed(read_numbered(path, NetworkItem), path.name)
 
 
 @lru_cache(maxsize=1)

@@ -56,8 +56,6 @@ _QUANTITY = re.compile(
 )
 _XLSX_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_ILLEGAL_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 class QuoteError(ValueError):

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
+from ..categories import QUOTE_CATEGORIES
 from ..costs import total_usd
 from ..fabric import UFM_REQUIRED_ABOVE_GPUS as UFM_REQUIRED_ABOVE_GPUS  # defined once, in fabric.py
 from ..fabric import backend_lines, size_backend
+from ..formats import usd_exact
 from ..pricebook import default_price_book
 
 DEFAULT_PRICE_TOLERANCE = 0.15
@@ -15,17 +17,8 @@ RAM_GB_PER_SERVER_RECOMMENDED = 1024.0
 BACKEND_NICS_RECOMMENDED = 8
 MISMATCH_SHARE = 0.005
 CENT_USD = 0.01
-CATEGORIES = (
-    "compute",
-    "backend_network",
-    "frontend_network",
-    "oob_network",
-    "storage",
-    "management",
-    "other",
-    "software",
-    "discount",
-)
+CATEGORIES = QUOTE_CATEGORIES
+"""Categories of a quote line: the capex ones, then ``software`` and ``discount`` (``data/categories.csv``)."""
 
 _FINDING_TEXTS = {
     "cpu_top_bin": (
@@ -115,7 +108,7 @@ def _cited_figures() -> dict[str, str]:
     vms, _ = backend("vms")
     vms_2to1, spines_2to1 = backend("vms", 2.0)
     return {
-        "nvaie_usd": f"${book.price('nvidia_ai_enterprise_gpu_year'):,.0f}",
+        "nvaie_usd": usd_exact(book.price("nvidia_ai_enterprise_gpu_year")),
         "gpus": f"{_REFERENCE_GPUS:,}",
         "vms_change": f"{vms / reference - 1:+.1%}",
         "vms_2to1_saving": f"{1 - vms_2to1 / reference:.1%}",

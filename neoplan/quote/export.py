@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..formats import usd_exact
 from ..model import Result
-from .cells import _FORMULA_START, _ILLEGAL_XML, SAMPLES_DIR
-from .findings import _usd
+from ..spreadsheet import safe_cell
+from .cells import SAMPLES_DIR
 from .review import QuoteReview
 
 # --- a design written as a quote ------------------------------------------------------------------------------------
@@ -61,21 +61,6 @@ def rows_to_csv(rows: Sequence[Mapping[str, Any]], comment: str = "") -> bytes:
 
 
 # --- export ---------------------------------------------------------------------------------------------------------
-
-
-def safe_cell(value: Any) -> Any:
-    """A value safe to put in a spreadsheet cell: text starting with = + - @ (tab, CR) gets a leading apostrophe.
-
-    Numbers stay numbers; None becomes ""; characters XML forbids are removed.
-    """
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int | float):
-        return value if math.isfinite(value) else ""
-    text = _ILLEGAL_XML.sub("", str(value))
-    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 ANNOTATED_COLUMNS = (
@@ -204,22 +189,22 @@ def text_summary(review: QuoteReview) -> str:
             f"{sum(review.skipped.values())} rows skipped; prices in {money}",
         ),
         ("size", f"{size}; servers quoted ×{review.servers_quoted}"),
-        ("quote total", _usd(review.quote_total_usd)),
+        ("quote total", usd_exact(review.quote_total_usd)),
     ]
     if review.saving_usd is not None and review.recommended_total_usd is not None:
         share = review.saving_usd / review.compared_quote_usd if review.compared_quote_usd else 0.0
         rows.append(
             (
                 "recommended",
-                f"{_usd(review.recommended_total_usd)} for the components the quote prices "
-                f"({_usd(review.compared_quote_usd)} in the quote)",
+                f"{usd_exact(review.recommended_total_usd)} for the components the quote prices "
+                f"({usd_exact(review.compared_quote_usd)} in the quote)",
             )
         )
-        rows.append(("saving", f"{_usd(review.saving_usd)} ({share:.1%})"))
+        rows.append(("saving", f"{usd_exact(review.saving_usd)} ({share:.1%})"))
     width = max(len(k) for k, _ in rows)
     out = [f"{k:<{width}}  {v}" for k, v in rows]
     out.append(f"findings ({len(review.findings)}; savings may overlap, negative = cost to fix)")
-    out += [f"  {f.code:<20} {_usd(f.saving_usd):>14}  {f.where}: {f.detail}" for f in review.findings]
+    out += [f"  {f.code:<20} {usd_exact(f.saving_usd):>14}  {f.where}: {f.detail}" for f in review.findings]
     for title, group in (
         ("unsure lines (not used in findings)", review.unsure),
         ("could not price (more than 3x off the book: check the classification)", review.could_not_price),
@@ -227,7 +212,7 @@ def text_summary(review: QuoteReview) -> str:
     ):
         if group:
             out.append(title)
-            out += [f"  {ln.source}: {ln.label}  {_usd(ln.total_usd)}" for ln in group]
+            out += [f"  {ln.source}: {ln.label}  {usd_exact(ln.total_usd)}" for ln in group]
     out += [f"warning: {w}" for w in review.warnings]
     return "\n".join(out)
 

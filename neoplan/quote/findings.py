@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..formats import usd_exact
 from ..node import DIMM_GB
 from ..pricebook import PriceBook
 from .cells import _finite
@@ -108,10 +109,6 @@ def _short(description: str) -> str:
     return description.split(" (")[0]
 
 
-def _usd(value: float) -> str:
-    return f"${value:,.0f}"
-
-
 def _n(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
 
@@ -155,7 +152,7 @@ def find_swaps(lines: Sequence[QuoteLine], book: PriceBook, code: str) -> list[F
         target = _brief(_short(book.row(rec_key).description), 60, at_comma=False) if rec_key else "nothing"
         replacement = book.price(rec_key) if rec_key else 0.0
         qty = sum(ln.cluster_quantity for ln in group)
-        parts.append(f"{_n(qty)} × {label} at {_usd(unit)} → {target} at {_usd(replacement)}")
+        parts.append(f"{_n(qty)} × {label} at {usd_exact(unit)} → {target} at {usd_exact(replacement)}")
     return [Finding(code, _ids(hit), saving, "; ".join(parts))]
 
 
@@ -188,7 +185,7 @@ def find_ram(lines: Sequence[QuoteLine], servers: int | None) -> list[Finding]:
     usd_per_gb = _cost(ram) / gb
     detail = (
         f"{per_server_gb / 1024:g} TB per server → 1 TB: {_n(excess_gb / DIMM_GB)} fewer {DIMM_GB} GB DIMMs over "
-        f"{servers:,} servers at {_usd(usd_per_gb * DIMM_GB)} per {DIMM_GB} GB"
+        f"{servers:,} servers at {usd_exact(usd_per_gb * DIMM_GB)} per {DIMM_GB} GB"
     )
     return [Finding("ram_over_1tb", _ids(ram), excess_gb * usd_per_gb, detail)]
 
@@ -205,8 +202,8 @@ def find_dpus(lines: Sequence[QuoteLine], servers: int | None, book: PriceBook) 
     nic_usd = book.price("nic_frontend_2x100g")
     saving = _cost(dpus) - nics * nic_usd if _cost(dpus) > 0 else 0.0  # unknown price: no saving claimed
     detail = (
-        f"Drop {_n(_qty(dpus))} BlueField-3 ({_usd(_cost(dpus))}); add {_n(nics)} dual-port 100GbE ConnectX "
-        f"at {_usd(nic_usd)}"
+        f"Drop {_n(_qty(dpus))} BlueField-3 ({usd_exact(_cost(dpus))}); add {_n(nics)} dual-port 100GbE ConnectX "
+        f"at {usd_exact(nic_usd)}"
     )
     return [Finding("dpu_bluefield", _ids(dpus), saving, detail)]
 
@@ -217,7 +214,7 @@ def find_nvaie(lines: Sequence[QuoteLine]) -> list[Finding]:
     if not hit:
         return []
     years = _qty(hit)
-    detail = f"{_n(years)} GPU-years of NVIDIA AI Enterprise quoted for {_usd(_cost(hit))}; drop them"
+    detail = f"{_n(years)} GPU-years of NVIDIA AI Enterprise quoted for {usd_exact(_cost(hit))}; drop them"
     return [Finding("nvaie_license", _ids(hit), _cost(hit), detail)]
 
 
@@ -241,7 +238,7 @@ def find_nics(lines: Sequence[QuoteLine], servers: int | None, book: PriceBook, 
     cost = missing * (_avg_unit(nics, book, nic_key) + book.price(optic_key))
     detail = (
         f"{per_server:g} back-end NICs per server; {_n(missing)} more NICs and server-side optics would cost "
-        f"{_usd(cost)}"
+        f"{usd_exact(cost)}"
     )
     boards = _with(lines, component="gpu_baseboard")
     return [Finding("nics_below_8", _ids(nics or boards), -cost, detail)]
@@ -287,7 +284,7 @@ def find_missing(
                 _ids(nics),
                 -cost,
                 f"{_n(n_nics)} back-end NICs but only {_n(ends)} server-side transceivers or splitter-"
-                f"cable ends: {_n(missing)} × {book.row(key).description} at {_usd(book.price(key))}",
+                f"cable ends: {_n(missing)} × {book.row(key).description} at {usd_exact(book.price(key))}",
             )
         )
     server, _ports, switch_links = _optical_links(lines)
@@ -303,7 +300,7 @@ def find_missing(
                 _ids(fibres or optics),
                 -cost,
                 f"{_n(needed)} optical links need one MPO-12/APC fibre each; the quote has {_n(have)}: "
-                f"{_n(needed - have)} more at {_usd(book.price('fibre_mpo12_apc'))}",
+                f"{_n(needed - have)} more at {usd_exact(book.price('fibre_mpo12_apc'))}",
             )
         )
     switches = _with(lines, component="backend_switch")
@@ -316,7 +313,7 @@ def find_missing(
                 _ids(switches),
                 -cost,
                 f"UFM is a hard requirement above {UFM_REQUIRED_ABOVE_GPUS:,} GPUs and the quote has none: "
-                f"{_n(endpoints)} endpoint licences at {_usd(book.price('ufm_licence_per_endpoint'))}",
+                f"{_n(endpoints)} endpoint licences at {usd_exact(book.price('ufm_licence_per_endpoint'))}",
             )
         )
     return out
@@ -336,7 +333,7 @@ def find_optics_everywhere(lines: Sequence[QuoteLine], book: PriceBook, family: 
     saving = links * (twin_unit + fibre_unit) - dacs * book.price(dac_key)
     detail = (
         f"{_n(links)} switch-to-switch links on optics ({_n(links)} twin-port transceivers + {_n(links)} "
-        f"fibres) → {dacs:,} twin-port DAC at {_usd(book.price(dac_key))} with the spine rack between the leaf "
+        f"fibres) → {dacs:,} twin-port DAC at {usd_exact(book.price(dac_key))} with the spine rack between the leaf "
         "racks (virtual modular switch)"
     )
     return [Finding("optics_everywhere", _ids(twins + fibres), saving, detail)]
@@ -411,7 +408,7 @@ def find_above_book(lines: Sequence[QuoteLine], tolerance: float) -> list[Findin
         if unit > (1 + tolerance) * book_unit:
             over = unit / book_unit - 1
             detail = (
-                f"{ln.label}: {_usd(unit)} per unit vs {_usd(book_unit)} in the price book ({ln.price_key}), "
+                f"{ln.label}: {usd_exact(unit)} per unit vs {usd_exact(book_unit)} in the price book ({ln.price_key}), "
                 f"{over:.0%} over; {_n(ln.cluster_quantity)} units"
             )
             out.append(Finding("price_above_book", (ln.id,), ln.cluster_quantity * (unit - book_unit), detail))
@@ -430,8 +427,8 @@ def find_mismatch(lines: Sequence[QuoteLine]) -> list[Finding]:
         if abs(gap) > max(1.0, CENT_USD * ln.quantity):  # more than unit prices rounded to the cent explain
             multiplier = ln.cluster_quantity / ln.quantity if ln.quantity else 1.0
             detail = (
-                f"{ln.label}: {_n(ln.quantity)} × {_usd(ln.unit_price_usd)} = {_usd(expected)}, but the extended "
-                f"price says {_usd(ln.extended_usd)}"
+                f"{ln.label}: {_n(ln.quantity)} × {usd_exact(ln.unit_price_usd)} = {usd_exact(expected)}, but the "
+                f"extended price says {usd_exact(ln.extended_usd)}"
             )
             out.append(Finding("extended_mismatch", (ln.id,), max(0.0, gap) * multiplier, detail))
     return out

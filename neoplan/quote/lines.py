@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..formats import usd_exact
 from ..node import DIMM_GB
 from ..pricebook import PriceBook
 from .classify import (
@@ -323,7 +324,7 @@ def price_check_of(
     ratio = unit_usd / book_unit_usd
     if ratio > MAX_BOOK_RATIO or ratio < 1 / MAX_BOOK_RATIO:
         return "could_not_price", (
-            f"could not price: {ratio:.2f}× the book's ${book_unit_usd:,.0f} for {what}; check the classification"
+            f"could not price: {ratio:.2f}× the book's {usd_exact(book_unit_usd)} for {what}; check the classification"
         )
     return ("above_book" if ratio > 1 + tolerance else "ok"), ""
 
