@@ -124,11 +124,22 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_quote(args: argparse.Namespace) -> int:
-    """``quote FILE [--json] [--servers N] [--usd-per-unit X] [--tolerance X]``: review an OEM quote (CSV/XLSX)."""
-    from .quote import QuoteError, load_quote, text_summary
+    """``quote FILE [--json] [--servers N] [--usd-per-unit X] [--tolerance X] [--option N] [--aliases FILE]
+    [--size-from R] [--currency C]``: review an OEM quote (CSV/XLSX)."""
+    from .quote import QuoteError, default_rules, load_quote, read_aliases_file, text_summary
 
     try:
-        review = load_quote(args.file, args.servers, usd_per_unit=args.usd_per_unit, price_tolerance=args.tolerance)
+        aliases = read_aliases_file(args.aliases, default_rules()) if args.aliases else []
+        review = load_quote(
+            args.file,
+            args.servers,
+            currency=args.currency,
+            usd_per_unit=args.usd_per_unit,
+            price_tolerance=args.tolerance,
+            option=args.option,
+            aliases=aliases,
+            size_from=args.size_from,
+        )
     except QuoteError as exc:
         raise UsageError(str(exc)) from None
     print(json.dumps(review.to_dict(), indent=2) if args.json else text_summary(review))
@@ -283,6 +294,30 @@ def _parser() -> argparse.ArgumentParser:
         default=0.15,
         metavar="X",
         help="flag unit prices more than X (a fraction) over the price book (default 0.15)",
+    )
+    qu.add_argument(
+        "--option",
+        default=None,
+        metavar="N",
+        help="the alternative to review when the quote offers several (Option A/B): its number or label (default 1)",
+    )
+    qu.add_argument(
+        "--aliases",
+        default=None,
+        metavar="FILE",
+        help="a vendor's alias list (JSON: [{pattern, category, quantity_basis?}]) applied before the rules",
+    )
+    qu.add_argument(
+        "--size-from",
+        default=None,
+        choices=("lines", "boards", "stated", "trays", "cpus", "nics"),
+        help="the reading of the cluster's size to take when the readings disagree (default: the server lines)",
+    )
+    qu.add_argument(
+        "--currency",
+        default=None,
+        metavar="C",
+        help="the quote's currency (ISO code: CNY, JPY, …) when the quote does not say it, e.g. prices marked ¥",
     )
     qu.set_defaults(func=cmd_quote)
     st = sub.add_parser("stress", help="Monte Carlo stress test: P10/P50/P90 of IRR, NPV, payback, DSCR")

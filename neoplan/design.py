@@ -14,14 +14,13 @@ ranks designs. With ``cluster.size_by: power`` the GPU count is an output: :func
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .costs import CostLine, total_usd
 from .fabric import FabricDesign, FabricError, design_fabric
 from .facility import FacilityDesign, design_facility, site_asks
-from .node import compute_servers, fabric_nics, nic_node_lines, node_lines
-from .pricebook import BOOK_DATES, Platform, PriceBook, PriceBookError, default_platforms, price_book
+from .node import compute_servers, node_lines
+from .pricebook import Platform, PriceBook, PriceBookError, default_platforms, price_book
 from .scenario import Node, Scenario, ScenarioError
 from .storage import StorageDesign, design_storage
 
@@ -115,10 +114,8 @@ def _design(scenario: Scenario, base_book: PriceBook | None) -> Design:
     platform, book = scenario_book(scenario, base_book)
     counts = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
     servers, spares = counts
-    oem_lines = _oem_node_lines(scenario, platform, book)
-    oem = _oem_default_node()
-    same_node = scenario.node.preset == oem.preset and scenario.node == oem  # then its lines are the OEM default's
-    lines = list(oem_lines) if same_node else node_lines(scenario.node, scenario.fabric, platform, book)
+    oem_lines = node_lines(Node(preset="oem_default"), scenario.fabric, platform, book)  # with the fabric's NICs
+    lines = node_lines(scenario.node, scenario.fabric, platform, book)
     st = scenario.storage
     storage = design_storage(scenario, book, server_model=st.server_model, bytes_per_param=st.bytes_per_param)
     site, fabric = _site_and_networks(scenario, book, storage, counts)
@@ -228,29 +225,6 @@ def _priced_platform(scenario: Scenario, book: PriceBook) -> Platform:
             f"price for {platform.name}); choose a later book such as 2026-11"
         )
     return platform
-
-
-@lru_cache(maxsize=1)
-def _oem_default_node() -> Node:
-    """The OEM-default node BoM (validated once; shared read-only)."""
-    return Node(preset="oem_default")
-
-
-def _oem_node_lines(scenario: Scenario, platform: Platform, book: PriceBook) -> list[CostLine]:
-    """BoM lines of the OEM-default node with the scenario's fabric NICs; cached when ``book`` is a shipped book
-    without price overrides (the lines then depend on a platform, a NIC choice and a book date only)."""
-    nics = fabric_nics(scenario.fabric, platform)
-    shipped = not book.overrides and book.as_of in BOOK_DATES and book.rows is price_book(book.as_of).rows
-    if shipped and platform is default_platforms().get(platform.key):
-        return list(_shipped_oem_node_lines(nics, platform.key, book.as_of))
-    return nic_node_lines(_oem_default_node(), nics, platform, book)
-
-
-@lru_cache(maxsize=64)
-def _shipped_oem_node_lines(nics: tuple[str, str, int], platform_key: str, as_of: str) -> tuple[CostLine, ...]:
-    """The OEM-default node's lines priced by the shipped book of ``as_of`` (cached; see :func:`_oem_node_lines`)."""
-    platform = default_platforms()[platform_key]
-    return tuple(nic_node_lines(_oem_default_node(), nics, platform, price_book(as_of)))
 
 
 def _scaled(lines: list[CostLine], count: int) -> list[CostLine]:

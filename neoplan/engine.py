@@ -9,7 +9,6 @@ and the meaning of "year" from :mod:`neoplan.timebase`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -142,9 +141,8 @@ class OperatingBasis:
     """Average IT load with every server sold (utilization 1) [kW]."""
     it_peak_kw: float
     """Contracted (peak) IT load the colocation rent is paid on [kW]."""
-    opex_usd_per_year: dict[str, np.ndarray | float]
-    """Yearly opex by category other than power and colocation, index 0 = operating year 1 [USD/year];
-    a float where it is the same every year."""
+    opex_usd_per_year: dict[str, np.ndarray]
+    """Yearly opex by category other than power and colocation, index 0 = operating year 1 [USD/year]."""
     reliability: operations.Design | None = None
     """What the failure model needs from the design; None = no reliability effects (revenue as before)."""
     reference_goodput: float = 1.0
@@ -181,25 +179,17 @@ def operating_basis(
 
 
 def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_share: float) -> np.ndarray:
-    """Capex paid per month: the deposit at month 0, the balance in the delivery month [USD].
+    """Capex paid per month (n, months): the deposit at month 0, the balance in the delivery month [USD].
 
-    One case: ``capex_usd`` a float and scalar dates → (months,). Many: ``capex_usd`` (n,) and/or
-    per-case dates → (n, months).
+    ``capex_usd`` and the delivery month may each be one value or one per case (n,); n is the larger count.
     """
-    if np.ndim(capex_usd) == 0 and np.ndim(d.delivery_month) == 0:
-        pay = np.zeros(d.months)
-        pay[0] += deposit_share * capex_usd
-        pay[min(int(d.delivery_month), d.months - 1)] += (1.0 - deposit_share) * capex_usd
-        return pay
-    capex = np.asarray(capex_usd, dtype=float)
-    delivery = np.asarray(d.delivery_month, dtype=float)
-    pay = np.zeros((max(capex.size, delivery.size), d.months))
-    pay[:, 0] = deposit_share * capex.reshape(-1)
-    balance = (1.0 - deposit_share) * capex.reshape(-1)
-    if delivery.size == 1:  # every case takes delivery in the same month
-        pay[:, min(math.floor(delivery.item()), d.months - 1)] += balance
-    else:
-        pay[np.arange(len(pay)), np.minimum(np.floor(delivery).astype(int).reshape(-1), d.months - 1)] += balance
+    capex = np.asarray(capex_usd, dtype=float).reshape(-1)
+    delivery = np.asarray(d.delivery_month, dtype=float).reshape(-1)
+    n = max(capex.size, delivery.size)
+    pay = np.zeros((n, d.months))
+    pay[:, 0] = deposit_share * capex
+    month = np.minimum(np.floor(delivery).astype(int), d.months - 1)
+    pay[np.arange(n), np.broadcast_to(month, (n,))] += (1.0 - deposit_share) * capex  # one cell per row
     return pay
 
 
@@ -262,7 +252,6 @@ class Cases:
         equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
         n = cf.project_fcf.shape[0]
         irrs = irr.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]), hurdle=hurdle_rate)  # both at once
-        payback, discounted_payback = finance.payback_months_pair(cf.project_fcf, hurdle_rate)
         with np.errstate(over="ignore"):  # a revenue or equity near 0 (a price of 1e-320) gives ±inf: undefined
             ratios = {
                 "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
@@ -273,8 +262,8 @@ class Cases:
             "npv_usd": finance.npv(hurdle_rate, cf.project_fcf),
             "project_irr": irrs[:n],
             "equity_irr": irrs[n:],
-            "payback_months": payback,
-            "discounted_payback_months": discounted_payback,
+            "payback_months": finance.payback_months(cf.project_fcf),
+            "discounted_payback_months": finance.payback_months(cf.project_fcf, hurdle_rate),
             "min_dscr": finance.min_dscr(cf, self.first_operating_month),
             **ratios,
             "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
@@ -332,8 +321,9 @@ def run_cases(
     """Revenue, opex and cash flows of n cases of one design at once, vectorised across cases.
 
     Each case takes its own value of every driver (:class:`Drivers`); arrays are (n, months) and the
-    only Python loop is the debt schedule's loop over months. A case gives the same numbers alone or
-    in a batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree exactly. ``own``:
+    only Python loop is a sculpted loan's loop over months. Every case takes the same code path, alone or in a
+    batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree to rounding (numpy may sum
+    arrays of another shape in another order: a relative 1e-12 covers it). ``own``:
     :func:`operations.own_outcome` of the basis's design when already computed and ``drivers`` are
     ``Drivers.of(scenario)`` (one case at the scenario's own values), so the failure model runs once.
     """

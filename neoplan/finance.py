@@ -27,9 +27,7 @@ Conventions (stated once; the README and the Financing page repeat them):
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -44,32 +42,22 @@ SCULPT_TOLERANCE = 1e-10
 """The loop stops once no case's debt size moves by more than this share of it between two passes."""
 
 
-@lru_cache(maxsize=64)
 def _index(size: int) -> np.ndarray:
-    """0 … size-1: months of a horizon, or rows (read-only; cached: a run uses a few sizes)."""
-    out = np.arange(size)
-    out.flags.writeable = False
-    return out
+    """0 … size-1: months of a horizon, or rows."""
+    return np.arange(size)
 
 
-@lru_cache(maxsize=64)
-def _growth(annual_rate: float, months: int) -> np.ndarray:
-    """``(1 + r_m) ** t`` for t = 0 … months-1 at one annual rate (read-only; cached: NPVs reuse a few rates)."""
-    base = 1.0 + annual_rate  # monthly_rate's operations, in Python floats (faster on one rate; complex below 0)
-    r_m = base ** (1.0 / MONTHS_PER_YEAR) - 1.0 if base >= 0.0 else float(monthly_rate(annual_rate))
-    out = (1.0 + r_m) ** _index(months)
-    out.flags.writeable = False
-    return out
+def _growth(annual_rate: float | np.ndarray, months: int) -> np.ndarray:
+    """``(1 + r_m) ** t`` for t = 0 … months-1 at annual rates ``annual_rate`` (a scalar: (months,); per case (n,):
+    (n, months)), ``r_m`` the equivalent monthly rate (:func:`~neoplan.timebase.monthly_rate`)."""
+    return (1.0 + monthly_rate(annual_rate)[..., None]) ** _index(months)
 
 
 def npv(annual_rate: float | np.ndarray, cash_flows: np.ndarray) -> np.ndarray:
-    """NPV of monthly ``cash_flows`` (..., months) at an annual discount rate; month 0 undiscounted [USD]."""
+    """NPV of monthly ``cash_flows`` (..., months) at an annual discount rate (a scalar, or one per row);
+    month 0 undiscounted [USD]."""
     cf = np.asarray(cash_flows, dtype=float)
-    months = cf.shape[-1]
-    if isinstance(annual_rate, float) or np.ndim(annual_rate) == 0:
-        return np.add.reduce(cf / _growth(float(annual_rate), months), axis=-1)  # .sum(), without its overhead
-    r = monthly_rate(annual_rate)[..., None]
-    return np.add.reduce(cf / (1.0 + r) ** _index(months), axis=-1)
+    return np.sum(cf / _growth(annual_rate, cf.shape[-1]), axis=-1)
 
 
 def payback_months(cash_flows: np.ndarray, annual_rate: float | None = None) -> np.ndarray:
@@ -83,8 +71,8 @@ def payback_months(cash_flows: np.ndarray, annual_rate: float | None = None) -> 
     cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
     n, months = cf.shape
     if annual_rate is not None:
-        cf = cf / _growth(float(annual_rate), months)
-    cum = np.add.accumulate(cf, axis=-1)  # np.cumsum, without its overhead
+        cf = cf / _growth(annual_rate, months)
+    cum = np.cumsum(cf, axis=-1)
     # the last negative month; the last month if it is negative or none is (argmax is 0 if all are False)
     last = months - 1 - (cum < 0)[:, ::-1].argmax(axis=-1)
     reached = last < months - 1
@@ -93,17 +81,6 @@ def payback_months(cash_flows: np.ndarray, annual_rate: float | None = None) -> 
     frac = np.divide(cum[rows, last], step, out=np.zeros(n), where=reached & (step > 0))  # − the share of it
     out = np.where(reached, last - frac, np.nan)  # month t's flow sits at time t, as in npv
     return out.reshape(np.shape(cash_flows)[:-1]) if np.ndim(cash_flows) > 1 else out[0]
-
-
-def payback_months_pair(cash_flows: np.ndarray, annual_rate: float) -> tuple[np.ndarray, np.ndarray]:
-    """(payback, discounted payback at ``annual_rate``) of each row of ``cash_flows`` (n, months) [months].
-
-    :func:`payback_months` without and with the rate, in one batch: rows never interact, so the same numbers.
-    """
-    cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
-    n, months = cf.shape
-    both = payback_months(np.concatenate([cf, cf / _growth(float(annual_rate), months)]))
-    return both[:n], both[n:]
 
 
 def tax_with_loss_carry_forward(taxable: np.ndarray, rate: float) -> np.ndarray:
@@ -175,7 +152,11 @@ def depreciation_share(months: int, go_live: float | np.ndarray, life_months: fl
 
 @dataclass(frozen=True)
 class DebtSchedule:
-    """Monthly debt flows (n, months) [USD]; balance is at the end of each month."""
+    """Monthly debt flows (n, months) [USD]; balance is at the end of each month.
+
+    The months ``repay_start``, ``maturity`` and ``first_draw`` are reported as one int when every case has the same
+    month (one scenario always has), else as per-case months (n,); the schedules are computed per case either way.
+    """
 
     draws: np.ndarray
     interest: np.ndarray
@@ -205,72 +186,38 @@ class DebtSchedule:
 
 def annuity_payment(
     principal: np.ndarray | float, rate_per_month: np.ndarray | float, months: int | np.ndarray
-) -> np.ndarray | float:
-    """Level monthly payment repaying ``principal`` over ``months`` [USD/month].
+) -> np.ndarray:
+    """Level monthly payment repaying ``principal`` over ``months`` [USD/month] (an array; 0-d for scalars).
 
-    As ``numpy_financial.pmt`` (payments at month end, ``P r / (1 − (1 + r)^−months)``); a rate of 0 repays
-    ``P / months``. Arrays give an array; a float principal and rate above 0 give a float.
+    As ``numpy_financial.pmt`` (payments at month end, ``P r / (1 − (1 + r)^−months)``, in npf's own steps); a rate
+    of at most 1e-9 a month repays ``P / months`` (no interest to speak of).
     """
-    positive = np.asarray(rate_per_month) > 1e-9
-    if positive.all():  # no rate near 0 (the usual case): the same numbers as below, without the masks
-        growth = (1.0 + rate_per_month) ** months
-        return (0.0 + principal * growth) / ((growth - 1.0) / rate_per_month)
-    safe = np.where(positive, rate_per_month, 1.0)
-    # -npf.pmt(safe, months, principal) inlined to the operations that change a bit (safe is never 0, and
-    # npf's factor (1 + safe × 0) and its two negations are exact), without its overhead
+    rate = np.asarray(rate_per_month, dtype=float)
+    positive = rate > 1e-9
+    safe = np.where(positive, rate, 1.0)  # never 0: the formula is defined in every case, the mask picks
     growth = (1.0 + safe) ** months
-    return np.where(positive, (0.0 + principal * growth) / ((growth - 1.0) / safe), principal / months)
+    return np.where(positive, principal * growth / ((growth - 1.0) / safe), np.divide(principal, months))
 
 
-def _one_or_each(values: np.ndarray) -> int | np.ndarray:
-    """An int when every case has the same month, else the per-case months (n,)."""
-    return int(values[0]) if len(values) == 1 or (values == values[0]).all() else values
+def _months(value: int | np.ndarray, n: int) -> np.ndarray:
+    """Whole months (one for every case, or one per case) as one int per case (n,)."""
+    return _each(value, n, int)
 
 
-def _months_of(months: int | np.ndarray) -> int | np.ndarray:
-    """Months of the cases (a scalar, or per case (n,)) as one int when every case agrees, else an array (n,).
-
-    The helpers below take months in this form: an int, or an array that differs between cases.
-    """
-    if isinstance(months, int | np.integer):
-        return int(months)
-    values = np.asarray(months)
-    return _one_or_each(values) if values.ndim else int(values)
+def _one_or_each(months: np.ndarray) -> int | np.ndarray:
+    """Per-case months (n,) as one int when every case agrees, as :class:`DebtSchedule` reports them."""
+    return int(months[0]) if months.size and (months == months[0]).all() else months
 
 
-def _column(months: int | np.ndarray) -> int | np.ndarray:
-    """A month shared by every case as is; per-case months (n,) as a column (n, 1) that broadcasts over months."""
-    return months[:, None] if isinstance(months, np.ndarray) else months
+def _before(months: int, month: np.ndarray) -> np.ndarray:
+    """Which of ``months`` months come before each case's ``month`` (n,): (n, months)."""
+    return _index(months) < np.asarray(month)[:, None]
 
 
-@lru_cache(maxsize=256)
-def _before_month(months: int, month: int) -> np.ndarray:
-    """``t < month`` for t = 0 … months-1 (read-only; cached: a run uses a few months)."""
-    out = _index(months) < month
-    out.flags.writeable = False
-    return out
-
-
-@lru_cache(maxsize=256)
-def _between_months(months: int, first: int, end: int) -> np.ndarray:
-    """``first <= t < end`` for t = 0 … months-1 (read-only; cached)."""
-    out = _before_month(months, end) & ~_before_month(months, first)
-    out.flags.writeable = False
-    return out
-
-
-def _between(months: int, first: int | np.ndarray, end: int | np.ndarray) -> np.ndarray:
-    """Which of ``months`` months fall in ``first`` … ``end`` − 1: (months,) if every case agrees, else (n, months)."""
-    if isinstance(first, int | np.integer) and isinstance(end, int | np.integer):
-        return _between_months(months, int(first), int(end))
-    return _before(months, end) & ~_before(months, first)
-
-
-def _before(months: int, month: int | np.ndarray) -> np.ndarray:
-    """Which of ``months`` months come before ``month``: (months,) for one month of every case, else (n, months)."""
-    if isinstance(month, np.ndarray):
-        return _index(months) < month[:, None]
-    return _before_month(months, math.ceil(month))  # t < month ⇔ t < ⌈month⌉ for whole months t
+def _between(months: int, first: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Which of ``months`` months fall in each case's ``first`` … ``end`` − 1 (both (n,)): (n, months)."""
+    t = _index(months)
+    return (t >= np.asarray(first)[:, None]) & (t < np.asarray(end)[:, None])
 
 
 def first_draw_month(draws: np.ndarray) -> np.ndarray:
@@ -279,19 +226,12 @@ def first_draw_month(draws: np.ndarray) -> np.ndarray:
 
 
 def repayment_window(
-    financing: Financing, first_operating_month: int | np.ndarray, months: int, first_draw: int | np.ndarray = 0
-) -> tuple[int | np.ndarray, int | np.ndarray]:
-    """(first repayment month, last repayment month + 1) on the monthly grid.
+    financing: Financing, first_operating_month: np.ndarray, months: int, first_draw: np.ndarray | int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """(first repayment month, last repayment month + 1) of each case on the monthly grid (arrays (n,)).
 
     The term runs from the first draw: the loan matures ``term_months`` after it, cut at the horizon.
-    ``first_operating_month`` and ``first_draw`` may be arrays of per-case months (n,); the results are
-    then arrays too (an int where every case agrees).
     """
-    first_operating_month, first_draw = _months_of(first_operating_month), _months_of(first_draw)
-    if isinstance(first_operating_month, int) and isinstance(first_draw, int):  # one window for every case
-        first_repayment, due = first_operating_month + financing.grace_months, first_draw + financing.term_months
-        if first_repayment < due:
-            return first_repayment, min(due, months)
     start = np.asarray(first_operating_month) + financing.grace_months
     maturity = np.asarray(first_draw) + financing.term_months
     if np.any(start >= maturity):
@@ -302,9 +242,7 @@ def repayment_window(
             f"repayment would start in month {int(starts[i])}, at or after maturity in month {int(ends[i])} "
             "(the term runs from the first draw)"
         )
-    end = np.minimum(maturity, months)
-    as_int = np.ndim(start) == 0 and np.ndim(end) == 0
-    return (int(start), int(end)) if as_int else (start, end)
+    return start, np.minimum(maturity, months)
 
 
 def sculpted_debt_share(
@@ -350,111 +288,97 @@ def debt_schedule(
     Interest: the nominal annual ``rate`` compounds monthly (``rate / 12`` a month) on the balance after
     the month's draw; it is paid (or capitalised) in the same month. The term runs from the first draw.
 
+    ``annuity`` and ``straight_line`` loans follow their schedule in closed form (:func:`_level_schedule`);
+    they must be drawn in full by the first repayment month (the model draws with capex, all paid by delivery).
     ``sculpted``: the loan is sized by :func:`sculpted_debt_share` (at most ``debt_share`` of capex) and
     each month's service is CFADS × balance-at-start / PV(CFADS), i.e. CFADS / DSCR* with DSCR* ≥ the
     target (= the target when the size is set by the cover, not by the share); it repays the loan exactly
-    at maturity, with no balloon. Without ``cfads`` a sculpted loan has nothing to be sized on: no debt.
+    at maturity, with no balloon (:func:`_sculpted_schedule`, month by month). Without ``cfads`` a sculpted loan
+    has nothing to be sized on: no debt.
 
     ``first_operating_month``, ``rate`` [per year] and ``debt_share`` [fraction] may be arrays of per-case
-    values (n,); by default the financing's own values apply. Annuity and straight-line loans drawn before
-    repayment starts are computed in closed form over all months at once (:func:`_level_schedule`); the
-    rest month by month.
+    values (n,); by default the financing's own values apply.
     """
     pay = np.atleast_2d(capex_payments)
     n, months = pay.shape
-    first_operating_month = _months_of(first_operating_month)
+    first_op = _months(first_operating_month, n)
     r_m = _each(financing.interest_rate if rate is None else rate, n, float) / MONTHS_PER_YEAR
     share = _each(financing.debt_share if debt_share is None else debt_share, n, float)
     draws = pay * share[:, None]  # at the share asked for (a sculpted loan may draw less)
-    first_draw = _one_or_each(first_draw_month(draws))
-    start, end = repayment_window(financing, first_operating_month, months, first_draw)
+    first_draw = first_draw_month(draws)
+    start, end = repayment_window(financing, first_op, months, first_draw)
     maturity = first_draw + financing.term_months
-    pv = None
     if financing.amortization == "sculpted":
-        flow = np.zeros_like(pay) if cfads is None else np.broadcast_to(np.atleast_2d(cfads), pay.shape)
-        share, pv = sculpted_debt_share(
-            financing, pay, flow, r_m, _each(first_operating_month, n), _each(start, n), _each(end, n), share
-        )
+        flow = np.zeros(pay.shape) if cfads is None else np.broadcast_to(np.atleast_2d(cfads), pay.shape)
+        share, pv = sculpted_debt_share(financing, pay, flow, r_m, first_op, start, end, share)
         draws = pay * share[:, None]
-    if financing.amortization != "sculpted" and not _drawn_after(draws, start):
-        flows = _level_schedule(financing, draws, r_m, first_operating_month, start, maturity)
+        flows = _sculpted_schedule(financing, draws, r_m, first_op, start, end, maturity, flow, pv)
     else:
-        first_op_n, start_n, end_n, maturity_n = (_each(m, n) for m in (first_operating_month, start, end, maturity))
-        flows = _schedule_by_month(
-            financing, draws, r_m, first_op_n, start_n, end_n, maturity_n, cfads, np.zeros(n) if pv is None else pv
-        )
+        flows = _level_schedule(financing, draws, r_m, first_op, start, maturity)
     interest, capitalized, principal, payoff, balance = flows
     fee = np.zeros(pay.shape)
-    fee[_index(n), first_draw] = financing.upfront_fee_rate * np.add.reduce(draws, axis=1)
+    fee[_index(n), first_draw] = financing.upfront_fee_rate * draws.sum(axis=1)
     return DebtSchedule(
-        draws, interest, capitalized, interest - capitalized, principal, payoff, balance, fee, start, end, first_draw
+        draws,
+        interest,
+        capitalized,
+        interest - capitalized,
+        principal,
+        payoff,
+        balance,
+        fee,
+        _one_or_each(start),
+        _one_or_each(end),
+        _one_or_each(first_draw),
     )
-
-
-def _drawn_after(draws: np.ndarray, start: int | np.ndarray) -> bool:
-    """Whether any case draws debt after its first repayment month ``start``."""
-    if isinstance(start, int):
-        return bool(draws[:, start + 1 :].any())
-    return bool(((draws != 0) & ~_before(draws.shape[1], start + 1)).any())
 
 
 def _level_schedule(
     financing: Financing,
     draws: np.ndarray,
     r_m: np.ndarray,
-    first_op: int | np.ndarray,
-    start: int | np.ndarray,
-    maturity: int | np.ndarray,
+    first_op: np.ndarray,
+    start: np.ndarray,
+    maturity: np.ndarray,
 ) -> tuple[np.ndarray, ...]:
     """(interest, capitalised, principal, payoff, balance) (n, months) of annuity or straight-line loans [USD].
 
-    Closed form of the month-by-month rules of :func:`debt_schedule` for loans fully drawn by the
-    first repayment month ``start``: before it the balance compounds (capitalised interest) or
-    stays; from it the annuity balance is ``B q^(k+1) − P (q^(k+1) − 1) / r`` (q = 1 + r, k months
-    into repayment) and the straight-line balance ``B (T − t − 1) / (T − start)``, with whatever is
-    left due at maturity ``T`` (or at the horizon). The months may be ints (every case) or per case (n,).
+    Closed form of the month-by-month rules of :func:`debt_schedule` for loans fully drawn by each case's first
+    repayment month ``start`` (n,): before it the balance compounds (capitalised interest, before the first
+    operating month ``first_op``) or stays; from it the annuity balance is ``B q^(k+1) − P (q^(k+1) − 1) / r``
+    (q = 1 + r, k months into repayment; ``B − P (k+1)`` at a rate of 0) and the straight-line balance
+    ``B (T − t − 1) / (T − start)``, with whatever is left due at maturity ``T`` (n,) (or at the horizon).
     """
     n, months = draws.shape
     t = _index(months)
-    r = r_m[:, None]
-    s, term = _column(start), _column(maturity)
+    if np.any((draws != 0) & (t > start[:, None])):
+        raise ValueError("an annuity or straight-line loan must be drawn in full by its first repayment month")
+    r, s, term = r_m[:, None], start[:, None], maturity[:, None]
     q = 1.0 + r
-    # growth of the balance in each month, after a 1 for "before month 0", and its running product (np.cumprod)
-    growth_from = np.where(_between(months + 1, 1, (first_op if financing.capitalize_idc else 0) + 1), q, 1.0)
-    compounded_from = np.multiply.accumulate(growth_from, axis=1)
-    growth, compounded, before = growth_from[:, 1:], compounded_from[:, 1:], compounded_from[:, :-1]
-    drawn = compounded * np.add.accumulate(draws / before, axis=1)  # balance if nothing were repaid (np.cumsum)
-    # owed when repayment starts
-    at_start = (
-        drawn[:, min(start, months - 1), None]
-        if isinstance(start, int)
-        else drawn[_index(n), np.minimum(start, months - 1)][:, None]
-    )
-    waiting = _before(months, start)
-    capitalizing: np.ndarray | None = None  # the months whose interest is capitalised
+    capitalizing = (t < first_op[:, None]) & financing.capitalize_idc  # the months whose interest is capitalised
+    # growth of the balance in each month, after a 1 for "before month 0", and its running product
+    growth_from = np.ones((n, months + 1))
+    growth_from[:, 1:] = np.where(capitalizing, q, 1.0)
+    compounded_from = np.cumprod(growth_from, axis=1)
+    compounded, before = compounded_from[:, 1:], compounded_from[:, :-1]
+    drawn = compounded * np.cumsum(draws / before, axis=1)  # balance if nothing were repaid
+    at_start = drawn[_index(n), np.minimum(start, months - 1)][:, None]  # owed when repayment starts
+    waiting = t < s
     if financing.amortization == "annuity":
-        step = np.multiply.accumulate(np.where(waiting, 1.0, q), axis=1)  # q^(k+1) from the start month on
-        left = maturity - start  # months to repay in, at least one
-        if n == 1:  # one case (months are ints): Python floats, the same numbers without numpy's overhead
-            payment = annuity_payment(float(at_start[0, 0]), float(r_m[0]), max(left, 1))
-        else:
-            payment = np.asarray(annuity_payment(at_start[:, 0], r_m, np.maximum(left, 1)))[:, None]
-        positive = r > 1e-9
-        if positive.all():  # (the same numbers as the general case below, with fewer steps)
-            repaid = at_start * step - payment * (step - 1.0) / r
-            capitalizing = _before(months, first_op if financing.capitalize_idc else 0)  # growth > 1 there
-        else:
-            paid_down = np.where(positive, payment * (step - 1.0) / np.where(positive, r, 1.0), payment * (t - s + 1))
-            repaid = at_start * np.where(positive, step, 1.0) - paid_down
+        step = np.cumprod(np.where(waiting, 1.0, q), axis=1)  # q^(k+1) from the start month on
+        payment = annuity_payment(at_start[:, 0], r_m, np.maximum(maturity - start, 1))[:, None]
+        positive = r > 1e-9  # as annuity_payment: no interest at a rate of 1e-9 a month or less
+        paid_down = np.where(positive, payment * (step - 1.0) / np.where(positive, r, 1.0), payment * (t - s + 1))
+        repaid = at_start * np.where(positive, step, 1.0) - paid_down
     else:
         repaid = at_start * (term - t - 1) / np.maximum(term - s, 1)
     # whatever is left falls due at maturity (if within the horizon): no balance from month T − 1 on
-    balance = np.where(waiting, drawn, np.where(_before(months, maturity - 1), np.maximum(repaid, 0.0), 0.0))
+    balance = np.where(waiting, drawn, np.where(t < term - 1, np.maximum(repaid, 0.0), 0.0))
     owed = np.empty(balance.shape)
     owed[:, 0] = draws[:, 0]
     np.add(balance[:, :-1], draws[:, 1:], out=owed[:, 1:])
     interest = owed * r
-    capitalized = np.where(growth > 1.0 if capitalizing is None else capitalizing, interest, 0.0)
+    capitalized = np.where(capitalizing, interest, 0.0)
     principal = np.where(waiting, 0.0, owed - balance)  # none after maturity: nothing is owed then
     payoff = np.zeros(balance.shape)
     payoff[:, -1] = balance[:, -1]  # anything left is repaid at the horizon
@@ -462,12 +386,7 @@ def _level_schedule(
     return interest, capitalized, principal, payoff, balance
 
 
-def _by_month(flags: Any) -> list[bool]:
-    """Per-month flags as a Python list (cheap to read inside the month loop)."""
-    return [bool(f) for f in np.asarray(flags).tolist()]
-
-
-def _schedule_by_month(
+def _sculpted_schedule(
     financing: Financing,
     draws: np.ndarray,
     r_m: np.ndarray,
@@ -475,69 +394,47 @@ def _schedule_by_month(
     start: np.ndarray,
     end: np.ndarray,
     maturity: np.ndarray,
-    cfads: np.ndarray | None,
+    cfads: np.ndarray,
     pv: np.ndarray,
 ) -> tuple[np.ndarray, ...]:
-    """(interest, capitalised, principal, payoff, balance) (n, months), month by month (any amortization) [USD].
+    """(interest, capitalised, principal, payoff, balance) (n, months) of sculpted loans, month by month [USD].
 
-    ``pv`` (n,): PV of the sculpted service profile at the start of repayment (:func:`sculpted_debt_share`).
+    A sculpted service follows each month's CFADS (n, months), so the schedule has no closed form: each repayment
+    month pays CFADS × (balance when repayment starts ÷ ``pv`` (n,), the PV of the service profile then, see
+    :func:`sculpted_debt_share`) less interest; a service below the month's interest adds the shortfall to the
+    balance (capitalised); whatever is left (rounding) falls due at maturity, or at the horizon.
     """
     n, months = draws.shape
     # the loop runs over (months, n) arrays: row t holds month t of every case
-    draws_m = draws.T
-    month = np.arange(months)[:, None]
-    cap_m: np.ndarray = np.logical_and(month < first_op, financing.capitalize_idc)
-    rep_m: np.ndarray = (month >= start) & (month < end)
-    start_m: np.ndarray = month == start
-    due_m: np.ndarray = month == maturity - 1
-    # per month: does it apply to every case, to some (then masked per case), or to none
-    cap_all, cap_any = _by_month(cap_m.all(axis=1)), _by_month(cap_m.any(axis=1))
-    rep_all, rep_any = _by_month(rep_m.all(axis=1)), _by_month(rep_m.any(axis=1))
-    start_any, due_any = _by_month(start_m.any(axis=1)), _by_month(due_m.any(axis=1))
-    left = np.maximum(maturity - start, 1)
-    has_draw = _by_month(draws_m.any(axis=1))
-    last_drawn = max((t for t, drawn in enumerate(has_draw) if drawn), default=-1)
+    month = _index(months)[:, None]
+    draws_m, flow_m = draws.T, np.maximum(cfads, 0.0).T
+    capitalizing = (month < first_op) & financing.capitalize_idc
+    repaying = (month >= start) & (month < end)
+    starting, due_now = month == start, month == maturity - 1
+    last_drawn = int(np.flatnonzero(draws_m.any(axis=1)).max(initial=-1))
     last_end = int(end.max(initial=0))
-    flow_m = None if cfads is None else np.ascontiguousarray(np.maximum(np.atleast_2d(cfads), 0.0).T)
     interest, capitalized, principal, payoff, balance = (np.zeros((months, n)) for _ in range(5))
-    level_payment = np.zeros(n)
-    per_flow = np.zeros(n)  # sculpted: service per USD of CFADS (1 / DSCR*)
+    per_flow = np.zeros(n)  # service per USD of CFADS (1 / DSCR*), set when repayment starts
     bal = np.zeros(n)
     for t in range(months):
         if t > last_drawn and t >= last_end and not bal.any():
             break  # repaid: the rest of every schedule is zero
-        if has_draw[t]:
-            bal = bal + draws_m[t]
+        bal = bal + draws_m[t]
         owed = bal * r_m
         interest[t] = owed
-        if cap_any[t]:
-            capitalized[t] = owed if cap_all[t] else np.where(cap_m[t], owed, 0.0)
-            bal = bal + capitalized[t]
-        if start_any[t]:
-            level_payment = np.where(start_m[t], annuity_payment(bal, r_m, left), level_payment)
-            per_flow = np.where(start_m[t], bal / np.where(pv > 0, pv, np.inf), per_flow)
-        if rep_any[t]:
-            if financing.amortization == "annuity":
-                due = level_payment - owed
-            elif financing.amortization == "straight_line":
-                due = bal / np.maximum(maturity - t, 1)
-            else:
-                flow = np.zeros(n) if flow_m is None else flow_m[t]
-                due = flow * per_flow - owed
-                short = np.maximum(-due, 0.0)  # service below interest: the rest is capitalised
-                if not rep_all[t]:
-                    short = np.where(rep_m[t], short, 0.0)
-                capitalized[t] += short
-                bal = bal + short
-            if due_any[t]:
-                due = np.where(due_m[t], bal, due)  # the rest (rounding, for level loans none) falls due
-            due = np.minimum(np.maximum(due, 0.0), bal)
-            principal[t] = due if rep_all[t] else np.where(rep_m[t], due, 0.0)
-            bal = bal - principal[t]
-        if t == months - 1:
-            payoff[t] = bal  # anything left is repaid at the horizon
-            bal = bal - payoff[t]
+        capitalized[t] = np.where(capitalizing[t], owed, 0.0)
+        bal = bal + capitalized[t]
+        per_flow = np.where(starting[t], bal / np.where(pv > 0, pv, np.inf), per_flow)
+        due = flow_m[t] * per_flow - owed
+        short = np.where(repaying[t], np.maximum(-due, 0.0), 0.0)  # service below interest: the rest is capitalised
+        capitalized[t] += short
+        bal = bal + short
+        due = np.where(due_now[t], bal, due)  # the rest (rounding) falls due at maturity
+        principal[t] = np.where(repaying[t], np.minimum(np.maximum(due, 0.0), bal), 0.0)
+        bal = bal - principal[t]
         balance[t] = bal
+    payoff[-1] = balance[-1]  # anything left is repaid at the horizon
+    balance[-1] = 0.0
     return tuple(np.ascontiguousarray(m.T) for m in (interest, capitalized, principal, payoff, balance))
 
 
@@ -580,7 +477,7 @@ def residual_flows(
             exists = exists & (sold_at < months)
             k += 1
     gain = residual.copy()
-    gain[:, -1] -= bought - np.add.reduce(dep, axis=1)  # dep.sum(axis=1), without its overhead
+    gain[:, -1] -= bought - dep.sum(axis=1)
     return residual, gain
 
 
@@ -638,16 +535,17 @@ def financing_costs(
     See :class:`FinancingCosts`; ``first_operating_month``, ``go_live`` and ``life_months`` may be per case (n,).
     ``share``: :func:`depreciation_share` of ``go_live`` and ``life_months``, if already at hand.
     """
-    months = debt.interest.shape[1]
-    building = _before(months, _months_of(first_operating_month))
-    idc = np.add.reduce(np.where(building, debt.interest, 0.0), axis=1)  # .sum(axis=1), without its overhead
+    n, months = debt.interest.shape
+    building = _before(months, _months(first_operating_month, n))
+    idc = np.where(building, debt.interest, 0.0).sum(axis=1)
     idc_dep = depreciation(idc, months, go_live, life_months, share=share)
-    fee = np.add.reduce(debt.fee, axis=1)
-    amortizing = _between(months, debt.first_draw, debt.first_draw + term_months)
+    fee = debt.fee.sum(axis=1)
+    first_draw = _months(debt.first_draw, n)
+    amortizing = _between(months, first_draw, first_draw + term_months)
     amortization = np.where(amortizing, (fee / term_months)[:, None], 0.0)
-    amortization[:, -1] += fee - np.add.reduce(amortization, axis=1)  # the rest is written off when the loan ends
+    amortization[:, -1] += fee - amortization.sum(axis=1)  # the rest is written off when the loan ends
     at_sale = np.zeros(idc_dep.shape)
-    at_sale[:, -1] = idc - np.add.reduce(idc_dep, axis=1)
+    at_sale[:, -1] = idc - idc_dep.sum(axis=1)
     return FinancingCosts(idc, idc_dep, np.where(building, 0.0, debt.interest), amortization, at_sale)
 
 
@@ -709,8 +607,7 @@ def cash_flows(
         revenue, opex, pay = np.broadcast_arrays(revenue, opex, pay)
     n, months = revenue.shape
     capex_total = _each(capex_total, n, float)
-    # one month for all cases: an int, so the debt schedule's repay_start is one too
-    first_operating = _months_of(np.ceil(go_live).astype(int))
+    first_operating = np.ceil(_each(go_live, n, float)).astype(int)  # each case's first full operating month
     ebitda = revenue - opex
     refresh = refresh_capex_usd if end_of_life == "refresh" else None
     share = depreciation_share(months, go_live, life_months)  # of the first cluster, and of its IDC
@@ -769,10 +666,10 @@ def cash_flows(
     )
 
 
-def _loan_months(cf: CashFlows) -> int | np.ndarray:
-    """Months of each case that the loan can serve: up to its maturity, cut at the horizon (an int if all agree)."""
-    maturity, horizon = cf.debt.maturity, cf.debt.interest.shape[1]
-    return np.minimum(horizon, maturity) if isinstance(maturity, np.ndarray) else min(horizon, maturity)
+def _loan_months(cf: CashFlows) -> np.ndarray:
+    """Months of each case (n,) that the loan can serve: up to its maturity, cut at the horizon."""
+    n, horizon = cf.debt.interest.shape
+    return np.minimum(_months(cf.debt.maturity, n), horizon)
 
 
 def dscr_table(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarray:
@@ -785,30 +682,20 @@ def dscr_table(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.nda
     """
     debt = cf.debt
     n, horizon = debt.interest.shape
-    first, end = _months_of(first_operating_month), _loan_months(cf)
+    first, end = _months(first_operating_month, n), _loan_months(cf)
     year = MONTHS_PER_YEAR
-    span = end - first
-    periods = max(-(-int(span.max() if isinstance(span, np.ndarray) else span) // year), 0)
+    periods = max(-(-int((end - first).max(initial=0)) // year), 0)
     if periods == 0:
         return np.full((n, 0), np.nan)
     # debt service and CFADS of each case's months first … end − 1, from the left, 0 after, in 12-month blocks
-    if isinstance(span, int):  # the same months for every case: slices
-        blocks = np.zeros((2, n, periods * year))
-        np.add(debt.interest_paid[:, first:end], debt.principal[:, first:end], out=blocks[0, :, :span])
-        np.subtract(cf.ebitda[:, first:end], cf.tax[:, first:end], out=blocks[1, :, :span])
-        ds, flow = np.add.reduce(blocks.reshape(2, n, periods, year), axis=-1)
-    else:
-        month = _column(first) + _index(periods * year)
-        inside = month < _column(end)
-        at = _index(n)[:, None], np.minimum(month, horizon - 1)
-        ds, flow = (
-            np.add.reduce(np.where(inside, a[at], 0.0).reshape(n, periods, year), axis=-1)
-            for a in (debt.debt_service, cf.cfads)
-        )
-    covered = ds > 1e-6
-    if isinstance(span, np.ndarray):  # some cases have fewer periods
-        covered &= _column(first) + year * _index(periods) < _column(end)
-    return np.divide(flow, ds, out=np.full(ds.shape, np.nan), where=covered)
+    month = first[:, None] + _index(periods * year)
+    inside = month < end[:, None]
+    at = _index(n)[:, None], np.minimum(month, horizon - 1)
+    ds, flow = (
+        np.where(inside, a[at], 0.0).reshape(n, periods, year).sum(axis=-1) for a in (debt.debt_service, cf.cfads)
+    )
+    exists = first[:, None] + year * _index(periods) < end[:, None]  # some cases may have fewer periods
+    return np.divide(flow, ds, out=np.full(ds.shape, np.nan), where=exists & (ds > 1e-6))
 
 
 def dscr_by_period(cf: CashFlows, first_operating_month: int) -> tuple[np.ndarray, np.ndarray]:
@@ -835,31 +722,19 @@ def llcr(cf: CashFlows, first_operating_month: int | np.ndarray) -> np.ndarray:
     PV of CFADS from the first full operating month to the loan's maturity (cut at the horizon),
     discounted at the loan's own monthly rate (the interest accrued on the balance at that month ÷ that
     balance, i.e. the nominal annual rate ÷ 12), divided by the debt outstanding at the start of that month.
+    ``first_operating_month`` may be an array of per-case months (n,).
     """
     debt = cf.debt
     n, horizon = debt.balance.shape
-    first, end = _months_of(first_operating_month), _loan_months(cf)
-    aligned = isinstance(first, int) and isinstance(end, int)  # the same months for every case: slices
-    if aligned:
-        first = min(first, horizon - 1)
-        balance = (debt.balance[:, first - 1] if first > 0 else 0.0) + debt.draws[:, first]
-        interest = debt.interest[:, first]
-    else:
-        first = np.minimum(first, horizon - 1)
-        rows = _index(n)
-        balance = np.where(first > 0, debt.balance[rows, np.maximum(first - 1, 0)], 0.0) + debt.draws[rows, first]
-        interest = debt.interest[rows, first]
+    first, end = np.minimum(_months(first_operating_month, n), horizon - 1), _loan_months(cf)
+    rows = _index(n)
+    balance = np.where(first > 0, debt.balance[rows, np.maximum(first - 1, 0)], 0.0) + debt.draws[rows, first]
     owed = balance > 1e-6
-    q = 1.0 + np.divide(interest, balance, out=np.zeros(n), where=owed)[:, None]
-    t = _index(horizon)
-    if aligned:  # (the same numbers as below)
-        discounted = np.zeros((n, horizon))
-        discounted[:, first:end] = (cf.ebitda[:, first:end] - cf.tax[:, first:end]) * q ** (first - 1 - t[first:end])
-    else:
-        f = _column(first)
-        window = (t >= f) & (t < _column(end))
-        discounted = np.where(window, cf.cfads * q ** np.where(window, f - 1 - t, 0), 0.0)
-    return np.divide(np.add.reduce(discounted, axis=1), balance, out=np.full(n, np.nan), where=owed)
+    q = 1.0 + np.divide(debt.interest[rows, first], balance, out=np.zeros(n), where=owed)[:, None]
+    t, f = _index(horizon), first[:, None]
+    window = (t >= f) & (t < end[:, None])
+    discounted = np.where(window, cf.cfads * q ** np.where(window, f - 1 - t, 0), 0.0)
+    return np.divide(discounted.sum(axis=1), balance, out=np.full(n, np.nan), where=owed)
 
 
 def covenant_headroom(min_dscr_value: np.ndarray | float, covenant_dscr: float) -> np.ndarray:

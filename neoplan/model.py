@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -487,12 +487,7 @@ RENTAL_DATE_GAP_MONTHS = 12
 
 def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
     """A warning when the book's date is far from the date of the platform's reference rental price, else None."""
-    return _rental_date_warning(platform.key, book.as_of)
-
-
-@lru_cache(maxsize=64)
-def _rental_date_warning(platform_key: str, as_of: str) -> str | None:
-    """:func:`rental_date_warning` of a platform and a book date (the shipped rental prices; cached)."""
+    platform_key, as_of = platform.key, book.as_of
     rental = default_rentals().get(platform_key)
     if rental is None:
         return None

@@ -34,9 +34,10 @@ the same cluster run the reference way (checklist done, default burn-in, no spar
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import attrgetter
+from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
@@ -60,10 +61,10 @@ FULL_NICS = 8
 """Back-end NICs per HGX server of the reference design (one per GPU) [count]."""
 
 
-@lru_cache(maxsize=1)
-def constants() -> dict[str, float]:
-    """The constants of ``data/operations.csv`` by key [the unit of each row]."""
-    return {k: row.value for k, row in read_assumptions(OPERATIONS_FILE).items()}
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/operations.csv (evaluate 1 → 4 ms without)
+def constants() -> Mapping[str, float]:
+    """The constants of ``data/operations.csv`` by key [the unit of each row] (read-only)."""
+    return MappingProxyType({k: row.value for k, row in read_assumptions(OPERATIONS_FILE).items()})
 
 
 def constant(key: str) -> float:
@@ -82,7 +83,6 @@ def failures_per_month(preset: str, gpus: float, mtbf_multiple: float = 1.0) -> 
     return _per_gpu_day(preset) * DAYS_PER_MONTH * gpus / mtbf_multiple
 
 
-@lru_cache(maxsize=len(PRESETS))
 def _per_gpu_day(preset: str) -> float:
     """Job interruptions per GPU-day of a failure preset [count/GPU-day]."""
     if preset not in PRESETS:
@@ -92,9 +92,8 @@ def _per_gpu_day(preset: str) -> float:
     )
 
 
-@lru_cache(maxsize=1)
 def cause_shares() -> dict[str, float]:
-    """Share of interruptions by cause (Llama 3 counts) [fraction] (cached; treat as read-only)."""
+    """Share of interruptions by cause (Llama 3 counts) [fraction]."""
     counts = {c: constant(f"cause.{c}.count") for c in CAUSES}
     total = sum(counts.values())
     return {c: v / total for c, v in counts.items()}
@@ -134,20 +133,14 @@ def early_life_interruptions(rate_per_month: float, burn_in: float) -> float:
 def early_life_by_month(months: int, go_live_month: np.ndarray | float, burn_in: float) -> np.ndarray:
     """Early-life interruptions per month per unit of steady monthly rate, shape (n, months) [ratio].
 
-    Month ``t`` covers ``[t, t+1)``; the hazard starts at go-live at age ``burn_in`` [months].
+    Month ``t`` covers ``[t, t+1)``; the hazard starts at go-live at age ``burn_in`` [months]. The same hazard as
+    :func:`early_life_interruptions`, integrated month by month for the engine (that one is its integral over the
+    whole life, one number for the operations report).
     """
     tau = constant("early_life.decay_weeks") / WEEKS_PER_MONTH
     g = np.asarray(go_live_month, dtype=float).reshape(-1, 1)
-    decayed = np.exp(np.maximum(_month_edges(months) - g, 0.0) / -tau)  # at the start of months 0 … months
+    decayed = np.exp(np.maximum(np.arange(months + 1) - g, 0.0) / -tau)  # at the start of months 0 … months
     return constant("early_life.hazard_multiple") * tau * math.exp(-burn_in / tau) * (decayed[:, :-1] - decayed[:, 1:])
-
-
-@lru_cache(maxsize=16)
-def _month_edges(months: int) -> np.ndarray:
-    """0, 1, …, ``months`` as floats: where months 0 … months−1 start and the last one ends [months]; read only."""
-    edges = np.arange(months + 1, dtype=float)
-    edges.flags.writeable = False
-    return edges
 
 
 # --- recovery -------------------------------------------------------------------------------------------------------
@@ -158,7 +151,6 @@ def detection_minutes(ops: Operations) -> float:
     return _detection_minutes(ops.nccl_hang_detection, ops.monitoring)
 
 
-@lru_cache(maxsize=4)
 def _detection_minutes(nccl_hang_detection: bool, monitoring: bool) -> float:
     hang = constant("detection.hang_share")
     detector = constant("detection.power_draw_minutes" if nccl_hang_detection else "detection.watchdog_minutes")
@@ -173,45 +165,27 @@ def restore_minutes(checkpoint_tb: float, read_gbyte_per_s: float) -> float:
     return checkpoint_tb * 1000.0 / read_gbyte_per_s / 60.0
 
 
-@lru_cache(maxsize=64)
 def _poisson_tail_terms(spares: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(k = spares+1 … stop-1 as floats, ln k!, k − spares) for :func:`expected_excess`'s Poisson tail; read only."""
+    """(k = spares+1 … stop-1 as floats, ln k!, k − spares) for :func:`expected_excess`'s Poisson tail."""
     k = np.arange(spares + 1, stop, dtype=float)
-    log_factorial = np.array([math.lgamma(x + 1.0) for x in k])
-    excess = k - spares
-    k.flags.writeable = log_factorial.flags.writeable = excess.flags.writeable = False
-    return k, log_factorial, excess
+    return k, np.array([math.lgamma(x + 1.0) for x in k]), k - spares
 
 
-def expected_excess(mean: Value, spares: int) -> Value:
-    """E[max(D − spares, 0)] for D ~ Poisson(``mean``): servers down and not covered by a spare [count].
+def expected_excess(mean: np.ndarray, spares: int) -> np.ndarray:
+    """E[max(D − spares, 0)] for D ~ Poisson(``mean``) (n,): servers down and not covered by a spare [count] (n,).
 
-    ``mean`` is one float or an array of cases; the result is of the same kind (a float gives the very number
-    its case gives in an array).
+    The sum of (k − spares) P(D = k) over k > spares, as far as the largest mean needs (the terms beyond are below
+    the last bit; with spares far beyond every mean the whole tail is, and the result 0).
     """
-    if spares <= 0:
-        return mean
-    if isinstance(mean, float):
-        return _one_case_excess(mean, spares) if mean > 0 else 0.0
-    top = float(mean.max()) if mean.size else 0.0
-    return _poisson_tail(np.maximum(mean, 1e-300)[..., None], spares, top) * (mean > 0)
-
-
-@lru_cache(maxsize=256)
-def _one_case_excess(mean: float, spares: int) -> float:
-    """:func:`expected_excess` of one positive mean (cached: a design's rate, unchanged by prices or financing)."""
-    return float(_poisson_tail(max(mean, 1e-300), spares, mean))
-
-
-def _poisson_tail(mean: float | np.ndarray, spares: int, top: float) -> float | np.ndarray:
-    """Σ (k − spares) P(D = k) over k > spares, D ~ Poisson(``mean`` > 0: a float or a column (n, 1) of cases),
-    as far as the largest mean ``top`` needs."""
+    mean = np.asarray(mean, dtype=float)
+    top = float(mean.max(initial=0.0))
     reach = top + 12.0 * math.sqrt(top)
     if spares > reach + 40.0:
-        return 0.0
+        return np.zeros(mean.shape)
     k, log_factorial, excess = _poisson_tail_terms(spares, spares + int(reach + 60.0))
-    log_pmf = -mean + k * np.log(mean) - log_factorial
-    return (excess * np.exp(log_pmf)).sum(axis=-1)
+    positive = np.maximum(mean, 1e-300)[..., None]  # a mean of 0 has no tail (its log is not defined)
+    log_pmf = -positive + k * np.log(positive) - log_factorial
+    return (excess * np.exp(log_pmf)).sum(axis=-1) * (mean > 0)
 
 
 # --- performance ----------------------------------------------------------------------------------------------------
@@ -223,75 +197,38 @@ def _stretch(bandwidth_ratio: float) -> float:
     return (1.0 - c) + c / bandwidth_ratio
 
 
-class _Layout(NamedTuple):
-    """The design choices delivered performance depends on (fields named as in the scenario)."""
-
-    topology: str
-    servers_per_rack: int
-    servers: int
-    servers_per_su: int
-    oversubscription: float
-    nics_per_node: int
-    gpudirect_rdma: bool
-    ofed: bool
-    virtual_machines: bool
-    nccl_topo_file: bool
-    slurm_topology_conf: bool
-
-
-_LAYOUT_FIELDS = attrgetter(
-    "fabric.topology",
-    "facility.servers_per_rack",
-    "cluster.servers",
-    "fabric.servers_per_su",
-    "fabric.oversubscription",
-    "fabric.nics_per_node",
-    "operations.gpudirect_rdma",
-    "operations.ofed",
-    "operations.virtual_machines",
-    "operations.nccl_topo_file",
-    "operations.slurm_topology_conf",
-)
-"""The fields of :class:`_Layout` from a scenario, in their order (a plain tuple: the cache key)."""
-
-
 def performance_by_cause(scenario: Scenario) -> dict[str, float]:
     """Delivered-performance factor of each design choice and checklist gap vs the reference [ratio, ≤ 1 each].
 
     Bandwidth effects are each taken alone against full bandwidth; :func:`performance_factor` combines the
     bandwidth ratios first, so the factors here multiply to slightly less than the combined factor.
     """
-    return dict(_performance_by_cause(_LAYOUT_FIELDS(scenario)))
-
-
-@lru_cache(maxsize=64)
-def _performance_by_cause(layout: tuple[object, ...]) -> dict[str, float]:
-    ratios = _bandwidth_ratios(_Layout._make(layout))
+    ratios = _bandwidth_ratios(scenario)
     return {k: 1.0 / _stretch(r) if k != "topology_conf" else r for k, r in ratios.items()}
 
 
-def _bandwidth_ratios(layout: _Layout) -> dict[str, float]:
+def _bandwidth_ratios(scenario: Scenario) -> dict[str, float]:
     """Back-end bandwidth ratio of each cause [ratio]; ``topology_conf`` is a direct throughput factor."""
-    servers = layout.servers
-    if layout.topology == "tor":
-        per_leaf = max(layout.servers_per_rack, 1)
+    fabric, ops, servers = scenario.fabric, scenario.operations, scenario.cluster.servers
+    if fabric.topology == "tor":
+        per_leaf = max(scenario.facility.servers_per_rack, 1)
         crossing = 0.0 if servers <= per_leaf else 1.0 - (per_leaf - 1) / (servers - 1)
         congestion = constant("perf.tor_congestion_bandwidth_ratio")
     else:  # rail-optimized: only traffic between pods crosses the spines
-        crossing = constant("perf.cross_pod_comm_share") if servers > layout.servers_per_su else 0.0
+        crossing = constant("perf.cross_pod_comm_share") if servers > fabric.servers_per_su else 0.0
         congestion = 1.0
     rail = 1.0 / ((1.0 - crossing) + crossing / congestion)
-    spine = 1.0 / ((1.0 - crossing) + crossing * layout.oversubscription / congestion)
+    spine = 1.0 / ((1.0 - crossing) + crossing * fabric.oversubscription / congestion)
     rdma = constant("perf.gpudirect_off_gbps") / constant("perf.gpudirect_on_gbps")
     return {
-        "backend_nics": layout.nics_per_node / FULL_NICS,
+        "backend_nics": fabric.nics_per_node / FULL_NICS,
         "rail_layout": rail,
         "oversubscription": spine / rail,
-        "gpudirect": 1.0 if (layout.gpudirect_rdma and layout.ofed) else rdma,
+        "gpudirect": 1.0 if (ops.gpudirect_rdma and ops.ofed) else rdma,
         "vm_topology": constant("perf.vm_no_topo_bandwidth_ratio")
-        if (layout.virtual_machines and not layout.nccl_topo_file)
+        if (ops.virtual_machines and not ops.nccl_topo_file)
         else 1.0,
-        "topology_conf": 1.0 if layout.slurm_topology_conf else constant("perf.topology_conf_missing_factor"),
+        "topology_conf": 1.0 if ops.slurm_topology_conf else constant("perf.topology_conf_missing_factor"),
     }
 
 
@@ -301,12 +238,7 @@ def performance_factor(scenario: Scenario) -> float:
     Bandwidth ratios multiply (4 NICs and an oversubscribed spine both cut what a GPU gets), then stretch the
     exposed communication; a missing topology.conf multiplies the result.
     """
-    return _performance_factor(_LAYOUT_FIELDS(scenario))
-
-
-@lru_cache(maxsize=64)
-def _performance_factor(layout: tuple[object, ...]) -> float:
-    ratios = _bandwidth_ratios(_Layout._make(layout))
+    ratios = _bandwidth_ratios(scenario)
     bandwidth = math.prod(v for k, v in ratios.items() if k != "topology_conf")
     return ratios["topology_conf"] / _stretch(bandwidth)
 
@@ -316,7 +248,6 @@ def utilization_factor(ops: Operations) -> float:
     return _utilization_factor(ops.scheduler, ops.drivers, ops.shared_storage, ops.pkey_isolation)
 
 
-@lru_cache(maxsize=64)
 def _utilization_factor(scheduler: str, drivers: bool, shared_storage: bool, pkey_isolation: bool) -> float:
     served = {
         "slurm": constant("util.slurm_share") + constant("util.own_share"),
@@ -395,16 +326,14 @@ def outcome(
 
 
 def own_outcome(ops: Operations, design: Design) -> Outcome:
-    """:func:`outcome` of one case at the scenario's own MTBF multiple and detection time (worked in floats)."""
-    figures = _steady_state(
-        ops, design, design.spare_servers, float(ops.mtbf_multiple), detection_minutes(ops), ops.sdc_checks
-    )
-    return Outcome(*[np.array((figure,)) for figure in figures])
+    """:func:`outcome` of one case at the scenario's own MTBF multiple and detection time."""
+    return outcome(ops, design, ops.mtbf_multiple, detection_minutes(ops))
 
 
 def reference_goodput(ops: Operations, design: Design) -> float:
     """Goodput of the same cluster run the reference way: checklist done, no spares, preset MTBF [fraction]."""
-    return _steady_state(ops, design, 0, 1.0, _detection_minutes(True, True), True)[GOODPUT]
+    reference = _steady_state(ops, design, 0, np.ones(1), np.array([_detection_minutes(True, True)]), True)
+    return float(reference[GOODPUT][0])
 
 
 class _Failures(NamedTuple):
@@ -429,9 +358,8 @@ class _Failures(NamedTuple):
     """Share of the interruptions that need a part or the server replaced (an RMA) [fraction]."""
 
 
-@lru_cache(maxsize=64)
 def _failures(preset: str, gpus: int, transceivers_per_gpu: float, spare: bool, sdc_checks: bool) -> _Failures:
-    """:class:`_Failures` of a design (a pure function of a few design figures, so cached)."""
+    """:class:`_Failures` of a design (a pure function of a few design figures)."""
     by_cause = interruptions_by_cause(preset, gpus, transceivers_per_gpu, 1.0)
     total = sum(by_cause.values())
     hardware_share = sum(by_cause[c] for c in HARDWARE_CAUSES) / total
@@ -458,9 +386,9 @@ GOODPUT = 6
 
 
 def _steady_state(
-    ops: Operations, design: Design, spares: int, mtbf: Value, detect: Value, sdc_checks: bool
-) -> tuple[Value, Value, Value, Value, Value, Value, Value, Value]:
-    """The :class:`Outcome` figures, in its order, of one case (floats) or n cases (arrays (n,)).
+    ops: Operations, design: Design, spares: int, mtbf: np.ndarray, detect: np.ndarray, sdc_checks: bool
+) -> tuple[np.ndarray, ...]:
+    """The :class:`Outcome` figures, in its order, of n cases (arrays (n,)).
 
     Of ``ops`` only the failure preset, checkpoint interval and job share are read, of ``design`` neither the hot
     spares nor the performance and utilization factors: ``spares`` and ``sdc_checks`` are given apart, so that the
@@ -483,18 +411,9 @@ def _steady_state(
     return rate, detect, lost_min, lost_gpu_h, down, availability, goodput, rate * f.repairs_per_interruption
 
 
-def _clip01(x: Value) -> Value:
-    """``x`` within [0, 1] (a float stays a float)."""
-    if isinstance(x, float):
-        return min(max(x, 0.0), 1.0)
+def _clip01(x: np.ndarray) -> np.ndarray:
+    """``x`` within [0, 1]."""
     return np.minimum(np.maximum(x, 0.0), 1.0)
-
-
-def _nonnegative(x: Value) -> Value:
-    """``x`` or 0, whichever is larger (a float stays a float)."""
-    if isinstance(x, float):
-        return max(x, 0.0)
-    return np.maximum(x, 0.0)
 
 
 @dataclass(frozen=True)
@@ -591,7 +510,7 @@ def price_factor(
     """
     delivered = design.performance_factor * (1.0 - performance_penalty) * goodput / ref_goodput
     factor = 1.0 - ops.performance_elasticity * (1.0 - delivered)
-    return _nonnegative(factor)
+    return np.maximum(factor, 0.0)
 
 
 def sla_credit_share(ops: Operations, availability: Value) -> Value:
@@ -611,35 +530,9 @@ def repair_usd_per_month(remote_hands_usd_per_hour: float, out: Outcome) -> np.n
     return out.repairs_per_month * per_repair
 
 
-class _Checklist(NamedTuple):
-    """The readiness choices of an ``operations:`` section (fields named as there)."""
-
-    drivers: bool
-    ofed: bool
-    gpudirect_rdma: bool
-    scheduler: str
-    shared_storage: bool
-    pkey_isolation: bool
-    monitoring: bool
-    sdc_checks: bool
-    nccl_hang_detection: bool
-    slurm_topology_conf: bool
-    virtual_machines: bool
-    nccl_topo_file: bool
-
-
-_CHECKLIST_FIELDS = attrgetter(*_Checklist._fields)
-"""The fields of :class:`_Checklist` from an ``operations:`` section (a plain tuple: the cache key)."""
-
-
 def checklist_gaps(scenario: Scenario) -> list[ChecklistGap]:
     """The readiness items not in place, each with its priced effect (numbers from data/operations.csv)."""
-    return list(_checklist_gaps(_CHECKLIST_FIELDS(scenario.operations)))
-
-
-@lru_cache(maxsize=64)
-def _checklist_gaps(checklist: tuple[object, ...]) -> tuple[ChecklistGap, ...]:
-    ops, c = _Checklist._make(checklist), constant
+    ops, c = scenario.operations, constant
     rdma = f"back end at {c('perf.gpudirect_off_gbps'):g} instead of {c('perf.gpudirect_on_gbps'):g} Gbit/s per NIC"
     items: list[tuple[bool, str, str, str, str]] = [
         (
@@ -723,7 +616,7 @@ def _checklist_gaps(checklist: tuple[object, ...]) -> tuple[ChecklistGap, ...]:
                 f"the {c('util.slurm_share'):.0%} of customers who want SLURM are not served",
             )
         )
-    return tuple(ChecklistGap(item, label, channel, effect) for ok, item, label, channel, effect in items if not ok)
+    return [ChecklistGap(item, label, channel, effect) for ok, item, label, channel, effect in items if not ok]
 
 
 def operations_report(scenario: Scenario, design: Design, own: Outcome | None = None) -> OperationsReport:
@@ -764,7 +657,7 @@ def operations_report(scenario: Scenario, design: Design, own: Outcome | None = 
         performance_factor=design.performance_factor,
         performance_by_cause=performance_by_cause(scenario),
         utilization_factor=design.utilization_factor,
-        price_factor=price_factor(ops, design, steady, ref, 0.0),
+        price_factor=float(price_factor(ops, design, steady, ref, 0.0)),
         sla_credit_share=sla_credit_share(ops, availability)
         if ops.sla_credits == "failure_model"
         else scenario.pricing.sla_credit_share,

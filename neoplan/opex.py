@@ -224,25 +224,18 @@ def opex_for_year(
 
 def opex_by_year(
     scenario: Scenario, book: PriceBook, basis: OpexBasis, years: int, *, ufm_subscription: bool = False
-) -> dict[str, np.ndarray | float]:
-    """The ``YEARLY_CATEGORIES`` of :func:`opex_for_year` for operating years 1 … ``years`` [USD/year].
-
-    Each an array by year (index 0 = year 1), or one float where every year's value is the same: all of them
-    but hardware support, the one category that depends on the year (it starts after the warranty).
-    """
-    first = opex_for_year(scenario, book, basis, 1, ufm_subscription=ufm_subscription)
-    table: dict[str, np.ndarray | float] = {c: float(first[c]) for c in YEARLY_CATEGORIES}
-    rate, warranty = scenario.opex.support_rate, scenario.node.warranty_years
-    support = [hardware_support_usd_per_year(basis.hardware_capex_usd, rate, y, warranty) for y in range(1, years + 1)]
-    table["hardware_support"] = float(support[0]) if all(v == support[0] for v in support) else np.array(support)
-    return table
+) -> dict[str, np.ndarray]:
+    """The ``YEARLY_CATEGORIES`` of :func:`opex_for_year` for operating years 1 … ``years``, each an array by year
+    (index 0 = year 1) [USD/year]."""
+    by_year = [opex_for_year(scenario, book, basis, y, ufm_subscription=ufm_subscription) for y in range(1, years + 1)]
+    return {c: np.array([year[c] for year in by_year]) for c in YEARLY_CATEGORIES}
 
 
 def monthly_opex(
     scenario: Scenario,
     d: revenue.AnyDates,
     *,
-    opex_usd_per_year: dict[str, np.ndarray | float],
+    opex_usd_per_year: dict[str, np.ndarray],
     it_idle_kw: float,
     it_busy_kw: float,
     it_peak_kw: float,
@@ -255,8 +248,8 @@ def monthly_opex(
 ) -> dict[str, np.ndarray]:
     """Opex per month by category for n cases (n, months) [USD]; SG&A excluded (it follows revenue).
 
-    ``opex_usd_per_year`` holds the ``YEARLY_CATEGORIES`` by operating year (index 0 = year 1) [USD/year],
-    a float where every year is the same. The prices, PUE, capex multiple and ``repairs_usd_per_month`` (the failure
+    ``opex_usd_per_year`` holds the ``YEARLY_CATEGORIES`` by operating year (index 0 = year 1) [USD/year]
+    (:func:`opex_by_year`). The prices, PUE, capex multiple and ``repairs_usd_per_month`` (the failure
     model's repair bill per month in service; None = no repairs) are (n,) arrays, one per case;
     ``d`` holds per-case dates (columns (n, 1), see :func:`~neoplan.revenue.delayed`).
 
@@ -270,15 +263,12 @@ def monthly_opex(
     months = d.months
     # from the date on, 0 after a shutdown at the end of the useful life
     site_on, staffed, live = d.install_share, d.delivery_share, d.live_share
-    since = d.cluster_months  # months into the cluster in service: each new cluster starts at operating year 1
-    if d.end_of_life == "refresh":  # ... and a new warranty, insured at its own capex multiple
-        year = (since // MONTHS_PER_YEAR).astype(int)
-        refreshed = revenue.cluster_index(months, d) > 0
-        multiple = capex_multiple[:, None] * np.where(refreshed, scenario.timeline.refresh_capex_multiple, 1.0)
-    else:  # the operating year (:func:`~neoplan.timebase.operating_year_index`)
-        year = np.floor(since / MONTHS_PER_YEAR).astype(int)
-        multiple = capex_multiple[:, None]
-    by_year = {c: _by_year(opex_usd_per_year[c], year) / MONTHS_PER_YEAR for c in YEARLY_CATEGORIES}
+    # the operating year (:func:`~neoplan.timebase.operating_year_index`) of the cluster in service: each refresh
+    # cluster starts again at year 1, with a new warranty, insured at its own capex multiple
+    year = np.floor(d.cluster_months / MONTHS_PER_YEAR).astype(int)
+    refreshed = revenue.cluster_index(months, d) > 0  # never without a refresh
+    multiple = capex_multiple[:, None] * np.where(refreshed, scenario.timeline.refresh_capex_multiple, 1.0)
+    by_year = {c: opex_usd_per_year[c][year] / MONTHS_PER_YEAR for c in YEARLY_CATEGORIES}
 
     in_colo = scenario.facility.electricity_in_colo
     idle = np.asarray(power_usd_per_year(it_idle_kw, pue, electricity_usd_per_kwh, in_colo=in_colo))
@@ -297,8 +287,3 @@ def monthly_opex(
         "insurance": by_year["insurance"] * site_on * multiple,
         "transit": by_year["transit"] * live,
     }
-
-
-def _by_year(table: np.ndarray | float, year: np.ndarray) -> np.ndarray | float:
-    """``table[year]`` [USD/year]; a float table is the same every year (no (n, months) lookup)."""
-    return table if isinstance(table, float) else table[year]

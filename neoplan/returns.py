@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -35,7 +35,7 @@ class _CapitalPerUsd(NamedTuple):
     """The capital flows of a design per dollar of its capex (months,) [USD per USD]: they all scale with capex.
 
     As the engine books them: the first cluster's payments, refresh clusters' when ``end_of_life`` is refresh,
-    and each cluster sold at the end of its useful life or at the horizon. Read-only (cached).
+    and each cluster sold at the end of its useful life or at the horizon.
     """
 
     paid: np.ndarray
@@ -54,35 +54,22 @@ class _CapitalPerUsd(NamedTuple):
 def _capital_flows(scenario: Scenario, d: revenue.Dates) -> _CapitalPerUsd:
     """The design's capital flows per dollar of capex (multiply by the capex) from the timeline alone."""
     t = scenario.timeline
-    return _capital_flows_of(d, t.deposit_share, t.refresh_capex_multiple, t.end_of_life, t.residual_value_share)
-
-
-@lru_cache(maxsize=8)
-def _capital_flows_of(
-    d: revenue.Dates,
-    deposit_share: float,
-    refresh_capex_multiple: float,
-    end_of_life: str,
-    residual_value_share: float,
-) -> _CapitalPerUsd:
-    """:func:`_capital_flows` from the fields it reads, cached: the same for every capex, price or rate."""
     capex = np.ones(1)
-    refresh = capex * refresh_capex_multiple if end_of_life == "refresh" else None
-    paid = capex_payments(1.0, d, deposit_share) + refresh_payments(capex, d, deposit_share, refresh_capex_multiple)[0]
+    refresh = capex * t.refresh_capex_multiple if t.end_of_life == "refresh" else None
+    paid = capex_payments(capex, d, t.deposit_share) + refresh_payments(
+        capex, d, t.deposit_share, t.refresh_capex_multiple
+    )
     dep = finance.depreciation(capex, d.months, d.go_live_month, d.life_months, refresh_capex_usd=refresh)
     residual, gain = finance.residual_flows(
         capex,
         dep,
         d.months,
-        residual_value_share,
+        t.residual_value_share,
         end_of_life_month=revenue.end_of_life_month(d),
         life_months=d.life_months,
         refresh_capex_usd=refresh,
     )
-    out = _CapitalPerUsd(paid, dep[0], residual[0], gain[0], paid - residual[0], dep[0] - gain[0])
-    for a in out:
-        a.flags.writeable = False
-    return out
+    return _CapitalPerUsd(paid[0], dep[0], residual[0], gain[0], paid[0] - residual[0], dep[0] - gain[0])
 
 
 def _tco(
@@ -190,18 +177,19 @@ the last price reached, below the root."""
 
 def _price_curve(
     scenario: Scenario, d: revenue.Dates, capex_usd: float, opex_fixed: dict[str, np.ndarray]
-) -> _PriceCurve | None:
+) -> _PriceCurve:
     """:func:`project_npv` as a function of one price, with everything price-independent built once.
 
-    Revenue is affine in the headline price (every contract price is proportional to it, or pinned), so
-    it is tabulated at two prices and interpolated; a third price checks that: None if it is not.
+    Revenue is affine in the headline price (every contract price is proportional to it, or pinned;
+    :func:`neoplan.revenue.revenue_schedule`), so it is tabulated at two prices; a third price checks that (a
+    revenue that is not affine is a bug here: RuntimeError).
     """
     probe = np.array([[0.0], [1.0], [2.0]])
     rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=probe).revenue_usd
     at_zero, per_usd = rev[0], rev[1] - rev[0]
     off_line = np.abs(rev[2] - rev[1] - per_usd).max(initial=0.0)
     if off_line > 1e-9 * np.abs(rev[2]).max(initial=0.0) + 1e-6:
-        return None
+        raise RuntimeError(f"revenue is not affine in the headline price (off by ${off_line:,.2f} at $2/GPU-h)")
     capital, months, keep = _capital_flows(scenario, d), d.months, 1.0 - scenario.opex.sga_rate
     ebitda_at_zero = at_zero * keep - np.add.reduce(np.array([*opex_fixed.values()]))
     taxable = np.zeros((2, months + 1))  # at price 0 and per $ of price, after an entry of nothing
@@ -380,42 +368,6 @@ def undefined_kpi_warnings(
     ]
 
 
-@lru_cache(maxsize=8)
-def _price_grid(max_usd_per_gpu_hour: float, points: int) -> np.ndarray:
-    """0 and ``points`` prices spaced evenly in log from 0.01 to the max: the first search grid [USD/GPU-h]."""
-    grid = np.concatenate([[0.0], np.geomspace(0.01, max_usd_per_gpu_hour, points)])
-    grid.flags.writeable = False
-    return grid
-
-
-def _grid_root(
-    npv_at: Callable[[np.ndarray], np.ndarray], max_usd_per_gpu_hour: float, points: int = 48, rounds: int = 3
-) -> float:
-    """The lowest price at which the rising ``npv_at`` (prices (n,) → NPVs (n,)) is ≥ 0, by grid search.
-
-    0 if it is at 0; nan if not up to the max. A vectorised grid is zoomed in on the sign change up to ``rounds``
-    times; the root is interpolated linearly inside the bracket and returned as soon as NPV there is zero to
-    rounding (no kink inside the bracket).
-    """
-    grid = _price_grid(float(max_usd_per_gpu_hour), points)
-    values = npv_at(grid)
-    for _ in range(rounds):
-        if values[0] >= 0:
-            return float(grid[0])
-        above = np.nonzero(values >= 0)[0]
-        if above.size == 0:
-            return math.nan
-        i = int(above[0])
-        lo, hi, f_lo, f_hi = grid[i - 1], grid[i], values[i - 1], values[i]
-        root = lo - f_lo * (hi - lo) / (f_hi - f_lo)
-        grid = np.linspace(lo, hi, points)
-        values = npv_at(np.append(grid, root))
-        if abs(values[-1]) <= 1e-9 * (abs(f_lo) + abs(f_hi)):
-            break
-        values = values[:-1]
-    return float(root)
-
-
 def breakeven_price(
     scenario: Scenario,
     d: revenue.Dates,
@@ -426,11 +378,7 @@ def breakeven_price(
     """Headline price at which project NPV at the hurdle rate is 0 [USD/GPU-h]; 0 if NPV at price 0 is already
     ≥ 0, nan if none up to the max.
 
-    NPV rises with price and, revenue being affine in it, is concave and piecewise linear (tax switches on):
-    Newton steps from price 0 land on the root exactly (:meth:`_PriceCurve.root`). Should revenue not be affine,
-    the full model is searched on a grid instead (:func:`_grid_root`).
+    NPV (:func:`project_npv`) rises with price and, revenue being affine in it, is concave and piecewise linear (tax
+    switches on): Newton steps from price 0 land on the root exactly (:meth:`_PriceCurve.root`).
     """
-    curve = _price_curve(scenario, d, capex_usd, opex_fixed)
-    if curve is None:
-        return _grid_root(lambda prices: project_npv(scenario, d, capex_usd, opex_fixed, prices), max_usd_per_gpu_hour)
-    return curve.root(float(max_usd_per_gpu_hour))
+    return _price_curve(scenario, d, capex_usd, opex_fixed).root(float(max_usd_per_gpu_hour))

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, cast
 
 import numpy as np
@@ -47,8 +47,8 @@ from .timebase import DAYS_PER_MONTH, HOURS_PER_MONTH, MONTHS_PER_YEAR, WEEKS_PE
 
 
 class _Shares:
-    """Month-by-month shares of a set of dates that both revenue and opex read, each computed once per dates
-    object (a pure function of its fields) on first use; arrays read only, of the dates' shape × months."""
+    """Month-by-month shares of a set of dates that both revenue and opex read, each computed on first use and kept
+    on the (frozen) dates object, so it cannot go stale; arrays read only, of the dates' shape × months."""
 
     months: int
     delivery_month: Any
@@ -58,52 +58,28 @@ class _Shares:
     end_of_life: str
 
     @cached_property
-    def _elapsed(self) -> np.ndarray:
-        """Months elapsed at each month edge 0 … months since delivery, install start, go-live and the end of the
-        useful life (0 before each), stacked on a first axis of 4 [months]."""
-        d = cast("AnyDates", self)
-        starts = np.array([d.delivery_month, d.install_start_month, d.go_live_month, end_of_life_month(d)], dtype=float)
-        return np.maximum(_month_grid(d.months)[3] - (starts if starts.ndim > 1 else starts[:, None]), 0.0)
-
-    @cached_property
-    def _active(self) -> np.ndarray:
-        """:func:`active_share` from each date of :attr:`_elapsed` (a month's end is the next month's edge)."""
-        return _read_only(np.minimum(self._elapsed[..., 1:], 1.0))
-
-    @cached_property
-    def service_share(self) -> np.ndarray | float:
-        """:func:`in_service`, or 1.0 when no case's service ends inside the horizon (every month in service)."""
-        end = end_of_life_month(cast("AnyDates", self))
-        ends_inside = end < self.months if isinstance(end, float) else end.min() < self.months
-        if self.end_of_life == "refresh" or not ends_inside:
-            return 1.0
-        return _read_only(1.0 - self._active[3])
-
-    def _in_service(self, share: np.ndarray) -> np.ndarray:
-        """``share`` × :attr:`service_share`."""
-        service = self.service_share
-        return share if isinstance(service, float) else _read_only(share * service)
+    def service_share(self) -> np.ndarray:
+        """:func:`in_service` [fraction]."""
+        return _read_only(in_service(self.months, cast("AnyDates", self)))
 
     @cached_property
     def delivery_share(self) -> np.ndarray:
         """Share of each month in service from delivery on [fraction]."""
-        return self._in_service(self._active[0])
+        return _read_only(active_share(self.months, self.delivery_month) * self.service_share)
 
     @cached_property
     def install_share(self) -> np.ndarray:
         """Share of each month in service from the start of site installation on [fraction]."""
-        return self._in_service(self._active[1])
+        return _read_only(active_share(self.months, self.install_start_month) * self.service_share)
 
     @cached_property
     def live_share(self) -> np.ndarray:
         """Share of each month in service from go-live on [fraction]."""
-        return self._in_service(self._active[2])
+        return _read_only(active_share(self.months, self.go_live_month) * self.service_share)
 
     def ramped_share(self, ramp_months: int) -> np.ndarray:
         """:func:`ramp` from go-live, in service [fraction]."""
-        if ramp_months <= 0:
-            return self.live_share
-        return self._in_service(_ramp(self._elapsed[2], ramp_months))
+        return ramp(self.months, self.go_live_month, ramp_months) * self.service_share
 
     @cached_property
     def cluster_months(self) -> np.ndarray:
@@ -115,17 +91,6 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     """``a``, flagged read only (it is shared)."""
     a.flags.writeable = False
     return a
-
-
-@lru_cache(maxsize=16)
-def _month_grid(months: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For t = 0 … months − 1 as floats: (t, t + 0.5, t + 1.0, and 0 … months), read only."""
-    t = np.arange(months, dtype=float)
-    edges = np.arange(months + 1, dtype=float)
-    out = (t, t + 0.5, t + 1.0, edges)
-    for a in out:
-        a.flags.writeable = False
-    return out
 
 
 @dataclass(frozen=True)
@@ -189,10 +154,7 @@ def delayed(d: Dates, delay_months: np.ndarray, life_months: np.ndarray | None =
     go live at or after the horizon.
     """
     delay = np.asarray(delay_months, dtype=float).reshape(-1, 1)
-    if delay.size == 1:
-        least = most = delay.item()
-    else:  # no cases: nothing to check
-        least, most = (float(delay.min()), float(delay.max())) if delay.size else (0.0, 0.0)
+    least, most = (float(delay.min()), float(delay.max())) if delay.size else (0.0, 0.0)  # no cases: no check
     if d.delivery_month + least < 0:
         raise ScenarioError(
             f"delivery delay must be ≥ −{d.delivery_month:g} months (delivery cannot precede the order), got {least:g}"
@@ -208,27 +170,30 @@ def delayed(d: Dates, delay_months: np.ndarray, life_months: np.ndarray | None =
     )
 
 
+def _middles(months: int) -> np.ndarray:
+    """The middle of each month t = 0 … months − 1: t + 0.5 [month]."""
+    return np.arange(months) + 0.5
+
+
 def active_share(months: int, start_month: float | np.ndarray) -> np.ndarray:
     """Share of each month on or after ``start_month`` [fraction, 0–1]."""
-    return np.minimum(np.maximum(_month_grid(months)[2] - start_month, 0.0), 1.0)
+    return np.minimum(np.maximum(np.arange(1, months + 1) - start_month, 0.0), 1.0)  # month t ends at t + 1
 
 
 def years_since(months: int, start_month: float | np.ndarray) -> np.ndarray:
     """Years from ``start_month`` to the middle of each month, 0 before it [years]."""
-    return np.maximum(_month_grid(months)[1] - start_month, 0.0) / MONTHS_PER_YEAR
+    return np.maximum(_middles(months) - start_month, 0.0) / MONTHS_PER_YEAR
 
 
 def ramp(months: int, start_month: float | np.ndarray, ramp_months: int) -> np.ndarray:
-    """Linear ramp 0 → 1 over ``ramp_months`` after ``start_month`` (month-average) [fraction]."""
+    """Linear ramp 0 → 1 over ``ramp_months`` after ``start_month`` (month-average) [fraction].
+
+    A ramp of 0 months is a step at ``start_month``: :func:`active_share` (the formula below would divide by 0).
+    """
     if ramp_months <= 0:
         return active_share(months, start_month)
-    return _ramp(np.maximum(_month_grid(months)[3] - start_month, 0.0), ramp_months)
-
-
-def _ramp(elapsed: np.ndarray, ramp_months: int) -> np.ndarray:
-    """:func:`ramp` from the months ``elapsed`` since its start at the month edges 0 … months (0 before it)."""
     # average over the month of clip(x/ramp, 0, 1): integrate the piecewise-linear ramp exactly, at the edges
-    x = elapsed
+    x = np.maximum(np.arange(months + 1) - start_month, 0.0)  # months elapsed at the month edges 0 … months
     integral = np.where(x <= ramp_months, x**2 / (2 * ramp_months), x - ramp_months / 2)
     return integral[..., 1:] - integral[..., :-1]
 
@@ -266,7 +231,7 @@ def months_into_cluster(months: int, d: AnyDates) -> np.ndarray:
 
 def _since_go_live(months: int, d: AnyDates) -> np.ndarray:
     """Months from go-live to the middle of each month, 0 before go-live [months]."""
-    return np.maximum(_month_grid(months)[1] - d.go_live_month, 0.0)
+    return np.maximum(_middles(months) - d.go_live_month, 0.0)
 
 
 def refresh_go_live_months(d: Dates) -> list[float]:

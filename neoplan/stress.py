@@ -4,7 +4,7 @@ Every tool here re-runs the monthly engine of one sized design (:func:`neoplan.e
 for many cases at once: each case is one set of values of the eighteen **drivers** below, and the
 engine works on arrays of cases × months, never looping over cases. The design itself (BoM,
 fabric, site, hence capex) depends on none of the drivers, so it is sized once by ``evaluate``.
-With every driver at the scenario's value a case reproduces ``evaluate`` exactly.
+With every driver at the scenario's value a case reproduces ``evaluate`` (to rounding: the same code path).
 
 Drivers (``DRIVERS``): one row each of ``data/stress_drivers.csv`` (:class:`DriverSpec`), one per field of
 :class:`neoplan.engine.Drivers` — price, price decline, utilization, capex multiple, interest rate, debt share,
@@ -668,8 +668,9 @@ def monte_carlo(
     """``draws`` joint draws of the drivers, evaluated in chunks of ``MC_CHUNK`` cases (vectorised in each).
 
     Chunks run on ``workers`` threads (default ``MC_WORKERS``); ``progress(done, draws)`` is called
-    from the calling thread as chunks finish, in order. Neither chunking nor threads change a result:
-    every case is computed independently of the others, so any chunk size gives the same numbers.
+    from the calling thread as chunks finish, in order. Neither chunking nor threads change a result beyond
+    rounding: every case is computed independently of the others (another chunk size may only sum in another
+    order; more threads run the very same chunks).
     ``covenant_dscr`` defaults to the scenario's (:func:`covenant_of`).
     """
     covenant_dscr = covenant_of(result.scenario) if covenant_dscr is None else covenant_dscr

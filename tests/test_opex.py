@@ -250,8 +250,9 @@ def test_facility_bills_are_the_opex_functions() -> None:
 
 def _monthly(sc: Scenario, util: float, **drivers: float) -> dict[str, np.ndarray]:
     d = revenue.delayed(revenue.dates(sc.timeline), np.zeros(1))  # one case, as the engine passes it
-    table: dict[str, np.ndarray | float] = {"staff": 1.2e6, "hardware_support": np.arange(1.0, 20.0) * 1e5}
-    table |= {"software": 2.4e5, "insurance": 1.2e5, "transit": 1.8e5}
+    years = np.ones(19)  # operating years 1 … 19
+    table = {"staff": 1.2e6 * years, "hardware_support": np.arange(1.0, 20.0) * 1e5}
+    table |= {"software": 2.4e5 * years, "insurance": 1.2e5 * years, "transit": 1.8e5 * years}
     one = {k: np.array([v]) for k, v in drivers.items()}
     return monthly_opex(
         sc,

@@ -209,7 +209,7 @@ def test_aliases_are_kept_per_vendor_and_owner(as_user: Factory) -> None:
     alice, bob = as_user(ALICE), as_user(BOB)
     rows = [
         {"pattern": "PowerEdge XE9680", "category": "server"},
-        {"pattern": "QSFP", "category": "optic", "quantity_basis": "per port"},
+        {"pattern": "QSFP", "category": "optic", "quantity_basis": "total"},
     ]
     alice.save_aliases("Dell", rows)
     assert alice.aliases("Dell") == rows

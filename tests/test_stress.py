@@ -1,4 +1,9 @@
-"""Stress test: the vectorised engine reproduces evaluate, tornado signs, grids, Monte Carlo, solvers, CLI."""
+"""Stress test: the vectorised engine reproduces evaluate, tornado signs, grids, Monte Carlo, solvers, CLI.
+
+A case alone and in a batch (or in a Monte Carlo chunk of another size) runs the same code on arrays of other
+shapes, and numpy may sum them in another order (its AVX-512 and AVX2 kernels do): such comparisons hold to a
+relative 1e-12 (:func:`_same`). Only a computation run twice on the very same inputs (same seed, more threads) is
+compared exactly."""
 
 from __future__ import annotations
 
@@ -48,9 +53,13 @@ def _eval(**sections: dict) -> neoplan.Result:
     return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **sections}))
 
 
+REL = 1e-12
+"""Relative tolerance of "the same number" from another code path (a batch, another chunk size)."""
+
+
 def _same(a: float, b: float) -> bool:
-    """Equal to the last bit, or both undefined."""
-    return a == b or (math.isnan(a) and math.isnan(b))
+    """The same number to a relative 1e-12, or both undefined."""
+    return math.isclose(a, b, rel_tol=REL, abs_tol=1e-12) or (math.isnan(a) and math.isnan(b))
 
 
 def _zero_width(scenario: neoplan.Scenario, distribution: str) -> dict[str, stress.Range]:
@@ -80,7 +89,7 @@ SCENARIOS = [
 
 @pytest.mark.parametrize("data", SCENARIOS, ids=lambda d: json.dumps(d, sort_keys=True))
 @pytest.mark.parametrize("distribution", stress.DISTRIBUTIONS)
-def test_zero_width_monte_carlo_equals_evaluate_exactly(data: dict, distribution: str) -> None:
+def test_zero_width_monte_carlo_equals_evaluate(data: dict, distribution: str) -> None:
     result = neoplan.evaluate(neoplan.load_scenario(data))
     mc = stress.monte_carlo(result, _zero_width(result.scenario, distribution), draws=64, seed=7)
     for key in stress.METRICS:
@@ -107,7 +116,7 @@ def test_a_case_gives_the_same_numbers_alone_or_in_a_batch(opt: neoplan.Result) 
     for i in range(n):
         alone = opt.cases(opt.drivers(1).with_values(**{k: v[i] for k, v in values.items()}))
         one = alone.kpis(0.12)
-        np.testing.assert_array_equal(alone.cash.equity_fcf[0], batch.cash.equity_fcf[i])
+        np.testing.assert_allclose(alone.cash.equity_fcf[0], batch.cash.equity_fcf[i], rtol=REL, atol=1e-6)
         for key in KPIS:
             assert _same(float(one[key][0]), float(together[key][i])), (i, key)
 
@@ -144,7 +153,7 @@ def test_capex_multiple_scales_capex_insurance_and_support(opt: neoplan.Result) 
     for category in ("insurance", "hardware_support"):
         spend = cases.opex_by_category[category].sum(axis=1)
         assert spend[1] / spend[0] == pytest.approx(1.2), category
-    np.testing.assert_array_equal(cases.opex_by_category["staff"][0], cases.opex_by_category["staff"][1])
+    np.testing.assert_array_equal(cases.opex_by_category["staff"][0], cases.opex_by_category["staff"][1])  # same inputs
 
 
 def test_pue_and_power_price_scale_energy_only(opt: neoplan.Result) -> None:
@@ -152,7 +161,8 @@ def test_pue_and_power_price_scale_energy_only(opt: neoplan.Result) -> None:
     power = cases.opex_by_category["power"].sum(axis=1)
     assert power[1] / power[0] == pytest.approx(2.0)
     assert power[2] / power[0] == pytest.approx(2.0)
-    np.testing.assert_array_equal(cases.opex_by_category["colocation"][0], cases.opex_by_category["colocation"][1])
+    colocation = cases.opex_by_category["colocation"]
+    np.testing.assert_array_equal(colocation[0], colocation[1])  # the same inputs, in the same batch
 
 
 def test_delivery_delay_moves_go_live_and_capex_balance(opt: neoplan.Result) -> None:
@@ -234,7 +244,9 @@ def test_grid_npv_rises_with_price_and_utilization(opt: neoplan.Result) -> None:
 def test_grid_of_other_drivers_and_bad_axes(opt: neoplan.Result) -> None:
     g = stress.grid(opt, "interest_rate", "debt_share", x_values=np.array([0.07, 0.15]), y_values=np.array([0.4]))
     assert g.metrics["npv_usd"].shape == (1, 2)
-    assert g.metrics["npv_usd"][0, 0] == g.metrics["npv_usd"][0, 1]  # financing leaves the project untouched
+    assert g.metrics["npv_usd"][0, 0] == pytest.approx(
+        g.metrics["npv_usd"][0, 1], rel=REL
+    )  # financing: not the project
     with pytest.raises(ScenarioError, match="must differ"):
         stress.grid(opt, "pue", "pue")
     with pytest.raises(ScenarioError, match="Utilization"):
@@ -254,14 +266,14 @@ def test_same_seed_same_result_other_seed_other_result(opt: neoplan.Result) -> N
     assert not np.array_equal(a.metrics["npv_usd"], c.metrics["npv_usd"])
 
 
-def test_chunking_never_changes_a_result(opt: neoplan.Result, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_chunking_changes_no_result_beyond_rounding(opt: neoplan.Result, monkeypatch: pytest.MonkeyPatch) -> None:
     whole = stress.monte_carlo(opt, draws=250, seed=5)
     monkeypatch.setattr(stress, "MC_CHUNK", 37)
     seen: list[int] = []
     chunked = stress.monte_carlo(opt, draws=250, seed=5, progress=lambda done, total: seen.append(done))
     assert seen[-1] == 250 and len(seen) == 7
-    for key in stress.METRICS:
-        np.testing.assert_array_equal(whole.metrics[key], chunked.metrics[key])
+    for key in stress.METRICS:  # other chunks, other array shapes: the same numbers to rounding
+        np.testing.assert_allclose(whole.metrics[key], chunked.metrics[key], rtol=REL, atol=1e-9)
 
 
 def test_threads_never_change_a_result(opt: neoplan.Result, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -595,6 +595,10 @@ class Library:
         return sorted({r.vendor for r in rows}, key=lambda v: (v.lower(), v))
 
 
+QUANTITY_BASES = ("per_server", "total")
+"""How an alias's quantity reads: per server, or the line's total."""
+
+
 def _checked_aliases(aliases: Sequence[Any]) -> list[dict[str, str]]:
     """``aliases`` as plain dicts; ScenarioError naming the item and field that is not one line of text."""
     if not isinstance(aliases, Sequence) or isinstance(aliases, str) or len(aliases) > MAX_ALIASES:
@@ -610,5 +614,9 @@ def _checked_aliases(aliases: Sequence[Any]) -> list[dict[str, str]]:
             if not isinstance(value, str) or len(value) > MAX_NAME_CHARS * 2:
                 raise ScenarioError(f"aliases[{i}].{key} must be text of at most {MAX_NAME_CHARS * 2} characters")
             check_name(value or "-", f"aliases[{i}].{key}")
+        if item.get("quantity_basis") not in (None, "", *QUANTITY_BASES):
+            raise ScenarioError(
+                f"aliases[{i}].quantity_basis must be {' or '.join(QUANTITY_BASES)}, got {item['quantity_basis']!r}"
+            )
         out.append({k: str(v) for k, v in item.items()})
     return out
