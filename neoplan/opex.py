@@ -35,7 +35,6 @@ from . import revenue
 from .categories import keys
 from .costs import CostLine
 from .errors import check
-from .node import compute_servers
 from .pricebook import PriceBook
 from .scenario import Scenario
 from .timebase import HOURS_PER_YEAR, MONTHS_PER_YEAR
@@ -149,7 +148,7 @@ def opex_basis(
     hardware_ok = 0 <= hardware_capex_usd <= capex_usd + 1e-6
     check("hardware_capex_usd", hardware_capex_usd, hardware_ok, "between 0 and capex_usd", error=ValueError)
     cluster = scenario.cluster
-    servers, spares = compute_servers(cluster.servers, cluster.hot_spare_share)
+    servers, spares = facility.servers, facility.spare_servers  # as the design counted them
     return OpexBasis(
         gpus=cluster.gpus,
         licensed_gpus=(servers + spares) * cluster.gpus_per_node,
