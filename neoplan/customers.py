@@ -43,12 +43,14 @@ from .timebase import DAYS_PER_MONTH
 
 TIERS = ("bronze", "silver", "gold")
 """Market tiers from the bottom; their positions are 0, ½ and 1."""
+MIN_TIER_GAP = 1e-9
+"""A tier gap below this is a step (any shortfall bronze, any gain gold) [fraction]."""
 
 
 def tier_position(service_ratio: np.ndarray | float, tier_gap: float) -> np.ndarray:
     """Position in the market tiers (n,) [0 bronze … ½ silver … 1 gold] of a first-year goodput ratio r [ratio]."""
     r = np.asarray(service_ratio, dtype=float) - 1.0
-    if tier_gap <= 0:  # a step: any shortfall bronze, any gain gold
+    if tier_gap < MIN_TIER_GAP:  # a step: any shortfall bronze, any gain gold
         return 0.5 + 0.5 * np.sign(r)
     return np.clip(0.5 + r / (2.0 * tier_gap), 0.0, 1.0)
 

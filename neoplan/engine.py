@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import customers, finance, irr, market, operations, revenue
+from . import customers, finance, inference, irr, market, operations, revenue
 from .costs import CostLine, total_usd
 from .facility import FacilityDesign
 from .opex import hardware_capex_usd as _hardware_capex_usd
@@ -70,6 +70,12 @@ class Drivers:
     """Mean time to detect a job interruption [minutes]."""
     performance_penalty: np.ndarray
     """Delivered-performance loss on top of the design's own [fraction]; moves the price by the elasticity."""
+    token_share: np.ndarray
+    """Share of the sellable GPU-hours served as tokens, the rest rented [fraction] (:mod:`neoplan.inference`)."""
+    usd_per_million_tokens: np.ndarray
+    """Token price at go-live [USD per million output tokens, their requests' input tokens included]."""
+    token_price_decline_per_year: np.ndarray
+    """Yearly fall of token prices [fraction]."""
     reserved_price_multiple: np.ndarray
     """Reserved price ÷ the headline price [ratio] (:func:`neoplan.market.reserved_multiple`)."""
     sga_rate: np.ndarray
@@ -84,6 +90,7 @@ class Drivers:
         """The scenario's own values, repeated for ``n`` cases."""
         p, f, fin, t = scenario.pricing, scenario.facility, scenario.financing, scenario.timeline
         go_live = revenue.dates(t).go_live_month
+        tokens = inference.terms(scenario, strict=False)
         base = {
             "usd_per_gpu_hour": p.usd_per_gpu_hour,
             "price_decline_per_year": market.scenario_average_decline(scenario, go_live),
@@ -100,6 +107,9 @@ class Drivers:
             "mtbf_multiple": scenario.operations.mtbf_multiple,
             "detection_minutes": operations.detection_minutes(scenario.operations),
             "performance_penalty": 0.0,
+            "token_share": tokens.token_share,
+            "usd_per_million_tokens": tokens.usd_per_million_tokens,
+            "token_price_decline_per_year": tokens.decline_per_year,
             "reserved_price_multiple": market.reserved_multiple(scenario),
             "sga_rate": scenario.opex.sga_rate,
             "support_rate": scenario.opex.support_rate,
@@ -156,6 +166,8 @@ class OperatingBasis:
     """What the failure model needs from the design; None = no reliability effects (revenue as before)."""
     reference_goodput: float = 1.0
     """Goodput of the same cluster run the reference way [fraction] (:func:`neoplan.operations.reference_goodput`)."""
+    tokens_per_gpu_hour: float = 0.0
+    """Output tokens a GPU serves per sold hour at its published rate [tokens]; 0 = no published rate."""
 
 
 def operating_basis(
@@ -351,7 +363,10 @@ def run_cases(
         sellable = reliability.design.sellable_gpus
     own_decline = market.scenario_average_decline(scenario, basis.dates.go_live_month)
     path = market.scenario_path(scenario, d.go_live_month).tilted(drivers.price_decline_per_year[:, None], own_decline)
-    rev = revenue.revenue_schedule(
+    token_price = drivers.usd_per_million_tokens * (basis.tokens_per_gpu_hour / inference.TOKENS_PER_MILLION)
+    if reliability is not None:
+        token_price = token_price * reliability.price_factor
+    rev = revenue.sales_schedule(
         scenario.pricing,
         sellable,
         d,
@@ -362,6 +377,9 @@ def run_cases(
         reserved_price_multiple=drivers.reserved_price_multiple[:, None],
         on_demand_price_multiple=on_demand[:, None],
         **({} if reliability is None else reliability.losses(scenario, d)),
+        token_share=drivers.token_share[:, None],
+        token_usd_per_gpu_hour=token_price[:, None],
+        token_price_decline_per_year=drivers.token_price_decline_per_year[:, None],
     )
     opex_fixed = monthly_opex(
         scenario,

@@ -274,7 +274,7 @@ def read_assumptions(path: Path = ASSUMPTIONS_FILE) -> dict[str, Assumption]:
     return keyed(read_numbered(path, Assumption), path.name)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped data/assumptions.csv, read once (read-only data)
 def default_assumptions() -> dict[str, Assumption]:
     """The shipped assumptions of ``data/assumptions.csv`` (cached; treat as read-only)."""
     return read_assumptions()
@@ -435,7 +435,7 @@ def months_apart(a: str, b: str) -> int:
     return abs((ya - yb) * 12 + ma - mb)
 
 
-@lru_cache(maxsize=len(BOOK_DATES) + 1)
+@lru_cache(maxsize=len(BOOK_DATES) + 1)  # keyed on a shipped book date: the CSVs of data/prices/, read once
 def price_book(as_of: str = BASE_BOOK_DATE) -> PriceBook:
     """The shipped price book as of ``as_of`` (one of :data:`BOOK_DATES`; cached, treat as read-only)."""
     return read_price_book(PRICES_DIR, as_of)
@@ -458,7 +458,7 @@ def default_price_book() -> PriceBook:
     return price_book(BASE_BOOK_DATE)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped data/gpu_platforms.csv, read once (read-only data)
 def default_platforms() -> dict[str, Platform]:
     """The shipped GPU platform catalogue (cached; treat as read-only)."""
     return read_platforms()
