@@ -192,7 +192,7 @@ def catalogue(scenario: Scenario) -> list[Recommendation]:
             "Hot spares for fast recovery",
             {"cluster": {"hot_spare_share": spare_share}},
             {"cluster": {"hot_spare_share": 0.0}},
-            f"{spare_share:.0%} of servers",
+            f"{spare_share:.0%} of nodes, rounded up",
             "none",
             "spare capex vs availability (SLA credits) and the tier its goodput earns (premium, churn)",
             Lever("field", "goodput gap between market tiers", "fraction", 0.001, 0.15, "customers.tier_gap"),
@@ -465,7 +465,7 @@ def value_text(value: float | None, unit: str) -> str:
         return "–"
     if unit.startswith("fraction"):
         return f"{100 * value:,.1f} %"
-    return f"{value:,.3g} {unit}"
+    return f"{value:,.3g}" if unit == "ratio" else f"{value:,.3g} {unit}"
 
 
 def flip_text(row: Any) -> str:
@@ -500,5 +500,23 @@ def text_table(table: Any) -> str:
         lines.append(
             f"{str(row['recommendation'])[:62]:62} {diff:>12} {wins:>5}  {str(row['lever'])[:36]:36} "
             f"{model:>16}  {flip_text(row)}"
+        )
+    return "\n".join(lines)
+
+
+def markdown_table(table: Any) -> str:
+    """:func:`recommendations` as a Markdown table (the README's), rows that do not apply left out."""
+    lines = [
+        "| recommendation | recommended / alternative | NPV difference | wins | decided by | model | flips at |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for _, row in table.iterrows():
+        if _missing(row["npv_difference_usd"]):
+            continue
+        model = value_text(None if _missing(row["model_value"]) else float(row["model_value"]), str(row["unit"]))
+        lines.append(
+            f"| {row['recommendation']} | {row['recommended']} / {row['alternative']} | "
+            f"{float(row['npv_difference_usd']) / 1e6:+,.2f} M | {'yes' if row['wins'] else 'no'} | {row['lever']} | "
+            f"{model} | {flip_text(row)} |"
         )
     return "\n".join(lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -284,3 +285,66 @@ def test_rack_scale_nodes_are_repaired_a_compute_tray_at_a_time():
     )
     assert 1 - o.availability < (1 - whole_racks.availability[0]) / 10  # a tray is 1/18 of a rack
     assert _result().basis.reliability.repair_unit == "server"  # HGX: the server
+
+
+# --- rack-scale failure domain and the scale-out fabric (issue 25) -------------------------------------------------
+
+
+def test_rack_lost_trays_reference_values() -> None:
+    """D ~ Poisson(m) trays down in an 18-tray rack: held trays cover the first ones, above 2 down the rack is out."""
+    m = 0.5
+    pmf = [math.exp(-m) * m**k / math.factorial(k) for k in range(19)]
+    tail = 1 - sum(pmf)
+    # no held trays, no cordon: E[min(D, 18)]
+    plain = sum(min(k, 18) * p for k, p in enumerate(pmf)) + 18 * tail
+    assert operations.rack_lost_trays(np.array([m]), 18, 0, None)[0] == pytest.approx(plain, rel=1e-12)
+    # the cordon: above 2 down, all 18 sold trays are out
+    cordon = sum((18 if k > 2 else k) * p for k, p in enumerate(pmf)) + 18 * tail
+    assert operations.rack_lost_trays(np.array([m]), 18, 0, 2)[0] == pytest.approx(cordon, rel=1e-12)
+    # two trays held back: they cover the first two down; above 2 the 16 sold trays are out
+    held = sum((16 if k > 2 else max(k - 2, 0)) * p for k, p in enumerate(pmf)) + 16 * tail
+    assert operations.rack_lost_trays(np.array([m]), 18, 2, 2)[0] == pytest.approx(held, rel=1e-12)
+
+
+def test_nvl72_racks_are_cordoned_and_held_back_trays_are_not_sold() -> None:
+    base = neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack"))
+    held = neoplan.evaluate(
+        neoplan.load_scenario({"base": "gb200_nvl72_18rack", "cluster": {"held_back_trays_per_rack": 2}})
+    )
+    assert held.basis.reliability.sellable_gpus == 1296 * 16 // 18 == 1152
+    assert held.ops.revenue.reserved_gpu_hours.max() == pytest.approx(
+        base.ops.revenue.reserved_gpu_hours.max() * 16 / 18, rel=1e-12
+    )
+    assert held.operations.availability >= base.operations.availability  # in-rack spares cover failures
+    assert held.kpis["npv_usd"] < base.kpis["npv_usd"] - 5e6  # but two trays a rack unsold cost far more
+    frail = neoplan.evaluate(
+        neoplan.load_scenario({"base": "gb200_nvl72_18rack", "operations": {"mtbf_multiple": 0.05}})
+    )
+    no_cordon = frail.basis.reliability.__class__(**{**frail.basis.reliability.__dict__, "cordon_above": None})
+    out = operations.own_outcome(frail.scenario.operations, no_cordon)
+    assert out.availability[0] > frail.operations.availability  # the cordon costs availability when failures pile up
+
+
+def test_held_back_trays_are_for_rack_scale_platforms_only() -> None:
+    with pytest.raises(neoplan.ScenarioError, match=r"cluster\.held_back_trays_per_rack applies to rack-scale"):
+        neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "cluster": {"held_back_trays_per_rack": 1}}))
+
+
+def test_nvl72_oversubscription_is_measured_against_its_scale_out_domain() -> None:
+    """The scale-out fabric wires 324 trays in leaf groups of 32: traffic between racks crosses the spines, so 2:1
+    costs an NVL72 cluster what it costs HGX (the old model compared 18 racks with a 32-server pod: no cost)."""
+    two = neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack")).operations
+    one = neoplan.evaluate(
+        neoplan.load_scenario({"base": "gb200_nvl72_18rack", "fabric": {"oversubscription": 1.0}})
+    ).operations
+    assert one.performance_factor == 1.0
+    assert two.performance_by_cause["oversubscription"] == pytest.approx(1 / (0.75 + 0.25 * 1.1), rel=1e-12)
+
+
+def test_storage_choices_are_priced_performance() -> None:
+    base = _result().operations
+    self_built = _result(storage__vendor_class="self_built").operations
+    assert self_built.performance_by_cause["small_file_storage"] == 0.98
+    assert self_built.price_factor == pytest.approx(1 - 0.5 * (1 - 0.98 * base.performance_factor), rel=1e-12)
+    backend = _result(storage__network="backend").operations
+    assert backend.performance_by_cause["storage_network"] == pytest.approx(1 / (0.75 + 0.25 / 0.96), rel=1e-12)

@@ -295,3 +295,14 @@ def test_monthly_opex_burn_in_runs_at_full_load_and_capex_multiple_scales_linked
         assert double[k] == pytest.approx(2 * idle[k])
     for k in ("power", "colocation", "staff", "software", "transit"):
         assert np.array_equal(double[k], idle[k])
+
+
+def test_opensm_costs_engineering_time_instead_of_the_ufm_licence() -> None:
+    """The article: OpenSM with a thin REST wrapper saves the UFM licence but costs engineering time."""
+    sc = scenario(fabric={"subnet_manager": "opensm"}, opex={"opensm_engineering_fte": 0.25})
+    software = software_usd_per_year(sc, BOOK, basis_for(sc))
+    assert software["opensm_engineering"] == pytest.approx(0.25 * sc.opex.staff_loaded_cost_usd)
+    ufm = scenario()
+    assert software_usd_per_year(ufm, BOOK, basis_for(ufm))["opensm_engineering"] == 0.0
+    ethernet = scenario(fabric={"topology": "spectrum_x", "subnet_manager": "opensm"})
+    assert software_usd_per_year(ethernet, BOOK, basis_for(ethernet))["opensm_engineering"] == 0.0  # no IB
