@@ -91,8 +91,8 @@ def data_or_own_input(path: str, label: str, step: float, fmt: str) -> None:
     st.session_state[key] = _shown(path, own if own is not None else _data_value(scenario, path))
     st.checkbox(FROM_DATA[path], key=switch, on_change=_on_from_data, args=(path,))
     info = field_info(path)[0]
-    lo = next(m.ge for m in info.metadata if isinstance(m, Ge))
-    hi = next(m.le for m in info.metadata if isinstance(m, Le))
+    lo = float(next(m.ge for m in info.metadata if isinstance(m, Ge)))  # type: ignore[arg-type]
+    hi = float(next(m.le for m in info.metadata if isinstance(m, Le)))  # type: ignore[arg-type]
     unit = " %" if _shown(path, 1.0) == 100.0 else ""
     description = (info.description or "").replace("[fraction", "[%") if unit else info.description
     st.number_input(

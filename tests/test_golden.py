@@ -20,8 +20,36 @@ failure that needs a part (optimized: 2.97 repairs a month, $23,128 a year; NPV 
 an NVL72 rack is repaired a compute tray at a time (gb200_nvl72_18rack availability 0.98617 → 0.99923, project IRR
 35.8 % → 36.9 %). The speed work of that wave changed no number beyond 1e-11. Issue 26 added keys only (the
 power envelope, which is null for these GPU-count plans, revenue per MW-year, and the token-serving figures); every
-earlier key kept its value to 1e-9 when they were re-pinned. To refresh after a deliberate model
-change::
+earlier key kept its value to 1e-9 when they were re-pinned.
+
+Issue 25 re-pinned them once (defaults an expert would sign; README "Market defaults of the presets"). Project IRR
+before → after, and the move of each change applied in this order, in points:
+
+==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
+preset              before    after    model  headline  resv.  curve  SG&A 10 %   elast. 0.5  custom.  rack
+==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
+reference           −35.8 %   −65.9 %  0      +0.6      −9.1   +0.4   −18.6       0           −3.5     0
+optimized           1.4 %     −4.0 %   0      +0.2      −2.8   +0.3   −3.5        +0.8        −0.5     0
+h100_256            −2.5 %    −8.9 %   0      +0.2      −2.9   +0.3   −3.6        0           −0.5     0
+h100_2048           2.0 %     −3.4 %   0      +0.2      −2.8   +0.3   −3.4        +0.8        −0.5     0
+h200_1024           7.0 %     1.8 %    0      +5.4      −7.9   +0.2   −3.3        +0.8        −0.4     0
+b200_1024           20.1 %    −3.2 %   0      0         −10.2  −9.6   −3.7        +0.9        −0.4     −0.1
+gb200_nvl72_18rack  36.9 %    15.5 %   −2.1   +6.3      −12.6  −9.3   −4.2        +1.0        −0.4     0
+==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
+
+Why: *model* — the same inputs through the new model: an NVL72's scale-out fabric wires trays, so its 2:1 spines
+slow the traffic between racks (−2.4 % performance, at the old elasticity 1); HGX presets unchanged. *headline* —
+each price is its platform's on-demand row of data/rental_contracts.csv (H100 $2.80 → $2.81, H200 $3.30 → $3.60,
+GB200 $6.00 → $6.45). *resv.* — the reserved 60 % pays the 24-month contract price of that table (H100 $2.24,
+H200 $2.54, B200 $3.60, GB200 $4.39) instead of 0.85 × the headline. *curve* — prices follow the generation's curve
+of data/price_curves.csv from the go-live date instead of 13 % a year (Hopper live 2025: 13.7 %/yr on average,
+Blackwell live 2027: 17.4 %/yr). *SG&A* — 5 % → 10 % of revenue (CoreWeave 14 % in Q3 2025). *elast.* — price
+elasticity 1.0 → 0.5, applied to hidden performance only (no measured elasticity: the midpoint of 0 and 1).
+*custom.* — customer economics: silver-tier churn at renewal (12 %/yr, one idle month and half a month's revenue
+each) and the acceptance test (7 % chance of failing burned in). *rack* — the B200 preset two servers a 30 kW rack
+(air cooling stops at 30–40 kW). Other keys: ``customers`` (new), ``operations.performance_by_cause`` gains the
+storage causes, the B200's racks and colocation, the GB200's performance factor 1 → 0.976. To refresh after a
+deliberate model change::
 
     for p in b200_1024 gb200_nvl72_18rack h100_2048 h100_256 h200_1024 optimized reference; do
         python -m neoplan evaluate $p --json > tests/golden/$p.json; done
