@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .operations import Design, Outcome, early_life_between, first_year_goodput
+from .operations import Design, Outcome, early_life_between, first_year_goodput, poisson_pmf
 from .revenue import AnyDates, active_share
 from .scenario import Customers, Scenario
 from .timebase import DAYS_PER_MONTH
@@ -78,22 +78,15 @@ def tier_name(position: float) -> str:
 
 def _poisson_cdf(counts: np.ndarray, means: np.ndarray) -> np.ndarray:
     """P(X ≤ counts) for X ~ Poisson(means), elementwise (n,)."""
-    top = int(np.max(counts, initial=0)) + 1
-    k = np.arange(top, dtype=float)
-    log_factorial = np.array([math.lgamma(x + 1.0) for x in k])
-    m = np.maximum(means, 1e-300)[:, None]
-    pmf = np.exp(-m + k * np.log(m) - log_factorial) * (means[:, None] > 0) + (k == 0) * (means[:, None] <= 0)
-    return np.where(k <= counts[:, None], pmf, 0.0).sum(axis=1)
+    k = np.arange(int(np.max(counts, initial=0)) + 1, dtype=float)
+    return np.where(k <= counts[:, None], poisson_pmf(means, k), 0.0).sum(axis=1)
 
 
 def _poisson_quantile(probability: float, means: np.ndarray) -> np.ndarray:
     """The smallest k with P(X ≤ k) ≥ ``probability`` for X ~ Poisson(means) (n,) [count]."""
-    reach = int(np.max(means, initial=0.0) + 12.0 * math.sqrt(np.max(means, initial=0.0)) + 30.0)
-    k = np.arange(reach + 1, dtype=float)
-    log_factorial = np.array([math.lgamma(x + 1.0) for x in k])
-    m = np.maximum(means, 1e-300)[:, None]
-    pmf = np.exp(-m + k * np.log(m) - log_factorial) * (means[:, None] > 0) + (k == 0) * (means[:, None] <= 0)
-    return np.argmax(np.cumsum(pmf, axis=1) >= probability - 1e-12, axis=1).astype(float)
+    top = float(np.max(means, initial=0.0))
+    k = np.arange(int(top + 12.0 * math.sqrt(top) + 30.0) + 1, dtype=float)
+    return np.argmax(np.cumsum(poisson_pmf(means, k), axis=1) >= probability - 1e-12, axis=1).astype(float)
 
 
 def acceptance_failure_probability(

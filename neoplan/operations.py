@@ -451,16 +451,22 @@ GOODPUT = 6
 """Where goodput sits among :func:`_steady_state`'s figures (the order of :class:`Outcome`)."""
 
 
+def poisson_pmf(mean: np.ndarray | float, counts: np.ndarray) -> np.ndarray:
+    """P(D = k) for D ~ Poisson(``mean``) (n,) at each of ``counts`` (K,), shape (n, K); a mean of 0 is all at 0."""
+    m = np.atleast_1d(np.asarray(mean, dtype=float)).reshape(-1, 1)
+    k = np.asarray(counts, dtype=float)
+    log_factorial = np.array([math.lgamma(x + 1.0) for x in k])
+    return np.exp(-m + k * np.log(np.maximum(m, 1e-300)) - log_factorial) * (m > 0) + (k == 0) * (m <= 0)
+
+
 def rack_lost_trays(mean_down: np.ndarray, trays: int, held: int, cordon_above: int | None) -> np.ndarray:
     """Sold trays out of service per rack-scale rack (n,) for D ~ Poisson(``mean_down``) trays down in it [count].
 
     ``held`` trays are out of sale and cover the first trays down; a rack with more than ``cordon_above`` trays down
     is cordoned and all its ``trays − held`` sold trays are out (see the module doc).
     """
-    m = np.asarray(mean_down, dtype=float).reshape(-1, 1)
     k = np.arange(trays + 1, dtype=float)
-    log_factorial = np.array([math.lgamma(x + 1.0) for x in k])
-    pmf = np.exp(-m + k * np.log(np.maximum(m, 1e-300)) - log_factorial) * (m > 0) + (k == 0) * (m <= 0)
+    pmf = poisson_pmf(mean_down, k)
     sold = trays - held
     loss = np.minimum(np.maximum(k - held, 0.0), sold)
     if cordon_above is not None:

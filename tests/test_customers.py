@@ -4,28 +4,19 @@ where their losses fall in the contract book. Reference values, invariants and p
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_operations import _result  # the optimized preset with a few fields changed, cached
 
 import neoplan
 from neoplan import customers, operations
-from neoplan.scenario import Customers, scenario_from_dict
+from neoplan.scenario import Customers
 from neoplan.timebase import DAYS_PER_MONTH, WEEKS_PER_MONTH
 
 C = Customers()
-
-
-@lru_cache(maxsize=16)
-def _result(**over: object) -> neoplan.Result:
-    data: dict[str, object] = {"base": "optimized"}
-    for path, value in over.items():
-        section, field = path.split("__")
-        data.setdefault(section, {})[field] = value  # type: ignore[index]
-    return neoplan.evaluate(scenario_from_dict(data))
 
 
 # --- tier, premium, churn ----------------------------------------------------------------------------------------
