@@ -76,6 +76,8 @@ class Drivers:
     """Token price at go-live [USD per million output tokens, their requests' input tokens included]."""
     token_price_decline_per_year: np.ndarray
     """Yearly fall of token prices [fraction]."""
+    serving_load_factor: np.ndarray
+    """Tokens served on average as a share of the published rate [fraction]; moves token revenue only."""
     reserved_price_multiple: np.ndarray
     """Reserved price ÷ the headline price [ratio] (:func:`neoplan.market.reserved_multiple`)."""
     sga_rate: np.ndarray
@@ -110,6 +112,7 @@ class Drivers:
             "token_share": tokens.token_share,
             "usd_per_million_tokens": tokens.usd_per_million_tokens,
             "token_price_decline_per_year": tokens.decline_per_year,
+            "serving_load_factor": tokens.serving_load_factor,
             "reserved_price_multiple": market.reserved_multiple(scenario),
             "sga_rate": scenario.opex.sga_rate,
             "support_rate": scenario.opex.support_rate,
@@ -167,7 +170,8 @@ class OperatingBasis:
     reference_goodput: float = 1.0
     """Goodput of the same cluster run the reference way [fraction] (:func:`neoplan.operations.reference_goodput`)."""
     tokens_per_gpu_hour: float = 0.0
-    """Output tokens a GPU serves per sold hour at its published rate [tokens]; 0 = no published rate."""
+    """Output tokens a GPU serves per sold hour at its published rate, before the serving load factor (a driver)
+    [tokens]; 0 = no published rate."""
 
 
 def operating_basis(
@@ -363,7 +367,8 @@ def run_cases(
         sellable = reliability.design.sellable_gpus
     own_decline = market.scenario_average_decline(scenario, basis.dates.go_live_month)
     path = market.scenario_path(scenario, d.go_live_month).tilted(drivers.price_decline_per_year[:, None], own_decline)
-    token_price = drivers.usd_per_million_tokens * (basis.tokens_per_gpu_hour / inference.TOKENS_PER_MILLION)
+    achieved = basis.tokens_per_gpu_hour * drivers.serving_load_factor  # tokens per sold GPU-hour
+    token_price = drivers.usd_per_million_tokens * (achieved / inference.TOKENS_PER_MILLION)
     if reliability is not None:
         token_price = token_price * reliability.price_factor
     rev = revenue.sales_schedule(

@@ -1,7 +1,7 @@
 """Investor stress test: tornado, two-way grids, Monte Carlo and break-even solvers.
 
 Every tool here re-runs the monthly engine of one sized design (:func:`neoplan.engine.run_cases`)
-for many cases at once: each case is one set of values of the twenty-two **drivers** below, and the
+for many cases at once: each case is one set of values of the twenty-three **drivers** below, and the
 engine works on arrays of cases × months, never looping over cases. The design itself (BoM,
 fabric, site, hence capex) depends on none of the drivers, so it is sized once by ``evaluate``.
 With every driver at the scenario's value a case reproduces ``evaluate`` (to rounding: the same code path).
@@ -9,9 +9,8 @@ With every driver at the scenario's value a case reproduces ``evaluate`` (to rou
 Drivers (``DRIVERS``): one row each of ``data/stress_drivers.csv`` (:class:`DriverSpec`), one per field of
 :class:`neoplan.engine.Drivers` — price, price decline, utilization, capex multiple, interest rate, debt share,
 power price, PUE, colocation price, delivery delay, useful life, residual value, MTBF multiple, detection time,
-performance penalty, token share, token price and token price decline, reserved price, SG&A, hardware support and
-staff — in the scenario's units (fractions, USD,
-months).
+performance penalty, token share, token price, token price decline and serving load factor, reserved price, SG&A,
+hardware support and staff — in the scenario's units (fractions, USD, months).
 
 Each driver has a **range** (low, high; default rules in the table, with their reasoning, source, date and basis;
 the ``market`` rule takes the range the market data spans: the price curve's low and high rows for the price

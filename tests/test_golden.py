@@ -20,7 +20,13 @@ failure that needs a part (optimized: 2.97 repairs a month, $23,128 a year; NPV 
 an NVL72 rack is repaired a compute tray at a time (gb200_nvl72_18rack availability 0.98617 → 0.99923, project IRR
 35.8 % → 36.9 %). The speed work of that wave changed no number beyond 1e-11. Issue 26 added keys only (the
 power envelope, which is null for these GPU-count plans, revenue per MW-year, and the token-serving figures); every
-earlier key kept its value to 1e-9 when they were re-pinned.
+earlier key kept its value to 1e-9 when they were re-pinned. Issue 26's token economics then re-pinned the token keys
+only (tokens are sold at the achieved rate, published × ``pricing.serving_load_factor``, and at the interactive
+latency by default; the serving block gained the published rate, the load factor, tokens per day and the throughput
+basis): every other key, all of them GPU-hour figures, kept its value to 1e-9. The default token price then
+followed the precision its rate is measured at (FP8/FP4 rates sell at the quantized-tier list prices, Llama 70B
+$0.10 / $0.28 per million input / output tokens instead of the all-tier median $0.23 / $0.40): the token price keys
+moved, nothing else.
 
 Issue 25 re-pinned them once (defaults an expert would sign; README "Market defaults of the presets"). Project IRR
 before → after, and the move of each change applied in this order, in points:
