@@ -549,8 +549,8 @@ result = evaluate_current()
 if result is None:
     st.stop()
 scenario = get_scenario()
-base = stress.base_values(scenario)
-defaults = stress.default_ranges(scenario)
+base = stress.base_values(result)  # a loan fixed at close: the debt share drawn then
+defaults = stress.default_ranges(result)
 follow_scenario(base, defaults)
 
 kpi_cards(result.kpis)

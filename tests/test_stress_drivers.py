@@ -92,7 +92,7 @@ def test_the_shipped_table_reads_back_as_loaded(tmp_path: Path) -> None:
     [
         ("utilization", {"low_by": "abc"}, "row 4, column 'low_by': must be a number, got 'abc'"),
         ("usd_per_gpu_hour", {"label": ""}, "row 2, column 'label': is empty"),
-        ("pue", {"high_rule": "times"}, "row 9, column 'high_rule': input should be 'scale', 'shift' or 'set'"),
+        ("pue", {"high_rule": "times"}, "row 9, column 'high_rule': input should be 'scale', 'shift', 'set' or"),
         ("pue", {"distribution": "gamma"}, "row 9, column 'distribution': input should be"),
         ("pue", {"path": "facility.pue_typo"}, "row 9, column 'path': must be a dotted Scenario field"),
         ("pue", {"key": "pue_typo"}, "row 9, column 'key': must be a field of neoplan.engine.Drivers"),
