@@ -51,6 +51,7 @@ __all__ = [
     "cover_by_year",
     "debt_by_month",
     "debt_by_year",
+    "loan_at_close",
     "operating_year_label",
     "operating_years",
     "opex_by_year",
@@ -262,6 +263,35 @@ def debt_by_year(result: Result) -> pd.DataFrame:
     g.index = [*year_labels(result), TOTAL]
     g.index.name = "year"
     return g
+
+
+def loan_at_close(result: Result) -> pd.DataFrame:
+    """The loan as fixed at financial close and what happened to it: one row per term (``key``, ``label``,
+    ``value``, ``unit``): sizing, amortization, size and share of capex, all-in rate, term, repayment months, the
+    debt service reserve, the sweep of sale proceeds and the payoff at the horizon [USD, fractions, months]."""
+    fin, d = result.scenario.financing, result.ops.cash.debt
+    drawn = float(d.drawn_usd[0])
+    reserve = 0.0 if d.reserve_funded is None else float(d.reserve_funded[0].sum())
+    released = None if d.reserve_released is None or not reserve else int(np.argmax(d.reserve_released[0] > 0))
+    rows = [
+        ("sizing", "Sized on", fin.sizing.replace("_", " "), "text"),
+        ("amortization", "Repayment profile (fixed at close)", fin.amortization.replace("_", " "), "text"),
+        ("debt_usd", "Debt drawn", drawn, "USD"),
+        (
+            "debt_share",
+            "… as a share of capex",
+            drawn / result.capex_total_usd if result.capex_total_usd else 0,
+            "fraction",
+        ),
+        ("all_in_rate", "All-in rate (interest rate + credit spread)", float(finance.all_in_rate(fin)), "fraction"),
+        ("term_months", "Term from the first draw", fin.term_months, "months"),
+        ("repayment", "Repayment months", f"{d.repay_start}–{int(np.max(d.maturity)) - 1}" if drawn else "", "text"),
+        ("reserve_usd", f"Debt service reserve ({fin.dsra_months} months), funded at close", reserve, "USD"),
+        ("reserve_released_month", "… released in month", released, "month"),
+        ("sweep_usd", "Sale proceeds swept into the loan", float(d.swept[0].sum()), "USD"),
+        ("payoff_usd", "Paid off at the horizon (by equity, no refinancing)", float(d.payoff[0].sum()), "USD"),
+    ]
+    return pd.DataFrame(rows, columns=["key", "label", "value", "unit"])
 
 
 COVER_LABELS = {
