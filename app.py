@@ -21,6 +21,7 @@ PAGES = {
         st.Page("pages/network.py", title="Network", icon=":material/lan:"),
         st.Page("pages/storage_site.py", title="Storage & site", icon=":material/dns:"),
         st.Page("pages/operations.py", title="Operations", icon=":material/engineering:"),
+        st.Page("pages/search.py", title="Design search", icon=":material/travel_explore:"),
     ],
     "Money": [
         st.Page("pages/financing.py", title="Financing", icon=":material/account_balance:"),

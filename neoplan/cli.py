@@ -1,4 +1,5 @@
 """Command line: ``python -m neoplan evaluate FILE [--json]``, ``stress FILE --draws N --seed S [--json]``,
+``search FILE [--objective K] [--min-dscr X] [--max-capex-usd X] [--top N] [--json]``,
 ``library list|save|show|history|diff|delete`` (:mod:`neoplan.cli_library`) ….
 
 A FILE may be a path to a YAML/JSON scenario or the name of a preset
@@ -69,6 +70,27 @@ def summary(result: Result) -> str:
             "min_dscr",
         )
     ]
+    if d["envelope"] is not None:
+        e = d["envelope"]
+        rows.insert(
+            2,
+            (
+                "Power envelope",
+                f"{e['it_used_mw']:,.3f} of {e['it_power_mw']:,g} MW IT used ({formats.pct(e['fill_share'])}), "
+                f"{metrics.text('it_power_left_kw', d['it_power_left_kw'])} left",
+            ),
+        )
+    if d["tokens_per_second_per_gpu"] is not None:
+        s = d["serving"]
+        shown = {k: metrics.text(k, d[k]) for k in metrics.TOKEN_KEYS}
+        rows.append(
+            (
+                "Token serving",
+                f"{s['workload']} ({s['serving_scenario']}): {shown['tokens_per_second_per_gpu']} per GPU, cost "
+                f"{shown['cost_usd_per_million_tokens']}, break-even {shown['breakeven_usd_per_million_tokens']}, "
+                f"sold at {shown['usd_per_million_tokens']}",
+            )
+        )
     width = max(len(k) for k, _ in rows)
     lines = [f"{k:<{width}}  {v}" for k, v in rows]
     lines += [f"warning: {w}" for w in d["warnings"]]
@@ -185,6 +207,51 @@ def cmd_stress(args: argparse.Namespace) -> int:
     return 0
 
 
+def _search_text(found: Any, top: int) -> str:
+    """The ``top`` rows of a search as a text table."""
+    head = f"{'#':>4}  {'platform':<12}{'topology':<11}{'ratio':>6}{'NICs':>5}  {'storage':<11}{'debt':>6}"
+    head += f"{'GPUs':>8}{'capex':>11}{'NPV':>11}{'IRR':>9}{'eq. IRR':>10}{'DSCR':>7}{'TCO':>14}  feasible"
+    lines = [
+        f"{found.objective} over {found.table['design'].nunique():,} designs × {len(found.space.debt_shares)} debt "
+        f"shares = {len(found.table):,} rows, {int(found.table['feasible'].sum()):,} feasible, "
+        f"{found.seconds:.2f} s",
+        head,
+    ]
+    for r in found.table.head(top).to_dict(orient="records"):
+        built = r["feasible"] or r["capex_usd"] == r["capex_usd"]  # NaN capex: the design could not be built
+        figures = (
+            f"{r['gpus']:>8,}{formats.usd(r['capex_usd']):>11}{formats.usd(r['npv_usd']):>11}"
+            f"{formats.pct(r['project_irr']):>9}{formats.pct(r['equity_irr']):>10}{formats.ratio(r['min_dscr']):>7}"
+            f"{formats.usd_per_gpu_hour(r['tco_usd_per_gpu_hour']):>14}"
+            if built
+            else f"{'':>70}"
+        )
+        fabric = f"{r['topology']:<11}{r['oversubscription']:>5g}:1{r['nics_per_node']:>5}"
+        verdict = "yes" if r["feasible"] else f"no: {r['infeasible_reason']}"
+        debt = formats.pct(r["debt_share"], 0)
+        lines.append(f"{r['rank']:>4}  {r['gpu_model']:<12}{fabric}  {r['storage']:<11}{debt:>6}{figures}  {verdict}")
+    return "\n".join(lines)
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """``search FILE [--objective K] [--min-dscr X] [--max-capex-usd X] [--min-equity-irr X] [--top N] [--json]``."""
+    from .search import search
+
+    if args.top < 1:
+        raise UsageError(f"--top must be ≥ 1, got {args.top}")
+    constraints = {
+        "min_dscr": args.min_dscr,
+        "max_capex_usd": args.max_capex_usd,
+        "min_equity_irr": args.min_equity_irr,
+    }
+    found = search(load_scenario(args.file), objective=args.objective, constraints=constraints)
+    if args.json:
+        print(json.dumps(found.to_dict(top=args.top), indent=2, allow_nan=False))
+    else:
+        print(_search_text(found, args.top))
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m neoplan", description="GPU cloud capacity planning.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -280,6 +347,22 @@ def _parser() -> argparse.ArgumentParser:
         help="equity IRR the price solver aims at, a fraction per year (default 0.20)",
     )
     st.set_defaults(func=cmd_stress)
+    se = sub.add_parser("search", help="design search: every platform, fabric, storage tier and debt share, ranked")
+    se.add_argument("file", help="scenario YAML/JSON file, or a preset name (the base of every design)")
+    se.add_argument(
+        "--objective",
+        default="npv_usd",
+        help="what ranks the designs: npv_usd (default), project_irr, equity_irr, min_dscr, tco_usd_per_gpu_hour, "
+        "capex_usd, breakeven_usd_per_gpu_hour, cost_usd_per_million_tokens, breakeven_usd_per_million_tokens",
+    )
+    se.add_argument("--min-dscr", type=float, default=None, metavar="X", help="constraint: min DSCR at least X")
+    se.add_argument("--max-capex-usd", type=float, default=None, metavar="X", help="constraint: capex at most X USD")
+    se.add_argument(
+        "--min-equity-irr", type=float, default=None, metavar="X", help="constraint: equity IRR at least X (fraction)"
+    )
+    se.add_argument("--top", type=int, default=20, metavar="N", help="rows shown (default 20)")
+    se.add_argument("--json", action="store_true", help="print the JSON summary and the top rows")
+    se.set_defaults(func=cmd_search)
     cli_library.add_parser(sub)
     # A subcommand is add_parser(...).set_defaults(func=cmd_...); its handler returns an exit code and raises
     # ScenarioError / UsageError for bad input (exit 2, one line).

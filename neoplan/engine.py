@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import finance, irr, operations, residual, revenue
+from . import finance, inference, irr, operations, residual, revenue
 from .costs import CostLine, total_usd
 from .facility import FacilityDesign
 from .opex import hardware_capex_usd as _hardware_capex_usd
@@ -70,11 +70,18 @@ class Drivers:
     """Mean time to detect a job interruption [minutes]."""
     performance_penalty: np.ndarray
     """Delivered-performance loss on top of the design's own [fraction]; moves the price by the elasticity."""
+    token_share: np.ndarray
+    """Share of the sellable GPU-hours served as tokens, the rest rented [fraction] (:mod:`neoplan.inference`)."""
+    usd_per_million_tokens: np.ndarray
+    """Token price at go-live [USD per million output tokens, their requests' input tokens included]."""
+    token_price_decline_per_year: np.ndarray
+    """Yearly fall of token prices [fraction]."""
 
     @classmethod
     def of(cls, scenario: Scenario, n: int = 1) -> Drivers:
         """The scenario's own values, repeated for ``n`` cases."""
         p, f, fin, t = scenario.pricing, scenario.facility, scenario.financing, scenario.timeline
+        tokens = inference.terms(scenario, strict=False)
         base = {
             "usd_per_gpu_hour": p.usd_per_gpu_hour,
             "price_decline_per_year": p.price_decline_per_year,
@@ -91,6 +98,9 @@ class Drivers:
             "mtbf_multiple": scenario.operations.mtbf_multiple,
             "detection_minutes": operations.detection_minutes(scenario.operations),
             "performance_penalty": 0.0,
+            "token_share": tokens.token_share,
+            "usd_per_million_tokens": tokens.usd_per_million_tokens,
+            "token_price_decline_per_year": tokens.decline_per_year,
         }
         table = np.array(list(base.values()), dtype=float)[:, None].repeat(n, axis=1)  # one row per driver
         return cls(*table)  # ``base`` lists the fields in declaration order
@@ -140,6 +150,8 @@ class OperatingBasis:
     """What the failure model needs from the design; None = no reliability effects (revenue as before)."""
     reference_goodput: float = 1.0
     """Goodput of the same cluster run the reference way [fraction] (:func:`neoplan.operations.reference_goodput`)."""
+    tokens_per_gpu_hour: float = 0.0
+    """Output tokens a GPU serves per sold hour at its published rate [tokens]; 0 = no published rate."""
     closing: finance.Closing | None = None
     """The loan fixed at financial close on the base case (a sculpted loan, or one sized on contracted revenue);
     every case of :func:`run_cases` meets it. None = each case sizes its own loan (the base case itself)."""
@@ -331,7 +343,10 @@ def run_cases(
     reliability = _reliability(scenario, basis, drivers, own)
     if reliability is not None:
         price, util = price * reliability.price_factor, util * reliability.utilization_factor
-    rev = revenue.revenue_schedule(
+    token_price = drivers.usd_per_million_tokens * (basis.tokens_per_gpu_hour / inference.TOKENS_PER_MILLION)
+    if reliability is not None:
+        token_price = token_price * reliability.price_factor
+    rev = revenue.sales_schedule(
         scenario.pricing,
         gpus,
         d,
@@ -339,6 +354,9 @@ def run_cases(
         utilization=util[:, None],
         price_decline_per_year=drivers.price_decline_per_year[:, None],
         sla_credit_share=None if reliability is None else reliability.credit_share(scenario, d),
+        token_share=drivers.token_share[:, None],
+        token_usd_per_gpu_hour=token_price[:, None],
+        token_price_decline_per_year=drivers.token_price_decline_per_year[:, None],
     )
     opex_fixed = monthly_opex(
         scenario,

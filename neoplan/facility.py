@@ -255,6 +255,12 @@ def _racks(
     return per_rack, c_racks, m_racks, racks - c_racks if platform.rack_scale else racks
 
 
+def _counts(scenario: Scenario, server_counts: tuple[int, int] | None) -> tuple[int, int]:
+    """(servers in service, hot spares): ``server_counts`` if given, else :func:`~neoplan.node.compute_servers`."""
+    cluster = scenario.cluster
+    return compute_servers(cluster.servers, cluster.hot_spare_share) if server_counts is None else server_counts
+
+
 def site_asks(
     scenario: Scenario,
     *,
@@ -262,6 +268,7 @@ def site_asks(
     management_nodes: int = MIN_MANAGEMENT_NODES,
     firewall_pairs: int = 1,
     platforms: dict[str, Platform] | None = None,
+    server_counts: tuple[int, int] | None = None,
 ) -> tuple[int, int, int]:
     """What the site of :func:`design_facility` asks of the networks, known before they are sized [count]:
     (front-end ports, out-of-band ports of the management nodes and firewalls, racks other than network racks
@@ -270,9 +277,10 @@ def site_asks(
     The site around ``network_racks`` network racks has :attr:`~FacilityDesign.frontend_ports` the first,
     :attr:`~FacilityDesign.pdus` ``PDUS_PER_RACK × (racks + network_racks)`` and
     :attr:`~FacilityDesign.oob_ports` the second plus its PDUs: only the PDUs depend on the networks.
+    ``server_counts``: (servers in service, hot spares) as the design counted them (default: counted here).
     """
     platform = (platforms if platforms is not None else default_platforms())[scenario.cluster.gpu_model]
-    installed = sum(compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share))
+    installed = sum(_counts(scenario, server_counts))
     _, _, _, racks = _racks(scenario.facility, platform, installed, 0, storage_racks, management_nodes, firewall_pairs)
     frontend, _, oob = management_ports(management_nodes, min(SUBNET_MANAGER_NODES, management_nodes), firewall_pairs)
     return frontend, oob, racks
@@ -420,10 +428,12 @@ def design_facility(
     platforms: dict[str, Platform] | None = None,
     idle_power_share: float = IDLE_POWER_SHARE,
     busy_power_share: float = BUSY_POWER_SHARE,
+    server_counts: tuple[int, int] | None = None,
 ) -> FacilityDesign:
     """Management, racks, installation and power of ``scenario``'s cluster.
 
-    ``utilization`` [fraction] sets average server power (default ``pricing.utilization``).
+    ``utilization`` [fraction] sets average server power (default ``pricing.utilization``). ``server_counts``:
+    (servers in service, hot spares) as :func:`neoplan.design.design` counted them (default: counted here).
     ``network_power_kw``, ``network_racks`` come from the fabric sizing; ``storage_power_kw``,
     ``storage_racks`` and ``storage_servers`` from :func:`neoplan.storage.design_storage`.
     """
@@ -443,7 +453,7 @@ def design_facility(
         raise ScenarioError(f"cluster.gpu_model must be one of {', '.join(sorted(catalogue))}")
     platform = catalogue[scenario.cluster.gpu_model]
     node_kw = platform.node_max_power_kw
-    servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
+    servers, spares = _counts(scenario, server_counts)
     installed = servers + spares
 
     per_rack, c_racks, m_racks, bought_racks = _racks(

@@ -62,6 +62,19 @@ def usd_per_gpu_hour(value: float | None) -> str:
     return NA if _missing(value) else f"${value:,.2f} /GPU-h"
 
 
+def usd_per_million_tokens(value: float | None) -> str:
+    """``$0.145 /M tok`` (three decimals: token prices run to tenths of a cent)."""
+    return NA if _missing(value) else f"${value:,.3f} /M tok"
+
+
+def tokens_per_second(value: float | None) -> str:
+    """``12,413 tok/s``, ``6.66 M tok/s`` above a million."""
+    if _missing(value):
+        return NA
+    assert value is not None
+    return f"{value / 1e6:,.2f} M tok/s" if abs(value) >= 1e6 else f"{value:,.0f} tok/s"
+
+
 def pct(value: float | None, digits: int = 1) -> str:
     """A fraction as percent: 0.184 → ``18.4 %``, −0.05 → ``−5.0 %``."""
     if _missing(value):
@@ -83,6 +96,14 @@ def ratio(value: float | None) -> str:
 def mw(kw: float | None) -> str:
     """Power given in kW, shown in MW: ``1.38 MW``."""
     return NA if kw is None or _missing(kw) else f"{kw / 1000:,.2f} MW"
+
+
+def kw(value: float | None) -> str:
+    """Power in kW below a megawatt, else in MW: ``4.6 kW``, ``1.25 MW``."""
+    if _missing(value):
+        return NA
+    assert value is not None
+    return f"{value:,.1f} kW" if abs(value) < 1000 else mw(value)
 
 
 def count(value: float | None) -> str:

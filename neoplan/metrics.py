@@ -61,6 +61,13 @@ def month_point(value: float | None) -> str:
 
 _NETWORK_SHORT = {key: f"{short} capex" for key, short in short_labels("capex").items()}
 """Short names of the network capex figures on the Network page, whose section already says which network."""
+TOKEN_KEYS = (
+    "tokens_per_second_per_gpu",
+    "cost_usd_per_million_tokens",
+    "breakeven_usd_per_million_tokens",
+    "usd_per_million_tokens",
+)
+"""The token-serving figures, in the order the CLI and the pages show them."""
 _CASH = "neoplan.engine.Cases.kpis"
 _OPS = "data/operations.csv, data/assumptions.csv (operations.*), scenario operations.*"
 _FLOWS = f"{PRICES} (capex), data/assumptions.csv (opex, financing, pricing, timeline)"
@@ -204,6 +211,47 @@ _METRICS: tuple[Metric, ...] = (
         "scenario site.rack_power_kw",
     ),
     Metric(
+        "it_power_envelope_kw",
+        "IT envelope",
+        "kW",
+        formats.mw,
+        "IT load the site can deliver, which a power-first plan fills (facility.it_power_mw); n/a when sized by GPUs.",
+        "pages/overview.py",
+        "neoplan.sizing.size_to_power",
+        "scenario facility.it_power_mw",
+    ),
+    Metric(
+        "it_power_left_kw",
+        "Envelope left",
+        "kW",
+        formats.kw,
+        "IT envelope the largest design that fits leaves unused: less than one more node with its network, storage "
+        "and cooling would need.",
+        "pages/overview.py",
+        "neoplan.sizing.size_to_power",
+        "scenario facility.it_power_mw, data/gpu_platforms.csv (node power)",
+    ),
+    Metric(
+        "envelope_fill_share",
+        "Envelope used",
+        "fraction",
+        formats.pct,
+        "Peak IT load of the design ÷ the IT envelope.",
+        "pages/overview.py",
+        "neoplan.sizing.Envelope.fill_share",
+        "scenario facility.it_power_mw",
+    ),
+    Metric(
+        "revenue_usd_per_mw_year",
+        "Revenue per MW-year",
+        "USD per MW-year",
+        formats.usd,
+        "Revenue over the horizon ÷ the years in service ÷ the peak IT load in MW: what a MW of IT power earns a year.",
+        "pages/overview.py",
+        "neoplan.model.Result.revenue_usd_per_mw_year",
+        "scenario pricing.*, data/assumptions.csv (pricing)",
+    ),
+    Metric(
         "tco_usd_per_gpu_hour",
         "TCO / GPU-h",
         "USD/GPU-h",
@@ -224,6 +272,62 @@ _METRICS: tuple[Metric, ...] = (
         "neoplan.returns.breakeven_price",
         _FLOWS,
         short="Break-even",
+    ),
+    Metric(
+        "tokens_per_second_per_gpu",
+        "Tokens per GPU",
+        "tokens/s",
+        formats.tokens_per_second,
+        "Output tokens per second one GPU serves for the workload at the serving scenario's latency, as published "
+        "(MLPerf Inference, InferenceMAX); n/a when nothing is published for the platform and workload.",
+        "pages/pricing.py",
+        "neoplan.inference.throughput",
+        "data/inference_throughput.csv (is_default rows), data/workloads.csv",
+        short="Tokens/GPU",
+    ),
+    Metric(
+        "tokens_per_second_per_mw",
+        "Tokens per MW",
+        "tokens/s per MW",
+        formats.tokens_per_second,
+        "Output tokens per second the cluster serves at the published rate per MW of peak IT load.",
+        "pages/overview.py",
+        "neoplan.model.Result.tokens_per_second_per_mw",
+        "data/inference_throughput.csv, data/gpu_platforms.csv (node power)",
+    ),
+    Metric(
+        "usd_per_million_tokens",
+        "Token price",
+        "USD per million tokens",
+        formats.usd_per_million_tokens,
+        "Go-live price of a million output tokens with their requests' input tokens: output price + input price × "
+        "input ÷ output tokens of the workload.",
+        "pages/pricing.py",
+        "neoplan.inference.blended_usd_per_million",
+        "data/token_prices.csv, data/workloads.csv, scenario pricing.usd_per_million_tokens",
+    ),
+    Metric(
+        "cost_usd_per_million_tokens",
+        "Cost per million tokens",
+        "USD per million tokens",
+        formats.usd_per_million_tokens,
+        "Levelised cost of a million output tokens (their input tokens included): PV of capex and opex over PV of "
+        "the tokens served in the sold GPU-hours, at the hurdle rate; TCO per GPU-hour ÷ million tokens per GPU-hour.",
+        "pages/pricing.py",
+        "neoplan.model.token_figures",
+        f"data/inference_throughput.csv, {_FLOWS}",
+        short="Cost /M tokens",
+    ),
+    Metric(
+        "breakeven_usd_per_million_tokens",
+        "Token break-even",
+        "USD per million tokens",
+        formats.usd_per_million_tokens,
+        "Go-live token price at which project NPV at the hurdle rate is zero when every sellable GPU-hour serves "
+        "tokens, declining at the token price decline, all else equal.",
+        "pages/pricing.py",
+        "neoplan.model.token_figures",
+        f"data/inference_throughput.csv, data/token_price_trends.csv, {_FLOWS}",
     ),
     Metric(
         "npv_usd",

@@ -1,14 +1,13 @@
 """``evaluate``: Scenario + PriceBook → Result, the one entry point of the model.
 
-Order of work: node BoM → storage → fabric (front-end and OOB ports of storage and
-management feed it, and the PDUs of every rack) → management and site (the fabric's
-racks and power feed it; see :func:`_design`) → capex → monthly revenue and opex →
-cash flows → KPIs.
+Order of work: the design (:func:`neoplan.design.design`: node BoM → storage → fabric → management and
+site → capex lines; sized to the power envelope with ``cluster.size_by: power``) → :func:`economics` of that
+design: monthly revenue and opex → cash flows → KPIs.
 
-Where each step lives: sizing in :mod:`neoplan.node`, :mod:`neoplan.storage`, :mod:`neoplan.facility`,
-:mod:`neoplan.fabric`; the monthly engine (revenue, opex, cash flows of n cases) in :mod:`neoplan.engine`
-with opex from :mod:`neoplan.opex`; TCO, NPV and break-even price in :mod:`neoplan.returns`. The engine
-and returns names are re-exported here, so ``from neoplan.model import Drivers`` keeps working.
+Where each step lives: the design in :mod:`neoplan.design` over :mod:`neoplan.node`, :mod:`neoplan.storage`,
+:mod:`neoplan.facility`, :mod:`neoplan.fabric`; the monthly engine (revenue, opex, cash flows of n cases) in
+:mod:`neoplan.engine` with opex from :mod:`neoplan.opex`; TCO, NPV and break-even price in :mod:`neoplan.returns`.
+The engine and returns names are re-exported here, so ``from neoplan.model import Drivers`` keeps working.
 """
 
 from __future__ import annotations
@@ -20,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from . import finance, lender, operations, revenue
+from . import finance, inference, lender, operations, revenue
 from .costs import CAPEX_CATEGORIES, CostLine, total_usd
+from .design import Design, design
 from .engine import (
     COST_OF_REVENUE,
     Cases,
@@ -32,19 +32,15 @@ from .engine import (
     operating_basis,
     run_cases,
 )
-from .fabric import FabricDesign, FabricError, design_fabric
-from .facility import FacilityDesign, design_facility, it_average_kw_at, site_asks
-from .node import compute_servers, node_lines
+from .fabric import FabricDesign
+from .facility import FacilityDesign, it_average_kw_at
 from .operations import OperationsReport
 from .pricebook import (
     BOOK_DATES,
     Platform,
     PriceBook,
-    PriceBookError,
-    default_platforms,
     default_rentals,
     months_apart,
-    price_book,
 )
 from .returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
@@ -55,8 +51,9 @@ from .returns import (
     project_npv,
     undefined_kpi_warnings,
 )
-from .scenario import Node, Scenario, ScenarioError
-from .storage import StorageDesign, design_storage
+from .scenario import Scenario
+from .sizing import Envelope
+from .storage import StorageDesign
 from .timebase import MONTHS_PER_YEAR, operating_year_share
 
 __all__ = [
@@ -105,16 +102,8 @@ class Result:
     """
 
     scenario: Scenario
-    book: PriceBook
-    platform: Platform
-    servers: int
-    spare_servers: int
-    node_lines: list[CostLine]
-    oem_default_node_lines: list[CostLine]
-    storage: StorageDesign
-    facility: FacilityDesign
-    fabric: FabricDesign
-    capex_lines: list[CostLine]
+    design: Design
+    """The sized design (:func:`neoplan.design.design`): node, storage, fabric, site and capex lines."""
     ops: Operations
     kpis: dict[str, float | None]
     tco_breakdown_usd_per_gpu_hour: dict[str, float]
@@ -123,6 +112,94 @@ class Result:
     """What :meth:`cases` needs to re-run the monthly engine for other driver values."""
     operations: OperationsReport | None = None
     """Failures, availability, goodput and delivered performance (:mod:`neoplan.operations`)."""
+    tokens: inference.Terms | None = None
+    """What the cluster sells as tokens: workload, published rate, prices (:mod:`neoplan.inference`)."""
+    token_figures: dict[str, float | None] = field(default_factory=dict)
+    """Tokens per second per GPU, cost and break-even per million tokens (see :func:`token_figures`)."""
+
+    # --- the design ---------------------------------------------------------------------------------
+    @property
+    def book(self) -> PriceBook:
+        """The price book with the scenario's overrides."""
+        return self.design.book
+
+    @property
+    def platform(self) -> Platform:
+        """The GPU platform."""
+        return self.design.platform
+
+    @property
+    def servers(self) -> int:
+        """Compute servers in service (NVL72: racks) [count]."""
+        return self.design.servers
+
+    @property
+    def spare_servers(self) -> int:
+        """Hot-spare servers [count]."""
+        return self.design.spare_servers
+
+    @property
+    def node_lines(self) -> list[CostLine]:
+        """BoM lines of one server [USD per server]."""
+        return self.design.node_lines
+
+    @property
+    def oem_default_node_lines(self) -> list[CostLine]:
+        """BoM lines of one OEM-default server on the same platform and fabric [USD per server]."""
+        return self.design.oem_default_node_lines
+
+    @property
+    def storage(self) -> StorageDesign:
+        """The storage cluster."""
+        return self.design.storage
+
+    @property
+    def facility(self) -> FacilityDesign:
+        """Management, racks and power."""
+        return self.design.facility
+
+    @property
+    def fabric(self) -> FabricDesign:
+        """Back end, front end and out-of-band networks."""
+        return self.design.fabric
+
+    @property
+    def capex_lines(self) -> list[CostLine]:
+        """Every capex line [USD]."""
+        return self.design.capex_lines
+
+    @property
+    def envelope(self) -> Envelope | None:
+        """How a power-first design fills ``facility.it_power_mw`` (None when sized by GPU count)."""
+        return self.design.envelope
+
+    @property
+    def revenue_usd_per_mw_year(self) -> float:
+        """Revenue per MW of peak IT load per year in service: revenue over the horizon ÷ the years the cluster
+        is live (go-live to the horizon or the end of service) ÷ the design's peak IT load [USD per MW-year]."""
+        live_years = float(np.sum(self.ops.dates.live_share)) / MONTHS_PER_YEAR
+        mw = self.facility.it_peak_mw
+        return float(np.sum(self.ops.cash.revenue[0])) / live_years / mw if live_years > 0 and mw > 0 else math.nan
+
+    @property
+    def tokens_per_second_per_mw(self) -> float | None:
+        """Output tokens per second the cluster serves at its published rate per MW of peak IT load
+        [tokens/s per MW]; None without a published rate for the workload."""
+        rate = self.token_figures.get("tokens_per_second_per_gpu")
+        mw = self.facility.it_peak_mw
+        return None if rate is None or mw <= 0 else rate * self.gpus / mw
+
+    def returns_by_sale(self) -> dict[str, dict[str, float]]:
+        """Project IRR, equity IRR, NPV, payback and min DSCR of this design sold two ways, all else equal:
+        ``gpu_hours`` (every sellable GPU-hour rented) and ``tokens`` (every one served as tokens); ``tokens`` is
+        left out without a published rate for the workload. One batch of the monthly engine."""
+        ways = ("gpu_hours", "tokens") if self.token_figures.get("tokens_per_second_per_gpu") else ("gpu_hours",)
+        shares = np.array([0.0, 1.0][: len(ways)])
+        k = self.cases(self.drivers(len(ways)).with_values(token_share=shares)).kpis(
+            self.scenario.financing.hurdle_rate
+        )
+        keys = ("project_irr", "equity_irr", "npv_usd", "payback_months", "min_dscr")
+        return {way: {key: float(k[key][i]) for key in keys} for i, way in enumerate(ways)}
 
     @property
     def sla_credits_usd_per_year(self) -> float:
@@ -342,6 +419,8 @@ class Result:
             "opex_usd_per_year": {k: _clean(v) for k, v in self.opex_usd_per_year.items()},
             "it_power_peak_kw": _clean(self.facility.it_peak_kw),
             "racks": self.facility.racks,
+            **self._envelope_dict(),
+            "revenue_usd_per_mw_year": _clean(self.revenue_usd_per_mw_year),
             "storage": {
                 "servers": self.storage.servers,
                 "usable_pb": self.storage.usable_pb,
@@ -353,7 +432,50 @@ class Result:
             "llcr": _clean(self.llcr),
             "covenant_headroom": _clean(self.covenant_headroom),
             **self._operations_dict(),
+            **self._tokens_dict(),
             "warnings": list(self.warnings),
+        }
+
+    def _envelope_dict(self) -> dict[str, Any]:
+        """The power-envelope keys of :meth:`to_dict` (``None`` when sized by GPU count)."""
+        e = self.envelope
+        return {
+            "size_by": self.scenario.cluster.size_by,
+            "it_power_envelope_kw": None if e is None else _clean(e.it_power_kw),
+            "it_power_left_kw": None if e is None else _clean(e.left_kw),
+            "envelope_fill_share": None if e is None else _clean(e.fill_share),
+            "envelope": None if e is None else e.to_dict(),
+        }
+
+    def _tokens_dict(self) -> dict[str, Any]:
+        """The token keys of :meth:`to_dict`: the figures (``None`` without a published rate) and what is sold."""
+        t = self.tokens
+        row = None if t is None else t.row
+        serving = None
+        if t is not None:
+            serving = {
+                "sell": self.scenario.pricing.sell,
+                "token_share": t.token_share,
+                "workload": t.workload.key,
+                "serving_scenario": t.serving_scenario,
+                "usd_per_million_input_tokens": t.usd_per_million_input,
+                "usd_per_million_output_tokens": t.usd_per_million_output,
+                "price_source": t.price_source,
+                "token_price_decline_per_year": t.decline_per_year,
+                "decline_source": t.decline_source,
+                "interactivity_tokens_per_second_per_user": None
+                if row is None
+                else row.interactivity_tokens_per_second_per_user,
+                "interactivity": None if row is None else row.interactivity_text(),
+                "throughput_source": None if row is None else f"{row.benchmark} {row.result_id} ({row.source})",
+                "serving_stack": None if row is None else row.serving_stack,
+                "confidence": None if row is None else row.confidence,
+            }
+        return {
+            **{k: _clean(v) for k, v in self.token_figures.items()},
+            "tokens_per_second_per_mw": _clean(self.tokens_per_second_per_mw),
+            "usd_per_million_tokens": None if t is None else _clean(t.usd_per_million_tokens),
+            "serving": serving,
         }
 
     def _operations_dict(self) -> dict[str, Any]:
@@ -374,31 +496,6 @@ def _clean(value: float | None) -> float | None:
     if value is None or not math.isfinite(value):
         return None
     return float(value)
-
-
-def _platform(scenario: Scenario, platforms: dict[str, Platform]) -> Platform:
-    key = scenario.cluster.gpu_model
-    if key not in platforms:
-        raise ScenarioError(f"cluster.gpu_model must be one of {', '.join(sorted(platforms))}, got {key!r}")
-    platform = platforms[key]
-    if scenario.cluster.gpus_per_node != platform.gpus_per_node:
-        kind = "a rack-scale system, one rack" if platform.rack_scale else "an HGX server; 72 only for rack-scale"
-        raise ScenarioError(
-            f"cluster.gpus_per_node must be {platform.gpus_per_node} for {platform.name} ({kind}), "
-            f"got {scenario.cluster.gpus_per_node}"
-        )
-    return platform
-
-
-def _priced_platform(scenario: Scenario, book: PriceBook) -> Platform:
-    """The scenario's platform, checked to have a price in ``book`` (rack-scale systems are not in the 2024-10 book)."""
-    platform = _platform(scenario, default_platforms())
-    if platform.baseboard_price_key not in book:
-        raise ScenarioError(
-            f"prices_as_of: the {book.as_of} price book cannot evaluate cluster.gpu_model {platform.key} (it has no "
-            f"price for {platform.name}); choose a later book such as 2026-11"
-        )
-    return platform
 
 
 RENTAL_DATE_GAP_MONTHS = 12
@@ -423,55 +520,6 @@ def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
     )
 
 
-def _scaled(lines: list[CostLine], count: int) -> list[CostLine]:
-    """Per-server lines multiplied up to ``count`` servers."""
-    return [
-        CostLine(ln.category, ln.item, ln.key, ln.quantity * count, ln.unit, ln.unit_price_usd, ln.basis)
-        for ln in lines
-    ]
-
-
-def _site(scenario: Scenario, book: PriceBook, storage: StorageDesign, fabric: FabricDesign) -> FacilityDesign:
-    """The site around ``storage`` and ``fabric``: it sees the fabric's racks and power only."""
-    f = scenario.facility
-    racks, power = _network_load(fabric)
-    return design_facility(
-        scenario,
-        book,
-        network_power_kw=power,
-        network_racks=racks,
-        storage_power_kw=storage.power_kw,
-        storage_racks=storage.racks,
-        storage_servers=storage.servers,
-        management_nodes=f.management_nodes,
-        firewall_pairs=f.firewall_pairs,
-        idle_power_share=f.idle_power_share,
-        busy_power_share=f.busy_power_share,
-    )
-
-
-def _network_load(fabric: FabricDesign) -> tuple[int, float]:
-    """(network racks [count], network power [kW]): all that the site sees of the fabric."""
-    return fabric.backend.network_racks + fabric.frontend.network_racks, sum(fabric.power_kw.values())
-
-
-def _networks(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> FabricDesign:
-    """The fabric around ``storage`` and the site's asks (:func:`~neoplan.facility.site_asks`)."""
-    f = scenario.facility
-    frontend_ports, oob_ports, site_racks = site_asks(
-        scenario, storage_racks=storage.racks, management_nodes=f.management_nodes, firewall_pairs=f.firewall_pairs
-    )
-    return design_fabric(
-        scenario,
-        book,
-        frontend_extra_ports=frontend_ports,
-        oob_extra_ports=storage.oob_ports + oob_ports,
-        site_racks=site_racks,
-        storage_ports=storage.frontend_ports,
-        storage_port_gbps=storage.port_gbps,
-    )
-
-
 def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
     """Evaluate ``scenario`` with ``book`` (default: the shipped price book + the scenario's overrides).
 
@@ -479,62 +527,67 @@ def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
     sizing and finance modules raise it where they check an input, and an impossible fabric's
     :class:`~neoplan.fabric.FabricError` is passed on as one. Any other error is a bug and propagates as is.
     """
-    try:
-        return _evaluate(scenario, book)
-    except FabricError as exc:  # an impossible fabric; the message names the field to change
-        raise ScenarioError(str(exc)) from None
+    return economics(design(scenario, book))
 
 
-def _design(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> tuple[FacilityDesign, FabricDesign]:
-    """Site and networks sized together: the site's ports feed the fabric, the fabric's racks and power the site.
+@dataclass(frozen=True)
+class Operating:
+    """What the monthly engine needs of one design, worked out once: the dates, the operating basis (opex by year,
+    power, reliability, tokens per GPU-hour), the failure model at the scenario's own drivers and the token terms."""
 
-    Sized once each, in the order the dependencies run, which gives the fixed point at once: the site asks the
-    fabric for the front-end and out-of-band ports of its management nodes and firewalls (fixed counts) and an
-    out-of-band port per monitored PDU, two per rack bought; of those racks only the network racks depend on the
-    fabric, and they hold its back and front ends, which the PDUs do not change (they reach the out-of-band
-    network only). So the fabric is sized first, with the PDUs of the site's other racks and of its own network
-    racks, then the site around the fabric's racks and power; the site asks for exactly the ports the fabric has.
-    """
-    fabric = _networks(scenario, book, storage)
-    site = _site(scenario, book, storage, fabric)
-    assert site.pdus == fabric.oob.pdu_ports, "the site has other PDUs than the fabric was sized with"
-    return site, fabric
+    dates: revenue.Dates
+    basis: OperatingBasis
+    report: OperationsReport
+    own: operations.Outcome
+    tokens: inference.Terms
 
 
-def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
-    base_book = book if book is not None else price_book(scenario.prices_as_of)
-    platform = _priced_platform(scenario, base_book)
-    try:
-        book = base_book.with_overrides({**base_book.overrides, **scenario.prices})
-    except PriceBookError as exc:  # an unknown key or a bad value under prices:
-        raise ScenarioError(str(exc)) from None
-    servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
-
-    oem_lines = node_lines(Node(preset="oem_default"), scenario.fabric, platform, book)  # with the fabric's NICs
-    lines = node_lines(scenario.node, scenario.fabric, platform, book)
-    st = scenario.storage
-    storage = design_storage(scenario, book, server_model=st.server_model, bytes_per_param=st.bytes_per_param)
-    site, fabric = _design(scenario, book, storage)
-    capex_lines = _scaled(lines, servers + spares) + list(fabric.lines) + list(storage.lines) + list(site.lines)
-    capex = total_usd(capex_lines)
-
+def operating(plan: Design) -> Operating:
+    """The :class:`Operating` basis of a sized design (what :func:`economics` and :mod:`neoplan.search` run on)."""
+    scenario, platform, storage, site = plan.scenario, plan.platform, plan.storage, plan.facility
     d = revenue.dates(scenario.timeline)
     f = scenario.facility
     it_idle_kw = it_average_kw_at(site, 0.0, f.idle_power_share, f.busy_power_share)
     it_busy_kw = it_average_kw_at(site, 1.0, f.idle_power_share, f.busy_power_share)
-    basis = operating_basis(scenario, book, site, storage, capex_lines, d, it_idle_kw, it_busy_kw)
+    basis = operating_basis(scenario, plan.book, site, storage, plan.capex_lines, d, it_idle_kw, it_busy_kw)
     reliability = operations.design_of(
         scenario,
-        transceivers=fabric.backend.transceivers,
+        transceivers=plan.fabric.backend.transceivers,
         checkpoint_tb=storage.checkpoint_tb,
         read_gbyte_per_s=storage.read_gbyte_per_s,
-        spare_servers=spares,
+        spare_servers=plan.spare_servers,
         trays_per_server=platform.compute_trays if platform.rack_scale else 1,
     )
     own = operations.own_outcome(scenario.operations, reliability)  # the failure model at the own drivers, once
-    ops_report = operations.operations_report(scenario, reliability, own)
-    basis = replace(basis, reliability=reliability, reference_goodput=ops_report.reference_goodput)
-    cases = run_cases(scenario, basis, Drivers.of(scenario), own)  # financial close: the loan is sized here
+    report = operations.operations_report(scenario, reliability, own)
+    tokens = inference.terms(scenario)  # refuses selling tokens on a platform with no published rate
+    basis = replace(
+        basis,
+        reliability=reliability,
+        reference_goodput=report.reference_goodput,
+        tokens_per_gpu_hour=tokens.tokens_per_gpu_hour,
+    )
+    return Operating(d, basis, report, own, tokens)
+
+
+def levelised(
+    scenario: Scenario, op: Operating, capex_usd: float, opex_fixed: dict[str, np.ndarray], sold_gpu_hours: np.ndarray
+) -> tuple[dict[str, float], float]:
+    """(TCO per sold GPU-hour by category [USD/GPU-h], break-even headline price [USD/GPU-h]) of one design; neither
+    depends on the financing."""
+    tco = _tco(scenario, op.dates, capex_usd, opex_fixed, sold_gpu_hours)
+    sold = operations.as_sold(scenario, op.report)
+    return tco, operations.headline_price(op.report, breakeven_price(sold, op.dates, capex_usd, opex_fixed))
+
+
+def economics(plan: Design) -> Result:
+    """The monthly economics of a sized design: revenue and opex, cash flows, KPIs and warnings."""
+    scenario, book, platform = plan.scenario, plan.book, plan.platform
+    storage, site, fabric = plan.storage, plan.facility, plan.fabric
+    capex = total_usd(plan.capex_lines)
+    op = operating(plan)
+    d, basis, ops_report, tokens = op.dates, op.basis, op.report, op.tokens
+    cases = run_cases(scenario, basis, Drivers.of(scenario), op.own)  # financial close: the loan is sized here
     fin = scenario.financing
     if fin.amortization == "sculpted" or fin.sizing == "contracted_revenue":
         basis = replace(basis, closing=finance.closing_of(cases.cash))  # every other case meets this loan
@@ -544,40 +597,86 @@ def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
     rev = _first(cases.revenue)
     cf = cases.cash
 
-    tco = _tco(scenario, d, capex, opex_fixed, rev.sold_gpu_hours)
+    tco, breakeven = levelised(scenario, op, capex, opex_fixed, rev.sold_gpu_hours)
     kpis: dict[str, float | None] = {
         "tco_usd_per_gpu_hour": sum(tco.values()),
-        "breakeven_usd_per_gpu_hour": operations.headline_price(
-            ops_report, breakeven_price(operations.as_sold(scenario, ops_report), d, capex, opex_fixed)
-        ),
+        "breakeven_usd_per_gpu_hour": breakeven,
         **{k: float(v[0]) for k, v in returns.items()},
     }
+    per_token = token_figures(scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours)
     rental_warning = rental_date_warning(platform, book)
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
+    warnings += [plan.envelope.sentence()] if plan.envelope is not None else []
     warnings += end_of_life_warnings(scenario, d, cf, capex)
     view = _lender_view(cf, d, kpis.get("min_dscr"), scenario.financing.covenant_dscr)
     warnings += undefined_kpi_warnings({**kpis, **view}, cf, rev.sold_gpu_hours, scenario.timeline.horizon_months)
     warnings += finance.sculpted_size_warnings(scenario.financing, cf, capex)
     warnings += _loan_warnings(scenario, d, cf, kpis)
+    warnings += token_warnings(tokens, per_token, float(np.sum(rev.sold_gpu_hours)))
+    warnings += inference.interactivity_warnings(scenario, tokens)
     return Result(
         scenario=scenario,
-        book=book,
-        platform=platform,
-        servers=servers,
-        spare_servers=spares,
-        node_lines=lines,
-        oem_default_node_lines=oem_lines,
-        storage=storage,
-        facility=site,
-        fabric=fabric,
-        capex_lines=capex_lines,
+        design=plan,
         ops=Operations(d, rev, opex_by_category, cf),
         kpis=kpis,
         tco_breakdown_usd_per_gpu_hour=tco,
         warnings=warnings,
         basis=basis,
         operations=ops_report,
+        tokens=tokens,
+        token_figures=per_token,
     )
+
+
+TOKEN_FIGURES = ("tokens_per_second_per_gpu", "cost_usd_per_million_tokens", "breakeven_usd_per_million_tokens")
+"""The token figures of every Result (``None`` when the platform has no published rate for the workload)."""
+
+
+def token_figures(
+    scenario: Scenario,
+    tokens: inference.Terms,
+    report: OperationsReport,
+    d: revenue.Dates,
+    capex_usd: float,
+    opex_fixed: dict[str, np.ndarray],
+    sold_gpu_hours: np.ndarray,
+) -> dict[str, float | None]:
+    """Token figures of the design, whatever ``pricing.sell`` is; None without a published rate for the workload.
+
+    ``tokens_per_second_per_gpu`` is the published output rate [tokens/s]. ``cost_usd_per_million_tokens`` is
+    levelised like TCO: PV(costs) ÷ PV(million output tokens served in the sold GPU-hours), so it equals TCO per
+    GPU-hour ÷ million tokens per GPU-hour. ``breakeven_usd_per_million_tokens`` is the go-live token price at
+    which project NPV is 0 when every sellable GPU-hour serves tokens (the same contract book, declining at the
+    token price decline) [USD per million output tokens, their input tokens included].
+    """
+    rate = tokens.tokens_per_gpu_hour
+    if rate <= 0:
+        return dict.fromkeys(TOKEN_FIGURES)
+    millions = rate / inference.TOKENS_PER_MILLION  # per GPU-hour
+    cost = sum(_tco(scenario, d, capex_usd, opex_fixed, sold_gpu_hours * millions).values())
+    seller = operations.as_sold(inference.all_tokens(scenario, tokens), report)
+    breakeven = operations.headline_price(report, breakeven_price(seller, d, capex_usd, opex_fixed)) / millions
+    return {
+        "tokens_per_second_per_gpu": rate / inference.SECONDS_PER_HOUR,
+        "cost_usd_per_million_tokens": cost,
+        "breakeven_usd_per_million_tokens": breakeven,
+    }
+
+
+def token_warnings(tokens: inference.Terms, figures: dict[str, float | None], sold_gpu_hours: float) -> list[str]:
+    """Why a token figure is undefined when the workload has a published rate (none without one: n/a)."""
+    if tokens.row is None:
+        return []
+    out = []
+    cost, breakeven = figures["cost_usd_per_million_tokens"], figures["breakeven_usd_per_million_tokens"]
+    unsold = "no GPU-hours are sold, so no tokens are served" if not sold_gpu_hours > 0 else ""
+    if cost is None or not math.isfinite(cost):
+        out.append(f"Cost per million tokens undefined: {unsold or 'too few tokens are served to spread the costs'}.")
+    if breakeven is None or not math.isfinite(breakeven):
+        top = BREAKEVEN_MAX_USD_PER_GPU_HOUR / (tokens.tokens_per_gpu_hour / inference.TOKENS_PER_MILLION)
+        why = unsold or f"project NPV stays negative at every token price up to ${top:,.2f} per million tokens"
+        out.append(f"Token break-even undefined: {why}.")
+    return out
 
 
 def _lender_view(
@@ -636,17 +735,4 @@ def end_of_life_warnings(scenario: Scenario, d: revenue.Dates, cf: finance.CashF
 
 def _first(rev: revenue.RevenueSchedule) -> revenue.RevenueSchedule:
     """A one-case schedule with its leading axis dropped."""
-    return revenue.RevenueSchedule(
-        *(
-            np.atleast_2d(a)[0]
-            for a in (
-                rev.reserved_gpu_hours,
-                rev.on_demand_gpu_hours,
-                rev.reserved_usd_per_gpu_hour,
-                rev.on_demand_usd_per_gpu_hour,
-                rev.gross_usd,
-                rev.sla_credits_usd,
-                rev.used_gpu_hours,
-            )
-        )
-    )
+    return revenue.RevenueSchedule(*(np.atleast_2d(a)[0] for a in revenue.schedule_arrays(rev)))

@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import revenue
+from .categories import keys
 from .costs import CostLine
 from .errors import check
-from .node import compute_servers
 from .pricebook import PriceBook
 from .scenario import Scenario
 from .timebase import HOURS_PER_YEAR, MONTHS_PER_YEAR
@@ -43,17 +43,8 @@ if TYPE_CHECKING:  # facility prices its power with this module: import its type
     from .facility import FacilityDesign
     from .storage import StorageDesign
 
-OPEX_CATEGORIES = (
-    "power",
-    "colocation",
-    "staff",
-    "hardware_support",
-    "repairs",
-    "software",
-    "insurance",
-    "transit",
-    "sga",
-)
+OPEX_CATEGORIES = keys("opex")
+"""The opex categories, in display order (data/categories.csv, the one table of categories and labels)."""
 YEARLY_CATEGORIES = ("staff", "hardware_support", "software", "insurance", "transit")
 """Categories the engine takes from :func:`opex_for_year`; power and colocation follow the stress drivers."""
 KEY_AI_ENTERPRISE = "nvidia_ai_enterprise_gpu_year"
@@ -157,7 +148,7 @@ def opex_basis(
     hardware_ok = 0 <= hardware_capex_usd <= capex_usd + 1e-6
     check("hardware_capex_usd", hardware_capex_usd, hardware_ok, "between 0 and capex_usd", error=ValueError)
     cluster = scenario.cluster
-    servers, spares = compute_servers(cluster.servers, cluster.hot_spare_share)
+    servers, spares = facility.servers, facility.spare_servers  # as the design counted them
     return OpexBasis(
         gpus=cluster.gpus,
         licensed_gpus=(servers + spares) * cluster.gpus_per_node,

@@ -268,7 +268,7 @@ def read_assumptions(path: Path = ASSUMPTIONS_FILE) -> dict[str, Assumption]:
     return keyed(read_numbered(path, Assumption), path.name)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped data/assumptions.csv, read once (read-only data)
 def default_assumptions() -> dict[str, Assumption]:
     """The shipped assumptions of ``data/assumptions.csv`` (cached; treat as read-only)."""
     return read_assumptions()
@@ -310,7 +310,7 @@ def read_rentals(path: Path = RENTAL_FILE) -> dict[str, Rental]:
     return keyed(read_numbered(path, Rental), path.name, key="platform")
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped data/rental_prices.csv, read once (read-only data)
 def default_rentals() -> dict[str, Rental]:
     """The shipped reference rental prices (cached; treat as read-only)."""
     return read_rentals()
@@ -323,7 +323,7 @@ def months_apart(a: str, b: str) -> int:
     return abs((ya - yb) * 12 + ma - mb)
 
 
-@lru_cache(maxsize=len(BOOK_DATES) + 1)
+@lru_cache(maxsize=len(BOOK_DATES) + 1)  # keyed on a shipped book date: the CSVs of data/prices/, read once
 def price_book(as_of: str = BASE_BOOK_DATE) -> PriceBook:
     """The shipped price book as of ``as_of`` (one of :data:`BOOK_DATES`; cached, treat as read-only)."""
     return read_price_book(PRICES_DIR, as_of)
@@ -346,7 +346,7 @@ def default_price_book() -> PriceBook:
     return price_book(BASE_BOOK_DATE)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped data/gpu_platforms.csv, read once (read-only data)
 def default_platforms() -> dict[str, Platform]:
     """The shipped GPU platform catalogue (cached; treat as read-only)."""
     return read_platforms()

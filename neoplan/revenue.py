@@ -317,3 +317,65 @@ def revenue_schedule(
         sla_credits_usd=gross * (pricing.sla_credit_share if sla_credit_share is None else sla_credit_share),
         used_gpu_hours=used,
     )
+
+
+def sales_schedule(
+    pricing: Pricing,
+    sellable_gpus: int,
+    d: AnyDates,
+    *,
+    usd_per_gpu_hour: np.ndarray | float | None = None,
+    utilization: np.ndarray | float | None = None,
+    price_decline_per_year: np.ndarray | float | None = None,
+    sla_credit_share: np.ndarray | float | None = None,
+    token_share: np.ndarray | float = 0.0,
+    token_usd_per_gpu_hour: np.ndarray | float = 0.0,
+    token_price_decline_per_year: np.ndarray | float = 0.0,
+) -> RevenueSchedule:
+    """The contract book of GPU-hours rented and GPU-hours served as tokens, ``token_share`` of them tokens.
+
+    Both sides sell through one book: the same utilization, take-or-pay share, ramp, renewals and credits. A
+    GPU-hour of serving is priced at its GPU-hour equivalent, ``token_usd_per_gpu_hour`` [USD/GPU-h] (tokens per
+    GPU-hour × the price per token, :mod:`neoplan.inference`), declining at ``token_price_decline_per_year``; a
+    pinned reserved GPU-hour price does not apply to it. Hours are the same on both sides, so the schedule is the
+    ``token_share``-weighted sum of the two books (prices are then GPU-hour equivalents). With no token share it is
+    :func:`revenue_schedule` itself. Arguments broadcast as there (``(n, 1)`` columns for n cases).
+    """
+    hours = revenue_schedule(
+        pricing,
+        sellable_gpus,
+        d,
+        usd_per_gpu_hour=usd_per_gpu_hour,
+        utilization=utilization,
+        price_decline_per_year=price_decline_per_year,
+        sla_credit_share=sla_credit_share,
+    )
+    share = np.asarray(token_share, dtype=float)
+    if not np.any(share > 0):
+        return hours
+    tokens = revenue_schedule(
+        pricing.model_copy(update={"reserved_usd_per_gpu_hour": None}),
+        sellable_gpus,
+        d,
+        usd_per_gpu_hour=token_usd_per_gpu_hour,
+        utilization=utilization,
+        price_decline_per_year=token_price_decline_per_year,
+        sla_credit_share=sla_credit_share,
+    )
+    kept = 1.0 - share
+    return RevenueSchedule(
+        *(kept * a + share * b for a, b in zip(schedule_arrays(hours), schedule_arrays(tokens), strict=True))
+    )
+
+
+def schedule_arrays(schedule: RevenueSchedule) -> tuple[np.ndarray, ...]:
+    """The arrays of ``schedule`` in field order."""
+    return (
+        schedule.reserved_gpu_hours,
+        schedule.on_demand_gpu_hours,
+        schedule.reserved_usd_per_gpu_hour,
+        schedule.on_demand_usd_per_gpu_hour,
+        schedule.gross_usd,
+        schedule.sla_credits_usd,
+        schedule.used_gpu_hours,
+    )

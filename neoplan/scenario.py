@@ -72,7 +72,18 @@ class _Section(BaseModel):
 class Cluster(_Section):
     """What is being built."""
 
-    gpus: int = Field(1024, ge=8, le=1_000_000, description="GPUs in the cluster [count], a multiple of GPUs per node.")
+    size_by: Literal["gpus", "power"] = Field(
+        "gpus",
+        description="What fixes the cluster's size: gpus (cluster.gpus, the power follows) or power (the largest "
+        "design whose peak IT load fits facility.it_power_mw; cluster.gpus is then what the sizing finds).",
+    )
+    gpus: int = Field(
+        1024,
+        ge=8,
+        le=1_000_000,
+        description="GPUs in the cluster [count], a multiple of GPUs per node; found by the sizing when size_by is "
+        "power.",
+    )
     gpu_model: str = Field(
         "h100-sxm",
         max_length=64,
@@ -95,7 +106,7 @@ class Cluster(_Section):
 
     @model_validator(mode="after")
     def _whole_servers(self) -> Cluster:
-        if self.gpus % self.gpus_per_node:
+        if self.gpus % self.gpus_per_node and self.size_by == "gpus":  # sized by power: found in whole nodes
             raise ValueError(
                 f"cluster.gpus must be a multiple of cluster.gpus_per_node ({self.gpus_per_node}), got {self.gpus}"
             )
@@ -295,6 +306,14 @@ class Facility(_Section):
         description="Server draw when busy [fraction of max power].",
     )
     electricity_in_colo: bool = Field(False, description="True if the colocation price already includes electricity.")
+    it_power_mw: float | None = Field(
+        None,
+        ge=0.01,
+        le=2000,
+        description="IT load the site can deliver [MW]: the envelope a power-first plan (cluster.size_by power) "
+        "fills with the largest design whose peak IT load (servers, network, storage, management, CDU pumps) fits; "
+        "empty = no envelope (size by GPUs).",
+    )
     cdu_power_share: float = Field(
         assumed("facility.cdu_power_share"),
         ge=0,
@@ -489,6 +508,25 @@ class Financing(_Section):
         return self
 
 
+class TokenPrices(_Section):
+    """Token list prices, per million tokens; empty = the workload's reference price from data/token_prices.csv."""
+
+    input: float | None = Field(
+        None,
+        ge=0,
+        le=1000,
+        description="Price of a million input (prompt) tokens at go-live [USD]; empty = the median list price of the "
+        "workload's model in data/token_prices.csv.",
+    )
+    output: float | None = Field(
+        None,
+        ge=0,
+        le=1000,
+        description="Price of a million output (generated) tokens at go-live [USD]; empty = the median list price of "
+        "the workload's model in data/token_prices.csv.",
+    )
+
+
 class Pricing(_Section):
     """What customers pay."""
 
@@ -556,6 +594,43 @@ class Pricing(_Section):
         ge=0,
         le=36,
         description="Months after go-live to reach steady utilization [months].",
+    )
+    sell: Literal["gpu_hours", "tokens", "mix"] = Field(
+        "gpu_hours",
+        description="What the cluster sells: gpu_hours (rented GPUs), tokens (served through an API, priced per "
+        "million tokens) or mix (token_share of the GPU-hours served as tokens, the rest rented); both go through "
+        "the same contract book and utilization.",
+    )
+    token_share: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of the sellable GPU-hours served as tokens when sell is mix [fraction].",
+    )
+    workload: str = Field(
+        "llama70b-chat",
+        max_length=64,
+        description="What is served: a key of data/workloads.csv (llama70b-chat, llama405b-long, llama8b-summarize, "
+        "deepseek-r1-reasoning, gpt-oss-120b, …): the model, its precision and the request's input/output tokens.",
+    )
+    serving_scenario: Literal["offline", "server", "interactive"] = Field(
+        "server",
+        description="Latency the throughput is measured at (data/inference_throughput.csv): offline (batch, no "
+        "bound), server (MLPerf p99 TTFT/TPOT limits) or interactive (tighter limits, fewer tokens per GPU).",
+    )
+    usd_per_million_tokens: TokenPrices = Field(
+        default_factory=TokenPrices,
+        description="Token prices per million input and output tokens at go-live [USD]; a request of the workload's "
+        "shape pays input × input price + output × output price.",
+    )
+    token_price_decline_per_year: float | None = Field(
+        None,
+        ge=0,
+        le=0.95,
+        json_schema_extra={"unit": "fraction"},
+        description="Yearly fall of token prices [fraction]; empty = the same-model trend in "
+        "data/token_price_trends.csv (Llama 70B class: 45 % a year; DeepSeek-R1: 4 %).",
     )
     sla_credit_share: float = Field(
         assumed("pricing.sla_credit_share"),
@@ -733,6 +808,33 @@ class Scenario(_Section):
         max_length=1000,
         description="Overrides of price-book unit prices by key [USD per unit].",
     )
+
+    @field_validator("pricing")
+    @classmethod
+    def _known_workload(cls, pricing: Pricing) -> Pricing:
+        from .inference import workloads  # reads data/ (imports nothing from here at module level)
+
+        known = workloads()
+        if pricing.workload not in known:
+            raise ValueError(f"pricing.workload must be one of {', '.join(known)}, got {pricing.workload!r}")
+        return pricing
+
+    @model_validator(mode="after")
+    def _tokens_have_a_published_rate(self) -> Scenario:
+        if self.pricing.sell != "gpu_hours":
+            from .inference import throughput
+
+            throughput(self.cluster.gpu_model, self.pricing.workload, self.pricing.serving_scenario)
+        return self
+
+    @model_validator(mode="after")
+    def _power_plan_has_an_envelope(self) -> Scenario:
+        if self.cluster.size_by == "power" and self.facility.it_power_mw is None:
+            raise ValueError(
+                "facility.it_power_mw must be set (the IT load the site can deliver, in MW) when cluster.size_by is "
+                "power"
+            )
+        return self
 
     @model_validator(mode="after")
     def _frontend_ports_exist(self) -> Scenario:

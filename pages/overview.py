@@ -10,8 +10,9 @@ from neoplan.charts.site import capex_treemap_figure
 from neoplan.costs import share_by_basis
 from neoplan.scenario import scenario_json
 from ui import format as fmt
+from ui.power import power_plan_input
 from ui.state import evaluate_current, get_scenario
-from ui.widgets import chart, compact_metrics
+from ui.widgets import chart, compact_metrics, metric_cards
 
 scenario = get_scenario()
 st.title("neoplan")
@@ -19,10 +20,31 @@ about = f" — {fmt.plain(scenario.description)}" if scenario.description else "
 st.markdown(f"**{fmt.plain(scenario.name)}**{about}")
 
 result = evaluate_current()
+with st.container(border=True, key="overview_power"):
+    st.caption("PLAN FROM POWER")
+    entry, figures = st.columns([1, 3], gap="large")
+    power_plan_input(result, entry)
 if result is None:
     st.stop()
 
 d = result.to_dict()
+POWER_HEADLINE = (
+    "gpus",
+    "racks",
+    "it_power_peak_kw",
+    "it_power_left_kw",
+    "tokens_per_second_per_mw",
+    "revenue_usd_per_mw_year",
+)
+with figures:
+    if result.envelope is not None:
+        metric_cards("overview_power_cards", [metrics.cards(d, POWER_HEADLINE)], font_rem=1.3, per_row=3)
+        st.caption(fmt.plain(result.envelope.sentence()))
+    else:
+        st.caption(
+            "Sized by GPU count. Switch on **Plan from power** to build the largest design whose peak IT load "
+            "(servers, network, storage, management, cooling pumps) fits the MW the site can deliver."
+        )
 with st.container(border=True):
     st.caption("CLUSTER")
     c = st.columns(5)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
-from neoplan import metrics, revenue
+from neoplan import formats, inference, metrics, revenue
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
 from neoplan.model import Result
 from neoplan.scenario import Pricing, scenario_json
+from ui.format import plain
 from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
 from ui.widgets import chart, field_input, metric_cards
 
@@ -15,6 +17,12 @@ PIN = "pricing.reserved_usd_per_gpu_hour"
 PIN_KEY = WIDGET_PREFIX + PIN
 PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
 KPI_KEY = "pricing_kpis"
+SELL_LABELS = {"gpu_hours": "GPU-hours (rent GPUs)", "tokens": "Tokens (serve an API)", "mix": "A mix of both"}
+SCENARIO_LABELS = {
+    "offline": "Offline (batch, no latency bound)",
+    "server": "Server (MLPerf p99 latency limits)",
+    "interactive": "Interactive (tighter limits)",
+}
 
 
 def _implied_reserved_price(result: Result | None = None) -> float:
@@ -84,6 +92,100 @@ def contract_book_note() -> None:
     )
 
 
+def token_inputs(result: Result | None) -> None:
+    """What is sold: GPU-hours, tokens or a mix; the workload, its latency, token prices and their decline."""
+    st.subheader("What is sold")
+    field_input("pricing.sell", "Sell", options_labels=SELL_LABELS)
+    p = get_scenario().pricing
+    if p.sell == "mix":
+        field_input("pricing.token_share", "Share served as tokens [% of GPU-hours]", step=5.0)
+    loads = inference.workloads()
+    field_input(
+        "pricing.workload", "Workload", options=list(loads), options_labels={k: w.name for k, w in loads.items()}
+    )
+    field_input("pricing.serving_scenario", "Latency", options_labels=SCENARIO_LABELS)
+    ref = inference.reference_price(loads[p.workload].model_key)
+    field_input(
+        "pricing.usd_per_million_tokens.input",
+        "Input price [USD per million tokens]",
+        step=0.01,
+        fmt="%.3f",
+        placeholder=f"{ref.usd_per_million_input:g} (median list price {ref.date})",
+    )
+    field_input(
+        "pricing.usd_per_million_tokens.output",
+        "Output price [USD per million tokens]",
+        step=0.01,
+        fmt="%.3f",
+        placeholder=f"{ref.usd_per_million_output:g} (median list price {ref.date})",
+    )
+    trend = inference.reference_trend(loads[p.workload].model_key)
+    field_input(
+        "pricing.token_price_decline_per_year",
+        "Token price decline [% per year]",
+        step=1.0,
+        placeholder=f"{100 * trend.decline_per_year:.0f} (same-model trend)",
+    )
+    if result is not None and result.tokens is not None:
+        t = result.tokens
+        st.caption(
+            f"**Price per million output tokens:** ${t.usd_per_million_output:g} + ${t.usd_per_million_input:g} × "
+            f"{t.workload.input_tokens:,} ÷ {t.workload.output_tokens:,} input per output tokens = "
+            f"{formats.usd_per_million_tokens(t.usd_per_million_tokens)}. Source: {t.price_source}; decline: "
+            f"{t.decline_source}."
+        )
+
+
+RENT, SERVE = "Rent GPU-hours", "Serve tokens"
+WAY_FIGURES = ("project_irr", "equity_irr", "npv_usd", "payback_months", "min_dscr")
+
+
+def _column(way: dict[str, float] | None, price: str, breakeven: str) -> list[str]:
+    """One way of selling as a table column: its returns (NaN = undefined), its price and break-even at go-live."""
+    if way is None:
+        return [""] * (len(WAY_FIGURES) + 2)
+    return [metrics.text(k, way[k] if way[k] == way[k] else None) for k in WAY_FIGURES] + [price, breakeven]
+
+
+def sale_comparison(result: Result) -> None:
+    """The same cluster rented by the GPU-hour and serving tokens: IRR, NPV and break-even each way."""
+    d = result.to_dict()
+    ways = result.returns_by_sale()
+    st.subheader("Rent GPU-hours or serve tokens — the same cluster")
+    t = result.tokens
+    serve = ways.get("tokens") if t is not None and t.row is not None else None
+    rent_column = _column(
+        ways["gpu_hours"],
+        formats.usd_per_gpu_hour(result.scenario.pricing.usd_per_gpu_hour),
+        metrics.text("breakeven_usd_per_gpu_hour", d["breakeven_usd_per_gpu_hour"]),
+    )
+    serve_column = _column(
+        serve,
+        metrics.text("usd_per_million_tokens", d["usd_per_million_tokens"]),
+        metrics.text("breakeven_usd_per_million_tokens", d["breakeven_usd_per_million_tokens"]),
+    )
+    rows = [metrics.METRICS[k].label for k in WAY_FIGURES] + ["Price at go-live", "Break-even at go-live"]
+    columns = {RENT: rent_column, SERVE: serve_column}
+    st.table(pd.DataFrame(columns, index=rows))
+    if t is None or t.row is None:
+        st.info(
+            f"No published {get_scenario().pricing.serving_scenario} throughput of {get_scenario().pricing.workload} "
+            f"on {result.platform.name}: token serving cannot be priced for it (data/inference_throughput.csv)."
+        )
+        return
+    row = t.row
+    st.caption(
+        f"**{metrics.text('tokens_per_second_per_gpu', d['tokens_per_second_per_gpu'])} per GPU** for "
+        f"{t.workload.name}, measured {row.interactivity_text()}: {row.benchmark} {row.result_id} "
+        f"({row.submitter}, {row.serving_stack}, {row.precision}; confidence {row.confidence}). "
+        f"**{metrics.METRICS['cost_usd_per_million_tokens'].label}:** "
+        f"{metrics.text('cost_usd_per_million_tokens', d['cost_usd_per_million_tokens'])} "
+        f"(= TCO {metrics.text('tco_usd_per_gpu_hour', d['tco_usd_per_gpu_hour'])} ÷ million tokens per GPU-hour)."
+    )
+    for warning in (w for w in result.warnings if w.startswith("pricing.serving_scenario")):
+        st.warning(plain(warning))
+
+
 st.title("Pricing & revenue")
 st.caption(
     "The headline price of a GPU-hour at go-live and the share of hours sold drive every contract price "
@@ -124,9 +226,11 @@ with left:
     field_input("pricing.sla_credit_share", "SLA credits [% of revenue]", step=0.5)
     field_input("pricing.receivable_days", "Receivable days [days after the month]", step=5.0, fmt="%.0f")
     contract_book_note()
+    token_inputs(result)
 
 if result is not None:
     with right:
+        sale_comparison(result)
         inputs = scenario_json(result.scenario)
         chart(revenue_mix_figure, result, inputs=inputs, key="pricing_revenue_chart")
         chart(irr_vs_price_figure, result, inputs=inputs, key="pricing_irr_chart")

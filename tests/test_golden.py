@@ -18,7 +18,9 @@ storage servers, back-end optics +$20,480); new keys (lender's view, operations)
 Wave 3 (issue 13's last items) re-pinned them once: repairs (RMA) became an opex line, remote hands and freight per
 failure that needs a part (optimized: 2.97 repairs a month, $23,128 a year; NPV −$78,837, TCO $1.99428 → $1.99733);
 an NVL72 rack is repaired a compute tray at a time (gb200_nvl72_18rack availability 0.98617 → 0.99923, project IRR
-35.8 % → 36.9 %). The speed work of that wave changed no number beyond 1e-11. To refresh after a deliberate model
+35.8 % → 36.9 %). The speed work of that wave changed no number beyond 1e-11. Issue 26 added keys only (the
+power envelope, which is null for these GPU-count plans, revenue per MW-year, and the token-serving figures); every
+earlier key kept its value to 1e-9 when they were re-pinned. To refresh after a deliberate model
 change::
 
     for p in b200_1024 gb200_nvl72_18rack h100_2048 h100_256 h200_1024 optimized reference; do

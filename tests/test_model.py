@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan import finance, model, residual, storage
+from neoplan import design, finance, model, residual, storage
 from neoplan.costs import CAPEX_CATEGORIES
 from neoplan.model import KPI_LABELS, undefined_kpi_warnings
 from neoplan.scenario import ScenarioError
@@ -306,7 +306,12 @@ def test_undefined_kpi_warnings_name_each_kpi_once() -> None:
     nulls += [k for k, v in lender.items() if not math.isfinite(v)]
     warned = undefined_kpi_warnings({**r.kpis, **lender}, r.ops.cash, r.ops.revenue.sold_gpu_hours, 72)
     assert len(warned) == len(nulls) == 9
-    assert warned == [w for w in r.warnings if " undefined: " in w]
+    token = ("Cost per million tokens undefined: ", "Token break-even undefined: ")  # the token figures, apart
+    assert warned == [w for w in r.warnings if " undefined: " in w and not w.startswith(token)]
+    assert [w for w in r.warnings if w.startswith(token)] == [
+        "Cost per million tokens undefined: no GPU-hours are sold, so no tokens are served.",
+        "Token break-even undefined: no GPU-hours are sold, so no tokens are served.",
+    ]
 
 
 # --- errors: the user's input becomes ScenarioError, a bug stays a bug ----------------------------------------
@@ -323,7 +328,7 @@ def test_a_bug_is_not_dressed_up_as_bad_input(monkeypatch: pytest.MonkeyPatch, e
     def broken(*args: object, **kwargs: object) -> None:
         raise exc
 
-    monkeypatch.setattr(model, "design_storage", broken)
+    monkeypatch.setattr(design, "design_storage", broken)
     with pytest.raises(type(exc)) as caught:
         neoplan.evaluate(neoplan.load_scenario("optimized"))
     assert not isinstance(caught.value, ScenarioError)
@@ -338,7 +343,7 @@ def test_a_value_error_naming_a_field_is_still_a_bug(monkeypatch: pytest.MonkeyP
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError(message)
 
-    monkeypatch.setattr(model, "design_storage", broken)
+    monkeypatch.setattr(design, "design_storage", broken)
     with pytest.raises(ValueError, match=r"must be|needs more") as caught:
         neoplan.evaluate(neoplan.load_scenario("optimized"))
     assert not isinstance(caught.value, ScenarioError)

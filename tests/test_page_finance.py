@@ -204,13 +204,13 @@ def test_the_financing_page_shows_the_lenders_conventions_and_the_new_inputs(opt
     assert residual.value is None  # empty: the platform's resale curve
     residual.set_value(20.0).run()
     assert _scenario(at).timeline.residual_value_share == pytest.approx(0.2)
-    life = at.text_input(key="w.financing.tax_life_months")
+    life = at.number_input(key="w.financing.tax_life_months")
     assert life.value is None  # empty: the useful life
-    life.set_value("96").run()
+    life.set_value(96).run()
     assert _scenario(at).financing.tax_life_months == 96
     at.selectbox(key="w.financing.tax_depreciation").set_value("macrs_5").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert "w.financing.tax_life_months" not in {w.key for w in at.text_input}  # MACRS fixes its own life
+    assert "w.financing.tax_life_months" not in {w.key for w in at.number_input}  # MACRS fixes its own life
     at.number_input(key="w.financing.dsra_months").set_value(6).run()
     at.selectbox(key="w.financing.sizing").set_value("contracted_revenue").run()
     assert not at.exception and not at.error, [e.value for e in at.error]

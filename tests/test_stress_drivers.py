@@ -47,6 +47,10 @@ def test_every_row_says_why_where_from_when_and_how_known() -> None:
         ("mtbf_multiple", 1.0, 0.5, 1.7),
         ("detection_minutes", 1.5, 1.0, 31.5),  # half (at least 1) to +30 minutes
         ("performance_penalty", 0.0, -0.1, 0.1),
+        ("token_share", 0.5, 0.5, 0.5),  # held at the plan's own split unless given a range
+        ("usd_per_million_tokens", 1.2, 0.9, 1.5),  # ±25 %
+        ("token_price_decline_per_year", 0.45, 0.30, 0.60),  # ±15 points
+        ("token_price_decline_per_year", 0.04, 0.0, 0.19),  # … at least 0
     ],
 )
 def test_default_range_rules_reference_values(key: str, base: float, low: float, high: float) -> None:
@@ -113,7 +117,8 @@ def test_a_bad_row_names_file_row_and_column(tmp_path: Path, key: str, cells: di
 def test_every_driver_has_one_row(tmp_path: Path) -> None:
     path = tmp_path / "stress_drivers.csv"
     path.write_text("".join(TEXT.splitlines(keepends=True)[:-1]), encoding="utf-8")  # the last driver dropped
-    with pytest.raises(DataError, match=re.escape("stress_drivers.csv: no row for driver 'performance_penalty'")):
+    last = ROWS[-1]["key"]
+    with pytest.raises(DataError, match=re.escape(f"stress_drivers.csv: no row for driver '{last}'")):
         stress.read_drivers(path)
     path.write_text(TEXT + TEXT.splitlines(keepends=True)[1], encoding="utf-8")  # the first driver twice
     with pytest.raises(DataError, match=re.escape("stress_drivers.csv: a driver appears twice")):

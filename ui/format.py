@@ -8,7 +8,20 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from neoplan.formats import NA, count, months, mw, pct, ratio, usd, usd_exact, usd_per_gpu_hour
+from neoplan.formats import (
+    NA,
+    count,
+    kw,
+    months,
+    mw,
+    pct,
+    ratio,
+    tokens_per_second,
+    usd,
+    usd_exact,
+    usd_per_gpu_hour,
+    usd_per_million_tokens,
+)
 
 if TYPE_CHECKING:  # what every st.column_config.* returns; Streamlit 1.67 does not name it in st.typing
     from streamlit.elements.lib.column_types import ColumnConfig
@@ -18,14 +31,17 @@ __all__ = [
     "ColumnConfig",
     "count",
     "dollar_column",
+    "kw",
     "months",
     "mw",
     "pct",
     "plain",
     "ratio",
+    "tokens_per_second",
     "usd",
     "usd_exact",
     "usd_per_gpu_hour",
+    "usd_per_million_tokens",
 ]
 
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")

@@ -488,3 +488,14 @@ def get_library() -> Library:
 def evaluate_scenario(scenario: Scenario) -> neoplan.Result:
     """Cached evaluation of any scenario (raises ScenarioError on failure)."""
     return _evaluate_cached(scenario_json(scenario))
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _search_cached(key: str, objective: str, constraints: str) -> neoplan.SearchResult:
+    return neoplan.search(scenario_from_dict(json.loads(key)), objective=objective, constraints=json.loads(constraints))
+
+
+def search_current(objective: str, constraints: dict[str, float | None]) -> neoplan.SearchResult:
+    """The design search around the current scenario (cached on it, the objective and the constraints); raises
+    ScenarioError with a one-line reason for bad input."""
+    return _search_cached(scenario_json(get_scenario()), objective, json.dumps(constraints, sort_keys=True))

@@ -106,12 +106,14 @@ def field_input(
     options_labels: dict[Any, str] | None = None,
     options: list[Any] | None = None,
     container: Any = None,
+    placeholder: str | None = None,
 ) -> Any:
     """Draw the widget for ``path`` and an ``st.error`` under it if the last edit was rejected.
 
     Literal fields (or ``options``) get a selectbox, bools a toggle, numbers a number input. A fraction field
     (``unit: fraction`` in the scenario) is shown and typed in percent: the widget shows 11.0 for 0.11, typing 9
-    stores 0.09; its ``step`` and ``fmt`` are in percent too (defaults 1 and ``%.1f``). Returns the model value.
+    stores 0.09; its ``step`` and ``fmt`` are in percent too (defaults 1 and ``%.1f``). An optional number
+    (``float | None``) may be left empty, ``placeholder`` saying what empty means. Returns the model value.
     """
     where = container or st
     info, ann = field_info(path)
@@ -131,13 +133,16 @@ def field_input(
         where.selectbox(label, options, format_func=lambda o: labels.get(o, str(o)), **kwargs)
     elif ann is bool:
         where.toggle(label, **kwargs)
-    elif ann in (int, float) or fraction:
+    elif ann in (int, float, int | None, float | None) or fraction:
         lo, hi = _bounds(info)
+        if ann in (int | None, float | None):  # may be cleared: empty means the field's default from data
+            kwargs["placeholder"] = placeholder
+            kwargs["value"] = None
         unit = " %" if fraction else ""
         if lo is not None or hi is not None:
             scale = 100.0 if fraction else 1.0
             kwargs["help"] = f"{description} Allowed: {_fmt(lo, scale)} to {_fmt(hi, scale)}{unit}."
-        if ann is int:
+        if ann in (int, int | None):
             where.number_input(label, step=int(step or 1), **kwargs)
         else:
             default_step, default_fmt = (1.0, "%.1f") if fraction else (0.1, "%.2f")
