@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import numpy_financial as npf
@@ -14,7 +15,6 @@ import neoplan
 from neoplan import finance
 from neoplan.errors import ScenarioError
 from neoplan.finance import (
-    CashFlows,
     annuity_payment,
     cash_flows,
     covenant_headroom,
@@ -137,7 +137,8 @@ def test_straight_line_repays_equal_principal() -> None:
     np.testing.assert_allclose(debt.principal[0, :40], 1_000_000 / 40)
 
 
-def _project(financing: Financing, monthly_ebitda: float = 40_000.0) -> tuple:
+def _project(financing: Financing, monthly_ebitda: float = 40_000.0, **more: Any) -> tuple:
+    """A 1 M capex project earning ``monthly_ebitda`` from month 3 (``more``: other :func:`cash_flows` arguments)."""
     months = MONTHS
     revenue = np.full(months, monthly_ebitda + 10_000.0)
     revenue[:3] = 0.0
@@ -153,6 +154,7 @@ def _project(financing: Financing, monthly_ebitda: float = 40_000.0) -> tuple:
         go_live=3.0,
         life_months=60,
         residual_share=0.1,
+        **more,
     )
     return cf, revenue, opex, pay
 
@@ -205,18 +207,22 @@ def test_sculpted_service_is_proportional_to_cfads_and_repays_at_maturity(target
     assert cf.debt.balance[0, 59] == pytest.approx(0.0, abs=1e-6) and cf.debt.payoff.sum() == 0.0
 
 
+TEXTBOOK_SCULPTED = Financing(
+    debt_share=0.9,
+    interest_rate=0.08,
+    term_months=60,
+    grace_months=0,
+    amortization="sculpted",
+    target_dscr=1.3,
+    tax_rate=0.0,
+    upfront_fee_rate=0.0,
+)
+"""Textbook sculpting: 8 %/yr compounding monthly, 60 months from the draw, sized at DSCR 1.30, no tax, no fee."""
+
+
 def test_sculpted_debt_at_dscr_1_30_is_sized_down_and_fully_amortised() -> None:
     """Textbook sculpting: CFADS 20,000 a month from month 3, 8 %/yr compounding monthly, 60 months from the draw."""
-    fin = Financing(
-        debt_share=0.9,
-        interest_rate=0.08,
-        term_months=60,
-        grace_months=0,
-        amortization="sculpted",
-        target_dscr=1.3,
-        tax_rate=0.0,
-        upfront_fee_rate=0.0,
-    )
+    fin = TEXTBOOK_SCULPTED
     cf, *_ = _project(fin, 20_000.0)
     r = 0.08 / 12
     service = 20_000.0 / 1.3
@@ -497,20 +503,11 @@ def test_the_sculpted_schedule_fixed_at_close_meets_a_25_percent_lower_cash_flow
     """Textbook: sized at DSCR 1.30 on CFADS of 20,000 a month, the loan is fixed at close; a case whose CFADS is
     25 % lower (15,000) meets the same service, so its DSCR is 0.75 × 1.30 = 0.975 in every year (re-sizing it on
     its own cash flow, as before, gave a smaller loan at exactly 1.30)."""
-    fin = Financing(
-        debt_share=0.9,
-        interest_rate=0.08,
-        term_months=60,
-        grace_months=0,
-        amortization="sculpted",
-        target_dscr=1.3,
-        tax_rate=0.0,
-        upfront_fee_rate=0.0,
-    )
+    fin = TEXTBOOK_SCULPTED
     base, *_ = _project(fin, 20_000.0)
     closing = finance.closing_of(base)
     assert closing.debt_share == pytest.approx(base.debt.drawn_usd[0] / 1_000_000.0)
-    low = _project_case(fin, 15_000.0, closing)
+    low, *_ = _project(fin, 15_000.0, debt_share=closing.debt_share, closing=closing)
     np.testing.assert_allclose(low.debt.draws, base.debt.draws, rtol=1e-12)
     np.testing.assert_allclose(low.debt.debt_service, base.debt.debt_service, rtol=1e-12, atol=1e-9)
     np.testing.assert_allclose(dscr_by_period(low, 3)[1], 0.75 * 1.3, rtol=1e-9)
@@ -522,7 +519,8 @@ def test_the_sculpted_schedule_fixed_at_close_meets_a_25_percent_lower_cash_flow
 def test_a_closing_profile_replayed_at_the_closing_values_repeats_the_loan() -> None:
     fin = Financing(debt_share=0.5, amortization="sculpted", grace_months=2, tax_rate=0.25)
     base, *_ = _project(fin, 30_000.0)
-    again = _project_case(fin, 30_000.0, finance.closing_of(base))
+    closing = finance.closing_of(base)
+    again, *_ = _project(fin, 30_000.0, debt_share=closing.debt_share, closing=closing)
     for name in ("draws", "interest", "interest_capitalized", "principal", "balance", "payoff"):
         np.testing.assert_allclose(getattr(again.debt, name), getattr(base.debt, name), rtol=1e-12, atol=1e-6)
     np.testing.assert_allclose(again.equity_fcf, base.equity_fcf, rtol=1e-12, atol=1e-6)
@@ -549,28 +547,6 @@ def test_sculpting_settles_on_size_and_service(share: float) -> None:
     paying = (t >= cf.debt.repay_start) & (t < cf.debt.maturity - 1)
     ratio = cf.cfads[0, paying] / cf.debt.debt_service[0, paying]
     np.testing.assert_allclose(ratio, ratio[0], rtol=1e-9)  # one DSCR* in every month, on the final CFADS
-
-
-def _project_case(financing: Financing, monthly_ebitda: float, closing: finance.Closing, **more: object) -> CashFlows:
-    """:func:`_project` for a case meeting the loan fixed at ``closing`` (its share drawn)."""
-    months = MONTHS
-    revenue = np.full(months, monthly_ebitda + 10_000.0)
-    revenue[:3] = 0.0
-    opex = np.full(months, 10_000.0)
-    opex[:3] = 0.0
-    return cash_flows(
-        financing,
-        revenue=revenue,
-        opex=opex,
-        capex_payments=_payments(1_000_000.0, months),
-        capex_total=1_000_000.0,
-        go_live=3.0,
-        life_months=60,
-        residual_share=0.1,
-        debt_share=closing.debt_share,
-        closing=closing,
-        **more,  # type: ignore[arg-type]
-    )
 
 
 def test_cfads_leaves_out_the_sale_and_its_proceeds_sweep_the_loan() -> None:

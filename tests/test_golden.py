@@ -20,8 +20,20 @@ failure that needs a part (optimized: 2.97 repairs a month, $23,128 a year; NPV 
 an NVL72 rack is repaired a compute tray at a time (gb200_nvl72_18rack availability 0.98617 → 0.99923, project IRR
 35.8 % → 36.9 %). The speed work of that wave changed no number beyond 1e-11. Issue 26 added keys only (the
 power envelope, which is null for these GPU-count plans, revenue per MW-year, and the token-serving figures); every
-earlier key kept its value to 1e-9 when they were re-pinned. To refresh after a deliberate model
-change::
+earlier key kept its value to 1e-9 when they were re-pinned.
+
+Issue 24 (finance a lender signs off) re-pinned them once, after merging main. Optimized, from NPV −$7,831,475,
+project IRR 1.40 %, equity IRR −15.94 % (each change alone on the old conventions): power in the go-live month
+counted once (it was pro-rated twice) NPV −$6,269, project IRR 1.39 %; the resale curve by age at sale
+(data/residual_values.csv, 11.1 % of capex at 67.6 months instead of a flat 5 %) +$1,197,931, 3.55 %, equity
+−7.13 %; 30 receivable days −$539,617, 1.30 %, equity −13.23 % (a negative IRR rises when cash comes later); opex
+escalating 3 % a project year −$1,739,958, −1.63 %, equity −29.12 %; together NPV −$8,900,582, project IRR
+0.83 %, equity IRR −13.21 %, min DSCR 0.445 → 0.334 (working capital in year 1, escalated opex), TCO $1.99733 →
+$2.01909, break-even $3.2965 → $3.3648 per GPU-hour. The others move the same ways (gb200_nvl72_18rack project IRR
+36.9 % → 33.0 %, b200_1024 20.1 % → 18.3 %; token cost and break-even per million tokens follow TCO). New keys
+``equity_npv_usd`` and ``equity_mirr``; a sponsor-support warning where equity puts cash in after distributions
+(optimized, reference, b200_1024, h100_*, h200_1024). No preset is sculpted, so the schedule fixed at close moves
+none of them. To refresh after a deliberate model change::
 
     for p in b200_1024 gb200_nvl72_18rack h100_2048 h100_256 h200_1024 optimized reference; do
         python -m neoplan evaluate $p --json > tests/golden/$p.json; done
