@@ -76,6 +76,8 @@ class Drivers:
     """Token price at go-live [USD per million output tokens, their requests' input tokens included]."""
     token_price_decline_per_year: np.ndarray
     """Yearly fall of token prices [fraction]."""
+    serving_load_factor: np.ndarray
+    """Tokens served on average as a share of the published rate [fraction]; moves token revenue only."""
 
     @classmethod
     def of(cls, scenario: Scenario, n: int = 1) -> Drivers:
@@ -101,6 +103,7 @@ class Drivers:
             "token_share": tokens.token_share,
             "usd_per_million_tokens": tokens.usd_per_million_tokens,
             "token_price_decline_per_year": tokens.decline_per_year,
+            "serving_load_factor": tokens.serving_load_factor,
         }
         table = np.array(list(base.values()), dtype=float)[:, None].repeat(n, axis=1)  # one row per driver
         return cls(*table)  # ``base`` lists the fields in declaration order
@@ -151,7 +154,8 @@ class OperatingBasis:
     reference_goodput: float = 1.0
     """Goodput of the same cluster run the reference way [fraction] (:func:`neoplan.operations.reference_goodput`)."""
     tokens_per_gpu_hour: float = 0.0
-    """Output tokens a GPU serves per sold hour at its published rate [tokens]; 0 = no published rate."""
+    """Output tokens a GPU serves per sold hour at its published rate, before the serving load factor (a driver)
+    [tokens]; 0 = no published rate."""
     closing: finance.Closing | None = None
     """The loan fixed at financial close on the base case (a sculpted loan, or one sized on contracted revenue);
     every case of :func:`run_cases` meets it. None = each case sizes its own loan (the base case itself)."""
@@ -343,7 +347,8 @@ def run_cases(
     reliability = _reliability(scenario, basis, drivers, own)
     if reliability is not None:
         price, util = price * reliability.price_factor, util * reliability.utilization_factor
-    token_price = drivers.usd_per_million_tokens * (basis.tokens_per_gpu_hour / inference.TOKENS_PER_MILLION)
+    achieved = basis.tokens_per_gpu_hour * drivers.serving_load_factor  # tokens per sold GPU-hour
+    token_price = drivers.usd_per_million_tokens * (achieved / inference.TOKENS_PER_MILLION)
     if reliability is not None:
         token_price = token_price * reliability.price_factor
     rev = revenue.sales_schedule(

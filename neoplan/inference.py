@@ -7,12 +7,21 @@ tokens**, the input tokens of their requests included: the blended price is ``p_
 [USD per million output tokens], and a GPU-hour of serving earns ``throughput × 3,600 ÷ 10⁶ × blended price`` — its
 GPU-hour equivalent, which runs through the same contract book as a rented GPU-hour (:mod:`neoplan.revenue`).
 
+A published rate is a benchmark's: the highest steady load that meets the scenario's latency limits. A fleet sized
+for its busiest hour serves less on average (the daily cycle, headroom for bursts), so the rate sold is the
+**achieved** one, published × ``pricing.serving_load_factor`` (default from DeepSeek's published day of serving,
+``data/assumptions.csv``), and the default latency is ``interactive``: the chat speed (≥ 20 tokens/s per user) the
+list prices are sold at, not the server scenario's 5-8 tokens/s per user for Llama 70B.
+
 Data (``docs/sources/inference_2026-12.md`` explains the evidence):
 
 * ``data/workloads.csv``: the model, its size and precision, and the request shape.
 * ``data/inference_throughput.csv``: output tokens per second per GPU by platform × workload × scenario
   (``offline`` batch, ``server`` under p99 TTFT/TPOT limits, ``interactive`` tighter limits); the model uses the row
-  marked ``is_default`` and refuses a combination with no published row.
+  marked ``is_default`` and refuses a combination with no row.
+* ``data/inference_derivations.csv``: a missing scenario of a platform derived from its own published row of
+  another scenario × a sibling platform's published ratio of the two (H100 interactive = H100 server × H200
+  interactive ÷ H200 server), basis ``estimate``, confidence ``low``, the arithmetic in ``notes``.
 * ``data/token_prices.csv``: API list prices per million input and output tokens. A workload's reference price is
   the median, input and output apart, of the rows of its model with the latest date.
 * ``data/token_price_trends.csv``: the yearly price factor of one fixed model (``same-model-<model_key>``); a model
@@ -26,22 +35,31 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
-from .datafile import DATA_DIR, SourcedRow, keyed, read_numbered, read_rows
-from .errors import ScenarioError
+from pydantic import Field, model_validator
+
+from .datafile import DATA_DIR, SourcedRow, column_error, keyed, read_numbered, read_rows
+from .errors import DataError, ScenarioError
 
 if TYPE_CHECKING:
     from .scenario import Scenario
 
 WORKLOADS_FILE = DATA_DIR / "workloads.csv"
 THROUGHPUT_FILE = DATA_DIR / "inference_throughput.csv"
+DERIVATIONS_FILE = DATA_DIR / "inference_derivations.csv"
 TOKEN_PRICES_FILE = DATA_DIR / "token_prices.csv"
 TOKEN_TRENDS_FILE = DATA_DIR / "token_price_trends.csv"
 SERVING_SCENARIOS = ("offline", "server", "interactive")
 SECONDS_PER_HOUR = 3600.0
 TOKENS_PER_MILLION = 1e6
 CHAT_TOKENS_PER_SECOND_PER_USER = 20.0
-"""Estimate: the slowest per-user speed chat API prices are paid for (OpenRouter tiers list 30-170 tokens/s per user,
-data/token_prices.csv); a rate measured below it sells at a discount to those prices, or not at all."""
+"""The slowest per-user speed chat API list prices are paid for [tokens/s per user]: DeepSeek's own API and apps
+averaged 20-22 output tokens/s per user at its list prices (open-infra-index, 2025-03-01); SemiAnalysis reads the
+middle OpenRouter provider of DeepSeek-R1 at about 35 and a fast tier at 167 (2026-02-16, data/token_prices.csv).
+A rate measured below it sells at a discount to those prices, or not at all."""
+HOURS_PER_DAY = 24.0
+DEEPSEEK_OUTPUT_TOKENS_PER_DAY = 168e9
+"""Output tokens DeepSeek's whole V3/R1 service (web, app and API, one of the largest chat services) served in the
+24 hours from 2025-02-27 12:00 UTC+8 (open-infra-index, 2025-03-01): a scale for the demand a token plan needs."""
 FALLBACK_TREND_MODEL = "llama-70b"
 """Model whose same-model price trend stands in for a model without its own."""
 
@@ -116,6 +134,26 @@ class ListPrice(SourcedRow):
     notes: str | None = None
 
 
+class Derivation(SourcedRow):
+    """One row of ``data/inference_derivations.csv``: ``platform``'s missing ``scenario`` for ``workload`` is its own
+    published ``from_scenario`` rate × ``like_platform``'s published ``scenario`` ÷ ``from_scenario`` ratio."""
+
+    platform: str
+    workload: str
+    scenario: Literal["offline", "server", "interactive"]
+    from_scenario: Literal["offline", "server", "interactive"]
+    like_platform: str
+    why: str = Field(min_length=20)
+
+    @model_validator(mode="after")
+    def _another_platform_and_scenario(self) -> Derivation:
+        if self.from_scenario == self.scenario:
+            raise column_error("from_scenario", "must differ from scenario", self.from_scenario)
+        if self.like_platform == self.platform:
+            raise column_error("like_platform", "must be another platform (a sibling)", self.like_platform)
+        return self
+
+
 class PriceTrend(SourcedRow):
     """One row of ``data/token_price_trends.csv``: a yearly token-price factor (price kept after a year)."""
 
@@ -153,11 +191,70 @@ def workloads() -> dict[str, Workload]:
     return keyed(read_numbered(WORKLOADS_FILE, Workload), WORKLOADS_FILE.name)
 
 
-@lru_cache(maxsize=1)
-def default_throughput() -> dict[tuple[str, str, str], Throughput]:
-    """The ``is_default`` row of every platform × workload × scenario, keyed by those three."""
+def _published() -> dict[tuple[str, str, str], Throughput]:
+    """The ``is_default`` row of every published platform × workload × scenario, keyed by those three."""
     rows = read_rows(THROUGHPUT_FILE, Throughput)
     return {(r.platform, r.workload, r.scenario): r for r in rows if r.is_default}
+
+
+def derived(rule: Derivation, published: dict[tuple[str, str, str], Throughput]) -> Throughput:
+    """The throughput row ``rule`` derives from ``published`` rows: own rate × the sibling's ratio, at the sibling's
+    interactivity and latency limits, basis and confidence of an estimate (the arithmetic in ``notes``)."""
+    own = published[(rule.platform, rule.workload, rule.from_scenario)]
+    like = published[(rule.like_platform, rule.workload, rule.scenario)]
+    base = published[(rule.like_platform, rule.workload, rule.from_scenario)]
+    ratio = like.output_tokens_per_second_per_gpu / base.output_tokens_per_second_per_gpu
+    rate = own.output_tokens_per_second_per_gpu * ratio
+    arithmetic = (
+        f"{own.output_tokens_per_second_per_gpu:g} × {like.output_tokens_per_second_per_gpu:g} ÷ "
+        f"{base.output_tokens_per_second_per_gpu:g} = {rate:,.1f}"
+    )
+    return Throughput(
+        platform=rule.platform,
+        workload=rule.workload,
+        scenario=rule.scenario,
+        output_tokens_per_second_per_gpu=rate,
+        interactivity_tokens_per_second_per_user=like.interactivity_tokens_per_second_per_user,
+        interactivity_basis=f"{rule.like_platform}'s {rule.scenario} result",
+        ttft_p99_limit_ms=like.ttft_p99_limit_ms,
+        tpot_p99_limit_ms=like.tpot_p99_limit_ms,
+        serving_stack=own.serving_stack,
+        precision=own.precision,
+        benchmark=f"{own.benchmark} {rule.from_scenario} × {rule.like_platform} {rule.scenario} ÷ "
+        f"{rule.from_scenario} (derived)",
+        result_id=f"{own.result_id} × {like.result_id} ÷ {base.result_id}",
+        submitter="neoplan (derived)",
+        system=own.system,
+        date=rule.date,
+        source=rule.source,
+        basis=rule.basis,
+        confidence="low",
+        is_default=True,
+        notes=f"{arithmetic}; {rule.why}",
+    )
+
+
+@lru_cache(maxsize=1)
+def default_throughput() -> dict[tuple[str, str, str], Throughput]:
+    """The row the model uses for every platform × workload × scenario, keyed by those three: the published
+    ``is_default`` row, else one derived by ``data/inference_derivations.csv`` (:func:`derived`). A derivation of a
+    published combination, or from rows that are not published, is a :class:`DataError` naming its row."""
+    published = _published()
+    out = dict(published)
+    for line, rule in read_numbered(DERIVATIONS_FILE, Derivation):
+        key = (rule.platform, rule.workload, rule.scenario)
+        if key in out:
+            raise DataError(DERIVATIONS_FILE.name, f"{' '.join(key)} is published already", row=line, column="scenario")
+        needs = [
+            (rule.platform, rule.workload, rule.from_scenario),
+            (rule.like_platform, rule.workload, rule.scenario),
+            (rule.like_platform, rule.workload, rule.from_scenario),
+        ]
+        missing = [" ".join(k) for k in needs if k not in published]
+        if missing:
+            raise DataError(DERIVATIONS_FILE.name, f"no published {missing[0]} to derive from", row=line)
+        out[key] = derived(rule, published)
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -176,11 +273,19 @@ def find_throughput(platform: str, workload: str, scenario: str) -> Throughput |
 
 
 def throughput(platform: str, workload: str, scenario: str) -> Throughput:
-    """:func:`find_throughput`, or :class:`ScenarioError` naming ``pricing.workload`` and what the platform has."""
+    """:func:`find_throughput`, or :class:`ScenarioError` naming ``pricing.serving_scenario`` when the platform has
+    the workload at another latency, else ``pricing.workload``, and what the platform has."""
     row = find_throughput(platform, workload, scenario)
     if row is not None:
         return row
-    served = sorted({w for p, w, s in default_throughput() if p == platform and s == scenario})
+    rows = default_throughput()
+    others = sorted({s for p, w, s in rows if p == platform and w == workload})
+    if others:
+        raise ScenarioError(
+            f"pricing.serving_scenario: {platform} has no published {scenario} throughput for {workload} "
+            f"(data/inference_throughput.csv) and none to derive it from; it has {', '.join(others)}"
+        )
+    served = sorted({w for p, w, s in rows if p == platform and s == scenario})
     has = f"its {scenario} workloads are {', '.join(served)}" if served else f"it has no {scenario} results at all"
     raise ScenarioError(
         f"pricing.workload: {platform} has no published {scenario} throughput for {workload} "
@@ -223,13 +328,14 @@ def blended_usd_per_million(usd_per_million_input: float, usd_per_million_output
 
 
 def tokens_per_gpu_hour(row: Throughput | None) -> float:
-    """Output tokens one GPU serves in an hour at its published rate [tokens]; 0 without a published rate."""
+    """Output tokens one GPU serves in an hour at its published (benchmark) rate [tokens]; 0 without one."""
     return 0.0 if row is None else row.output_tokens_per_second_per_gpu * SECONDS_PER_HOUR
 
 
 @dataclass(frozen=True)
 class Terms:
-    """What a scenario sells as tokens: its workload, published rate, prices and decline, each with its source."""
+    """What a scenario sells as tokens: its workload, published rate and the share of it achieved, prices and
+    decline, each with its source."""
 
     workload: Workload
     serving_scenario: str
@@ -242,6 +348,8 @@ class Terms:
     decline_source: str
     token_share: float
     """Share of the sellable GPU-hours served as tokens: 0 (gpu_hours), 1 (tokens) or pricing.token_share (mix)."""
+    serving_load_factor: float
+    """Share of the published rate served on average (``pricing.serving_load_factor``) [fraction]."""
 
     @property
     def usd_per_million_tokens(self) -> float:
@@ -249,13 +357,20 @@ class Terms:
         return blended_usd_per_million(self.usd_per_million_input, self.usd_per_million_output, self.workload)
 
     @property
-    def tokens_per_gpu_hour(self) -> float:
-        """Output tokens per GPU-hour at the published rate [tokens]; 0 without one."""
+    def published_tokens_per_gpu_hour(self) -> float:
+        """Output tokens per GPU-hour at the published (benchmark) rate [tokens]; 0 without one."""
         return tokens_per_gpu_hour(self.row)
 
     @property
+    def tokens_per_gpu_hour(self) -> float:
+        """Output tokens per GPU-hour achieved: the published rate × the serving load factor [tokens]; 0 without
+        a published rate. What a sold GPU-hour of serving serves."""
+        return self.published_tokens_per_gpu_hour * self.serving_load_factor
+
+    @property
     def usd_per_gpu_hour(self) -> float:
-        """What a GPU-hour of serving earns at the blended price [USD/GPU-h]; 0 without a published rate."""
+        """What a GPU-hour of serving earns at the blended price and the achieved rate [USD/GPU-h]; 0 without a
+        published rate."""
         return self.tokens_per_gpu_hour / TOKENS_PER_MILLION * self.usd_per_million_tokens
 
 
@@ -285,6 +400,7 @@ def terms(scenario: Scenario, *, strict: bool = True) -> Terms:
         decline_per_year=trend.decline_per_year if own_decline is None else own_decline,
         decline_source=trend.source if own_decline is None else "scenario",
         token_share={"gpu_hours": 0.0, "tokens": 1.0}.get(p.sell, p.token_share),
+        serving_load_factor=p.serving_load_factor,
     )
 
 
@@ -301,6 +417,24 @@ def all_tokens(scenario: Scenario, tokens: Terms) -> Scenario:
         }
     )
     return scenario.model_copy(update={"pricing": pricing})
+
+
+def output_tokens_per_day(scenario: Scenario, tokens: Terms) -> float:
+    """Output tokens a day the cluster serves at steady utilization when every sellable GPU serves tokens at the
+    achieved rate [tokens/day]: the demand at list price a pure token plan needs; 0 without a published rate."""
+    return tokens.tokens_per_gpu_hour * HOURS_PER_DAY * scenario.pricing.utilization * scenario.cluster.gpus
+
+
+def demand_warnings(scenario: Scenario, tokens: Terms) -> list[str]:
+    """A warning when the tokens a plan sells a day exceed what DeepSeek's whole service served in a day."""
+    daily = output_tokens_per_day(scenario, tokens) * tokens.token_share
+    if scenario.pricing.sell == "gpu_hours" or daily <= DEEPSEEK_OUTPUT_TOKENS_PER_DAY:
+        return []
+    return [
+        f"pricing.utilization: selling {daily / 1e9:,.0f} billion output tokens of {tokens.workload.key} a day at "
+        f"list price needs more buyers than DeepSeek's whole service had ({DEEPSEEK_OUTPUT_TOKENS_PER_DAY / 1e9:,.0f} "
+        "billion a day, web and app included, 2025-02); utilization is the share of that demand the plan can sell"
+    ]
 
 
 def interactivity_warnings(scenario: Scenario, tokens: Terms) -> list[str]:

@@ -278,11 +278,13 @@ _METRICS: tuple[Metric, ...] = (
         "Tokens per GPU",
         "tokens/s",
         formats.tokens_per_second,
-        "Output tokens per second one GPU serves for the workload at the serving scenario's latency, as published "
-        "(MLPerf Inference, InferenceMAX); n/a when nothing is published for the platform and workload.",
+        "Output tokens per second one GPU serves on average for the workload at the serving scenario's latency: the "
+        "published rate (MLPerf Inference, InferenceMAX; or derived from a sibling platform's ratio) × the serving "
+        "load factor; n/a when nothing is published for the platform and workload.",
         "pages/pricing.py",
         "neoplan.inference.throughput",
-        "data/inference_throughput.csv (is_default rows), data/workloads.csv",
+        "data/inference_throughput.csv (is_default rows), data/inference_derivations.csv, data/workloads.csv, "
+        "data/assumptions.csv (pricing.serving_load_factor)",
         short="Tokens/GPU",
     ),
     Metric(
@@ -290,7 +292,8 @@ _METRICS: tuple[Metric, ...] = (
         "Tokens per MW",
         "tokens/s per MW",
         formats.tokens_per_second,
-        "Output tokens per second the cluster serves at the published rate per MW of peak IT load.",
+        "Output tokens per second the cluster serves at the achieved rate (published × serving load factor) per MW "
+        "of peak IT load.",
         "pages/overview.py",
         "neoplan.model.Result.tokens_per_second_per_mw",
         "data/inference_throughput.csv, data/gpu_platforms.csv (node power)",

@@ -183,8 +183,8 @@ class Result:
 
     @property
     def tokens_per_second_per_mw(self) -> float | None:
-        """Output tokens per second the cluster serves at its published rate per MW of peak IT load
-        [tokens/s per MW]; None without a published rate for the workload."""
+        """Output tokens per second the cluster serves at its achieved rate (published × serving load factor) per
+        MW of peak IT load [tokens/s per MW]; None without a published rate for the workload."""
         rate = self.token_figures.get("tokens_per_second_per_gpu")
         mw = self.facility.it_peak_mw
         return None if rate is None or mw <= 0 else rate * self.gpus / mw
@@ -449,7 +449,7 @@ class Result:
 
     def _tokens_dict(self) -> dict[str, Any]:
         """The token keys of :meth:`to_dict`: the figures (``None`` without a published rate) and what is sold."""
-        t = self.tokens
+        t, sc = self.tokens, self.scenario
         row = None if t is None else t.row
         serving = None
         if t is not None:
@@ -458,6 +458,11 @@ class Result:
                 "token_share": t.token_share,
                 "workload": t.workload.key,
                 "serving_scenario": t.serving_scenario,
+                "published_tokens_per_second_per_gpu": None
+                if row is None
+                else _clean(row.output_tokens_per_second_per_gpu),
+                "serving_load_factor": t.serving_load_factor,
+                "output_tokens_per_day": None if row is None else _clean(inference.output_tokens_per_day(sc, t)),
                 "usd_per_million_input_tokens": t.usd_per_million_input,
                 "usd_per_million_output_tokens": t.usd_per_million_output,
                 "price_source": t.price_source,
@@ -470,6 +475,7 @@ class Result:
                 "throughput_source": None if row is None else f"{row.benchmark} {row.result_id} ({row.source})",
                 "serving_stack": None if row is None else row.serving_stack,
                 "confidence": None if row is None else row.confidence,
+                "throughput_basis": None if row is None else row.basis,
             }
         return {
             **{k: _clean(v) for k, v in self.token_figures.items()},
@@ -565,7 +571,7 @@ def operating(plan: Design) -> Operating:
         basis,
         reliability=reliability,
         reference_goodput=report.reference_goodput,
-        tokens_per_gpu_hour=tokens.tokens_per_gpu_hour,
+        tokens_per_gpu_hour=tokens.published_tokens_per_gpu_hour,  # the engine applies the load factor
     )
     return Operating(d, basis, report, own, tokens)
 
@@ -614,6 +620,7 @@ def economics(plan: Design) -> Result:
     warnings += _loan_warnings(scenario, d, cf, kpis)
     warnings += token_warnings(tokens, per_token, float(np.sum(rev.sold_gpu_hours)))
     warnings += inference.interactivity_warnings(scenario, tokens)
+    warnings += inference.demand_warnings(scenario, tokens)
     return Result(
         scenario=scenario,
         design=plan,
@@ -643,7 +650,8 @@ def token_figures(
 ) -> dict[str, float | None]:
     """Token figures of the design, whatever ``pricing.sell`` is; None without a published rate for the workload.
 
-    ``tokens_per_second_per_gpu`` is the published output rate [tokens/s]. ``cost_usd_per_million_tokens`` is
+    ``tokens_per_second_per_gpu`` is the achieved output rate: the published one × ``pricing.serving_load_factor``
+    [tokens/s]. ``cost_usd_per_million_tokens`` is
     levelised like TCO: PV(costs) ÷ PV(million output tokens served in the sold GPU-hours), so it equals TCO per
     GPU-hour ÷ million tokens per GPU-hour. ``breakeven_usd_per_million_tokens`` is the go-live token price at
     which project NPV is 0 when every sellable GPU-hour serves tokens (the same contract book, declining at the

@@ -615,9 +615,22 @@ class Pricing(_Section):
         "deepseek-r1-reasoning, gpt-oss-120b, …): the model, its precision and the request's input/output tokens.",
     )
     serving_scenario: Literal["offline", "server", "interactive"] = Field(
-        "server",
-        description="Latency the throughput is measured at (data/inference_throughput.csv): offline (batch, no "
-        "bound), server (MLPerf p99 TTFT/TPOT limits) or interactive (tighter limits, fewer tokens per GPU).",
+        "interactive",
+        description="Latency the throughput is measured at (data/inference_throughput.csv): interactive (MLPerf's "
+        "tighter p99 limits, 25-70 tokens/s per user: the chat speed API list prices are sold at), server (looser "
+        "limits, Llama 70B at 5-8 tokens/s per user) or offline (batch, no bound); a platform without an interactive "
+        "result takes its server rate × a sibling platform's interactive ÷ server ratio "
+        "(data/inference_derivations.csv).",
+    )
+    serving_load_factor: float = Field(
+        assumed("pricing.serving_load_factor"),
+        gt=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Tokens served on average as a share of the published benchmark rate at the serving latency "
+        "[fraction]: a fleet sized for its busiest hour serves less the rest of the day and keeps headroom for "
+        "bursts; tokens only, before utilization and the contract book. "
+        f"{assumed('pricing.serving_load_factor'):g} from DeepSeek's published day of serving (2025-03).",
     )
     usd_per_million_tokens: TokenPrices = Field(
         default_factory=TokenPrices,

@@ -1,7 +1,7 @@
 """Investor stress test: tornado, two-way grids, Monte Carlo and break-even solvers.
 
 Every tool here re-runs the monthly engine of one sized design (:func:`neoplan.engine.run_cases`)
-for many cases at once: each case is one set of values of the eighteen **drivers** below, and the
+for many cases at once: each case is one set of values of the nineteen **drivers** below, and the
 engine works on arrays of cases × months, never looping over cases. The design itself (BoM,
 fabric, site, hence capex) depends on none of the drivers, so it is sized once by ``evaluate``.
 With every driver at the scenario's value a case reproduces ``evaluate`` (to rounding: the same code path).
@@ -16,8 +16,8 @@ profile can carry.
 Drivers (``DRIVERS``): one row each of ``data/stress_drivers.csv`` (:class:`DriverSpec`), one per field of
 :class:`neoplan.engine.Drivers` — price, price decline, utilization, capex multiple, interest rate, debt share,
 power price, PUE, colocation price, delivery delay, useful life, residual value, MTBF multiple, detection time,
-performance penalty, token share, token price and token price decline — in the scenario's units (fractions, USD,
-months).
+performance penalty, token share, token price, token price decline and serving load factor — in the scenario's
+units (fractions, USD, months).
 
 Each driver has a **range** (low, high; default rules in the table, with their reasoning, source, date and basis;
 the residual value's follows the low and high of the platform's resale curve at the first sale when the scenario

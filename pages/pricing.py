@@ -8,6 +8,7 @@ import streamlit as st
 from neoplan import formats, inference, metrics, revenue
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
 from neoplan.model import Result
+from neoplan.pricebook import assumed
 from neoplan.scenario import Pricing, scenario_json
 from ui.format import plain
 from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
@@ -19,9 +20,9 @@ PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
 KPI_KEY = "pricing_kpis"
 SELL_LABELS = {"gpu_hours": "GPU-hours (rent GPUs)", "tokens": "Tokens (serve an API)", "mix": "A mix of both"}
 SCENARIO_LABELS = {
+    "interactive": "Interactive (chat speed, as list prices)",
+    "server": "Server (MLPerf's looser p99 limits)",
     "offline": "Offline (batch, no latency bound)",
-    "server": "Server (MLPerf p99 latency limits)",
-    "interactive": "Interactive (tighter limits)",
 }
 
 
@@ -103,7 +104,8 @@ def token_inputs(result: Result | None) -> None:
     field_input(
         "pricing.workload", "Workload", options=list(loads), options_labels={k: w.name for k, w in loads.items()}
     )
-    field_input("pricing.serving_scenario", "Latency", options_labels=SCENARIO_LABELS)
+    field_input("pricing.serving_scenario", "Latency", options=list(SCENARIO_LABELS), options_labels=SCENARIO_LABELS)
+    field_input("pricing.serving_load_factor", "Serving load factor [% of the benchmark rate]", step=5.0)
     ref = inference.reference_price(loads[p.workload].model_key)
     field_input(
         "pricing.usd_per_million_tokens.input",
@@ -175,15 +177,42 @@ def sale_comparison(result: Result) -> None:
         return
     row = t.row
     st.caption(
-        f"**{metrics.text('tokens_per_second_per_gpu', d['tokens_per_second_per_gpu'])} per GPU** for "
+        f"**{metrics.text('tokens_per_second_per_gpu', d['tokens_per_second_per_gpu'])} per GPU** served on average "
+        f"({100 * t.serving_load_factor:.0f} % of the benchmark's {row.output_tokens_per_second_per_gpu:,.0f}) for "
         f"{t.workload.name}, measured {row.interactivity_text()}: {row.benchmark} {row.result_id} "
         f"({row.submitter}, {row.serving_stack}, {row.precision}; confidence {row.confidence}). "
         f"**{metrics.METRICS['cost_usd_per_million_tokens'].label}:** "
         f"{metrics.text('cost_usd_per_million_tokens', d['cost_usd_per_million_tokens'])} "
         f"(= TCO {metrics.text('tco_usd_per_gpu_hour', d['tco_usd_per_gpu_hour'])} ÷ million tokens per GPU-hour)."
     )
+    token_assumptions(result)
     for warning in (w for w in result.warnings if w.startswith("pricing.serving_scenario")):
         st.warning(plain(warning))
+
+
+def token_assumptions(result: Result) -> None:
+    """What the token revenue assumes, in words with this scenario's numbers."""
+    t = result.tokens
+    if t is None or t.row is None:
+        return
+    p, row = result.scenario.pricing, t.row
+    speed = row.interactivity_tokens_per_second_per_user
+    latency = row.scenario if speed is None else f"{row.scenario}, {speed:,.0f} tokens/s per user at p99"
+    derived = "; derived from a sibling platform's ratio, an estimate" if row.basis == "estimate" else ""
+    per_day = result.to_dict()["serving"]["output_tokens_per_day"] / 1e9
+    st.caption(
+        f"**What the token revenue assumes.** The benchmark's {row.output_tokens_per_second_per_gpu:,.0f} output "
+        f"tokens/s per GPU ({latency}{derived}) is the highest steady load that meets its latency limits; a fleet "
+        f"sized for its busiest hour serves {100 * t.serving_load_factor:.0f} % of it on average (the serving load "
+        f"factor; {assumed('pricing.serving_load_factor'):g} from DeepSeek's published day of serving), and the "
+        f"hours go through the same utilization ({100 * p.utilization:.0f} %) and contract book as rented GPU-hours. "
+        f"Every token sells at a chat-speed API's list price, "
+        f"{formats.usd_per_million_tokens(t.usd_per_million_tokens)} ({t.workload.input_tokens:,} input tokens per "
+        f"{t.workload.output_tokens:,} output: the benchmark's prompt cap, an upper bound), falling "
+        f"{100 * t.decline_per_year:.0f} % a year, and demand takes it all: serving every sellable GPU-hour needs "
+        f"buyers for about {per_day:,.0f} billion output tokens a day (DeepSeek's whole service, web and app "
+        f"included, served {inference.DEEPSEEK_OUTPUT_TOKENS_PER_DAY / 1e9:,.0f} billion on 2025-02-27/28)."
+    )
 
 
 st.title("Pricing & revenue")

@@ -20,7 +20,10 @@ failure that needs a part (optimized: 2.97 repairs a month, $23,128 a year; NPV 
 an NVL72 rack is repaired a compute tray at a time (gb200_nvl72_18rack availability 0.98617 → 0.99923, project IRR
 35.8 % → 36.9 %). The speed work of that wave changed no number beyond 1e-11. Issue 26 added keys only (the
 power envelope, which is null for these GPU-count plans, revenue per MW-year, and the token-serving figures); every
-earlier key kept its value to 1e-9 when they were re-pinned.
+earlier key kept its value to 1e-9 when they were re-pinned. Issue 26's token economics then re-pinned the token keys
+only (tokens are sold at the achieved rate, published × ``pricing.serving_load_factor``, and at the interactive
+latency by default; the serving block gained the published rate, the load factor, tokens per day and the throughput
+basis): every other key, all of them GPU-hour figures, kept its value to 1e-9.
 
 Issue 24 (finance a lender signs off) re-pinned them once, after merging main. Optimized, from NPV −$7,831,475,
 project IRR 1.40 %, equity IRR −15.94 % (each change alone on the old conventions): power in the go-live month

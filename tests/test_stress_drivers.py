@@ -51,6 +51,9 @@ def test_every_row_says_why_where_from_when_and_how_known() -> None:
         ("usd_per_million_tokens", 1.2, 0.9, 1.5),  # ±25 %
         ("token_price_decline_per_year", 0.45, 0.30, 0.60),  # ±15 points
         ("token_price_decline_per_year", 0.04, 0.0, 0.19),  # … at least 0
+        ("serving_load_factor", 0.5, 0.3, 0.7),  # ±20 points
+        ("serving_load_factor", 0.1, 0.05, 0.3),  # … at least 0.05
+        ("serving_load_factor", 0.9, 0.7, 1.0),  # … at most 1
     ],
 )
 def test_default_range_rules_reference_values(key: str, base: float, low: float, high: float) -> None:
@@ -63,6 +66,16 @@ def test_optimized_preset_default_ranges() -> None:
     assert (ranges["utilization"].low, ranges["utilization"].high) == pytest.approx((0.75, 0.95), rel=1e-12)
     assert (ranges["capex_multiple"].low, ranges["capex_multiple"].high) == pytest.approx((0.9, 1.1), rel=1e-12)
     assert {r.distribution for r in ranges.values()} == {"triangular"}
+
+
+def test_the_serving_load_factor_moves_the_returns_only_of_a_plan_that_sells_tokens() -> None:
+    rent = neoplan.evaluate(neoplan.load_scenario("b200_1024"))
+    serve = neoplan.evaluate(neoplan.load_scenario({"base": "b200_1024", "pricing": {"sell": "tokens"}}))
+    assert stress.default_ranges(serve.scenario)["serving_load_factor"] == stress.Range(0.3, 0.7)
+    flat, moved = (stress.tornado(r, drivers=("serving_load_factor",)).swing("npv_usd")[0] for r in (rent, serve))
+    assert flat == pytest.approx(0.0, abs=1e-6) and moved > 0
+    low = stress.tornado(serve, drivers=("serving_load_factor",)).low["project_irr"][0]
+    assert low < serve.kpis["project_irr"]  # fewer tokens served, a lower return
 
 
 def test_drivers_without_a_scenario_field_carry_their_own_help_and_bounds() -> None:
