@@ -128,6 +128,8 @@ class ListPrice(SourcedRow):
     model_key: str
     model: str
     provider: str
+    precision: Literal["bf16", "fp16", "fp8", "fp4"] | None = None
+    """The weights' precision the provider states (None: not stated)."""
     usd_per_million_input_tokens: float
     usd_per_million_output_tokens: float
     interactivity_tokens_per_second_per_user: float | None = None
@@ -293,12 +295,28 @@ def throughput(platform: str, workload: str, scenario: str) -> Throughput:
     )
 
 
-@lru_cache(maxsize=32)
-def reference_price(model_key: str) -> TokenPrice:
-    """The median list price, input and output apart, of ``model_key``'s rows with the latest date [USD/M]."""
+QUANTIZED = ("fp8", "fp4")
+"""Precisions priced as a quantized tier: a benchmark served at one of them is sold at those tiers' list prices."""
+
+
+@lru_cache(maxsize=64)  # keyed on a model key and a precision (strings) over the shipped data/token_prices.csv
+def reference_price(model_key: str, precision: str | None = None) -> TokenPrice:
+    """The median list price, input and output apart, of ``model_key``'s rows with the latest date [USD/M].
+
+    A rate measured at a quantized ``precision`` (fp8, fp4) is sold at the list prices of quantized tiers
+    (providers price an FP8 "turbo" model below the same model in bf16): the rows that state fp8 or fp4, when the
+    model has any; else every row, and the source says so.
+    """
     rows = [r for r in _list_prices() if r.model_key == model_key]
     if not rows:
         raise ScenarioError(f"pricing.workload: no token price for model {model_key} in data/token_prices.csv")
+    tier = ""
+    if precision in QUANTIZED:
+        quantized = [r for r in rows if r.precision in QUANTIZED]
+        if quantized:
+            rows, tier = quantized, f"quantized-tier (fp8/fp4, as the rate is measured at {precision}) "
+        else:
+            tier = f"(no fp8/fp4 list price for the {precision} rate: all tiers) "
     latest = max(r.date for r in rows)
     chosen = [r for r in rows if r.date == latest]
     providers = "; ".join(
@@ -308,8 +326,16 @@ def reference_price(model_key: str) -> TokenPrice:
         usd_per_million_input=statistics.median(r.usd_per_million_input_tokens for r in chosen),
         usd_per_million_output=statistics.median(r.usd_per_million_output_tokens for r in chosen),
         date=latest,
-        source=f"median of {len(chosen)} list price(s) of {latest} in data/token_prices.csv ({providers})",
+        source=f"median of {len(chosen)} {tier}list price(s) of {latest} in data/token_prices.csv ({providers})",
     )
+
+
+def list_price(scenario: Scenario) -> TokenPrice:
+    """The default list price of ``scenario``'s workload, at the precision its platform's rate is measured at."""
+    p = scenario.pricing
+    load = workloads()[p.workload]
+    row = find_throughput(scenario.cluster.gpu_model, load.key, p.serving_scenario)
+    return reference_price(load.model_key, row.precision if row is not None else None)
 
 
 @lru_cache(maxsize=32)
@@ -385,7 +411,7 @@ def terms(scenario: Scenario, *, strict: bool = True) -> Terms:
         if strict and sells_tokens
         else find_throughput(platform, load.key, p.serving_scenario)
     )
-    ref = reference_price(load.model_key)
+    ref = reference_price(load.model_key, row.precision if row is not None else None)
     given = p.usd_per_million_tokens
     price_source = ref.source if given.input is None or given.output is None else "scenario"
     trend = reference_trend(load.model_key)

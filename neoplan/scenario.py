@@ -1032,7 +1032,10 @@ def _short(value: Any, limit: int = 60) -> str:
         return f"a {int(value.bit_length() * math.log10(2)) + 1}-digit integer"
     if isinstance(value, str) and _NUMBER_TEXT.match(value):  # YAML reads 5e-324 (no dot) as text
         value = _Raw(value)
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # a container holding an integer past Python's 4,300-digit str() limit
+        text = f"a {type(value).__name__} holding an integer too long to print"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -106,7 +106,7 @@ def token_inputs(result: Result | None) -> None:
     )
     field_input("pricing.serving_scenario", "Latency", options=list(SCENARIO_LABELS), options_labels=SCENARIO_LABELS)
     field_input("pricing.serving_load_factor", "Serving load factor [% of the benchmark rate]", step=5.0)
-    ref = inference.reference_price(loads[p.workload].model_key)
+    ref = inference.list_price(get_scenario())
     field_input(
         "pricing.usd_per_million_tokens.input",
         "Input price [USD per million tokens]",

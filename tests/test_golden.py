@@ -23,7 +23,10 @@ power envelope, which is null for these GPU-count plans, revenue per MW-year, an
 earlier key kept its value to 1e-9 when they were re-pinned. Issue 26's token economics then re-pinned the token keys
 only (tokens are sold at the achieved rate, published × ``pricing.serving_load_factor``, and at the interactive
 latency by default; the serving block gained the published rate, the load factor, tokens per day and the throughput
-basis): every other key, all of them GPU-hour figures, kept its value to 1e-9.
+basis): every other key, all of them GPU-hour figures, kept its value to 1e-9. The default token price then
+followed the precision its rate is measured at (FP8/FP4 rates sell at the quantized-tier list prices, Llama 70B
+$0.10 / $0.28 per million input / output tokens instead of the all-tier median $0.23 / $0.40): the token price keys
+moved, nothing else.
 
 Issue 24 (finance a lender signs off) re-pinned them once, after merging main. Optimized, from NPV −$7,831,475,
 project IRR 1.40 %, equity IRR −15.94 % (each change alone on the old conventions): power in the go-live month

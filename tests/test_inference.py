@@ -192,8 +192,10 @@ def test_npv_rises_with_the_token_price() -> None:
 
 def test_default_prices_and_declines_come_from_data_with_their_source() -> None:
     llama = inference.terms(neoplan.load_scenario("optimized"))
-    assert (llama.usd_per_million_input, llama.usd_per_million_output) == (0.23, 0.40)  # median of 2026-06 rows
-    assert llama.usd_per_million_tokens == pytest.approx(0.40 + 0.23 * 1024 / 294, rel=1e-12)
+    # H100's Llama 70B rate is measured at FP8: the 2026-06 quantized-tier row (DeepInfra's fp8 "Turbo")
+    assert (llama.usd_per_million_input, llama.usd_per_million_output) == (0.10, 0.28)
+    assert llama.usd_per_million_tokens == pytest.approx(0.28 + 0.10 * 1024 / 294, rel=1e-12)
+    assert "quantized-tier" in llama.price_source
     assert llama.decline_per_year == pytest.approx(0.45) and "same-model-llama-70b" in llama.decline_source
     assert "data/token_prices.csv" in llama.price_source
     r1 = inference.reference_trend("deepseek-r1")
@@ -250,3 +252,24 @@ def test_a_plan_selling_more_tokens_a_day_than_deepseek_served_is_warned_naming_
     assert not any(w.startswith("pricing.utilization") for w in rent["warnings"] + small["warnings"])
     half = plan("b200_1024", sell="mix", token_share=0.5).to_dict()  # 145 billion tokens a day, the rest rented
     assert not any(w.startswith("pricing.utilization") for w in half["warnings"])
+
+
+def test_a_quantized_rate_sells_at_the_quantized_tier_and_says_so_when_there_is_none() -> None:
+    every_tier = inference.reference_price("llama-70b")
+    quantized = inference.reference_price("llama-70b", "fp4")
+    assert (every_tier.usd_per_million_input, every_tier.usd_per_million_output) == (0.23, 0.40)  # bf16/fp8/fp16
+    assert (quantized.usd_per_million_input, quantized.usd_per_million_output) == (0.10, 0.28)
+    assert inference.reference_price("llama-70b", "bf16") == every_tier  # a bf16 rate: every tier
+    none = inference.reference_price("gpt-oss-120b", "fp4")  # no row states a precision
+    assert none.usd_per_million_output == inference.reference_price("gpt-oss-120b").usd_per_million_output
+    assert "no fp8/fp4 list price" in none.source
+
+
+def test_the_pricing_page_default_is_the_price_the_model_uses() -> None:
+    s = neoplan.load_scenario({"base": "b200_1024", "pricing": {"sell": "tokens"}})
+    terms = inference.terms(s)
+    shown = inference.list_price(s)
+    assert (shown.usd_per_million_input, shown.usd_per_million_output) == (
+        terms.usd_per_million_input,
+        terms.usd_per_million_output,
+    )

@@ -34,7 +34,7 @@ COLUMNS = {
         "is_default", "notes",
     ),
     "token_prices.csv": (
-        "model_key", "model", "provider", "usd_per_million_input_tokens", "usd_per_million_output_tokens",
+        "model_key", "model", "provider", "precision", "usd_per_million_input_tokens", "usd_per_million_output_tokens",
         "interactivity_tokens_per_second_per_user", "date", "source", "basis", "notes",
     ),
     "token_price_trends.csv": (

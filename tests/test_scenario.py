@@ -594,6 +594,10 @@ def test_fractions_are_marked_and_bounded_to_0_1() -> None:
         ),
         ({"cluster": {"gpus": 10**5000}}, "cluster.gpus must be between 8 and 1,000,000, got a 5001-digit integer"),
         ({"facility": {"pue": 10**5000}}, "facility.pue: input should be a valid number, got a 5001-digit integer"),
+        (  # a mapping holding one (the fuzz test's find: repr() of the mapping raised ValueError)
+            {"prices": {"qm9700": 10**5000, "cluster_burn_in_server_week": True}},
+            "prices.cluster_burn_in_server_week must be a number, got true",
+        ),
         ({"node": {"preset": {"a": 1}}}, "node.preset must be one of 'oem_default' or 'optimized', got {'a': 1}"),
         ({"cluster": {"gpus": True}}, "cluster.gpus: must be a number, got true"),
         (
