@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import customers, finance, inference, irr, market, operations, revenue
+from . import customers, finance, inference, irr, market, operations, residual, revenue
 from .costs import CostLine, total_usd
 from .facility import FacilityDesign
 from .opex import hardware_capex_usd as _hardware_capex_usd
@@ -50,7 +50,8 @@ class Drivers:
     interest_rate: np.ndarray
     """Annual interest rate on the debt [fraction]."""
     debt_share: np.ndarray
-    """Share of capex funded by debt [fraction]."""
+    """Share of capex funded by debt [fraction]; for a loan fixed at close (:attr:`OperatingBasis.closing`), the share
+    each case draws on the closing schedule (:meth:`neoplan.model.Result.drivers` starts from the size at close)."""
     electricity_usd_per_kwh: np.ndarray
     """Electricity price [USD/kWh]; no effect when the colocation price includes electricity."""
     pue: np.ndarray
@@ -63,7 +64,9 @@ class Drivers:
     """Useful life of the hardware from go-live [months]: depreciation, and the end of service (shutdown or
     refresh, ``timeline.end_of_life``) when it ends inside the horizon."""
     residual_value_share: np.ndarray
-    """Resale value when the hardware leaves service: at its end of life, or at the horizon [fraction of capex]."""
+    """Resale value of the first cluster when it leaves service (at its end of life, or at the horizon) in the
+    scenario's own timeline [fraction of capex]; with the resale curve (``timeline.residual_value_share`` empty) it
+    scales the curve, so a cluster sold at another age (another life, a delay, a refresh) follows the curve."""
     mtbf_multiple: np.ndarray
     """Mean time between failures as a multiple of the failure preset's [ratio]."""
     detection_minutes: np.ndarray
@@ -105,7 +108,7 @@ class Drivers:
             "colo_usd_per_kw_month": f.colo_usd_per_kw_month,
             "delivery_delay_months": 0.0,
             "useful_life_months": float(t.useful_life_months),
-            "residual_value_share": t.residual_value_share,
+            "residual_value_share": residual.base_share(scenario),
             "mtbf_multiple": scenario.operations.mtbf_multiple,
             "detection_minutes": operations.detection_minutes(scenario.operations),
             "performance_penalty": 0.0,
@@ -172,6 +175,9 @@ class OperatingBasis:
     tokens_per_gpu_hour: float = 0.0
     """Output tokens a GPU serves per sold hour at its published rate, before the serving load factor (a driver)
     [tokens]; 0 = no published rate."""
+    closing: finance.Closing | None = None
+    """The loan fixed at financial close on the base case (a sculpted loan, or one sized on contracted revenue);
+    every case of :func:`run_cases` meets it. None = each case sizes its own loan (the base case itself)."""
 
 
 def operating_basis(
@@ -266,7 +272,9 @@ class Cases:
         ``npv_usd`` at ``hurdle_rate`` [per year]; IRRs annual; ``payback_months`` from month 0 (and
         ``discounted_payback_months``, of the flows discounted at ``hurdle_rate``), only when reached for good;
         ``min_dscr`` over 12-month periods from each case's first operating month; margins over the
-        horizon; ``equity_moic`` = cash to equity / cash from equity. Undefined values are ``nan``.
+        horizon; ``equity_moic`` = cash to equity / cash from equity; ``equity_npv_usd``, the equity cash flow at
+        ``hurdle_rate``, and ``equity_mirr`` (:func:`neoplan.finance.mirr_annual`: finance rate = the loan's all-in
+        rate, reinvestment at ``hurdle_rate``). Undefined values are ``nan``.
         """
         cf = self.cash
         revenue_total = cf.revenue.sum(axis=1)
@@ -288,6 +296,8 @@ class Cases:
             "npv_usd": finance.npv(hurdle_rate, cf.project_fcf),
             "project_irr": irrs[:n],
             "equity_irr": irrs[n:],
+            "equity_npv_usd": finance.npv(hurdle_rate, equity),
+            "equity_mirr": finance.mirr_annual(equity, finance.loan_rate(cf), hurdle_rate),
             "payback_months": finance.payback_months(cf.project_fcf),
             "discounted_payback_months": finance.payback_months(cf.project_fcf, hurdle_rate),
             "min_dscr": finance.min_dscr(cf, self.first_operating_month),
@@ -417,10 +427,30 @@ def run_cases(
         go_live=np.asarray(d.go_live_month).reshape(-1),
         life_months=drivers.useful_life_months,
         residual_share=drivers.residual_value_share,
+        residual_shape=residual.shape(scenario),
         interest_rate=drivers.interest_rate,
         debt_share=drivers.debt_share,
         end_of_life=scenario.timeline.end_of_life,
         refresh_payments=refresh_payments(capex, d, timeline.deposit_share, timeline.refresh_capex_multiple),
         refresh_capex_usd=capex * timeline.refresh_capex_multiple,
+        receivable_days=scenario.pricing.receivable_days,
+        contracted_cfads=contracted_cfads(scenario, d, rev, opex),
+        closing=basis.closing,
     )
     return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash)
+
+
+def contracted_cfads(
+    scenario: Scenario, d: revenue.AnyDates, rev: revenue.RevenueSchedule, opex: np.ndarray
+) -> np.ndarray | None:
+    """What a loan sized on contracted revenue is sized on (n, months) [USD]; None for ``sizing`` capex_share.
+
+    The take-or-pay reserved revenue of the contracts signed at go-live (the first cluster's first reserved term;
+    renewals are not contracted at close) less the reserved share of each month's opex, before tax.
+    """
+    if scenario.financing.sizing != "contracted_revenue":
+        return None
+    pricing = scenario.pricing
+    first_term = (revenue.cluster_index(d.months, d) == 0) & (d.cluster_months < pricing.reserved_term_months)
+    contracted = rev.reserved_gpu_hours * rev.reserved_usd_per_gpu_hour * first_term
+    return np.asarray(contracted - pricing.reserved_share * opex)

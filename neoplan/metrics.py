@@ -363,6 +363,28 @@ _METRICS: tuple[Metric, ...] = (
         f"{_FLOWS}, scenario financing.*",
     ),
     Metric(
+        "equity_npv_usd",
+        "Equity NPV",
+        "USD",
+        formats.usd,
+        "The cash flow to and from equity (after debt service, the reserve and the sweep) discounted at the hurdle "
+        "rate: read it beside the equity IRR when equity puts cash in again after distributions.",
+        "pages/financing.py",
+        f"{_CASH} → neoplan.finance.npv",
+        f"{_FLOWS}, scenario financing.*",
+    ),
+    Metric(
+        "equity_mirr",
+        "Equity MIRR",
+        "fraction/year",
+        formats.pct,
+        "Modified IRR of the equity cash flow: outflows discounted at the loan's all-in rate (the finance rate), "
+        "inflows compounded to the horizon at the hurdle rate (reinvestment); one root, whatever the signs.",
+        "pages/financing.py",
+        f"{_CASH} → neoplan.finance.mirr_annual",
+        f"{_FLOWS}, scenario financing.*",
+    ),
+    Metric(
         "payback_months",
         "Payback",
         "months",
@@ -388,8 +410,8 @@ _METRICS: tuple[Metric, ...] = (
         "Min DSCR",
         "ratio",
         formats.ratio,
-        "Lowest CFADS (EBITDA − tax) ÷ scheduled debt service over 12-month periods from the first full "
-        "operating month; n/a = no debt.",
+        "Lowest CFADS (revenue collected − opex − tax on operations, sales left out) ÷ scheduled debt service over "
+        "12-month periods from the first full operating month; n/a = no debt.",
         "pages/financing.py",
         f"{_CASH} → neoplan.finance.min_dscr",
         f"{_FLOWS}, scenario financing.*",
@@ -399,8 +421,9 @@ _METRICS: tuple[Metric, ...] = (
         "Debt drawn",
         "USD",
         formats.usd,
-        "Debt drawn with the capex payments: debt share × capex, or for a sculpted loan the smaller size whose "
-        "CFADS ÷ target DSCR repays it by maturity.",
+        "Debt drawn with the capex payments: debt share × capex, or for a loan sized at financial close (sculpted, "
+        "or on contracted revenue) the smaller size whose CFADS (or contracted cash flow) ÷ target DSCR repays it by "
+        "maturity.",
         "pages/financing.py",
         "neoplan.finance.debt_schedule",
         f"{_FLOWS}, scenario financing.*",
@@ -411,7 +434,7 @@ _METRICS: tuple[Metric, ...] = (
         "ratio",
         formats.ratio,
         "Loan life cover ratio at the first full operating month: CFADS to the loan's maturity discounted at the "
-        "loan rate ÷ debt outstanding then; n/a = no debt.",
+        "loan's all-in rate ÷ debt outstanding then (each period's on the Financing page); n/a = no debt.",
         "pages/financing.py",
         "neoplan.finance.llcr",
         f"{_FLOWS}, scenario financing.*",

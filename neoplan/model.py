@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from . import customers, finance, inference, operations, pricebook, revenue
+from . import customers, finance, inference, lender, operations, pricebook, revenue
 from .costs import CAPEX_CATEGORIES, CostLine, total_usd
 from .design import Design, design
 from .engine import (
@@ -290,8 +290,14 @@ class Result:
 
     # --- curves (vectorised over cases) ------------------------------------------------------------
     def drivers(self, n: int = 1) -> Drivers:
-        """This scenario's own driver values, repeated for ``n`` cases (replace some with ``with_values``)."""
-        return Drivers.of(self.scenario, n)
+        """This scenario's own driver values, repeated for ``n`` cases (replace some with ``with_values``).
+
+        For a loan fixed at financial close (sculpted, or sized on contracted revenue) the debt share is the share
+        drawn at close, so a case at these values repeats the base case on the closing schedule.
+        """
+        drivers = Drivers.of(self.scenario, n)
+        closing = None if self.basis is None else self.basis.closing
+        return drivers if closing is None else drivers.with_values(debt_share=closing.debt_share)
 
     def cases(self, drivers: Drivers) -> Cases:
         """Re-run the monthly engine of this design for n cases of the stress drivers (see :func:`run_cases`)."""
@@ -326,6 +332,13 @@ class Result:
         """Loan life cover ratio at the first full operating month [ratio]; nan without debt (see ``finance.llcr``)."""
         return float(finance.llcr(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))[0])
 
+    def llcr_by_year(self) -> dict[str, np.ndarray]:
+        """LLCR at the start of each 12-month period of operation: ``start_month`` and ``llcr`` (nan where no debt
+        is outstanding; :func:`neoplan.finance.llcr_table`)."""
+        first = int(np.ceil(self.ops.dates.go_live_month))
+        table = finance.llcr_table(self.ops.cash, first)[0]
+        return {"start_month": first + MONTHS_PER_YEAR * np.arange(table.size), "llcr": table}
+
     @property
     def covenant_headroom(self) -> float:
         """Share CFADS can fall in the weakest year before its DSCR breaches ``financing.covenant_dscr`` [fraction]."""
@@ -354,10 +367,12 @@ class Result:
             "month": np.arange(ops.dates.months),
             "sold_gpu_hours": ops.revenue.sold_gpu_hours,
             "revenue_usd": c.revenue[0],
+            "revenue_collected_usd": c.revenue_collected[0],
             **{f"opex_{k}_usd": v for k, v in ops.opex_by_category.items()},
             "opex_usd": c.opex[0],
             "ebitda_usd": c.ebitda[0],
             "depreciation_usd": c.depreciation[0],
+            "tax_depreciation_usd": (c.depreciation if c.tax_depreciation is None else c.tax_depreciation)[0],
             "ebit_usd": c.ebit[0],
             "interest_usd": c.interest[0],
             "fees_usd": c.fees[0],
@@ -367,8 +382,10 @@ class Result:
             "residual_usd": c.residual[0],
             "debt_draw_usd": c.debt.draws[0],
             "principal_usd": -(c.debt.principal[0] + c.debt.payoff[0]),
+            "sweep_usd": -c.debt.swept[0],
             "interest_paid_usd": -c.debt.interest_paid[0],
             "debt_balance_usd": c.debt.balance[0],
+            "reserve_usd": c.debt.reserve_flow[0],
             "project_fcf_usd": c.project_fcf[0],
             "equity_fcf_usd": c.equity_fcf[0],
             "cumulative_project_usd": np.cumsum(c.project_fcf[0]),
@@ -586,7 +603,10 @@ def economics(plan: Design) -> Result:
     capex = total_usd(plan.capex_lines)
     op = operating(plan)
     d, basis, ops_report, tokens = op.dates, op.basis, op.report, op.tokens
-    cases = run_cases(scenario, basis, Drivers.of(scenario), op.own)
+    cases = run_cases(scenario, basis, Drivers.of(scenario), op.own)  # financial close: the loan is sized here
+    fin = scenario.financing
+    if fin.amortization == "sculpted" or fin.sizing == "contracted_revenue":
+        basis = replace(basis, closing=finance.closing_of(cases.cash))  # every other case meets this loan
     returns = cases.kpis(scenario.financing.hurdle_rate)
     opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
     opex_fixed = {k: v for k, v in opex_by_category.items() if k != "sga"}
@@ -605,10 +625,11 @@ def economics(plan: Design) -> Result:
     rental_warning = rental_date_warning(platform, book)
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
     warnings += [plan.envelope.sentence()] if plan.envelope is not None else []
-    warnings += end_of_life_warnings(scenario, d)
-    lender = _lender_view(cf, d, kpis.get("min_dscr"), scenario.financing.covenant_dscr)
-    warnings += undefined_kpi_warnings({**kpis, **lender}, cf, rev.sold_gpu_hours, scenario.timeline.horizon_months)
+    warnings += end_of_life_warnings(scenario, d, cf, capex)
+    view = _lender_view(cf, d, kpis.get("min_dscr"), scenario.financing.covenant_dscr)
+    warnings += undefined_kpi_warnings({**kpis, **view}, cf, rev.sold_gpu_hours, scenario.timeline.horizon_months)
     warnings += finance.sculpted_size_warnings(scenario.financing, cf, capex)
+    warnings += _loan_warnings(scenario, d, cf, kpis)
     warnings += token_warnings(tokens, per_token, float(np.sum(rev.sold_gpu_hours)))
     warnings += inference.interactivity_warnings(scenario, tokens)
     warnings += inference.demand_warnings(scenario, tokens)
@@ -708,7 +729,19 @@ def _lender_view(
     }
 
 
-def end_of_life_warnings(scenario: Scenario, d: revenue.Dates) -> list[str]:
+def _loan_warnings(
+    scenario: Scenario, d: revenue.Dates, cf: finance.CashFlows, kpis: dict[str, float | None]
+) -> list[str]:
+    """Sponsor support, debt left at the horizon, a term past the useful life (:mod:`neoplan.lender`)."""
+    term_end = int(np.max(cf.debt.first_draw)) + scenario.financing.term_months
+    return [
+        *lender.sponsor_support_warnings(cf, kpis, scenario.financing.hurdle_rate),
+        *lender.horizon_debt_warnings(cf, d.months, term_end),
+        *lender.term_past_life_warnings(cf, float(revenue.end_of_life_month(d)), d.end_of_life, term_end),
+    ]
+
+
+def end_of_life_warnings(scenario: Scenario, d: revenue.Dates, cf: finance.CashFlows, capex_usd: float) -> list[str]:
     """One sentence when the horizon runs past the hardware's useful life, saying what the model does then."""
     t = scenario.timeline
     end = revenue.end_of_life_month(d)
@@ -718,18 +751,23 @@ def end_of_life_warnings(scenario: Scenario, d: revenue.Dates) -> list[str]:
         f"The {d.months}-month horizon runs past the hardware's useful life ({t.useful_life_months} months from "
         f"go-live, month {end:.1f})"
     )
+    sold = cf.residual[0]
+    resale = "the resale curve" if t.residual_value_share is None else "a flat share"
+    first = float(sold[int(end)]) / capex_usd if capex_usd > 0 else 0.0
     if t.end_of_life == "shutdown":
         return [
-            f"{head}: the cluster shuts down then (no revenue or opex after it, sold for "
-            f"{100 * t.residual_value_share:g} % of capex); set timeline.end_of_life to refresh to buy a new one."
+            f"{head}: the cluster shuts down then (no revenue or opex after it, sold for {100 * first:.3g} % of capex "
+            f"by {resale}); set timeline.end_of_life to refresh to buy a new one."
         ]
     refreshes = revenue.refresh_go_live_months(d)
     when = ", ".join(f"{m:.1f}" for m in refreshes)
     age = d.months - refreshes[-1]
+    cost = capex_usd * t.refresh_capex_multiple
+    last = float(sold[-1]) / cost if cost > 0 else 0.0
     return [
         f"{head}: {len(refreshes)} refresh cluster(s) go live in month(s) {when}, each costing "
         f"{t.refresh_capex_multiple:g} × the designed capex, paid by equity; the last, {age:.1f} months old, is "
-        f"sold at the horizon for {100 * t.residual_value_share:g} % of its capex (a horizon of "
+        f"sold at the horizon for {100 * last:.3g} % of its capex by {resale} (a horizon of "
         f"{math.floor(refreshes[-1])} months ends at an end of life instead)."
     ]
 

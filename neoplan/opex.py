@@ -256,8 +256,11 @@ def monthly_opex(
     software, transit, repairs and hardware support from go-live (support only after the warranty). All stop at
     a shutdown at the end of the useful life (``timeline.end_of_life``); with a refresh each new cluster
     starts again at operating year 1 and its capex multiple drives insurance and hardware support.
-    Power follows the month's sold share of GPU-hours (burn-in months at full load): the bill at idle
-    plus the busy-minus-idle bill times that share. Colocation is paid on peak IT kW.
+    Power follows the month's used share of GPU-hours (``utilization_by_month``: GPU-hours used ÷ the month's
+    hours, which already counts only the part of the month after go-live) and runs at full load while installed but
+    not yet live (burn-in): the bill at idle plus the busy-minus-idle bill times those shares. Colocation is paid on
+    peak IT kW. Every category rises by ``opex.escalation_per_year`` in steps by project year
+    (:func:`escalation`).
     """
     months = d.months
     # from the date on, 0 after a shutdown at the end of the useful life
@@ -275,10 +278,11 @@ def monthly_opex(
     idle = np.asarray(power_usd_per_year(it_idle_kw, pue, electricity_usd_per_kwh, in_colo=in_colo))
     slope = np.asarray(power_usd_per_year(it_busy_kw, pue, electricity_usd_per_kwh, in_colo=in_colo)) - idle
     burn_in = site_on - live  # share of the month installed but not yet earning: run at full load
-    util = np.where(live > 0, utilization_by_month, 0.0)
-    energy = (idle[:, None] * site_on + slope[:, None] * (util * live + burn_in)) / MONTHS_PER_YEAR
+    util = np.where(live > 0, utilization_by_month, 0.0)  # a share of the whole month: live time only
+    energy = (idle[:, None] * site_on + slope[:, None] * (util + burn_in)) / MONTHS_PER_YEAR
     colo = np.asarray(colo_usd_per_year(it_peak_kw, colo_usd_per_kw_month))[:, None] / MONTHS_PER_YEAR
-    return {
+    rise = escalation(months, scenario.opex.escalation_per_year)
+    opex = {
         "power": energy,
         "colocation": colo * site_on,
         "staff": by_year["staff"] * staffed,
@@ -288,3 +292,10 @@ def monthly_opex(
         "insurance": by_year["insurance"] * site_on * multiple,
         "transit": by_year["transit"] * live,
     }
+    return {k: v * rise for k, v in opex.items()}
+
+
+def escalation(months: int, per_year: float) -> np.ndarray:
+    """Price multiple of opex in each month (months,): 1 in project year 1 (months 0–11), × (1 + ``per_year``)
+    each later project year [ratio]; the scenario's prices are those of the purchase order."""
+    return (1.0 + per_year) ** (np.arange(months) // MONTHS_PER_YEAR)

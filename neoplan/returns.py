@@ -14,7 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import finance, irr, market, revenue
+from . import finance, irr, market, residual, revenue
+from .assets import asset_flows
 from .engine import capex_payments, refresh_payments
 from .scenario import Scenario
 from .timebase import monthly_rate
@@ -35,42 +36,44 @@ _TCO_OF_OPEX = {
 class _CapitalPerUsd(NamedTuple):
     """The capital flows of a design per dollar of its capex (months,) [USD per USD]: they all scale with capex.
 
-    As the engine books them: the first cluster's payments, refresh clusters' when ``end_of_life`` is refresh,
-    and each cluster sold at the end of its useful life or at the horizon.
+    As the engine books them (:func:`neoplan.assets.asset_flows`): the first cluster's payments, refresh clusters'
+    when ``end_of_life`` is refresh, and each cluster sold at the end of its useful life or at the horizon.
     """
 
     paid: np.ndarray
     """Capex paid."""
-    depreciation: np.ndarray
+    tax_depreciation: np.ndarray
     residual: np.ndarray
     """Proceeds of the sales."""
-    gain: np.ndarray
-    """Taxable gain of the sales over book value."""
+    tax_gain: np.ndarray
+    """Taxable gain of the sales over their tax basis."""
     outflow: np.ndarray
     """Capex paid − proceeds: the capital's part of free cash flow, negated."""
     deductible: np.ndarray
-    """Depreciation − taxable gain: what the capital takes off taxable income."""
+    """Tax depreciation − taxable gain: what the capital takes off taxable income."""
 
 
 def _capital_flows(scenario: Scenario, d: revenue.Dates) -> _CapitalPerUsd:
     """The design's capital flows per dollar of capex (multiply by the capex) from the timeline alone."""
-    t = scenario.timeline
+    t, fin = scenario.timeline, scenario.financing
     capex = np.ones(1)
-    refresh = capex * t.refresh_capex_multiple if t.end_of_life == "refresh" else None
     paid = capex_payments(capex, d, t.deposit_share) + refresh_payments(
         capex, d, t.deposit_share, t.refresh_capex_multiple
     )
-    dep = finance.depreciation(capex, d.months, d.go_live_month, d.life_months, refresh_capex_usd=refresh)
-    residual, gain = finance.residual_flows(
+    flows = asset_flows(
         capex,
-        dep,
         d.months,
-        t.residual_value_share,
-        end_of_life_month=revenue.end_of_life_month(d),
-        life_months=d.life_months,
-        refresh_capex_usd=refresh,
+        d.go_live_month,
+        d.life_months,
+        residual.base_share(scenario),
+        residual_shape=residual.shape(scenario),
+        end_of_life=t.end_of_life,
+        refresh_capex_usd=capex * t.refresh_capex_multiple,
+        tax_method=fin.tax_depreciation,
+        tax_life_months=fin.tax_life_months,
     )
-    return _CapitalPerUsd(paid[0], dep[0], residual[0], gain[0], paid[0] - residual[0], dep[0] - gain[0])
+    dep, proceeds, gain = flows.tax_depreciation[0], flows.proceeds[0], flows.tax_gain[0]
+    return _CapitalPerUsd(paid[0], dep, proceeds, gain, paid[0] - proceeds, dep - gain)
 
 
 def _tco(
@@ -134,17 +137,21 @@ def project_npv(
     """Project NPV at the hurdle rate for each headline price in ``prices`` (1-D) [USD]; financing plays no part.
     ``terms``: the failure model's and customers' effects on the book (:class:`SalesTerms`); None = none."""
     rev = _schedule(scenario, d, prices[:, None], terms)
-    ebitda = rev.revenue_usd * (1.0 - scenario.opex.sga_rate) - sum(opex_fixed.values())
+    opex = rev.revenue_usd * scenario.opex.sga_rate + sum(opex_fixed.values())
+    collected = finance.collections(rev.revenue_usd, scenario.pricing.receivable_days) - opex
     c = _capital_flows(scenario, d)
-    pay, dep, residual, gain = (capex_usd * a for a in (c.paid, c.depreciation, c.residual, c.gain))
-    _, fcf = finance.project_flows(ebitda, pay, dep, residual, gain, scenario.financing.tax_rate)
+    pay, dep, proceeds, gain = (capex_usd * a for a in (c.paid, c.tax_depreciation, c.residual, c.tax_gain))
+    _, fcf = finance.project_flows(
+        rev.revenue_usd - opex, collected, pay, dep, proceeds, gain, scenario.financing.tax_rate
+    )
     return finance.npv(scenario.financing.hurdle_rate, fcf)
 
 
 class _PriceCurve(NamedTuple):
     """Project NPV at the hurdle rate as a function of the headline price p, for revenue affine in p.
 
-    Free cash flow is affine in p but for the tax: NPV(p) = ``at_zero`` + ``per_usd`` × p − PV(tax(p)). The tax is
+    Free cash flow is affine in p but for the tax: NPV(p) = ``at_zero`` + ``per_usd`` × p − PV(tax(p)), revenue
+    counted as collected (:func:`neoplan.finance.collections`) and taxed as earned. The tax is
     the tax rate × the rises of T(p), the running maximum of cumulative taxable income floored at 0
     (:func:`neoplan.finance.tax_with_loss_carry_forward`); summed by parts, PV(tax) = Σ_j ``weights``_j T_j with
     ``weights``_j = tax rate × (d_(j-1) − d_j), d the discount factors (d_t = 0 from the horizon on). The arrays have
@@ -230,8 +237,12 @@ def _price_curve(
     off_line = np.abs(rev[2] - rev[1] - per_usd).max(initial=0.0)
     if off_line > 1e-9 * np.abs(rev[2]).max(initial=0.0) + 1e-6:
         raise RuntimeError(f"revenue is not affine in the headline price (off by ${off_line:,.2f} at $2/GPU-h)")
-    capital, months, keep = _capital_flows(scenario, d), d.months, 1.0 - scenario.opex.sga_rate
-    ebitda_at_zero = at_zero * keep - np.add.reduce(np.array([*opex_fixed.values()]))
+    capital, months, sga = _capital_flows(scenario, d), d.months, scenario.opex.sga_rate
+    keep, days = 1.0 - sga, scenario.pricing.receivable_days
+    fixed = np.add.reduce(np.array([*opex_fixed.values()]))
+    ebitda_at_zero = at_zero * keep - fixed
+    cash_at_zero = finance.collections(at_zero, days)[0] - sga * at_zero - fixed  # revenue as collected
+    cash_per_usd = finance.collections(per_usd, days)[0] - sga * per_usd
     taxable = np.zeros((2, months + 1))  # at price 0 and per $ of price, after an entry of nothing
     np.subtract(ebitda_at_zero, capex_usd * capital.deductible, out=taxable[0, 1:])
     np.multiply(per_usd, keep, out=taxable[1, 1:])  # EBITDA per $
@@ -243,8 +254,8 @@ def _price_curve(
     weights[-1] = discount[-1]
     weights *= scenario.financing.tax_rate
     return _PriceCurve(
-        at_zero=float(ebitda_at_zero @ discount) - capex_usd * float(capital.outflow @ discount),
-        per_usd=float(taxable[1, 1:] @ discount),
+        at_zero=float(cash_at_zero @ discount) - capex_usd * float(capital.outflow @ discount),
+        per_usd=float(cash_per_usd @ discount),
         cumulative_at_zero=cumulative_at_zero,
         cumulative_per_usd=cumulative_per_usd,
         weights=weights,
@@ -257,6 +268,8 @@ KPI_LABELS = {
     "npv_usd": "NPV",
     "project_irr": "Project IRR",
     "equity_irr": "Equity IRR",
+    "equity_npv_usd": "Equity NPV",
+    "equity_mirr": "Equity MIRR",
     "payback_months": "Payback",
     "discounted_payback_months": "Discounted payback",
     "min_dscr": "Min DSCR",
@@ -387,6 +400,7 @@ _REASONS: dict[str, Callable[[_Case], str]] = {
         else "the weakest year's DSCR is 0 or below, so no fall in CFADS is left before the breach"
     ),
     "equity_moic": _Case.equity_moic,
+    "equity_mirr": lambda c: "equity puts no cash in, or gets none back, so there is nothing to compound or discount",
 }
 """Why each KPI is undefined, by key; any other KPI is "not a finite number"."""
 

@@ -424,6 +424,14 @@ class Opex(_Section):
         description="Engineering time an OpenSM subnet manager needs instead of a UFM licence (REST wrapper, fabric "
         "tooling, upgrades) [FTE]; paid at the staff cost, as software opex.",
     )
+    escalation_per_year: float = Field(
+        assumed("opex.escalation_per_year"),
+        ge=0,
+        le=0.3,
+        json_schema_extra={"unit": "fraction"},
+        description="Yearly rise of every opex line but SG&A, in steps by project year: year 1 (months 0–11) at "
+        "the scenario's prices, each later year × (1 + this) [fraction per year]; nominal, like the hurdle rate.",
+    )
 
 
 class Financing(_Section):
@@ -437,7 +445,16 @@ class Financing(_Section):
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
-        description="Nominal annual interest rate on the debt, compounding monthly (rate ÷ 12 a month) [fraction].",
+        description="Nominal annual interest rate on the debt, compounding monthly (rate ÷ 12 a month), before the "
+        "credit spread [fraction].",
+    )
+    credit_spread: float = Field(
+        assumed("financing.credit_spread"),
+        ge=0,
+        le=0.3,
+        json_schema_extra={"unit": "fraction"},
+        description="Credit spread the borrower pays on top of the interest rate: the all-in rate is interest "
+        "rate + spread, nominal a year, compounding monthly [fraction].",
     )
     term_months: int = Field(
         assumed_count("financing.term_months"),
@@ -446,7 +463,25 @@ class Financing(_Section):
         description="Debt term from the first draw to maturity [months].",
     )
     grace_months: int = Field(6, ge=0, le=120, description="Interest-only months before repayment starts [months].")
-    amortization: Literal["annuity", "straight_line", "sculpted"] = Field("annuity", description="Repayment profile.")
+    amortization: Literal["annuity", "straight_line", "sculpted"] = Field(
+        "annuity",
+        description="Repayment profile: annuity (level service), straight line (level principal) or sculpted to "
+        "the base case's CFADS at the target DSCR; the schedule is fixed at financial close.",
+    )
+    sizing: Literal["capex_share", "contracted_revenue"] = Field(
+        "capex_share",
+        description="How the loan is sized at financial close: capex_share (debt share × capex) or "
+        "contracted_revenue (at most the take-or-pay reserved revenue of the first contracts, less its share of "
+        "opex, discounted at the loan rate ÷ target DSCR, as delayed-draw loans against customer contracts are).",
+    )
+    dsra_months: int = Field(
+        assumed_count("financing.dsra_months"),
+        ge=0,
+        le=24,
+        description="Debt service reserve: this many months of the largest scheduled debt service, funded by "
+        "equity at financial close (the first draw), held in cash without interest and released when the loan is "
+        "repaid [months].",
+    )
     target_dscr: float = Field(
         assumed("financing.target_dscr"),
         ge=1,
@@ -486,6 +521,18 @@ class Financing(_Section):
         le=1,
         json_schema_extra={"unit": "fraction"},
         description="Corporate income tax rate [fraction].",
+    )
+    tax_depreciation: Literal["straight_line", "macrs_5"] = Field(
+        "straight_line",
+        description="Tax depreciation of the hardware (and capitalised IDC), apart from the book's straight line "
+        "over the useful life: straight_line over the tax life, or macrs_5 (US 5-year property, half-year "
+        "convention, IRS Pub 946 Table A-1: 20, 32, 19.2, 11.52, 11.52, 5.76 % in the 6 tax years from go-live).",
+    )
+    tax_life_months: int | None = Field(
+        None,
+        ge=12,
+        le=360,
+        description="Tax life of straight-line tax depreciation [months]; empty = the useful life.",
     )
 
     @model_validator(mode="after")
@@ -642,6 +689,13 @@ class Pricing(_Section):
         description="Revenue given back as SLA credits [fraction]; used when operations.sla_credits is "
         "fixed_share (the default derives credits from the failure model).",
     )
+    receivable_days: float = Field(
+        assumed("pricing.receivable_days"),
+        ge=0,
+        le=180,
+        description="Days from the end of the month revenue is earned to the customer's payment: working capital "
+        "tied up in receivables, collected at the horizon at the latest; tax follows revenue as earned [days].",
+    )
 
 
 class Timeline(_Section):
@@ -686,13 +740,14 @@ class Timeline(_Section):
         description="Useful life of the hardware from go-live [months]: its depreciation period, and its end of "
         "service (see end of life) when the horizon runs past it.",
     )
-    residual_value_share: float = Field(
-        assumed("timeline.residual_value_share"),
+    residual_value_share: float | None = Field(
+        None,
         ge=0,
         le=1,
         json_schema_extra={"unit": "fraction"},
-        description="Resale value of the hardware when it leaves service: at the end of its useful life, or at the "
-        "horizon if that comes first [fraction of capex].",
+        description="Resale value of the hardware when it leaves service (at the end of its useful life, or at "
+        "the horizon if that comes first) [fraction of capex]; empty = the platform's resale curve by age at sale "
+        "(data/residual_values.csv: linear between 36, 48, 60 and 72 months, flat beyond either end).",
     )
     end_of_life: Literal["shutdown", "refresh"] = Field(
         "shutdown",

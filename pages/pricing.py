@@ -370,6 +370,7 @@ with left:
     data_or_own_input("pricing.price_decline_per_year", "Price decline [% per year, average]", 1.0, "%.1f")
     field_input("pricing.ramp_months", "On-demand ramp-up [months]")
     field_input("pricing.sla_credit_share", "SLA credits [% of revenue]", step=0.5)
+    field_input("pricing.receivable_days", "Receivable days [days after the month]", step=5.0, fmt="%.0f")
     contract_book_note()
     token_inputs(result)
 

@@ -296,6 +296,7 @@ with tab_opex:
         field_input("opex.ufm_subscription", "UFM as a yearly subscription")
         field_input("opex.transit_usd_per_month", "Transit and cross-connects [USD/month]", step=1_000.0, fmt="%.0f")
         field_input("opex.sga_rate", "SG&A [% of revenue]", step=1.0)
+        field_input("opex.escalation_per_year", "Opex escalation [% per year]", step=0.5)
     if result is not None:
         with right.container(key=f"{METRICS_KEY}_opex"):
             first, run_rate = result.opex_for_year(1), result.opex_usd_per_year

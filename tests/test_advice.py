@@ -68,10 +68,12 @@ def test_verdicts_under_the_sourced_defaults() -> None:
     table). A data change that flips one must say why: the flip column names the input it turns on."""
     t = _table("optimized").set_index("key")
     wins = {key for key in ARTICLE if t.loc[key, "wins"]}
-    assert wins == set(ARTICLE) - {"oversubscription", "hot_spares", "parallel_storage"}
-    # the three that lose do so by little against their capex, and flip inside a sourced range
+    assert wins == set(ARTICLE) - {"oversubscription", "hot_spares"}
+    # 2:1 loses by little against its capex and flips inside the elasticity's range; Weka/Vast is a tie within the
+    # small-file estimate; hot spares need customers to tell operators apart by a tenth of the tier gap
     assert 0.3 < t.loc["oversubscription", "flip_value"] < 0.5  # 2:1 wins below an elasticity of ~0.43
     assert t.loc["parallel_storage", "flip_value"] == pytest.approx(t.loc["parallel_storage", "model_value"], abs=0.005)
+    assert t.loc["hot_spares", "flip_value"] < 0.2 * t.loc["hot_spares", "model_value"]
 
 
 @pytest.mark.parametrize(

@@ -200,6 +200,29 @@ def test_other_sheets_match_the_result(workbook, result) -> None:  # type: ignor
     assert workbook["P&L"]["B5"].number_format.startswith('"$"')
 
 
+def test_the_debt_sheet_shows_the_schedule_fixed_at_close_the_reserve_and_the_sweep() -> None:
+    r = evaluate(load_scenario({"base": "optimized", "financing": {"dsra_months": 6, "term_months": 84}}))
+    sheet = load_workbook(io.BytesIO(ex.workbook_bytes(r, ex.stress_run(r, stress.Settings(draws=50, grid_points=3)))))[
+        "P&L"
+    ]
+    cells = {str(c.value): c for row in sheet.iter_rows() for c in row if c.value is not None}
+    for label in (
+        "Principal repaid (schedule fixed at close)",
+        "Swept from sale proceeds",
+        "Debt service reserve funded",
+        "Debt service reserve released",
+        "Loan at financial close",
+    ):
+        assert label in cells, label
+    swept = cells["Sale proceeds swept into the loan"]
+    assert sheet.cell(swept.row, swept.column + 1).value == pytest.approx(float(r.ops.cash.debt.swept.sum()))
+    reserve = next(c for text, c in cells.items() if text.startswith("Debt service reserve (6 months)"))
+    assert sheet.cell(reserve.row, reserve.column + 1).value == pytest.approx(
+        float(r.ops.cash.debt.reserve_funded.sum())
+    )
+    assert float(r.ops.cash.debt.swept.sum()) > 0  # an 84-month loan: the horizon's sale repays part of it
+
+
 def test_workbook_holds_values_only(hostile_workbook_bytes: bytes) -> None:
     with zipfile.ZipFile(io.BytesIO(hostile_workbook_bytes)) as z:
         sheets = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/")]

@@ -28,19 +28,33 @@ followed the precision its rate is measured at (FP8/FP4 rates sell at the quanti
 $0.10 / $0.28 per million input / output tokens instead of the all-tier median $0.23 / $0.40): the token price keys
 moved, nothing else.
 
-Issue 25 re-pinned them once (defaults an expert would sign; README "Market defaults of the presets"). Project IRR
-before → after, and the move of each change applied in this order, in points:
+Issue 24 (finance a lender signs off) re-pinned them once, after merging main. Optimized, from NPV −$7,831,475,
+project IRR 1.40 %, equity IRR −15.94 % (each change alone on the old conventions): power in the go-live month
+counted once (it was pro-rated twice) NPV −$6,269, project IRR 1.39 %; the resale curve by age at sale
+(data/residual_values.csv, 11.1 % of capex at 67.6 months instead of a flat 5 %) +$1,197,931, 3.55 %, equity
+−7.13 %; 30 receivable days −$539,617, 1.30 %, equity −13.23 % (a negative IRR rises when cash comes later); opex
+escalating 3 % a project year −$1,739,958, −1.63 %, equity −29.12 %; together NPV −$8,900,582, project IRR
+0.83 %, equity IRR −13.21 %, min DSCR 0.445 → 0.334 (working capital in year 1, escalated opex), TCO $1.99733 →
+$2.01909, break-even $3.2965 → $3.3648 per GPU-hour. The others move the same ways (gb200_nvl72_18rack project IRR
+36.9 % → 33.0 %, b200_1024 20.1 % → 18.3 %; token cost and break-even per million tokens follow TCO). New keys
+``equity_npv_usd`` and ``equity_mirr``; a sponsor-support warning where equity puts cash in after distributions
+(optimized, reference, b200_1024, h100_*, h200_1024). No preset is sculpted, so the schedule fixed at close moves
+none of them.
+
+Issue 25 re-pinned them once after merging main (defaults an expert would sign; README "Market defaults of the
+presets"). Project IRR before (main, issue 24 included) → after, and the move of each change applied in this order,
+in points:
 
 ==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
 preset              before    after    model  headline  resv.  curve  SG&A 10 %   elast. 0.5  custom.  rack
 ==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
-reference           −35.8 %   −65.9 %  0      +0.6      −9.1   +0.4   −18.6       0           −3.5     0
-optimized           1.4 %     −4.0 %   0      +0.2      −2.8   +0.3   −3.5        +0.8        −0.5     0
-h100_256            −2.5 %    −8.9 %   0      +0.2      −2.9   +0.3   −3.6        0           −0.5     0
-h100_2048           2.0 %     −3.4 %   0      +0.2      −2.8   +0.3   −3.4        +0.8        −0.5     0
-h200_1024           7.0 %     1.8 %    0      +5.4      −7.9   +0.2   −3.3        +0.8        −0.4     0
-b200_1024           20.1 %    −3.2 %   0      0         −10.2  −9.6   −3.7        +0.9        −0.4     −0.1
-gb200_nvl72_18rack  36.9 %    15.5 %   −2.1   +6.3      −12.6  −9.3   −4.2        +1.0        −0.4     0
+reference           −32.4 %   −44.3 %  0      +0.4      −5.1   +0.4   −6.4        0           −1.2     0
+optimized           0.8 %     −4.1 %   0      +0.2      −2.6   +0.3   −3.1        +0.7        −0.4     0
+h100_256            −2.9 %    −8.8 %   0      +0.2      −2.7   +0.3   −3.3        0           −0.5     0
+h100_2048           1.4 %     −3.5 %   0      +0.2      −2.6   +0.3   −3.1        +0.7        −0.4     0
+h200_1024           6.3 %     1.4 %    0      +5.0      −7.4   +0.2   −3.1        +0.7        −0.4     0
+b200_1024           18.3 %    −3.2 %   0      0         −9.3   −9.0   −3.4        +0.8        −0.4     −0.1
+gb200_nvl72_18rack  33.0 %    12.7 %   −1.9   +5.7      −11.5  −9.0   −4.0        +0.9        −0.4     0
 ==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
 
 Why: *model* — the same inputs through the new model: an NVL72's scale-out fabric wires trays, so its 2:1 spines

@@ -148,7 +148,7 @@ def _scenario(at: AppTest) -> neoplan.Scenario:
         (FINANCING, "financing.interest_rate", 11.0, 9.0, 0.09),
         (FINANCING, "financing.debt_share", 60.0, 45.0, 0.45),
         (FINANCING, "financing.upfront_fee_rate", 2.0, 1.5, 0.015),
-        (FINANCING, "timeline.residual_value_share", 5.0, 0.0, 0.0),
+        (FINANCING, "financing.credit_spread", 0.0, 6.5, 0.065),
         (PRICING, "pricing.utilization", 85.0, 70.0, 0.70),
         (PRICING, "pricing.sla_credit_share", 1.0, 0.5, 0.005),
     ],
@@ -213,3 +213,30 @@ def test_lender_view_shows_the_model_and_sculpting_sizes_the_debt(optimized: neo
     assert _pct(_metric(at, "Covenant headroom")) == pytest.approx(1 - 1.2 / 1.3, abs=0.001)
     drawn = float(_metric(at, "Debt drawn").replace("$", "").replace("M", "").replace(",", ""))
     assert drawn * 1e6 < d["debt_usd"]
+
+
+def test_the_financing_page_shows_the_lenders_conventions_and_the_new_inputs(optimized: neoplan.Result) -> None:
+    at = _page(FINANCING)
+    captions = " ".join(c.value for c in at.caption)
+    assert "Sale proceeds repay the outstanding loan first (a sweep)" in captions
+    assert "fixed at financial close" in captions
+    assert _metric(at, "Equity MIRR") == fmt.pct(optimized.kpis["equity_mirr"])
+    assert _metric(at, "Equity NPV") == fmt.usd(optimized.kpis["equity_npv_usd"])
+    residual = at.number_input(key="w.timeline.residual_value_share")
+    assert residual.value is None  # empty: the platform's resale curve
+    residual.set_value(20.0).run()
+    assert _scenario(at).timeline.residual_value_share == pytest.approx(0.2)
+    life = at.number_input(key="w.financing.tax_life_months")
+    assert life.value is None  # empty: the useful life
+    life.set_value(96).run()
+    assert _scenario(at).financing.tax_life_months == 96
+    at.selectbox(key="w.financing.tax_depreciation").set_value("macrs_5").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert "w.financing.tax_life_months" not in {w.key for w in at.number_input}  # MACRS fixes its own life
+    at.number_input(key="w.financing.dsra_months").set_value(6).run()
+    at.selectbox(key="w.financing.sizing").set_value("contracted_revenue").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    fin = _scenario(at).financing
+    assert (fin.tax_depreciation, fin.dsra_months, fin.sizing) == ("macrs_5", 6, "contracted_revenue")
+    cover = next(df.value for df in at.dataframe if "Headroom to covenant" in df.value.columns)
+    assert "LLCR at the period's start" in cover.columns

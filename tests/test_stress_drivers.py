@@ -116,7 +116,7 @@ def test_the_shipped_table_reads_back_as_loaded(tmp_path: Path) -> None:
         (
             "pue",
             {"high_rule": "times"},
-            "row 9, column 'high_rule': input should be 'scale', 'shift', 'set' or 'market'",
+            "row 9, column 'high_rule': input should be 'scale', 'shift', 'set', 'curve' or 'market'",
         ),
         ("pue", {"distribution": "gamma"}, "row 9, column 'distribution': input should be"),
         ("pue", {"path": "facility.pue_typo"}, "row 9, column 'path': must be a dotted Scenario field"),
