@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import state
+from ui import auth, state
 from ui.header import header, sidebar_panel
 
 st.set_page_config(page_title="neoplan — GPU cloud planner", page_icon="🧮", layout="wide")
@@ -21,6 +21,7 @@ PAGES = {
         st.Page("pages/network.py", title="Network", icon=":material/lan:"),
         st.Page("pages/storage_site.py", title="Storage & site", icon=":material/dns:"),
         st.Page("pages/operations.py", title="Operations", icon=":material/engineering:"),
+        st.Page("pages/search.py", title="Design search", icon=":material/travel_explore:"),
     ],
     "Money": [
         st.Page("pages/financing.py", title="Financing", icon=":material/account_balance:"),
@@ -61,6 +62,7 @@ body:has([data-stale="true"], [data-testid="stSkeleton"])::after {
 
 page = st.navigation(PAGES, position="hidden")
 st.html(BUSY_STYLE)
+auth.require_sign_in()  # with [auth] in the secrets: nobody sees a page before signing in
 state.get_scenario()  # start the session: the URL's draft after a refresh, else the default preset
 state.sync_url()
 with st.sidebar:

@@ -6,9 +6,8 @@ GPUs. On a shared 2-core machine the median moves with other load; the fastest r
 
 Every timed run evaluates fresh inputs, as a user's edit does: the run's price, utilization, colocation rate, debt
 share, hurdle rate, checkpoint interval, MTBF multiple and usable storage differ from every earlier run's by a few
-parts per million. So no cache keyed on those inputs (discount factors at the hurdle rate, the failure model's
-spare-parts tail) is ever hit twice; caches of the shipped data (price book, catalogues), of the design's counts and
-choices (which a price or financing edit leaves alone) and of a few month counts are.
+parts per million, so nothing a run computes from its inputs can be reused by the next; the model caches only the
+shipped data it reads (price book, catalogues, presets, failure constants).
 """
 
 from __future__ import annotations

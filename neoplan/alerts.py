@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import market
 from .formats import pct, ratio, usd, usd_per_gpu_hour
 from .model import Result
 
@@ -49,13 +50,15 @@ def negative_npv(result: Result) -> Alert | None:
     if npv is None or not math.isfinite(npv) or npv >= 0:
         return None
     p = result.scenario.pricing
+    decline = market.scenario_average_decline(result.scenario, result.ops.dates.go_live_month)
+    path = "prices fall" if p.price_decline_per_year is not None else "along the generation's curve prices fall"
     tco, lifetime = result.kpis.get("tco_usd_per_gpu_hour"), result.sold_usd_per_gpu_hour_lifetime
     breakeven = result.kpis.get("breakeven_usd_per_gpu_hour")
     return Alert(
         "negative_npv",
         "Negative NPV",
-        f"NPV {usd(npv)} at {usd_per_gpu_hour(p.usd_per_gpu_hour)}: prices fall {pct(p.price_decline_per_year, 0)} "
-        f"a year, so a GPU-hour sells for {usd_per_gpu_hour(lifetime)} on average over the life against a TCO of "
+        f"NPV {usd(npv)} at {usd_per_gpu_hour(p.usd_per_gpu_hour)}: {path} {pct(decline, 0)} a year on average, "
+        f"so a GPU-hour sells for {usd_per_gpu_hour(lifetime)} over the life against a TCO of "
         f"{usd_per_gpu_hour(tco)}; break-even at go-live is {usd_per_gpu_hour(breakeven)}.",
         "pages/pricing.py",
     )

@@ -1,4 +1,7 @@
-"""Command line: ``python -m neoplan evaluate FILE [--json]``, ``stress FILE --draws N --seed S [--json]`` ….
+"""Command line: ``python -m neoplan evaluate FILE [--json]``, ``stress FILE --draws N --seed S [--json]``,
+``advice FILE [--json]`` (the article's recommendations tested on the scenario, :mod:`neoplan.advice`),
+``search FILE [--objective K] [--min-dscr X] [--max-capex-usd X] [--top N] [--json]``,
+``library list|save|show|history|diff|delete`` (:mod:`neoplan.cli_library`) ….
 
 A FILE may be a path to a YAML/JSON scenario or the name of a preset
 (``reference``, ``optimized``). Bad input exits with code 2 and one line on
@@ -14,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import formats, metrics
+from . import cli_library, formats, metrics
 from .errors import DataError
 from .metrics import METRICS, lookup
 from .model import Result, evaluate
@@ -68,6 +71,27 @@ def summary(result: Result) -> str:
             "min_dscr",
         )
     ]
+    if d["envelope"] is not None:
+        e = d["envelope"]
+        rows.insert(
+            2,
+            (
+                "Power envelope",
+                f"{e['it_used_mw']:,.3f} of {e['it_power_mw']:,g} MW IT used ({formats.pct(e['fill_share'])}), "
+                f"{metrics.text('it_power_left_kw', d['it_power_left_kw'])} left",
+            ),
+        )
+    if d["tokens_per_second_per_gpu"] is not None:
+        s = d["serving"]
+        shown = {k: metrics.text(k, d[k]) for k in metrics.TOKEN_KEYS}
+        rows.append(
+            (
+                "Token serving",
+                f"{s['workload']} ({s['serving_scenario']}): {shown['tokens_per_second_per_gpu']} per GPU, cost "
+                f"{shown['cost_usd_per_million_tokens']}, break-even {shown['breakeven_usd_per_million_tokens']}, "
+                f"sold at {shown['usd_per_million_tokens']}",
+            )
+        )
     width = max(len(k) for k, _ in rows)
     lines = [f"{k:<{width}}  {v}" for k, v in rows]
     lines += [f"warning: {w}" for w in d["warnings"]]
@@ -82,6 +106,15 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     """``evaluate FILE [--json]``: the summary or the JSON contract."""
     result = evaluate(load_scenario(args.file))
     print(json.dumps(result.to_dict(), indent=2, allow_nan=False) if args.json else summary(result))
+    return 0
+
+
+def cmd_advice(args: argparse.Namespace) -> int:
+    """``advice FILE [--json]``: each of the article's recommendations, its NPV difference and its flip point."""
+    from . import advice
+
+    table = advice.recommendations(load_scenario(args.file))
+    print(json.dumps(advice.records(table), indent=2, allow_nan=False) if args.json else advice.text_table(table))
     return 0
 
 
@@ -106,11 +139,22 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_quote(args: argparse.Namespace) -> int:
-    """``quote FILE [--json] [--servers N] [--usd-per-unit X] [--tolerance X]``: review an OEM quote (CSV/XLSX)."""
-    from .quote import QuoteError, load_quote, text_summary
+    """``quote FILE [--json] [--servers N] [--usd-per-unit X] [--tolerance X] [--option N] [--aliases FILE]
+    [--size-from R] [--currency C]``: review an OEM quote (CSV/XLSX)."""
+    from .quote import QuoteError, default_rules, load_quote, read_aliases_file, text_summary
 
     try:
-        review = load_quote(args.file, args.servers, usd_per_unit=args.usd_per_unit, price_tolerance=args.tolerance)
+        aliases = read_aliases_file(args.aliases, default_rules()) if args.aliases else []
+        review = load_quote(
+            args.file,
+            args.servers,
+            currency=args.currency,
+            usd_per_unit=args.usd_per_unit,
+            price_tolerance=args.tolerance,
+            option=args.option,
+            aliases=aliases,
+            size_from=args.size_from,
+        )
     except QuoteError as exc:
         raise UsageError(str(exc)) from None
     print(json.dumps(review.to_dict(), indent=2) if args.json else text_summary(review))
@@ -178,6 +222,51 @@ def cmd_stress(args: argparse.Namespace) -> int:
     return 0
 
 
+def _search_text(found: Any, top: int) -> str:
+    """The ``top`` rows of a search as a text table."""
+    head = f"{'#':>4}  {'platform':<12}{'topology':<11}{'ratio':>6}{'NICs':>5}  {'storage':<11}{'debt':>6}"
+    head += f"{'GPUs':>8}{'capex':>11}{'NPV':>11}{'IRR':>9}{'eq. IRR':>10}{'DSCR':>7}{'TCO':>14}  feasible"
+    lines = [
+        f"{found.objective} over {found.table['design'].nunique():,} designs × {len(found.space.debt_shares)} debt "
+        f"shares = {len(found.table):,} rows, {int(found.table['feasible'].sum()):,} feasible, "
+        f"{found.seconds:.2f} s",
+        head,
+    ]
+    for r in found.table.head(top).to_dict(orient="records"):
+        built = r["feasible"] or r["capex_usd"] == r["capex_usd"]  # NaN capex: the design could not be built
+        figures = (
+            f"{r['gpus']:>8,}{formats.usd(r['capex_usd']):>11}{formats.usd(r['npv_usd']):>11}"
+            f"{formats.pct(r['project_irr']):>9}{formats.pct(r['equity_irr']):>10}{formats.ratio(r['min_dscr']):>7}"
+            f"{formats.usd_per_gpu_hour(r['tco_usd_per_gpu_hour']):>14}"
+            if built
+            else f"{'':>70}"
+        )
+        fabric = f"{r['topology']:<11}{r['oversubscription']:>5g}:1{r['nics_per_node']:>5}"
+        verdict = "yes" if r["feasible"] else f"no: {r['infeasible_reason']}"
+        debt = formats.pct(r["debt_share"], 0)
+        lines.append(f"{r['rank']:>4}  {r['gpu_model']:<12}{fabric}  {r['storage']:<11}{debt:>6}{figures}  {verdict}")
+    return "\n".join(lines)
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """``search FILE [--objective K] [--min-dscr X] [--max-capex-usd X] [--min-equity-irr X] [--top N] [--json]``."""
+    from .search import search
+
+    if args.top < 1:
+        raise UsageError(f"--top must be ≥ 1, got {args.top}")
+    constraints = {
+        "min_dscr": args.min_dscr,
+        "max_capex_usd": args.max_capex_usd,
+        "min_equity_irr": args.min_equity_irr,
+    }
+    found = search(load_scenario(args.file), objective=args.objective, constraints=constraints)
+    if args.json:
+        print(json.dumps(found.to_dict(top=args.top), indent=2, allow_nan=False))
+    else:
+        print(_search_text(found, args.top))
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m neoplan", description="GPU cloud capacity planning.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -185,6 +274,10 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
     ev.add_argument("--json", action="store_true", help="print the JSON contract instead of a summary")
     ev.set_defaults(func=cmd_evaluate)
+    adv = sub.add_parser("advice", help="test the article's recommendations on a scenario: NPV difference, flip point")
+    adv.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
+    adv.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
+    adv.set_defaults(func=cmd_advice)
     rep = sub.add_parser("report", help="write the Excel workbook, CSV tables and HTML report of a scenario")
     rep.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
     rep.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created if missing)")
@@ -221,6 +314,30 @@ def _parser() -> argparse.ArgumentParser:
         metavar="X",
         help="flag unit prices more than X (a fraction) over the price book (default 0.15)",
     )
+    qu.add_argument(
+        "--option",
+        default=None,
+        metavar="N",
+        help="the alternative to review when the quote offers several (Option A/B): its number or label (default 1)",
+    )
+    qu.add_argument(
+        "--aliases",
+        default=None,
+        metavar="FILE",
+        help="a vendor's alias list (JSON: [{pattern, category, quantity_basis?}]) applied before the rules",
+    )
+    qu.add_argument(
+        "--size-from",
+        default=None,
+        choices=("lines", "boards", "stated", "trays", "cpus", "nics"),
+        help="the reading of the cluster's size to take when the readings disagree (default: the server lines)",
+    )
+    qu.add_argument(
+        "--currency",
+        default=None,
+        metavar="C",
+        help="the quote's currency (ISO code: CNY, JPY, …) when the quote does not say it, e.g. prices marked ¥",
+    )
     qu.set_defaults(func=cmd_quote)
     st = sub.add_parser("stress", help="Monte Carlo stress test: P10/P50/P90 of IRR, NPV, payback, DSCR")
     st.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
@@ -249,6 +366,23 @@ def _parser() -> argparse.ArgumentParser:
         help="equity IRR the price solver aims at, a fraction per year (default 0.20)",
     )
     st.set_defaults(func=cmd_stress)
+    se = sub.add_parser("search", help="design search: every platform, fabric, storage tier and debt share, ranked")
+    se.add_argument("file", help="scenario YAML/JSON file, or a preset name (the base of every design)")
+    se.add_argument(
+        "--objective",
+        default="npv_usd",
+        help="what ranks the designs: npv_usd (default), project_irr, equity_irr, min_dscr, tco_usd_per_gpu_hour, "
+        "capex_usd, breakeven_usd_per_gpu_hour, cost_usd_per_million_tokens, breakeven_usd_per_million_tokens",
+    )
+    se.add_argument("--min-dscr", type=float, default=None, metavar="X", help="constraint: min DSCR at least X")
+    se.add_argument("--max-capex-usd", type=float, default=None, metavar="X", help="constraint: capex at most X USD")
+    se.add_argument(
+        "--min-equity-irr", type=float, default=None, metavar="X", help="constraint: equity IRR at least X (fraction)"
+    )
+    se.add_argument("--top", type=int, default=20, metavar="N", help="rows shown (default 20)")
+    se.add_argument("--json", action="store_true", help="print the JSON summary and the top rows")
+    se.set_defaults(func=cmd_search)
+    cli_library.add_parser(sub)
     # A subcommand is add_parser(...).set_defaults(func=cmd_...); its handler returns an exit code and raises
     # ScenarioError / UsageError for bad input (exit 2, one line).
     return parser

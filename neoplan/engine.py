@@ -9,13 +9,12 @@ and the meaning of "year" from :mod:`neoplan.timebase`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
-from . import finance, irr, operations, revenue
+from . import customers, finance, inference, irr, market, operations, residual, revenue
 from .costs import CostLine, total_usd
 from .facility import FacilityDesign
 from .opex import hardware_capex_usd as _hardware_capex_usd
@@ -27,6 +26,8 @@ from .timebase import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 COST_OF_REVENUE = ("power", "colocation", "hardware_support", "repairs", "software")
 """Opex categories in cost of revenue; gross margin excludes depreciation, as neoclouds report it."""
+PER_RATE = {"staff": "staff_fte_per_1000_gpus", "hardware_support": "support_rate"}
+"""Yearly opex categories proportional to a stress driver: category → the driver that multiplies its unit table."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,8 @@ class Drivers:
     usd_per_gpu_hour: np.ndarray
     """Headline on-demand price at go-live [USD/GPU-h]."""
     price_decline_per_year: np.ndarray
-    """Yearly fall of on-demand and renewal prices [fraction]."""
+    """Average yearly fall of on-demand and renewal prices over the first cluster's life [fraction]; the case runs
+    the scenario's price path (flat or the generation's curve) tilted to that average (:mod:`neoplan.market`)."""
     utilization: np.ndarray
     """Share of sellable GPU-hours sold at steady state [fraction]."""
     capex_multiple: np.ndarray
@@ -48,7 +50,8 @@ class Drivers:
     interest_rate: np.ndarray
     """Annual interest rate on the debt [fraction]."""
     debt_share: np.ndarray
-    """Share of capex funded by debt [fraction]."""
+    """Share of capex funded by debt [fraction]; for a loan fixed at close (:attr:`OperatingBasis.closing`), the share
+    each case draws on the closing schedule (:meth:`neoplan.model.Result.drivers` starts from the size at close)."""
     electricity_usd_per_kwh: np.ndarray
     """Electricity price [USD/kWh]; no effect when the colocation price includes electricity."""
     pue: np.ndarray
@@ -61,21 +64,41 @@ class Drivers:
     """Useful life of the hardware from go-live [months]: depreciation, and the end of service (shutdown or
     refresh, ``timeline.end_of_life``) when it ends inside the horizon."""
     residual_value_share: np.ndarray
-    """Resale value when the hardware leaves service: at its end of life, or at the horizon [fraction of capex]."""
+    """Resale value of the first cluster when it leaves service (at its end of life, or at the horizon) in the
+    scenario's own timeline [fraction of capex]; with the resale curve (``timeline.residual_value_share`` empty) it
+    scales the curve, so a cluster sold at another age (another life, a delay, a refresh) follows the curve."""
     mtbf_multiple: np.ndarray
     """Mean time between failures as a multiple of the failure preset's [ratio]."""
     detection_minutes: np.ndarray
     """Mean time to detect a job interruption [minutes]."""
     performance_penalty: np.ndarray
     """Delivered-performance loss on top of the design's own [fraction]; moves the price by the elasticity."""
+    token_share: np.ndarray
+    """Share of the sellable GPU-hours served as tokens, the rest rented [fraction] (:mod:`neoplan.inference`)."""
+    usd_per_million_tokens: np.ndarray
+    """Token price at go-live [USD per million output tokens, their requests' input tokens included]."""
+    token_price_decline_per_year: np.ndarray
+    """Yearly fall of token prices [fraction]."""
+    serving_load_factor: np.ndarray
+    """Tokens served on average as a share of the published rate [fraction]; moves token revenue only."""
+    reserved_price_multiple: np.ndarray
+    """Reserved price ÷ the headline price [ratio] (:func:`neoplan.market.reserved_multiple`)."""
+    sga_rate: np.ndarray
+    """Sales, general and administrative costs [fraction of revenue]."""
+    support_rate: np.ndarray
+    """Hardware support after the warranty [fraction of hardware capex per year]."""
+    staff_fte_per_1000_gpus: np.ndarray
+    """Operations staff per 1,000 GPUs [FTE]."""
 
     @classmethod
     def of(cls, scenario: Scenario, n: int = 1) -> Drivers:
         """The scenario's own values, repeated for ``n`` cases."""
         p, f, fin, t = scenario.pricing, scenario.facility, scenario.financing, scenario.timeline
+        go_live = revenue.dates(t).go_live_month
+        tokens = inference.terms(scenario, strict=False)
         base = {
             "usd_per_gpu_hour": p.usd_per_gpu_hour,
-            "price_decline_per_year": p.price_decline_per_year,
+            "price_decline_per_year": market.scenario_average_decline(scenario, go_live),
             "utilization": p.utilization,
             "capex_multiple": 1.0,
             "interest_rate": fin.interest_rate,
@@ -85,10 +108,18 @@ class Drivers:
             "colo_usd_per_kw_month": f.colo_usd_per_kw_month,
             "delivery_delay_months": 0.0,
             "useful_life_months": float(t.useful_life_months),
-            "residual_value_share": t.residual_value_share,
+            "residual_value_share": residual.base_share(scenario),
             "mtbf_multiple": scenario.operations.mtbf_multiple,
             "detection_minutes": operations.detection_minutes(scenario.operations),
             "performance_penalty": 0.0,
+            "token_share": tokens.token_share,
+            "usd_per_million_tokens": tokens.usd_per_million_tokens,
+            "token_price_decline_per_year": tokens.decline_per_year,
+            "serving_load_factor": tokens.serving_load_factor,
+            "reserved_price_multiple": market.reserved_multiple(scenario),
+            "sga_rate": scenario.opex.sga_rate,
+            "support_rate": scenario.opex.support_rate,
+            "staff_fte_per_1000_gpus": scenario.opex.staff_fte_per_1000_gpus,
         }
         table = np.array(list(base.values()), dtype=float)[:, None].repeat(n, axis=1)  # one row per driver
         return cls(*table)  # ``base`` lists the fields in declaration order
@@ -131,14 +162,22 @@ class OperatingBasis:
     it_busy_kw: float
     """Average IT load with every server sold (utilization 1) [kW]."""
     it_peak_kw: float
-    """Contracted (peak) IT load the colocation rent is paid on [kW]."""
-    opex_usd_per_year: dict[str, np.ndarray | float]
-    """Yearly opex by category other than power and colocation, index 0 = operating year 1 [USD/year];
-    a float where it is the same every year."""
+    """kW the colocation rent is paid on: contracted (peak) IT load plus any liquid-cooling premium [kW]."""
+    opex_usd_per_year: dict[str, np.ndarray]
+    """Yearly opex by category other than power and colocation, index 0 = operating year 1 [USD/year]."""
+    opex_per_rate: dict[str, np.ndarray]
+    """``staff`` per FTE per 1,000 GPUs and ``hardware_support`` per unit of support rate, by operating year
+    [USD/year per unit]: the stress drivers of those rates multiply them."""
     reliability: operations.Design | None = None
     """What the failure model needs from the design; None = no reliability effects (revenue as before)."""
     reference_goodput: float = 1.0
     """Goodput of the same cluster run the reference way [fraction] (:func:`neoplan.operations.reference_goodput`)."""
+    tokens_per_gpu_hour: float = 0.0
+    """Output tokens a GPU serves per sold hour at its published rate, before the serving load factor (a driver)
+    [tokens]; 0 = no published rate."""
+    closing: finance.Closing | None = None
+    """The loan fixed at financial close on the base case (a sculpted loan, or one sized on contracted revenue);
+    every case of :func:`run_cases` meets it. None = each case sizes its own loan (the base case itself)."""
 
 
 def operating_basis(
@@ -165,29 +204,24 @@ def operating_basis(
     )
     years = d.months // MONTHS_PER_YEAR + 2
     table = opex_by_year(scenario, book, basis, years, ufm_subscription=scenario.opex.ufm_subscription)
-    return OperatingBasis(d, capex, it_idle_kw, it_busy_kw, site.it_peak_kw, table)
+    unit_opex = scenario.opex.model_copy(update={"support_rate": 1.0, "staff_fte_per_1000_gpus": 1.0})
+    unit = opex_by_year(scenario.model_copy(update={"opex": unit_opex}), book, basis, years)
+    per_rate = {c: unit[c] for c in PER_RATE}
+    return OperatingBasis(d, capex, it_idle_kw, it_busy_kw, site.colo_kw, table, per_rate)
 
 
 def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_share: float) -> np.ndarray:
-    """Capex paid per month: the deposit at month 0, the balance in the delivery month [USD].
+    """Capex paid per month (n, months): the deposit at month 0, the balance in the delivery month [USD].
 
-    One case: ``capex_usd`` a float and scalar dates → (months,). Many: ``capex_usd`` (n,) and/or
-    per-case dates → (n, months).
+    ``capex_usd`` and the delivery month may each be one value or one per case (n,); n is the larger count.
     """
-    if np.ndim(capex_usd) == 0 and np.ndim(d.delivery_month) == 0:
-        pay = np.zeros(d.months)
-        pay[0] += deposit_share * capex_usd
-        pay[min(int(d.delivery_month), d.months - 1)] += (1.0 - deposit_share) * capex_usd
-        return pay
-    capex = np.asarray(capex_usd, dtype=float)
-    delivery = np.asarray(d.delivery_month, dtype=float)
-    pay = np.zeros((max(capex.size, delivery.size), d.months))
-    pay[:, 0] = deposit_share * capex.reshape(-1)
-    balance = (1.0 - deposit_share) * capex.reshape(-1)
-    if delivery.size == 1:  # every case takes delivery in the same month
-        pay[:, min(math.floor(delivery.item()), d.months - 1)] += balance
-    else:
-        pay[np.arange(len(pay)), np.minimum(np.floor(delivery).astype(int).reshape(-1), d.months - 1)] += balance
+    capex = np.asarray(capex_usd, dtype=float).reshape(-1)
+    delivery = np.asarray(d.delivery_month, dtype=float).reshape(-1)
+    n = max(capex.size, delivery.size)
+    pay = np.zeros((n, d.months))
+    pay[:, 0] = deposit_share * capex
+    month = np.minimum(np.floor(delivery).astype(int), d.months - 1)
+    pay[np.arange(n), np.broadcast_to(month, (n,))] += (1.0 - deposit_share) * capex  # one cell per row
     return pay
 
 
@@ -238,7 +272,9 @@ class Cases:
         ``npv_usd`` at ``hurdle_rate`` [per year]; IRRs annual; ``payback_months`` from month 0 (and
         ``discounted_payback_months``, of the flows discounted at ``hurdle_rate``), only when reached for good;
         ``min_dscr`` over 12-month periods from each case's first operating month; margins over the
-        horizon; ``equity_moic`` = cash to equity / cash from equity. Undefined values are ``nan``.
+        horizon; ``equity_moic`` = cash to equity / cash from equity; ``equity_npv_usd``, the equity cash flow at
+        ``hurdle_rate``, and ``equity_mirr`` (:func:`neoplan.finance.mirr_annual`: finance rate = the loan's all-in
+        rate, reinvestment at ``hurdle_rate``). Undefined values are ``nan``.
         """
         cf = self.cash
         revenue_total = cf.revenue.sum(axis=1)
@@ -250,7 +286,6 @@ class Cases:
         equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
         n = cf.project_fcf.shape[0]
         irrs = irr.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]), hurdle=hurdle_rate)  # both at once
-        payback, discounted_payback = finance.payback_months_pair(cf.project_fcf, hurdle_rate)
         with np.errstate(over="ignore"):  # a revenue or equity near 0 (a price of 1e-320) gives ±inf: undefined
             ratios = {
                 "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
@@ -261,8 +296,10 @@ class Cases:
             "npv_usd": finance.npv(hurdle_rate, cf.project_fcf),
             "project_irr": irrs[:n],
             "equity_irr": irrs[n:],
-            "payback_months": payback,
-            "discounted_payback_months": discounted_payback,
+            "equity_npv_usd": finance.npv(hurdle_rate, equity),
+            "equity_mirr": finance.mirr_annual(equity, finance.loan_rate(cf), hurdle_rate),
+            "payback_months": finance.payback_months(cf.project_fcf),
+            "discounted_payback_months": finance.payback_months(cf.project_fcf, hurdle_rate),
             "min_dscr": finance.min_dscr(cf, self.first_operating_month),
             **ratios,
             "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
@@ -276,26 +313,27 @@ class Reliability:
     outcome: operations.Outcome
     design: operations.Design
     price_factor: np.ndarray
-    """Multiplier on the headline price from delivered performance and goodput [ratio]."""
+    """Multiplier on the headline price from the performance customers cannot see at signature [ratio]."""
     utilization_factor: float
-    """Multiplier on utilization from checklist gaps [ratio]."""
+    """Multiplier on utilization from checklist gaps and spec cuts [ratio]."""
+    customers: customers.Terms
+    """Tier, premium, churn and acceptance of each case (:mod:`neoplan.customers`)."""
 
-    def credit_share(self, scenario: Scenario, d: revenue.AnyDates) -> np.ndarray:
-        """Share of each month's gross revenue given back (n, months) [fraction, ≤ 1]: SLA credits from
-        unavailability (``failure_model``, else the fixed share) and early-life losses.
+    def credit_share(self, scenario: Scenario) -> np.ndarray | float:
+        """Share of gross revenue given back as SLA credits, a column (n, 1) [fraction]: from unavailability
+        (``failure_model``), else the fixed share."""
+        ops, out = scenario.operations, self.outcome
+        if ops.sla_credits == "failure_model":
+            return operations.sla_credit_share(ops, out.availability)[:, None]
+        return scenario.pricing.sla_credit_share
 
-        Early failures that burn-in would have caught cost the customer work in the first weeks: that share of
-        each month's GPU-hours is credited at the performance elasticity.
-        """
-        ops, design, out = scenario.operations, self.design, self.outcome
-        if ops.sla_credits == "failure_model":  # a column (n, 1) per case
-            share: np.ndarray | float = operations.sla_credit_share(ops, out.availability)[:, None]
-        else:
-            share = scenario.pricing.sla_credit_share
-        per_interruption = ops.job_share * design.gpus * out.lost_minutes_per_interruption / 60.0
-        early = operations.early_life_by_month(d.months, d.go_live_month, design.burn_in_months)
-        early_loss = early * (out.interruptions_per_month * per_interruption)[:, None] / (design.gpus * HOURS_PER_MONTH)
-        return np.minimum(share + ops.performance_elasticity * early_loss, 1.0)
+    def losses(self, scenario: Scenario, d: revenue.AnyDates) -> dict[str, np.ndarray]:
+        """The customer losses as ``revenue_schedule`` takes them (n, months) [fraction]: a failed acceptance test
+        of all gross revenue, churn of the reserved book's (:mod:`neoplan.customers`)."""
+        return {
+            "customer_loss_share": customers.acceptance_share(scenario, d, self.customers),
+            "reserved_loss_share": customers.churn_share(scenario, d, self.customers),
+        }
 
 
 def _reliability(
@@ -310,8 +348,9 @@ def _reliability(
         return None
     ops = scenario.operations
     out = operations.outcome(ops, design, drivers.mtbf_multiple, drivers.detection_minutes) if own is None else own
-    factor = operations.price_factor(ops, design, out.goodput, basis.reference_goodput, drivers.performance_penalty)
-    return Reliability(out, design, factor, design.utilization_factor)
+    factor = operations.price_factor(ops, design, drivers.performance_penalty)
+    terms = customers.terms(scenario, design, out, basis.reference_goodput)
+    return Reliability(out, design, factor, design.utilization_factor, terms)
 
 
 def run_cases(
@@ -320,30 +359,48 @@ def run_cases(
     """Revenue, opex and cash flows of n cases of one design at once, vectorised across cases.
 
     Each case takes its own value of every driver (:class:`Drivers`); arrays are (n, months) and the
-    only Python loop is the debt schedule's loop over months. A case gives the same numbers alone or
-    in a batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree exactly. ``own``:
+    only Python loop is a sculpted loan's loop over months. Every case takes the same code path, alone or in a
+    batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree to rounding (numpy may sum
+    arrays of another shape in another order: a relative 1e-12 covers it). ``own``:
     :func:`operations.own_outcome` of the basis's design when already computed and ``drivers`` are
     ``Drivers.of(scenario)`` (one case at the scenario's own values), so the failure model runs once.
     """
     d = revenue.delayed(basis.dates, drivers.delivery_delay_months, drivers.useful_life_months)
     gpus = scenario.cluster.gpus
     price, util = drivers.usd_per_gpu_hour, drivers.utilization
+    on_demand = np.full(price.shape, scenario.pricing.on_demand_price_multiple)
     reliability = _reliability(scenario, basis, drivers, own)
+    sellable = gpus
     if reliability is not None:
         price, util = price * reliability.price_factor, util * reliability.utilization_factor
-    rev = revenue.revenue_schedule(
+        on_demand = on_demand * (1.0 + reliability.customers.premium)
+        sellable = reliability.design.sellable_gpus
+    own_decline = market.scenario_average_decline(scenario, basis.dates.go_live_month)
+    path = market.scenario_path(scenario, d.go_live_month).tilted(drivers.price_decline_per_year[:, None], own_decline)
+    achieved = basis.tokens_per_gpu_hour * drivers.serving_load_factor  # tokens per sold GPU-hour
+    token_price = drivers.usd_per_million_tokens * (achieved / inference.TOKENS_PER_MILLION)
+    if reliability is not None:
+        token_price = token_price * reliability.price_factor
+    rev = revenue.sales_schedule(
         scenario.pricing,
-        gpus,
+        sellable,
         d,
         usd_per_gpu_hour=price[:, None],
         utilization=util[:, None],
-        price_decline_per_year=drivers.price_decline_per_year[:, None],
-        sla_credit_share=None if reliability is None else reliability.credit_share(scenario, d),
+        sla_credit_share=None if reliability is None else reliability.credit_share(scenario),
+        price_path=path,
+        reserved_price_multiple=drivers.reserved_price_multiple[:, None],
+        on_demand_price_multiple=on_demand[:, None],
+        **({} if reliability is None else reliability.losses(scenario, d)),
+        token_share=drivers.token_share[:, None],
+        token_usd_per_gpu_hour=token_price[:, None],
+        token_price_decline_per_year=drivers.token_price_decline_per_year[:, None],
     )
     opex_fixed = monthly_opex(
         scenario,
         d,
-        opex_usd_per_year=basis.opex_usd_per_year,
+        opex_usd_per_year={**basis.opex_usd_per_year, **basis.opex_per_rate},
+        scale={c: getattr(drivers, driver) for c, driver in PER_RATE.items()},
         it_idle_kw=basis.it_idle_kw,
         it_busy_kw=basis.it_busy_kw,
         it_peak_kw=basis.it_peak_kw,
@@ -357,7 +414,7 @@ def run_cases(
         else operations.repair_usd_per_month(scenario.opex.remote_hands_usd_per_hour, reliability.outcome),
     )
     revenue_usd = rev.revenue_usd
-    sga = sga_usd_per_year(revenue_usd, scenario.opex.sga_rate)
+    sga = sga_usd_per_year(revenue_usd, drivers.sga_rate[:, None])
     opex = sum(opex_fixed.values()) + sga
     capex = basis.capex_usd * drivers.capex_multiple
     timeline = scenario.timeline
@@ -370,10 +427,30 @@ def run_cases(
         go_live=np.asarray(d.go_live_month).reshape(-1),
         life_months=drivers.useful_life_months,
         residual_share=drivers.residual_value_share,
+        residual_shape=residual.shape(scenario),
         interest_rate=drivers.interest_rate,
         debt_share=drivers.debt_share,
         end_of_life=scenario.timeline.end_of_life,
         refresh_payments=refresh_payments(capex, d, timeline.deposit_share, timeline.refresh_capex_multiple),
         refresh_capex_usd=capex * timeline.refresh_capex_multiple,
+        receivable_days=scenario.pricing.receivable_days,
+        contracted_cfads=contracted_cfads(scenario, d, rev, opex),
+        closing=basis.closing,
     )
     return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash)
+
+
+def contracted_cfads(
+    scenario: Scenario, d: revenue.AnyDates, rev: revenue.RevenueSchedule, opex: np.ndarray
+) -> np.ndarray | None:
+    """What a loan sized on contracted revenue is sized on (n, months) [USD]; None for ``sizing`` capex_share.
+
+    The take-or-pay reserved revenue of the contracts signed at go-live (the first cluster's first reserved term;
+    renewals are not contracted at close) less the reserved share of each month's opex, before tax.
+    """
+    if scenario.financing.sizing != "contracted_revenue":
+        return None
+    pricing = scenario.pricing
+    first_term = (revenue.cluster_index(d.months, d) == 0) & (d.cluster_months < pricing.reserved_term_months)
+    contracted = rev.reserved_gpu_hours * rev.reserved_usd_per_gpu_hour * first_term
+    return np.asarray(contracted - pricing.reserved_share * opex)

@@ -74,6 +74,19 @@ def usd_per_gpu_hour(value: float | None) -> str:
     return NA if _missing(value) else f"${value:,.2f} /GPU-h"
 
 
+def usd_per_million_tokens(value: float | None) -> str:
+    """``$0.145 /M tok`` (three decimals: token prices run to tenths of a cent)."""
+    return NA if _missing(value) else f"${value:,.3f} /M tok"
+
+
+def tokens_per_second(value: float | None) -> str:
+    """``12,413 tok/s``, ``6.66 M tok/s`` above a million."""
+    if _missing(value):
+        return NA
+    assert value is not None
+    return f"{value / 1e6:,.2f} M tok/s" if abs(value) >= 1e6 else f"{value:,.0f} tok/s"
+
+
 def pct(value: float | None, digits: int = 1) -> str:
     """A fraction as percent: 0.184 → ``18.4 %``, −0.05 → ``−5.0 %``."""
     if _missing(value):
@@ -108,6 +121,14 @@ def when(timestamp: str) -> str:
         return str(timestamp)
     zone = " UTC" if moment.utcoffset() == datetime.timedelta(0) else ""
     return f"{moment.day} {moment:%b %Y, %H:%M}{zone}"
+
+
+def kw(value: float | None) -> str:
+    """Power in kW below a megawatt, else in MW: ``4.6 kW``, ``1.25 MW``."""
+    if _missing(value):
+        return NA
+    assert value is not None
+    return f"{value:,.1f} kW" if abs(value) < 1000 else mw(value)
 
 
 def count(value: float | None) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from functools import lru_cache
 
 import numpy as np
 
@@ -18,8 +17,7 @@ from .timebase import MONTHS_PER_YEAR
 def _discount_factors(x: np.ndarray, out: np.ndarray) -> np.ndarray:
     """``x ** t`` for t = 0 … months-1 into ``out`` (n, months), whose first column holds 1, by repeated multiplication.
 
-    Each row comes from the same multiplications whatever the number of rows, so a case's result does
-    not depend on the batch it is evaluated in.
+    Each row is its own running product: rows never interact.
     """
     out[:, 1:] = x[:, None]
     return np.multiply.accumulate(out, axis=1, out=out)  # np.cumprod, without its wrapper
@@ -96,10 +94,8 @@ def _inverse_quadratic(x: np.ndarray, f: np.ndarray) -> np.ndarray:
     a, b, fa, fb = x[0], x[1], f[0], f[1]
     others, last = f[_OTHERS], f[_LAST]  # the two values other than each point's own
     # Lagrange form of the inverse: Σ x_i · Π_{k≠i} f_k / Π_{k≠i} (f_i − f_k), summed a, b, c in turn
-    quadratic = np.add.reduce(x * others * last / ((f - others) * (f - last)), axis=0)
+    quadratic = np.sum(x * others * last / ((f - others) * (f - last)), axis=0)
     inside = (quadratic > a) & (quadratic < b)
-    if np.count_nonzero(inside) == inside.size:
-        return quadratic
     linear = a - fa * (b - a) / (fb - fa)
     linear = np.where(np.isfinite(linear), np.minimum(np.maximum(linear, a), b), 0.5 * (a + b))
     return np.where(inside, quadratic, linear)
@@ -111,9 +107,7 @@ def _right_aligned(cf: np.ndarray) -> np.ndarray:
     A shift by k months multiplies NPV by ``(1 + r) ** -k``: the same roots, and the horizon-value form of
     :func:`_value_and_derivatives` then never underflows to 0 on trailing zero months.
     """
-    n, months = cf.shape
-    if np.count_nonzero(cf[:, -1]) == n:  # nothing trails
-        return cf
+    months = cf.shape[1]
     shift = np.argmax(cf[:, ::-1] != 0, axis=1)  # trailing zero months of each row (0 for an all-zero row)
     source = np.arange(months)[None, :] - shift[:, None]
     out = np.take_along_axis(cf, np.maximum(source, 0), axis=1)
@@ -128,48 +122,23 @@ def _exponents(rates: np.ndarray, months: int) -> np.ndarray:
     (``Σ cf (1 + r)^(months-1-t)`` = NPV × ``(1 + r)^(months-1)``) has the same sign and roots and stays
     within [0, 1] per flow there, as NPV does at r ≥ 0.
     """
-    above, below = _month_exponents(months)
-    return np.where(np.asarray(rates)[..., None] < 0, below, above)
-
-
-@lru_cache(maxsize=16)
-def _month_exponents(months: int) -> tuple[np.ndarray, np.ndarray]:
-    """(``-t``, ``months - 1 - t``) for t = 0 … months-1: :func:`_exponents` at r ≥ 0 and below 0 (read-only)."""
     t = np.arange(months, dtype=float)
-    above, below = -t, months - 1.0 - t
-    above.flags.writeable = below.flags.writeable = False
-    return above, below
+    return np.where(np.asarray(rates)[..., None] < 0, months - 1.0 - t, -t)
 
 
-@lru_cache(maxsize=16)
 def _power_weights(months: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(k, k (k − 1) / 2, −k, k (k + 1) / 2) for k = 0 … months-1 (read-only): see :func:`_power_coefficients`."""
+    """(k, k (k − 1) / 2, −k, k (k + 1) / 2) for k = 0 … months-1: see :func:`_row_coefficients`."""
     k = np.arange(months, dtype=float)
-    out = (k, 0.5 * k * (k - 1.0), -k, 0.5 * k * (k + 1.0))
-    for x in out:
-        x.flags.writeable = False
-    return out
-
-
-def _power_coefficients(cf: np.ndarray, below: bool) -> np.ndarray:
-    """Coefficients (3, n, months) of ``p ** k`` (k = 0 … months-1) in (f, (1+r) f', (1+r)² f''/2) of ``cf``.
-
-    Below rate 0 (horizon value, ``p = 1 + r``): ``cf`` reversed, times k and times k (k − 1) / 2. At
-    r ≥ 0 (NPV, ``p = 1 / (1 + r)``): ``cf``, times −k and times k (k + 1) / 2. See :func:`_value_and_derivatives`.
-    """
-    k, below_curvature, above_slope, above_curvature = _power_weights(cf.shape[1])
-    out = np.empty((3, *cf.shape))
-    out[0] = cf[:, ::-1] if below else cf
-    np.multiply(out[0], k if below else above_slope, out=out[1])
-    np.multiply(out[0], below_curvature if below else above_curvature, out=out[2])
-    return out
+    return k, 0.5 * k * (k - 1.0), -k, 0.5 * k * (k + 1.0)
 
 
 def _row_coefficients(cf: np.ndarray, below: np.ndarray) -> np.ndarray:
-    """:func:`_power_coefficients` (3, n, months) of each row of ``cf`` on its side of rate 0 (``below``: r < 0)."""
-    n_below = np.count_nonzero(below)
-    if n_below == below.size or n_below == 0:
-        return _power_coefficients(cf, bool(n_below))
+    """Coefficients (3, n, months) of ``p ** k`` (k = 0 … months-1) in (f, (1+r) f', (1+r)² f''/2) of each row of
+    ``cf`` on its side of rate 0 (``below`` (n,): r < 0).
+
+    Below rate 0 (horizon value, ``p = 1 + r``): the row reversed, times k and times k (k − 1) / 2. At
+    r ≥ 0 (NPV, ``p = 1 / (1 + r)``): the row, times −k and times k (k + 1) / 2. See :func:`_value_and_derivatives`.
+    """
     k, below_curvature, above_slope, above_curvature = _power_weights(cf.shape[1])
     rows_below = below[:, None]
     out = np.empty((3, *cf.shape))
@@ -187,50 +156,37 @@ def _value_and_derivatives(
     ``coefficients`` (3, n, months) are :func:`_row_coefficients` for the side of rate 0 in ``below``
     (r < 0). f is NPV at r ≥ 0, else the value at the horizon: both have NPV's sign and roots (see
     :func:`_exponents`). ``powers`` (n, months) is scratch space whose first column is 1. Row-wise sums of
-    products (``einsum`` without BLAS), so each row's result is independent of the others.
+    products (``einsum`` without BLAS): rows never interact.
     """
-    n_below = np.count_nonzero(below)
     growth = 1.0 + r
-    if n_below == r.size:
-        base = growth
-    elif n_below == 0:
-        base = 1.0 / growth
-    else:
-        base = np.where(below, growth, 1.0 / growth)
-    _discount_factors(base, powers)
+    _discount_factors(np.where(below, growth, 1.0 / growth), powers)
     value, slope, half_curvature = np.einsum("kij,ij->ki", coefficients, powers, optimize=False)
     return value, slope / growth, half_curvature / (slope * growth)
 
 
-@lru_cache(maxsize=16)
-def _fixed_grid(lo: float, hi: float, months: int) -> tuple[np.ndarray, np.ndarray, tuple[float, ...]]:
-    """(monthly rates, factors transposed (rates, months), the rates as a tuple) of the grid without the hurdle.
+def _grid(lo: float, hi: float, months: int, *more: float) -> tuple[np.ndarray, np.ndarray]:
+    """(monthly rates (ascending), factors (rates, months)): ``IRR_GRID_MONTHLY`` between ``lo`` and ``hi``, with
+    ``lo``, 0, ``hi`` and ``more`` rates. The factors give NPV at rates ≥ 0 and the value at the horizon below 0
+    (see :func:`_exponents`)."""
+    rates = np.unique(np.array([lo, *(g for g in IRR_GRID_MONTHLY if lo < g < hi), 0.0, *more, hi]))
+    return rates, (1.0 + rates[:, None]) ** _exponents(rates, months)
 
-    The factors give NPV at rates ≥ 0 and the value at the horizon below 0 (see :func:`_exponents`).
-    """
-    rates = np.unique(np.array([lo, *(g for g in IRR_GRID_MONTHLY if lo < g < hi), 0.0, hi]))
-    factors = (1.0 + rates[:, None]) ** _exponents(rates, months)
-    rates.flags.writeable = factors.flags.writeable = False
-    return rates, factors, tuple(rates.tolist())
+
+def _grid_values(cf: np.ndarray, factors: np.ndarray) -> np.ndarray:
+    """NPV (or value at the horizon, see :func:`_exponents`) (n, rates) of each row of ``cf`` (n, months) at each rate
+    of ``factors`` (rates, months): row-wise sums of products (``einsum`` without BLAS)."""
+    return np.einsum("ij,kj->ik", cf, factors, optimize=False)
 
 
 def _npv_table(cf: np.ndarray, lo: float, hi: float, hurdle: float) -> tuple[np.ndarray, np.ndarray, int, int]:
     """(monthly rates, table (n, rates), index of rate 0, index of the hurdle) of :func:`irr_annual`'s grid.
 
-    The grid of :func:`_fixed_grid` (cached) with the ``hurdle`` inserted in order unless it is on it
-    already; the table holds NPV of each row of ``cf`` (n, months) at rates ≥ 0 and the value at the
-    horizon below 0 (see :func:`_exponents`).
+    The grid of :func:`_grid` with the ``hurdle``; the table holds NPV of each row of ``cf`` (n, months) at rates ≥ 0
+    and the value at the horizon below 0 (see :func:`_exponents`).
     """
-    rates, factors, listed = _fixed_grid(lo, hi, cf.shape[1])
-    table = np.einsum("ij,jk->ik", cf, factors.T, optimize=False)
-    at_zero, at_hurdle = bisect_left(listed, 0.0), bisect_left(listed, hurdle)
-    if listed[at_hurdle] != hurdle:
-        above, below = _month_exponents(cf.shape[1])
-        at_hurdle_value = np.einsum("ij,j->i", cf, (1.0 + hurdle) ** (below if hurdle < 0 else above), optimize=False)
-        rates = np.concatenate((rates[:at_hurdle], [hurdle], rates[at_hurdle:]))
-        table = np.concatenate((table[:, :at_hurdle], at_hurdle_value[:, None], table[:, at_hurdle:]), axis=1)
-        at_zero += hurdle < 0
-    return rates, table, at_zero, at_hurdle
+    rates, factors = _grid(lo, hi, cf.shape[1], hurdle)
+    listed = rates.tolist()
+    return rates, _grid_values(cf, factors), bisect_left(listed, 0.0), bisect_left(listed, hurdle)
 
 
 def irr_annual(
@@ -259,7 +215,8 @@ def irr_annual(
     for curvature) when the step stays inside the bracket and at least halves the step before last, else
     bisection (``rtsafe`` of Numerical Recipes, with Halley's step), until a bisection moves less than ``tol``
     [monthly rate] or a Halley step less than ``√(tol / months)``. Roots closer together than the grid's
-    spacing are not told apart. Rows never interact, so a case gives the same IRR alone or in a batch.
+    spacing are not told apart. Rows never interact: a case gives the same IRR alone or in a batch, to rounding
+    (numpy may sum arrays of another shape in another order).
     """
     cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
     hurdle_monthly = (1.0 + float(hurdle)) ** (1.0 / MONTHS_PER_YEAR) - 1.0  # timebase.monthly_rate, as a float
@@ -271,18 +228,14 @@ def irr_annual(
     return out.reshape(np.shape(cash_flows)[:-1]) if np.ndim(cash_flows) > 1 else out[0]
 
 
-@lru_cache(maxsize=64)
 def _bracket_constants(size: int, at_zero: int, at_hurdle: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, slice]:
-    """For grid index k = 0 … size-1 (read-only): sign(k − at_zero), |k − at_zero|, ½ − k from 0 to the hurdle.
+    """For grid index k = 0 … size-1: sign(k − at_zero), |k − at_zero|, ½ − k from 0 to the hurdle.
 
     And the slice of k from 0 to the hurdle (both included).
     """
     k = np.arange(size)
     span = slice(min(at_zero, at_hurdle), max(at_zero, at_hurdle) + 1)
-    side, distance, half_below = np.sign(k - at_zero), np.abs(k - at_zero), 0.5 - k[span]
-    for x in (side, distance, half_below):
-        x.flags.writeable = False
-    return side, distance, half_below, span
+    return np.sign(k - at_zero), np.abs(k - at_zero), 0.5 - k[span], span
 
 
 def _meaningful_bracket(sign: np.ndarray, at_zero: int, at_hurdle: int) -> tuple[np.ndarray, np.ndarray]:
@@ -312,34 +265,26 @@ def _irr_monthly(cf: np.ndarray, lo: float, hi: float, hurdle: float, tol: float
     rates, table, at_zero, at_hurdle = _npv_table(cf, lo, hi, hurdle)
     j, ok = _meaningful_bracket(np.sign(table), at_zero, at_hurdle)
     points = j + _BRACKET_POINTS  # the bracket [a, b] and a third grid point c next to it: below, else 2nd above
-    if np.count_nonzero(j) < n:
-        points[2, j == 0] = 2
+    points[2, j == 0] = 2
     x, f = rates[points], table[np.arange(n), points]
     a, b, fa, fb = x[0], x[1], f[0], f[1]
-    r = _inverse_quadratic(x, f)
-    solving = ok
-    if np.count_nonzero(fa) + np.count_nonzero(fb) < 2 * n:  # a root on the grid
-        r = np.where(fa == 0, a, np.where(fb == 0, b, r))
-        solving = ok & (fa != 0) & (fb != 0)
-    if np.count_nonzero(ok) < n:
-        r = np.where(ok, r, np.nan)
+    r = np.where(fa == 0, a, np.where(fb == 0, b, _inverse_quadratic(x, f)))  # a root on the grid is the root
+    solving = ok & (fa != 0) & (fb != 0)
+    r = np.where(ok, r, np.nan)
     step_tol = max(math.sqrt(tol / months), tol)  # a Halley step's error is ~ |f‴/6f' − (f″/2f')²| h³ ≪ tol
     # the rows still solving, compacted: their index, bracket [a, b], sign of f(a), rate, half the step before
     # last and the last step, the side of rate 0 their coefficients are for; those and scratch space
     idx = np.flatnonzero(solving)
     width = b - a
-    state = [a, b, np.sign(fa), r, 0.5 * width, width, r < 0]
-    if idx.size < n:
-        state = [v[idx] for v in state]
-    coefficients, powers = _row_coefficients(cf[idx] if idx.size < n else cf, state[6]), np.ones((idx.size, months))
+    state = [v[idx] for v in (a, b, np.sign(fa), r, 0.5 * width, width, r < 0)]
+    coefficients, powers = _row_coefficients(cf[idx], state[6]), np.ones((idx.size, months))
     for _ in range(max_iterations):
         if idx.size == 0:
             break
         aa, bb, sign_a, rr, half_before, step, sides = state
         below = rr < 0
-        crossed = below != sides
-        if np.count_nonzero(crossed):  # rows whose rate crossed 0
-            coefficients[:, crossed] = _row_coefficients(cf[idx[crossed]], below[crossed])
+        crossed = below != sides  # rows whose rate crossed 0 take the coefficients of their new side
+        coefficients[:, crossed] = _row_coefficients(cf[idx[crossed]], below[crossed])
         value, slope, bend = _value_and_derivatives(coefficients, below, powers, rr)
         same = np.sign(value) == sign_a  # f(rr) has f(a)'s sign: the root lies above rr
         aa, bb = np.where(same, rr, aa), np.where(same, bb, rr)
@@ -347,14 +292,10 @@ def _irr_monthly(cf: np.ndarray, lo: float, hi: float, hurdle: float, tol: float
         halley = rr - halley_step
         moved = np.abs(halley_step)
         use_halley = (halley >= aa) & (halley <= bb) & (moved <= half_before)
-        if np.count_nonzero(use_halley) == use_halley.size:
-            nxt, finished = halley, moved <= step_tol
-        else:
-            nxt = np.where(use_halley, halley, 0.5 * (aa + bb))
-            moved = np.abs(nxt - rr)
-            finished = moved <= np.where(use_halley, step_tol, tol)
-        if np.count_nonzero(value) < value.size:  # at a root
-            nxt, finished = np.where(value == 0, rr, nxt), finished | (value == 0)
+        nxt = np.where(use_halley, halley, 0.5 * (aa + bb))
+        moved = np.abs(nxt - rr)
+        finished = moved <= np.where(use_halley, step_tol, tol)
+        nxt, finished = np.where(value == 0, rr, nxt), finished | (value == 0)  # at a root
         state = [aa, bb, sign_a, nxt, 0.5 * step, moved, below]
         done = np.count_nonzero(finished)
         if done:
@@ -375,9 +316,9 @@ def irr_candidates_annual(
     For messages that explain an undefined IRR: several entries mean the flows have several IRRs.
     """
     cf = _right_aligned(np.atleast_2d(np.asarray(cash_flows, dtype=float))[:1])
-    rates, factors, _ = _fixed_grid(float(lo), float(hi), cf.shape[1])  # rate 0 is on it
+    rates, factors = _grid(float(lo), float(hi), cf.shape[1])  # rate 0 is on it
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        table = (cf @ factors.T)[0]
+        table = _grid_values(cf, factors)[0]
         change = np.nonzero(np.sign(table[:-1]) * np.sign(table[1:]) < 0)[0]
         a, b, fa, fb = rates[change], rates[change + 1], table[change], table[change + 1]
         roots = np.concatenate([rates[table == 0], a - fa * (b - a) / (fb - fa)])

@@ -61,6 +61,13 @@ def month_point(value: float | None) -> str:
 
 _NETWORK_SHORT = {key: f"{short} capex" for key, short in short_labels("capex").items()}
 """Short names of the network capex figures on the Network page, whose section already says which network."""
+TOKEN_KEYS = (
+    "tokens_per_second_per_gpu",
+    "cost_usd_per_million_tokens",
+    "breakeven_usd_per_million_tokens",
+    "usd_per_million_tokens",
+)
+"""The token-serving figures, in the order the CLI and the pages show them."""
 _CASH = "neoplan.engine.Cases.kpis"
 _OPS = "data/operations.csv, data/assumptions.csv (operations.*), scenario operations.*"
 _FLOWS = f"{PRICES} (capex), data/assumptions.csv (opex, financing, pricing, timeline)"
@@ -204,6 +211,47 @@ _METRICS: tuple[Metric, ...] = (
         "scenario site.rack_power_kw",
     ),
     Metric(
+        "it_power_envelope_kw",
+        "IT envelope",
+        "kW",
+        formats.mw,
+        "IT load the site can deliver, which a power-first plan fills (facility.it_power_mw); n/a when sized by GPUs.",
+        "pages/overview.py",
+        "neoplan.sizing.size_to_power",
+        "scenario facility.it_power_mw",
+    ),
+    Metric(
+        "it_power_left_kw",
+        "Envelope left",
+        "kW",
+        formats.kw,
+        "IT envelope the largest design that fits leaves unused: less than one more node with its network, storage "
+        "and cooling would need.",
+        "pages/overview.py",
+        "neoplan.sizing.size_to_power",
+        "scenario facility.it_power_mw, data/gpu_platforms.csv (node power)",
+    ),
+    Metric(
+        "envelope_fill_share",
+        "Envelope used",
+        "fraction",
+        formats.pct,
+        "Peak IT load of the design ÷ the IT envelope.",
+        "pages/overview.py",
+        "neoplan.sizing.Envelope.fill_share",
+        "scenario facility.it_power_mw",
+    ),
+    Metric(
+        "revenue_usd_per_mw_year",
+        "Revenue per MW-year",
+        "USD per MW-year",
+        formats.usd,
+        "Revenue over the horizon ÷ the years in service ÷ the peak IT load in MW: what a MW of IT power earns a year.",
+        "pages/overview.py",
+        "neoplan.model.Result.revenue_usd_per_mw_year",
+        "scenario pricing.*, data/assumptions.csv (pricing)",
+    ),
+    Metric(
         "tco_usd_per_gpu_hour",
         "TCO / GPU-h",
         "USD/GPU-h",
@@ -250,6 +298,65 @@ _METRICS: tuple[Metric, ...] = (
         short="Break-even",
     ),
     Metric(
+        "tokens_per_second_per_gpu",
+        "Tokens per GPU",
+        "tokens/s",
+        formats.tokens_per_second,
+        "Output tokens per second one GPU serves on average for the workload at the serving scenario's latency: the "
+        "published rate (MLPerf Inference, InferenceMAX; or derived from a sibling platform's ratio) × the serving "
+        "load factor; n/a when nothing is published for the platform and workload.",
+        "pages/pricing.py",
+        "neoplan.inference.throughput",
+        "data/inference_throughput.csv (is_default rows), data/inference_derivations.csv, data/workloads.csv, "
+        "data/assumptions.csv (pricing.serving_load_factor)",
+        short="Tokens/GPU",
+    ),
+    Metric(
+        "tokens_per_second_per_mw",
+        "Tokens per MW",
+        "tokens/s per MW",
+        formats.tokens_per_second,
+        "Output tokens per second the cluster serves at the achieved rate (published × serving load factor) per MW "
+        "of peak IT load.",
+        "pages/overview.py",
+        "neoplan.model.Result.tokens_per_second_per_mw",
+        "data/inference_throughput.csv, data/gpu_platforms.csv (node power)",
+    ),
+    Metric(
+        "usd_per_million_tokens",
+        "Token price",
+        "USD per million tokens",
+        formats.usd_per_million_tokens,
+        "Go-live price of a million output tokens with their requests' input tokens: output price + input price × "
+        "input ÷ output tokens of the workload.",
+        "pages/pricing.py",
+        "neoplan.inference.blended_usd_per_million",
+        "data/token_prices.csv, data/workloads.csv, scenario pricing.usd_per_million_tokens",
+    ),
+    Metric(
+        "cost_usd_per_million_tokens",
+        "Cost per million tokens",
+        "USD per million tokens",
+        formats.usd_per_million_tokens,
+        "Levelised cost of a million output tokens (their input tokens included): PV of capex and opex over PV of "
+        "the tokens served in the sold GPU-hours, at the hurdle rate; TCO per GPU-hour ÷ million tokens per GPU-hour.",
+        "pages/pricing.py",
+        "neoplan.model.token_figures",
+        f"data/inference_throughput.csv, {_FLOWS}",
+        short="Cost /M tokens",
+    ),
+    Metric(
+        "breakeven_usd_per_million_tokens",
+        "Token break-even",
+        "USD per million tokens",
+        formats.usd_per_million_tokens,
+        "Go-live token price at which project NPV at the hurdle rate is zero when every sellable GPU-hour serves "
+        "tokens, declining at the token price decline, all else equal.",
+        "pages/pricing.py",
+        "neoplan.model.token_figures",
+        f"data/inference_throughput.csv, data/token_price_trends.csv, {_FLOWS}",
+    ),
+    Metric(
         "npv_usd",
         "NPV",
         "USD",
@@ -280,6 +387,28 @@ _METRICS: tuple[Metric, ...] = (
         f"{_FLOWS}, scenario financing.*",
     ),
     Metric(
+        "equity_npv_usd",
+        "Equity NPV",
+        "USD",
+        formats.usd,
+        "The cash flow to and from equity (after debt service, the reserve and the sweep) discounted at the hurdle "
+        "rate: read it beside the equity IRR when equity puts cash in again after distributions.",
+        "pages/financing.py",
+        f"{_CASH} → neoplan.finance.npv",
+        f"{_FLOWS}, scenario financing.*",
+    ),
+    Metric(
+        "equity_mirr",
+        "Equity MIRR",
+        "fraction/year",
+        formats.pct,
+        "Modified IRR of the equity cash flow: outflows discounted at the loan's all-in rate (the finance rate), "
+        "inflows compounded to the horizon at the hurdle rate (reinvestment); one root, whatever the signs.",
+        "pages/financing.py",
+        f"{_CASH} → neoplan.finance.mirr_annual",
+        f"{_FLOWS}, scenario financing.*",
+    ),
+    Metric(
         "payback_months",
         "Payback",
         "months",
@@ -305,8 +434,8 @@ _METRICS: tuple[Metric, ...] = (
         "Min DSCR",
         "ratio",
         formats.ratio,
-        "Lowest CFADS (EBITDA − tax) ÷ scheduled debt service over 12-month periods from the first full "
-        "operating month; n/a = no debt.",
+        "Lowest CFADS (revenue collected − opex − tax on operations, sales left out) ÷ scheduled debt service over "
+        "12-month periods from the first full operating month; n/a = no debt.",
         "pages/financing.py",
         f"{_CASH} → neoplan.finance.min_dscr",
         f"{_FLOWS}, scenario financing.*",
@@ -316,8 +445,9 @@ _METRICS: tuple[Metric, ...] = (
         "Debt drawn",
         "USD",
         formats.usd,
-        "Debt drawn with the capex payments: debt share × capex, or for a sculpted loan the smaller size whose "
-        "CFADS ÷ target DSCR repays it by maturity.",
+        "Debt drawn with the capex payments: debt share × capex, or for a loan sized at financial close (sculpted, "
+        "or on contracted revenue) the smaller size whose CFADS (or contracted cash flow) ÷ target DSCR repays it by "
+        "maturity.",
         "pages/financing.py",
         "neoplan.finance.debt_schedule",
         f"{_FLOWS}, scenario financing.*",
@@ -328,7 +458,7 @@ _METRICS: tuple[Metric, ...] = (
         "ratio",
         formats.ratio,
         "Loan life cover ratio at the first full operating month: CFADS to the loan's maturity discounted at the "
-        "loan rate ÷ debt outstanding then; n/a = no debt.",
+        "loan's all-in rate ÷ debt outstanding then (each period's on the Financing page); n/a = no debt.",
         "pages/financing.py",
         "neoplan.finance.llcr",
         f"{_FLOWS}, scenario financing.*",

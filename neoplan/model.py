@@ -1,27 +1,27 @@
 """``evaluate``: Scenario + PriceBook → Result, the one entry point of the model.
 
-Order of work: node BoM → storage → fabric (front-end and OOB ports of storage and
-management feed it, and the PDUs of every rack) → management and site (the fabric's
-racks and power feed it; see :func:`_design`) → capex → monthly revenue and opex →
-cash flows → KPIs.
+Order of work: the design (:func:`neoplan.design.design`: node BoM → storage → fabric → management and
+site → capex lines; sized to the power envelope with ``cluster.size_by: power``) → :func:`economics` of that
+design: monthly revenue and opex → cash flows → KPIs.
 
-Where each step lives: sizing in :mod:`neoplan.node`, :mod:`neoplan.storage`, :mod:`neoplan.facility`,
-:mod:`neoplan.fabric`; the monthly engine (revenue, opex, cash flows of n cases) in :mod:`neoplan.engine`
-with opex from :mod:`neoplan.opex`; TCO, NPV and break-even price in :mod:`neoplan.returns`. The engine
-and returns names are re-exported here, so ``from neoplan.model import Drivers`` keeps working.
+Where each step lives: the design in :mod:`neoplan.design` over :mod:`neoplan.node`, :mod:`neoplan.storage`,
+:mod:`neoplan.facility`, :mod:`neoplan.fabric`; the monthly engine (revenue, opex, cash flows of n cases) in
+:mod:`neoplan.engine` with opex from :mod:`neoplan.opex`; TCO, NPV and break-even price in :mod:`neoplan.returns`.
+The engine and returns names are re-exported here, so ``from neoplan.model import Drivers`` keeps working.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from . import finance, operations, revenue
+from . import customers, finance, inference, lender, operations, pricebook, revenue
 from .costs import CAPEX_CATEGORIES, CostLine, total_usd
+from .design import Design, design
 from .engine import (
     COST_OF_REVENUE,
     Cases,
@@ -32,32 +32,29 @@ from .engine import (
     operating_basis,
     run_cases,
 )
-from .fabric import FabricDesign, FabricError, design_fabric
-from .facility import FacilityDesign, design_facility, it_average_kw_at, site_asks
-from .node import compute_servers, fabric_nics, nic_node_lines, node_lines
+from .fabric import FabricDesign
+from .facility import FacilityDesign, it_average_kw_at
 from .operations import OperationsReport
-from .platforms import platform_problems
 from .pricebook import (
     BOOK_DATES,
     Platform,
     PriceBook,
-    PriceBookError,
-    default_platforms,
     default_rentals,
     months_apart,
-    price_book,
 )
 from .returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     KPI_LABELS,
     TCO_CATEGORIES,
+    SalesTerms,
     _tco,
     breakeven_price,
     project_npv,
     undefined_kpi_warnings,
 )
-from .scenario import Node, Scenario, ScenarioError
-from .storage import StorageDesign, design_storage
+from .scenario import Scenario, ScenarioError
+from .sizing import Envelope
+from .storage import StorageDesign
 from .timebase import MONTHS_PER_YEAR, operating_year_share
 
 MAX_CASES = 200_000
@@ -113,16 +110,8 @@ class Result:
     """
 
     scenario: Scenario
-    book: PriceBook
-    platform: Platform
-    servers: int
-    spare_servers: int
-    node_lines: list[CostLine]
-    oem_default_node_lines: list[CostLine]
-    storage: StorageDesign
-    facility: FacilityDesign
-    fabric: FabricDesign
-    capex_lines: list[CostLine]
+    design: Design
+    """The sized design (:func:`neoplan.design.design`): node, storage, fabric, site and capex lines."""
     ops: Operations
     kpis: dict[str, float | None]
     tco_breakdown_usd_per_gpu_hour: dict[str, float]
@@ -131,6 +120,96 @@ class Result:
     """What :meth:`cases` needs to re-run the monthly engine for other driver values."""
     operations: OperationsReport | None = None
     """Failures, availability, goodput and delivered performance (:mod:`neoplan.operations`)."""
+    customers: customers.CustomersReport | None = None
+    """Market tier, on-demand premium, churn and the acceptance test (:mod:`neoplan.customers`)."""
+    tokens: inference.Terms | None = None
+    """What the cluster sells as tokens: workload, published rate, prices (:mod:`neoplan.inference`)."""
+    token_figures: dict[str, float | None] = field(default_factory=dict)
+    """Tokens per second per GPU, cost and break-even per million tokens (see :func:`token_figures`)."""
+
+    # --- the design ---------------------------------------------------------------------------------
+    @property
+    def book(self) -> PriceBook:
+        """The price book with the scenario's overrides."""
+        return self.design.book
+
+    @property
+    def platform(self) -> Platform:
+        """The GPU platform."""
+        return self.design.platform
+
+    @property
+    def servers(self) -> int:
+        """Compute servers in service (NVL72: racks) [count]."""
+        return self.design.servers
+
+    @property
+    def spare_servers(self) -> int:
+        """Hot-spare servers [count]."""
+        return self.design.spare_servers
+
+    @property
+    def node_lines(self) -> list[CostLine]:
+        """BoM lines of one server [USD per server]."""
+        return self.design.node_lines
+
+    @property
+    def oem_default_node_lines(self) -> list[CostLine]:
+        """BoM lines of one OEM-default server on the same platform and fabric [USD per server]."""
+        return self.design.oem_default_node_lines
+
+    @property
+    def storage(self) -> StorageDesign:
+        """The storage cluster."""
+        return self.design.storage
+
+    @property
+    def facility(self) -> FacilityDesign:
+        """Management, racks and power."""
+        return self.design.facility
+
+    @property
+    def fabric(self) -> FabricDesign:
+        """Back end, front end and out-of-band networks."""
+        return self.design.fabric
+
+    @property
+    def capex_lines(self) -> list[CostLine]:
+        """Every capex line [USD]."""
+        return self.design.capex_lines
+
+    @property
+    def envelope(self) -> Envelope | None:
+        """How a power-first design fills ``facility.it_power_mw`` (None when sized by GPU count)."""
+        return self.design.envelope
+
+    @property
+    def revenue_usd_per_mw_year(self) -> float:
+        """Revenue per MW of peak IT load per year in service: revenue over the horizon ÷ the years the cluster
+        is live (go-live to the horizon or the end of service) ÷ the design's peak IT load [USD per MW-year]."""
+        live_years = float(np.sum(self.ops.dates.live_share)) / MONTHS_PER_YEAR
+        mw = self.facility.it_peak_mw
+        return float(np.sum(self.ops.cash.revenue[0])) / live_years / mw if live_years > 0 and mw > 0 else math.nan
+
+    @property
+    def tokens_per_second_per_mw(self) -> float | None:
+        """Output tokens per second the cluster serves at its achieved rate (published × serving load factor) per
+        MW of peak IT load [tokens/s per MW]; None without a published rate for the workload."""
+        rate = self.token_figures.get("tokens_per_second_per_gpu")
+        mw = self.facility.it_peak_mw
+        return None if rate is None or mw <= 0 else rate * self.gpus / mw
+
+    def returns_by_sale(self) -> dict[str, dict[str, float]]:
+        """Project IRR, equity IRR, NPV, payback and min DSCR of this design sold two ways, all else equal:
+        ``gpu_hours`` (every sellable GPU-hour rented) and ``tokens`` (every one served as tokens); ``tokens`` is
+        left out without a published rate for the workload. One batch of the monthly engine."""
+        ways = ("gpu_hours", "tokens") if self.token_figures.get("tokens_per_second_per_gpu") else ("gpu_hours",)
+        shares = np.array([0.0, 1.0][: len(ways)])
+        k = self.cases(self.drivers(len(ways)).with_values(token_share=shares)).kpis(
+            self.scenario.financing.hurdle_rate
+        )
+        keys = ("project_irr", "equity_irr", "npv_usd", "payback_months", "min_dscr")
+        return {way: {key: float(k[key][i]) for key in keys} for i, way in enumerate(ways)}
 
     @property
     def sold_usd_per_gpu_hour_at_go_live(self) -> float:
@@ -238,10 +317,16 @@ class Result:
     # --- curves (vectorised over cases) ------------------------------------------------------------
     def drivers(self, n: int = 1) -> Drivers:
         """This scenario's own driver values, repeated for ``n`` cases, 1 to :data:`MAX_CASES` (replace some with
-        ``with_values``)."""
+        ``with_values``).
+
+        For a loan fixed at financial close (sculpted, or sized on contracted revenue) the debt share is the share
+        drawn at close, so a case at these values repeats the base case on the closing schedule.
+        """
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 1 <= n <= MAX_CASES:
             raise ScenarioError(f"cases must be a whole number between 1 and {MAX_CASES:,}, got {n!r}")
-        return Drivers.of(self.scenario, int(n))
+        drivers = Drivers.of(self.scenario, int(n))
+        closing = None if self.basis is None else self.basis.closing
+        return drivers if closing is None else drivers.with_values(debt_share=closing.debt_share)
 
     def cases(self, drivers: Drivers) -> Cases:
         """Re-run the monthly engine of this design for n cases of the stress drivers (see :func:`run_cases`), at most
@@ -285,6 +370,13 @@ class Result:
         """Loan life cover ratio at the first full operating month [ratio]; nan without debt (see ``finance.llcr``)."""
         return float(finance.llcr(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))[0])
 
+    def llcr_by_year(self) -> dict[str, np.ndarray]:
+        """LLCR at the start of each 12-month period of operation: ``start_month`` and ``llcr`` (nan where no debt
+        is outstanding; :func:`neoplan.finance.llcr_table`)."""
+        first = int(np.ceil(self.ops.dates.go_live_month))
+        table = finance.llcr_table(self.ops.cash, first)[0]
+        return {"start_month": first + MONTHS_PER_YEAR * np.arange(table.size), "llcr": table}
+
     @property
     def covenant_headroom(self) -> float:
         """Share CFADS can fall in the weakest year before its DSCR breaches ``financing.covenant_dscr`` [fraction]."""
@@ -313,10 +405,12 @@ class Result:
             "month": np.arange(ops.dates.months),
             "sold_gpu_hours": ops.revenue.sold_gpu_hours,
             "revenue_usd": c.revenue[0],
+            "revenue_collected_usd": c.revenue_collected[0],
             **{f"opex_{k}_usd": v for k, v in ops.opex_by_category.items()},
             "opex_usd": c.opex[0],
             "ebitda_usd": c.ebitda[0],
             "depreciation_usd": c.depreciation[0],
+            "tax_depreciation_usd": (c.depreciation if c.tax_depreciation is None else c.tax_depreciation)[0],
             "ebit_usd": c.ebit[0],
             "interest_usd": c.interest[0],
             "fees_usd": c.fees[0],
@@ -326,8 +420,10 @@ class Result:
             "residual_usd": c.residual[0],
             "debt_draw_usd": c.debt.draws[0],
             "principal_usd": -(c.debt.principal[0] + c.debt.payoff[0]),
+            "sweep_usd": -c.debt.swept[0],
             "interest_paid_usd": -c.debt.interest_paid[0],
             "debt_balance_usd": c.debt.balance[0],
+            "reserve_usd": c.debt.reserve_flow[0],
             "project_fcf_usd": c.project_fcf[0],
             "equity_fcf_usd": c.equity_fcf[0],
             "cumulative_project_usd": np.cumsum(c.project_fcf[0]),
@@ -364,6 +460,8 @@ class Result:
             "opex_usd_per_year": {k: _clean(v) for k, v in self.opex_usd_per_year.items()},
             "it_power_peak_kw": _clean(self.facility.it_peak_kw),
             "racks": self.facility.racks,
+            **self._envelope_dict(),
+            "revenue_usd_per_mw_year": _clean(self.revenue_usd_per_mw_year),
             "storage": {
                 "servers": self.storage.servers,
                 "usable_pb": self.storage.usable_pb,
@@ -377,7 +475,56 @@ class Result:
             "llcr": _clean(self.llcr),
             "covenant_headroom": _clean(self.covenant_headroom),
             **self._operations_dict(),
+            **self._tokens_dict(),
             "warnings": list(self.warnings),
+        }
+
+    def _envelope_dict(self) -> dict[str, Any]:
+        """The power-envelope keys of :meth:`to_dict` (``None`` when sized by GPU count)."""
+        e = self.envelope
+        return {
+            "size_by": self.scenario.cluster.size_by,
+            "it_power_envelope_kw": None if e is None else _clean(e.it_power_kw),
+            "it_power_left_kw": None if e is None else _clean(e.left_kw),
+            "envelope_fill_share": None if e is None else _clean(e.fill_share),
+            "envelope": None if e is None else e.to_dict(),
+        }
+
+    def _tokens_dict(self) -> dict[str, Any]:
+        """The token keys of :meth:`to_dict`: the figures (``None`` without a published rate) and what is sold."""
+        t, sc = self.tokens, self.scenario
+        row = None if t is None else t.row
+        serving = None
+        if t is not None:
+            serving = {
+                "sell": self.scenario.pricing.sell,
+                "token_share": t.token_share,
+                "workload": t.workload.key,
+                "serving_scenario": t.serving_scenario,
+                "published_tokens_per_second_per_gpu": None
+                if row is None
+                else _clean(row.output_tokens_per_second_per_gpu),
+                "serving_load_factor": t.serving_load_factor,
+                "output_tokens_per_day": None if row is None else _clean(inference.output_tokens_per_day(sc, t)),
+                "usd_per_million_input_tokens": t.usd_per_million_input,
+                "usd_per_million_output_tokens": t.usd_per_million_output,
+                "price_source": t.price_source,
+                "token_price_decline_per_year": t.decline_per_year,
+                "decline_source": t.decline_source,
+                "interactivity_tokens_per_second_per_user": None
+                if row is None
+                else row.interactivity_tokens_per_second_per_user,
+                "interactivity": None if row is None else row.interactivity_text(),
+                "throughput_source": None if row is None else f"{row.benchmark} {row.result_id} ({row.source})",
+                "serving_stack": None if row is None else row.serving_stack,
+                "confidence": None if row is None else row.confidence,
+                "throughput_basis": None if row is None else row.basis,
+            }
+        return {
+            **{k: _clean(v) for k, v in self.token_figures.items()},
+            "tokens_per_second_per_mw": _clean(self.tokens_per_second_per_mw),
+            "usd_per_million_tokens": None if t is None else _clean(t.usd_per_million_tokens),
+            "serving": serving,
         }
 
     def _operations_dict(self) -> dict[str, Any]:
@@ -390,6 +537,7 @@ class Result:
             "performance_factor": None if o is None else _clean(o.performance_factor),
             "sla_credits_usd_per_year": _clean(self.sla_credits_usd_per_year),
             "operations": None if o is None else o.to_dict(),
+            "customers": None if self.customers is None else self.customers.to_dict(),
         }
 
 
@@ -400,44 +548,13 @@ def _clean(value: float | None) -> float | None:
     return float(value)
 
 
-def _platform(scenario: Scenario, platforms: dict[str, Platform]) -> Platform:
-    """The scenario's platform, its inputs checked against it: every problem in one message, each with its fix, and
-    the one switch that takes them all from the platform (``cluster.platform_defaults``)."""
-    key = scenario.cluster.gpu_model
-    if key not in platforms:
-        raise ScenarioError(f"cluster.gpu_model must be one of {', '.join(sorted(platforms))}, got {key!r}")
-    c, f = scenario.cluster, scenario.facility
-    problems = platform_problems(key, c.gpus_per_node, scenario.prices_as_of, f.rack_power_kw)
-    if problems:
-        fix = (
-            "the file sets these itself: remove them to take the platform's defaults"
-            if c.platform_defaults
-            else "or set cluster.platform_defaults: true to take the platform's defaults"
-        )
-        raise ScenarioError(f"cluster.gpu_model {key} needs: {'; '.join(problems)} ({fix})")
-    return platforms[key]
-
-
-def _priced_platform(scenario: Scenario, book: PriceBook) -> Platform:
-    """The scenario's platform, checked (:func:`_platform`) and to have a price in ``book`` (overrides included)."""
-    platform = _platform(scenario, default_platforms())
-    if platform.baseboard_price_key not in book:
-        raise ScenarioError(f"prices_as_of: the {book.as_of} price book has no price for {platform.name}")
-    return platform
-
-
 RENTAL_DATE_GAP_MONTHS = 12
 """Months between the hardware book and the reference rental price beyond which the result warns."""
 
 
 def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
     """A warning when the book's date is far from the date of the platform's reference rental price, else None."""
-    return _rental_date_warning(platform.key, book.as_of)
-
-
-@lru_cache(maxsize=64)
-def _rental_date_warning(platform_key: str, as_of: str) -> str | None:
-    """:func:`rental_date_warning` of a platform and a book date (the shipped rental prices; cached)."""
+    platform_key, as_of = platform.key, book.as_of
     rental = default_rentals().get(platform_key)
     if rental is None:
         return None
@@ -453,78 +570,6 @@ def _rental_date_warning(platform_key: str, as_of: str) -> str | None:
     )
 
 
-@lru_cache(maxsize=1)
-def _oem_default_node() -> Node:
-    """The OEM-default node BoM (validated once; shared read-only)."""
-    return Node(preset="oem_default")
-
-
-def _oem_node_lines(scenario: Scenario, platform: Platform, book: PriceBook) -> list[CostLine]:
-    """BoM lines of the OEM-default node with the scenario's fabric NICs; cached when ``book`` is a shipped book
-    without price overrides (the lines then depend on a platform, a NIC choice and a book date only)."""
-    nics = fabric_nics(scenario.fabric, platform)
-    shipped = not book.overrides and book.as_of in BOOK_DATES and book.rows is price_book(book.as_of).rows
-    if shipped and platform is default_platforms().get(platform.key):
-        return list(_shipped_oem_node_lines(nics, platform.key, book.as_of))
-    return nic_node_lines(_oem_default_node(), nics, platform, book)
-
-
-@lru_cache(maxsize=64)
-def _shipped_oem_node_lines(nics: tuple[str, str, int], platform_key: str, as_of: str) -> tuple[CostLine, ...]:
-    """The OEM-default node's lines priced by the shipped book of ``as_of`` (cached; see :func:`_oem_node_lines`)."""
-    platform = default_platforms()[platform_key]
-    return tuple(nic_node_lines(_oem_default_node(), nics, platform, price_book(as_of)))
-
-
-def _scaled(lines: list[CostLine], count: int) -> list[CostLine]:
-    """Per-server lines multiplied up to ``count`` servers."""
-    return [
-        CostLine(ln.category, ln.item, ln.key, ln.quantity * count, ln.unit, ln.unit_price_usd, ln.basis)
-        for ln in lines
-    ]
-
-
-def _site(scenario: Scenario, book: PriceBook, storage: StorageDesign, fabric: FabricDesign) -> FacilityDesign:
-    """The site around ``storage`` and ``fabric``: it sees the fabric's racks and power only."""
-    f = scenario.facility
-    racks, power = _network_load(fabric)
-    return design_facility(
-        scenario,
-        book,
-        network_power_kw=power,
-        network_racks=racks,
-        storage_power_kw=storage.power_kw,
-        storage_racks=storage.racks,
-        storage_servers=storage.servers,
-        management_nodes=f.management_nodes,
-        firewall_pairs=f.firewall_pairs,
-        idle_power_share=f.idle_power_share,
-        busy_power_share=f.busy_power_share,
-    )
-
-
-def _network_load(fabric: FabricDesign) -> tuple[int, float]:
-    """(network racks [count], network power [kW]): all that the site sees of the fabric."""
-    return fabric.backend.network_racks + fabric.frontend.network_racks, sum(fabric.power_kw.values())
-
-
-def _networks(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> FabricDesign:
-    """The fabric around ``storage`` and the site's asks (:func:`~neoplan.facility.site_asks`)."""
-    f = scenario.facility
-    frontend_ports, oob_ports, site_racks = site_asks(
-        scenario, storage_racks=storage.racks, management_nodes=f.management_nodes, firewall_pairs=f.firewall_pairs
-    )
-    return design_fabric(
-        scenario,
-        book,
-        frontend_extra_ports=frontend_ports,
-        oob_extra_ports=storage.oob_ports + oob_ports,
-        site_racks=site_racks,
-        storage_ports=storage.frontend_ports,
-        storage_port_gbps=storage.port_gbps,
-    )
-
-
 def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
     """Evaluate ``scenario`` with ``book`` (default: the shipped price book + the scenario's overrides).
 
@@ -532,103 +577,185 @@ def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
     sizing and finance modules raise it where they check an input, and an impossible fabric's
     :class:`~neoplan.fabric.FabricError` is passed on as one. Any other error is a bug and propagates as is.
     """
-    try:
-        return _evaluate(scenario, book)
-    except FabricError as exc:  # an impossible fabric; the message names the field to change
-        raise ScenarioError(str(exc)) from None
+    return economics(design(scenario, book))
 
 
-def _design(scenario: Scenario, book: PriceBook, storage: StorageDesign) -> tuple[FacilityDesign, FabricDesign]:
-    """Site and networks sized together: the site's ports feed the fabric, the fabric's racks and power the site.
+@dataclass(frozen=True)
+class Operating:
+    """What the monthly engine needs of one design, worked out once: the dates, the operating basis (opex by year,
+    power, reliability, tokens per GPU-hour), the failure model at the scenario's own drivers and the token terms."""
 
-    Sized once each, in the order the dependencies run, which gives the fixed point at once: the site asks the
-    fabric for the front-end and out-of-band ports of its management nodes and firewalls (fixed counts) and an
-    out-of-band port per monitored PDU, two per rack bought; of those racks only the network racks depend on the
-    fabric, and they hold its back and front ends, which the PDUs do not change (they reach the out-of-band
-    network only). So the fabric is sized first, with the PDUs of the site's other racks and of its own network
-    racks, then the site around the fabric's racks and power; the site asks for exactly the ports the fabric has.
-    """
-    fabric = _networks(scenario, book, storage)
-    site = _site(scenario, book, storage, fabric)
-    assert site.pdus == fabric.oob.pdu_ports, "the site has other PDUs than the fabric was sized with"
-    return site, fabric
+    dates: revenue.Dates
+    basis: OperatingBasis
+    report: OperationsReport
+    own: operations.Outcome
+    tokens: inference.Terms
+    customers: customers.Terms
+    """Tier, premium, churn and acceptance at the scenario's own drivers (:mod:`neoplan.customers`)."""
 
 
-def _evaluate(scenario: Scenario, book: PriceBook | None) -> Result:
-    base_book = book if book is not None else price_book(scenario.prices_as_of)
-    platform = _priced_platform(scenario, base_book)
-    try:
-        book = base_book.with_overrides({**base_book.overrides, **scenario.prices})
-    except PriceBookError as exc:  # an unknown key or a bad value under prices:
-        raise ScenarioError(str(exc)) from None
-    servers, spares = compute_servers(scenario.cluster.servers, scenario.cluster.hot_spare_share)
-
-    oem_lines = _oem_node_lines(scenario, platform, book)
-    oem = _oem_default_node()
-    same_node = scenario.node.preset == oem.preset and scenario.node == oem  # then its lines are the OEM default's
-    lines = list(oem_lines) if same_node else node_lines(scenario.node, scenario.fabric, platform, book)
-    st = scenario.storage
-    storage = design_storage(scenario, book, server_model=st.server_model, bytes_per_param=st.bytes_per_param)
-    site, fabric = _design(scenario, book, storage)
-    capex_lines = _scaled(lines, servers + spares) + list(fabric.lines) + list(storage.lines) + list(site.lines)
-    capex = total_usd(capex_lines)
-
+def operating(plan: Design) -> Operating:
+    """The :class:`Operating` basis of a sized design (what :func:`economics` and :mod:`neoplan.search` run on)."""
+    scenario, platform, storage, site = plan.scenario, plan.platform, plan.storage, plan.facility
     d = revenue.dates(scenario.timeline)
     f = scenario.facility
     it_idle_kw = it_average_kw_at(site, 0.0, f.idle_power_share, f.busy_power_share)
     it_busy_kw = it_average_kw_at(site, 1.0, f.idle_power_share, f.busy_power_share)
-    basis = operating_basis(scenario, book, site, storage, capex_lines, d, it_idle_kw, it_busy_kw)
+    basis = operating_basis(scenario, plan.book, site, storage, plan.capex_lines, d, it_idle_kw, it_busy_kw)
     reliability = operations.design_of(
         scenario,
-        transceivers=fabric.backend.transceivers,
+        transceivers=plan.fabric.backend.transceivers,
         checkpoint_tb=storage.checkpoint_tb,
         read_gbyte_per_s=storage.read_gbyte_per_s,
-        spare_servers=spares,
+        spare_servers=plan.spare_servers,
         trays_per_server=platform.compute_trays if platform.rack_scale else 1,
     )
     own = operations.own_outcome(scenario.operations, reliability)  # the failure model at the own drivers, once
-    ops_report = operations.operations_report(scenario, reliability, own)
-    basis = replace(basis, reliability=reliability, reference_goodput=ops_report.reference_goodput)
-    cases = run_cases(scenario, basis, Drivers.of(scenario), own)
+    report = operations.operations_report(scenario, reliability, own)
+    tokens = inference.terms(scenario)  # refuses selling tokens on a platform with no published rate
+    basis = replace(
+        basis,
+        reliability=reliability,
+        reference_goodput=report.reference_goodput,
+        tokens_per_gpu_hour=tokens.published_tokens_per_gpu_hour,  # the engine applies the load factor
+    )
+    terms = customers.terms(scenario, reliability, own, report.reference_goodput)
+    return Operating(d, basis, report, own, tokens, terms)
+
+
+def levelised(
+    scenario: Scenario, op: Operating, capex_usd: float, opex_fixed: dict[str, np.ndarray], sold_gpu_hours: np.ndarray
+) -> tuple[dict[str, float], float]:
+    """(TCO per sold GPU-hour by category [USD/GPU-h], break-even headline price [USD/GPU-h]) of one design; neither
+    depends on the financing."""
+    tco = _tco(scenario, op.dates, capex_usd, opex_fixed, sold_gpu_hours)
+    sold = operations.as_sold(scenario, op.report)
+    terms = sales_terms(scenario, op.dates, op.customers)
+    return tco, operations.headline_price(
+        op.report, breakeven_price(sold, op.dates, capex_usd, opex_fixed, terms=terms)
+    )
+
+
+def economics(plan: Design) -> Result:
+    """The monthly economics of a sized design: revenue and opex, cash flows, KPIs and warnings."""
+    scenario, book, platform = plan.scenario, plan.book, plan.platform
+    storage, site, fabric = plan.storage, plan.facility, plan.fabric
+    capex = total_usd(plan.capex_lines)
+    op = operating(plan)
+    d, basis, ops_report, tokens = op.dates, op.basis, op.report, op.tokens
+    cases = run_cases(scenario, basis, Drivers.of(scenario), op.own)  # financial close: the loan is sized here
+    fin = scenario.financing
+    if fin.amortization == "sculpted" or fin.sizing == "contracted_revenue":
+        basis = replace(basis, closing=finance.closing_of(cases.cash))  # every other case meets this loan
     returns = cases.kpis(scenario.financing.hurdle_rate)
     opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
     opex_fixed = {k: v for k, v in opex_by_category.items() if k != "sga"}
     rev = _first(cases.revenue)
     cf = cases.cash
 
-    tco = _tco(scenario, d, capex, opex_fixed, rev.sold_gpu_hours)
+    tco, breakeven = levelised(scenario, op, capex, opex_fixed, rev.sold_gpu_hours)
     kpis: dict[str, float | None] = {
         "tco_usd_per_gpu_hour": sum(tco.values()),
-        "breakeven_usd_per_gpu_hour": operations.headline_price(
-            ops_report, breakeven_price(operations.as_sold(scenario, ops_report), d, capex, opex_fixed)
-        ),
+        "breakeven_usd_per_gpu_hour": breakeven,
         **{k: float(v[0]) for k, v in returns.items()},
     }
+    per_token = token_figures(
+        scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours, sales_terms(scenario, d, op.customers)
+    )
     rental_warning = rental_date_warning(platform, book)
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
-    warnings += end_of_life_warnings(scenario, d)
-    lender = _lender_view(cf, d, kpis.get("min_dscr"), scenario.financing.covenant_dscr)
-    warnings += undefined_kpi_warnings({**kpis, **lender}, cf, rev.sold_gpu_hours, scenario.timeline.horizon_months)
+    warnings += [plan.envelope.sentence()] if plan.envelope is not None else []
+    warnings += end_of_life_warnings(scenario, d, cf, capex)
+    view = _lender_view(cf, d, kpis.get("min_dscr"), scenario.financing.covenant_dscr)
+    warnings += undefined_kpi_warnings({**kpis, **view}, cf, rev.sold_gpu_hours, scenario.timeline.horizon_months)
     warnings += finance.sculpted_size_warnings(scenario.financing, cf, capex)
+    warnings += _loan_warnings(scenario, d, cf, kpis)
+    warnings += token_warnings(tokens, per_token, float(np.sum(rev.sold_gpu_hours)))
+    warnings += inference.interactivity_warnings(scenario, tokens)
+    warnings += inference.demand_warnings(scenario, tokens)
     return Result(
         scenario=scenario,
-        book=book,
-        platform=platform,
-        servers=servers,
-        spare_servers=spares,
-        node_lines=lines,
-        oem_default_node_lines=oem_lines,
-        storage=storage,
-        facility=site,
-        fabric=fabric,
-        capex_lines=capex_lines,
+        design=plan,
         ops=Operations(d, rev, opex_by_category, cf),
         kpis=kpis,
         tco_breakdown_usd_per_gpu_hour=tco,
         warnings=warnings,
         basis=basis,
         operations=ops_report,
+        tokens=tokens,
+        token_figures=per_token,
+        customers=customers.report(scenario, op.customers),
     )
+
+
+def sales_terms(scenario: Scenario, d: revenue.Dates, terms: customers.Terms) -> SalesTerms:
+    """What the price solvers take from the failure model and the customers (:class:`~neoplan.returns.SalesTerms`):
+    GPUs on sale (held-back NVL72 trays excluded), the tier's on-demand premium and the customer losses."""
+    platform = pricebook.default_platforms()[scenario.cluster.gpu_model]
+    trays = platform.compute_trays if platform.rack_scale else 1
+    held = scenario.cluster.held_back_trays_per_rack if platform.rack_scale else 0
+    return SalesTerms(
+        sellable_gpus=scenario.cluster.gpus * (trays - held) // trays,
+        on_demand_price_multiple=scenario.pricing.on_demand_price_multiple * (1.0 + float(terms.premium[0])),
+        customer_loss_share=customers.acceptance_share(scenario, d, terms),
+        reserved_loss_share=customers.churn_share(scenario, d, terms),
+    )
+
+
+TOKEN_FIGURES = ("tokens_per_second_per_gpu", "cost_usd_per_million_tokens", "breakeven_usd_per_million_tokens")
+"""The token figures of every Result (``None`` when the platform has no published rate for the workload)."""
+
+
+def token_figures(
+    scenario: Scenario,
+    tokens: inference.Terms,
+    report: OperationsReport,
+    d: revenue.Dates,
+    capex_usd: float,
+    opex_fixed: dict[str, np.ndarray],
+    sold_gpu_hours: np.ndarray,
+    terms: SalesTerms | None = None,
+) -> dict[str, float | None]:
+    """Token figures of the design, whatever ``pricing.sell`` is; None without a published rate for the workload.
+    ``terms``: the failure model's and the customers' effects on the book (:func:`sales_terms`).
+
+    ``tokens_per_second_per_gpu`` is the achieved output rate: the published one × ``pricing.serving_load_factor``
+    [tokens/s]. ``cost_usd_per_million_tokens`` is
+    levelised like TCO: PV(costs) ÷ PV(million output tokens served in the sold GPU-hours), so it equals TCO per
+    GPU-hour ÷ million tokens per GPU-hour. ``breakeven_usd_per_million_tokens`` is the go-live token price at
+    which project NPV is 0 when every sellable GPU-hour serves tokens (the same contract book, declining at the
+    token price decline) [USD per million output tokens, their input tokens included].
+    """
+    rate = tokens.tokens_per_gpu_hour
+    if rate <= 0:
+        return dict.fromkeys(TOKEN_FIGURES)
+    millions = rate / inference.TOKENS_PER_MILLION  # per GPU-hour
+    cost = sum(_tco(scenario, d, capex_usd, opex_fixed, sold_gpu_hours * millions).values())
+    seller = operations.as_sold(inference.all_tokens(scenario, tokens), report)
+    breakeven = (
+        operations.headline_price(report, breakeven_price(seller, d, capex_usd, opex_fixed, terms=terms)) / millions
+    )
+    return {
+        "tokens_per_second_per_gpu": rate / inference.SECONDS_PER_HOUR,
+        "cost_usd_per_million_tokens": cost,
+        "breakeven_usd_per_million_tokens": breakeven,
+    }
+
+
+def token_warnings(tokens: inference.Terms, figures: dict[str, float | None], sold_gpu_hours: float) -> list[str]:
+    """Why a token figure is undefined when the workload has a published rate (none without one: n/a)."""
+    if tokens.row is None:
+        return []
+    out = []
+    cost, breakeven = figures["cost_usd_per_million_tokens"], figures["breakeven_usd_per_million_tokens"]
+    unsold = "no GPU-hours are sold, so no tokens are served" if not sold_gpu_hours > 0 else ""
+    if cost is None or not math.isfinite(cost):
+        out.append(f"Cost per million tokens undefined: {unsold or 'too few tokens are served to spread the costs'}.")
+    if breakeven is None or not math.isfinite(breakeven):
+        top = BREAKEVEN_MAX_USD_PER_GPU_HOUR / (tokens.tokens_per_gpu_hour / inference.TOKENS_PER_MILLION)
+        why = unsold or f"project NPV stays negative at every token price up to ${top:,.2f} per million tokens"
+        out.append(f"Token break-even undefined: {why}.")
+    return out
 
 
 def _lender_view(
@@ -642,7 +769,19 @@ def _lender_view(
     }
 
 
-def end_of_life_warnings(scenario: Scenario, d: revenue.Dates) -> list[str]:
+def _loan_warnings(
+    scenario: Scenario, d: revenue.Dates, cf: finance.CashFlows, kpis: dict[str, float | None]
+) -> list[str]:
+    """Sponsor support, debt left at the horizon, a term past the useful life (:mod:`neoplan.lender`)."""
+    term_end = int(np.max(cf.debt.first_draw)) + scenario.financing.term_months
+    return [
+        *lender.sponsor_support_warnings(cf, kpis, scenario.financing.hurdle_rate),
+        *lender.horizon_debt_warnings(cf, d.months, term_end),
+        *lender.term_past_life_warnings(cf, float(revenue.end_of_life_month(d)), d.end_of_life, term_end),
+    ]
+
+
+def end_of_life_warnings(scenario: Scenario, d: revenue.Dates, cf: finance.CashFlows, capex_usd: float) -> list[str]:
     """One sentence when the horizon runs past the hardware's useful life, saying what the model does then."""
     t = scenario.timeline
     end = revenue.end_of_life_month(d)
@@ -652,35 +791,27 @@ def end_of_life_warnings(scenario: Scenario, d: revenue.Dates) -> list[str]:
         f"The {d.months}-month horizon runs past the hardware's useful life ({t.useful_life_months} months from "
         f"go-live, month {end:.1f})"
     )
+    sold = cf.residual[0]
+    resale = "the resale curve" if t.residual_value_share is None else "a flat share"
+    first = float(sold[int(end)]) / capex_usd if capex_usd > 0 else 0.0
     if t.end_of_life == "shutdown":
         return [
-            f"{head}: the cluster shuts down then (no revenue or opex after it, sold for "
-            f"{100 * t.residual_value_share:g} % of capex); set timeline.end_of_life to refresh to buy a new one."
+            f"{head}: the cluster shuts down then (no revenue or opex after it, sold for {100 * first:.3g} % of capex "
+            f"by {resale}); set timeline.end_of_life to refresh to buy a new one."
         ]
     refreshes = revenue.refresh_go_live_months(d)
     when = ", ".join(f"{m:.1f}" for m in refreshes)
     age = d.months - refreshes[-1]
+    cost = capex_usd * t.refresh_capex_multiple
+    last = float(sold[-1]) / cost if cost > 0 else 0.0
     return [
         f"{head}: {len(refreshes)} refresh cluster(s) go live in month(s) {when}, each costing "
         f"{t.refresh_capex_multiple:g} × the designed capex, paid by equity; the last, {age:.1f} months old, is "
-        f"sold at the horizon for {100 * t.residual_value_share:g} % of its capex (a horizon of "
+        f"sold at the horizon for {100 * last:.3g} % of its capex by {resale} (a horizon of "
         f"{math.floor(refreshes[-1])} months ends at an end of life instead)."
     ]
 
 
 def _first(rev: revenue.RevenueSchedule) -> revenue.RevenueSchedule:
     """A one-case schedule with its leading axis dropped."""
-    return revenue.RevenueSchedule(
-        *(
-            np.atleast_2d(a)[0]
-            for a in (
-                rev.reserved_gpu_hours,
-                rev.on_demand_gpu_hours,
-                rev.reserved_usd_per_gpu_hour,
-                rev.on_demand_usd_per_gpu_hour,
-                rev.gross_usd,
-                rev.sla_credits_usd,
-                rev.used_gpu_hours,
-            )
-        )
-    )
+    return revenue.RevenueSchedule(*(np.atleast_2d(a)[0] for a in revenue.schedule_arrays(rev)))

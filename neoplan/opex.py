@@ -10,7 +10,8 @@ hardware_sup.  support rate × hardware capex, only in years after ``node.warran
 repairs        remote hands and freight per failure that needs a part or a server swap (failure model,
                :func:`neoplan.operations.repair_usd_per_month`); 0 where no failure model runs
 software       NVIDIA AI Enterprise per GPU (when toggled; hot spares need licences too), UFM
-               subscription per back-end endpoint (when subscribed), storage licence (yearly term)
+               subscription per back-end endpoint (when subscribed), the engineering time an OpenSM subnet
+               manager needs instead of UFM (FTE × loaded cost), storage licence (yearly term)
 insurance      insurance rate × capex
 transit        internet transit and cross-connects per month × 12
 sga            SG&A rate × revenue (revenue is an argument, default 0)
@@ -32,9 +33,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import revenue
+from .categories import keys
 from .costs import CostLine
 from .errors import check
-from .node import compute_servers
 from .pricebook import PriceBook
 from .scenario import Scenario
 from .timebase import HOURS_PER_YEAR, MONTHS_PER_YEAR
@@ -43,17 +44,8 @@ if TYPE_CHECKING:  # facility prices its power with this module: import its type
     from .facility import FacilityDesign
     from .storage import StorageDesign
 
-OPEX_CATEGORIES = (
-    "power",
-    "colocation",
-    "staff",
-    "hardware_support",
-    "repairs",
-    "software",
-    "insurance",
-    "transit",
-    "sga",
-)
+OPEX_CATEGORIES = keys("opex")
+"""The opex categories, in display order (data/categories.csv, the one table of categories and labels)."""
 YEARLY_CATEGORIES = ("staff", "hardware_support", "software", "insurance", "transit")
 """Categories the engine takes from :func:`opex_for_year`; power and colocation follow the stress drivers."""
 KEY_AI_ENTERPRISE = "nvidia_ai_enterprise_gpu_year"
@@ -126,8 +118,8 @@ def transit_usd_per_year(transit_usd_per_month: float) -> float:
     return transit_usd_per_month * MONTHS_PER_YEAR
 
 
-def sga_usd_per_year(revenue_usd: Any, sga_rate: float) -> Any:
-    """Sales, general and administrative costs: ``sga_rate`` × revenue [USD per the revenue's period]."""
+def sga_usd_per_year(revenue_usd: Any, sga_rate: Any) -> Any:
+    """Sales, general and administrative costs: ``sga_rate`` × revenue [USD per the revenue's period] (arrays too)."""
     return revenue_usd * sga_rate
 
 
@@ -157,7 +149,7 @@ def opex_basis(
     hardware_ok = 0 <= hardware_capex_usd <= capex_usd + 1e-6
     check("hardware_capex_usd", hardware_capex_usd, hardware_ok, "between 0 and capex_usd", error=ValueError)
     cluster = scenario.cluster
-    servers, spares = compute_servers(cluster.servers, cluster.hot_spare_share)
+    servers, spares = facility.servers, facility.spare_servers  # as the design counted them
     return OpexBasis(
         gpus=cluster.gpus,
         licensed_gpus=(servers + spares) * cluster.gpus_per_node,
@@ -180,9 +172,13 @@ def software_usd_per_year(
     """
     infiniband = scenario.fabric.topology != "spectrum_x"
     ufm = ufm_subscription and scenario.fabric.subnet_manager == "ufm" and infiniband
+    opensm = scenario.fabric.subnet_manager == "opensm" and infiniband
     return {
         "ai_enterprise": ai_enterprise_usd_per_year(book, basis.licensed_gpus, scenario.opex.ai_enterprise),
         "ufm": ufm_subscription_usd_per_year(book, basis.backend_endpoints, ufm),
+        "opensm_engineering": scenario.opex.opensm_engineering_fte * scenario.opex.staff_loaded_cost_usd
+        if opensm
+        else 0.0,
         "storage_licence": basis.storage_licence_usd_per_year,
     }
 
@@ -225,25 +221,18 @@ def opex_for_year(
 
 def opex_by_year(
     scenario: Scenario, book: PriceBook, basis: OpexBasis, years: int, *, ufm_subscription: bool = False
-) -> dict[str, np.ndarray | float]:
-    """The ``YEARLY_CATEGORIES`` of :func:`opex_for_year` for operating years 1 … ``years`` [USD/year].
-
-    Each an array by year (index 0 = year 1), or one float where every year's value is the same: all of them
-    but hardware support, the one category that depends on the year (it starts after the warranty).
-    """
-    first = opex_for_year(scenario, book, basis, 1, ufm_subscription=ufm_subscription)
-    table: dict[str, np.ndarray | float] = {c: float(first[c]) for c in YEARLY_CATEGORIES}
-    rate, warranty = scenario.opex.support_rate, scenario.node.warranty_years
-    support = [hardware_support_usd_per_year(basis.hardware_capex_usd, rate, y, warranty) for y in range(1, years + 1)]
-    table["hardware_support"] = float(support[0]) if all(v == support[0] for v in support) else np.array(support)
-    return table
+) -> dict[str, np.ndarray]:
+    """The ``YEARLY_CATEGORIES`` of :func:`opex_for_year` for operating years 1 … ``years``, each an array by year
+    (index 0 = year 1) [USD/year]."""
+    by_year = [opex_for_year(scenario, book, basis, y, ufm_subscription=ufm_subscription) for y in range(1, years + 1)]
+    return {c: np.array([year[c] for year in by_year]) for c in YEARLY_CATEGORIES}
 
 
 def monthly_opex(
     scenario: Scenario,
     d: revenue.AnyDates,
     *,
-    opex_usd_per_year: dict[str, np.ndarray | float],
+    opex_usd_per_year: dict[str, np.ndarray],
     it_idle_kw: float,
     it_busy_kw: float,
     it_peak_kw: float,
@@ -253,42 +242,47 @@ def monthly_opex(
     colo_usd_per_kw_month: np.ndarray,
     capex_multiple: np.ndarray,
     repairs_usd_per_month: np.ndarray | None = None,
+    scale: dict[str, np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
     """Opex per month by category for n cases (n, months) [USD]; SG&A excluded (it follows revenue).
 
-    ``opex_usd_per_year`` holds the ``YEARLY_CATEGORIES`` by operating year (index 0 = year 1) [USD/year],
-    a float where every year is the same. The prices, PUE, capex multiple and ``repairs_usd_per_month`` (the failure
-    model's repair bill per month in service; None = no repairs) are (n,) arrays, one per case;
+    ``opex_usd_per_year`` holds the ``YEARLY_CATEGORIES`` by operating year (index 0 = year 1) [USD/year]
+    (:func:`opex_by_year`). The prices, PUE, capex multiple and ``repairs_usd_per_month`` (the failure
+    model's repair bill per month in service; None = no repairs) are (n,) arrays, one per case; ``scale``
+    multiplies yearly categories per case (n,) (a driver times its category's table at a unit rate);
     ``d`` holds per-case dates (columns (n, 1), see :func:`~neoplan.revenue.delayed`).
 
     Colocation, power and insurance run from the start of site installation; staff from delivery;
     software, transit, repairs and hardware support from go-live (support only after the warranty). All stop at
     a shutdown at the end of the useful life (``timeline.end_of_life``); with a refresh each new cluster
     starts again at operating year 1 and its capex multiple drives insurance and hardware support.
-    Power follows the month's sold share of GPU-hours (burn-in months at full load): the bill at idle
-    plus the busy-minus-idle bill times that share. Colocation is paid on peak IT kW.
+    Power follows the month's used share of GPU-hours (``utilization_by_month``: GPU-hours used ÷ the month's
+    hours, which already counts only the part of the month after go-live) and runs at full load while installed but
+    not yet live (burn-in): the bill at idle plus the busy-minus-idle bill times those shares. Colocation is paid on
+    peak IT kW. Every category rises by ``opex.escalation_per_year`` in steps by project year
+    (:func:`escalation`).
     """
     months = d.months
     # from the date on, 0 after a shutdown at the end of the useful life
     site_on, staffed, live = d.install_share, d.delivery_share, d.live_share
-    since = d.cluster_months  # months into the cluster in service: each new cluster starts at operating year 1
-    if d.end_of_life == "refresh":  # ... and a new warranty, insured at its own capex multiple
-        year = (since // MONTHS_PER_YEAR).astype(int)
-        refreshed = revenue.cluster_index(months, d) > 0
-        multiple = capex_multiple[:, None] * np.where(refreshed, scenario.timeline.refresh_capex_multiple, 1.0)
-    else:  # the operating year (:func:`~neoplan.timebase.operating_year_index`)
-        year = np.floor(since / MONTHS_PER_YEAR).astype(int)
-        multiple = capex_multiple[:, None]
-    by_year = {c: _by_year(opex_usd_per_year[c], year) / MONTHS_PER_YEAR for c in YEARLY_CATEGORIES}
+    # the operating year (:func:`~neoplan.timebase.operating_year_index`) of the cluster in service: each refresh
+    # cluster starts again at year 1, with a new warranty, insured at its own capex multiple
+    year = np.floor(d.cluster_months / MONTHS_PER_YEAR).astype(int)
+    refreshed = revenue.cluster_index(months, d) > 0  # never without a refresh
+    multiple = capex_multiple[:, None] * np.where(refreshed, scenario.timeline.refresh_capex_multiple, 1.0)
+    by_year = {c: opex_usd_per_year[c][year] / MONTHS_PER_YEAR for c in YEARLY_CATEGORIES}
+    for c, factor in (scale or {}).items():
+        by_year[c] = by_year[c] * np.asarray(factor, dtype=float).reshape(-1, 1)
 
     in_colo = scenario.facility.electricity_in_colo
     idle = np.asarray(power_usd_per_year(it_idle_kw, pue, electricity_usd_per_kwh, in_colo=in_colo))
     slope = np.asarray(power_usd_per_year(it_busy_kw, pue, electricity_usd_per_kwh, in_colo=in_colo)) - idle
     burn_in = site_on - live  # share of the month installed but not yet earning: run at full load
-    util = np.where(live > 0, utilization_by_month, 0.0)
-    energy = (idle[:, None] * site_on + slope[:, None] * (util * live + burn_in)) / MONTHS_PER_YEAR
+    util = np.where(live > 0, utilization_by_month, 0.0)  # a share of the whole month: live time only
+    energy = (idle[:, None] * site_on + slope[:, None] * (util + burn_in)) / MONTHS_PER_YEAR
     colo = np.asarray(colo_usd_per_year(it_peak_kw, colo_usd_per_kw_month))[:, None] / MONTHS_PER_YEAR
-    return {
+    rise = escalation(months, scenario.opex.escalation_per_year)
+    opex = {
         "power": energy,
         "colocation": colo * site_on,
         "staff": by_year["staff"] * staffed,
@@ -298,8 +292,10 @@ def monthly_opex(
         "insurance": by_year["insurance"] * site_on * multiple,
         "transit": by_year["transit"] * live,
     }
+    return {k: v * rise for k, v in opex.items()}
 
 
-def _by_year(table: np.ndarray | float, year: np.ndarray) -> np.ndarray | float:
-    """``table[year]`` [USD/year]; a float table is the same every year (no (n, months) lookup)."""
-    return table if isinstance(table, float) else table[year]
+def escalation(months: int, per_year: float) -> np.ndarray:
+    """Price multiple of opex in each month (months,): 1 in project year 1 (months 0–11), × (1 + ``per_year``)
+    each later project year [ratio]; the scenario's prices are those of the purchase order."""
+    return (1.0 + per_year) ** (np.arange(months) // MONTHS_PER_YEAR)

@@ -1,12 +1,13 @@
 """Platform profiles: the inputs a GPU platform brings with it, and switching a plan from one platform to another.
 
 A platform (``cluster.gpu_model``) fixes the node's shape (GPUs per node: 8 for HGX, 72 for an NVL72 rack) and
-has *defaults* for the inputs that depend on it: the price book, the rental price, rack power, the back-end NIC
-generation and storage per GPU. They live in one table, ``data/platform_defaults.csv`` (one row per platform and
-field, each with why, source, date and basis). A value may name another table instead of a number:
+has *defaults* for the inputs that depend on it: the price book, the rental price, rack power and servers per rack,
+the back-end NIC generation and storage per GPU. They live in one table, ``data/platform_defaults.csv`` (one row per
+platform and field, each with why, source, date and basis), the one place a platform's rack power is stated: the
+design search's moves (:mod:`neoplan.profiles`) read it too. A value may name another table instead of a number:
 
-- ``@rental_prices``: the platform's reference price in ``data/rental_prices.csv`` (its source, date and basis);
-- ``@rental_contracts:<contract>``: the price of a contract (``reserved_1y``, …) in ``data/rental_contracts.csv``;
+- ``@rental_contracts:<contract>``: the price of a contract in ``data/rental_contracts.csv`` (``on_demand`` is the
+  platform's reference rental price; ``reserved_1y``, …), with that row's source, date and basis;
 - ``@gpu_platforms:<column>``: a column of the platform's row in ``data/gpu_platforms.csv``;
 
 and a value with ``per_gpus`` scales with the cluster (``2.0`` PB per 1,024 GPUs).
@@ -32,11 +33,18 @@ from pydantic import Field
 
 from .datafile import DATA_DIR, Basis, DataDate, DataRow, read_numbered
 from .errors import DataError
-from .pricebook import BOOK_DATES, Platform, default_platforms, default_rentals, price_book
+from .pricebook import BOOK_DATES, Platform, default_platforms, price_book, rental_contracts
 
 DEFAULTS_FILE = DATA_DIR / "platform_defaults.csv"
 CONTRACTS_FILE = DATA_DIR / "rental_contracts.csv"
-FIELDS = ("prices_as_of", "pricing.usd_per_gpu_hour", "facility.rack_power_kw", "fabric.nic_gbps", "storage.usable_pb")
+FIELDS = (
+    "prices_as_of",
+    "pricing.usd_per_gpu_hour",
+    "facility.rack_power_kw",
+    "facility.servers_per_rack",
+    "fabric.nic_gbps",
+    "storage.usable_pb",
+)
 """The inputs a platform has defaults for (every platform has a row for each)."""
 
 
@@ -51,20 +59,6 @@ class DefaultRow(DataRow):
     source: str = Field(min_length=5)
     date: DataDate | None = None
     basis: Basis | None = None
-
-
-class ContractRow(DataRow):
-    """A row of ``data/rental_contracts.csv`` (the columns a default reads; the ranges are for the market tests)."""
-
-    platform: str
-    contract: str
-    term_months: int
-    usd_per_gpu_hour: float = Field(gt=0)
-    low_usd_per_gpu_hour: float
-    high_usd_per_gpu_hour: float
-    date: DataDate
-    source: str
-    basis: Basis
 
 
 @dataclass(frozen=True)
@@ -106,6 +100,7 @@ LABELS = {
     "prices_as_of": "price book",
     "pricing.usd_per_gpu_hour": "rental price",
     "facility.rack_power_kw": "rack power",
+    "facility.servers_per_rack": "servers per rack",
     "fabric.nic_gbps": "back-end NICs",
     "storage.usable_pb": "storage",
     "cluster.gpus": "GPUs",
@@ -131,27 +126,14 @@ def show(field: str, value: Any) -> str:
 # --- the table ---------------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def _contracts() -> dict[tuple[str, str], ContractRow]:
-    return {(r.platform, r.contract): r for _, r in read_numbered(CONTRACTS_FILE, ContractRow)}
-
-
 def _resolve(row: DefaultRow, line: int, platform: Platform) -> Default:
     """A row's value, a reference to another table followed (with that table's source, date and basis)."""
     name = DEFAULTS_FILE.name
     value: Any = row.value
     source, date, basis = row.source, row.date, row.basis
     try:
-        if value == "@rental_prices":
-            rental = default_rentals()[platform.key]
-            value, source, date, basis = (
-                rental.usd_per_gpu_hour,
-                f"{source}: {rental.source}",
-                rental.date,
-                rental.basis,
-            )
-        elif value.startswith("@rental_contracts:"):
-            contract = _contracts()[(platform.key, value.split(":", 1)[1])]
+        if value.startswith("@rental_contracts:"):
+            contract = rental_contracts()[(platform.key, value.split(":", 1)[1])]
             value, date, basis = contract.usd_per_gpu_hour, contract.date, contract.basis
             source = f"{CONTRACTS_FILE.name}: {contract.source}"
         elif value.startswith("@gpu_platforms:"):
@@ -166,7 +148,7 @@ def _resolve(row: DefaultRow, line: int, platform: Platform) -> Default:
         raise DataError(name, f"cannot read {row.value!r}", row=line, column="value") from None
     if date is None or basis is None:
         raise DataError(name, "date and basis are required for a value given here", row=line, column="date")
-    if row.field == "fabric.nic_gbps":
+    if row.field in ("fabric.nic_gbps", "facility.servers_per_rack"):
         value = int(value)
     return Default(row.field, value, row.why, source, date, basis, row.per_gpus)
 

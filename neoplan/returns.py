@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import cached_property, lru_cache
+from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
-from . import finance, irr, revenue
+from . import finance, irr, market, residual, revenue
+from .assets import asset_flows
 from .engine import capex_payments, refresh_payments
 from .scenario import Scenario
 from .timebase import monthly_rate
@@ -34,55 +36,44 @@ _TCO_OF_OPEX = {
 class _CapitalPerUsd(NamedTuple):
     """The capital flows of a design per dollar of its capex (months,) [USD per USD]: they all scale with capex.
 
-    As the engine books them: the first cluster's payments, refresh clusters' when ``end_of_life`` is refresh,
-    and each cluster sold at the end of its useful life or at the horizon. Read-only (cached).
+    As the engine books them (:func:`neoplan.assets.asset_flows`): the first cluster's payments, refresh clusters'
+    when ``end_of_life`` is refresh, and each cluster sold at the end of its useful life or at the horizon.
     """
 
     paid: np.ndarray
     """Capex paid."""
-    depreciation: np.ndarray
+    tax_depreciation: np.ndarray
     residual: np.ndarray
     """Proceeds of the sales."""
-    gain: np.ndarray
-    """Taxable gain of the sales over book value."""
+    tax_gain: np.ndarray
+    """Taxable gain of the sales over their tax basis."""
     outflow: np.ndarray
     """Capex paid − proceeds: the capital's part of free cash flow, negated."""
     deductible: np.ndarray
-    """Depreciation − taxable gain: what the capital takes off taxable income."""
+    """Tax depreciation − taxable gain: what the capital takes off taxable income."""
 
 
 def _capital_flows(scenario: Scenario, d: revenue.Dates) -> _CapitalPerUsd:
     """The design's capital flows per dollar of capex (multiply by the capex) from the timeline alone."""
-    t = scenario.timeline
-    return _capital_flows_of(d, t.deposit_share, t.refresh_capex_multiple, t.end_of_life, t.residual_value_share)
-
-
-@lru_cache(maxsize=8)
-def _capital_flows_of(
-    d: revenue.Dates,
-    deposit_share: float,
-    refresh_capex_multiple: float,
-    end_of_life: str,
-    residual_value_share: float,
-) -> _CapitalPerUsd:
-    """:func:`_capital_flows` from the fields it reads, cached: the same for every capex, price or rate."""
+    t, fin = scenario.timeline, scenario.financing
     capex = np.ones(1)
-    refresh = capex * refresh_capex_multiple if end_of_life == "refresh" else None
-    paid = capex_payments(1.0, d, deposit_share) + refresh_payments(capex, d, deposit_share, refresh_capex_multiple)[0]
-    dep = finance.depreciation(capex, d.months, d.go_live_month, d.life_months, refresh_capex_usd=refresh)
-    residual, gain = finance.residual_flows(
-        capex,
-        dep,
-        d.months,
-        residual_value_share,
-        end_of_life_month=revenue.end_of_life_month(d),
-        life_months=d.life_months,
-        refresh_capex_usd=refresh,
+    paid = capex_payments(capex, d, t.deposit_share) + refresh_payments(
+        capex, d, t.deposit_share, t.refresh_capex_multiple
     )
-    out = _CapitalPerUsd(paid, dep[0], residual[0], gain[0], paid - residual[0], dep[0] - gain[0])
-    for a in out:
-        a.flags.writeable = False
-    return out
+    flows = asset_flows(
+        capex,
+        d.months,
+        d.go_live_month,
+        d.life_months,
+        residual.base_share(scenario),
+        residual_shape=residual.shape(scenario),
+        end_of_life=t.end_of_life,
+        refresh_capex_usd=capex * t.refresh_capex_multiple,
+        tax_method=fin.tax_depreciation,
+        tax_life_months=fin.tax_life_months,
+    )
+    dep, proceeds, gain = flows.tax_depreciation[0], flows.proceeds[0], flows.tax_gain[0]
+    return _CapitalPerUsd(paid[0], dep, proceeds, gain, paid[0] - proceeds, dep - gain)
 
 
 def _tco(
@@ -106,22 +97,61 @@ def _tco(
     return out
 
 
+@dataclass(frozen=True)
+class SalesTerms:
+    """What the failure model and the customers do to the contract book, for the price solvers: GPUs on sale, the
+    on-demand price multiple (the tier's premium) and the share of each month's gross revenue lost to churn and a
+    failed acceptance test (:mod:`neoplan.customers`)."""
+
+    sellable_gpus: int
+    on_demand_price_multiple: float
+    customer_loss_share: np.ndarray | float = 0.0
+    reserved_loss_share: np.ndarray | float = 0.0
+
+
+def _schedule(
+    scenario: Scenario, d: revenue.Dates, prices: np.ndarray, terms: SalesTerms | None = None
+) -> revenue.RevenueSchedule:
+    """The contract book at headline ``prices`` (a column), on the scenario's price path and contract multiple."""
+    return revenue.revenue_schedule(
+        scenario.pricing,
+        scenario.cluster.gpus if terms is None else terms.sellable_gpus,
+        d,
+        usd_per_gpu_hour=prices,
+        price_path=market.scenario_path(scenario, d.go_live_month),
+        reserved_price_multiple=market.reserved_multiple(scenario),
+        on_demand_price_multiple=None if terms is None else terms.on_demand_price_multiple,
+        customer_loss_share=0.0 if terms is None else terms.customer_loss_share,
+        reserved_loss_share=0.0 if terms is None else terms.reserved_loss_share,
+    )
+
+
 def project_npv(
-    scenario: Scenario, d: revenue.Dates, capex_usd: float, opex_fixed: dict[str, np.ndarray], prices: np.ndarray
+    scenario: Scenario,
+    d: revenue.Dates,
+    capex_usd: float,
+    opex_fixed: dict[str, np.ndarray],
+    prices: np.ndarray,
+    terms: SalesTerms | None = None,
 ) -> np.ndarray:
-    """Project NPV at the hurdle rate for each headline price in ``prices`` (1-D) [USD]; financing plays no part."""
-    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=prices[:, None])
-    ebitda = rev.revenue_usd * (1.0 - scenario.opex.sga_rate) - sum(opex_fixed.values())
+    """Project NPV at the hurdle rate for each headline price in ``prices`` (1-D) [USD]; financing plays no part.
+    ``terms``: the failure model's and customers' effects on the book (:class:`SalesTerms`); None = none."""
+    rev = _schedule(scenario, d, prices[:, None], terms)
+    opex = rev.revenue_usd * scenario.opex.sga_rate + sum(opex_fixed.values())
+    collected = finance.collections(rev.revenue_usd, scenario.pricing.receivable_days) - opex
     c = _capital_flows(scenario, d)
-    pay, dep, residual, gain = (capex_usd * a for a in (c.paid, c.depreciation, c.residual, c.gain))
-    _, fcf = finance.project_flows(ebitda, pay, dep, residual, gain, scenario.financing.tax_rate)
+    pay, dep, proceeds, gain = (capex_usd * a for a in (c.paid, c.tax_depreciation, c.residual, c.tax_gain))
+    _, fcf = finance.project_flows(
+        rev.revenue_usd - opex, collected, pay, dep, proceeds, gain, scenario.financing.tax_rate
+    )
     return finance.npv(scenario.financing.hurdle_rate, fcf)
 
 
 class _PriceCurve(NamedTuple):
     """Project NPV at the hurdle rate as a function of the headline price p, for revenue affine in p.
 
-    Free cash flow is affine in p but for the tax: NPV(p) = ``at_zero`` + ``per_usd`` × p − PV(tax(p)). The tax is
+    Free cash flow is affine in p but for the tax: NPV(p) = ``at_zero`` + ``per_usd`` × p − PV(tax(p)), revenue
+    counted as collected (:func:`neoplan.finance.collections`) and taxed as earned. The tax is
     the tax rate × the rises of T(p), the running maximum of cumulative taxable income floored at 0
     (:func:`neoplan.finance.tax_with_loss_carry_forward`); summed by parts, PV(tax) = Σ_j ``weights``_j T_j with
     ``weights``_j = tax rate × (d_(j-1) − d_j), d the discount factors (d_t = 0 from the horizon on). The arrays have
@@ -189,21 +219,30 @@ the last price reached, below the root."""
 
 
 def _price_curve(
-    scenario: Scenario, d: revenue.Dates, capex_usd: float, opex_fixed: dict[str, np.ndarray]
-) -> _PriceCurve | None:
+    scenario: Scenario,
+    d: revenue.Dates,
+    capex_usd: float,
+    opex_fixed: dict[str, np.ndarray],
+    terms: SalesTerms | None = None,
+) -> _PriceCurve:
     """:func:`project_npv` as a function of one price, with everything price-independent built once.
 
-    Revenue is affine in the headline price (every contract price is proportional to it, or pinned), so
-    it is tabulated at two prices and interpolated; a third price checks that: None if it is not.
+    Revenue is affine in the headline price (every contract price is proportional to it, or pinned;
+    :func:`neoplan.revenue.revenue_schedule`), so it is tabulated at two prices; a third price checks that (a
+    revenue that is not affine is a bug here: RuntimeError).
     """
     probe = np.array([[0.0], [1.0], [2.0]])
-    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=probe).revenue_usd
+    rev = _schedule(scenario, d, probe, terms).revenue_usd
     at_zero, per_usd = rev[0], rev[1] - rev[0]
     off_line = np.abs(rev[2] - rev[1] - per_usd).max(initial=0.0)
     if off_line > 1e-9 * np.abs(rev[2]).max(initial=0.0) + 1e-6:
-        return None
-    capital, months, keep = _capital_flows(scenario, d), d.months, 1.0 - scenario.opex.sga_rate
-    ebitda_at_zero = at_zero * keep - np.add.reduce(np.array([*opex_fixed.values()]))
+        raise RuntimeError(f"revenue is not affine in the headline price (off by ${off_line:,.2f} at $2/GPU-h)")
+    capital, months, sga = _capital_flows(scenario, d), d.months, scenario.opex.sga_rate
+    keep, days = 1.0 - sga, scenario.pricing.receivable_days
+    fixed = np.add.reduce(np.array([*opex_fixed.values()]))
+    ebitda_at_zero = at_zero * keep - fixed
+    cash_at_zero = finance.collections(at_zero, days)[0] - sga * at_zero - fixed  # revenue as collected
+    cash_per_usd = finance.collections(per_usd, days)[0] - sga * per_usd
     taxable = np.zeros((2, months + 1))  # at price 0 and per $ of price, after an entry of nothing
     np.subtract(ebitda_at_zero, capex_usd * capital.deductible, out=taxable[0, 1:])
     np.multiply(per_usd, keep, out=taxable[1, 1:])  # EBITDA per $
@@ -215,8 +254,8 @@ def _price_curve(
     weights[-1] = discount[-1]
     weights *= scenario.financing.tax_rate
     return _PriceCurve(
-        at_zero=float(ebitda_at_zero @ discount) - capex_usd * float(capital.outflow @ discount),
-        per_usd=float(taxable[1, 1:] @ discount),
+        at_zero=float(cash_at_zero @ discount) - capex_usd * float(capital.outflow @ discount),
+        per_usd=float(cash_per_usd @ discount),
         cumulative_at_zero=cumulative_at_zero,
         cumulative_per_usd=cumulative_per_usd,
         weights=weights,
@@ -229,6 +268,8 @@ KPI_LABELS = {
     "npv_usd": "NPV",
     "project_irr": "Project IRR",
     "equity_irr": "Equity IRR",
+    "equity_npv_usd": "Equity NPV",
+    "equity_mirr": "Equity MIRR",
     "payback_months": "Payback",
     "discounted_payback_months": "Discounted payback",
     "min_dscr": "Min DSCR",
@@ -359,6 +400,7 @@ _REASONS: dict[str, Callable[[_Case], str]] = {
         else "the weakest year's DSCR is 0 or below, so no fall in CFADS is left before the breach"
     ),
     "equity_moic": _Case.equity_moic,
+    "equity_mirr": lambda c: "equity puts no cash in, or gets none back, so there is nothing to compound or discount",
 }
 """Why each KPI is undefined, by key; any other KPI is "not a finite number"."""
 
@@ -380,57 +422,18 @@ def undefined_kpi_warnings(
     ]
 
 
-@lru_cache(maxsize=8)
-def _price_grid(max_usd_per_gpu_hour: float, points: int) -> np.ndarray:
-    """0 and ``points`` prices spaced evenly in log from 0.01 to the max: the first search grid [USD/GPU-h]."""
-    grid = np.concatenate([[0.0], np.geomspace(0.01, max_usd_per_gpu_hour, points)])
-    grid.flags.writeable = False
-    return grid
-
-
-def _grid_root(
-    npv_at: Callable[[np.ndarray], np.ndarray], max_usd_per_gpu_hour: float, points: int = 48, rounds: int = 3
-) -> float:
-    """The lowest price at which the rising ``npv_at`` (prices (n,) → NPVs (n,)) is ≥ 0, by grid search.
-
-    0 if it is at 0; nan if not up to the max. A vectorised grid is zoomed in on the sign change up to ``rounds``
-    times; the root is interpolated linearly inside the bracket and returned as soon as NPV there is zero to
-    rounding (no kink inside the bracket).
-    """
-    grid = _price_grid(float(max_usd_per_gpu_hour), points)
-    values = npv_at(grid)
-    for _ in range(rounds):
-        if values[0] >= 0:
-            return float(grid[0])
-        above = np.nonzero(values >= 0)[0]
-        if above.size == 0:
-            return math.nan
-        i = int(above[0])
-        lo, hi, f_lo, f_hi = grid[i - 1], grid[i], values[i - 1], values[i]
-        root = lo - f_lo * (hi - lo) / (f_hi - f_lo)
-        grid = np.linspace(lo, hi, points)
-        values = npv_at(np.append(grid, root))
-        if abs(values[-1]) <= 1e-9 * (abs(f_lo) + abs(f_hi)):
-            break
-        values = values[:-1]
-    return float(root)
-
-
 def breakeven_price(
     scenario: Scenario,
     d: revenue.Dates,
     capex_usd: float,
     opex_fixed: dict[str, np.ndarray],
     max_usd_per_gpu_hour: float = BREAKEVEN_MAX_USD_PER_GPU_HOUR,
+    terms: SalesTerms | None = None,
 ) -> float:
     """Headline price at which project NPV at the hurdle rate is 0 [USD/GPU-h]; 0 if NPV at price 0 is already
-    ≥ 0, nan if none up to the max.
+    ≥ 0, nan if none up to the max. ``terms``: the failure model's and customers' effects (:class:`SalesTerms`).
 
-    NPV rises with price and, revenue being affine in it, is concave and piecewise linear (tax switches on):
-    Newton steps from price 0 land on the root exactly (:meth:`_PriceCurve.root`). Should revenue not be affine,
-    the full model is searched on a grid instead (:func:`_grid_root`).
+    NPV (:func:`project_npv`) rises with price and, revenue being affine in it, is concave and piecewise linear (tax
+    switches on): Newton steps from price 0 land on the root exactly (:meth:`_PriceCurve.root`).
     """
-    curve = _price_curve(scenario, d, capex_usd, opex_fixed)
-    if curve is None:
-        return _grid_root(lambda prices: project_npv(scenario, d, capex_usd, opex_fixed, prices), max_usd_per_gpu_hour)
-    return curve.root(float(max_usd_per_gpu_hour))
+    return _price_curve(scenario, d, capex_usd, opex_fixed, terms).root(float(max_usd_per_gpu_hour))

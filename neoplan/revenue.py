@@ -14,11 +14,12 @@ Contract book (per GPU-hour of the sellable GPUs):
   from go-live whether used or not, so billed hours never fall below it; the
   first contracts pay the reserved price (multiple × headline, or the pinned
   price) for ``reserved_term_months``, and each renewal re-prices to the
-  then-market price: the headline price declined to that date × the reserved
-  multiple;
+  then-market price: the headline price along the price path to that date × the
+  reserved multiple (the multiple: :func:`neoplan.market.reserved_multiple`);
 * **on demand** sells the rest of the use, ``max(utilization − reserved_share, 0)``,
-  ramped in linearly over ``ramp_months`` after go-live, at a price that
-  declines every month at the yearly ``price_decline_per_year`` (compounded);
+  ramped in linearly over ``ramp_months`` after go-live, at the headline price
+  × the on-demand multiple along the price path (:class:`neoplan.market.PricePath`:
+  a flat ``price_decline_per_year`` compounded, or the generation's curve);
 * SLA credits are a share of gross revenue. Hot spares earn nothing.
 
 End of life (``timeline.end_of_life``), when the horizon runs past go-live +
@@ -36,19 +37,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, cast
 
 import numpy as np
 
 from .errors import ScenarioError
+from .market import PricePath
 from .scenario import Pricing, Timeline
 from .timebase import DAYS_PER_MONTH, HOURS_PER_MONTH, MONTHS_PER_YEAR, WEEKS_PER_MONTH
 
 
 class _Shares:
-    """Month-by-month shares of a set of dates that both revenue and opex read, each computed once per dates
-    object (a pure function of its fields) on first use; arrays read only, of the dates' shape × months."""
+    """Month-by-month shares of a set of dates that both revenue and opex read, each computed on first use and kept
+    on the (frozen) dates object, so it cannot go stale; arrays read only, of the dates' shape × months."""
 
     months: int
     delivery_month: Any
@@ -58,52 +60,28 @@ class _Shares:
     end_of_life: str
 
     @cached_property
-    def _elapsed(self) -> np.ndarray:
-        """Months elapsed at each month edge 0 … months since delivery, install start, go-live and the end of the
-        useful life (0 before each), stacked on a first axis of 4 [months]."""
-        d = cast("AnyDates", self)
-        starts = np.array([d.delivery_month, d.install_start_month, d.go_live_month, end_of_life_month(d)], dtype=float)
-        return np.maximum(_month_grid(d.months)[3] - (starts if starts.ndim > 1 else starts[:, None]), 0.0)
-
-    @cached_property
-    def _active(self) -> np.ndarray:
-        """:func:`active_share` from each date of :attr:`_elapsed` (a month's end is the next month's edge)."""
-        return _read_only(np.minimum(self._elapsed[..., 1:], 1.0))
-
-    @cached_property
-    def service_share(self) -> np.ndarray | float:
-        """:func:`in_service`, or 1.0 when no case's service ends inside the horizon (every month in service)."""
-        end = end_of_life_month(cast("AnyDates", self))
-        ends_inside = end < self.months if isinstance(end, float) else end.min() < self.months
-        if self.end_of_life == "refresh" or not ends_inside:
-            return 1.0
-        return _read_only(1.0 - self._active[3])
-
-    def _in_service(self, share: np.ndarray) -> np.ndarray:
-        """``share`` × :attr:`service_share`."""
-        service = self.service_share
-        return share if isinstance(service, float) else _read_only(share * service)
+    def service_share(self) -> np.ndarray:
+        """:func:`in_service` [fraction]."""
+        return _read_only(in_service(self.months, cast("AnyDates", self)))
 
     @cached_property
     def delivery_share(self) -> np.ndarray:
         """Share of each month in service from delivery on [fraction]."""
-        return self._in_service(self._active[0])
+        return _read_only(active_share(self.months, self.delivery_month) * self.service_share)
 
     @cached_property
     def install_share(self) -> np.ndarray:
         """Share of each month in service from the start of site installation on [fraction]."""
-        return self._in_service(self._active[1])
+        return _read_only(active_share(self.months, self.install_start_month) * self.service_share)
 
     @cached_property
     def live_share(self) -> np.ndarray:
         """Share of each month in service from go-live on [fraction]."""
-        return self._in_service(self._active[2])
+        return _read_only(active_share(self.months, self.go_live_month) * self.service_share)
 
     def ramped_share(self, ramp_months: int) -> np.ndarray:
         """:func:`ramp` from go-live, in service [fraction]."""
-        if ramp_months <= 0:
-            return self.live_share
-        return self._in_service(_ramp(self._elapsed[2], ramp_months))
+        return ramp(self.months, self.go_live_month, ramp_months) * self.service_share
 
     @cached_property
     def cluster_months(self) -> np.ndarray:
@@ -115,17 +93,6 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     """``a``, flagged read only (it is shared)."""
     a.flags.writeable = False
     return a
-
-
-@lru_cache(maxsize=16)
-def _month_grid(months: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For t = 0 … months − 1 as floats: (t, t + 0.5, t + 1.0, and 0 … months), read only."""
-    t = np.arange(months, dtype=float)
-    edges = np.arange(months + 1, dtype=float)
-    out = (t, t + 0.5, t + 1.0, edges)
-    for a in out:
-        a.flags.writeable = False
-    return out
 
 
 @dataclass(frozen=True)
@@ -189,10 +156,7 @@ def delayed(d: Dates, delay_months: np.ndarray, life_months: np.ndarray | None =
     go live at or after the horizon.
     """
     delay = np.asarray(delay_months, dtype=float).reshape(-1, 1)
-    if delay.size == 1:
-        least = most = delay.item()
-    else:  # no cases: nothing to check
-        least, most = (float(delay.min()), float(delay.max())) if delay.size else (0.0, 0.0)
+    least, most = (float(delay.min()), float(delay.max())) if delay.size else (0.0, 0.0)  # no cases: no check
     if d.delivery_month + least < 0:
         raise ScenarioError(
             f"delivery delay must be ≥ −{d.delivery_month:g} months (delivery cannot precede the order), got {least:g}"
@@ -208,27 +172,30 @@ def delayed(d: Dates, delay_months: np.ndarray, life_months: np.ndarray | None =
     )
 
 
+def _middles(months: int) -> np.ndarray:
+    """The middle of each month t = 0 … months − 1: t + 0.5 [month]."""
+    return np.arange(months) + 0.5
+
+
 def active_share(months: int, start_month: float | np.ndarray) -> np.ndarray:
     """Share of each month on or after ``start_month`` [fraction, 0–1]."""
-    return np.minimum(np.maximum(_month_grid(months)[2] - start_month, 0.0), 1.0)
+    return np.minimum(np.maximum(np.arange(1, months + 1) - start_month, 0.0), 1.0)  # month t ends at t + 1
 
 
 def years_since(months: int, start_month: float | np.ndarray) -> np.ndarray:
     """Years from ``start_month`` to the middle of each month, 0 before it [years]."""
-    return np.maximum(_month_grid(months)[1] - start_month, 0.0) / MONTHS_PER_YEAR
+    return np.maximum(_middles(months) - start_month, 0.0) / MONTHS_PER_YEAR
 
 
 def ramp(months: int, start_month: float | np.ndarray, ramp_months: int) -> np.ndarray:
-    """Linear ramp 0 → 1 over ``ramp_months`` after ``start_month`` (month-average) [fraction]."""
+    """Linear ramp 0 → 1 over ``ramp_months`` after ``start_month`` (month-average) [fraction].
+
+    A ramp of 0 months is a step at ``start_month``: :func:`active_share` (the formula below would divide by 0).
+    """
     if ramp_months <= 0:
         return active_share(months, start_month)
-    return _ramp(np.maximum(_month_grid(months)[3] - start_month, 0.0), ramp_months)
-
-
-def _ramp(elapsed: np.ndarray, ramp_months: int) -> np.ndarray:
-    """:func:`ramp` from the months ``elapsed`` since its start at the month edges 0 … months (0 before it)."""
     # average over the month of clip(x/ramp, 0, 1): integrate the piecewise-linear ramp exactly, at the edges
-    x = elapsed
+    x = np.maximum(np.arange(months + 1) - start_month, 0.0)  # months elapsed at the month edges 0 … months
     integral = np.where(x <= ramp_months, x**2 / (2 * ramp_months), x - ramp_months / 2)
     return integral[..., 1:] - integral[..., :-1]
 
@@ -266,7 +233,7 @@ def months_into_cluster(months: int, d: AnyDates) -> np.ndarray:
 
 def _since_go_live(months: int, d: AnyDates) -> np.ndarray:
     """Months from go-live to the middle of each month, 0 before go-live [months]."""
-    return np.maximum(_month_grid(months)[1] - d.go_live_month, 0.0)
+    return np.maximum(_middles(months) - d.go_live_month, 0.0)
 
 
 def refresh_go_live_months(d: Dates) -> list[float]:
@@ -289,6 +256,8 @@ class RevenueSchedule:
     sla_credits_usd: np.ndarray
     used_gpu_hours: np.ndarray
     """GPU-hours customers use [GPU-h]: below the billed hours when reserved capacity sits idle (take-or-pay)."""
+    customer_loss_usd: np.ndarray | float = 0.0
+    """Revenue lost to churn after renewals and to a failed acceptance test [USD] (:mod:`neoplan.customers`)."""
 
     @property
     def sold_gpu_hours(self) -> np.ndarray:
@@ -297,8 +266,16 @@ class RevenueSchedule:
 
     @property
     def revenue_usd(self) -> np.ndarray:
-        """Revenue net of SLA credits per month [USD]."""
-        return self.gross_usd - self.sla_credits_usd
+        """Revenue net of SLA credits and customer losses per month [USD]."""
+        return self.gross_usd - self.sla_credits_usd - self.customer_loss_usd
+
+
+def _flat_path(pricing: Pricing, decline: np.ndarray | float | None) -> PricePath:
+    """A flat price path at ``decline`` [fraction per year], else the scenario's flat decline."""
+    rate = pricing.price_decline_per_year if decline is None else decline
+    if rate is None:
+        raise ValueError("pricing.price_decline_per_year is empty (the generation's curve): pass a price_path")
+    return PricePath.flat(rate)
 
 
 def revenue_schedule(
@@ -310,19 +287,31 @@ def revenue_schedule(
     utilization: np.ndarray | float | None = None,
     price_decline_per_year: np.ndarray | float | None = None,
     sla_credit_share: np.ndarray | float | None = None,
+    price_path: PricePath | None = None,
+    reserved_price_multiple: np.ndarray | float | None = None,
+    on_demand_price_multiple: np.ndarray | float | None = None,
+    customer_loss_share: np.ndarray | float = 0.0,
+    reserved_loss_share: np.ndarray | float = 0.0,
 ) -> RevenueSchedule:
     """Monthly contract book for ``sellable_gpus`` GPUs.
 
-    ``usd_per_gpu_hour``, ``utilization`` and ``price_decline_per_year`` override
-    the scenario's values and may be arrays of shape ``(n, 1)`` to evaluate n cases at once;
-    ``d`` may hold per-case dates (:class:`CaseDates`). ``sla_credit_share`` [fraction of gross revenue]
-    overrides ``pricing.sla_credit_share``, a float or one share per case and month (n, months).
+    ``usd_per_gpu_hour``, ``utilization``, ``reserved_price_multiple`` and ``on_demand_price_multiple`` override
+    the scenario's values and may be arrays of shape ``(n, 1)`` to evaluate n cases at once; ``d`` may hold
+    per-case dates (:class:`CaseDates`). The price path is ``price_path``, else a flat ``price_decline_per_year``
+    (an override, else the scenario's; the caller passes a path when the scenario follows its generation's curve).
+    ``pricing.reserved_price_multiple`` empty needs ``reserved_price_multiple`` (the platform's, from
+    :func:`neoplan.market.reserved_multiple`). ``sla_credit_share`` [fraction of gross revenue] overrides
+    ``pricing.sla_credit_share``, a float or one share per case and month (n, months); ``customer_loss_share``
+    [fraction of gross revenue] and ``reserved_loss_share`` [fraction of the reserved book's gross revenue] are
+    lost to a failed acceptance test and to churn at renewals (:mod:`neoplan.customers`), likewise.
     """
     p0 = np.asarray(pricing.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour, dtype=float)
     util = np.asarray(pricing.utilization if utilization is None else utilization, dtype=float)
-    decline = np.asarray(
-        pricing.price_decline_per_year if price_decline_per_year is None else price_decline_per_year, dtype=float
-    )
+    path = price_path if price_path is not None else _flat_path(pricing, price_decline_per_year)
+    res_multiple = pricing.reserved_price_multiple if reserved_price_multiple is None else reserved_price_multiple
+    if res_multiple is None:
+        raise ValueError("pricing.reserved_price_multiple is empty: pass the platform's reserved_price_multiple")
+    od_multiple = pricing.on_demand_price_multiple if on_demand_price_multiple is None else on_demand_price_multiple
     months, reserved = d.months, pricing.reserved_share
     capacity = sellable_gpus * HOURS_PER_MONTH
     live = d.live_share  # from go-live, in service
@@ -331,10 +320,10 @@ def revenue_schedule(
     sold_on_demand = capacity * np.maximum(util - reserved, 0.0) * ramped  # on demand sells the rest of the use
     used = capacity * np.minimum(util, reserved) * live + sold_on_demand
 
-    since, kept = d.cluster_months, 1.0 - decline  # price kept after a year
-    on_demand_price = p0 * pricing.on_demand_price_multiple * kept ** (since / MONTHS_PER_YEAR)
+    since = d.cluster_months
+    on_demand_price = p0 * od_multiple * path.index(since / MONTHS_PER_YEAR)
     renewed = np.floor(since / pricing.reserved_term_months) * pricing.reserved_term_months
-    reserved_price = p0 * pricing.reserved_price_multiple * kept ** (renewed / MONTHS_PER_YEAR)
+    reserved_price = p0 * np.asarray(res_multiple, dtype=float) * path.index(renewed / MONTHS_PER_YEAR)
     if pricing.reserved_usd_per_gpu_hour is not None:  # pinned for the first contracts; renewals at the market
         first_term = (cluster_index(months, d) == 0) & (since < pricing.reserved_term_months)
         reserved_price = np.where(first_term, pricing.reserved_usd_per_gpu_hour, reserved_price)
@@ -342,7 +331,8 @@ def revenue_schedule(
     schedules = (sold_reserved, sold_on_demand, on_demand_price, reserved_price, used)
     if len({a.shape for a in schedules}) > 1:  # e.g. one case's dates and n prices
         sold_reserved, sold_on_demand, on_demand_price, reserved_price, used = np.broadcast_arrays(*schedules)
-    gross = sold_reserved * reserved_price + sold_on_demand * on_demand_price
+    reserved_gross = sold_reserved * reserved_price
+    gross = reserved_gross + sold_on_demand * on_demand_price
     return RevenueSchedule(
         reserved_gpu_hours=sold_reserved,
         on_demand_gpu_hours=sold_on_demand,
@@ -351,4 +341,85 @@ def revenue_schedule(
         gross_usd=gross,
         sla_credits_usd=gross * (pricing.sla_credit_share if sla_credit_share is None else sla_credit_share),
         used_gpu_hours=used,
+        customer_loss_usd=gross * customer_loss_share + reserved_gross * reserved_loss_share,
+    )
+
+
+def sales_schedule(
+    pricing: Pricing,
+    sellable_gpus: int,
+    d: AnyDates,
+    *,
+    usd_per_gpu_hour: np.ndarray | float | None = None,
+    utilization: np.ndarray | float | None = None,
+    price_decline_per_year: np.ndarray | float | None = None,
+    sla_credit_share: np.ndarray | float | None = None,
+    token_share: np.ndarray | float = 0.0,
+    token_usd_per_gpu_hour: np.ndarray | float = 0.0,
+    token_price_decline_per_year: np.ndarray | float = 0.0,
+    price_path: PricePath | None = None,
+    reserved_price_multiple: np.ndarray | float | None = None,
+    on_demand_price_multiple: np.ndarray | float | None = None,
+    customer_loss_share: np.ndarray | float = 0.0,
+    reserved_loss_share: np.ndarray | float = 0.0,
+) -> RevenueSchedule:
+    """The contract book of GPU-hours rented and GPU-hours served as tokens, ``token_share`` of them tokens.
+
+    Both sides sell through one book: the same utilization, take-or-pay share, ramp, renewals and credits. A
+    GPU-hour of serving is priced at its GPU-hour equivalent, ``token_usd_per_gpu_hour`` [USD/GPU-h] (tokens per
+    GPU-hour × the price per token, :mod:`neoplan.inference`), declining at ``token_price_decline_per_year``; a
+    pinned reserved GPU-hour price does not apply to it. Hours are the same on both sides, so the schedule is the
+    ``token_share``-weighted sum of the two books (prices are then GPU-hour equivalents). With no token share it is
+    :func:`revenue_schedule` itself. Arguments broadcast as there (``(n, 1)`` columns for n cases). The GPU-hour
+    book runs on ``price_path`` (else the flat ``price_decline_per_year``); both books take the on-demand and
+    reserved multiples and the customer losses (the same customers, tier and contracts).
+    """
+    contracts: dict[str, Any] = {
+        "reserved_price_multiple": reserved_price_multiple,
+        "customer_loss_share": customer_loss_share,
+        "reserved_loss_share": reserved_loss_share,
+    }
+    hours = revenue_schedule(
+        pricing,
+        sellable_gpus,
+        d,
+        usd_per_gpu_hour=usd_per_gpu_hour,
+        utilization=utilization,
+        price_decline_per_year=price_decline_per_year,
+        sla_credit_share=sla_credit_share,
+        price_path=price_path,
+        on_demand_price_multiple=on_demand_price_multiple,
+        **contracts,
+    )
+    share = np.asarray(token_share, dtype=float)
+    if not np.any(share > 0):
+        return hours
+    tokens = revenue_schedule(
+        pricing.model_copy(update={"reserved_usd_per_gpu_hour": None}),
+        sellable_gpus,
+        d,
+        usd_per_gpu_hour=token_usd_per_gpu_hour,
+        utilization=utilization,
+        price_decline_per_year=token_price_decline_per_year,
+        sla_credit_share=sla_credit_share,
+        on_demand_price_multiple=on_demand_price_multiple,
+        **contracts,
+    )
+    kept = 1.0 - share
+    return RevenueSchedule(
+        *(kept * a + share * b for a, b in zip(schedule_arrays(hours), schedule_arrays(tokens), strict=True))
+    )
+
+
+def schedule_arrays(schedule: RevenueSchedule) -> tuple[np.ndarray, ...]:
+    """The arrays of ``schedule`` in field order."""
+    return (
+        schedule.reserved_gpu_hours,
+        schedule.on_demand_gpu_hours,
+        schedule.reserved_usd_per_gpu_hour,
+        schedule.on_demand_usd_per_gpu_hour,
+        schedule.gross_usd,
+        schedule.sla_credits_usd,
+        schedule.used_gpu_hours,
+        np.broadcast_to(schedule.customer_loss_usd, np.shape(schedule.gross_usd)),
     )

@@ -51,6 +51,7 @@ __all__ = [
     "cover_by_year",
     "debt_by_month",
     "debt_by_year",
+    "loan_at_close",
     "operating_year_label",
     "operating_years",
     "opex_by_year",
@@ -85,9 +86,9 @@ PNL_LABELS = {
     "gross_profit_usd": "Gross profit",
     "other_opex_usd": "Other opex",
     "ebitda_usd": "EBITDA",
-    "depreciation_usd": "Depreciation",
+    "depreciation_usd": "Depreciation (incl. capitalised IDC)",
     "ebit_usd": "EBIT",
-    "interest_usd": "Interest (incl. capitalised)",
+    "interest_usd": "Interest expense (after construction)",
     "fees_usd": "Debt fees",
     "gain_on_sale_usd": "Gain / loss on residual sale",
     "tax_usd": "Tax",
@@ -106,11 +107,14 @@ DEBT_LABELS = {
     "interest_accrued_usd": "Interest accrued",
     "interest_capitalized_usd": "… of which capitalised",
     "interest_paid_usd": "… of which paid",
-    "principal_usd": "Principal repaid",
+    "principal_usd": "Principal repaid (schedule fixed at close)",
+    "sweep_usd": "Swept from sale proceeds",
     "payoff_usd": "Payoff at horizon",
     "fee_usd": "Upfront fee",
     "debt_service_usd": "Debt service (interest paid + principal)",
-    "cfads_usd": "CFADS (EBITDA − tax)",
+    "cfads_usd": "CFADS (collected revenue − opex − tax on operations)",
+    "reserve_funded_usd": "Debt service reserve funded",
+    "reserve_released_usd": "Debt service reserve released",
     "balance_end_usd": "Balance at year end",
     "balance_usd": "Balance at month end",
 }
@@ -212,23 +216,29 @@ def debt_by_month(result: Result) -> pd.DataFrame:
     """Monthly debt schedule, one row per month from the purchase order [USD].
 
     Columns: ``month``, draws, interest accrued = capitalised (added to the loan before operation) + paid in cash,
-    scheduled principal, payoff at the horizon, upfront fee, debt service (interest paid + principal), CFADS
-    (EBITDA − tax) and the balance at month end = previous balance + draws + capitalised interest − principal − payoff.
+    principal on the schedule fixed at financial close, the sweep of sale proceeds, payoff at the horizon, upfront
+    fee, debt service (interest paid + principal), CFADS (revenue collected − opex − tax on operations), the debt
+    service reserve funded by equity and released, and the balance at month end = previous balance + draws +
+    capitalised interest − principal − sweep − payoff.
     """
     c = result.ops.cash
     d = c.debt
+    months = result.ops.dates.months
     return pd.DataFrame(
         {
-            "month": np.arange(result.ops.dates.months),
+            "month": np.arange(months),
             "draws_usd": d.draws[0],
             "interest_accrued_usd": d.interest[0],
             "interest_capitalized_usd": d.interest_capitalized[0],
             "interest_paid_usd": d.interest_paid[0],
             "principal_usd": d.principal[0],
+            "sweep_usd": d.swept[0],
             "payoff_usd": d.payoff[0],
             "fee_usd": d.fee[0],
             "debt_service_usd": d.debt_service[0],
             "cfads_usd": c.cfads[0],
+            "reserve_funded_usd": np.zeros(months) if d.reserve_funded is None else d.reserve_funded[0],
+            "reserve_released_usd": np.zeros(months) if d.reserve_released is None else d.reserve_released[0],
             "balance_usd": d.balance[0],
         }
     )
@@ -255,11 +265,41 @@ def debt_by_year(result: Result) -> pd.DataFrame:
     return g
 
 
+def loan_at_close(result: Result) -> pd.DataFrame:
+    """The loan as fixed at financial close and what happened to it: one row per term (``key``, ``label``,
+    ``value``, ``unit``): sizing, amortization, size and share of capex, all-in rate, term, repayment months, the
+    debt service reserve, the sweep of sale proceeds and the payoff at the horizon [USD, fractions, months]."""
+    fin, d = result.scenario.financing, result.ops.cash.debt
+    drawn = float(d.drawn_usd[0])
+    reserve = 0.0 if d.reserve_funded is None else float(d.reserve_funded[0].sum())
+    released = None if d.reserve_released is None or not reserve else int(np.argmax(d.reserve_released[0] > 0))
+    rows = [
+        ("sizing", "Sized on", fin.sizing.replace("_", " "), "text"),
+        ("amortization", "Repayment profile (fixed at close)", fin.amortization.replace("_", " "), "text"),
+        ("debt_usd", "Debt drawn", drawn, "USD"),
+        (
+            "debt_share",
+            "… as a share of capex",
+            drawn / result.capex_total_usd if result.capex_total_usd else 0,
+            "fraction",
+        ),
+        ("all_in_rate", "All-in rate (interest rate + credit spread)", float(finance.all_in_rate(fin)), "fraction"),
+        ("term_months", "Term from the first draw", fin.term_months, "months"),
+        ("repayment", "Repayment months", f"{d.repay_start}–{int(np.max(d.maturity)) - 1}" if drawn else "", "text"),
+        ("reserve_usd", f"Debt service reserve ({fin.dsra_months} months), funded at close", reserve, "USD"),
+        ("reserve_released_month", "… released in month", released, "month"),
+        ("sweep_usd", "Sale proceeds swept into the loan", float(d.swept[0].sum()), "USD"),
+        ("payoff_usd", "Paid off at the horizon (by equity, no refinancing)", float(d.payoff[0].sum()), "USD"),
+    ]
+    return pd.DataFrame(rows, columns=["key", "label", "value", "unit"])
+
+
 COVER_LABELS = {
     "months": "Months",
     "cfads_usd": "CFADS",
     "debt_service_usd": "Debt service",
     "dscr": "DSCR",
+    "llcr": "LLCR at the period's start",
     "headroom": "Headroom to covenant",
 }
 """Display names of the columns of :func:`cover_by_year`."""
@@ -269,7 +309,8 @@ def cover_by_year(result: Result) -> pd.DataFrame:
     """Debt cover per 12-month period from the first full operating month (rows ``Year 1`` …), up to maturity.
 
     Columns: ``months`` (first–last month of the period, cut at the loan's maturity), CFADS and scheduled debt
-    service summed over it [USD], ``dscr`` = their ratio (nan without debt service) and ``headroom`` =
+    service summed over it [USD], ``dscr`` = their ratio (nan without debt service), ``llcr`` = the loan life cover
+    ratio at the period's first month (:func:`neoplan.finance.llcr_table`) and ``headroom`` =
     1 − covenant DSCR ÷ DSCR, the share CFADS can fall in that period before a breach [fraction]. No rows
     without debt.
     """
@@ -278,6 +319,7 @@ def cover_by_year(result: Result) -> pd.DataFrame:
         return pd.DataFrame(columns=["year", *COVER_LABELS]).set_index("year")
     first = int(np.ceil(result.ops.dates.go_live_month))
     starts, table = finance.dscr_by_period(c, first)
+    cover = finance.llcr_table(c, first)[0]
     end = int(min(c.debt.debt_service.shape[1], int(np.max(c.debt.maturity))))
     rows = []
     for k, (start, dscr) in enumerate(zip(starts.tolist(), table[0].tolist(), strict=True)):
@@ -289,6 +331,7 @@ def cover_by_year(result: Result) -> pd.DataFrame:
                 "cfads_usd": float(c.cfads[0, start:stop].sum()),
                 "debt_service_usd": float(c.debt.debt_service[0, start:stop].sum()),
                 "dscr": dscr,
+                "llcr": float(cover[k]),
                 "headroom": float(finance.covenant_headroom(dscr, result.scenario.financing.covenant_dscr)),
             }
         )

@@ -1,19 +1,30 @@
 """Investor stress test: tornado, two-way grids, Monte Carlo and break-even solvers.
 
 Every tool here re-runs the monthly engine of one sized design (:func:`neoplan.engine.run_cases`)
-for many cases at once: each case is one set of values of the fifteen **drivers** below, and the
+for many cases at once: each case is one set of values of the twenty-three **drivers** below, and the
 engine works on arrays of cases × months, never looping over cases. The design itself (BoM,
 fabric, site, hence capex) depends on none of the drivers, so it is sized once by ``evaluate``.
-With every driver at the scenario's value a case reproduces ``evaluate`` exactly.
+With every driver at the scenario's value a case reproduces ``evaluate`` (to rounding: the same code path).
+
+**The loan is fixed at financial close** on the base case (:class:`neoplan.finance.Closing`): a sculpted loan (or one
+sized on contracted revenue) keeps its size and repayment profile in every case, as a lender's schedule does, so
+a weak case meets the base case's debt service rather than a smaller loan of its own. For such a loan the base
+value of the debt share is the share drawn at close (at most ``financing.debt_share``), and a case's debt share is
+the share it draws on that profile: :func:`max_debt_share_for_dscr` then finds the largest loan the closing
+profile can carry.
 
 Drivers (``DRIVERS``): one row each of ``data/stress_drivers.csv`` (:class:`DriverSpec`), one per field of
 :class:`neoplan.engine.Drivers` — price, price decline, utilization, capex multiple, interest rate, debt share,
-power price, PUE, colocation price, delivery delay, useful life, residual value, MTBF multiple, detection time
-and performance penalty — in the scenario's units (fractions, USD, months).
+power price, PUE, colocation price, delivery delay, useful life, residual value, MTBF multiple, detection time,
+performance penalty, token share, token price, token price decline and serving load factor, reserved price, SG&A,
+hardware support and staff — in the scenario's units (fractions, USD, months).
 
-Each driver has a **range** (low, high; default rules in the table, with their reasoning, source, date and basis)
-used by the tornado and the grid axes, and a **distribution** for the Monte Carlo built from the same range
-(the table's default: triangular for every driver):
+Each driver has a **range** (low, high; default rules in the table, with their reasoning, source, date and basis;
+the residual value's follows the low and high of the platform's resale curve at the first sale when the scenario
+uses the curve, ``data/residual_values.csv``; the price decline's the price curve's low and high rows, the reserved
+price's the contract sources of its term, an estimated on-demand row's the price's, ``data/price_curves.csv`` and
+``data/rental_contracts.csv``: :func:`_bands`) used by the tornado and the grid axes, and a **distribution** for
+the Monte Carlo built from the same range (the table's default: triangular for every driver):
 
 * ``triangular``: minimum low, mode the scenario's value (clipped into the range), maximum high;
 * ``uniform``: between low and high;
@@ -28,6 +39,12 @@ range are clipped to it. Price and utilization may be given a rank correlation, 
 whose mix is tuned until the measured rank correlation matches, see :func:`rank_correlate`). Each driver
 draws from its own random stream spawned from the seed, so changing one driver's distribution leaves the
 other drivers' draws unchanged; the same seed gives the same result.
+
+Standard errors (:meth:`MonteCarlo.standard_errors`): a probability p from N draws has SE √(p (1 − p) / N); a
+percentile's SE is by the order-statistic (binomial) method: half the distance between the order statistics of
+ranks N q ∓ √(N q (1 − q)), which bracket the q-th percentile with a probability of about 68 % (one standard
+error each side). Draws run in chunks of ``MC_CHUNK`` cases (up to ``MAX_DRAWS``), so memory grows with the draws'
+samples and outcomes only (about 0.2 KB a draw), not with the engine's month-by-month arrays.
 
 Percentiles: P10 is the 10th percentile (the pessimistic side for IRR and NPV, the optimistic one
 for payback). An undefined IRR (no sign change) ranks below every IRR, a payback that never happens
@@ -55,11 +72,11 @@ import numpy as np
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import Field, ValidationInfo, field_validator
 
-from . import formats
+from . import formats, market, residual, revenue
 from .datafile import DATA_DIR, SourcedRow, read_rows
 from .engine import Drivers
 from .errors import DataError
-from .model import MAX_CASES, Result
+from .model import Result
 from .scenario import Scenario, ScenarioError, field_of
 
 Distribution = Literal["fixed", "triangular", "uniform", "normal", "lognormal"]
@@ -79,7 +96,7 @@ METRIC_LABELS = {
 WORST_LOW = ("equity_irr", "project_irr", "npv_usd", "equity_moic")
 """Metrics whose undefined value (nan) ranks as the lowest; for the others (payback, DSCR) it ranks highest."""
 DEFAULT_DRAWS = 10_000
-MAX_DRAWS = MAX_CASES
+MAX_DRAWS = 1_000_000
 MIN_DRAWS = 10
 MC_CHUNK = 1_000
 """Cases per engine call in the Monte Carlo and the grid: keeps the (cases × months) arrays small enough for the
@@ -101,8 +118,12 @@ MIN_DEBT_SHARE = 0.001
 # --- drivers ---------------------------------------------------------------------------------------
 
 DRIVERS_FILE = DATA_DIR / "stress_drivers.csv"
-Rule = Literal["scale", "shift", "set"]
-"""How a default range end follows the scenario's value ``b``: ``b × by``, ``b + by``, or ``by`` itself."""
+Rule = Literal["scale", "shift", "set", "curve", "market"]
+"""How a default range end follows the scenario's value ``b``: ``b × by``, ``b + by``, ``by`` itself, or the low or
+high of the range the data spans for this scenario (:func:`_bands`): ``curve`` (the residual value's resale curve,
+when the scenario follows it) falls back to ``b + by``, ``market`` (price curves and contracts) to ``b × by``."""
+BANDED = ("curve", "market")
+"""Rules that take the data's band when it has one."""
 
 
 class DriverSpec(SourcedRow):
@@ -169,19 +190,23 @@ class DriverSpec(SourcedRow):
         """The driver's own valid range [unit]; None = the scenario field's bounds (:func:`driver_bounds`)."""
         return None if self.bound_low is None or self.bound_high is None else (self.bound_low, self.bound_high)
 
-    def low(self, base: float) -> float:
-        """Default low end around the scenario's value ``base`` [unit], before the bounds clip it."""
-        value = _apply(self.low_rule, self.low_by, base)
+    def low(self, base: float, band: tuple[float, float] | None = None) -> float:
+        """Default low end around the scenario's value ``base`` [unit], before the bounds clip it; ``band`` is the
+        (low, high) of a ``curve`` rule, None when the scenario does not follow a curve."""
+        value = band[0] if self.low_rule in BANDED and band is not None else _apply(self.low_rule, self.low_by, base)
         return value if self.low_min is None else max(value, self.low_min)
 
-    def high(self, base: float) -> float:
-        """Default high end around the scenario's value ``base`` [unit], before the bounds clip it."""
-        value = _apply(self.high_rule, self.high_by, base)
+    def high(self, base: float, band: tuple[float, float] | None = None) -> float:
+        """Default high end around the scenario's value ``base`` [unit], before the bounds clip it (``band``: as
+        :meth:`low`)."""
+        value = band[1] if self.high_rule in BANDED and band is not None else _apply(self.high_rule, self.high_by, base)
         return value if self.high_max is None else min(value, self.high_max)
 
 
 def _apply(rule: Rule, by: float, base: float) -> float:
-    return base * by if rule == "scale" else base + by if rule == "shift" else by
+    if rule == "market":  # no band: a quoted index keeps its ± rule
+        return base * by
+    return base * by if rule == "scale" else by if rule == "set" else base + by  # shift, or a curve's fallback
 
 
 def read_drivers(path: Path = DRIVERS_FILE) -> dict[str, DriverSpec]:
@@ -226,10 +251,34 @@ def driver_description(key: str) -> str:
     return str(spec.description if spec.path is None else _field(spec.path).description)
 
 
-def base_values(scenario: Scenario) -> dict[str, float]:
-    """The scenario's value of every driver [driver units]."""
-    drivers = Drivers.of(scenario)
+def base_values(source: Scenario | Result) -> dict[str, float]:
+    """The scenario's value of every driver [driver units]; given a Result, its own drivers (for a loan fixed at
+    close, the debt share drawn then: :meth:`neoplan.model.Result.drivers`)."""
+    drivers = source.drivers(1) if isinstance(source, Result) else Drivers.of(source)
     return {k: float(getattr(drivers, k)[0]) for k in DRIVERS}
+
+
+def _scenario(source: Scenario | Result) -> Scenario:
+    return source.scenario if isinstance(source, Result) else source
+
+
+def _bands(scenario: Scenario) -> dict[str, tuple[float, float]]:
+    """(low, high) of the drivers with a ``curve`` or ``market`` rule where the data has a range for the scenario:
+    the resale curve at the first sale when the scenario follows it (``residual_value_share``); the price curve's
+    low and high rows averaged as the driver (``price_decline_per_year``); the contract sources of the reserved term
+    (``reserved_price_multiple``); an estimated on-demand row's sources (``usd_per_gpu_hour``; none for a quoted
+    index) (:mod:`neoplan.residual`, :mod:`neoplan.market`)."""
+    out: dict[str, tuple[float, float]] = {}
+    curve = residual.curve_of(scenario)
+    if curve is not None:
+        out["residual_value_share"] = curve.band_at(residual.first_sale_age_months(scenario))
+    go_live = revenue.dates(scenario.timeline).go_live_month
+    out["price_decline_per_year"] = market.decline_spread(scenario, go_live)
+    out["reserved_price_multiple"] = market.reserved_multiple_range(scenario)
+    on_demand = market.on_demand_range(scenario)
+    if on_demand is not None:
+        out["usd_per_gpu_hour"] = on_demand
+    return out
 
 
 @dataclass(frozen=True)
@@ -241,14 +290,15 @@ class Range:
     distribution: Distribution = "triangular"
 
 
-def default_ranges(scenario: Scenario) -> dict[str, Range]:
-    """Default low/high of every driver around the scenario's values and its distribution (``DRIVERS[…]``)."""
-    base = base_values(scenario)
+def default_ranges(source: Scenario | Result) -> dict[str, Range]:
+    """Default low/high of every driver around the scenario's values (:func:`base_values` of ``source``) and its
+    distribution (``DRIVERS[…]``)."""
+    base, bands = base_values(source), _bands(_scenario(source))
     out = {}
     for key, spec in DRIVERS.items():
         lo, hi = driver_bounds(key)
-        low = min(max(spec.low(base[key]), lo), hi)
-        high = min(max(spec.high(base[key]), lo), hi)
+        low = min(max(spec.low(base[key], bands.get(key)), lo), hi)
+        high = min(max(spec.high(base[key], bands.get(key)), lo), hi)
         out[key] = Range(round(low, 6), round(high, 6), spec.distribution)
     return out
 
@@ -273,9 +323,9 @@ def check_ranges(ranges: Mapping[str, Range]) -> None:
             raise ScenarioError(f"{label}: a lognormal needs low > 0, got {rng.low:g}")
 
 
-def _complete(scenario: Scenario, ranges: Mapping[str, Range] | None) -> dict[str, Range]:
-    """The default ranges with ``ranges`` laid over them, checked."""
-    out = {**default_ranges(scenario), **(ranges or {})}
+def _complete(result: Result, ranges: Mapping[str, Range] | None) -> dict[str, Range]:
+    """The default ranges of ``result`` with ``ranges`` laid over them, checked."""
+    out = {**default_ranges(result), **(ranges or {})}
     check_ranges(out)
     return out
 
@@ -288,23 +338,24 @@ def _run(result: Result, drivers: Drivers) -> dict[str, np.ndarray]:
 
 def _run_chunked(
     result: Result,
-    drivers: Drivers,
+    n: int,
+    chunk: Callable[[int], Drivers],
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, np.ndarray]:
-    """:func:`_run` in chunks of :data:`MC_CHUNK` cases on ``workers`` threads (default ``MC_WORKERS``), joined
-    in order: the same numbers as one call (every case is computed independently), in bounded memory.
-    ``progress(done, total)`` is called from the calling thread as chunks finish, in order."""
-    starts = range(0, drivers.n, MC_CHUNK)
-    parts: list[dict[str, np.ndarray]] = []
+    """:func:`_run` over ``n`` cases in chunks of :data:`MC_CHUNK` on ``workers`` threads (default ``MC_WORKERS``),
+    joined in order: the same numbers as one call (every case is computed independently), in bounded memory.
+    ``chunk(start)`` builds the drivers of cases ``start`` to ``start + MC_CHUNK``; ``progress(done, total)`` is
+    called from the calling thread as chunks finish, in order."""
+    starts = range(0, n, MC_CHUNK)
+    metrics: dict[str, np.ndarray] = {}
     with ThreadPoolExecutor(max_workers=max(1, workers or MC_WORKERS)) as pool:
-        for start, part in zip(
-            starts, pool.map(lambda s: _run(result, drivers.take(slice(s, s + MC_CHUNK))), starts), strict=True
-        ):
-            parts.append(part)
+        for start, part in zip(starts, pool.map(lambda s: _run(result, chunk(s)), starts), strict=True):
+            for m, v in part.items():
+                metrics.setdefault(m, np.empty(n))[start : start + v.size] = v
             if progress is not None:
-                progress(min(start + MC_CHUNK, drivers.n), drivers.n)
-    return {m: np.concatenate([p[m] for p in parts]) for m in parts[0]}
+                progress(min(start + MC_CHUNK, n), n)
+    return metrics
 
 
 def _axis(name: str, values: Any) -> np.ndarray:
@@ -393,9 +444,9 @@ def tornado(
     result: Result, ranges: Mapping[str, Range] | None = None, drivers: tuple[str, ...] | None = None
 ) -> Tornado:
     """Every driver (or ``drivers``) at its low and its high value, the others at base: one engine call."""
-    ranges = _complete(result.scenario, ranges)
+    ranges = _complete(result, ranges)
     keys = tuple(drivers or DRIVERS)
-    base = base_values(result.scenario)
+    base = base_values(result)
     k = len(keys)
     cases = result.drivers(1 + 2 * k)
     low = np.array([ranges[key].low for key in keys])
@@ -452,7 +503,7 @@ def grid(
             raise ScenarioError(f"grid driver must be one of {', '.join(DRIVERS)}, got {key!r}")
     if isinstance(points, bool) or not isinstance(points, int | np.integer) or not 2 <= points <= MAX_GRID_POINTS:
         raise ScenarioError(f"grid points must be a whole number between 2 and {MAX_GRID_POINTS}, got {points!r}")
-    ranges = _complete(result.scenario, ranges)
+    ranges = _complete(result, ranges)
     x = (
         _axis("grid x_values", x_values)
         if x_values is not None
@@ -466,10 +517,8 @@ def grid(
     check_ranges({x_driver: Range(float(x.min()), float(x.max())), y_driver: Range(float(y.min()), float(y.max()))})
     xx, yy = np.meshgrid(x, y)
     cases = result.drivers(xx.size).with_values(**{x_driver: xx.ravel(), y_driver: yy.ravel()})
-    kpis = _run_chunked(result, cases)
-    return Grid(
-        x_driver, y_driver, x, y, {m: v.reshape(xx.shape) for m, v in kpis.items()}, base_values(result.scenario)
-    )
+    kpis = _run_chunked(result, cases.n, lambda s: cases.take(slice(s, s + MC_CHUNK)))
+    return Grid(x_driver, y_driver, x, y, {m: v.reshape(xx.shape) for m, v in kpis.items()}, base_values(result))
 
 
 # --- Monte Carlo -----------------------------------------------------------------------------------
@@ -577,10 +626,11 @@ def rank_correlate(
 
 
 def sample(
-    scenario: Scenario, ranges: Mapping[str, Range], draws: int, seed: int, correlation: float = 0.0
+    source: Scenario | Result, ranges: Mapping[str, Range], draws: int, seed: int, correlation: float = 0.0
 ) -> dict[str, np.ndarray]:
-    """Draws (``draws``,) of every driver; ``correlation`` is the price–utilization rank correlation."""
-    base = base_values(scenario)
+    """Draws (``draws``,) of every driver around :func:`base_values` of ``source``; ``correlation`` is the
+    price–utilization rank correlation."""
+    base = base_values(source)
     streams = np.random.SeedSequence(seed).spawn(len(DRIVERS) + 1)
     out = {
         key: draw(ranges[key], base[key], driver_bounds(key), np.random.default_rng(stream), draws)
@@ -621,6 +671,24 @@ class MonteCarlo:
         base = _ranked(np.array([self.deterministic[metric]], dtype=float), metric)[0]
         return float(100.0 * ((ranked < base).mean() + 0.5 * (ranked == base).mean()))
 
+    def percentile_errors(self, metric: str, q: tuple[float, ...] = (10, 50, 90)) -> dict[str, float | None]:
+        """Standard error of each percentile of :meth:`percentiles` by the order-statistic method (module doc)
+        [the metric's unit]; None where a bracketing draw is undefined."""
+        ranked = np.sort(_ranked(self.metrics[metric], metric))
+        n = ranked.size
+        out: dict[str, float | None] = {}
+        for p in q:
+            share = p / 100.0
+            spread = math.sqrt(n * share * (1.0 - share))
+            low = min(max(math.floor(n * share - spread), 0), n - 1)
+            high = min(max(math.ceil(n * share + spread) - 1, 0), n - 1)  # ranks 1 … n as indices 0 … n − 1
+            out[f"p{int(p)}"] = _clean(0.5 * (float(ranked[high]) - float(ranked[low])))
+        return out
+
+    def probability_error(self, probability: float) -> float:
+        """Standard error of a share of the draws, √(p (1 − p) / N) [fraction]."""
+        return math.sqrt(max(probability * (1.0 - probability), 0.0) / self.draws)
+
     def share_undefined(self, metric: str) -> float:
         """Share of draws where ``metric`` is undefined (no IRR, no payback, no debt service) [fraction]."""
         return float(np.isnan(self.metrics[metric]).mean())
@@ -655,6 +723,18 @@ class MonteCarlo:
         below = np.isnan(values).sum() if metric in WORST_LOW else 0
         return defined, (below + np.arange(1, defined.size + 1)) / values.size
 
+    def standard_errors(self) -> dict[str, Any]:
+        """Standard errors of the summary's percentiles (by metric) and probabilities (module doc), base units."""
+        probabilities = {
+            "probability_of_loss": self.probability_of_loss,
+            "probability_npv_negative": self.probability_npv_negative,
+            "probability_dscr_breach": self.probability_dscr_breach,
+        }
+        return {
+            **{m: self.percentile_errors(m) for m in METRICS},
+            **{k: self.probability_error(v) for k, v in probabilities.items()},
+        }
+
     def summary(self) -> dict[str, Any]:
         """The JSON-safe summary (the CLI's ``stress --json``): percentiles and probabilities, base units."""
         return {
@@ -667,6 +747,7 @@ class MonteCarlo:
             "probability_of_loss": self.probability_of_loss,
             "probability_npv_negative": self.probability_npv_negative,
             "probability_dscr_breach": self.probability_dscr_breach,
+            "standard_errors": self.standard_errors(),
             "share_without_irr": {m: self.share_undefined(m) for m in ("project_irr", "equity_irr")},
             "share_never_paid_back": self.share_undefined("payback_months"),
             "deterministic": {k: _clean(v) for k, v in self.deterministic.items()},
@@ -708,16 +789,21 @@ def monte_carlo(
     """``draws`` joint draws of the drivers, evaluated in chunks of ``MC_CHUNK`` cases (vectorised in each).
 
     Chunks run on ``workers`` threads (default ``MC_WORKERS``); ``progress(done, draws)`` is called
-    from the calling thread as chunks finish, in order. Neither chunking nor threads change a result:
-    every case is computed independently of the others, so any chunk size gives the same numbers.
+    from the calling thread as chunks finish, in order. Neither chunking nor threads change a result beyond
+    rounding: every case is computed independently of the others (another chunk size may only sum in another
+    order; more threads run the very same chunks).
     ``covenant_dscr`` defaults to the scenario's (:func:`covenant_of`).
     """
     covenant_dscr = covenant_of(result.scenario) if covenant_dscr is None else covenant_dscr
     check_monte_carlo_inputs(draws, seed, correlation, covenant_dscr)
-    ranges = _complete(result.scenario, ranges)
-    samples = sample(result.scenario, ranges, int(draws), int(seed), float(correlation))
-    cases = result.drivers(int(draws)).with_values(**samples)
-    metrics = _run_chunked(result, cases, workers, progress)
+    ranges = _complete(result, ranges)
+    samples = sample(result, ranges, int(draws), int(seed), float(correlation))
+
+    def chunk(start: int) -> Drivers:  # its drivers built from the samples: no copy of all draws
+        values = {k: v[start : start + MC_CHUNK] for k, v in samples.items()}
+        return result.drivers(min(MC_CHUNK, draws - start)).with_values(**values)
+
+    metrics = _run_chunked(result, int(draws), chunk, workers, progress)
     deterministic = {m: float(v[0]) for m, v in _run(result, result.drivers(1)).items()}
     return MonteCarlo(
         int(draws), int(seed), float(correlation), float(covenant_dscr), ranges, samples, metrics, deterministic

@@ -17,13 +17,23 @@ KPI_KEY = "financing_kpis"
 TIMELINE_KEY = "financing_timeline"
 FUNDING_KEY = "financing_funding"
 CONVENTIONS = (
-    "Conventions: the interest rate is nominal per year, compounding monthly (rate ÷ 12 a month); the term runs "
-    "from the first draw. Every flow sits at the end of its month, month 0 (the purchase order) undiscounted; NPV "
-    "discounts at the hurdle rate as an effective annual rate. Interest during construction is capitalised into "
-    "the asset and depreciated with it; the upfront fee is amortised over the term. IRR is the root that agrees "
-    "with MOIC and with NPV at the hurdle (none if no root does). Payback is undiscounted, from the purchase order. "
-    "LLCR: CFADS to maturity discounted at the loan rate ÷ debt at the first full operating month. Headroom: "
+    "Conventions: the all-in rate is the interest rate + the credit spread, nominal per year, compounding monthly "
+    "(rate ÷ 12 a month); the term runs from the first draw. Every flow sits at the end of its month (capex too), "
+    "month 0 (the purchase order) undiscounted; NPV discounts at the hurdle rate as an effective annual rate. "
+    "Revenue is collected the receivable days later and taxed as earned. Interest during construction is "
+    "capitalised into the asset and depreciated with it; the upfront fee is amortised over the term. IRR is the "
+    "root that agrees with MOIC and with NPV at the hurdle (none if no root does); MIRR discounts equity's "
+    "outflows at the all-in rate and reinvests its inflows at the hurdle. Payback is undiscounted, from the purchase "
+    "order. CFADS = revenue collected − opex − tax on operations (the sale and its tax left out). LLCR: CFADS to "
+    "maturity discounted at the all-in rate ÷ debt outstanding, at the start of each year of operation. Headroom: "
     "1 − covenant ÷ DSCR, how far CFADS can fall before a breach."
+)
+SWEEP = (
+    "The loan is fixed at financial close: its size and repayment schedule (a sculpted loan's principal profile) "
+    "are set on this scenario, and every stress case meets that schedule. Sale proceeds repay the outstanding loan "
+    "first (a sweep): when the hardware is sold inside the term, at its end of life or at the horizon, the proceeds "
+    "prepay the balance and the rest of the schedule shrinks pro rata; debt still owed at the horizon is repaid "
+    "then, by equity where the proceeds fall short (no refinancing is assumed)."
 )
 
 
@@ -50,16 +60,12 @@ if result is not None:
     drawn = float(debt.draws.sum())
     hurdle = fmt.pct(result.scenario.financing.hurdle_rate)
     d = result.to_dict()
-    kpis = ["equity_irr", "project_irr", "min_dscr", "npv_usd", "equity_moic"]
+    kpis = ["equity_irr", "equity_mirr", "equity_npv_usd", "project_irr", "min_dscr", "npv_usd", "equity_moic"]
     metric_cards(
         KPI_KEY,
-        [
-            [
-                metrics.card(key, metrics.lookup(d, key), f"Hurdle rate {hurdle}." if key == "npv_usd" else "")
-                for key in kpis
-            ]
-        ],
+        [[metrics.card(key, metrics.lookup(d, key), f"Hurdle rate {hurdle}." if "npv" in key else "") for key in kpis]],
         font_rem=1.6,
+        per_row=4,
     )
     compact_metrics(FUNDING_KEY, 1.6)
     compact_metrics(TIMELINE_KEY, 1.6)
@@ -89,6 +95,7 @@ with left:
     st.subheader("Debt and equity")
     field_input("financing.debt_share", "Debt share of capex [%]")
     field_input("financing.interest_rate", "Interest rate [% per year]")
+    field_input("financing.credit_spread", "Credit spread [% per year, on top]")
     field_input("financing.term_months", "Term from first draw [months]")
     field_input("financing.grace_months", "Grace, interest only [months]")
     field_input(
@@ -100,7 +107,16 @@ with left:
             "sculpted": "Sculpted to cash flow (CFADS)",
         },
     )
+    field_input(
+        "financing.sizing",
+        "Loan sized on",
+        options_labels={
+            "capex_share": "Debt share × capex",
+            "contracted_revenue": "Contracted (take-or-pay) revenue",
+        },
+    )
     field_input("financing.target_dscr", "Target DSCR [×]")
+    field_input("financing.dsra_months", "Debt service reserve [months]")
     if _sculpted():
         st.caption(
             "Sculpted: the loan is sized so that debt service = CFADS ÷ target DSCR repays it exactly at maturity "
@@ -112,6 +128,13 @@ with left:
     field_input("financing.capitalize_idc", "Capitalise IDC")  # interest during construction (see help)
     field_input("financing.hurdle_rate", "Hurdle rate / WACC [% per year]")
     field_input("financing.tax_rate", "Tax rate [%]")
+    field_input(
+        "financing.tax_depreciation",
+        "Tax depreciation",
+        options_labels={"straight_line": "Straight line over the tax life", "macrs_5": "MACRS 5-year (US)"},
+    )
+    if get_scenario().financing.tax_depreciation == "straight_line":
+        field_input("financing.tax_life_months", "Tax life [months, empty = useful life]")
     st.subheader("Timeline")
     field_input("timeline.delivery_lead_months", "Delivery lead time [months]")
     field_input("timeline.integration_burn_in_weeks", "OEM integration burn-in [weeks]", fmt="%.1f")
@@ -120,7 +143,7 @@ with left:
     field_input("timeline.deposit_share", "Deposit at order [% of capex]")
     field_input("timeline.horizon_months", "Analysis horizon [months]")
     field_input("timeline.useful_life_months", "Depreciation life [months]")
-    field_input("timeline.residual_value_share", "Residual value [% of capex]")
+    field_input("timeline.residual_value_share", "Residual value [% of capex, empty = resale curve]")
     field_input(
         "timeline.end_of_life",
         "At the end of the useful life",
@@ -197,6 +220,7 @@ if result is not None:
                     COVER_LABELS["cfads_usd"]: fmt.usd,
                     COVER_LABELS["debt_service_usd"]: fmt.usd,
                     COVER_LABELS["dscr"]: fmt.ratio,
+                    COVER_LABELS["llcr"]: fmt.ratio,
                     COVER_LABELS["headroom"]: fmt.pct,
                 },
                 na_rep=fmt.NA,
@@ -206,6 +230,7 @@ if result is not None:
             height=_height(len(shown)),
             key="financing_cover_table",
         )
+    st.caption(SWEEP)
     st.caption(CONVENTIONS)
     with st.expander("How this is computed"):
         st.markdown(finance.__doc__ or "")

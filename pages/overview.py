@@ -11,8 +11,9 @@ from neoplan.charts.site import capex_treemap_figure
 from neoplan.costs import share_by_basis
 from neoplan.scenario import scenario_json
 from ui import format as fmt
+from ui.power import power_plan_input
 from ui.state import evaluate_current, get_scenario
-from ui.widgets import compact_metrics, figure_tabs
+from ui.widgets import compact_metrics, figure_tabs, metric_cards
 
 PAGE_TITLES = {"pages/financing.py": "Financing", "pages/pricing.py": "Pricing & revenue"}
 
@@ -22,14 +23,35 @@ about = f" — {fmt.plain(scenario.description)}" if scenario.description else "
 st.markdown(f"**{fmt.plain(scenario.name)}**{about}")
 
 result = evaluate_current()
+for alert in alerts(result) if result is not None else ():  # what a lender stops at first, above every other notice
+    with st.container(border=True, key=f"overview_alert_{alert.key}"):
+        st.warning(f"**{alert.title}.** {fmt.plain(alert.reason)}", icon=":material/report:")
+        st.page_link(alert.page, label=f"Why: {PAGE_TITLES.get(alert.page, 'explain')} →")
+with st.container(border=True, key="overview_power"):
+    st.caption("PLAN FROM POWER")
+    entry, figures = st.columns([1, 3], gap="large")
+    power_plan_input(result, entry)
 if result is None:
     st.stop()
 
 d = result.to_dict()
-for alert in alerts(result):  # what a lender stops at first, above every other notice
-    with st.container(border=True, key=f"overview_alert_{alert.key}"):
-        st.warning(f"**{alert.title}.** {fmt.plain(alert.reason)}", icon=":material/report:")
-        st.page_link(alert.page, label=f"Why: {PAGE_TITLES.get(alert.page, 'explain')} →")
+POWER_HEADLINE = (
+    "gpus",
+    "racks",
+    "it_power_peak_kw",
+    "it_power_left_kw",
+    "tokens_per_second_per_mw",
+    "revenue_usd_per_mw_year",
+)
+with figures:
+    if result.envelope is not None:
+        metric_cards("overview_power_cards", [metrics.cards(d, POWER_HEADLINE)], font_rem=1.3, per_row=3)
+        st.caption(fmt.plain(result.envelope.sentence()))
+    else:
+        st.caption(
+            "Sized by GPU count. Switch on **Plan from power** to build the largest design whose peak IT load "
+            "(servers, network, storage, management, cooling pumps) fits the MW the site can deliver."
+        )
 compact_metrics("overview_cluster", 1.9)  # an NVL72 rack's "$3,194,100" fits five to a row at 1,280 px
 with st.container(border=True, key="overview_cluster"):
     st.caption("CLUSTER")
@@ -75,12 +97,12 @@ with st.container(border=True, key="overview_headline"):
 
 # One figure at a time: the browser draws only the open tab's (a plotly figure costs it 0.2–1 s).
 inputs = scenario_json(result.scenario)
-figures = [
+tabs = [
     ("TCO and the price path", tco_figure, "overview.tco"),
     ("Capex", capex_treemap_figure, "overview.capex"),
     ("Cash flow", cash_flow_figure, "overview.cash"),
 ]
-figure_tabs("overview.tab", figures, result, inputs=inputs)
+figure_tabs("overview.tab", tabs, result, inputs=inputs)
 
 parts = ", ".join(f"{fmt.pct(share, 0)} {name}" for name, share in share_by_basis(result.capex_lines).items())
 st.caption(

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pandas as pd
 import streamlit as st
 
-from neoplan import metrics, revenue
+from neoplan import formats, inference, market, metrics, revenue
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
+from neoplan.errors import ScenarioError
 from neoplan.model import Result
-from neoplan.scenario import ScenarioError, scenario_json
+from neoplan.pricebook import assumed, rental_contracts
+from neoplan.scenario import Scenario, scenario_json
+from ui.format import plain
 from ui.state import WIDGET_PREFIX, evaluate_current, evaluate_scenario, get_scenario, update_field
-from ui.widgets import field_input, figure_tabs, metric_cards
+from ui.widgets import field_info, field_input, figure_tabs, metric_cards
 
 PIN = "pricing.reserved_usd_per_gpu_hour"
 PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
 KPI_KEY = "pricing_kpis"
+SELL_LABELS = {"gpu_hours": "GPU-hours (rent GPUs)", "tokens": "Tokens (serve an API)", "mix": "A mix of both"}
+SCENARIO_LABELS = {
+    "interactive": "Interactive (chat speed, as list prices)",
+    "server": "Server (MLPerf's looser p99 limits)",
+    "offline": "Offline (batch, no latency bound)",
+}
 
 
 def _implied_reserved_price(result: Result | None = None) -> float:
@@ -22,8 +34,92 @@ def _implied_reserved_price(result: Result | None = None) -> float:
     if result is not None and result.scenario.pricing.reserved_usd_per_gpu_hour is None:
         prices = result.ops.revenue.reserved_usd_per_gpu_hour
         return float(prices[min(int(result.ops.dates.go_live_month), prices.size - 1)])
-    p = get_scenario().pricing
-    return p.usd_per_gpu_hour * p.reserved_price_multiple
+    scenario = get_scenario()
+    return scenario.pricing.usd_per_gpu_hour * _data_value(scenario, "pricing.reserved_price_multiple")
+
+
+FROM_DATA = {  # optional fields whose empty value means "from the market data", and the switch's label
+    "pricing.reserved_price_multiple": "Contract price of the term (data/rental_contracts.csv)",
+    "pricing.price_decline_per_year": "Generation's curve (data/price_curves.csv)",
+}
+
+
+def _data_value(scenario: Scenario, path: str) -> float:
+    """What the market data gives ``path`` when it is empty: the contract multiple, or the curve's average decline
+    over the first cluster's life [ratio or fraction]; the field's own value when it is set."""
+    try:
+        if path == "pricing.reserved_price_multiple":
+            return market.reserved_multiple(scenario)
+        go_live = revenue.dates(scenario.timeline).go_live_month
+        return market.scenario_average_decline(scenario, go_live)
+    except ScenarioError:  # a platform the market data does not know: the model reports it
+        return 0.0
+
+
+def _shown(path: str, value: float) -> float:
+    """A field value as its widget shows it: fractions in percent."""
+    fraction = (field_info(path)[0].json_schema_extra or {}).get("unit") == "fraction"  # type: ignore[union-attr]
+    return round(100.0 * value, 6) if fraction else round(value, 6)
+
+
+def _on_from_data(path: str) -> None:
+    """The switch: on, the field empties (the market data gives it); off, it starts from the data's value."""
+    if st.session_state[WIDGET_PREFIX + path + ".from_data"]:
+        update_field(path, None)
+    else:
+        update_field(path, _data_value(get_scenario(), path))
+
+
+def data_or_own_input(path: str, label: str, fmt: str) -> None:
+    """A switch "from the market data" and the number itself: while the switch is on the field is empty and shows
+    what the data gives; off, the number is the scenario's own (see :data:`FROM_DATA`)."""
+    scenario, switch = get_scenario(), WIDGET_PREFIX + path + ".from_data"
+    own: Any = scenario
+    for part in path.split("."):
+        own = getattr(own, part)
+    st.session_state[switch] = own is None  # always the scenario's state
+    st.checkbox(FROM_DATA[path], key=switch, on_change=_on_from_data, args=(path,))
+    data = _shown(path, _data_value(scenario, path))
+    field_input(path, label, fmt=fmt, disabled=own is None, placeholder=f"{fmt % data} from the data")
+
+
+def market_table(scenario: Scenario) -> pd.DataFrame:
+    """The platform's rows of data/rental_contracts.csv: contract, price, range, basis, date and source."""
+    rows = [row for (platform, _), row in rental_contracts().items() if platform == scenario.cluster.gpu_model]
+    return pd.DataFrame(
+        [
+            {
+                "Contract": r.contract,
+                "Term [months]": r.term_months,
+                "USD/GPU-h": r.usd_per_gpu_hour,
+                "Low": r.low_usd_per_gpu_hour,
+                "High": r.high_usd_per_gpu_hour,
+                "Basis": r.basis,
+                "Date": r.date,
+                "Source": r.source,
+            }
+            for r in rows
+        ]
+    )
+
+
+def curve_table(scenario: Scenario) -> pd.DataFrame:
+    """The platform generation's rows of data/price_curves.csv."""
+    curve = market.curve_of(scenario.cluster.gpu_model)
+    return pd.DataFrame(
+        [
+            {
+                "Year of age": r.age_year,
+                "Calendar year": curve.first_year + r.age_year,
+                "Decline": r.decline_per_year,
+                "Low": r.low_decline_per_year,
+                "High": r.high_decline_per_year,
+                "Basis": r.basis,
+                "Source": r.source,
+            }
+            for r in curve.rows
+        ]
+    )
 
 
 def _on_pin_toggle() -> None:
@@ -57,7 +153,10 @@ def reserved_price_input(result: Result | None) -> None:
 
 def contract_book_note() -> None:
     """The contract book in words, with this scenario's numbers: take-or-pay, on demand, renewals."""
-    p = get_scenario().pricing
+    scenario = get_scenario()
+    p = scenario.pricing
+    decline = _data_value(scenario, "pricing.price_decline_per_year")
+    path = "a flat" if p.price_decline_per_year is not None else "the generation's curve, on average"
     on_demand = max(p.utilization - p.reserved_share, 0.0)
     billed = p.reserved_share + on_demand
     st.caption(
@@ -67,8 +166,128 @@ def contract_book_note() -> None:
         f"{p.ramp_months} months, so {100 * billed:.0f} % of the hours are billed"
         + (" — more than are used: idle reserved GPUs still pay." if p.utilization < p.reserved_share else ".")
         + f" **Renewals:** every {p.reserved_term_months} months reserved contracts re-price to the market then: "
-        f"the headline price declined by {100 * p.price_decline_per_year:.0f} % a year × the reserved multiple "
-        f"{p.reserved_price_multiple:g} (a pinned price holds for the first term only)."
+        f"the headline price along the price path ({path} {100 * decline:.1f} % a year) × the reserved multiple "
+        f"{_data_value(scenario, 'pricing.reserved_price_multiple'):.3g} (a pinned price holds for the first term "
+        "only)."
+    )
+
+
+def token_inputs(result: Result | None) -> None:
+    """What is sold: GPU-hours, tokens or a mix; the workload, its latency, token prices and their decline."""
+    st.subheader("What is sold")
+    field_input("pricing.sell", "Sell", options_labels=SELL_LABELS)
+    p = get_scenario().pricing
+    if p.sell == "mix":
+        field_input("pricing.token_share", "Share served as tokens [% of GPU-hours]")
+    loads = inference.workloads()
+    field_input(
+        "pricing.workload", "Workload", options=list(loads), options_labels={k: w.name for k, w in loads.items()}
+    )
+    field_input("pricing.serving_scenario", "Latency", options=list(SCENARIO_LABELS), options_labels=SCENARIO_LABELS)
+    field_input("pricing.serving_load_factor", "Serving load factor [% of the benchmark rate]")
+    ref = inference.list_price(get_scenario())
+    field_input(
+        "pricing.usd_per_million_tokens.input",
+        "Input price [USD per million tokens]",
+        fmt="%.3f",
+        placeholder=f"{ref.usd_per_million_input:g} (median list price {ref.date})",
+    )
+    field_input(
+        "pricing.usd_per_million_tokens.output",
+        "Output price [USD per million tokens]",
+        fmt="%.3f",
+        placeholder=f"{ref.usd_per_million_output:g} (median list price {ref.date})",
+    )
+    trend = inference.reference_trend(loads[p.workload].model_key)
+    field_input(
+        "pricing.token_price_decline_per_year",
+        "Token price decline [% per year]",
+        placeholder=f"{100 * trend.decline_per_year:.0f} (same-model trend)",
+    )
+    if result is not None and result.tokens is not None:
+        t = result.tokens
+        st.caption(
+            f"**Price per million output tokens:** ${t.usd_per_million_output:g} + ${t.usd_per_million_input:g} × "
+            f"{t.workload.input_tokens:,} ÷ {t.workload.output_tokens:,} input per output tokens = "
+            f"{formats.usd_per_million_tokens(t.usd_per_million_tokens)}. Source: {t.price_source}; decline: "
+            f"{t.decline_source}."
+        )
+
+
+RENT, SERVE = "Rent GPU-hours", "Serve tokens"
+WAY_FIGURES = ("project_irr", "equity_irr", "npv_usd", "payback_months", "min_dscr")
+
+
+def _column(way: dict[str, float] | None, price: str, breakeven: str) -> list[str]:
+    """One way of selling as a table column: its returns (NaN = undefined), its price and break-even at go-live."""
+    if way is None:
+        return [""] * (len(WAY_FIGURES) + 2)
+    return [metrics.text(k, way[k] if way[k] == way[k] else None) for k in WAY_FIGURES] + [price, breakeven]
+
+
+def sale_comparison(result: Result) -> None:
+    """The same cluster rented by the GPU-hour and serving tokens: IRR, NPV and break-even each way."""
+    d = result.to_dict()
+    ways = result.returns_by_sale()
+    st.subheader("Rent GPU-hours or serve tokens — the same cluster")
+    t = result.tokens
+    serve = ways.get("tokens") if t is not None and t.row is not None else None
+    rent_column = _column(
+        ways["gpu_hours"],
+        formats.usd_per_gpu_hour(result.scenario.pricing.usd_per_gpu_hour),
+        metrics.text("breakeven_usd_per_gpu_hour", d["breakeven_usd_per_gpu_hour"]),
+    )
+    serve_column = _column(
+        serve,
+        metrics.text("usd_per_million_tokens", d["usd_per_million_tokens"]),
+        metrics.text("breakeven_usd_per_million_tokens", d["breakeven_usd_per_million_tokens"]),
+    )
+    rows = [metrics.METRICS[k].label for k in WAY_FIGURES] + ["Price at go-live", "Break-even at go-live"]
+    columns = {RENT: rent_column, SERVE: serve_column}
+    st.table(pd.DataFrame(columns, index=rows))
+    if t is None or t.row is None:
+        st.info(
+            f"No published {get_scenario().pricing.serving_scenario} throughput of {get_scenario().pricing.workload} "
+            f"on {result.platform.name}: token serving cannot be priced for it (data/inference_throughput.csv)."
+        )
+        return
+    row = t.row
+    st.caption(
+        f"**{metrics.text('tokens_per_second_per_gpu', d['tokens_per_second_per_gpu'])} per GPU** served on average "
+        f"({100 * t.serving_load_factor:.0f} % of the benchmark's {row.output_tokens_per_second_per_gpu:,.0f}) for "
+        f"{t.workload.name}, measured {row.interactivity_text()}: {row.benchmark} {row.result_id} "
+        f"({row.submitter}, {row.serving_stack}, {row.precision}; confidence {row.confidence}). "
+        f"**{metrics.METRICS['cost_usd_per_million_tokens'].label}:** "
+        f"{metrics.text('cost_usd_per_million_tokens', d['cost_usd_per_million_tokens'])} "
+        f"(= TCO {metrics.text('tco_usd_per_gpu_hour', d['tco_usd_per_gpu_hour'])} ÷ million tokens per GPU-hour)."
+    )
+    token_assumptions(result)
+    for warning in (w for w in result.warnings if w.startswith("pricing.serving_scenario")):
+        st.warning(plain(warning))
+
+
+def token_assumptions(result: Result) -> None:
+    """What the token revenue assumes, in words with this scenario's numbers."""
+    t = result.tokens
+    if t is None or t.row is None:
+        return
+    p, row = result.scenario.pricing, t.row
+    speed = row.interactivity_tokens_per_second_per_user
+    latency = row.scenario if speed is None else f"{row.scenario}, {speed:,.0f} tokens/s per user at p99"
+    derived = "; derived from a sibling platform's ratio, an estimate" if row.basis == "estimate" else ""
+    per_day = result.to_dict()["serving"]["output_tokens_per_day"] / 1e9
+    st.caption(
+        f"**What the token revenue assumes.** The benchmark's {row.output_tokens_per_second_per_gpu:,.0f} output "
+        f"tokens/s per GPU ({latency}{derived}) is the highest steady load that meets its latency limits; a fleet "
+        f"sized for its busiest hour serves {100 * t.serving_load_factor:.0f} % of it on average (the serving load "
+        f"factor; {assumed('pricing.serving_load_factor'):g} from DeepSeek's published day of serving), and the "
+        f"hours go through the same utilization ({100 * p.utilization:.0f} %) and contract book as rented GPU-hours. "
+        f"Every token sells at a chat-speed API's list price, "
+        f"{formats.usd_per_million_tokens(t.usd_per_million_tokens)} ({t.workload.input_tokens:,} input tokens per "
+        f"{t.workload.output_tokens:,} output: the benchmark's prompt cap, an upper bound), falling "
+        f"{100 * t.decline_per_year:.0f} % a year, and demand takes it all: serving every sellable GPU-hour needs "
+        f"buyers for about {per_day:,.0f} billion output tokens a day (DeepSeek's whole service, web and app "
+        f"included, served {inference.DEEPSEEK_OUTPUT_TOKENS_PER_DAY / 1e9:,.0f} billion on 2025-02-27/28)."
     )
 
 
@@ -103,17 +322,20 @@ with left:
     field_input("pricing.utilization", "Utilization [% of all GPU-hours used]")
     st.subheader("Contract book")
     field_input("pricing.reserved_share", "Reserved share, take-or-pay [%]")
-    field_input("pricing.reserved_price_multiple", "Reserved price [× headline]")
+    data_or_own_input("pricing.reserved_price_multiple", "Reserved price [× headline]", "%.3f")
     reserved_price_input(result)
     field_input("pricing.reserved_term_months", "Reserved term [months]")
     field_input("pricing.on_demand_price_multiple", "On-demand price [× headline]")
-    field_input("pricing.price_decline_per_year", "Price decline [% per year]")
+    data_or_own_input("pricing.price_decline_per_year", "Price decline [% per year, average]", "%.1f")
     field_input("pricing.ramp_months", "On-demand ramp-up [months]")
     field_input("pricing.sla_credit_share", "SLA credits [% of revenue]")
+    field_input("pricing.receivable_days", "Receivable days [days after the month]", fmt="%.0f")
     contract_book_note()
+    token_inputs(result)
 
 if result is not None:
     with right:
+        sale_comparison(result)
         inputs = scenario_json(result.scenario)
         figures = [
             ("Revenue", revenue_mix_figure, "pricing_revenue_chart"),
@@ -133,5 +355,14 @@ if result is not None:
                 "after go-live, reserved contracts pay their own price, and SLA credits, SG&A and tax come off "
                 "revenue; the lines are what a GPU-hour sells for at go-live and on average over the life."
             )
+        with st.expander("Market data: rental contracts and the price curve of this platform"):
+            st.caption(
+                "Prices per contract with the range their sources span (an estimate where no public price exists; "
+                "the Stress test takes those ranges), and the yearly decline of the generation's on-demand price by "
+                "year of age. The go-live date (the price book's date plus the go-live month) sets the age."
+            )
+            st.dataframe(market_table(result.scenario), hide_index=True, width="stretch")
+            st.dataframe(curve_table(result.scenario), hide_index=True, width="stretch")
         with st.expander("How this is computed"):
             st.markdown(revenue.__doc__ or "")
+            st.markdown(market.__doc__ or "")

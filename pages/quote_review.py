@@ -1,24 +1,38 @@
-"""Quote review: drop in an OEM quote, see each line classified, the padding flagged and what the design saves."""
+"""Quote review: drop in an OEM quote, see each line classified, the padding flagged and what the design saves.
+
+Every line's reading (class, per-server or total quantity, option, ignore) can be corrected in the Lines table;
+the size, findings and comparison follow. Corrections can be kept as the vendor's alias list in the library and
+are applied to the next quote from that vendor.
+"""
 
 from __future__ import annotations
 
+import json
 import logging
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from neoplan.charts.quote import findings_figure, quote_vs_recommended_figure
+from neoplan.library import LibraryError
 from neoplan.limits import QUOTE_FILE_MB, size_text
 from neoplan.quote import (
     DEFAULT_PRICE_TOLERANCE,
     MAX_QUOTE_BYTES,
+    READINGS,
     ParsedQuote,
     QuoteError,
     QuoteReview,
+    aliases_from,
     annotated_records,
     apply_recommendations,
+    classes,
+    default_rules,
+    guess_vendor,
+    parse_corrections,
     read_quote,
     review_quote,
     sample_quotes,
@@ -27,7 +41,7 @@ from neoplan.quote import (
 )
 from neoplan.scenario import ScenarioError
 from ui import format as fmt
-from ui.state import set_scenario
+from ui.state import get_library, set_scenario
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SAMPLE_LABELS = {
@@ -41,6 +55,14 @@ FILE = "quote.file"  # the uploaded quote (bytes, name), kept by the page: an up
 UPLOAD_ERROR = "quote.upload_error"
 SERVERS, SERVERS_KEPT = "quote.servers", "quote.servers_kept"
 RATE, RATE_KEPT = "quote.usd_rate", "quote.usd_rate_kept"
+OPTION, OPTION_KEPT = "quote.option", "quote.option_kept"
+SIZE_FROM, SIZE_FROM_KEPT = "quote.size_from", "quote.size_from_kept"
+VENDOR, VENDOR_KEPT = "quote.vendor", "quote.vendor_kept"
+CURRENCY, CURRENCY_KEPT = "quote.currency", "quote.currency_kept"
+CORRECTIONS = "quote.corrections"  # the user's corrections of the current quote: {"sheet!row": {field: value}}
+EDITOR_GEN = "quote.editor_gen"  # bumped when corrections are taken in: the editor starts from the new reading
+SAVED = "quote.saved_aliases"
+NO_VENDOR = "(none)"
 LIMIT_MB = QUOTE_FILE_MB  # neoplan.limits: the reader's limit, shown and enforced by the uploader
 
 
@@ -56,9 +78,11 @@ def _sample_label(name: str) -> str:
 
 
 def _fresh() -> None:
-    """A new quote starts fresh: servers quoted and the exchange rate are read from it again."""
-    for key in (SERVERS, SERVERS_KEPT, RATE, RATE_KEPT):
+    """A new quote starts fresh: servers quoted, the rate, the option, corrections and the vendor are read again."""
+    for key in (SERVERS, SERVERS_KEPT, RATE, RATE_KEPT, OPTION, OPTION_KEPT, SIZE_FROM, SIZE_FROM_KEPT, VENDOR,
+                VENDOR_KEPT, CURRENCY, CURRENCY_KEPT, CORRECTIONS, SAVED):  # fmt: skip
         st.session_state.pop(key, None)
+    st.session_state[EDITOR_GEN] = st.session_state.get(EDITOR_GEN, 0) + 1
 
 
 def _uploaded() -> None:
@@ -88,15 +112,111 @@ def _keep(widget: str, kept: str) -> None:
 
 
 @st.cache_data(max_entries=16, show_spinner="Reading the quote…")
-def _parse(data: bytes, name: str) -> ParsedQuote:
+def _parse(data: bytes, name: str, currency: str | None = None) -> ParsedQuote:
     """Read a quote (cached on its bytes)."""
-    return read_quote(data, name)
+    return read_quote(data, name, currency)
 
 
-@st.cache_data(max_entries=16, show_spinner="Reviewing the quote…")
-def _review(data: bytes, name: str, servers: int | None, tolerance: float, rate: float | None) -> QuoteReview:
-    """Read and review a quote (cached on its bytes and the inputs)."""
-    return review_quote(_parse(data, name), servers, price_tolerance=tolerance, usd_per_unit=rate)
+@st.cache_data(max_entries=32, show_spinner="Reviewing the quote…")
+def _review(
+    data: bytes,
+    name: str,
+    servers: int | None,
+    tolerance: float,
+    rate: float | None,
+    currency: str | None = None,
+    option: int | None = None,
+    size_from: str | None = None,
+    aliases: str = "[]",
+    corrections: str = "[]",
+) -> QuoteReview:
+    """Read and review a quote (cached on its bytes and the inputs; aliases and corrections as JSON)."""
+    return review_quote(
+        _parse(data, name, currency),
+        servers,
+        price_tolerance=tolerance,
+        usd_per_unit=rate,
+        option=option,
+        size_from=size_from,
+        aliases=json.loads(aliases),
+        corrections=json.loads(corrections),
+    )
+
+
+def _corrections() -> list[dict[str, Any]]:
+    """The user's corrections of the current quote, as review_quote reads them."""
+    out = []
+    for key, fix in st.session_state.get(CORRECTIONS, {}).items():
+        sheet, _, row = key.rpartition("!")
+        out.append({"sheet": sheet, "row": int(row), **fix})
+    return out
+
+
+def _take_edits(key: str, records: list[dict[str, Any]]) -> None:
+    """The Lines editor's changes as corrections (class, per server, option, ignore), then a fresh editor."""
+    edits = (st.session_state.get(key) or {}).get("edited_rows", {})
+    kept: dict[str, dict[str, Any]] = dict(st.session_state.get(CORRECTIONS, {}))
+    for index, changes in edits.items():
+        rec = records[int(index)]
+        fix = dict(kept.get(rec["key"], {}))
+        if "class" in changes:
+            fix["category"] = changes["class"] or None
+        if "per_server" in changes:
+            fix["quantity_basis"] = "per_server" if changes["per_server"] else "total"
+        if "option" in changes:
+            fix["option"] = changes["option"] or ""
+        if "ignore" in changes:
+            fix["ignore"] = bool(changes["ignore"])
+        kept[rec["key"]] = {k: v for k, v in fix.items() if v is not None}
+    st.session_state[CORRECTIONS] = kept
+    st.session_state[EDITOR_GEN] = st.session_state.get(EDITOR_GEN, 0) + 1
+
+
+def _clear_corrections() -> None:
+    st.session_state.pop(CORRECTIONS, None)
+    st.session_state[EDITOR_GEN] = st.session_state.get(EDITOR_GEN, 0) + 1
+
+
+def _save_aliases(parsed: ParsedQuote, name_key: str) -> None:
+    """Keep the corrections of lines' classes as the vendor's aliases (merged with the vendor's saved list)."""
+    vendor = (st.session_state.get(name_key) or "").strip()
+    if not vendor:
+        st.session_state[SAVED] = ("error", "Give the vendor's name to save its aliases.")
+        return
+    new = aliases_from(parse_corrections(_corrections(), default_rules()), parsed.lines)
+    if not new:
+        st.session_state[SAVED] = ("error", "Correct a line's class first: there is nothing to save.")
+        return
+    library = get_library()
+    try:
+        old = library.aliases(vendor)
+        merged = {a["pattern"]: a for a in old} | {a["pattern"]: a for a in new}
+        library.save_aliases(vendor, list(merged.values()))
+    except (LibraryError, ScenarioError) as exc:
+        st.session_state[SAVED] = ("error", f"Could not save the aliases: {fmt.plain(exc)}")
+        return
+    st.session_state[VENDOR] = st.session_state[VENDOR_KEPT] = vendor
+    st.session_state[SAVED] = (
+        "success",
+        f"Saved {len(new)} alias(es) for {fmt.plain(vendor)} ({len(merged)} in all): the next quote from this vendor "
+        "is read with them.",
+    )
+
+
+def _vendors() -> list[str]:
+    try:
+        return get_library().alias_vendors()
+    except LibraryError:
+        return []
+
+
+def _vendor_aliases(vendor: str | None) -> list[dict[str, str]]:
+    if not vendor or vendor == NO_VENDOR:
+        return []
+    try:
+        return get_library().aliases(vendor)
+    except LibraryError:
+        return []
 
 
 def _apply(review: QuoteReview) -> None:
@@ -112,6 +232,36 @@ def _apply(review: QuoteReview) -> None:
         f"Scenario set to “{fmt.plain(scenario.name)}”: {scenario.cluster.gpus:,} GPUs ({scenario.cluster.gpu_model}) "
         "with the optimized BoM. Every page now shows it; open Overview or Compute node.",
     )
+
+
+def _editor_records(review: QuoteReview, parsed: ParsedQuote) -> list[dict[str, Any]]:
+    """One record per line of the file (every option): its reading, editable (class, per server, option, ignore)."""
+    by_row = {(ln.sheet, ln.row): ln for ln in (*review.lines, *review.ignored)}
+    fixes = st.session_state.get(CORRECTIONS, {})
+    out = []
+    for raw in parsed.lines:
+        key = f"{raw.sheet}!{raw.row}"
+        ln = by_row.get((raw.sheet, raw.row))
+        fix = fixes.get(key, {})
+        basis = ln.quantity_basis if ln is not None else raw.quantity_basis
+        out.append(
+            {
+                "key": key,
+                "line": key if raw.sheet else f"row {raw.row}",
+                "class": (ln.component if ln is not None else fix.get("category")) or None,
+                "per_server": fix.get("quantity_basis", basis) in ("per_server", "per_parent"),
+                "option": fix.get("option", raw.option) or "",
+                "ignore": ln.status == "ignored" if ln is not None else bool(fix.get("ignore", raw.optional)),
+                "part_number": raw.part_number,
+                "description": raw.description,
+                "status": ln.status if ln is not None else "another option",
+                "confidence": ln.confidence if ln is not None else None,
+                "qty": ln.cluster_quantity if ln is not None else None,
+                "total_usd": ln.total_usd if ln is not None else None,
+                "findings": ", ".join(review.findings_of(ln.id)) if ln is not None else "",
+            }
+        )
+    return out
 
 
 def _source() -> tuple[bytes, str] | None:
@@ -189,7 +339,27 @@ if source is None:
     st.stop()
 data, name = source
 try:
-    parsed = _parse(data, name)
+    if CURRENCY not in st.session_state and st.session_state.get(CURRENCY_KEPT):
+        st.session_state[CURRENCY] = st.session_state[CURRENCY_KEPT]
+    currency = st.session_state.get(CURRENCY) or None
+    try:
+        parsed = _parse(data, name, currency)
+    except QuoteError as exc:
+        if "yuan" not in str(exc):
+            raise
+        st.error(f"Could not read the quote: {fmt.plain(exc)}")
+        with notes:
+            st.selectbox(
+                "Currency of the ¥ prices",
+                ["CNY", "JPY"],
+                index=None,
+                key=CURRENCY,
+                on_change=_keep,
+                args=(CURRENCY, CURRENCY_KEPT),
+                placeholder="yuan or yen?",
+                help="The quote marks its prices ¥ without saying whether it means yuan (CNY) or yen (JPY).",
+            )
+        st.stop()
     rate: float | None = None
     if parsed.currency != "USD":
         if RATE not in st.session_state:
@@ -210,8 +380,53 @@ try:
             st.info(f"The quote is in {parsed.currency}: give the USD rate (USD per 1 {parsed.currency}) to review it.")
             st.stop()
     servers_in = st.session_state.get(SERVERS)
+    for widget, kept_key in ((OPTION, OPTION_KEPT), (SIZE_FROM, SIZE_FROM_KEPT), (VENDOR, VENDOR_KEPT)):
+        if widget not in st.session_state and st.session_state.get(kept_key) is not None:
+            st.session_state[widget] = st.session_state[kept_key]
+    vendors = _vendors()
+    if VENDOR not in st.session_state:  # a saved vendor the quote's title block names
+        st.session_state[VENDOR] = guess_vendor(parsed.notes, vendors) if vendors else NO_VENDOR
+        if st.session_state[VENDOR] not in vendors:
+            st.session_state[VENDOR] = NO_VENDOR
+    with notes:
+        if vendors:
+            st.selectbox(
+                "Vendor aliases",
+                [NO_VENDOR, *vendors],
+                key=VENDOR,
+                on_change=_keep,
+                args=(VENDOR, VENDOR_KEPT),
+                help="The alias list saved for a vendor (Lines → save corrections): its lines are read with it. "
+                "Picked from the quote's title when a saved vendor is named there.",
+            )
+    aliases = _vendor_aliases(st.session_state.get(VENDOR))
+    options = parsed.options
+    if options:
+        if st.session_state.get(OPTION) not in range(1, len(options) + 1):
+            st.session_state[OPTION] = 1
+        with inputs:
+            st.radio(
+                "Alternative to review",
+                list(range(1, len(options) + 1)),
+                format_func=lambda k: options[k - 1],
+                key=OPTION,
+                horizontal=True,
+                on_change=_keep,
+                args=(OPTION, OPTION_KEPT),
+                help="The quote offers alternatives (Option A/B, 'select one'): each is reviewed on its own, never "
+                "summed.",
+            )
     review = _review(
-        data, name, int(servers_in) if servers_in else None, st.session_state["quote.tolerance_pct"] / 100, rate
+        data,
+        name,
+        int(servers_in) if servers_in else None,
+        st.session_state["quote.tolerance_pct"] / 100,
+        rate,
+        currency,
+        st.session_state.get(OPTION) if options else None,
+        st.session_state.get(SIZE_FROM) or None,
+        json.dumps(aliases),
+        json.dumps(_corrections()),
     )
 except QuoteError as exc:
     st.error(f"Could not read the quote: {fmt.plain(exc)}")
@@ -233,22 +448,52 @@ st.caption(
     f"{len(review.classified)} classified, {len(review.unsure)} unsure, {len(review.unmatched)} unmatched · "
     f"{sum(review.skipped.values())} rows skipped (titles, subtotals, tax, blanks)"
 )
-c = st.columns(4)
-c[0].metric("Quote total", fmt.usd(review.quote_total_usd), help="Everything the quote charges, for the cluster.")
+c = st.columns(5)
+option_text = f" ({fmt.plain(review.option)} only)" if review.option else ""
+c[0].metric(
+    "Quote total",
+    fmt.usd(review.quote_total_usd),
+    help=f"Everything the quote charges{option_text}, for the cluster.",
+)
 c[1].metric(
     "Recommended design",
     fmt.usd(review.recommended_total_usd),
     help="The optimized design at the quote's GPU count, over the components the quote prices "
-    f"({fmt.usd(review.compared_quote_usd)} of the quote).",
+    f"({fmt.usd(review.compared_quote_usd)} of the quote); quote minus design: {fmt.usd(review.saving_usd)}.",
 )
-saving = review.saving_usd
+padding = review.padding_saving_usd
 c[2].metric(
-    "Saving",
-    fmt.usd(saving),
-    delta=fmt.pct(saving / review.compared_quote_usd) if saving is not None and review.compared_quote_usd else None,
-    help="Compared part of the quote minus the recommended design.",
+    "Padding findings",
+    fmt.usd(padding),
+    delta=fmt.pct(padding / review.quote_total_usd) if review.quote_total_usd > 0 else None,
+    help="What the padding findings save together (overlaps counted once, never more than the lines they cite "
+    "cost): CPUs, memory, DPUs, Spectrum switches, licences, prices over the book.",
 )
-c[3].metric("Findings", fmt.count(len(review.findings)), help="Flagged lines; savings may overlap.")
+c[3].metric(
+    "Design change",
+    fmt.usd(review.design_change_usd),
+    help="What the recommended design changes in the fabric and storage (e.g. a 2:1 back end with DAC leaf-spine "
+    "links): the quote minus the design over those categories. Not padding: a different design.",
+)
+c[4].metric("Findings", fmt.count(len(review.findings)), help="Flagged lines; savings may overlap.")
+for conflict in review.conflicts:
+    st.warning(fmt.plain(conflict.sentence))
+if review.conflicts or review.size_from != "lines":
+    keys = [r.key for r in review.readings] or ["lines"]
+    labels = {r.key: f"{r.label}: {fmt.count(r.gpus) if r.gpus else '?'} GPUs" for r in review.readings}
+    if st.session_state.get(SIZE_FROM) not in keys:
+        st.session_state[SIZE_FROM] = review.size_from
+    st.selectbox(
+        "Size from",
+        [k for k in READINGS if k in keys],
+        format_func=lambda k: labels.get(k, k),
+        key=SIZE_FROM,
+        on_change=_keep,
+        args=(SIZE_FROM, SIZE_FROM_KEPT),
+        help="The readings of the cluster's size disagree: pick the one to size the cluster by.",
+    )
+if aliases:
+    st.caption(f"{len(aliases)} alias(es) of {fmt.plain(st.session_state[VENDOR])} applied.")
 for warning in review.warnings:
     st.warning(fmt.plain(warning))
 
@@ -327,8 +572,68 @@ with st.expander("Quote vs recommended design, component by component"):
 st.subheader("Lines")
 st.caption(
     "Each line as the file shows it (sheet!row), its identity, how sure it is, the price-book price per quoted unit "
-    "(like for like only) and the findings on it."
+    "(like for like only) and the findings on it. Correct a misread line in place — its class, whether its "
+    "quantity is per server, its option, or ignore it — and the size, findings and comparison follow."
 )
+records = _editor_records(review, parsed)
+editor_key = f"quote.editor.{st.session_state.get(EDITOR_GEN, 0)}"
+option_choices = ["", *review.options]
+st.data_editor(
+    pd.DataFrame(records).drop(columns=["key"]),
+    key=editor_key,
+    hide_index=True,
+    on_change=_take_edits,
+    args=(editor_key, records),
+    disabled=["line", "part_number", "description", "status", "confidence", "qty", "total_usd", "findings"],
+    column_order=[
+        "line",
+        "class",
+        "per_server",
+        *(["option"] if review.options else []),
+        "ignore",
+        "part_number",
+        "description",
+        "status",
+        "confidence",
+        "qty",
+        "total_usd",
+        "findings",
+    ],
+    column_config={
+        "line": st.column_config.TextColumn("Sheet!row", width="small"),
+        "class": st.column_config.SelectboxColumn("Class", options=classes(default_rules()), width="medium"),
+        "per_server": st.column_config.CheckboxColumn("Per server", help="The quantity is per server."),
+        "option": st.column_config.SelectboxColumn("Option", options=option_choices),
+        "ignore": st.column_config.CheckboxColumn("Ignore", help="Not a line: left out of total, size, findings."),
+        "part_number": "Part number",
+        "description": st.column_config.TextColumn("Description", width="large"),
+        "status": "Status",
+        "confidence": st.column_config.NumberColumn("Confidence", format="%.2f"),
+        "qty": st.column_config.NumberColumn("Qty (order)", format="%.0f"),
+        "total_usd": st.column_config.NumberColumn("Total (USD)", format="dollar"),
+        "findings": "Findings",
+    },
+)
+fixes = st.session_state.get(CORRECTIONS, {})
+if fixes:
+    save_name, save_button, clear_button = st.columns([3, 2, 1], vertical_alignment="bottom")
+    name_key = "quote.alias_vendor_name"
+    if not st.session_state.get(name_key):
+        picked = st.session_state.get(VENDOR)
+        st.session_state[name_key] = picked if picked and picked != NO_VENDOR else guess_vendor(parsed.notes)
+    save_name.text_input("Vendor", key=name_key, help="The vendor whose next quotes are read with these aliases.")
+    save_button.button(
+        "Save corrections as vendor aliases",
+        key="quote.save_aliases",
+        on_click=_save_aliases,
+        args=(parsed, name_key),
+        help="Each corrected line's part number (else its description) → its class, in the scenario library.",
+    )
+    clear_button.button("Undo corrections", key="quote.clear_corrections", on_click=_clear_corrections)
+    st.caption(f"{len(fixes)} line(s) corrected by you.")
+saved = st.session_state.pop(SAVED, None)
+if saved is not None:
+    (st.success if saved[0] == "success" else st.error)(saved[1])
 lines = pd.DataFrame(annotated_records(review))
 columns: dict[str, str | fmt.ColumnConfig] = {
     "source": "Sheet!row",
@@ -347,7 +652,6 @@ columns: dict[str, str | fmt.ColumnConfig] = {
     "part_number": "Part number",
     "section": "Section",
 }
-st.dataframe(lines, hide_index=True, key="quote.lines", column_order=list(columns), column_config=columns)
 short = ["source", "part_number", "description", "component", "confidence", "cluster_quantity", "total_usd"]
 st.subheader("Unsure lines")
 if review.unsure:
@@ -365,6 +669,10 @@ if review.unsure:
 else:
     st.caption("Every identified line is sure enough to be used.")
 st.subheader("Could not price")
+if review.withheld:
+    st.caption("These findings were withheld: they would break an invariant, so no saving is claimed.")
+    for w in review.withheld:
+        st.text(f"{w.finding.title} ({w.finding.where}): {w.reason}")
 if review.could_not_price:
     st.caption(
         "These lines cost more than 3× or less than ⅓ of the price book's item of the same class: the class is "

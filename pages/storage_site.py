@@ -178,6 +178,9 @@ if tab_site.open is not False:
                 field_input("facility.idle_power_share", "Idle draw [% of max]")
                 field_input("facility.busy_power_share", "Busy draw [% of max]")
                 field_input("facility.cdu_power_share", "CDU pumps, liquid cooling [% of the heat to liquid]")
+            with st.expander("Cooling limits"):
+                field_input("facility.air_cooled_rack_limit_kw", "Air cooling limit per rack [kW]", fmt="%.0f")
+                field_input("facility.liquid_colo_premium", "Colocation premium for liquid cooling [%]")
         if result is not None:
             f = result.facility
             with right.container(key=f"{METRICS_KEY}_site"):
@@ -306,6 +309,7 @@ if tab_opex.open is not False:
             field_input("opex.ufm_subscription", "UFM as a yearly subscription")
             field_input("opex.transit_usd_per_month", "Transit and cross-connects [USD/month]", fmt="%.0f")
             field_input("opex.sga_rate", "SG&A [% of revenue]")
+            field_input("opex.escalation_per_year", "Opex escalation [% per year]")
         if result is not None:
             with right.container(key=f"{METRICS_KEY}_opex"):
                 first, run_rate = result.opex_for_year(1), result.opex_usd_per_year

@@ -82,6 +82,17 @@ def percentile_text(value: float | None) -> str:
     return fmt.NA if value is None else f"P{value:.0f}"
 
 
+SE_NOTE = (
+    "√(p (1 − p) / draws). A percentile's standard error (± SE columns) is half the gap between the draws ranked "
+    "n·q ∓ √(n·q·(1 − q)), the order-statistic method."
+)
+
+
+def with_error(probability: float, mc: stress.MonteCarlo) -> str:
+    """A probability with its standard error: ``12.3 % ± 0.7 %``."""
+    return f"{fmt.pct(probability)} ± {fmt.pct(mc.probability_error(probability))}"
+
+
 def where_text(where: float | None, probability_of_loss: float) -> str:
     """One sentence: where the scenario's equity IRR sits in the Monte Carlo, and what the loss figure means."""
     if where is None:
@@ -421,29 +432,30 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
     p = st.columns(3)
     p[0].metric(
         "Probability of loss",
-        fmt.pct(mc.probability_of_loss),
+        with_error(mc.probability_of_loss, mc),
         border=True,
-        help="Share of draws in which equity gets back less cash than it put in (equity MOIC < 1).",
+        help="Share of draws in which equity gets back less cash than it put in (equity MOIC < 1). "
+        f"± its standard error, {SE_NOTE}",
     )
     p[1].metric(
         "Probability NPV < 0",
-        fmt.pct(mc.probability_npv_negative),
+        with_error(mc.probability_npv_negative, mc),
         border=True,
-        help="Share of draws in which the project misses the hurdle rate.",
+        help=f"Share of draws in which the project misses the hurdle rate. ± its standard error, {SE_NOTE}",
     )
     p[2].metric(
         f"Covenant breach (DSCR < {mc.covenant_dscr:.2f}×)",
-        fmt.pct(mc.probability_dscr_breach),
+        with_error(mc.probability_dscr_breach, mc),
         border=True,
         help="Probability of a covenant breach: the share of draws whose minimum yearly DSCR falls below the "
-        "covenant (the scenario's "
-        "financing.covenant_dscr unless changed here).",
+        f"covenant (the scenario's financing.covenant_dscr unless changed here). ± its standard error, {SE_NOTE}",
     )
     table = pd.DataFrame(
         [
             {
                 "Metric": METRIC_CHOICES[m],
                 **{k.upper(): show_metric(v, m) for k, v in mc.percentiles(m).items()},
+                **{f"± SE {k.upper()}": show_metric(v, m) for k, v in mc.percentile_errors(m).items()},
                 "Scenario": show_metric(mc.deterministic.get(m), m),
                 "Scenario sits at": percentile_text(mc.base_percentile(m)),
             }
@@ -578,8 +590,8 @@ result = evaluate_current()
 if result is None:
     st.stop()
 scenario = get_scenario()
-base = stress.base_values(scenario)
-defaults = stress.default_ranges(scenario)
+base = stress.base_values(result)  # a loan fixed at close: the debt share drawn then
+defaults = stress.default_ranges(result)
 follow_scenario(base, defaults)
 
 kpi_cards(result.kpis)

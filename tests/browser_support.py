@@ -87,10 +87,20 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(library: Path, root: Path = ROOT) -> Iterator[str]:
+def streamlit_server(
+    library: Path,
+    root: Path = ROOT,
+    *,
+    port: int | None = None,
+    args: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
+) -> Iterator[str]:
     """`streamlit run app.py` of the checkout ``root`` on a free localhost port with its own scenario library;
-    yields the URL."""
-    port = free_port()
+    yields the URL.
+
+    ``args`` are more options for ``streamlit run`` (``--secrets.files=…``), ``env`` more environment variables.
+    """
+    port = port or free_port()
     cmd = [
         sys.executable,
         "-m",
@@ -102,9 +112,10 @@ def streamlit_server(library: Path, root: Path = ROOT) -> Iterator[str]:
         "--server.address=127.0.0.1",
         "--browser.gatherUsageStats=false",
         "--server.fileWatcherType=none",
+        *args,
     ]
-    env = {**os.environ, "NEOPLAN_LIBRARY": str(library)}
-    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    environment = {**os.environ, "NEOPLAN_LIBRARY": str(library), **(env or {})}
+    proc = subprocess.Popen(cmd, cwd=root, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 import neoplan
@@ -65,19 +66,11 @@ def metric(at: AppTest, label: str) -> str:
     raise AssertionError(f"no metric {label!r} among {[m.label for m in at.metric]}")
 
 
-@pytest.fixture(scope="session")
-def optimized() -> neoplan.Result:
-    """The optimized preset, evaluated once for the whole run (tests must not mutate it)."""
-    return neoplan.evaluate(neoplan.load_scenario("optimized"))
-
-
 @pytest.fixture
 def run_like_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every AppTest run goes through app.py's st.navigation, as on the server (ui.state switches Streamlit's
+    """Every AppTest run of app.py goes through its st.navigation, as on the server (ui.state switches Streamlit's
     pages/-folder mode off there); AppTest would otherwise switch it back on for each run and run pages without
-    app.py's header and sidebar. Use with ``pytestmark = pytest.mark.usefixtures("run_like_the_server")``."""
-    from streamlit.runtime.pages_manager import PagesManager
-
+    app.py. Use with ``pytestmark = pytest.mark.usefixtures("run_like_the_server")``."""
     original = PagesManager.__init__
 
     def init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -85,3 +78,9 @@ def run_like_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
         PagesManager.uses_pages_directory = False
 
     monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+@pytest.fixture(scope="session")
+def optimized() -> neoplan.Result:
+    """The optimized preset, evaluated once for the whole run (tests must not mutate it)."""
+    return neoplan.evaluate(neoplan.load_scenario("optimized"))

@@ -146,6 +146,7 @@ def opexes() -> st.SearchStrategy[dict[str, Any]]:
             "support_rate": floats(0, 1),
             "ai_enterprise": st.booleans(),
             "sga_rate": floats(0, 1),
+            "escalation_per_year": floats(0, 0.3),
         },
     )
 
@@ -166,6 +167,11 @@ def financings(draw: st.DrawFn) -> dict[str, Any]:
                     "hurdle_rate": floats(0, 1),
                     "tax_rate": floats(0, 1),
                     "capitalize_idc": st.booleans(),
+                    "credit_spread": floats(0, 0.3),
+                    "dsra_months": st.integers(0, 24),
+                    "sizing": st.sampled_from(["capex_share", "contracted_revenue"]),
+                    "tax_depreciation": st.sampled_from(["straight_line", "macrs_5"]),
+                    "tax_life_months": st.none() | st.integers(12, 360),
                 },
             )
         )
@@ -183,6 +189,7 @@ def pricings() -> st.SearchStrategy[dict[str, Any]]:
             "reserved_usd_per_gpu_hour": st.none() | floats(0, 100),
             "price_decline_per_year": floats(0, 0.95),
             "ramp_months": st.integers(0, 36),
+            "receivable_days": floats(0, 180),
         },
     )
 
@@ -195,7 +202,7 @@ def timelines() -> st.SearchStrategy[dict[str, Any]]:
             "integration_burn_in_weeks": floats(0, 26),
             "deposit_share": floats(0, 1),
             "horizon_months": st.integers(12, 240),
-            "residual_value_share": floats(0, 1),
+            "residual_value_share": st.none() | floats(0, 1),
         },
     )
 

@@ -9,9 +9,10 @@ from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
 import neoplan
+from neoplan import market
 from neoplan.alerts import alerts, covenant_breach, negative_npv
 from neoplan.charts.finance import tco_figure
-from neoplan.formats import ratio, usd, usd_per_gpu_hour
+from neoplan.formats import pct, ratio, usd, usd_per_gpu_hour
 
 pytestmark = pytest.mark.usefixtures("run_like_the_server")
 
@@ -26,14 +27,16 @@ def test_the_default_plan_breaches_its_covenant_and_loses_money() -> None:
     assert breach is not None and loss is not None
     assert f"Minimum DSCR {ratio(r.kpis['min_dscr'])}" in breach.reason and "below the 1.20× covenant" in breach.reason
     assert breach.page == "pages/financing.py" and loss.page == "pages/pricing.py"
-    assert f"NPV {usd(r.kpis['npv_usd'])}" in loss.reason and "prices fall 13 % a year" in loss.reason
+    decline = market.scenario_average_decline(r.scenario, r.ops.dates.go_live_month)  # the Hopper curve's average
+    assert f"NPV {usd(r.kpis['npv_usd'])}" in loss.reason and f"prices fall {pct(decline, 0)} a year" in loss.reason
     assert usd_per_gpu_hour(r.sold_usd_per_gpu_hour_lifetime) in loss.reason
     assert [a.key for a in alerts(r)] == ["covenant_breach", "negative_npv"]
     assert all("\n" not in a.reason for a in alerts(r))
 
 
 def test_a_plan_that_pays_raises_no_alert() -> None:
-    assert alerts(neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack"))) == []
+    paying = {"base": "gb200_nvl72_18rack", "financing": {"debt_share": 0.2}}  # NPV > 0, min DSCR 1.34×
+    assert alerts(neoplan.evaluate(neoplan.load_scenario(paying))) == []
 
 
 def test_no_debt_no_covenant() -> None:
@@ -46,13 +49,17 @@ def test_a_price_above_break_even_clears_the_npv_alert() -> None:
 
 
 def test_with_one_flat_price_every_sold_hour_sells_at_the_headline() -> None:
-    """No decline, no reserved book, no ramp, no credits, no performance discount: the price path is flat."""
+    """No decline, no reserved book, no ramp, no credits, no performance discount, no churn or acceptance test: the
+    price path is flat, at the headline × the market tier's on-demand premium."""
+    no_churn = {f"churn_{tier}_per_year": 0.0 for tier in ("gold", "silver", "bronze")}
     r = _result(
         pricing={"price_decline_per_year": 0.0, "reserved_share": 0.0, "ramp_months": 0, "sla_credit_share": 0.0},
         operations={"sla_credits": "fixed_share", "performance_elasticity": 0.0},
+        customers={**no_churn, "acceptance_test_days": 0, "acceptance_failure_credit": 0.0},
     )
-    assert r.sold_usd_per_gpu_hour_at_go_live == pytest.approx(2.80, rel=1e-12)
-    assert r.sold_usd_per_gpu_hour_lifetime == pytest.approx(2.80, rel=1e-12)
+    flat = r.scenario.pricing.usd_per_gpu_hour * (1 + r.to_dict()["customers"]["on_demand_premium"])
+    assert r.sold_usd_per_gpu_hour_at_go_live == pytest.approx(flat, rel=1e-12)
+    assert r.sold_usd_per_gpu_hour_lifetime == pytest.approx(flat, rel=1e-12)
 
 
 def test_the_lifetime_price_falls_with_the_decline_and_sits_below_go_live() -> None:
@@ -69,7 +76,8 @@ def test_the_tco_chart_draws_the_price_path() -> None:
     assert f"sold on average ${r.sold_usd_per_gpu_hour_lifetime:.2f}" in notes
     assert f"sold at go-live ${r.sold_usd_per_gpu_hour_at_go_live:.2f}" in notes
     assert "headline price" not in " ".join(notes)
-    assert "margin on the average sold price −5%" in fig.layout.title.text  # TCO $2.00 over $1.91: a loss, as NPV
+    margin = 1 - r.kpis["tco_usd_per_gpu_hour"] / r.sold_usd_per_gpu_hour_lifetime  # TCO $2.02 over $1.85: a loss
+    assert margin < 0 and f"margin on the average sold price −{abs(margin):.0%}" in fig.layout.title.text
 
 
 def test_overview_shows_the_alerts_above_the_dated_book_notice_with_links() -> None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
 import streamlit as st
 from conftest import ROOT, page_path, run_page
 from conftest import metric as _metric
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 import neoplan
@@ -21,17 +21,7 @@ APP = page_path("app")
 PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 
 
-@pytest.fixture(autouse=True)
-def _run_like_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every run goes through app.py's st.navigation, as on the server (ui.state switches Streamlit's pages/-folder
-    mode off there); AppTest would otherwise switch it back on for each run and run pages without app.py."""
-    original = PagesManager.__init__
-
-    def init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        original(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init)
+pytestmark = pytest.mark.usefixtures("run_like_the_server")
 
 
 def _app() -> AppTest:
@@ -170,23 +160,34 @@ def test_header_marks_unsaved_changes_reverts_and_undoes() -> None:
     assert not at.exception
 
 
-def test_a_refreshed_session_reopens_its_draft() -> None:
+def _draft_rows() -> int:
+    with sqlite3.connect(default_path()) as db:
+        return int(db.execute("SELECT count(*) FROM drafts").fetchone()[0])
+
+
+def test_a_refreshed_session_takes_its_draft_over_in_place() -> None:
     at = _app()
     at.switch_page("pages/compute_node.py").run()
     at.text_input(key="w.cluster.gpus").input(str(2048)).run()
     draft = at.session_state["scenario_draft_id"]
-    again = AppTest.from_file(APP, default_timeout=60)  # a new browser session with the same URL
+    rows = _draft_rows()
+    again = AppTest.from_file(APP, default_timeout=60)  # a new browser session with the same URL: a refresh
     again.query_params["draft"] = draft
     again.run()
     assert not again.exception
     assert _metric(again, "GPUs") == "2,048"
     assert "unsaved changes" in _markdown(again)
-    copy = again.session_state["scenario_draft_id"]
-    assert copy != draft  # its own copy: two tabs never write to one draft
-    third = AppTest.from_file(APP, default_timeout=60)  # and a refresh of that tab
-    third.query_params["draft"] = copy
+    assert again.session_state["scenario_draft_id"] == draft  # the same draft, updated in place ...
+    again.switch_page("pages/compute_node.py").run()
+    again.text_input(key="w.cluster.gpus").input("4096").run()
+    assert _draft_rows() == rows  # ... not a new row per refresh
+    at.text_input(key="w.cluster.gpus").input("512").run()  # the old tab, still open, edits again:
+    assert at.session_state["scenario_draft_id"] != draft  # it moves to a draft of its own
+    assert _draft_rows() == rows + 1
+    third = AppTest.from_file(APP, default_timeout=60)  # a refresh of the tab that took the draft over
+    third.query_params["draft"] = draft
     third.run()
-    assert _metric(third, "GPUs") == "2,048"
+    assert _metric(third, "GPUs") == "4,096"  # its edit, not the old tab's
     stranger = AppTest.from_file(APP, default_timeout=60)
     stranger.query_params["draft"] = "no-such-draft-0123456789"
     stranger.run()
@@ -253,7 +254,8 @@ def test_a_corrupt_library_never_takes_the_app_down(tmp_path: Path, monkeypatch:
     monkeypatch.setenv("NEOPLAN_LIBRARY", str(broken))
     at = _app()
     warnings = [w.value for w in at.sidebar.warning]
-    assert len(warnings) == 1 and str(broken) in _text(warnings[0])  # one message, naming the file
+    assert len(warnings) == 1 and "not a readable database" in _text(warnings[0])  # one message ...
+    assert str(tmp_path) not in _text(warnings[0])  # ... that never shows a visitor where the library is
     assert "Presets still work" in _text(warnings[0])
     _keyed(at.sidebar.selectbox, "sidebar.open.").set_value("reference").run()
     assert _metric(at, "Node price") == "$270,000"

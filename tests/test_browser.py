@@ -42,6 +42,7 @@ PAGES = [
     ("Network", "network", fmt.usd(_DEFAULT.capex_usd["backend_network"])),
     ("Storage & site", "storage_site", "Storage servers"),
     ("Operations", "operations", "Readiness checklist"),
+    ("Design search", "search", "Designs built"),
     ("Financing", "financing", fmt.pct(_DEFAULT.kpis["equity_irr"])),
     ("Pricing & revenue", "pricing", fmt.usd_per_gpu_hour(_DEFAULT.kpis["breakeven_usd_per_gpu_hour"])),
     ("Results", "results", fmt.usd_per_gpu_hour(_DEFAULT.kpis["tco_usd_per_gpu_hour"])),
@@ -318,3 +319,50 @@ def test_operations_checklist_moves_the_figures_and_stays(tab: Any) -> None:
     assert not box.locator("input").is_checked()
     assert (metric(tab, "Goodput"), metric(tab, "NPV")) == after
     no_exception(tab, "Operations")
+
+
+def test_plan_from_power_journey(tab: Any) -> None:
+    """Overview: switch on Plan from power, give 10 MW: the design fills it and the power-first figures show."""
+    ten = neoplan.evaluate(
+        neoplan.load_scenario(
+            {"base": DEFAULT_PRESET, "cluster": {"size_by": "power"}, "facility": {"it_power_mw": 10}}
+        )
+    )
+    tab.get_by_test_id("stCheckbox").get_by_text("Plan from power", exact=True).click()
+    settle(tab)
+    mw = tab.get_by_role("textbox", name=re.compile("IT power available"))
+    mw.fill("10")
+    mw.press("Enter")
+    settle(tab)
+    assert metric(tab, "GPUs") == fmt.count(ten.gpus) == "7,288"
+    assert metric(tab, "Envelope left") == fmt.kw(ten.to_dict()["it_power_left_kw"])
+    assert metric(tab, "Tokens per MW") == fmt.tokens_per_second(ten.tokens_per_second_per_mw)
+    assert metric(tab, "Revenue per MW-year") == fmt.usd(ten.revenue_usd_per_mw_year)
+    assert "kW unused" in tab.get_by_test_id("stMain").inner_text()
+    go(tab, "Pricing & revenue")  # the same 10 MW cluster, rented or serving tokens
+    ways = tab.get_by_test_id("stTable").first.inner_text()
+    assert fmt.usd(ten.returns_by_sale()["tokens"]["npv_usd"]) in ways and "Serve tokens" in ways
+    no_exception(tab, "Pricing & revenue")
+
+
+def test_open_a_search_row_as_the_scenario(tab: Any) -> None:
+    found = neoplan.search(neoplan.load_scenario(DEFAULT_PRESET))
+    row = found.table.iloc[1]
+    go(tab, "Design search")
+    assert metric(tab, "Designs built") == "240"
+    label = (
+        f"2. {row['gpu_model']} · {row['topology']} {row['oversubscription']:g}:1 · {row['nics_per_node']} NICs · "
+        f"{row['storage']} · {fmt.pct(row['debt_share'], 0)} debt"
+    )
+    picker = tab.get_by_test_id("stSelectbox").filter(has_text="Open a design as the scenario").first.locator("input")
+    picker.click()
+    if picker.get_attribute("aria-expanded") != "true":  # below a data grid the first click only focuses it
+        picker.press("ArrowDown")
+    tab.get_by_role("option", name=label, exact=True).click()
+    settle(tab)
+    tab.get_by_role("button", name="Open as scenario").click()
+    settle(tab)
+    assert metric(tab, "GPUs") == fmt.count(row["gpus"])  # Overview now shows the opened design
+    assert "search rank 2" in header_text(tab)
+    assert fmt.usd(found.table.iloc[1]["capex_usd"]) in tab.get_by_test_id("stMain").inner_text()
+    no_exception(tab, "Overview")

@@ -190,7 +190,7 @@ def test_h100_to_b200_to_gb200_brings_each_platforms_defaults_and_keeps_the_user
     go(tab, "Compute node")
     _choose(tab, "GPU platform", "NVIDIA HGX B200 8-GPU (SXM6)")
     note = tab.get_by_test_id("stMain").get_by_test_id("stAlertContentInfo").inner_text()
-    assert "price book 2024-10 → 2026-11" in note and "rack power 41 kW → 60 kW" in note, note
+    assert "price book 2024-10 → 2026-11" in note and "rack power 41 kW → 30 kW" in note, note
     assert "kept your rental price $3.50/GPU-h: you set it" in note, note
     mine = {"pricing": {"usd_per_gpu_hour": 3.5}, "facility": {"pue": 1.3}}
     b200 = _expected({"cluster": {"gpu_model": "b200-sxm", "platform_defaults": True}, **mine})

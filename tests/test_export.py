@@ -90,8 +90,12 @@ def _lf(text: str) -> str:
 
 
 def _same(a: object, b: object) -> bool:
+    """Equal numbers (to 1e-12), an empty cell where the model's value is undefined (nan), or equal values."""
     if isinstance(a, float | int) and isinstance(b, float | int) and not isinstance(a, bool):
         return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-9)
+    for cell, value in ((a, b), (b, a)):
+        if cell is None and isinstance(value, float) and math.isnan(value):
+            return True
     return a == b
 
 
@@ -126,7 +130,8 @@ def test_kpi_sheet_formats_money_rates_and_months(workbook) -> None:  # type: ig
     assert cells["capex_usd.total"].number_format.startswith('"$"#,##0')
     assert cells["tco_usd_per_gpu_hour"].number_format == '"$"#,##0.00'
     assert cells["project_irr"].number_format == "0.0%"
-    assert cells["payback_months"].number_format == "0.0"
+    assert cells["go_live_month"].number_format == "0.0"  # months (the preset's payback is undefined: empty)
+    assert cells["payback_months"].value is None
     assert cells["gpus"].number_format == "#,##0"
 
 
@@ -193,6 +198,29 @@ def test_other_sheets_match_the_result(workbook, result) -> None:  # type: ignor
     pnl = {r["line"]: r for r in _rows(workbook["P&L"])}
     assert pnl["Net income"]["Total"] == pytest.approx(pnl_by_year(result).loc["Total", "net_income_usd"])
     assert workbook["P&L"]["B5"].number_format.startswith('"$"')
+
+
+def test_the_debt_sheet_shows_the_schedule_fixed_at_close_the_reserve_and_the_sweep() -> None:
+    r = evaluate(load_scenario({"base": "optimized", "financing": {"dsra_months": 6, "term_months": 84}}))
+    sheet = load_workbook(io.BytesIO(ex.workbook_bytes(r, ex.stress_run(r, stress.Settings(draws=50, grid_points=3)))))[
+        "P&L"
+    ]
+    cells = {str(c.value): c for row in sheet.iter_rows() for c in row if c.value is not None}
+    for label in (
+        "Principal repaid (schedule fixed at close)",
+        "Swept from sale proceeds",
+        "Debt service reserve funded",
+        "Debt service reserve released",
+        "Loan at financial close",
+    ):
+        assert label in cells, label
+    swept = cells["Sale proceeds swept into the loan"]
+    assert sheet.cell(swept.row, swept.column + 1).value == pytest.approx(float(r.ops.cash.debt.swept.sum()))
+    reserve = next(c for text, c in cells.items() if text.startswith("Debt service reserve (6 months)"))
+    assert sheet.cell(reserve.row, reserve.column + 1).value == pytest.approx(
+        float(r.ops.cash.debt.reserve_funded.sum())
+    )
+    assert float(r.ops.cash.debt.swept.sum()) > 0  # an 84-month loan: the horizon's sale repays part of it
 
 
 def test_workbook_holds_values_only(hostile_workbook_bytes: bytes) -> None:
@@ -314,7 +342,7 @@ def test_report_shows_the_headline_kpis(report: str, result) -> None:  # type: i
         ex.show(k["project_irr"], "pct"),
         ex.show(k["equity_irr"], "pct"),
         ex.show(k["npv_usd"], "usd"),
-        f"{ex.show(k['payback_months'], 'months')} months",
+        f"{ex.show(k['payback_months'], 'months')} months" if k["payback_months"] is not None else "n/a",
         ex.show(k["min_dscr"], "ratio"),
         result.scenario.name.replace("'", "&#x27;"),
     ):

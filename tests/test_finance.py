@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import numpy_financial as npf
@@ -11,6 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import neoplan
+from neoplan import finance
 from neoplan.errors import ScenarioError
 from neoplan.finance import (
     annuity_payment,
@@ -23,14 +25,13 @@ from neoplan.finance import (
     min_dscr,
     npv,
     payback_months,
-    payback_months_pair,
     sculpted_size_warnings,
     tax_with_loss_carry_forward,
 )
 from neoplan.irr import irr_annual, irr_candidates_annual
 from neoplan.returns import _irr_reason
 from neoplan.scenario import Financing
-from neoplan.timebase import monthly_rate
+from neoplan.timebase import DAYS_PER_MONTH, monthly_rate
 
 MONTHS = 72
 
@@ -98,28 +99,16 @@ def test_annuity_loan_matches_numpy_financial() -> None:
     np.testing.assert_allclose(debt.interest[0, :60], -npf.ipmt(r, np.arange(1, 61), 60, 1_000_000.0), rtol=1e-9)
 
 
-def test_annuity_payment_is_numpy_financial_pmt_exactly() -> None:
+def test_annuity_payment_is_numpy_financial_pmt() -> None:
+    """Another code path (npf), so to a relative 1e-12; rates of at most 1e-9 a month repay principal / months."""
     rng = np.random.default_rng(7)
     rates = np.concatenate([[0.0, 1e-12, 1e-9, 2e-9, 0.01, 0.5, 3.0], rng.uniform(0.0, 0.05, 40)])
     principal = np.concatenate([[0.0, -0.0, 1.0, 1e15, -5e6, 1e-300, 7.5], rng.uniform(-1e9, 1e9, 40)])
     months = np.concatenate([[1, 2, 12, 60, 240, 600, 3], rng.integers(1, 360, 40)])
     positive = rates > 1e-9
     expected = np.where(positive, -npf.pmt(np.where(positive, rates, 1.0), months, principal), principal / months)
-    assert annuity_payment(principal, rates, months).tobytes() == expected.tobytes()  # bit for bit, signed zeros too
-    assert (
-        annuity_payment(np.array([1e6]), np.array([0.01]), 60).tobytes()
-        == (-npf.pmt(np.array([0.01]), 60, np.array([1e6]))).tobytes()
-    )
-
-
-def test_payback_pair_is_both_paybacks() -> None:
-    rng = np.random.default_rng(3)
-    flows = np.concatenate([rng.normal(1e6, 1e6, (6, 48)), -np.ones((1, 48)), np.ones((1, 48))])
-    flows[:, :6] -= 4e6  # most rows start in the red
-    plain, discounted = payback_months_pair(flows, 0.1)
-    assert plain.tobytes() == payback_months(flows).tobytes()
-    assert discounted.tobytes() == payback_months(flows, 0.1).tobytes()
-    assert np.isfinite(plain).any() and np.isnan(plain).any()  # both kinds of row are exercised
+    np.testing.assert_allclose(annuity_payment(principal, rates, months), expected, rtol=1e-12, atol=0)
+    assert float(annuity_payment(1e6, 0.01, 60)) == pytest.approx(-npf.pmt(0.01, 60, 1e6), rel=1e-12)
 
 
 def test_grace_and_capitalised_interest() -> None:
@@ -148,7 +137,8 @@ def test_straight_line_repays_equal_principal() -> None:
     np.testing.assert_allclose(debt.principal[0, :40], 1_000_000 / 40)
 
 
-def _project(financing: Financing, monthly_ebitda: float = 40_000.0) -> tuple:
+def _project(financing: Financing, monthly_ebitda: float = 40_000.0, **more: Any) -> tuple:
+    """A 1 M capex project earning ``monthly_ebitda`` from month 3 (``more``: other :func:`cash_flows` arguments)."""
     months = MONTHS
     revenue = np.full(months, monthly_ebitda + 10_000.0)
     revenue[:3] = 0.0
@@ -164,6 +154,7 @@ def _project(financing: Financing, monthly_ebitda: float = 40_000.0) -> tuple:
         go_live=3.0,
         life_months=60,
         residual_share=0.1,
+        **more,
     )
     return cf, revenue, opex, pay
 
@@ -216,18 +207,22 @@ def test_sculpted_service_is_proportional_to_cfads_and_repays_at_maturity(target
     assert cf.debt.balance[0, 59] == pytest.approx(0.0, abs=1e-6) and cf.debt.payoff.sum() == 0.0
 
 
+TEXTBOOK_SCULPTED = Financing(
+    debt_share=0.9,
+    interest_rate=0.08,
+    term_months=60,
+    grace_months=0,
+    amortization="sculpted",
+    target_dscr=1.3,
+    tax_rate=0.0,
+    upfront_fee_rate=0.0,
+)
+"""Textbook sculpting: 8 %/yr compounding monthly, 60 months from the draw, sized at DSCR 1.30, no tax, no fee."""
+
+
 def test_sculpted_debt_at_dscr_1_30_is_sized_down_and_fully_amortised() -> None:
     """Textbook sculpting: CFADS 20,000 a month from month 3, 8 %/yr compounding monthly, 60 months from the draw."""
-    fin = Financing(
-        debt_share=0.9,
-        interest_rate=0.08,
-        term_months=60,
-        grace_months=0,
-        amortization="sculpted",
-        target_dscr=1.3,
-        tax_rate=0.0,
-        upfront_fee_rate=0.0,
-    )
+    fin = TEXTBOOK_SCULPTED
     cf, *_ = _project(fin, 20_000.0)
     r = 0.08 / 12
     service = 20_000.0 / 1.3
@@ -499,3 +494,252 @@ def test_cases_drawing_in_different_months_equal_one_by_one(amortization: str) -
         np.testing.assert_allclose(min_dscr(both, np.array([4, 9]))[i], min_dscr(one, int(go_live[i]))[0], rtol=1e-9)
         np.testing.assert_allclose(llcr(both, np.array([4, 9]))[i], llcr(one, int(go_live[i]))[0], rtol=1e-9)
         assert one.debt.balance[0, one.debt.maturity - 1] == pytest.approx(0.0, abs=1e-6)
+
+
+# --- issue 24: a schedule fixed at close, CFADS at the sale, reserves, working capital, tax lives ------------------
+
+
+def test_the_sculpted_schedule_fixed_at_close_meets_a_25_percent_lower_cash_flow() -> None:
+    """Textbook: sized at DSCR 1.30 on CFADS of 20,000 a month, the loan is fixed at close; a case whose CFADS is
+    25 % lower (15,000) meets the same service, so its DSCR is 0.75 × 1.30 = 0.975 in every year (re-sizing it on
+    its own cash flow, as before, gave a smaller loan at exactly 1.30)."""
+    fin = TEXTBOOK_SCULPTED
+    base, *_ = _project(fin, 20_000.0)
+    closing = finance.closing_of(base)
+    assert closing.debt_share == pytest.approx(base.debt.drawn_usd[0] / 1_000_000.0)
+    low, *_ = _project(fin, 15_000.0, debt_share=closing.debt_share, closing=closing)
+    np.testing.assert_allclose(low.debt.draws, base.debt.draws, rtol=1e-12)
+    np.testing.assert_allclose(low.debt.debt_service, base.debt.debt_service, rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(dscr_by_period(low, 3)[1], 0.75 * 1.3, rtol=1e-9)
+    resized, *_ = _project(fin, 15_000.0)  # no closing: sized on its own cash flow
+    assert min_dscr(resized, 3)[0] == pytest.approx(1.3, rel=1e-9)
+    assert resized.debt.drawn_usd[0] < base.debt.drawn_usd[0]
+
+
+def test_a_closing_profile_replayed_at_the_closing_values_repeats_the_loan() -> None:
+    fin = Financing(debt_share=0.5, amortization="sculpted", grace_months=2, tax_rate=0.25)
+    base, *_ = _project(fin, 30_000.0)
+    closing = finance.closing_of(base)
+    again, *_ = _project(fin, 30_000.0, debt_share=closing.debt_share, closing=closing)
+    for name in ("draws", "interest", "interest_capitalized", "principal", "balance", "payoff"):
+        np.testing.assert_allclose(getattr(again.debt, name), getattr(base.debt, name), rtol=1e-12, atol=1e-6)
+    np.testing.assert_allclose(again.equity_fcf, base.equity_fcf, rtol=1e-12, atol=1e-6)
+
+
+@pytest.mark.parametrize("share", [0.3, 0.45])
+def test_sculpting_settles_on_size_and_service(share: float) -> None:
+    """When the debt share caps a sculpted loan, its service must follow the CFADS of its own tax: the loop used to
+    stop on the size alone and keep the service of the previous pass's tax (defect 4)."""
+    fin = Financing(debt_share=share, interest_rate=0.11, amortization="sculpted", tax_rate=0.25, grace_months=0)
+    revenue = np.where(np.arange(MONTHS) >= 3, 60_000.0 - 300.0 * np.arange(MONTHS), 0.0)
+    cf = cash_flows(
+        fin,
+        revenue=revenue,
+        opex=np.where(np.arange(MONTHS) >= 3, 10_000.0, 0.0),
+        capex_payments=_payments(),
+        capex_total=1_000_000.0,
+        go_live=3.0,
+        life_months=60,
+        residual_share=0.1,
+    )
+    assert cf.debt.drawn_usd[0] == pytest.approx(share * 1_000_000.0)  # capped by the share
+    t = np.arange(MONTHS)
+    paying = (t >= cf.debt.repay_start) & (t < cf.debt.maturity - 1)
+    ratio = cf.cfads[0, paying] / cf.debt.debt_service[0, paying]
+    np.testing.assert_allclose(ratio, ratio[0], rtol=1e-9)  # one DSCR* in every month, on the final CFADS
+
+
+def test_cfads_leaves_out_the_sale_and_its_proceeds_sweep_the_loan() -> None:
+    """A shutdown at the end of a 37-month life (month 40) inside a 60-month loan: the gain on the sale and its tax
+    stay out of CFADS; the proceeds repay the loan first and the rest of the schedule shrinks pro rata."""
+    fin = Financing(debt_share=0.6, interest_rate=0.12, grace_months=0, tax_rate=0.25, upfront_fee_rate=0.0)
+    months, sale = MONTHS, 40
+    revenue = np.where(np.arange(months) >= 3, 60_000.0, 0.0)
+    revenue[sale + 1 :] = 0.0
+    common = dict(
+        revenue=revenue,
+        opex=np.where((np.arange(months) >= 3) & (np.arange(months) <= sale), 10_000.0, 0.0),
+        capex_payments=_payments(),
+        capex_total=1_000_000.0,
+        go_live=3.0,
+        life_months=37.0,
+        end_of_life="shutdown",
+    )
+    sold = cash_flows(fin, residual_share=0.3, **common)
+    kept = cash_flows(fin, residual_share=0.0, **common)
+    assert sold.residual[0, sale] == pytest.approx(300_000.0)
+    assert sold.taxable_income[0, sale] - kept.taxable_income[0, sale] == pytest.approx(300_000.0)  # fully written off
+    assert sold.tax[0].sum() > kept.tax[0].sum()
+    np.testing.assert_allclose(sold.cfads[0, : sale + 1], kept.cfads[0, : sale + 1], rtol=1e-12)  # no sale in CFADS
+    assert sold.sale_tax[0].sum() == pytest.approx(sold.tax[0].sum() - kept.tax[0].sum())
+    owed = kept.debt.balance[0, sale]  # after month 40's scheduled service
+    swept = sold.debt.swept[0, sale]
+    assert swept == pytest.approx(min(300_000.0, owed))
+    kept_share = (owed - swept) / owed
+    np.testing.assert_allclose(sold.debt.principal[0, sale + 1 :], kept_share * kept.debt.principal[0, sale + 1 :])
+    np.testing.assert_allclose(sold.debt.interest[0, sale + 1 :], kept_share * kept.debt.interest[0, sale + 1 :])
+    assert sold.debt.balance[0, sale] == pytest.approx(owed - swept)
+
+
+@pytest.mark.parametrize("amortization", ["annuity", "straight_line", "sculpted"])
+@pytest.mark.parametrize("dsra_months", [0, 6])
+def test_sources_equal_uses_with_reserve_working_capital_and_sweep(amortization: str, dsra_months: int) -> None:
+    fin = Financing(
+        debt_share=0.6, interest_rate=0.11, term_months=60, amortization=amortization, dsra_months=dsra_months
+    )
+    revenue = np.where(np.arange(MONTHS) >= 3, 50_000.0, 0.0)
+    opex = np.where(np.arange(MONTHS) >= 3, 10_000.0, 0.0)
+    cf = cash_flows(
+        fin,
+        revenue=revenue,
+        opex=opex,
+        capex_payments=_payments(),
+        capex_total=1_000_000.0,
+        go_live=3.0,
+        life_months=48.0,
+        residual_share=0.2,
+        end_of_life="shutdown",
+        receivable_days=45.0,
+    )
+    d = cf.debt
+    equity_in, distributions = np.maximum(-cf.equity_fcf, 0), np.maximum(cf.equity_fcf, 0)
+    sources = cf.revenue_collected + cf.residual + d.draws + equity_in + d.reserve_released
+    uses = opex + cf.capex + d.interest_paid + d.principal + d.swept + d.payoff + d.fee + cf.tax + distributions
+    np.testing.assert_allclose(sources, uses + d.reserve_funded, atol=1e-6)
+    assert cf.revenue_collected.sum() == pytest.approx(revenue.sum())  # receivables collected by the horizon
+    assert d.balance[0, -1] == pytest.approx(0.0, abs=1e-6)
+    assert d.reserve_funded.sum() == pytest.approx(d.reserve_released.sum())
+
+
+def test_mirr_is_numpy_financials() -> None:
+    cf = np.array([-1000.0, 200.0, -100.0, 400.0, 500.0, 300.0])
+    expected = (1 + npf.mirr(cf, 0.01, monthly_rate(0.12))) ** 12 - 1
+    assert finance.mirr_annual(cf, 0.01, 0.12) == pytest.approx(expected, rel=1e-12)
+    assert np.isnan(finance.mirr_annual(np.array([100.0, 50.0]), 0.01, 0.12))  # nothing invested
+
+
+def test_receivable_days_of_one_month_delay_every_collection_by_a_month() -> None:
+    """Revenue of R a month from month 3, paid 30.4375 days (one month) later: month 3 collects nothing and the last
+    month collects two months' revenue (the receivable left at the horizon), so NPV falls by R (v^3 − v^71)."""
+    fin = Financing(debt_share=0.0, tax_rate=0.0)
+    now, *_ = _project(fin, 40_000.0)
+    late = cash_flows(
+        fin,
+        revenue=now.revenue,
+        opex=now.opex,
+        capex_payments=_payments(),
+        capex_total=1_000_000.0,
+        go_live=3.0,
+        life_months=60,
+        residual_share=0.1,
+        receivable_days=DAYS_PER_MONTH,
+    )
+    v = 1 / (1 + monthly_rate(0.12))
+    change = npv(0.12, late.project_fcf[0]) - npv(0.12, now.project_fcf[0])
+    assert change == pytest.approx(-50_000.0 * (v**3 - v**71), rel=1e-9)
+    assert late.tax.sum() == now.tax.sum() and late.ebitda[0, 3] == now.ebitda[0, 3]  # taxed as earned
+    assert irr_annual(late.equity_fcf[0]) < irr_annual(now.equity_fcf[0])
+
+
+def test_a_six_month_reserve_is_funded_at_close_and_released_at_maturity() -> None:
+    """An annuity of P a month: the reserve is 6 P, paid in by equity at the first draw (month 0) and back in the
+    last repayment month (59): equity NPV falls by 6 P (1 − v^59) at the hurdle, and the equity IRR falls."""
+    fin = Financing(debt_share=0.6, interest_rate=0.12, grace_months=0, capitalize_idc=False, tax_rate=0.0)
+    without, *_ = _project(fin)
+    with_reserve, *_ = _project(fin.model_copy(update={"dsra_months": 6}))
+    payment = float(without.debt.debt_service[0, 10])
+    reserve = with_reserve.debt.reserve_funded[0]
+    assert np.flatnonzero(reserve).tolist() == [0] and reserve[0] == pytest.approx(6 * payment, rel=1e-12)
+    assert np.flatnonzero(with_reserve.debt.reserve_released[0]).tolist() == [59]
+    v = 1 / (1 + monthly_rate(0.12))
+    change = npv(0.12, with_reserve.equity_fcf[0]) - npv(0.12, without.equity_fcf[0])
+    assert change == pytest.approx(-6 * payment * (1 - v**59), rel=1e-9)
+    assert irr_annual(with_reserve.equity_fcf[0]) < irr_annual(without.equity_fcf[0])
+    np.testing.assert_allclose(with_reserve.project_fcf, without.project_fcf)  # financing only
+
+
+def test_macrs_deducts_faster_than_straight_line() -> None:
+    """5-year MACRS (IRS Pub 946 Table A-1) against straight line over the same 72 months: each deducts the whole
+    cost, MACRS 20 % in the 12 months from go-live and 32 % in the next; with taxable income throughout (no losses
+    to carry) project NPV rises by the tax rate × PV(MACRS − straight-line depreciation)."""
+    straight = Financing(debt_share=0.0, tax_rate=0.25)
+    macrs = straight.model_copy(update={"tax_depreciation": "macrs_5"})
+    args = dict(
+        revenue=np.full(MONTHS, 200_000.0),
+        opex=np.full(MONTHS, 10_000.0),
+        capex_payments=_payments(),
+        capex_total=1_000_000.0,
+        go_live=0.0,
+        life_months=72,
+        residual_share=0.0,
+    )
+    a, b = cash_flows(straight, **args), cash_flows(macrs, **args)
+    assert b.tax_depreciation[0, :12].sum() == pytest.approx(200_000.0)
+    assert b.tax_depreciation[0, 12:24].sum() == pytest.approx(320_000.0)
+    assert b.tax_depreciation[0, 60:72].sum() == pytest.approx(57_600.0)
+    assert a.tax_depreciation.sum() == pytest.approx(1_000_000.0) == b.tax_depreciation.sum()
+    np.testing.assert_allclose(a.depreciation, b.depreciation)  # the book keeps its straight line
+    gain = 0.25 * npv(0.12, b.tax_depreciation[0] - a.tax_depreciation[0])
+    assert npv(0.12, b.project_fcf[0]) - npv(0.12, a.project_fcf[0]) == pytest.approx(gain, rel=1e-9)
+    assert gain > 0
+
+
+def test_a_tax_life_apart_from_the_book_and_a_sale_before_it_ends() -> None:
+    """Straight line over a 96-month tax life, sold at the end of a 48-month useful life: the half of the basis left
+    is deducted at the sale, so the taxable gain is the proceeds − 500,000."""
+    fin = Financing(debt_share=0.0, tax_rate=0.25, tax_life_months=96)
+    cf = cash_flows(
+        fin,
+        revenue=np.full(MONTHS, 50_000.0),
+        opex=np.zeros(MONTHS),
+        capex_payments=_payments(),
+        capex_total=1_000_000.0,
+        go_live=0.0,
+        life_months=48,
+        residual_share=0.2,
+        end_of_life="shutdown",
+    )
+    assert cf.tax_depreciation[0, :48].sum() == pytest.approx(500_000.0) and not cf.tax_depreciation[0, 48:].any()
+    assert cf.taxable_income[0, 48] == pytest.approx(50_000.0 + 200_000.0 - 500_000.0)
+    assert cf.depreciation[0, :48].sum() == pytest.approx(1_000_000.0)  # the book's life is the useful life
+
+
+def test_the_credit_spread_adds_to_the_interest_rate() -> None:
+    spread = Financing(interest_rate=0.08, credit_spread=0.04, grace_months=0)
+    all_in = Financing(interest_rate=0.12, grace_months=0)
+    a, b = debt_schedule(spread, _payments(), 0), debt_schedule(all_in, _payments(), 0)
+    np.testing.assert_allclose(a.interest, b.interest, rtol=1e-12)
+    assert finance.all_in_rate(spread) == pytest.approx(0.12)
+
+
+def test_a_loan_sized_on_contracted_revenue() -> None:
+    """Take-or-pay contracts paying 30,000 a month net of their opex for 24 months from month 3, 12 %/yr, DSCR
+    1.25: the loan is the PV of 24,000 a month over those 24 months, compounded back over the 3 months of IDC."""
+    fin = Financing(
+        debt_share=1.0,
+        interest_rate=0.12,
+        grace_months=0,
+        sizing="contracted_revenue",
+        amortization="sculpted",
+        target_dscr=1.25,
+        upfront_fee_rate=0.0,
+    )
+    contracted = np.where((np.arange(MONTHS) >= 3) & (np.arange(MONTHS) < 27), 30_000.0, 0.0)
+    debt = debt_schedule(fin, _payments(), 3, contracted_cfads=contracted[None, :])
+    r = 0.01
+    at_start = 24_000.0 * (1 - (1 + r) ** -24) / r
+    assert debt.drawn_usd[0] == pytest.approx(at_start / (1 + r) ** 3, rel=1e-12)
+    np.testing.assert_allclose(debt.debt_service[0, 3:27], 24_000.0, rtol=1e-9)  # sculpted on the contracts
+    assert debt.balance[0, 26] == pytest.approx(0.0, abs=1e-6)  # repaid within the contracts' term
+
+
+def test_llcr_of_a_sculpted_loan_is_its_dscr_at_every_period() -> None:
+    """Sculpted at 1.30 on constant CFADS: the PV of the CFADS left over the balance left is 1.30 at every period."""
+    fin = Financing(
+        debt_share=0.9, interest_rate=0.08, grace_months=0, amortization="sculpted", tax_rate=0.0, target_dscr=1.3
+    )
+    cf, *_ = _project(fin, 20_000.0)
+    table = finance.llcr_table(cf, 3)
+    assert table.shape == (1, 5)
+    np.testing.assert_allclose(table[0], 1.3, rtol=1e-9)
+    assert llcr(cf, 3)[0] == pytest.approx(table[0, 0])

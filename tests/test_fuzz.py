@@ -86,6 +86,22 @@ def _nulls(value: Any, path: str = "") -> list[str]:
     return [path] if value is None else []
 
 
+ENVELOPE_KEYS = ("it_power_envelope_kw", "it_power_left_kw", "envelope_fill_share", "envelope")
+"""Keys of a power-first plan, null when the plan is sized by GPU count."""
+TOKEN_KEYS = (
+    "tokens_per_second_per_gpu",
+    "cost_usd_per_million_tokens",
+    "breakeven_usd_per_million_tokens",
+    "tokens_per_second_per_mw",
+)
+"""Token figures, null when nothing is published for the platform and workload."""
+TOKEN_LABELS = {
+    "cost_usd_per_million_tokens": "Cost per million tokens",
+    "breakeven_usd_per_million_tokens": "Token break-even",
+}
+"""Token figures that may be null with a published rate (no tokens sold, no break-even root): a warning says why."""
+
+
 def _check_result(d: dict[str, Any]) -> list[str]:
     """Assert the contract of one evaluated result; returns the keys of its null KPIs."""
     json.dumps(d, allow_nan=False)  # strict JSON: undefined values are null, never NaN or inf
@@ -94,8 +110,17 @@ def _check_result(d: dict[str, Any]) -> list[str]:
         label = KPI_LABELS[key].lower()
         assert any(label in w.lower() for w in d["warnings"]), f"{key} is null without a warning: {d['warnings']}"
     others = [p for p in _nulls(d) if p not in nulls]
-    if d["tco_usd_per_gpu_hour"] is None:  # its breakdown is undefined with it
-        others = [p for p in others if not p.startswith("tco_breakdown_usd_per_gpu_hour.")]
+    if d.get("size_by") == "gpus":  # no envelope: the power-first keys do not apply
+        others = [p for p in others if p not in ENVELOPE_KEYS]
+    if d.get("tokens_per_second_per_gpu") is None:  # nothing published for the platform and workload: n/a
+        others = [p for p in others if p not in TOKEN_KEYS and not p.startswith("serving.")]
+    for key, label in TOKEN_LABELS.items():  # published, yet undefined: a warning says why
+        if key in others and any(w.startswith(f"{label} undefined: ") for w in d["warnings"]):
+            others.remove(key)
+    others = [p for p in others if p != "serving.interactivity_tokens_per_second_per_user"]  # offline: no bound
+    if d["tco_usd_per_gpu_hour"] is None:  # per sold GPU-hour, as its breakdown and the sold prices: none is sold
+        per_sold_hour = ("tco_breakdown_usd_per_gpu_hour.", "sold_usd_per_gpu_hour_")
+        others = [p for p in others if not p.startswith(per_sold_hour)]
     assert others == [], f"null without a reason: {others}"
     return nulls
 

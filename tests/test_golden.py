@@ -18,9 +18,59 @@ storage servers, back-end optics +$20,480); new keys (lender's view, operations)
 Wave 3 (issue 13's last items) re-pinned them once: repairs (RMA) became an opex line, remote hands and freight per
 failure that needs a part (optimized: 2.97 repairs a month, $23,128 a year; NPV −$78,837, TCO $1.99428 → $1.99733);
 an NVL72 rack is repaired a compute tray at a time (gb200_nvl72_18rack availability 0.98617 → 0.99923, project IRR
-35.8 % → 36.9 %). The speed work of that wave changed no number beyond 1e-11. Issue 23 added two keys,
-``sold_usd_per_gpu_hour_at_go_live`` and ``sold_usd_per_gpu_hour_lifetime`` (the price path TCO is drawn against),
-and changed no number. To refresh after a deliberate model change::
+35.8 % → 36.9 %). The speed work of that wave changed no number beyond 1e-11. Issue 26 added keys only (the
+power envelope, which is null for these GPU-count plans, revenue per MW-year, and the token-serving figures); every
+earlier key kept its value to 1e-9 when they were re-pinned. Issue 26's token economics then re-pinned the token keys
+only (tokens are sold at the achieved rate, published × ``pricing.serving_load_factor``, and at the interactive
+latency by default; the serving block gained the published rate, the load factor, tokens per day and the throughput
+basis): every other key, all of them GPU-hour figures, kept its value to 1e-9. The default token price then
+followed the precision its rate is measured at (FP8/FP4 rates sell at the quantized-tier list prices, Llama 70B
+$0.10 / $0.28 per million input / output tokens instead of the all-tier median $0.23 / $0.40): the token price keys
+moved, nothing else.
+
+Issue 24 (finance a lender signs off) re-pinned them once, after merging main. Optimized, from NPV −$7,831,475,
+project IRR 1.40 %, equity IRR −15.94 % (each change alone on the old conventions): power in the go-live month
+counted once (it was pro-rated twice) NPV −$6,269, project IRR 1.39 %; the resale curve by age at sale
+(data/residual_values.csv, 11.1 % of capex at 67.6 months instead of a flat 5 %) +$1,197,931, 3.55 %, equity
+−7.13 %; 30 receivable days −$539,617, 1.30 %, equity −13.23 % (a negative IRR rises when cash comes later); opex
+escalating 3 % a project year −$1,739,958, −1.63 %, equity −29.12 %; together NPV −$8,900,582, project IRR
+0.83 %, equity IRR −13.21 %, min DSCR 0.445 → 0.334 (working capital in year 1, escalated opex), TCO $1.99733 →
+$2.01909, break-even $3.2965 → $3.3648 per GPU-hour. The others move the same ways (gb200_nvl72_18rack project IRR
+36.9 % → 33.0 %, b200_1024 20.1 % → 18.3 %; token cost and break-even per million tokens follow TCO). New keys
+``equity_npv_usd`` and ``equity_mirr``; a sponsor-support warning where equity puts cash in after distributions
+(optimized, reference, b200_1024, h100_*, h200_1024). No preset is sculpted, so the schedule fixed at close moves
+none of them.
+
+Issue 25 re-pinned them once after merging main (defaults an expert would sign; README "Market defaults of the
+presets"). Project IRR before (main, issue 24 included) → after, and the move of each change applied in this order,
+in points:
+
+==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
+preset              before    after    model  headline  resv.  curve  SG&A 10 %   elast. 0.5  custom.  rack
+==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
+reference           −32.4 %   −44.3 %  0      +0.4      −5.1   +0.4   −6.4        0           −1.2     0
+optimized           0.8 %     −4.1 %   0      +0.2      −2.6   +0.3   −3.1        +0.7        −0.4     0
+h100_256            −2.9 %    −8.8 %   0      +0.2      −2.7   +0.3   −3.3        0           −0.5     0
+h100_2048           1.4 %     −3.5 %   0      +0.2      −2.6   +0.3   −3.1        +0.7        −0.4     0
+h200_1024           6.3 %     1.4 %    0      +5.0      −7.4   +0.2   −3.1        +0.7        −0.4     0
+b200_1024           18.3 %    −3.2 %   0      0         −9.3   −9.0   −3.4        +0.8        −0.4     −0.1
+gb200_nvl72_18rack  33.0 %    12.7 %   −1.9   +5.7      −11.5  −9.0   −4.0        +0.9        −0.4     0
+==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
+
+Why: *model* — the same inputs through the new model: an NVL72's scale-out fabric wires trays, so its 2:1 spines
+slow the traffic between racks (−2.4 % performance, at the old elasticity 1); HGX presets unchanged. *headline* —
+each price is its platform's on-demand row of data/rental_contracts.csv (H100 $2.80 → $2.81, H200 $3.30 → $3.60,
+GB200 $6.00 → $6.45). *resv.* — the reserved 60 % pays the 24-month contract price of that table (H100 $2.24,
+H200 $2.54, B200 $3.60, GB200 $4.39) instead of 0.85 × the headline. *curve* — prices follow the generation's curve
+of data/price_curves.csv from the go-live date instead of 13 % a year (Hopper live 2025: 13.7 %/yr on average,
+Blackwell live 2027: 17.4 %/yr). *SG&A* — 5 % → 10 % of revenue (CoreWeave 14 % in Q3 2025). *elast.* — price
+elasticity 1.0 → 0.5, applied to hidden performance only (no measured elasticity: the midpoint of 0 and 1).
+*custom.* — customer economics: silver-tier churn at renewal (12 %/yr, one idle month and half a month's revenue
+each) and the acceptance test (7 % chance of failing burned in). *rack* — the B200 preset two servers a 30 kW rack
+(air cooling stops at 30–40 kW). Other keys: ``customers`` (new), ``operations.performance_by_cause`` gains the
+storage causes, the B200's racks and colocation, the GB200's performance factor 1 → 0.976. Issue 23 added two
+keys, ``sold_usd_per_gpu_hour_at_go_live`` and ``sold_usd_per_gpu_hour_lifetime`` (the price path TCO is drawn
+against), and changed no number. To refresh after a deliberate model change::
 
     for p in b200_1024 gb200_nvl72_18rack h100_2048 h100_256 h200_1024 optimized reference; do
         python -m neoplan evaluate $p --json > tests/golden/$p.json; done

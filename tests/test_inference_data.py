@@ -11,6 +11,8 @@ from collections import Counter
 
 import pytest
 
+from neoplan import inference
+from neoplan.errors import DataError
 from neoplan.pricebook import BASES, DATA_DIR, default_platforms
 
 PLATFORMS = default_platforms()
@@ -32,12 +34,15 @@ COLUMNS = {
         "is_default", "notes",
     ),
     "token_prices.csv": (
-        "model_key", "model", "provider", "usd_per_million_input_tokens", "usd_per_million_output_tokens",
+        "model_key", "model", "provider", "precision", "usd_per_million_input_tokens", "usd_per_million_output_tokens",
         "interactivity_tokens_per_second_per_user", "date", "source", "basis", "notes",
     ),
     "token_price_trends.csv": (
         "key", "scope", "annual_price_factor", "annual_price_factor_low", "annual_price_factor_high", "period",
         "date", "source", "basis", "notes",
+    ),
+    "inference_derivations.csv": (
+        "platform", "workload", "scenario", "from_scenario", "like_platform", "why", "date", "source", "basis",
     ),
     "it_power_per_gpu.csv": (
         "platform", "it_kw_per_gpu", "it_kw_per_gpu_low", "it_kw_per_gpu_high", "utility_kw_per_gpu_semianalysis",
@@ -58,6 +63,7 @@ THROUGHPUT = _rows("inference_throughput.csv")
 PRICES = _rows("token_prices.csv")
 TRENDS = _rows("token_price_trends.csv")
 POWER = {r["platform"]: r for r in _rows("it_power_per_gpu.csv")}
+DERIVATIONS = _rows("inference_derivations.csv")
 DEFAULTS = [r for r in THROUGHPUT if r["is_default"] == "true"]
 
 
@@ -206,3 +212,57 @@ def test_it_power_per_gpu_covers_every_platform_and_exceeds_the_node_share() -> 
         assert kw >= node_share_kw >= platform.gpu_power_w / 1000, key  # all-in IT includes the node, then more
         assert kw < float(row["utility_kw_per_gpu_semianalysis"]), key  # utility power adds facility overhead
     assert math.isclose(float(POWER["h100-sxm"]["it_kw_per_gpu"]), 1.4, rel_tol=0.05)
+
+
+def test_a_derivation_fills_a_missing_combination_from_three_published_defaults() -> None:
+    """data/inference_derivations.csv: own rate of another scenario × a sibling platform's ratio of the two."""
+    published = {(r["platform"], r["workload"], r["scenario"]) for r in DEFAULTS}
+    rows = inference.default_throughput()
+    assert DERIVATIONS
+    for d in DERIVATIONS:
+        key = (d["platform"], d["workload"], d["scenario"])
+        assert key not in published and d["basis"] == "estimate" and len(d["why"]) >= 40, key
+        assert d["like_platform"] != d["platform"] and d["from_scenario"] != d["scenario"], key
+        own = _default(d["platform"], d["workload"], d["from_scenario"])
+        like = _default(d["like_platform"], d["workload"], d["scenario"])
+        base = _default(d["like_platform"], d["workload"], d["from_scenario"])
+        row = rows[key]
+        assert row.output_tokens_per_second_per_gpu == pytest.approx(own * like / base, rel=1e-12), key
+        assert row.basis == "estimate" and row.confidence == "low" and "=" in (row.notes or ""), key
+        assert f"{own * like / base:,.1f}" in (row.notes or "") and d["source"] == row.source, key
+        assert PLATFORMS[d["platform"]].gpus_per_node == PLATFORMS[d["like_platform"]].gpus_per_node, key
+
+
+def test_every_platform_has_llama_70b_at_the_latency_the_list_prices_are_sold_at() -> None:
+    rows = inference.default_throughput()
+    for platform in ("h100-sxm", "h200-sxm", "b200-sxm", "b300-sxm", "gb200-nvl72", "gb300-nvl72"):
+        assert (platform, "llama70b-chat", "interactive") in rows, platform
+
+
+def _with_derivations(tmp_path, monkeypatch, text: str) -> None:
+    path = tmp_path / "inference_derivations.csv"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(inference, "DERIVATIONS_FILE", path)
+    inference.default_throughput.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("row", "problem"),
+    [
+        ("b200-sxm,llama70b-chat,interactive,server,b300-sxm", "row 3, column 'scenario': b200-sxm llama70b-chat "
+         "interactive is published already"),
+        ("h100-sxm,gpt-oss-120b,interactive,server,h200-sxm", "row 3: no published h100-sxm gpt-oss-120b server"),
+        ("h100-sxm,llama70b-chat,interactive,interactive,h200-sxm", "row 3, column 'from_scenario'"),
+        ("h100-sxm,llama70b-chat,interactive,server,h100-sxm", "row 3, column 'like_platform'"),
+    ],
+)  # fmt: skip
+def test_a_broken_derivation_names_the_file_the_row_and_the_problem(tmp_path, monkeypatch, row, problem) -> None:
+    header = (DATA_DIR / "inference_derivations.csv").read_text(encoding="utf-8").splitlines()
+    tail = ',"a sibling ratio stands in for the missing one",2026-12,"a test of the loader, not data",estimate'
+    try:
+        _with_derivations(tmp_path, monkeypatch, "\n".join([header[0], header[1], row + tail, ""]))
+        with pytest.raises(DataError, match=re.escape(f"inference_derivations.csv {problem}")):
+            inference.default_throughput()
+    finally:
+        monkeypatch.undo()
+        inference.default_throughput.cache_clear()

@@ -6,12 +6,13 @@ import math
 import warnings
 
 import numpy as np
+import numpy_financial as npf
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan import finance, model, storage
+from neoplan import design, finance, model, residual, storage
 from neoplan.costs import CAPEX_CATEGORIES
 from neoplan.model import KPI_LABELS, undefined_kpi_warnings
 from neoplan.scenario import ScenarioError
@@ -128,9 +129,10 @@ def test_to_dict_contract(opt: neoplan.Result) -> None:
     json.dumps(d, allow_nan=False)  # JSON-safe: no NaN, no numpy types
 
 
-def test_ai_enterprise_costs_8_x_4500_per_server_year(opt: neoplan.Result) -> None:
-    on = _eval(opex={"ai_enterprise": True})
-    assert on.opex_for_year(2)["software"] - opt.opex_for_year(2)["software"] == pytest.approx(opt.servers * 8 * 4500.0)
+def test_ai_enterprise_costs_8_x_4500_per_server_year() -> None:
+    flat = {"escalation_per_year": 0.0}  # the list price of today, not escalated
+    on, off = _eval(opex={"ai_enterprise": True, **flat}), _eval(opex=flat)
+    assert on.opex_for_year(2)["software"] - off.opex_for_year(2)["software"] == pytest.approx(off.servers * 8 * 4500.0)
 
 
 def test_pue_one_makes_facility_energy_equal_it_energy() -> None:
@@ -183,7 +185,7 @@ def test_optimized_beats_reference_by_the_capex_gap(ref: neoplan.Result, opt: ne
     gap = opt.capex_total_usd / ref.capex_total_usd
     capital = opt.tco_breakdown_usd_per_gpu_hour["capital"] / ref.tco_breakdown_usd_per_gpu_hour["capital"]
     assert capital == pytest.approx(gap, rel=0.01)
-    same_price = {"pricing": {"usd_per_gpu_hour": 4.0}}
+    same_price = {"pricing": {"usd_per_gpu_hour": 5.0}}
     r4 = neoplan.evaluate(neoplan.load_scenario({"base": "reference", **same_price}))
     o4 = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **same_price}))
     assert o4.kpis["payback_months"] < r4.kpis["payback_months"]
@@ -245,9 +247,11 @@ def _undefined(r: neoplan.Result) -> dict[str, str]:
 def test_presets_explain_each_undefined_kpi(preset: str) -> None:
     r = neoplan.evaluate(neoplan.load_scenario(preset))
     why = _undefined(r)
-    # the OEM-priced reference and the small 256-GPU build do not pay back within six years at $2.80
+    # payback is undefined exactly when the project's cumulative cash ends below zero (at the index prices of 2026 with
+    # 2024 hardware, only the H200 build pays back within six years)
     lender = {"discounted_payback_months", "covenant_headroom"}
-    assert set(why) - lender == ({"payback_months"} if preset in ("reference", "h100_256") else set())
+    ends_below = r.ops.cash.project_fcf[0].sum() < 0
+    assert set(why) - lender == ({"payback_months"} if ends_below else set())
     # a discounted payback exists exactly when the project earns the hurdle rate
     assert ("discounted_payback_months" in why) == (r.kpis["npv_usd"] < 0)
     # covenant headroom is a share of a positive DSCR: none when the weakest year's CFADS is 0 or below
@@ -257,6 +261,7 @@ def test_presets_explain_each_undefined_kpi(preset: str) -> None:
 def test_no_debt_means_no_dscr_with_a_reason() -> None:
     why = _undefined(_eval(financing={"debt_share": 0.0}))
     why.pop("discounted_payback_months", None)  # the default loses money at the hurdle rate (tested above)
+    why.pop("payback_months", None)  # and does not pay back at the 2026 index price (tested above)
     assert why == {
         "min_dscr": "Min DSCR undefined: no debt, so no DSCR.",
         "llcr": "LLCR undefined: no debt is outstanding at the first full operating month.",
@@ -304,7 +309,12 @@ def test_undefined_kpi_warnings_name_each_kpi_once() -> None:
     nulls += [k for k, v in lender.items() if not math.isfinite(v)]
     warned = undefined_kpi_warnings({**r.kpis, **lender}, r.ops.cash, r.ops.revenue.sold_gpu_hours, 72)
     assert len(warned) == len(nulls) == 9
-    assert warned == [w for w in r.warnings if " undefined: " in w]
+    token = ("Cost per million tokens undefined: ", "Token break-even undefined: ")  # the token figures, apart
+    assert warned == [w for w in r.warnings if " undefined: " in w and not w.startswith(token)]
+    assert [w for w in r.warnings if w.startswith(token)] == [
+        "Cost per million tokens undefined: no GPU-hours are sold, so no tokens are served.",
+        "Token break-even undefined: no GPU-hours are sold, so no tokens are served.",
+    ]
 
 
 # --- errors: the user's input becomes ScenarioError, a bug stays a bug ----------------------------------------
@@ -321,7 +331,7 @@ def test_a_bug_is_not_dressed_up_as_bad_input(monkeypatch: pytest.MonkeyPatch, e
     def broken(*args: object, **kwargs: object) -> None:
         raise exc
 
-    monkeypatch.setattr(model, "design_storage", broken)
+    monkeypatch.setattr(design, "design_storage", broken)
     with pytest.raises(type(exc)) as caught:
         neoplan.evaluate(neoplan.load_scenario("optimized"))
     assert not isinstance(caught.value, ScenarioError)
@@ -336,7 +346,7 @@ def test_a_value_error_naming_a_field_is_still_a_bug(monkeypatch: pytest.MonkeyP
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError(message)
 
-    monkeypatch.setattr(model, "design_storage", broken)
+    monkeypatch.setattr(design, "design_storage", broken)
     with pytest.raises(ValueError, match=r"must be|needs more") as caught:
         neoplan.evaluate(neoplan.load_scenario("optimized"))
     assert not isinstance(caught.value, ScenarioError)
@@ -415,8 +425,155 @@ def test_a_steady_years_power_and_colocation_are_the_facilitys_bills(in_colo: bo
     r = _eval(
         pricing={"reserved_share": 1.0, "utilization": 0.7},  # every sold hour from go-live: a steady sold share
         facility={"pue": 1.3, "electricity_in_colo": in_colo},
+        opex={"escalation_per_year": 0.0},  # the site's bills are at today's prices
     )
     year = r.opex_for_year(2)
     assert year["power"] == pytest.approx(r.facility.energy_usd_per_year, rel=1e-9)
     assert year["colocation"] == pytest.approx(r.facility.colo_usd_per_year, rel=1e-9)
     assert (year["power"] == 0) == in_colo
+
+
+# --- issue 24: what a lender objects to (each defect reproduced with the public API first) ----------------------
+
+
+def test_the_residual_case_covers_its_debt_in_the_sale_year() -> None:
+    """Defect 2: a 30 % residual sold at the horizon, inside a 72-month loan. CFADS used to deduct the tax on the sale's
+    gain but not count the proceeds: min DSCR 0.48 (a "breach"). Now the sale stays out of CFADS (its proceeds sweep
+    the loan): DSCR ≥ 1 in the sale year."""
+    # $4.50: at issue 25's contract prices (the reserved share at the 24-month ratio 0.80, SG&A 10 %) $4.00 no longer
+    # covers the debt service of the other years 1× (min DSCR 0.83); the sale year is what this test is about
+    r = _eval(financing={"term_months": 72}, timeline={"residual_value_share": 0.3}, pricing={"usd_per_gpu_hour": 4.5})
+    table = r.dscr_by_year()["dscr"]
+    assert table[-1] >= 1.0 and r.kpis["min_dscr"] >= 1.0
+    c = r.ops.cash
+    sale = int(np.flatnonzero(c.residual[0])[-1])
+    assert c.sale_tax[0, sale] > 0  # the sale is taxed …
+    assert c.cfads[0, sale] == pytest.approx(c.revenue_collected[0, sale] - c.opex[0, sale] - c.operating_tax[0, sale])
+
+
+def test_full_debt_financing_is_warned_with_npv_and_mirr() -> None:
+    """Defect 3: 100 % debt at $3.30 reported an equity IRR of +2,239 % a year with no warning, while equity later
+    puts in $10.9 M to cover debt service. Now a warning says how much and when; equity NPV and MIRR sit beside it."""
+    r = _eval(financing={"debt_share": 1.0}, pricing={"usd_per_gpu_hour": 3.3})
+    d, equity = r.to_dict(), r.ops.cash.equity_fcf[0]
+    support = [w for w in r.warnings if w.startswith("Sponsor support")]
+    assert len(support) == 1
+    first = int(np.argmax(equity > 0))
+    later = equity[first + 1 :]
+    called = -later[later < 0].sum()
+    assert called > 1e6 and neoplan.formats.usd(called) in support[0]
+    assert d["equity_npv_usd"] == pytest.approx(float(finance.npv(0.12, equity)), rel=1e-12)
+    rate = (r.scenario.financing.interest_rate + r.scenario.financing.credit_spread) / 12
+    mirr = (1 + npf.mirr(equity, rate, float(finance.monthly_rate(0.12)))) ** 12 - 1
+    assert d["equity_mirr"] == pytest.approx(mirr, rel=1e-9)
+    assert "MIRR" in support[0] and "NPV" in support[0]
+    assert not any(w.startswith("Sponsor support") for w in _eval(financing={"debt_share": 0.0}).warnings)
+
+
+@pytest.mark.parametrize(
+    ("sections", "words"),
+    [
+        ({"timeline": {"horizon_months": 12}}, ("still outstanding at the 12-month horizon", "by equity")),
+        ({"financing": {"term_months": 120}}, ("still outstanding at the 72-month horizon", "matures in month 120")),
+        (
+            {"timeline": {"useful_life_months": 48}, "financing": {"term_months": 84}},
+            ("past the end of the hardware's useful life", "sweep"),
+        ),
+    ],
+)
+def test_debt_left_at_the_horizon_or_past_the_life_is_warned(sections: dict, words: tuple[str, ...]) -> None:
+    """Defect 7: a 12-month horizon showed min DSCR 3.37 while $23.4 M was paid off in month 11; a 120-month term a
+    $13.4 M balloon; a 48-month life under an 84-month loan DSCR 0 after the shutdown — none of it warned."""
+    r = _eval(**sections)
+    assert any(all(w in text for w in words) for text in r.warnings), r.warnings
+    c = r.ops.cash
+    if "horizon" in words[0]:
+        owed = float(c.debt.payoff[0, -1] + c.debt.swept[0, -1])
+        assert owed > 1e6 and any(neoplan.formats.usd(owed) in text for text in r.warnings)
+
+
+def test_a_loan_within_the_horizon_and_the_life_is_not_warned(opt: neoplan.Result) -> None:
+    assert not any("outstanding at the" in w or "past the end of the hardware" in w for w in opt.warnings)
+
+
+def test_the_resale_curve_values_the_cluster_by_its_age_at_sale(opt: neoplan.Result) -> None:
+    """A 36-month horizon sells a 31.6-month-old cluster: the curve's flat start (33 % of capex), not 5 %."""
+    c = opt.ops.cash
+    age = opt.ops.dates.months - opt.ops.dates.go_live_month
+    curve = residual.curve_of(opt.scenario)
+    assert curve is not None and curve.group == "hopper"
+    assert c.residual[0, -1] == pytest.approx(float(curve.at(age)) * opt.capex_total_usd)
+    assert float(curve.at(60.0)) == 0.13 and float(curve.at(66.0)) == pytest.approx(0.115)  # linear between points
+    short = _eval(timeline={"horizon_months": 36})
+    assert short.ops.cash.residual[0, -1] == pytest.approx(0.33 * short.capex_total_usd)  # flat below 36 months
+    flat = _eval(timeline={"horizon_months": 36, "residual_value_share": 0.05})
+    assert flat.ops.cash.residual[0, -1] == pytest.approx(0.05 * flat.capex_total_usd)
+    assert short.kpis["npv_usd"] > flat.kpis["npv_usd"]
+    rack = neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack"))
+    rack_curve = residual.curve_of(rack.scenario)
+    assert rack_curve is not None and rack_curve.group == "blackwell_rack"
+
+
+@pytest.mark.parametrize(
+    "sections",
+    [
+        {},
+        {"financing": {"tax_depreciation": "macrs_5"}},
+        {"pricing": {"receivable_days": 60}, "opex": {"escalation_per_year": 0.05}},
+        {"timeline": {"residual_value_share": 0.2, "horizon_months": 48}},
+    ],
+)
+def test_npv_is_zero_at_the_breakeven_price_with_every_convention(sections: dict) -> None:
+    r = _eval(**sections)
+    price = r.kpis["breakeven_usd_per_gpu_hour"]
+    merged = {**sections, "pricing": {**sections.get("pricing", {}), "usd_per_gpu_hour": price}}
+    # within the early-life credits the price solver leaves out (operations.as_sold: about $155 here)
+    assert _eval(**merged).kpis["npv_usd"] == pytest.approx(0.0, abs=1_000.0)
+
+
+def test_escalation_raises_opex_by_project_year_and_lowers_npv_by_its_pv() -> None:
+    """Tax 0, so the NPV falls by exactly the PV of the escalated opex: colocation in project year 2 (month 12) is
+    1.03 × that of year 1 (month 11), year 3 1.03²; SG&A follows revenue and does not escalate."""
+    untaxed = {"tax_rate": 0.0}
+    flat = _eval(opex={"escalation_per_year": 0.0}, financing=untaxed)
+    rising = _eval(opex={"escalation_per_year": 0.03}, financing=untaxed)
+    colo = rising.ops.opex_by_category["colocation"]
+    assert colo[12] == pytest.approx(1.03 * flat.ops.opex_by_category["colocation"][12], rel=1e-12)
+    assert colo[30] == pytest.approx(1.03**2 * colo[11], rel=1e-12)
+    assert rising.ops.opex_by_category["sga"] == pytest.approx(flat.ops.opex_by_category["sga"])
+    extra = rising.ops.opex_total - flat.ops.opex_total
+    assert extra[:12].sum() == 0.0 and extra[12:].min() >= 0.0
+    v = (1 + float(finance.monthly_rate(0.12))) ** -np.arange(extra.size)
+    assert rising.kpis["npv_usd"] - flat.kpis["npv_usd"] == pytest.approx(-float(extra @ v), rel=1e-9)
+    assert rising.kpis["equity_irr"] < flat.kpis["equity_irr"]
+
+
+def test_receivable_days_cost_npv_and_equity_irr_by_their_timing() -> None:
+    """Tax 0: 30 receivable days move each month's revenue (30 / 30.4375 of it) into the next month, the receivables
+    left at the horizon into its last month: NPV falls by the PV of that shift, computed here by hand."""
+    untaxed = {"tax_rate": 0.0}
+    now = _eval(pricing={"receivable_days": 0.0}, financing=untaxed)
+    later = _eval(pricing={"receivable_days": 30.0}, financing=untaxed)
+    revenue = now.ops.cash.revenue[0]
+    late = 30.0 / 30.4375
+    collected = (1 - late) * revenue
+    collected[1:] += late * revenue[:-1]
+    collected[-1] += late * revenue[-1]
+    v = (1 + float(finance.monthly_rate(0.12))) ** -np.arange(revenue.size)
+    expected = float((collected - revenue) @ v)
+    assert later.kpis["npv_usd"] - now.kpis["npv_usd"] == pytest.approx(expected, rel=1e-9)
+    assert expected < 0 and later.kpis["equity_npv_usd"] < now.kpis["equity_npv_usd"]
+
+
+def test_a_debt_service_reserve_costs_equity_but_not_the_project() -> None:
+    without, reserve = _eval(), _eval(financing={"dsra_months": 6})
+    funded = reserve.ops.cash.debt.reserve_funded[0]
+    service = reserve.ops.cash.debt.debt_service[0]
+    running = np.convolve(service, np.ones(6), mode="valid")
+    assert funded.sum() == pytest.approx(running.max(), rel=1e-12) and funded[0] == funded.sum()
+    released = reserve.ops.cash.debt.reserve_released[0]
+    assert int(np.flatnonzero(released)[0]) == int(reserve.ops.cash.debt.maturity) - 1
+    v = (1 + float(finance.monthly_rate(0.12))) ** -np.arange(service.size)
+    expected = -float(funded @ v) + float(released @ v)
+    assert reserve.kpis["equity_npv_usd"] - without.kpis["equity_npv_usd"] == pytest.approx(expected, rel=1e-9)
+    assert reserve.kpis["npv_usd"] == pytest.approx(without.kpis["npv_usd"], rel=1e-12)

@@ -46,6 +46,14 @@ VIEWS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("operations", {"operations.tab": "Effect of each choice"}, {}),
     ("financing", {}, {"timeline": {"end_of_life": "refresh"}}),
     ("pricing", {}, {"pricing": {"reserved_usd_per_gpu_hour": 2.0}}),
+    ("pricing", {}, {"pricing": {"price_decline_per_year": 0.1, "reserved_price_multiple": 0.85, "sell": "mix"}}),
+    ("operations", {"operations.tab": "The article's advice"}, {}),
+    (
+        "operations",
+        {"operations.tab": "Reliability"},
+        {"cluster": {"gpu_model": "gb200-nvl72", "platform_defaults": True}},
+    ),
+    ("overview", {}, {"cluster": {"size_by": "power"}, "facility": {"it_power_mw": 10}}),
 ]
 
 
@@ -177,4 +185,4 @@ def test_an_emptied_price_is_not_zero() -> None:
     before = at.session_state[SCENARIO].pricing.usd_per_gpu_hour
     assert _type(at, "pricing.usd_per_gpu_hour", "") == before
     assert math.isclose(parse_number(at.text_input(key="w.pricing.usd_per_gpu_hour").value), before)
-    assert "pricing.usd_per_gpu_hour: enter a number, got “”; kept 2.80" in _errors(at)
+    assert "pricing.usd_per_gpu_hour: enter a number, got “”; kept 2.81" in _errors(at)

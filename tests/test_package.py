@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -111,3 +112,27 @@ def test_building_leaves_the_tree_clean(wheel: Path) -> None:
     assert wheel.is_file()
     assert not (ROOT / "build").exists()
     assert not list(ROOT.glob("*.egg-info")) and not (ROOT / "neoplan" / "data").exists()
+
+
+def test_wheel_ships_the_migrations_and_the_installed_command_keeps_a_library(
+    wheel: Path, venv: Path, tmp_path: Path
+) -> None:
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+    assert {
+        "neoplan/store/migrations/env.py",
+        "neoplan/store/migrations/versions/r0001_library_before_versions.py",
+    } <= names
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "NEOPLAN_DATABASE_URL")}
+    env["PYTHONPATH"] = sysconfig.get_paths()["purelib"]  # SQLAlchemy and Alembic from the test run (no neoplan there)
+    env["NEOPLAN_LIBRARY"] = str(tmp_path / "lib.sqlite")
+
+    def library(*argv: str) -> subprocess.CompletedProcess[str]:
+        command = [str(venv / "bin" / "neoplan"), "library", *argv]
+        done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        return done
+
+    library("save", "Plan", "optimized", "-m", "from the wheel")
+    listed = library("history", "Plan", "--json")
+    assert [v["message"] for v in json.loads(listed.stdout)] == ["from the wheel"]

@@ -159,9 +159,8 @@ def _scenario(at: AppTest) -> neoplan.Scenario:
         (FINANCING, "financing.interest_rate", 11.0, 9.0, 0.09),
         (FINANCING, "financing.debt_share", 60.0, 45.0, 0.45),
         (FINANCING, "financing.upfront_fee_rate", 2.0, 1.5, 0.015),
-        (FINANCING, "timeline.residual_value_share", 5.0, 0.0, 0.0),
+        (FINANCING, "financing.credit_spread", 0.0, 6.5, 0.065),
         (PRICING, "pricing.utilization", 85.0, 70.0, 0.70),
-        (PRICING, "pricing.price_decline_per_year", 13.0, 20.0, 0.20),
         (PRICING, "pricing.sla_credit_share", 1.0, 0.5, 0.005),
     ],
 )
@@ -175,6 +174,30 @@ def test_rates_are_typed_in_percent(path: str, key: str, shown_before: float, ty
     section, field = key.split(".")
     assert getattr(getattr(_scenario(at), section), field) == pytest.approx(stored, abs=1e-12)
     assert parse_number(at.text_input(key=f"w.{key}").value) == pytest.approx(typed)
+
+
+def test_market_data_switches_fill_the_reserved_multiple_and_the_decline_until_unticked() -> None:
+    """The reserved multiple and the price decline come from the market data (fields empty) until the user unticks
+    the switch; the number then becomes the scenario's own, starting at what the data gave."""
+    at = _page(PRICING)
+    scenario = _scenario(at)
+    assert scenario.pricing.reserved_price_multiple is None and scenario.pricing.price_decline_per_year is None
+    decline = at.text_input(key="w.pricing.price_decline_per_year")
+    assert decline.disabled and decline.value == ""  # empty: the data gives it, shown as the placeholder
+    assert decline.placeholder == "13.7 from the data"  # the Hopper curve from 2025-02 [% per year]
+    multiple = at.text_input(key="w.pricing.reserved_price_multiple")
+    assert multiple.disabled and multiple.placeholder == f"{2.2439 / 2.81:.3f} from the data"  # 24-month contract
+    npv = at.session_state[SCENARIO]
+    at.checkbox(key="w.pricing.price_decline_per_year.from_data").uncheck().run()
+    assert not at.exception and _scenario(at).pricing.price_decline_per_year == pytest.approx(0.1369, abs=1e-4)
+    at.text_input(key="w.pricing.price_decline_per_year").input("20.0").run()
+    assert _scenario(at).pricing.price_decline_per_year == pytest.approx(0.20)
+    at.checkbox(key="w.pricing.price_decline_per_year.from_data").check().run()
+    assert _scenario(at).pricing.price_decline_per_year is None
+    at.checkbox(key="w.pricing.reserved_price_multiple.from_data").uncheck().run()
+    at.text_input(key="w.pricing.reserved_price_multiple").input("0.9").run()
+    assert _scenario(at).pricing.reserved_price_multiple == pytest.approx(0.9) and npv is not None
+    assert not at.exception and not at.error
 
 
 def test_every_percent_field_on_the_money_pages_is_a_fraction_of_the_model() -> None:
@@ -202,3 +225,30 @@ def test_lender_view_shows_the_model_and_sculpting_sizes_the_debt(optimized: neo
     assert _pct(_metric(at, "Covenant headroom")) == pytest.approx(1 - 1.2 / 1.3, abs=0.001)
     drawn = float(_metric(at, "Debt drawn").replace("$", "").replace("M", "").replace(",", ""))
     assert drawn * 1e6 < d["debt_usd"]
+
+
+def test_the_financing_page_shows_the_lenders_conventions_and_the_new_inputs(optimized: neoplan.Result) -> None:
+    at = _page(FINANCING)
+    captions = " ".join(c.value for c in at.caption)
+    assert "Sale proceeds repay the outstanding loan first (a sweep)" in captions
+    assert "fixed at financial close" in captions
+    assert _metric(at, "Equity MIRR") == fmt.pct(optimized.kpis["equity_mirr"])
+    assert _metric(at, "Equity NPV") == fmt.usd(optimized.kpis["equity_npv_usd"])
+    residual = at.text_input(key="w.timeline.residual_value_share")
+    assert residual.value == ""  # empty: the platform's resale curve
+    residual.input("20").run()
+    assert _scenario(at).timeline.residual_value_share == pytest.approx(0.2)
+    life = at.text_input(key="w.financing.tax_life_months")
+    assert life.value == ""  # empty: the useful life
+    life.input("96").run()
+    assert _scenario(at).financing.tax_life_months == 96
+    at.selectbox(key="w.financing.tax_depreciation").set_value("macrs_5").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert "w.financing.tax_life_months" not in {w.key for w in at.text_input}  # MACRS fixes its own life
+    at.text_input(key="w.financing.dsra_months").input("6").run()
+    at.selectbox(key="w.financing.sizing").set_value("contracted_revenue").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    fin = _scenario(at).financing
+    assert (fin.tax_depreciation, fin.dsra_months, fin.sizing) == ("macrs_5", 6, "contracted_revenue")
+    cover = next(df.value for df in at.dataframe if "Headroom to covenant" in df.value.columns)
+    assert "LLCR at the period's start" in cover.columns

@@ -13,11 +13,11 @@ from conftest import metric as _metric
 from conftest import page_path, run_page
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
+from test_page_charts import house_template
 from test_user_text import shown
 
 import neoplan
 from neoplan import metrics
-from neoplan.charts import base
 from neoplan.charts import operations as charts
 from neoplan.operations import breakeven_performance_loss
 from ui.state import SCENARIO
@@ -177,19 +177,38 @@ def _json(fig: go.Figure) -> Any:
     return json.loads(pio.to_json(fig, validate=False, pretty=False))
 
 
-def test_charts_equal_a_validated_build(optimized: neoplan.Result, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_charts_are_valid_and_in_the_house_template(optimized: neoplan.Result) -> None:
     report = optimized.operations
-    builds = {
-        "gpu_hours": lambda: charts.gpu_hours_figure(report),
-        "interruptions": lambda: charts.interruptions_figure(report),
-        "lost_time": lambda: charts.lost_time_figure(report, 60.0),
-        "choices": lambda: charts.choices_figure(["a", "b", "c"], [1.5e6, None, -2e5], "t"),
+    built = {
+        "gpu_hours": charts.gpu_hours_figure(report),
+        "interruptions": charts.interruptions_figure(report),
+        "lost_time": charts.lost_time_figure(report, 60.0),
+        "choices": charts.choices_figure(["a", "b", "c"], [1.5e6, None, -2e5], "t"),
     }
-    fast = {name: build() for name, build in builds.items()}
-    monkeypatch.setattr(base, "FAST_TEMPLATE", False)
-    for name, build in builds.items():
-        spec = _json(fast[name])
-        assert spec == _json(build()), name
-        go.Figure(fast[name].to_dict())
+    house = house_template()
+    for name, fig in built.items():
+        spec = _json(fig)
         assert spec["data"], name
-    assert fast["choices"].data[0].y == ("c", "a")  # the undefined one left out, largest gain on top
+        assert spec["layout"]["template"] == house, name
+        assert _json(go.Figure(fig.to_dict())) == spec, name  # plotly validates it as a whole and changes nothing
+    assert built["choices"].data[0].y == ("c", "a")  # the undefined one left out, largest gain on top
+
+
+# --- the article's advice ----------------------------------------------------------------------------------------
+
+
+def test_advice_tab_shows_each_recommendation_with_the_models_npv_difference(optimized: neoplan.Result) -> None:
+    from neoplan.advice import recommendations
+
+    at = _page("The article's advice")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    table = at.dataframe[0].value
+    expected = recommendations(optimized.scenario)
+    assert list(table["Recommendation"]) == list(expected["recommendation"])
+    shown_npv = table["NPV difference"].dropna().to_numpy()
+    assert shown_npv == pytest.approx(expected["npv_difference_usd"].dropna().to_numpy(), rel=1e-12)
+    assert _metric(at, "Market tier").startswith("silver")  # the reference way of running is the index's tier
+    # a customer input moves the tier's premium, and the table follows the scenario
+    at.text_input(key="w.customers.acceptance_test_days").input("0.0").run()
+    assert not at.exception and at.session_state[SCENARIO].customers.acceptance_test_days == 0.0
+    assert _metric(at, "Acceptance test fails") == "0.0 %"

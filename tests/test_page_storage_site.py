@@ -68,7 +68,10 @@ def test_ai_enterprise_toggle_changes_opex(optimized: neoplan.Result) -> None:
     assert _metric(at, "Software / yr") == "$0"
     at.toggle(key="w.opex.ai_enterprise").set_value(True).run()
     on = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "opex": {"ai_enterprise": True}}))
-    assert _metric(at, "Software / yr") == fmt.usd(on.opex_usd_per_year["software"]) == "$4.61 M"  # 1,024 × 4,500
+    assert _metric(at, "Software / yr") == fmt.usd(on.opex_usd_per_year["software"])
+    g = on.ops.dates.go_live_month  # the run-rate year is operating year 4: 12 − g months in project year 4, g in 5
+    escalated = (1.03**3 * (12 - g) + 1.03**4 * g) / 12  # opex rises 3 % a project year
+    assert on.opex_usd_per_year["software"] == pytest.approx(1_024 * 4_500 * escalated, rel=1e-12)
     assert _metric(at, "Opex per year (run rate)") == fmt.usd(on.opex_usd_per_year["total"])
     assert _metric(at, "Opex per year (run rate)") != fmt.usd(optimized.opex_usd_per_year["total"])
 
@@ -103,7 +106,7 @@ def test_design_warnings_are_shown() -> None:
     ("key", "shown_before", "typed", "stored"),
     [
         ("opex.insurance_rate", 0.5, 0.8, 0.008),
-        ("opex.sga_rate", 5.0, 9.0, 0.09),
+        ("opex.sga_rate", 10.0, 9.0, 0.09),
         ("opex.support_rate", 4.0, 6.0, 0.06),
         ("facility.idle_power_share", 20.0, 30.0, 0.30),
         ("pricing.utilization", 85.0, 9.0, 0.09),
@@ -124,5 +127,5 @@ def test_a_rate_over_100_percent_is_refused_in_percent() -> None:
     at = _page(OPEX)
     at.text_input(key="w.opex.sga_rate").input(str(150.0)).run()
     assert not at.exception
-    assert "opex.sga_rate must be between 0 and 100 %, got 150.0 %; kept 5.0 %" in [shown(e.value) for e in at.error]
-    assert at.session_state[SCENARIO].opex.sga_rate == 0.05
+    assert "opex.sga_rate must be between 0 and 100 %, got 150.0 %; kept 10.0 %" in [shown(e.value) for e in at.error]
+    assert at.session_state[SCENARIO].opex.sga_rate == 0.10

@@ -73,9 +73,14 @@ def test_small_monte_carlo_shows_p10_p50_p90(optimized: neoplan.Result) -> None:
     expected = mc.percentiles("equity_irr")
     assert [table.loc["Equity IRR", k.upper()] for k in expected] == [fmt.pct(v) for v in expected.values()]
     assert table.loc["NPV", "P50"] == fmt.usd(mc.percentiles("npv_usd")["p50"])
-    assert _metric(at, "Probability of loss") == fmt.pct(mc.probability_of_loss)
+    loss, breach = mc.probability_of_loss, mc.probability_dscr_breach  # each ± its standard error
+    assert _metric(at, "Probability of loss") == f"{fmt.pct(loss)} ± {fmt.pct(mc.probability_error(loss))}"
     covenant = optimized.scenario.financing.covenant_dscr  # the scenario's covenant by default
-    assert _metric(at, f"Covenant breach (DSCR < {covenant:.2f}×)") == fmt.pct(mc.probability_dscr_breach)
+    assert _metric(at, f"Covenant breach (DSCR < {covenant:.2f}×)") == (
+        f"{fmt.pct(breach)} ± {fmt.pct(mc.probability_error(breach))}"
+    )
+    errors = mc.percentile_errors("npv_usd")
+    assert table.loc["NPV", "± SE P50"] == fmt.usd(errors["p50"])
     # where the scenario sits among the draws, per metric and in words
     for label, key in (("Equity IRR", "equity_irr"), ("NPV", "npv_usd")):
         assert table.loc[label, "Scenario sits at"] == f"P{mc.base_percentile(key):.0f}", label

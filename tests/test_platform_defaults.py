@@ -87,8 +87,9 @@ def test_h100_to_b200_to_gb200_brings_each_platforms_defaults() -> None:
     after_b200 = _apply(OPTIMIZED, b200.values)
     expected = {f: d.for_gpus(1024) for f, d in platform_defaults("b200-sxm").items()}
     assert {f: _get(after_b200, f) for f in FIELDS} == expected
-    assert (_get(after_b200, "pricing.usd_per_gpu_hour"), _get(after_b200, "facility.rack_power_kw")) == (5.30, 60)
-    assert "rental price $2.80/GPU-h → $5.30/GPU-h" in b200.note()
+    assert (_get(after_b200, "pricing.usd_per_gpu_hour"), _get(after_b200, "facility.rack_power_kw")) == (5.30, 30)
+    assert "rental price $2.81/GPU-h → $5.30/GPU-h" in b200.note()
+    assert "servers per rack 4 → 2" in b200.note()  # two air-cooled B200 a 30 kW rack
     gb200 = plan_switch(after_b200, "gb200-nvl72", baseline=OPTIMIZED)
     after_gb200 = _apply(after_b200, gb200.values)
     assert after_gb200["cluster"] == {
@@ -97,7 +98,7 @@ def test_h100_to_b200_to_gb200_brings_each_platforms_defaults() -> None:
         "gpus_per_node": 72,
         "gpus": 1080,
     }
-    assert _get(after_gb200, "facility.rack_power_kw") == 140 and _get(after_gb200, "pricing.usd_per_gpu_hour") == 6.0
+    assert _get(after_gb200, "facility.rack_power_kw") == 140 and _get(after_gb200, "pricing.usd_per_gpu_hour") == 6.45
     assert "cooling air → liquid" in gb200.note() and "GPUs 1,024 → 1,080: whole racks" in gb200.note()
     result = neoplan.evaluate(neoplan.load_scenario(after_gb200))
     assert result.platform.rack_scale and result.facility.rack_power_kw == 140
@@ -120,7 +121,8 @@ def test_back_to_h100_restores_its_defaults() -> None:
     b200 = _apply(OPTIMIZED, plan_switch(OPTIMIZED, "b200-sxm", baseline=OPTIMIZED).values)
     back = _apply(b200, plan_switch(b200, "h100-sxm", baseline=OPTIMIZED).values)
     assert _get(back, "prices_as_of") == "2024-10" and _get(back, "facility.rack_power_kw") == 41
-    assert _get(back, "pricing.usd_per_gpu_hour") == 2.81  # the H100 index (the preset's own 2.80 was its choice)
+    assert _get(back, "pricing.usd_per_gpu_hour") == 2.81  # the H100 index, data/rental_contracts.csv
+    assert _get(back, "facility.servers_per_rack") == 4
 
 
 def test_spectrum_x_prices_supernics_at_the_server() -> None:
@@ -154,7 +156,7 @@ def test_the_files_own_keys_stay_as_written() -> None:
     assert (s.cluster.gpus, s.pricing.usd_per_gpu_hour, s.facility.rack_power_kw, s.prices_as_of) == (
         2048,
         4.0,
-        60,
+        30,
         "2026-11",
     )
 
@@ -209,10 +211,10 @@ def test_the_app_switch_brings_the_defaults_keeps_the_users_price_and_says_why()
     at.switch_page("pages/compute_node.py").run()
     at.selectbox(key="compute_node.platform").set_value("b200-sxm").run()
     s = at.session_state[SCENARIO]
-    assert (s.cluster.gpu_model, s.prices_as_of, s.facility.rack_power_kw) == ("b200-sxm", "2026-11", 60)
+    assert (s.cluster.gpu_model, s.prices_as_of, s.facility.rack_power_kw) == ("b200-sxm", "2026-11", 30)
     assert s.pricing.usd_per_gpu_hour == 3.50
     note = " ".join(i.value.replace("\\", "") for i in at.info)
-    assert "rack power 41 kW → 60 kW" in note and "kept your rental price $3.50/GPU-h" in note
+    assert "rack power 41 kW → 30 kW" in note and "kept your rental price $3.50/GPU-h" in note
     at.selectbox(key="compute_node.platform").set_value("gb200-nvl72").run()
     s = at.session_state[SCENARIO]
     assert (s.cluster.gpus, s.cluster.gpus_per_node, s.facility.rack_power_kw) == (1080, 72, 140)

@@ -28,7 +28,13 @@ import yaml
 CORPUS = Path(__file__).resolve().parent / "quote_corpus"
 RULES_CSV = Path(__file__).resolve().parent.parent / "data" / "quote_rules.csv"
 MARK = "SYNTHETIC SAMPLE made for neoplan tests; not a real quote"
-CURRENCY_NAMES = {"EUR": ("EUR", "€", "euro"), "GBP": ("GBP", "£", "pound")}
+CURRENCY_NAMES = {
+    "EUR": ("EUR", "€", "euro"),
+    "GBP": ("GBP", "£", "pound"),
+    "CNY": ("CNY", "yuan"),
+    "JPY": ("JPY", "yen"),
+    "KRW": ("KRW", "won"),
+}
 
 
 def load_entries() -> list[dict[str, Any]]:
@@ -131,10 +137,12 @@ def test_corpus_size_and_styles() -> None:
     assert on_disk == set(FILES), "expected.yaml and the corpus files disagree"
     assert len(set(FILES)) == len(FILES)
     models = {e["expect"]["gpu_model"] for e in ENTRIES}
-    assert {"h100-sxm", "h200-sxm", "b200-sxm"} <= models
+    assert {"h100-sxm", "h200-sxm", "b200-sxm", "b300-sxm", "gb200-nvl72", "h20-sxm"} <= models
     sizes = {e["expect"]["servers"] for e in ENTRIES}
     assert {16, 32, 64, 128, 256} <= sizes
-    assert {"EUR", "GBP", "USD"} <= {e["expect"]["currency"] for e in ENTRIES}
+    assert {"EUR", "GBP", "USD", "CNY", "JPY", "KRW"} <= {e["expect"]["currency"] for e in ENTRIES}
+    assert {"rack_scale", "options", "asia"} <= set(styles)
+    assert {e["encoding"] for e in ENTRIES} >= {"utf-8", "cp1252", "cp932", "gb18030"}
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -177,7 +185,7 @@ def test_corpus_matches_its_generator(tmp_path: Path) -> None:
 
 def test_spot_check_components_are_known() -> None:
     """Spot-checked components are the rules' components (or 'system'), so a rename shows up here."""
-    known = {"system"}
+    known = {"system", "attribute"}  # attribute: a configurator's setting line (no part), read by the code
     with RULES_CSV.open(encoding="utf-8") as fh:
         for row in csv.DictReader(line for line in fh if not line.startswith("#")):
             known.add(row["component"])
@@ -257,14 +265,18 @@ def test_findings_rest_on_sure_priced_lines(name: str) -> None:
 
 @pytest.mark.parametrize("name", FILES)
 def test_finding_sources_are_quote_lines(name: str) -> None:
-    """Every finding cites (sheet, row) pairs that are lines of the file, as the file shows them."""
+    """Every finding cites (sheet, row) pairs that are lines of the file, as the file shows them (a stated total
+    off its lines also cites the total's own row)."""
     entry = BY_FILE[name]
     review = reviewed(name)
     lines = {(ln.sheet, ln.row) for ln in review.lines}
     items = item_rows(entry)
+    bad_totals = {(t["sheet"], t["row"]) for t in entry["expect"].get("bad_totals", [])}
     for f in review.findings:
         assert f.sources, f"{f.code} cites nothing"
         for source in f.sources:
+            if f.code == "total_mismatch" and source in bad_totals:
+                continue
             sheet, row = source
             assert (sheet, row) in items, f"{f.code} cites {sheet}!{row}, not a line of {name}"
             assert (sheet, row) in lines, f"{f.code} cites {sheet}!{row}, which the review does not list"
@@ -278,11 +290,44 @@ def test_no_saving_exceeds_the_quote(name: str) -> None:
         assert abs(f.saving_usd) <= total + 1.0, f"{f.code} saves {f.saving_usd:,.0f} of a {total:,.0f} quote"
 
 
+@pytest.mark.parametrize("name", [f for f in FILES if BY_FILE[f]["expect"].get("savings_at_most")])
+def test_savings_stay_within_what_the_lines_cost(name: str) -> None:
+    """A finding on lines quoted at no charge ('Included') saves nothing; others at most what the quote charges."""
+    limits = BY_FILE[name]["expect"]["savings_at_most"]
+    for f in reviewed(name).findings:
+        if f.code in limits:
+            assert f.saving_usd <= limits[f.code] + 1.0, f"{f.code} saves {f.saving_usd:,.0f}: {f.detail}"
+
+
+@pytest.mark.parametrize("name", [f for f in FILES if BY_FILE[f]["expect"].get("options")])
+def test_options_are_reviewed_one_at_a_time(name: str) -> None:
+    """Alternatives are told apart and never summed: each option's size is its own."""
+    from neoplan.quote import review_quote
+
+    entry = BY_FILE[name]
+    expect = entry["expect"]
+    first = reviewed(name)
+    assert list(first.options) == expect["options"] and first.option == expect["options"][0]
+    for number, want in expect["by_option"].items():
+        other = review_quote(parsed(name), entry["servers_quoted"], usd_per_unit=entry["usd_per_unit"], option=number)
+        assert other.option == expect["options"][int(number) - 1]
+        assert (other.gpus, other.servers, other.gpu_model) == (want["gpus"], want["servers"], want["gpu_model"])
+        assert other.quote_total_usd < quote_total_usd(entry)  # never the sum of the options
+
+
+@pytest.mark.parametrize("name", [f for f in FILES if BY_FILE[f]["expect"].get("bad_totals")])
+def test_a_stated_total_off_its_lines_is_a_finding(name: str) -> None:
+    rows = {(t["sheet"], t["row"]) for t in BY_FILE[name]["expect"]["bad_totals"]}
+    (finding,) = [f for f in reviewed(name).findings if f.code == "total_mismatch"]
+    assert finding.sources[0] in rows and len(finding.sources) >= 2
+
+
 @pytest.mark.parametrize("name", FILES)
 def test_review_is_json_safe(name: str) -> None:
     record = reviewed(name).to_dict()
     text = json.dumps(record, allow_nan=False)
     assert json.loads(text)["currency"] == BY_FILE[name]["expect"]["currency"]
+    assert {"option", "conflicts", "withheld"} <= set(record)
 
 
 @pytest.mark.parametrize("name", [f for f in FILES if BY_FILE[f]["usd_per_unit"]])

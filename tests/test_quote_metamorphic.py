@@ -226,7 +226,8 @@ SYNONYMS = {
 }
 
 
-def rename_headers(name: str) -> Book:
+def replace_headers(name: str, names: dict[str, str], minimum: int) -> Book:
+    """The corpus file with the header cells found in ``names`` (lower case, single spaces) replaced."""
     out: Book = []
     changed = 0
     for sheet, rows in read_book(name):
@@ -235,13 +236,17 @@ def rename_headers(name: str) -> Book:
         if lay:
             header = rows[lay["header_row"] - 1]
             for i, cell in enumerate(header):
-                new = SYNONYMS.get(str(cell.value or "").strip().lower())
+                new = names.get(" ".join(str(cell.value or "").lower().split()))
                 if new:
                     header[i] = replace(cell, value=new)
                     changed += 1
         out.append((sheet, rows))
-    assert changed >= 2, f"{name}: fewer than 2 header synonyms apply"
+    assert changed >= minimum, f"{name}: fewer than {minimum} header names to replace"
     return out
+
+
+def rename_headers(name: str) -> Book:
+    return replace_headers(name, SYNONYMS, 2)
 
 
 MONEY_TEXT = re.compile(r"^\(?-?\$\s?[\d,]+\.\d{2}\)?$")
@@ -467,7 +472,8 @@ def assert_same_review(name: str, variant: Variant) -> None:
 
 CSV_FILES = [f for f in FILES if f.endswith(".csv")]
 XLSX_FILES = [f for f in FILES if f.endswith(".xlsx")]
-MULTI_SHEET = [f for f in XLSX_FILES if len(BY_FILE[f]["layout"]) >= 2]
+MULTI_SHEET = [f for f in XLSX_FILES if len(BY_FILE[f]["layout"]) >= 2 and not BY_FILE[f]["expect"].get("options")]
+# (sheets that are alternatives are not pasted into one: test_options_* below write them as sections instead)
 SINGLE_SHEET = [f for f in FILES if len(BY_FILE[f]["layout"]) == 1]
 PER_SERVER = [f for f in FILES if BY_FILE[f]["per_server_copies"] > 1]
 USD_CSV = [f for f in CSV_FILES if BY_FILE[f]["expect"]["currency"] == "USD"]
@@ -512,7 +518,7 @@ def test_csv_opened_and_saved_by_excel(name: str, tmp_path: Path) -> None:
     assert_same_review(name, variant)
 
 
-@pytest.mark.parametrize("name", [f for f in XLSX_FILES if f not in MULTI_SHEET])
+@pytest.mark.parametrize("name", [f for f in XLSX_FILES if len(BY_FILE[f]["layout"]) < 2])
 def test_xlsx_saved_as_csv(name: str, tmp_path: Path) -> None:
     book = [(s, rows) for s, rows in read_book(name) if s in BY_FILE[name]["layout"]]
     variant = save(book, name, BY_FILE[name]["servers_quoted"], tmp_path, as_csv=True)
@@ -546,6 +552,107 @@ def test_per_node_columns_as_one_total_column(name: str, tmp_path: Path) -> None
 def test_total_quantities_as_per_node(tmp_path: Path) -> None:
     name = "lenovo_sr680a_h200_16.xlsx"
     assert_same_review(name, save(total_to_per_node(name), name, None, tmp_path))
+
+
+# ---------------------------------------------------------------- options and languages (issue 22)
+
+OPTION_FILES = [f for f in FILES if BY_FILE[f]["expect"].get("options")]
+OPTION_SHEETS = [f for f in OPTION_FILES if len(BY_FILE[f]["layout"]) >= 2]
+
+
+def review_of(variant: Variant, entry: dict[str, Any], option: int | None = None) -> Any:
+    from neoplan.quote import read_quote, review_quote
+
+    parsed_variant = read_quote(variant.data, variant.name)
+    return review_quote(parsed_variant, variant.servers_quoted, usd_per_unit=entry["usd_per_unit"], option=option)
+
+
+def assert_same(a: Any, b: Any, what: str) -> None:
+    x, y = summary(a), summary(b)
+    for key in ("codes", "gpus", "servers", "gpu_model"):
+        assert x[key] == y[key], f"{what}: {key} {x[key]!r} != {y[key]!r}"
+    for code, saving in x["savings"].items():
+        assert abs(y["savings"][code] - saving) <= SAVING_TOLERANCE * abs(saving) + 1.0, (what, code)
+
+
+def options_as_sections(name: str) -> Book:
+    """Option sheets pasted into one sheet under the first's header: each option's title row, then its rows."""
+    book = read_book(name)
+    layout = BY_FILE[name]["layout"]
+    tables = [(s, rows) for s, rows in book if s in layout]
+    merged: Rows = []
+    for i, (sheet, rows) in enumerate(tables):
+        lay = layout[sheet]
+        merged += rows[: lay["header_row"]] if i == 0 else [[C(None), C(None), C(rows[0][0].value)]]
+        merged += [*rows[lay["header_row"] :], [C(None)]]
+    cover = [(s, rows) for s, rows in book if s not in layout]
+    return [*cover, ("Quote", _pad(merged))]
+
+
+def option_alone(name: str, sheet: str) -> Book:
+    """One option sheet as a quote of its own."""
+    return [(s, rows) for s, rows in read_book(name) if s == sheet]
+
+
+@pytest.mark.parametrize("name", OPTION_SHEETS)
+def test_options_as_sheets_sections_or_quotes_of_their_own(name: str, tmp_path: Path) -> None:
+    """Two option sheets ↔ two sections of one sheet ↔ each option alone: the same findings per option."""
+    entry = BY_FILE[name]
+    sheets = [s for s in entry["layout"]]
+    as_sections = review_of(save(options_as_sections(name), name, None, tmp_path, as_csv=False), entry)
+    assert len(as_sections.options) == len(sheets)
+    for k, sheet in enumerate(sheets, start=1):
+        original = review_of(Variant((CORPUS / name).read_bytes(), name, None), entry, k)
+        alone = review_of(save(option_alone(name, sheet), name, None, tmp_path, as_csv=True), entry)
+        sections = review_of(save(options_as_sections(name), name, None, tmp_path, as_csv=False), entry, k)
+        assert alone.options == () and original.option == sheet
+        assert_same(original, alone, f"{sheet} alone")
+        assert_same(original, sections, f"{sheet} as a section")
+
+
+@pytest.mark.parametrize("name", [f for f in OPTION_FILES if f not in OPTION_SHEETS])
+def test_option_sections_each_alone(name: str, tmp_path: Path) -> None:
+    """Two sections that are alternatives ↔ each section as a quote of its own."""
+    entry = BY_FILE[name]
+    ((sheet, rows),) = read_book(name)
+    lay = entry["layout"][sheet]
+    header = rows[: lay["header_row"]]
+    titles = [i for i, r in enumerate(rows) if any(str(c.value or "") in entry["expect"]["options"] for c in r)]
+    for k, start in enumerate(titles, start=1):
+        end = titles[k] if k < len(titles) else len(rows)
+        alone = review_of(save([(sheet, header + rows[start + 1 : end])], name, None, tmp_path), entry)
+        original = review_of(Variant((CORPUS / name).read_bytes(), name, None), entry, k)
+        assert_same(original, alone, f"option {k} alone")
+
+
+TRANSLATIONS = {
+    "zh": {"line": "序号", "part number": "型号", "part #": "型号", "description": "描述",
+           "qty": "数量", "quantity": "数量", "unit price": "单价", "ext. price": "金额", "extended price": "金额",
+           "total price": "金额", "amount": "金额", "price": "单价"},
+    "ja": {"line": "番号", "part number": "品番", "part #": "品番", "description": "品名・仕様",
+           "qty": "数量", "quantity": "数量", "unit price": "単価", "ext. price": "金額", "extended price": "金額",
+           "total price": "金額", "amount": "金額", "price": "単価"},
+}  # fmt: skip
+
+
+def translate_headers(name: str, language: str) -> Book:
+    return replace_headers(name, TRANSLATIONS[language], 3)
+
+
+def _translatable(name: str) -> bool:
+    try:
+        translate_headers(name, "zh")
+    except AssertionError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("language", ["zh", "ja"])
+@pytest.mark.parametrize("name", [f for f in FILES if _translatable(f)])
+def test_headers_in_chinese_or_japanese(name: str, language: str, tmp_path: Path) -> None:
+    """English ↔ Chinese or Japanese column headers: the same review."""
+    book = translate_headers(name, language)
+    assert_same_review(name, save(book, name, BY_FILE[name]["servers_quoted"], tmp_path, as_csv=False))
 
 
 # ---------------------------------------------------------------- the transformations themselves

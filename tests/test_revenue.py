@@ -305,7 +305,8 @@ def test_a_horizon_within_the_life_is_the_same_whatever_the_end_of_life():
     p = pricing(price_decline_per_year=0.1, reserved_usd_per_gpu_hour=1.4)
     a = revenue_schedule(p, 8, dates(timeline(horizon_months=36, useful_life_months=36)))
     b = revenue_schedule(p, 8, dates(timeline(horizon_months=36, useful_life_months=36, end_of_life="refresh")))
-    assert (a.revenue_usd == b.revenue_usd).all() and a.revenue_usd[-1] > 0
+    np.testing.assert_allclose(a.revenue_usd, b.revenue_usd, rtol=1e-12)
+    assert a.revenue_usd[-1] > 0
 
 
 def test_each_case_can_have_its_own_life():
@@ -330,10 +331,10 @@ def test_shutdown_ends_the_book_and_refresh_repeats_it(go_live, life, horizon, u
     on = revenue_schedule(p, 8, dates(timeline(**kw, end_of_life="refresh")))
     end = go_live + life
     if end >= horizon:  # the life outlasts the horizon: nothing to decide
-        assert (off.revenue_usd == on.revenue_usd).all()
+        np.testing.assert_allclose(off.revenue_usd, on.revenue_usd, rtol=1e-12)
         return
     assert not off.sold_gpu_hours[math.ceil(end) :].any()
-    assert (off.revenue_usd[: math.floor(end)] == on.revenue_usd[: math.floor(end)]).all()
+    np.testing.assert_allclose(off.revenue_usd[: math.floor(end)], on.revenue_usd[: math.floor(end)], rtol=1e-12)
     # a refresh keeps the same hours in service; each cluster's prices repeat the first one's path
     steady = 8 * HOURS * max(util, reserved_share)
     assert on.sold_gpu_hours[math.ceil(go_live) :] == pytest.approx(steady)

@@ -226,8 +226,11 @@ def test_round_trip_does_not_depend_on_the_preset_after_saving() -> None:
 @FAST
 @given(scenario_dicts())
 def test_yaml_round_trip_is_lossless(data: dict) -> None:
-    """YAML → model → YAML → model: same model, same text. (The file is written with escapes, as ``to_yaml`` writes:
-    PyYAML writes NEL, LS and PS raw in a quoted scalar with ``allow_unicode`` and reads them back as line breaks.)"""
+    """YAML → model → YAML → model: same model, same text.
+
+    The input is written as ``to_yaml`` writes (escaped non-ASCII): PyYAML writes NEL/LS/PS raw under
+    ``allow_unicode=True`` and reads them back as line breaks, so such a file would not say what the dict says.
+    """
     first = parse_scenario(yaml.safe_dump(data, allow_unicode=False))
     assert first == scenario_from_dict(data)
     text = first.to_yaml()
@@ -595,6 +598,10 @@ def test_fractions_are_marked_and_bounded_to_0_1() -> None:
         ),
         ({"cluster": {"gpus": 10**5000}}, "cluster.gpus must be between 8 and 1,000,000, got a 5001-digit integer"),
         ({"facility": {"pue": 10**5000}}, "facility.pue: input should be a valid number, got a 5001-digit integer"),
+        (  # a mapping holding one (the fuzz test's find: repr() of the mapping raised ValueError)
+            {"prices": {"qm9700": 10**5000, "cluster_burn_in_server_week": True}},
+            "prices.cluster_burn_in_server_week must be a number, got true",
+        ),
         ({"node": {"preset": {"a": 1}}}, "node.preset must be one of 'oem_default' or 'optimized', got {'a': 1}"),
         ({"cluster": {"gpus": True}}, "cluster.gpus: must be a number, got true"),
         (

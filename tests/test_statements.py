@@ -130,6 +130,31 @@ def test_pnl_rows_add_up_down_the_page(result: neoplan.Result) -> None:
     assert p.ebitda_margin[~earning].isna().all()  # no revenue, no margin (not ±inf)
 
 
+def test_pnl_labels_say_what_the_rows_hold(optimized: neoplan.Result) -> None:
+    """Defect 6: "Interest (incl. capitalised)" left out the $0.62 M of interest during construction, which is
+    capitalised into the asset and depreciated with it: the rows now say so, and add up to the debt's interest."""
+    p, c = st.pnl_by_year(optimized), optimized.ops.cash
+    assert c.costs is not None
+    idc = float(c.costs.idc_usd[0])
+    assert idc == pytest.approx(623_840.84, abs=0.01)
+    assert "incl. capitalised" not in st.PNL_LABELS["interest_usd"] and "IDC" in st.PNL_LABELS["depreciation_usd"]
+    assert -p.loc[st.TOTAL, "interest_usd"] == pytest.approx(float(c.debt.interest.sum()) - idc, rel=1e-12)
+    idc_depreciated = float(c.costs.idc_depreciation.sum()) + float(c.costs.idc_book_at_sale.sum())
+    assert idc_depreciated == pytest.approx(idc, rel=1e-12)  # all of it depreciated or written off at the sale
+    hardware = float((c.depreciation - c.costs.idc_depreciation).sum())
+    assert -p.loc[st.TOTAL, "depreciation_usd"] == pytest.approx(hardware + float(c.costs.idc_depreciation.sum()))
+
+
+def test_the_debt_table_shows_the_sweep_and_the_reserve() -> None:
+    r = neoplan.evaluate(
+        neoplan.load_scenario({"base": "optimized", "financing": {"term_months": 120, "dsra_months": 6}})
+    )
+    m = st.debt_by_month(r)
+    assert m.sweep_usd.iloc[-1] == pytest.approx(r.ops.cash.residual[0, -1])  # the sale repays what it can
+    assert m.payoff_usd.iloc[-1] > 0  # the rest, at the horizon
+    assert m.reserve_funded_usd.iloc[0] > 0 and m.reserve_released_usd.iloc[-1] == m.reserve_funded_usd.iloc[0]
+
+
 def test_pnl_by_year_is_a_fresh_copy(optimized: neoplan.Result) -> None:
     first = st.pnl_by_year(optimized)
     first.loc["Y1", "revenue_usd"] = -1.0
@@ -141,7 +166,7 @@ def test_debt_balance_rolls_forward_month_by_month(result: neoplan.Result) -> No
     d = st.debt_by_month(result)
     atol = _atol(d)
     opening = np.concatenate([[0.0], d.balance_usd.to_numpy()[:-1]])
-    closing = opening + d.draws_usd + d.interest_capitalized_usd - d.principal_usd - d.payoff_usd
+    closing = opening + d.draws_usd + d.interest_capitalized_usd - d.principal_usd - d.sweep_usd - d.payoff_usd
     np.testing.assert_allclose(closing, d.balance_usd, atol=atol)
     np.testing.assert_allclose(d.interest_capitalized_usd + d.interest_paid_usd, d.interest_accrued_usd, atol=atol)
     np.testing.assert_allclose(d.interest_paid_usd + d.principal_usd, d.debt_service_usd, atol=atol)
@@ -155,7 +180,8 @@ def test_debt_by_year_rolls_forward_and_sums_the_months(result: neoplan.Result) 
     atol = _atol(y, m)
     years = y.drop(index="Total")
     opening = np.concatenate([[0.0], years.balance_end_usd.to_numpy()[:-1]])
-    closing = opening + years.draws_usd + years.interest_capitalized_usd - years.principal_usd - years.payoff_usd
+    money_out = years.principal_usd + years.sweep_usd + years.payoff_usd
+    closing = opening + years.draws_usd + years.interest_capitalized_usd - money_out
     np.testing.assert_allclose(closing, years.balance_end_usd, atol=atol)
     flows = [c for c in m.columns if c not in ("month", "balance_usd")]
     for column in flows:
@@ -194,11 +220,15 @@ def test_optimized_reference_values(optimized: neoplan.Result) -> None:
     assert debt.loc["Total", "interest_capitalized_usd"] == pytest.approx(623_840.84, abs=0.01)
     assert debt.loc["Y1", "balance_end_usd"] == pytest.approx(23_430_671.41, abs=0.01)
     assert debt.loc["Y5", "balance_end_usd"] == pytest.approx(0.0, abs=1e-6)  # 60-month term ends in month 59
-    assert pnl.loc["Y1", "revenue_usd"] == pytest.approx(10_917_566.93, abs=0.01)
-    assert pnl.loc["Total", "revenue_usd"] == pytest.approx(78_565_893.62, abs=0.01)
+    # issue 25: the reserved 60 % at the 24-month contract price ($2.24, not 0.85 × $2.80), prices along the Hopper
+    # curve, the customers' losses (churn after the first renewal, the acceptance test)
+    assert pnl.loc["Y1", "revenue_usd"] == pytest.approx(10_441_781.46, abs=0.01)
+    assert pnl.loc["Total", "revenue_usd"] == pytest.approx(76_250_985.07, abs=0.01)
     opex = st.opex_by_year(optimized)
     assert list(opex.columns)[-1] == "Year 6 (7.6 mo)"
-    assert opex.loc["Staff", "Year 2"] == pytest.approx(901_120.0)
+    g = optimized.ops.dates.go_live_month  # operating year 2 runs from month g + 12: 12 − g months in project year 2
+    escalated = (1.03 * (12 - g) + 1.03**2 * g) / 12  # opex rises 3 % a project year
+    assert opex.loc["Staff", "Year 2"] == pytest.approx(901_120.0 * escalated, rel=1e-12)
     golden = json.loads((GOLDEN / "optimized.json").read_text(encoding="utf-8"))  # the pinned evaluate --json
     assert pnl.loc["Total", "gross_margin"] == pytest.approx(golden["gross_margin"], rel=1e-9)
     assert pnl.loc["Total", "ebitda_margin"] == pytest.approx(golden["ebitda_margin"], rel=1e-9)

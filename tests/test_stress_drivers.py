@@ -36,7 +36,11 @@ def test_every_row_says_why_where_from_when_and_how_known() -> None:
     ("key", "base", "low", "high"),
     [
         ("usd_per_gpu_hour", 2.0, 1.5, 2.5),  # ±25 %
-        ("price_decline_per_year", 0.5, 0.0, 0.95),  # none to twice, at most 95 %/yr
+        ("price_decline_per_year", 0.5, 0.5, 0.5),  # market: the curve's own low and high (test_stress); no fallback
+        ("reserved_price_multiple", 0.8, 0.72, 0.88),  # market: the contracts' range; ±10 % only as a fallback
+        ("sga_rate", 0.1, 0.05, 0.15),  # 5–15 % of revenue
+        ("support_rate", 0.04, 0.03, 0.12),  # 3–12 % of hardware capex a year
+        ("staff_fte_per_1000_gpus", 4.0, 2.0, 8.0),
         ("utilization", 0.95, 0.85, 1.0),  # ±10 points, at most 100 %
         ("utilization", 0.05, 0.0, 0.15),  # … at least 0
         ("interest_rate", 0.02, 0.0, 0.06),  # ±4 points, at least 0
@@ -47,6 +51,13 @@ def test_every_row_says_why_where_from_when_and_how_known() -> None:
         ("mtbf_multiple", 1.0, 0.5, 1.7),
         ("detection_minutes", 1.5, 1.0, 31.5),  # half (at least 1) to +30 minutes
         ("performance_penalty", 0.0, -0.1, 0.1),
+        ("token_share", 0.5, 0.5, 0.5),  # held at the plan's own split unless given a range
+        ("usd_per_million_tokens", 1.2, 0.9, 1.5),  # ±25 %
+        ("token_price_decline_per_year", 0.45, 0.30, 0.60),  # ±15 points
+        ("token_price_decline_per_year", 0.04, 0.0, 0.19),  # … at least 0
+        ("serving_load_factor", 0.5, 0.3, 0.7),  # ±20 points
+        ("serving_load_factor", 0.1, 0.05, 0.3),  # … at least 0.05
+        ("serving_load_factor", 0.9, 0.7, 1.0),  # … at most 1
     ],
 )
 def test_default_range_rules_reference_values(key: str, base: float, low: float, high: float) -> None:
@@ -59,6 +70,16 @@ def test_optimized_preset_default_ranges() -> None:
     assert (ranges["utilization"].low, ranges["utilization"].high) == pytest.approx((0.75, 0.95), rel=1e-12)
     assert (ranges["capex_multiple"].low, ranges["capex_multiple"].high) == pytest.approx((0.9, 1.1), rel=1e-12)
     assert {r.distribution for r in ranges.values()} == {"triangular"}
+
+
+def test_the_serving_load_factor_moves_the_returns_only_of_a_plan_that_sells_tokens() -> None:
+    rent = neoplan.evaluate(neoplan.load_scenario("b200_1024"))
+    serve = neoplan.evaluate(neoplan.load_scenario({"base": "b200_1024", "pricing": {"sell": "tokens"}}))
+    assert stress.default_ranges(serve.scenario)["serving_load_factor"] == stress.Range(0.3, 0.7)
+    flat, moved = (stress.tornado(r, drivers=("serving_load_factor",)).swing("npv_usd")[0] for r in (rent, serve))
+    assert flat == pytest.approx(0.0, abs=1e-6) and moved > 0
+    low = stress.tornado(serve, drivers=("serving_load_factor",)).low["project_irr"][0]
+    assert low < serve.kpis["project_irr"]  # fewer tokens served, a lower return
 
 
 def test_drivers_without_a_scenario_field_carry_their_own_help_and_bounds() -> None:
@@ -92,7 +113,11 @@ def test_the_shipped_table_reads_back_as_loaded(tmp_path: Path) -> None:
     [
         ("utilization", {"low_by": "abc"}, "row 4, column 'low_by': must be a number, got 'abc'"),
         ("usd_per_gpu_hour", {"label": ""}, "row 2, column 'label': is empty"),
-        ("pue", {"high_rule": "times"}, "row 9, column 'high_rule': input should be 'scale', 'shift' or 'set'"),
+        (
+            "pue",
+            {"high_rule": "times"},
+            "row 9, column 'high_rule': input should be 'scale', 'shift', 'set', 'curve' or 'market'",
+        ),
         ("pue", {"distribution": "gamma"}, "row 9, column 'distribution': input should be"),
         ("pue", {"path": "facility.pue_typo"}, "row 9, column 'path': must be a dotted Scenario field"),
         ("pue", {"key": "pue_typo"}, "row 9, column 'key': must be a field of neoplan.engine.Drivers"),
@@ -113,7 +138,8 @@ def test_a_bad_row_names_file_row_and_column(tmp_path: Path, key: str, cells: di
 def test_every_driver_has_one_row(tmp_path: Path) -> None:
     path = tmp_path / "stress_drivers.csv"
     path.write_text("".join(TEXT.splitlines(keepends=True)[:-1]), encoding="utf-8")  # the last driver dropped
-    with pytest.raises(DataError, match=re.escape("stress_drivers.csv: no row for driver 'performance_penalty'")):
+    last = ROWS[-1]["key"]
+    with pytest.raises(DataError, match=re.escape(f"stress_drivers.csv: no row for driver '{last}'")):
         stress.read_drivers(path)
     path.write_text(TEXT + TEXT.splitlines(keepends=True)[1], encoding="utf-8")  # the first driver twice
     with pytest.raises(DataError, match=re.escape("stress_drivers.csv: a driver appears twice")):

@@ -7,7 +7,20 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from neoplan.formats import NA, count, months, mw, pct, ratio, usd, usd_exact, usd_per_gpu_hour
+from neoplan.formats import (
+    NA,
+    count,
+    kw,
+    months,
+    mw,
+    pct,
+    ratio,
+    tokens_per_second,
+    usd,
+    usd_exact,
+    usd_per_gpu_hour,
+    usd_per_million_tokens,
+)
 from neoplan.plaintext import for_markdown
 
 if TYPE_CHECKING:  # what every st.column_config.* returns; Streamlit 1.67 does not name it in st.typing
@@ -18,15 +31,18 @@ __all__ = [
     "ColumnConfig",
     "count",
     "dollar_column",
+    "kw",
     "months",
     "mw",
     "node_word",
     "pct",
     "plain",
     "ratio",
+    "tokens_per_second",
     "usd",
     "usd_exact",
     "usd_per_gpu_hour",
+    "usd_per_million_tokens",
 ]
 
 

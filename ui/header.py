@@ -15,7 +15,8 @@ import streamlit as st
 import neoplan
 from neoplan.limits import SCENARIO_FILE_MB, size_text
 from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, describe, parse_scenario, platform_defaults_note
-from ui import state
+from neoplan.store import MAX_MESSAGE_CHARS, Conflict
+from ui import auth, state
 from ui.format import plain
 from ui.widgets import scenario_downloads
 
@@ -23,6 +24,8 @@ _log = logging.getLogger(__name__)
 MESSAGE = "header.message"
 CONFIRM = "header.confirm_replace"
 UPLOAD_NOTE = "sidebar.upload_note"
+CONFLICT = "header.conflict"
+"""(name, newest version, message) of a save that found a newer version: ask whether to save on top of it."""
 
 
 def _say(message: str, ok: bool = True) -> None:
@@ -32,22 +35,60 @@ def _say(message: str, ok: bool = True) -> None:
 # -- actions (widget callbacks: they run before the page script) -------------------------------------------
 
 
+def _saved(saved: Any, replaced: bool = False) -> None:
+    st.session_state.pop(CONFLICT, None)
+    _say(f"Saved “{saved.name}” as version {saved.version}" + (" (replaced the earlier one)." if replaced else "."))
+
+
+def report_conflict(exc: Conflict, message: str) -> None:
+    """Someone saved first: nothing was written; offer to save on top of their version (if it still exists)."""
+    if exc.current is not None:
+        st.session_state[CONFLICT] = (exc.name, exc.current.version, message)
+    _say(str(exc).removeprefix("library: "), ok=False)
+
+
 def _save() -> None:
     origin = state.get_origin()
     if origin is None:
         return
     try:
-        saved = state.save_as(origin)
+        saved, _ = state.save_unless_replacing(origin)
+    except Conflict as exc:
+        report_conflict(exc, "")
+        return
     except ScenarioError as exc:
         _say(str(exc), ok=False)
         return
-    _say(f"Saved “{saved.name}”.")
+    if saved is not None:
+        _saved(saved)
+
+
+def _save_on_top() -> None:
+    """Save as the next version after the one someone else saved first (theirs stays in the history)."""
+    pending = st.session_state.get(CONFLICT)
+    if pending is None:
+        return
+    name, version, message = pending
+    try:
+        saved = state.save_as(name, message=message, expected_version=version)
+    except Conflict as exc:
+        report_conflict(exc, message)
+        return
+    except ScenarioError as exc:
+        _say(str(exc), ok=False)
+        return
+    _saved(saved)
 
 
 def _save_as(key: str, replace: bool = False) -> None:
     name = str(st.session_state.get(key, "")).strip()
+    message = str(st.session_state.get(_sibling(key, "message"), ""))
+    shared = bool(st.session_state.get(_sibling(key, "shared"), False)) if auth.enabled() else None
     try:
-        saved, replaced = state.save_unless_replacing(name, replace)
+        saved, replaced = state.save_unless_replacing(name, replace, message=message, shared=shared)
+    except Conflict as exc:
+        report_conflict(exc, message)
+        return
     except ScenarioError as exc:
         _say(str(exc), ok=False)
         return
@@ -55,7 +96,12 @@ def _save_as(key: str, replace: bool = False) -> None:
         st.session_state[CONFIRM] = (key, name)  # ask first: the next run shows "Replace it?" beside that field
         return
     st.session_state.pop(CONFIRM, None)
-    _say(f"Saved “{saved.name}”" + (" (replaced the earlier one)." if replaced else "."))
+    _saved(saved, replaced)
+
+
+def _sibling(key: str, what: str) -> str:
+    """The key of the Save-as field ``what`` beside the name field ``key`` (``header.save_as_name.3``)."""
+    return key.replace(".save_as_name.", f".save_as_{what}.")
 
 
 def _cancel_replace() -> None:
@@ -94,7 +140,7 @@ def _open(key: str) -> None:
     if name is None:
         return
     try:
-        state.set_scenario(state.get_library().load(name), origin=name)
+        state.open_entry(name)
     except ScenarioError as exc:
         _say(f"Not opened: {exc}", ok=False)
 
@@ -119,6 +165,30 @@ def header() -> None:
     message = st.session_state.pop(MESSAGE, None)
     if message:
         (st.success if message[1] else st.error)(plain(message[0]))
+    conflict()
+    failed = state.draft_error()
+    if failed:
+        st.warning(
+            f"Your latest edit is open here but could not be kept as a draft ({plain(failed)}): a refresh now would "
+            "lose it. It is tried again with your next edit; Save or download to keep it for sure.",
+            icon=":material/sync_problem:",
+        )
+
+
+def conflict() -> None:
+    """After a save that found a newer version: save on top of it (a new version), or leave it."""
+    pending = st.session_state.get(CONFLICT)
+    if pending is None:
+        return
+    name, version = pending[0], pending[1]
+    with st.container(horizontal=True, vertical_alignment="center", key="header_conflict"):
+        st.warning(
+            f"Nothing was saved: “{plain(name)}” has a newer version {version}. Save yours on top as version "
+            f"{version + 1} (version {version} stays in the history), or Save as another name.",
+            icon=":material/merge_type:",
+        )
+        st.button("Save as new version", key="header.save_on_top", on_click=_save_on_top, type="primary")
+        st.button("Cancel", key="header.conflict_cancel", on_click=lambda: st.session_state.pop(CONFLICT, None))
 
 
 def details() -> None:
@@ -176,6 +246,19 @@ def actions(prefix: str, status: state.Status, *, undo_always: bool = True) -> N
             max_chars=120,
             help="Saving under the name of another saved scenario asks first; preset names are reserved.",
         )
+        st.text_input(
+            "Message",
+            key=_sibling(key, "message"),
+            max_chars=MAX_MESSAGE_CHARS,
+            placeholder="what changed (optional)",
+            help="One line kept with this version in the history; left empty, it names the inputs you changed.",
+        )
+        if auth.enabled():
+            st.checkbox(
+                "Share with the team",
+                key=_sibling(key, "shared"),
+                help="Everyone signed in can open it and save new versions; otherwise only you see it.",
+            )
         pending = st.session_state.get(CONFIRM)
         if pending is not None and pending == (key, str(st.session_state.get(key, "")).strip()):
             st.warning(f"A saved scenario is already called “{plain(pending[1])}”. Replace it?")
@@ -217,6 +300,7 @@ def sidebar_panel() -> None:
     status = state.status()
     library = state.get_library()
     entries = library.entries()
+    auth.sidebar_panel()
     if library.error:
         st.warning(
             f"{plain(library.error)}. Presets still work; saving, and keeping drafts across a refresh, "

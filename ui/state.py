@@ -4,10 +4,13 @@ One source of truth. ``get_scenario()`` is what every page shows; ``update_field
 ``set_scenario`` (the whole scenario: preset, saved, upload, quote) are the only ways to change it.
 
 It survives page switches (session state), and a browser refresh: every change is written as a *draft*
-to the scenario library (SQLite) under a random id that the URL carries (``?draft=…``); a new session
-that arrives with that id picks up a copy of the draft (under a new id, so two tabs never write to one
-draft). ``st.navigation`` drops query parameters on a page switch, so ``sync_url()`` (called by app.py on
-every run) puts the id back.
+to the scenario library under a random id that the URL carries (``?draft=…``), one row per session updated in
+place. A new session that arrives with that id (a refresh, a reopened link) takes the draft over if it is the
+signed-in user's own (someone else's opens nothing); the tab it was taken from, if still open, moves to a new id
+on its next edit, so two tabs never write to one draft. A draft that cannot be written (the library is down)
+is said in the header, and retried on the next edit. ``st.navigation`` drops query parameters on a page switch,
+so ``sync_url()`` (called by app.py on every run) puts the id back. ``?share=…`` opens a copy of the version a
+share link names.
 
 Besides the scenario, the session knows what it was opened as (the *baseline*: a library entry, a file or a
 quote) so the header can mark unsaved changes and revert them; replacing a scenario that had unsaved
@@ -22,6 +25,7 @@ An edit that fails validation keeps the last good scenario and records the messa
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from collections.abc import Mapping
 from contextlib import suppress
@@ -31,9 +35,26 @@ from typing import Any
 import streamlit as st
 
 import neoplan
-from neoplan.library import Draft, Library, LibraryError, default_path
 from neoplan.scenario import Scenario, ScenarioError, scenario_from_dict, scenario_json
+from neoplan.store import Draft, DraftTaken, Library, LibraryError, Saved, ShareError, Store, default_url, open_store
+from neoplan.store.versions import input_changes
+from ui import auth
 from ui.format import plain
+
+_log = logging.getLogger("neoplan.app")
+
+
+def _server_log() -> None:
+    """neoplan's log lines (the library's location, retries, failures) to the server's stderr, beside Streamlit's."""
+    logger = logging.getLogger("neoplan")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+
+
+_server_log()
 
 
 def _leave_pages_folder_mode() -> None:
@@ -64,13 +85,17 @@ BASELINE = "scenario_baseline"
 SOURCE = "scenario_source"
 GENERATION = "scenario_generation"
 DRAFT_ID = "scenario_draft_id"
+SESSION = "scenario_session"
 PERSISTED = "scenario_persisted"
 PAGE_STATE = "page_state"
+DRAFT_ERROR = "scenario_draft_error"
+ORIGIN_VERSION = "scenario_origin_version"
 UNDO = "scenario_undo"
 ERRORS = "field_errors"
 WIDGET_PREFIX = "w."
 DEFAULT_PRESET = "optimized"
 URL_PARAM = "draft"
+SHARE_PARAM = "share"
 
 
 @dataclass(frozen=True)
@@ -85,42 +110,74 @@ class Status:
     dirty: bool
     """It differs from what was opened or last saved."""
     origin_is_preset: bool
+    origin_version: int | None = None
+    """The version of the origin that was opened or last saved (None: a preset, or not from the library)."""
 
 
 # -- the session -------------------------------------------------------------------------------------------
 
 
+def _from_draft(draft: Draft) -> tuple[Scenario, str] | None:
+    """The draft's scenario and baseline; None if it no longer validates (made by an older neoplan)."""
+    try:
+        return scenario_from_dict(json.loads(draft.body)), scenario_json(scenario_from_dict(json.loads(draft.baseline)))
+    except (ScenarioError, json.JSONDecodeError):
+        return None
+
+
+def _open_shared(token: str) -> tuple[Scenario, str] | None:
+    """The copy a share link opens, and where it came from; None (with a message) if the link is not valid."""
+    try:
+        scenario, label = get_library().open_shared(token, auth.share_secret())
+    except ShareError as exc:
+        _set_first_message(str(exc))
+        return None
+    except LibraryError:
+        return None  # the sidebar says what is wrong with the library
+    return scenario, f"shared link to {label}"
+
+
+def _set_first_message(text: str) -> None:
+    st.session_state["header.message"] = (text, False)
+
+
 def _start() -> None:
-    """First run of a browser session: pick up the URL's draft if there is one, else the default preset."""
+    """First run of a browser session: a share link's copy, else the URL's own draft, else the default preset."""
+    st.session_state[SESSION] = secrets.token_urlsafe(12)
+    token = st.query_params.get(SHARE_PARAM) or ""
     draft_id = st.query_params.get(URL_PARAM) or ""
     draft = None
-    with suppress(LibraryError):  # the sidebar says what is wrong with the library; start from the default preset
-        draft = get_library().load_draft(draft_id)
-    scenario = None
-    if draft is not None:
-        try:
-            scenario = scenario_from_dict(json.loads(draft.body))
-            baseline = scenario_json(scenario_from_dict(json.loads(draft.baseline)))
-        except (ScenarioError, json.JSONDecodeError):
-            scenario = None  # a draft that no longer validates (older neoplan): start afresh
-    # A new id even for a found draft: a duplicated tab or a shared link gets its own copy, never a draft that
-    # another tab is still writing to.
-    st.session_state[DRAFT_ID] = secrets.token_urlsafe(16)
-    if scenario is not None and draft is not None:
-        st.session_state[SCENARIO] = scenario
-        st.session_state[ORIGIN] = draft.origin
-        st.session_state[BASELINE] = baseline
-        st.session_state[SOURCE] = draft.source
-        st.session_state[GENERATION] = 0
+    if token:
+        del st.query_params[SHARE_PARAM]
+        shared = _open_shared(token)
+        if shared is not None:
+            st.session_state[DRAFT_ID] = secrets.token_urlsafe(16)
+            _open(shared[0], None, scenario_json(shared[0]), shared[1], None)
+            _persist()
+            return
+    try:  # this session takes the draft over (one row per session); another user's draft id opens nothing
+        draft = get_library().claim_draft(draft_id, st.session_state[SESSION])
+    except LibraryError:
+        draft = None  # the sidebar says what is wrong with the library; start from the default preset
+    opened = None if draft is None else _from_draft(draft)
+    if draft is not None and opened is not None:
+        st.session_state[DRAFT_ID] = draft_id
+        _open(opened[0], draft.origin, opened[1], draft.source, draft.origin_version)
         st.session_state[PAGE_STATE] = _page_state_of(draft)
-        _persist()
-    else:
-        scenario = neoplan.load_scenario(DEFAULT_PRESET)
-        st.session_state[SCENARIO] = scenario
-        st.session_state[ORIGIN] = DEFAULT_PRESET
-        st.session_state[BASELINE] = scenario_json(scenario)
-        st.session_state[SOURCE] = f"preset {DEFAULT_PRESET}"
-        st.session_state[GENERATION] = 0
+        st.session_state[PERSISTED] = draft
+        return
+    st.session_state[DRAFT_ID] = secrets.token_urlsafe(16)
+    scenario = neoplan.load_scenario(DEFAULT_PRESET)
+    _open(scenario, DEFAULT_PRESET, scenario_json(scenario), f"preset {DEFAULT_PRESET}", None)
+
+
+def _open(scenario: Scenario, origin: str | None, baseline: str, source: str, origin_version: int | None) -> None:
+    st.session_state[SCENARIO] = scenario
+    st.session_state[ORIGIN] = origin
+    st.session_state[BASELINE] = baseline
+    st.session_state[SOURCE] = source
+    st.session_state[ORIGIN_VERSION] = origin_version
+    st.session_state[GENERATION] = 0
 
 
 def get_scenario() -> Scenario:
@@ -164,6 +221,7 @@ def status() -> Status:
         source=str(st.session_state.get(SOURCE, "")),
         dirty=scenario_json(scenario) != st.session_state.get(BASELINE),
         origin_is_preset=origin is not None and get_library().is_preset(origin),
+        origin_version=st.session_state.get(ORIGIN_VERSION),
     )
 
 
@@ -209,19 +267,37 @@ def _snapshot() -> Draft:
         origin=st.session_state.get(ORIGIN),
         source=str(st.session_state.get(SOURCE, "")),
         page_state=_page_state_json(),
+        origin_version=st.session_state.get(ORIGIN_VERSION),
     )
 
 
 def _persist() -> None:
-    """Write this session's draft to the library (skipped when unchanged; a broken library is reported elsewhere)."""
+    """Write this session's draft (in place; skipped when unchanged).
+
+    Another tab took the draft over: this session goes on under a new id (``sync_url`` puts it in the address). The
+    library cannot be written (after its retries): :func:`draft_error` says so, and the next edit tries again.
+    """
     draft = _snapshot()
     if st.session_state.get(PERSISTED) == draft:
         return
+    library = get_library()
     try:
-        get_library().save_draft(draft_id(), draft)
-    except LibraryError:
+        try:
+            library.save_draft(draft_id(), draft, session=st.session_state[SESSION])
+        except DraftTaken:
+            st.session_state[DRAFT_ID] = secrets.token_urlsafe(16)
+            library.save_draft(draft_id(), draft, session=st.session_state[SESSION])
+    except LibraryError as exc:
+        st.session_state[DRAFT_ERROR] = str(exc)
         return
+    st.session_state[DRAFT_ERROR] = None
     st.session_state[PERSISTED] = draft
+
+
+def draft_error() -> str | None:
+    """Why this session's latest edit could not be kept as a draft (None: it was)."""
+    get_scenario()
+    return st.session_state.get(DRAFT_ERROR)
 
 
 def _reset_widgets() -> None:
@@ -231,7 +307,9 @@ def _reset_widgets() -> None:
         del st.session_state[key]
 
 
-def _replace(scenario: Scenario, origin: str | None, baseline: str, source: str) -> None:
+def _replace(
+    scenario: Scenario, origin: str | None, baseline: str, source: str, origin_version: int | None = None
+) -> None:
     """Make ``scenario`` the open one; a scenario with unsaved changes it replaces can be brought back."""
     if SCENARIO in st.session_state:
         before = _snapshot()
@@ -241,15 +319,18 @@ def _replace(scenario: Scenario, origin: str | None, baseline: str, source: str)
     st.session_state[ORIGIN] = origin
     st.session_state[BASELINE] = baseline
     st.session_state[SOURCE] = source
+    st.session_state[ORIGIN_VERSION] = origin_version
     _reset_widgets()
     _persist()
 
 
-def set_scenario(scenario: Scenario, origin: str | None = None, *, source: str | None = None) -> None:
+def set_scenario(
+    scenario: Scenario, origin: str | None = None, *, source: str | None = None, version: int | None = None
+) -> None:
     """Replace the whole scenario and reset every widget to it.
 
-    ``origin`` names its library entry, if any; ``source`` says where it came from ("file plan.yaml").
-    The replaced scenario, if it had unsaved changes, can be brought back with :func:`undo`.
+    ``origin`` names its library entry, if any, and ``version`` the version opened; ``source`` says where it came
+    from ("file plan.yaml"). The replaced scenario, if it had unsaved changes, can be brought back with :func:`undo`.
     """
     get_scenario()
     if source is None:
@@ -258,37 +339,79 @@ def set_scenario(scenario: Scenario, origin: str | None = None, *, source: str |
         elif get_library().is_preset(origin):
             source = f"preset {origin}"
         else:
-            source = f"saved “{origin}”"
-    _replace(scenario, origin, scenario_json(scenario), source)
+            source = f"saved “{origin}”" + (f" version {version}" if version else "")
+    _replace(scenario, origin, scenario_json(scenario), source, version)
 
 
-def save_as(name: str) -> Scenario:
-    """Save the open scenario in the library as ``name`` (replacing a saved one); it becomes the baseline.
+def open_entry(name: str, version: int | None = None) -> None:
+    """Open the library entry ``name``: its newest version, or an older ``version`` as an edit of the newest.
 
-    Raises ScenarioError (LibraryError for a broken library) with a one-line reason.
+    An older version shows as unsaved changes against the newest, so Save makes it the newest. Raises ScenarioError.
     """
-    saved = get_library().save(name, get_scenario())
+    library = get_library()
+    newest, newest_version = library.load_versioned(name)
+    if version is None or version == newest_version:
+        set_scenario(newest, origin=name, version=newest_version)
+        return
+    older, _ = library.load_versioned(name, version)
+    _replace(older, name, scenario_json(newest), f"saved “{name}” version {version}", newest_version)
+
+
+def change_summary() -> str:
+    """One line naming the inputs changed since the scenario was opened or last saved (for a version message)."""
+    try:
+        before = scenario_from_dict(json.loads(str(st.session_state[BASELINE])))
+    except (ScenarioError, json.JSONDecodeError, KeyError):
+        return ""
+    paths = [c.path for c in input_changes(before, get_scenario())]
+    if not paths:
+        return ""
+    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    return f"changed {shown}"[:200]
+
+
+def save_as(name: str, *, message: str = "", expected_version: int | None = None, shared: bool | None = None) -> Saved:
+    """Save the open scenario in the library as a new version of ``name``; it becomes the baseline.
+
+    ``expected_version`` is the version the save is based on (None: on top of the newest); a message left empty
+    names the inputs that changed. Raises Conflict if someone saved in between, ScenarioError (LibraryError for a
+    broken library) with a one-line reason otherwise.
+    """
+    saved = get_library().save(
+        name,
+        get_scenario(),
+        message=message.strip() or change_summary(),
+        expected_version=expected_version,
+        shared=shared,
+    )
     st.session_state[UNDO] = None
-    st.session_state[SCENARIO] = saved
+    st.session_state[SCENARIO] = saved.scenario
     st.session_state[ORIGIN] = saved.name
-    st.session_state[BASELINE] = scenario_json(saved)
+    st.session_state[BASELINE] = scenario_json(saved.scenario)
     st.session_state[SOURCE] = f"saved “{saved.name}”"
+    st.session_state[ORIGIN_VERSION] = saved.version
     _reset_widgets()
     _persist()
     return saved
 
 
-def save_unless_replacing(name: str, replace: bool = False) -> tuple[Scenario | None, bool]:
+def save_unless_replacing(
+    name: str, replace: bool = False, *, message: str = "", shared: bool | None = None
+) -> tuple[Saved | None, bool]:
     """Save the open scenario as ``name`` unless that would replace *another* saved scenario without ``replace``.
 
-    Returns (saved scenario, whether it replaced one); (None, True) means: ask the user first. Raises ScenarioError
-    (LibraryError for a broken library) with a one-line reason.
+    Saving as its own origin checks that nobody saved it since it was opened (Conflict says who did); a new name
+    must still be new when the save lands. Returns (what was saved, whether it replaced one); (None, True) means:
+    ask the user first. Raises Conflict or ScenarioError (LibraryError for a broken library) with a one-line reason.
     """
     library = get_library()
-    exists = library.exists(name) and not library.is_preset(name)
-    if exists and name != get_origin() and not replace:
+    name = name.strip()
+    entry = None if library.is_preset(name) else library.entry(name)
+    own_origin = entry is not None and name == get_origin()
+    if entry is not None and not own_origin and not replace:
         return None, True
-    return save_as(name), exists
+    expected = st.session_state.get(ORIGIN_VERSION) if own_origin else (entry.version if entry else 0)
+    return save_as(name, message=message, expected_version=expected, shared=shared), entry is not None
 
 
 def revert() -> None:
@@ -300,6 +423,7 @@ def revert() -> None:
         st.session_state.get(ORIGIN),
         baseline,
         str(st.session_state.get(SOURCE, "")),
+        st.session_state.get(ORIGIN_VERSION),
     )
 
 
@@ -321,13 +445,16 @@ def undo() -> None:
     if draft is None:
         return
     st.session_state[UNDO] = None  # used up; the scenario it replaces is kept instead if it had unsaved changes
-    _replace(scenario_from_dict(json.loads(draft.body)), draft.origin, draft.baseline, draft.source)
+    _replace(
+        scenario_from_dict(json.loads(draft.body)), draft.origin, draft.baseline, draft.source, draft.origin_version
+    )
 
 
 def forget_origin(name: str) -> None:
     """``name`` was deleted from the library: the open scenario, if it came from there, is no longer saved."""
     if get_origin() == name:
         st.session_state[ORIGIN] = None
+        st.session_state[ORIGIN_VERSION] = None
         st.session_state[SOURCE] = f"deleted “{name}”"
         _persist()
 
@@ -389,19 +516,40 @@ def evaluate_current() -> neoplan.Result | None:
         return None
 
 
-@st.cache_resource(show_spinner=False)
-def _library(path: str) -> Library:
-    return Library(path)
+def _store() -> Store:
+    """This process's store for the configured URL; its location goes to the server log once, never to a page."""
+    url = default_url()
+    known = url in _LOGGED
+    store = open_store(url)
+    if not known:
+        _LOGGED.add(url)
+        _log.info("scenario library: %s", store.location)
+    return store
+
+
+_LOGGED: set[str] = set()
 
 
 def get_library() -> Library:
-    """The scenario library (SQLite; location from $NEOPLAN_LIBRARY or the user data folder).
+    """The scenario library as the signed-in user (or the one local user) sees it.
 
-    Never raises: a broken file shows up as ``get_library().error`` and in the errors of its methods.
+    ``$NEOPLAN_DATABASE_URL``, else the SQLite file at ``$NEOPLAN_LIBRARY`` or in the user data folder. Never raises:
+    a broken library shows up as ``get_library().error`` (words fit for visitors) and in the errors of its methods.
     """
-    return _library(str(default_path()))
+    return Library(store=_store(), user=auth.current_user())
 
 
 def evaluate_scenario(scenario: Scenario) -> neoplan.Result:
     """Cached evaluation of any scenario (raises ScenarioError on failure)."""
     return _evaluate_cached(scenario_json(scenario))
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _search_cached(key: str, objective: str, constraints: str) -> neoplan.SearchResult:
+    return neoplan.search(scenario_from_dict(json.loads(key)), objective=objective, constraints=json.loads(constraints))
+
+
+def search_current(objective: str, constraints: dict[str, float | None]) -> neoplan.SearchResult:
+    """The design search around the current scenario (cached on it, the objective and the constraints); raises
+    ScenarioError with a one-line reason for bad input."""
+    return _search_cached(scenario_json(get_scenario()), objective, json.dumps(constraints, sort_keys=True))

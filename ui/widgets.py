@@ -155,8 +155,8 @@ def field_input(
     (``1,024``, ``1e6``, ``$2.80``; :func:`neoplan.formats.parse_number`): an empty, unparsable or out-of-range
     entry is refused with the reason and the range, and the scenario keeps its last valid value (no silent zero).
     A fraction field (``unit: fraction`` in the scenario) is shown and typed in percent: 11.0 for 0.11, typing 9
-    stores 0.09. ``fmt`` (``%.1f``) sets the decimals shown (defaults: 1 for percent, 2 otherwise). Returns the
-    model value.
+    stores 0.09. ``fmt`` (``%.1f``) sets the decimals shown (defaults: 1 for percent, 2 otherwise). An optional
+    number (``float | None``) may be left empty, ``placeholder`` saying what empty means. Returns the model value.
     """
     where = container or st
     info, ann = field_info(path)

@@ -12,30 +12,21 @@ if TYPE_CHECKING:
     from ..model import Result
 
 PALETTE = {"this": "#2a9d8f", "oem": "#b0b7c3", "accent": "#e76f51"}
-LAYOUT = {"template": "plotly_white", "margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "height": 420}
-"""Size, margins and template of every chart, for ``update_layout(**LAYOUT)`` on a ``go.Figure()``."""
-STYLE = {k: v for k, v in LAYOUT.items() if k != "template"}
-"""LAYOUT without the template, for figures made by :func:`figure` (which carry the template already)."""
-TEMPLATE = pio.templates["plotly_white"].to_plotly_json()
-FAST_TEMPLATE = True
-"""Whether :func:`figure` sets the template without validating it (tests compare with the validated build)."""
+STYLE = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "height": 420}
+"""Size and margins of every chart, for ``update_layout(**STYLE)``."""
+TEMPLATE = "plotly_white"
+"""The house template: plotly's default for every figure once this module is imported (set below)."""
+
+# Plotly's public default, applied by every ``go.Figure()`` as it is made. Streamlit sets its own default when it is
+# imported; the app imports Streamlit first (app.py), so this line, run when a page first imports the charts, wins.
+# (Setting a template on each figure instead would validate the whole template each time: some 14 ms a figure.)
+pio.templates.default = TEMPLATE
 
 
 def figure(*data: BaseTraceType) -> go.Figure:
-    """A figure with ``data`` in the house template (plotly_white), for ``update_layout(**STYLE)``.
-
-    Plotly validates the whole template (hundreds of properties) each time one is set: some 12 ms of CPU a figure,
-    and a ``go.Figure()`` gets two (Streamlit's default, then LAYOUT's). Here the template is set once, from the
-    already valid plotly_white, without that check; every other property is validated as usual (the figure and its
-    layout validate again once it is made). tests/test_page_charts.py checks each chart comes out exactly as a
-    fully validated build.
-    """
-    if not FAST_TEMPLATE:
-        return go.Figure(data=list(data) or None, layout={"template": "plotly_white"})
-    fig = go.Figure(data=list(data) or None, layout={"template": TEMPLATE}, _validate=False)
-    fig._validate = True
-    fig._layout_obj._validate = True
-    return fig
+    """A figure with ``data`` in the house template (plotly's default, :data:`TEMPLATE`), for
+    ``update_layout(**STYLE)``."""
+    return go.Figure(data=list(data) or None)
 
 
 def two_rows(top_share: float, titles: tuple[str, str], spacing: float = 0.1) -> go.Figure:

@@ -306,16 +306,17 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
 
 
 def debt_figure(result: Result) -> go.Figure:
-    """Debt balance by month (top) and DSCR per 12-month period of operation (bottom).
+    """Debt balance by month (top, with the sale proceeds swept into the loan) and the lender's cover per 12-month
+    period of operation (bottom): DSCR bars and the LLCR at each period's start, against the covenant.
 
-    DSCR bars are red below the covenant, amber below the target and green at or above it; dotted lines at 1.0× and
-    the covenant, a dashed line at the target.
+    DSCR bars are red below the covenant, amber below the target and green at or above it; the LLCR a line of
+    diamonds; dotted lines at 1.0× and the covenant, a dashed line at the target.
     """
     c = result.ops.cash
     d = c.debt
     fin = result.scenario.financing
     months = np.arange(result.ops.dates.months)
-    fig = two_rows(0.55, ("Debt balance at month end", "DSCR = CFADS / debt service, per 12 months of operation"))
+    fig = two_rows(0.55, ("Debt balance at month end", "DSCR (bars) and LLCR (line) per 12 months of operation"))
     fig.add_scatter(
         x=months,
         y=d.balance[0],
@@ -328,8 +329,18 @@ def debt_figure(result: Result) -> go.Figure:
     if d.draws.any():
         window = (float(d.repay_start) - 0.5, float(d.maturity) - 0.5)
         vrect(fig, *window, fill="#b0b7c3", opacity=0.15, text="repayment window")
+    swept = np.flatnonzero(d.swept[0] > 0)
+    if swept.size:
+        fig.add_bar(
+            x=months[swept],
+            y=d.swept[0, swept],
+            name="sweep",
+            marker_color=WARN,
+            hovertemplate="month %{x}<br>$%{y:,.0f} of sale proceeds repay the loan<extra>sweep</extra>",
+        )
     table = result.dscr_by_year()
     starts, dscr = table["start_month"], table["dscr"]
+    llcr = result.llcr_by_year()["llcr"]
     shown = np.isfinite(dscr)
     if shown.any():
         colors = np.where(dscr < fin.covenant_dscr, NEGATIVE, np.where(dscr < fin.target_dscr, WARN, POSITIVE))
@@ -347,6 +358,17 @@ def debt_figure(result: Result) -> go.Figure:
             xaxis="x2",
             yaxis="y2",
         )
+        fig.add_scatter(
+            x=starts - 0.5,
+            y=llcr,
+            mode="lines+markers",
+            name="LLCR",
+            line={"color": EQUITY},
+            marker={"symbol": "diamond", "size": 9},
+            hovertemplate="start of month %{x:.0f}<br>LLCR %{y:.2f}×<extra></extra>",
+            xaxis="x2",
+            yaxis="y2",
+        )
         hline(fig, 1.0, color="#888", dash="dot", axes="2")
         hline(
             fig,
@@ -358,14 +380,15 @@ def debt_figure(result: Result) -> go.Figure:
             below=True,
         )
         hline(fig, fin.target_dscr, color="#888", dash="dash", axes="2", text=f"target {fin.target_dscr:.2f}×")
-        top = max(float(np.nanmax(dscr)), fin.target_dscr, fin.covenant_dscr)
-        bottom = min(float(np.nanmin(dscr)), 0.0)
+        cover = np.concatenate([dscr[shown], llcr[np.isfinite(llcr)]])
+        top = max(float(cover.max()), fin.target_dscr, fin.covenant_dscr)
+        bottom = min(float(cover.min()), 0.0)
         fig.update_layout(yaxis2_range=[bottom * 1.25, top * 1.25])
     else:
         fig.add_annotation(
             x=0.5, y=0.2, xref="paper", yref="paper", text="no debt service", showarrow=False, font={"size": 14}
         )
-    fig.update_layout(yaxis_title_text="USD", yaxis2_title_text="DSCR [×]", xaxis2_title_text=MONTH_AXIS)
+    fig.update_layout(yaxis_title_text="USD", yaxis2_title_text="cover [×]", xaxis2_title_text=MONTH_AXIS)
     fig.update_layout(**_layout(height=560), showlegend=False, bargap=0.1)
     return fig
 

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from ..categories import QUOTE_LABELS
 from ..formats import usd_label
 from ..plaintext import for_plotly
-from .base import LAYOUT, PALETTE
+from .base import PALETTE, STYLE, figure
 
 if TYPE_CHECKING:
     from ..quote import QuoteReview
@@ -29,9 +29,9 @@ def _where(sources: tuple[tuple[str, int], ...]) -> str:
 
 
 def _layout(bars: int) -> dict[str, Any]:
-    """The shared LAYOUT, tall enough for ``bars`` bars and with room right of them for value labels."""
-    margin = {**cast(dict[str, int], LAYOUT["margin"]), "r": 70}
-    return {**LAYOUT, "height": max(260, 110 + BAR_PX * bars), "margin": margin}
+    """The shared STYLE, tall enough for ``bars`` bars and with room right of them for value labels."""
+    margin = {**cast(dict[str, int], STYLE["margin"]), "r": 70}
+    return {**STYLE, "height": max(260, 110 + BAR_PX * bars), "margin": margin}
 
 
 def quote_vs_recommended_figure(review: QuoteReview) -> go.Figure:
@@ -39,7 +39,7 @@ def quote_vs_recommended_figure(review: QuoteReview) -> go.Figure:
     by_cat = review.by_category()
     cats = list(reversed(by_cat))  # first category on top
     labels = [CATEGORY_LABELS.get(c, c) for c in cats]
-    fig = go.Figure()
+    fig = figure()
     for name, i, color in (("Recommended design", 1, PALETTE["this"]), ("Quote", 0, PALETTE["oem"])):
         values = [by_cat[c][i] for c in cats]
         fig.add_bar(
@@ -75,7 +75,7 @@ def findings_figure(review: QuoteReview) -> go.Figure:
     """Saving of each finding (horizontal bars; negative = cost to fix) [USD]."""
     findings = sorted(review.findings, key=lambda f: f.saving_usd)
     labels = [f"{f.title} ({_where(f.sources)})" for f in findings]
-    fig = go.Figure(
+    fig = figure(
         go.Bar(
             y=labels,
             x=[f.saving_usd for f in findings],

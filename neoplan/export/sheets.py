@@ -22,6 +22,7 @@ from ..statements import (
     PNL_LABELS,
     capex_by_category,
     debt_by_year,
+    loan_at_close,
     opex_by_year,
     pnl_by_year,
 )
@@ -42,7 +43,9 @@ TABLES = {
     "opex_by_year": f"Opex by category per operating year ({OPERATING_YEAR_NOTE}) [USD].",
     "cash_flow": "Monthly accounts and cash flows, month 0 = purchase order; outflows negative [USD].",
     "pnl": "Profit and loss per project year (Y1 = months 0–11 after the purchase order); costs negative [USD].",
-    "debt": "Debt schedule per project year: draws, interest, principal, fees, CFADS, balance [USD].",
+    "debt": "Debt schedule per project year: draws, interest, principal on the schedule fixed at close, the sweep "
+    "of sale proceeds, payoff, fees, CFADS, the debt service reserve, balance [USD].",
+    "loan": "The loan as fixed at financial close: sizing, profile, size, all-in rate, term, reserve, sweep, payoff.",
 }
 """CSV tables by name, with what each holds."""
 _UNIT_IN_BRACKETS = re.compile(r"\[([^\[\]]+)\]")
@@ -368,6 +371,7 @@ TABLE_BUILDERS: dict[str, Callable[[Result], pd.DataFrame]] = {
     "cash_flow": cash_flow_table,
     "pnl": pnl_table,
     "debt": debt_table,
+    "loan": loan_at_close,
 }
 """The function building each table of :data:`TABLES`."""
 
@@ -441,7 +445,8 @@ def grid_table(run: StressRun, metric: str) -> pd.DataFrame:
 
 
 def mc_percentile_table(run: StressRun) -> pd.DataFrame:
-    """P10/P50/P90 of every metric, the scenario's own value, its percentile and the share undefined."""
+    """P10/P50/P90 of every metric with their standard errors (``se_p10`` …, :meth:`MonteCarlo.percentile_errors`), the
+    scenario's own value, its percentile and the share undefined."""
     from ..stress import METRIC_LABELS, METRICS
 
     mc = run.monte_carlo
@@ -451,6 +456,7 @@ def mc_percentile_table(run: StressRun) -> pd.DataFrame:
                 "metric": m,
                 "label": METRIC_LABELS[m],
                 **mc.percentiles(m),
+                **{f"se_{k}": v for k, v in mc.percentile_errors(m).items()},
                 "base_case": mc.deterministic.get(m),
                 "base_case_percentile": mc.base_percentile(m),
                 "share_undefined": mc.share_undefined(m),
@@ -476,6 +482,19 @@ def mc_settings_table(run: StressRun) -> pd.DataFrame:
             "Probability of a covenant breach (min DSCR < covenant)",
             mc.probability_dscr_breach,
             "fraction",
+        ),
+        *(
+            (
+                f"se_{key}",
+                f"Standard error of the {what}: √(p (1 − p) / draws)",
+                mc.probability_error(value),
+                "fraction",
+            )
+            for key, what, value in (
+                ("probability_of_loss", "probability of loss", mc.probability_of_loss),
+                ("probability_npv_negative", "probability NPV < 0", mc.probability_npv_negative),
+                ("probability_dscr_breach", "probability of a covenant breach", mc.probability_dscr_breach),
+            )
         ),
     ]
     return pd.DataFrame(rows, columns=["key", "label", "value", "unit"])

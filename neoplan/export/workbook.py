@@ -133,6 +133,11 @@ def sheet_blocks(data: Mapping[str, pd.DataFrame]) -> dict[str, list[Block]]:
                 bold_rows=tuple(PNL_LABELS[k] for k in PNL_BOLD),
             ),
             Block(transposed(data["debt"], "year", DEBT_LABELS), lambda *_: usd, title="Debt"),
+            Block(
+                data["loan"].drop(columns=["key"]),
+                lambda r, _c: _kind_format(kind_of_unit(str(r["unit"]))),
+                title="Loan at financial close",
+            ),
         ],
     }
 
@@ -324,9 +329,11 @@ def workbook_bytes(result: Result, run: StressRun | None = None) -> bytes:
     for name in SHEETS:
         ws = wb.create_sheet(name)
         sheet = blocks[name]
-        if name == "P&L":  # debt below the P&L, sharing its year columns
+        if name == "P&L":  # debt below the P&L, sharing its year columns, then the loan's terms at close
             _write_sheet(ws, name, sheet[:1], heading)
-            _write_stacked(ws, sheet[1], HEADER_ROW + len(sheet[0].frame) + 2)
+            debt_top = HEADER_ROW + len(sheet[0].frame) + 2
+            _write_stacked(ws, sheet[1], debt_top)
+            _write_stacked(ws, sheet[2], debt_top + len(sheet[1].frame) + 3)
         else:
             _write_sheet(ws, name, sheet, heading)
     wb.properties.title = xml_text(f"neoplan — {result.scenario.name}")

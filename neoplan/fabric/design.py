@@ -119,10 +119,13 @@ def platform_of(scenario: Scenario) -> Platform | None:
     return default_platforms().get(scenario.cluster.gpu_model)
 
 
-def scale_out(scenario: Scenario, platform: Platform | None) -> ScaleOut:
-    """Units the networks wire: servers (HGX, hot spares included), or the compute trays of NVL72 racks."""
+def scale_out(scenario: Scenario, platform: Platform | None, installed: int | None = None) -> ScaleOut:
+    """Units the networks wire: servers (HGX, hot spares included), or the compute trays of NVL72 racks.
+
+    ``installed``: servers bought, hot spares included, as the design counted them (default: counted here).
+    """
     cl, fab = scenario.cluster, scenario.fabric
-    nodes = cabled_servers(cl.servers, cl.hot_spare_share)
+    nodes = cabled_servers(cl.servers, cl.hot_spare_share) if installed is None else installed
     if platform is not None and platform.rack_scale:
         trays = platform.compute_trays
         return ScaleOut(
@@ -244,6 +247,7 @@ def design_fabric(
     storage_port_gbps: float = 0,
     catalogue: Mapping[str, NetworkItem] | None = None,
     backend: BackendDesign | None = None,
+    installed: int | None = None,
 ) -> FabricDesign:
     """Size and price the three networks of ``scenario``.
 
@@ -260,6 +264,7 @@ def design_fabric(
     storage_ports : front-end ports of the storage servers [count], at ``storage_port_gbps`` [Gbit/s]
     backend : the back end of an earlier design of the same scenario and catalogue, reused as is (the ports
         above do not change it); sized here when None
+    installed : compute servers bought, hot spares included [count]; default counted from ``scenario.cluster``
 
     Returns
     -------
@@ -267,7 +272,7 @@ def design_fabric(
     """
     cat = catalogue or default_network_catalogue()
     fab = scenario.fabric
-    unit = scale_out(scenario, platform_of(scenario))
+    unit = scale_out(scenario, platform_of(scenario), installed)
     backend = _backend_for(scenario, cat, unit) if backend is None else backend
     fe = fab.frontend
     frontend = size_frontend(

@@ -8,10 +8,22 @@ A quote comes as CSV or XLSX, the way OEMs, resellers and distributors send them
     review.gpus, review.servers, review.gpu_model, review.per_server, review.findings
     scenario = apply_recommendations(review)   # the quote's cluster with the article's optimized BoM
 
-Modules: :mod:`.read` (bytes → sheets of cells, safe limits), :mod:`.structure` (header row, items, sub-items,
-per-server / total quantities, totals and tax), :mod:`.classify` (part-number catalogue, scored rules, confidence),
-:mod:`.system` (a whole-server line read into its parts), :mod:`.lines` (USD, cluster quantities, like-for-like
-price check), :mod:`.findings`, :mod:`.compare`, :mod:`.review`, :mod:`.export`.
+Modules: :mod:`.read` (bytes → sheets of cells, safe limits, encodings), :mod:`.structure` (the named steps:
+:mod:`.header`, :mod:`.rows`, :mod:`.groups`, :mod:`.sections`; then :mod:`.statements`), :mod:`.vocab` (the words
+of ``data/quote_headers.csv`` and ``data/quote_vocabulary.csv``), :mod:`.classify` (part-number catalogue, scored
+rules, confidence), :mod:`.system` (a whole-server or rack line read into its parts), :mod:`.lines` (USD, cluster
+quantities, like-for-like price check), :mod:`.size` (the cluster's size from independent readings),
+:mod:`.findings`, :mod:`.guard` (invariants: a finding that would break one is withheld), :mod:`.corrections`
+(the user's corrections and a vendor's aliases), :mod:`.compare`, :mod:`.review`, :mod:`.export`.
+
+Safe when unsure
+----------------
+No finding saves more than the quote charges for the lines it cites (a part bundled in a server counts as part of
+its price; a stand-alone line at 0, "Included", "N/C" saves nothing); a discount is never an item; the savings
+never add up to more than the quote total. A finding that would break one is withheld with the reason
+(``review.withheld``). Alternatives (Option A/B sheets or sections, "select one") are reviewed one at a time
+(``option=``), never summed. Where readings of the cluster's size disagree, ``review.conflicts`` says so and
+``size_from=`` picks another.
 
 Identity
 --------
@@ -76,6 +88,16 @@ from .compare import (
     ComparisonRow,
     compare,
 )
+from .corrections import (
+    Alias,
+    Correction,
+    aliases_from,
+    classes,
+    guess_vendor,
+    parse_aliases,
+    parse_corrections,
+    read_aliases_file,
+)
 from .export import (
     ANNOTATED_COLUMNS,
     QUOTE_COLUMNS,
@@ -104,6 +126,7 @@ from .findings import (
     find_ram,
     find_swaps,
 )
+from .guard import Withheld
 from .lines import MAX_BOOK_RATIO, QuoteLine, identify_line
 from .read import (
     read_quote,
@@ -112,13 +135,16 @@ from .read import (
 from .review import (
     QuoteReview,
     apply_recommendations,
+    choose_option,
     load_quote,
     review_quote,
     usd_rate,
 )
+from .size import READINGS, Conflict, Reading
 from .structure import (
     ParsedQuote,
     RawLine,
+    StatedTotal,
     find_header,
     header_roles,
 )
@@ -145,12 +171,16 @@ __all__ = [
     "MISMATCH_SHARE",
     "QUOTE_COLUMNS",
     "RAM_GB_PER_SERVER_RECOMMENDED",
+    "READINGS",
     "RULES_FILE",
     "SAMPLES_DIR",
     "UFM_REQUIRED_ABOVE_GPUS",
     "UNSURE_BELOW",
+    "Alias",
     "CatalogueEntry",
     "ComparisonRow",
+    "Conflict",
+    "Correction",
     "Finding",
     "Identity",
     "ParsedQuote",
@@ -158,11 +188,17 @@ __all__ = [
     "QuoteLine",
     "QuoteReview",
     "RawLine",
+    "Reading",
     "Rule",
+    "StatedTotal",
     "SystemConfig",
     "SystemPart",
+    "Withheld",
+    "aliases_from",
     "annotated_records",
     "apply_recommendations",
+    "choose_option",
+    "classes",
     "classify",
     "compare",
     "component_of_key",
@@ -183,13 +219,17 @@ __all__ = [
     "find_ram",
     "find_swaps",
     "finding_records",
+    "guess_vendor",
     "header_roles",
     "identify_line",
     "load_quote",
     "normalise",
+    "parse_aliases",
+    "parse_corrections",
     "parse_money",
     "parse_quantity",
     "parse_system",
+    "read_aliases_file",
     "read_catalogue",
     "read_quote",
     "read_quote_file",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from functools import lru_cache
 
 from ..limits import QUOTE_FILE_BYTES
@@ -30,8 +31,10 @@ _CURRENCY_WORDS = re.compile(
 # currency signs (longest first) and ISO 4217 codes as they appear in quotes
 _SIGNS = (
     ("US$", "USD"), ("AU$", "AUD"), ("CA$", "CAD"), ("NZ$", "NZD"), ("HK$", "HKD"), ("A$", "AUD"), ("C$", "CAD"),
-    ("S$", "SGD"), ("R$", "BRL"), ("€", "EUR"), ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("₩", "KRW"), ("$", "USD"),
+    ("S$", "SGD"), ("R$", "BRL"), ("€", "EUR"), ("£", "GBP"), ("¥", "¥"), ("￥", "¥"), ("₹", "INR"), ("₩", "KRW"),
+    ("￦", "KRW"), ("$", "USD"), ("＄", "USD"),
 )  # fmt: skip
+"""A bare ¥ is yuan or yen: ``"¥"`` here, decided by the document's words (:mod:`neoplan.quote.statements`)."""
 ISO_CURRENCIES = frozenset(
     "USD EUR GBP CHF JPY CNY INR CAD AUD NZD SEK NOK DKK PLN CZK HUF RON SGD HKD KRW TWD ILS AED SAR BRL MXN ZAR TRY".split()  # noqa: SIM905, E501
 )
@@ -42,19 +45,49 @@ _CURRENCY_NAMES = (
     (re.compile(r"\b(pounds?\s+sterling|sterling|gb\s+pounds?)\b", re.IGNORECASE), "GBP"),
     (re.compile(r"\bswiss\s+francs?\b|\bfranken\b", re.IGNORECASE), "CHF"),
     (re.compile(r"\b(us\s+)?dollars?\b", re.IGNORECASE), "USD"),
-    (re.compile(r"\byen\b", re.IGNORECASE), "JPY"),
+    (re.compile(r"\byen\b|円", re.IGNORECASE), "JPY"),
+    (
+        re.compile(r"\byuan\b|\brenminbi\b|人民币|人民幣|(?<=\d)\s*元|[(（]\s*元\s*[)）]|[:：]\s*元", re.IGNORECASE),
+        "CNY",
+    ),
+    (re.compile(r"(?<=\d)\s*원|[(（]\s*원\s*[)）]|\bwon\b", re.IGNORECASE), "KRW"),
 )
-_MONEY_AFFIX = re.compile(rf"^(?:{_ISO}|[A-Z]{{0,2}}\$|[€£¥₹₩])\s*|\s*(?:{_ISO}|[A-Z]{{0,2}}\$|[€£¥₹₩]|,-|\.-)$")
+_SIGN_CHARS = "€£¥￥₹₩￦＄円元원"
+_MONEY_AFFIX = re.compile(
+    rf"^(?:{_ISO}|[A-Z]{{0,2}}\$|[{_SIGN_CHARS}]|人民币|人民幣)\s*|"
+    rf"\s*(?:{_ISO}|[A-Z]{{0,2}}\$|[{_SIGN_CHARS}]|人民币|人民幣|,-|\.-)$"
+)
+
 _US_NUMBER = re.compile(r"^(\d{1,3}(,\d{3})+|\d+)(\.\d*)?$|^\.\d+$")
 _EU_NUMBER = re.compile(r"^(\d{1,3}(\.\d{3})+|\d+)(,\d*)?$|^,\d+$")
 _INDIAN_GROUPS = re.compile(r"^\d{1,2}(,\d{2})+,\d{3}(\.\d*)?$")
 _SPACED_THOUSANDS = re.compile(r"^\d{1,3}([ \u00a0\u202f\u2009'’]\d{3})+([.,]\d*)?$")
-_ZERO_WORDS = re.compile(r"^(included|incl\.?|n/?c|no charge|free|nil|bundled|at no cost)$", re.IGNORECASE)
-_QUANTITY = re.compile(
-    r"^[x×]?\s*(?P<n>\d{1,3}([,.]\d{3})+([.,]\d+)?|\d+([.,]\d+)?)\s*"
-    r"(?P<unit>ea\.?|each|pcs?\.?|pieces?|units?|x|×|nos?\.?|stk\.?|stück|st\.?|pce?s?|szt\.?|lots?|ls|"
-    r"lump\s*sum|sets?|kits?|jobs?|systems?|servers?|nodes?)?$"
-)
+
+
+@lru_cache(maxsize=1)
+def _price_unit() -> re.Pattern[str]:
+    """A unit after a price: ``USD 289,500.00 ea``, ``$1,200/ea``, ``$12.00 each``, ``10,000 lot``, ``1,000円/台``
+    (``unit_word`` and ``unit_counter`` of ``data/quote_vocabulary.csv``)."""
+    from .vocab import words
+
+    return re.compile(
+        rf"(?:\s*/\s*|\bper\s+|\s+)(?:{words('unit_word')}|node|server|system)\s*$|\s*/?\s*{words('unit_counter')}\s*$",
+        re.IGNORECASE,
+    )
+
+
+@lru_cache(maxsize=1)
+def _quantity() -> re.Pattern[str]:
+    """A quantity cell: a number and an optional unit (``8 ea``, ``x2``, ``16 pcs``, ``1 lot``, ``8台``, ``1式``)."""
+    from .vocab import words
+
+    return re.compile(
+        r"^[x×]?\s*(?P<n>\d{1,3}([,.]\d{3})+([.,]\d+)?|\d+([.,]\d+)?)\s*"
+        rf"(?P<unit>{words('unit_word')}|x|×|systems?|servers?|nodes?|racks?|{words('unit_counter')})?$",
+        re.IGNORECASE,
+    )
+
+
 _XLSX_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"
 
@@ -63,11 +96,12 @@ class QuoteError(ValueError):
     """A quote that cannot be read; the one-line message says why and is shown as is."""
 
 
-# --- cells ----------------------------------------------------------------------------------------------------------
+# --- cells ------------------------------------------------------------------------------------------------------------
 
 Cell = str | float
 
 
+@lru_cache(maxsize=65_536)
 def _text(cell: Cell) -> str:
     """A cell as a single-line string [max MAX_CELL_CHARS characters]."""
     if isinstance(cell, float):
@@ -77,7 +111,6 @@ def _text(cell: Cell) -> str:
     return " ".join(cell.split())[:MAX_CELL_CHARS]
 
 
-@lru_cache(maxsize=4_096)
 def currency_of(text: str) -> str | None:
     """The ISO 4217 code a text names: a sign (``€``, ``£``, ``US$``, ``$``), a code (``EUR``) or a name
     (``euro``, ``pounds sterling``); None when it names none. ``$`` alone is USD."""
@@ -93,7 +126,7 @@ def currency_of(text: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=65_536)  # keyed on a cell text, pure; cleared per file (clear_caches; quote review +15 % without)
 def number_style(text: str) -> str | None:
     """The decimal mark a number text proves: ``","`` for ``1.234,50`` / ``12,50`` / ``1.234.567``, ``"."`` for
     ``1,234.50`` / ``12.50`` / ``1,234,567``; None when it proves neither (``1,234``, ``1.234``, ``1234``)."""
@@ -106,10 +139,19 @@ def number_style(text: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4_096)
+def is_free(text: str) -> bool:
+    """True for a price cell that says no charge: ``Included``, ``N/C``, ``no charge``, ``含``, ``無償``, ``inklusive``
+    (the ``free`` vocabulary of ``data/quote_vocabulary.csv``)."""
+    from .vocab import fold, pattern  # the vocabulary module reads data/ and raises this module's QuoteError
+
+    return bool(pattern("free", r"^\s*(?:{})\s*$").match(fold(text)))
+
+
 def clear_caches() -> None:
     """Forget the parsed numbers of the previous file."""
-    _number.cache_clear()
-    number_style.cache_clear()
+    for cached in (_number, number_style, _text, parse_quantity, quantity_unit):
+        cached.cache_clear()
 
 
 def parse_money(cell: Cell, where: str = "", decimal: str | None = None) -> float | None:
@@ -127,7 +169,9 @@ def parse_money(cell: Cell, where: str = "", decimal: str | None = None) -> floa
     s = cell.strip()
     if not s:
         return None
-    if _ZERO_WORDS.match(s):
+    if not s.isascii():
+        s = unicodedata.normalize("NFKC", s).strip()
+    if is_free(s):
         return 0.0
     value = _number(s, decimal)
     if value is None or abs(value) > MAX_MONEY_USD:
@@ -138,7 +182,7 @@ def parse_money(cell: Cell, where: str = "", decimal: str | None = None) -> floa
 _PLAIN_NUMBER = re.compile(r"-?\d{1,15}(\.\d{1,6})?")
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=65_536)  # keyed on a cell text and a decimal mark, pure; cleared per file (review +20 % without)
 def _number(text: str, decimal: str | None) -> float | None:
     """A signed number in US or European format, currency signs and codes around it removed (cached: quotes
     repeat their amounts)."""
@@ -154,6 +198,7 @@ def _number(text: str, decimal: str | None) -> float | None:
             negative, s = True, s[1:].strip()
         elif s.endswith("-") and not s.endswith(",-") and not s.endswith(".-"):
             negative, s = True, s[:-1].strip()
+        s = _price_unit().sub("", s)
         s = _MONEY_AFFIX.sub("", s).strip()
         s = re.sub(r"(?i)^(us\s*\$|usd\s*\$?)\s*", "", s)
         if s == before:
@@ -188,6 +233,7 @@ def parse_percent(cell: Cell) -> tuple[float, bool] | None:
     return abs(value), sign
 
 
+@lru_cache(maxsize=65_536)
 def parse_quantity(cell: Cell, decimal: str | None = None) -> float | None:
     """A count such as ``8``, ``1,024``, ``8 ea``, ``x2``, ``16 pcs`` [units]; None if empty or not a count.
 
@@ -196,7 +242,9 @@ def parse_quantity(cell: Cell, decimal: str | None = None) -> float | None:
     if isinstance(cell, float):
         return cell if math.isfinite(cell) and 0 <= cell <= MAX_QUANTITY else None
     s = cell.strip().lower()
-    m = _QUANTITY.match(s)
+    if not s.isascii():
+        s = unicodedata.normalize("NFKC", s).replace("一式", "1式").strip()
+    m = _quantity().match(s)
     if not m:
         return None
     number = m.group("n")
@@ -207,15 +255,19 @@ def parse_quantity(cell: Cell, decimal: str | None = None) -> float | None:
     return value if value <= MAX_QUANTITY else None
 
 
+@lru_cache(maxsize=16_384)
 def quantity_unit(cell: Cell) -> str:
     """The unit a quantity cell names, normalised: ``"lot"`` (lot, LS, lump sum), ``"set"``, ``"system"``, ``""``
     for plain counts (``8``, ``8 ea``, ``8 pcs``)."""
     if isinstance(cell, float):
         return ""
-    m = _QUANTITY.match(cell.strip().lower())
+    text = cell.strip().lower()
+    text = text if text.isascii() else unicodedata.normalize("NFKC", text).replace("一式", "1式")
+    m = _quantity().match(text)
     unit = (m.group("unit") or "") if m else ""
     for word, name in (("lot", "lot"), ("ls", "lot"), ("lump", "lot"), ("set", "set"), ("kit", "set"),
-                       ("job", "lot"), ("system", "system"), ("server", "system"), ("node", "system")):  # fmt: skip
+                       ("job", "lot"), ("system", "system"), ("server", "system"), ("node", "system"), ("式", "lot"),
+                       ("식", "lot"), ("套", "set"), ("세트", "set"), ("rack", "rack")):  # fmt: skip
         if unit.startswith(word):
             return name
     return ""

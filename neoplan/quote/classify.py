@@ -37,7 +37,7 @@ UNSURE_BELOW = 0.6
 _SIZE = {
     "GB": re.compile(r"(\d+(?:\.\d+)?)\s*GB\b", re.IGNORECASE),
     "TB": re.compile(r"(\d+(?:\.\d+)?)\s*TB\b", re.IGNORECASE),
-    "year": re.compile(r"(\d+)\s*-?\s*(?:yrs?|years?|jahre?n?|ans?|años|anni)\b", re.IGNORECASE),
+    "year": re.compile(r"(\d+)\s*-?\s*(?:(?:yrs?|years?|jahre?n?|ans?|años|anni)\b|年|년)", re.IGNORECASE),
 }
 
 _MONTHS = re.compile(r"(\d+)\s*-?\s*(?:months?|mos?|monate?n?|mois|meses)\b", re.IGNORECASE)
@@ -65,6 +65,8 @@ _KIND_WORDS = {
     "firewall": re.compile(r"\bfirewalls?\b", re.I),
     "service": re.compile(r"warrant|\bsupport\b|install|integration|\bservices?\b|ProSupport|deploy|burn-?in", re.I),
     "software": re.compile(r"licen[cs]e|\blic\b|subscription|software", re.I),
+    "tray": re.compile(r"\btrays?\b|\bshelf\b", re.I),
+    "cooling": re.compile(r"\bCDUs?\b|coolant|\bmanifolds?\b|facility[- ]water|heat\s+exchanger|\bRDHx\b", re.I),
 }
 _STRONG_KINDS = (
     "optic",
@@ -81,6 +83,8 @@ _STRONG_KINDS = (
     "pdu",
     "firewall",
     "chassis",
+    "tray",
+    "cooling",
 )
 _MODIFIER = re.compile(
     r"\([^)]*(?:\)|$)|\b(?:for|at|with|without|w/o?|compatible|into|on|in|per|incl\.?|including|"
@@ -121,6 +125,8 @@ _COMPONENT_KIND = {
     "rack": "rack",
     "pdu": "pdu",
     "firewall": "firewall",
+    "rack_tray": "tray",
+    "liquid_cooling": "cooling",
 }
 
 
@@ -135,7 +141,6 @@ def _kind_of(component: str, price_key: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=16384)
 def kind_weights(text: str) -> dict[str, float]:
     """How strongly ``text`` names each kind [0-1].
 
@@ -248,7 +253,7 @@ def _check_components(rules: Sequence[Rule], file: str) -> None:
             )
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped rules file, returned as a tuple (quote review +7 % without)
 def default_rules() -> tuple[Rule, ...]:
     """The shipped rules (cached)."""
     return read_rules()
@@ -366,7 +371,7 @@ def read_catalogue(path: Path = CATALOGUE_FILE, book: PriceBook | None = None) -
     return tuple(out)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped catalogue file, a tuple; catalogue_match keys on its id()
 def default_catalogue() -> tuple[CatalogueEntry, ...]:
     """The shipped catalogue (cached)."""
     return read_catalogue()
@@ -448,17 +453,6 @@ def identity_of_rule(rule: Rule, confidence: float, basis: str = "rules") -> Ide
 
 def identify_rules(text: str, rules: Sequence[Rule]) -> Identity:
     """The identity the rules give a text, with its confidence (UNMATCHED when no rule matches)."""
-    if rules is default_rules():
-        return _identify_default(text)
-    return _identify_rules(text, rules)
-
-
-@lru_cache(maxsize=16384)
-def _identify_default(text: str) -> Identity:
-    return _identify_rules(text, default_rules())
-
-
-def _identify_rules(text: str, rules: Sequence[Rule]) -> Identity:
     norm = normalise(text)
     scored = score_rules(norm, rules)
     if not scored:

@@ -83,6 +83,11 @@ _FINDING_TEXTS = {
         "Quantity × unit price ≠ extended price",
         "The line's arithmetic does not add up; one of the figures is wrong. Ask the OEM which one holds.",
     ),
+    "total_mismatch": (
+        "Stated total ≠ sum of its lines",
+        "The total the quote states differs from the sum of the lines above it by more than rounding explains: a "
+        "line is missing, priced twice or mistyped. Ask which figure holds before the purchase order.",
+    ),
     "cpu_amd": (
         "AMD CPUs in the GPU server",
         "The article prefers Intel in HGX servers: NCCL and virtualization are easier; on AMD you need "
@@ -95,7 +100,7 @@ _REFERENCE_GPUS = 1024
 """The article's reference cluster: 1,024 H100 in 128 HGX servers of 8 GPUs (BRIEF.md §2)."""
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped price book's figures; every finding title reads it (0.2 ms)
 def _cited_figures() -> dict[str, str]:
     """The figures the reasons cite, from the shipped price book and the back-end model (evaluated once)."""
     book = default_price_book()
@@ -140,3 +145,7 @@ FINDINGS: Mapping[str, tuple[str, str]] = _Findings()
 
 _SWAP_FINDINGS = ("cpu_top_bin", "frontend_spectrum", "oob_spectrum")
 _DROP_FINDINGS = ("nvaie_license", "dpu_bluefield")
+DESIGN_FINDINGS = ("backend_nonblocking", "optics_everywhere")
+"""Findings that change the design (fabric, storage) rather than remove padding: the headline counts them apart."""
+DESIGN_CATEGORIES = ("backend_network", "storage")
+"""Categories whose difference from the recommended design is a design change, not padding."""

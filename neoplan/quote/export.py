@@ -188,9 +188,14 @@ def text_summary(review: QuoteReview) -> str:
             f"{len(review.unsure)} unsure, {len(review.unmatched)} unmatched; "
             f"{sum(review.skipped.values())} rows skipped; prices in {money}",
         ),
-        ("size", f"{size}; servers quoted ×{review.servers_quoted}"),
+        ("size", f"{size}; servers quoted ×{review.servers_quoted}; from {review.size_from}"),
         ("quote total", usd_exact(review.quote_total_usd)),
     ]
+    if review.option is not None:
+        rows.insert(1, ("option", f"{review.option} (one of {', '.join(review.options)}; never summed)"))
+    rows.append(("padding", f"{usd_exact(review.padding_saving_usd)} saved by the padding findings"))
+    if review.design_change_usd is not None:
+        rows.append(("design change", f"{usd_exact(review.design_change_usd)} from the recommended fabric and storage"))
     if review.saving_usd is not None and review.recommended_total_usd is not None:
         share = review.saving_usd / review.compared_quote_usd if review.compared_quote_usd else 0.0
         rows.append(
@@ -200,11 +205,15 @@ def text_summary(review: QuoteReview) -> str:
                 f"({usd_exact(review.compared_quote_usd)} in the quote)",
             )
         )
-        rows.append(("saving", f"{usd_exact(review.saving_usd)} ({share:.1%})"))
+        rows.append(("vs design", f"{usd_exact(review.saving_usd)} ({share:.1%}) quote minus the recommended design"))
     width = max(len(k) for k, _ in rows)
     out = [f"{k:<{width}}  {v}" for k, v in rows]
     out.append(f"findings ({len(review.findings)}; savings may overlap, negative = cost to fix)")
     out += [f"  {f.code:<20} {usd_exact(f.saving_usd):>14}  {f.where}: {f.detail}" for f in review.findings]
+    out += [f"conflict: {c.sentence}" for c in review.conflicts]
+    if review.withheld:
+        out.append("withheld findings (could not price them safely)")
+        out += [f"  {w.finding.code:<20} {w.finding.where}: {w.reason}" for w in review.withheld]
     for title, group in (
         ("unsure lines (not used in findings)", review.unsure),
         ("could not price (more than 3x off the book: check the classification)", review.could_not_price),

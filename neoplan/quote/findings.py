@@ -144,7 +144,8 @@ def find_swaps(lines: Sequence[QuoteLine], book: PriceBook, code: str) -> list[F
     groups: dict[tuple[str, str | None, float], list[QuoteLine]] = defaultdict(list)
     for ln in hit:
         replacement = book.price(ln.recommended_key) if ln.recommended_key else 0.0
-        saving += ln.cost_usd - ln.book_quantity * replacement
+        if ln.cost_usd > 0:  # a stand-alone line at 0 or "Included" saves nothing when swapped
+            saving += max(0.0, ln.cost_usd - ln.book_quantity * replacement)
         unit = ln.cost_usd / ln.cluster_quantity if ln.cluster_quantity else 0.0
         groups[(_brief(ln.label), ln.recommended_key, round(unit, 2))].append(ln)
     parts = []
@@ -214,16 +215,25 @@ def find_nvaie(lines: Sequence[QuoteLine]) -> list[Finding]:
     if not hit:
         return []
     years = _qty(hit)
-    detail = f"{_n(years)} GPU-years of NVIDIA AI Enterprise quoted for {usd_exact(_cost(hit))}; drop them"
-    return [Finding("nvaie_license", _ids(hit), _cost(hit), detail)]
+    cost = _cost(hit)
+    if cost <= 0:
+        detail = f"{_n(years)} GPU-years of NVIDIA AI Enterprise quoted at no charge: nothing to save on this quote"
+        return [Finding("nvaie_license", _ids(hit), 0.0, detail)]
+    detail = f"{_n(years)} GPU-years of NVIDIA AI Enterprise quoted for {usd_exact(cost)}; drop them"
+    return [Finding("nvaie_license", _ids(hit), cost, detail)]
 
 
 def find_nics(lines: Sequence[QuoteLine], servers: int | None, book: PriceBook, family: str) -> list[Finding]:
-    """Fewer than 8 back-end NICs per server: the cost of adding NICs and their optics (negative saving) [USD]."""
+    """Fewer than 8 back-end NICs per server: the cost of adding NICs and their optics (negative saving) [USD].
+
+    A quote that lists no back-end NIC at all says nothing about them (integrated, or quoted apart): no finding.
+    """
     if not servers:
         return []
     nics = _with(lines, component="backend_nic")
     have = _qty(nics)
+    if have <= 0:
+        return []
     if have >= servers:  # whole NICs per GPU server; a stray NIC of a management node does not count
         have = servers * math.floor(have / servers + 1e-9)
     per_server = have / servers
@@ -373,20 +383,21 @@ def find_nonblocking(lines: Sequence[QuoteLine], servers: int | None, book: Pric
     copper = _switch_copper(lines)
     if copper:
         per_link = _avg_unit(copper, book, "dac_ndr_800g_twin") / 2
-        media = "DAC"
+        media, links = "DAC", copper
     else:
         twins = _with(lines, component="backend_switch_link")
-        per_link = _avg_unit(twins, book, "xcvr_ndr_osfp_800g_twin") + _avg_unit(
-            _with(lines, component="backend_fibre"), book, "fibre_mpo12_apc"
-        )
-        media = "optics and fibre"
+        fibres = _with(lines, component="backend_fibre")
+        per_link = _avg_unit(twins, book, "xcvr_ndr_osfp_800g_twin") + _avg_unit(fibres, book, "fibre_mpo12_apc")
+        media, links = "optics and fibre", twins + fibres
+    if not links:
+        per_link = 0.0  # links the quote does not list save nothing
     saving = spines_removed * switch_unit + links_removed * per_link
     detail = (
         f"~{leaves:,} leaves and {_n(spines)} spines ({oversubscription:.1f}:1) → 2:1 with "
         f"{_n(spines - spines_removed)} spines: {spines_removed:,} switches and {links_removed:,} leaf-spine links "
         f"({media}) fewer"
     )
-    return [Finding("backend_nonblocking", _ids(switches), saving, detail)]
+    return [Finding("backend_nonblocking", _ids(switches + links), saving, detail)]
 
 
 _SWAPPED_OR_DROPPED = (*_SWAP_FINDINGS, *_DROP_FINDINGS)

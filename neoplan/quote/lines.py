@@ -37,10 +37,13 @@ from .system import (
     SystemConfig,
     SystemPart,
     board_identity,
+    head,
     is_bare_chassis,
+    is_rack_scale,
     is_server_part,
     looks_like_system,
     parse_system,
+    server_with_board,
     system_identity,
 )
 from .units import drive_tb, gpu_model, normalise, ram_gb, speeds_gbps
@@ -52,6 +55,10 @@ _PER_GPU = re.compile(
     r"\b(?:price[ds]?|cost|sold|quoted|each)\s+per\s+GPU\b|\(\s*per\s+GPU\s*\)|\bGPU\s+(?:on|for)\s+(?:the\s+)?HGX\b",
     re.I,
 )
+_BOARD_WORDS = re.compile(
+    r"\b(HGX|DGX|baseboards?|boards?|\d\s*-?\s*GPUs?|[248]\s*x\s*(NVIDIA\s+)?[HB]\d{2,3})\b", re.I
+)
+"""Words that make a GPU line a board of 8; a GPU line without them (``NVIDIA H100 SXM5 80GB GPU``) is one GPU."""
 _WITH_BOARD = re.compile(r"\b(with|incl\w*|w/)\s+(NVIDIA\s+)?(HGX|DGX)\b|\b(with|incl\w*)\b.*\b\d\s*-?\s*GPU\b", re.I)
 """A unit price more than this many times the book's (or less than its inverse) is a misread, not a saving."""
 
@@ -128,12 +135,21 @@ class QuoteLine:
         return self.unit_price_usd is not None or self.extended_usd is not None
 
     @property
+    def bundled(self) -> bool:
+        """True for a part of a priced line: a configuration sub-item or a part read from a server's description
+        (its price is in its parent's)."""
+        return self.derived or self.parent_id is not None
+
+    @property
     def cost_usd(self) -> float:
-        """The line's cluster cost for findings [USD]: as quoted, at book prices where the quote gives none or 0
-        (a part included in a server's price) or where its price could not be checked (3× off the book)."""
+        """The line's cluster cost for findings [USD]: as quoted; at book prices for a part bundled in a server's
+        price (a sub-item at 0 or unpriced) or a price that could not be checked (3× off the book); 0 for a
+        stand-alone line quoted at 0, "Included" or without a price (dropping it saves nothing)."""
         if self.priced and self.total_usd != 0 and self.price_check != "could_not_price":
             return self.total_usd
-        return self.cluster_quantity * (self.book_unit_price_usd or 0.0)
+        if self.bundled or self.price_check == "could_not_price":
+            return self.cluster_quantity * (self.book_unit_price_usd or 0.0)
+        return 0.0
 
     @property
     def source(self) -> str:
@@ -176,34 +192,67 @@ class QuoteLine:
 # --- identity of a raw line -----------------------------------------------------------------------------------------
 
 
+_BACK_END = re.compile(r"spectrum-x|back[- ]?end|compute\s+fabric|gpu\s+fabric|east-west", re.IGNORECASE)
+_FRONT = re.compile(r"front[- ]?end|north-south", re.IGNORECASE)
+_ATTRIBUTE = re.compile(
+    r"^[A-Za-z][\w /&().+-]{0,40}\b(types?|speeds?|configuration|config|thermal|settings?|mode|profile|selection|"
+    r"population|layout|technology|form\s+factor|rating|topology|air\s*flow)\b[\w /&().+-]{0,24}:\s*\S",
+    re.IGNORECASE,
+)
+_HAS_SIZE = re.compile(
+    r"\b\d+(\.\d+)?\s*(GB|TB)\b|\b\d{1,3}\s*[x×]\s*\S|\b(Platinum|Gold|Silver|Bronze)\s*\d{4}|\bEPYC\s*\d{4}|"
+    r"ConnectX-?\d|\bCX-?\d|\b[HB][123]00\b",
+    re.IGNORECASE,
+)
+ATTRIBUTE = Identity("attribute", "compute", None, (), None, "", 1.0, 0.9, "rules")
+"""A configurator's attribute line ("Memory DIMM Type and Speed: 4800MT/s RDIMMs"): a setting, no part."""
+
+
+def is_attribute(description: str) -> bool:
+    """True for a ``Label: value`` line that sets an attribute (type, speed, configuration …) and names no size,
+    count or model: it adds no part."""
+    return bool(_ATTRIBUTE.match(description)) and not _HAS_SIZE.search(description)
+
+
 def identify_line(
     part: str, description: str, rules: Sequence[Rule], catalogue: Sequence[CatalogueEntry]
 ) -> tuple[Identity, SystemConfig | None]:
-    """The identity of a line (catalogue, server, then scored rules) and, for a server, its configuration."""
+    """The identity of a line (catalogue, server, then scored rules) and, for a server, its configuration.
+
+    A server SKU names the server when the words before its terms do (``ThinkSystem SR680a V3 - 3yr Warranty``),
+    a part or service of it otherwise (``XD670 power supply kit``, ``NVL72 rack-level validation``); a chassis
+    that also names its GPU board and calls itself a server is a GPU server.
+    """
+    if is_attribute(description):
+        return ATTRIBUTE, None
     text = f"{part} {description}".strip()
     norm = normalise(text)
     entry = catalogue_match(part, description, catalogue)
-    bare = entry is not None and entry.component == "system" and is_bare_chassis(norm)
     if (
         entry is not None
-        and not bare
-        and entry.component == "system"
-        and is_server_part(norm)
-        and not looks_like_system(norm)
+        and entry.component == "frontend_switch"
+        and _BACK_END.search(norm)
+        and not _FRONT.search(norm)
     ):
+        entry = None  # "SN5600 … Spectrum-X switch": the back end of a Spectrum-X fabric, as the rules read it
+    service = is_server_part(norm, part)
+    if entry is not None and entry.component == "system" and service and not looks_like_system(head(norm)):
         entry = None  # "XD670 power supply kit", "3 year service for XE9680": a part of the server, not the server
-    if is_bare_chassis(norm) and _WITH_BOARD.search(norm) and gpu_model(norm):  # "barebone with HGX B200 8-GPU"
+    if entry is not None and entry.component == "system" and is_rack_scale(norm) and gpu_model(norm) is None:
+        entry = None  # "NVL72 rack with power shelves and manifold": the rack's infrastructure, no GPUs named
+    bare = is_bare_chassis(norm) and not server_with_board(norm)
+    if bare and _WITH_BOARD.search(norm) and gpu_model(norm):  # "barebone with HGX B200 8-GPU"
         board = board_identity(gpu_model(norm), rules)
         if board is not None:
             return replace(board, confidence=0.85, basis="rules", gpu_model=gpu_model(norm)), None
     if entry is not None and entry.component == "system":
-        if is_bare_chassis(norm):
+        if bare:
             chassis = next((r for r in rules if r.price_key == "node_chassis"), None)
             if chassis is not None:
                 return identity_of_rule(chassis, CATALOGUE_CONFIDENCE, "catalogue"), None
         else:
-            return system_identity(entry), parse_system(description, rules, entry.cpu_vendor or None)
-    if entry is None and looks_like_system(norm) and not is_bare_chassis(norm):
+            return system_identity(entry), parse_system(description or part, rules, entry.cpu_vendor or None)
+    if entry is None and not bare and not service and looks_like_system(norm):
         config = parse_system(description or part, rules)
         if config.gpu_model is not None:
             return system_identity(None), config
@@ -252,7 +301,7 @@ def make_line(
     status = ident.status
     book_unit, ratio, note = _book_unit(ident, text, book) if status == "classified" else (None, 1.0, "")
     gb = 0.0
-    if ident.component == "gpu_baseboard" and _PER_GPU.search(text) and book_unit is not None:
+    if ident.component == "gpu_baseboard" and book_unit is not None and _per_gpu(text, unit_usd, book_unit):
         ratio = 1.0 / _GPUS_PER_BOARD  # priced per GPU: a board is 8 of these units
         book_unit *= ratio
     if ident.component == "ram":
@@ -294,6 +343,14 @@ def make_line(
     if check == line.price_check and not check_note:
         return line
     return replace(line, price_check=check, note=check_note or line.note)
+
+
+def _per_gpu(text: str, unit_usd: float | None, board_usd: float) -> bool:
+    """True when a GPU line counts single GPUs: it says so ("price per GPU"), or it names no board and is priced
+    (if at all) below a third of a board."""
+    if _PER_GPU.search(text):
+        return True
+    return not _BOARD_WORDS.search(text) and (not unit_usd or unit_usd < board_usd / 3)
 
 
 def _book_unit(ident: Identity, text: str, book: PriceBook) -> tuple[float | None, float, str]:

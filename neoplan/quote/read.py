@@ -16,7 +16,6 @@ import posixpath
 import re
 import zipfile
 from collections.abc import Iterator
-from functools import lru_cache
 from pathlib import Path
 from typing import IO
 from xml.etree import ElementTree as ET
@@ -26,6 +25,7 @@ from .cells import (
     _OLE_MAGIC,
     _XLSX_MAGIC,
     DEEP_HEADER_SCAN_ROWS,
+    ISO_CURRENCIES,
     MAX_CELL_CHARS,
     MAX_CELLS,
     MAX_COLUMNS,
@@ -39,7 +39,7 @@ from .cells import (
     QuoteError,
     clear_caches,
 )
-from .structure import ParsedQuote, _parse_sheets, header_quality
+from .structure import ParsedQuote, header_quality, parse_sheets
 
 Sheets = list[tuple[str, list[list[Cell]]]]
 _MAX_RAW_CELL_CHARS = MAX_CELL_CHARS * 4
@@ -50,9 +50,17 @@ _SMALL_PART_BYTES = 5_000_000  # workbook.xml and relationship parts [bytes]
 _WHOLE_PART_BYTES = 4_000_000  # a sheet this small is parsed whole (a tree of a few tens of MB) [bytes]
 
 
-def read_quote(data: bytes, name: str = "quote") -> ParsedQuote:
-    """Parse a quote file's bytes (CSV or XLSX, told apart by content); raises QuoteError on a bad file."""
+def read_quote(data: bytes, name: str = "quote", currency: str | None = None) -> ParsedQuote:
+    """Parse a quote file's bytes (CSV or XLSX, told apart by content); raises QuoteError on a bad file.
+
+    ``currency``: the ISO 4217 code of the quote's prices when the user gives it (a quote marked ¥ that does not
+    say whether it means yuan or yen); None = as the quote says.
+    """
     label = Path(name).name or "quote"
+    if currency is not None:
+        currency = currency.strip().upper()
+        if currency not in ISO_CURRENCIES:
+            raise QuoteError(f"currency must be an ISO 4217 code such as USD, EUR, CNY or JPY, got {currency!r}")
     clear_caches()  # per file: timings and memory do not depend on the files read before
     if len(data) > MAX_QUOTE_BYTES:
         raise QuoteError(f"{label}: file is {len(data) / MIB:.1f} MB, over the {size_text(QUOTE_FILE_MB)} limit")
@@ -67,10 +75,10 @@ def read_quote(data: bytes, name: str = "quote") -> ParsedQuote:
         )
     else:
         sheets, notes = [("", read_csv(data, label))], []
-    return _parse_sheets(sheets, label, notes)
+    return parse_sheets(sheets, label, notes, currency)
 
 
-def read_quote_file(path: str | Path) -> ParsedQuote:
+def read_quote_file(path: str | Path, currency: str | None = None) -> ParsedQuote:
     """Read a quote file from disk (size checked before reading); raises QuoteError."""
     path = Path(path)
     if not path.is_file():
@@ -78,10 +86,10 @@ def read_quote_file(path: str | Path) -> ParsedQuote:
     size = path.stat().st_size
     if size > MAX_QUOTE_BYTES:
         raise QuoteError(f"{path.name}: file is {size / MIB:.1f} MB, over the {size_text(QUOTE_FILE_MB)} limit")
-    return read_quote(path.read_bytes(), path.name)
+    return read_quote(path.read_bytes(), path.name, currency)
 
 
-# --- CSV ------------------------------------------------------------------------------------------------------------
+# --- CSV --------------------------------------------------------------------------------------------------------------
 
 
 def read_csv(data: bytes, label: str) -> list[list[Cell]]:
@@ -89,8 +97,14 @@ def read_csv(data: bytes, label: str) -> list[list[Cell]]:
     return _csv_rows(_decode(data, label), label)
 
 
+LEGACY_ENCODINGS = ("cp932", "gb18030", "cp1252")
+"""Encodings tried, in this order, for a CSV that is not UTF-8: Japanese Excel (Shift_JIS), Chinese Excel
+(GB18030, a superset of GBK/GB2312), Western Excel ("CSV (Windows)"); the one whose text reads best wins."""
+
+
 def _decode(data: bytes, label: str) -> str:
-    """Text of a CSV file (UTF-8, UTF-16 with BOM, else Windows-1252); binary content raises QuoteError."""
+    """Text of a CSV file: UTF-8 (with or without BOM), UTF-16 (BOM), else the legacy encoding whose text has the
+    best quote header and the fewest stray characters (:data:`LEGACY_ENCODINGS`); binary content raises."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             text = data.decode("utf-16")
@@ -102,15 +116,38 @@ def _decode(data: bytes, label: str) -> str:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            text = data.decode("cp1252", errors="replace")
+            text = _legacy(data, label)
     control = len(_CONTROL.findall(text))
     if control > max(2, 0.01 * len(text)):
         raise QuoteError(f"{label}: not a CSV or XLSX file (binary content)")
     return text
 
 
-def _csv_rows(text: str, label: str) -> list[list[Cell]]:
-    """Rows of a CSV text with the delimiter whose header is best (comma, semicolon, tab or pipe)."""
+def _legacy(data: bytes, label: str) -> str:
+    """``data`` decoded with the legacy encoding that reads best (see :data:`LEGACY_ENCODINGS`)."""
+    best: tuple[tuple[int, float], str] | None = None
+    for encoding in LEGACY_ENCODINGS:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        score = (_best_header(text[:_SNIFF_CHARS], label)[0], -_stray_share(text[:_SNIFF_CHARS]))
+        if best is None or score > best[0]:
+            best = (score, text)
+    return best[1] if best is not None else data.decode("cp1252", errors="replace")
+
+
+_SNIFF_CHARS = 65_536
+_STRAY = re.compile(r"[\x80-\x9f\ufffd\ue000-\uf8ff]|[\u0080-\u00bf](?=[\u0080-\u00ff])")
+
+
+def _stray_share(text: str) -> float:
+    """Share of characters that a wrong decoding leaves: C1 controls, private use, runs of Latin-1 symbols."""
+    return len(_STRAY.findall(text)) / max(1, len(text))
+
+
+def _best_header(text: str, label: str) -> tuple[int, str]:
+    """(header quality, delimiter) of the delimiter whose header reads best (comma, semicolon, tab or pipe)."""
     best: tuple[int, str] = (-2, ",")
     for delimiter in (",", ";", "\t", "|"):
         try:
@@ -120,7 +157,12 @@ def _csv_rows(text: str, label: str) -> list[list[Cell]]:
         score = header_quality(head)
         if score > best[0]:
             best = (score, delimiter)
-    return _split_csv(text, best[1], label, MAX_ROWS_PER_SHEET, refuse_more=True)
+    return best
+
+
+def _csv_rows(text: str, label: str) -> list[list[Cell]]:
+    """Rows of a CSV text with the delimiter whose header is best (comma, semicolon, tab or pipe)."""
+    return _split_csv(text, _best_header(text, label)[1], label, MAX_ROWS_PER_SHEET, refuse_more=True)
 
 
 def _split_csv(text: str, delimiter: str, label: str, limit: int, *, refuse_more: bool) -> list[list[Cell]]:
@@ -150,7 +192,7 @@ def _split_csv(text: str, delimiter: str, label: str, limit: int, *, refuse_more
     return rows
 
 
-# --- XLSX -----------------------------------------------------------------------------------------------------------
+# --- XLSX -------------------------------------------------------------------------------------------------------------
 
 
 class _CappedStream(io.RawIOBase):
@@ -338,7 +380,6 @@ def _inline_text(elem: ET.Element) -> str:
     return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text) if "_x" in text else text
 
 
-@lru_cache(maxsize=1_024)
 def _column_of(letters: str) -> int:
     """``AB`` → 27 (0-based column index); -1 without letters or past a spreadsheet's 16,384 columns."""
     col = 0

@@ -1,4 +1,11 @@
-"""Review a parsed quote: identify, convert, size the cluster, find the padding, compare with the design."""
+"""Review a parsed quote: identify, convert, size the cluster, find the padding, compare with the design.
+
+The order of work (:func:`review_quote`): pick the option (alternatives are reviewed one at a time, never
+summed); apply the user's corrections and the vendor's aliases; identify each line (a negative line is a
+discount, never an item); scale quantities to the order; read the cluster's size from independent readings and
+reconcile them (:mod:`.size`); price the findings; withhold any finding that breaks an invariant (:mod:`.guard`);
+compare with the recommended design.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +16,41 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..formats import usd_exact
 from ..model import Result, evaluate
 from ..pricebook import PriceBook, default_platforms, default_price_book
 from ..scenario import Scenario, ScenarioError, load_scenario
 from .cells import QuoteError, _finite
-from .classify import CatalogueEntry, Identity, Rule, default_catalogue, default_rules
-from .codes import DEFAULT_PRICE_TOLERANCE
+from .classify import UNMATCHED, CatalogueEntry, Identity, Rule, default_catalogue, default_rules, identity_of_rule
+from .codes import DEFAULT_PRICE_TOLERANCE, DESIGN_CATEGORIES, DESIGN_FINDINGS
 from .compare import ComparisonRow, compare
+from .corrections import (
+    IGNORE,
+    Alias,
+    Correction,
+    apply_to_raw,
+    class_of,
+    identity_for,
+    parse_aliases,
+    parse_corrections,
+)
 from .findings import Finding, find_all
+from .guard import Withheld, check, padding_saving_usd
 from .lines import QuoteLine, identify_line, make_line, raw_money, system_parts, with_price_check
 from .read import read_quote_file
+from .size import (
+    Conflict,
+    Reading,
+    cpu_reading,
+    gpus_per_node,
+    lines_reading,
+    nic_reading,
+    reconcile,
+    stated_reading,
+    tray_reading,
+)
 from .structure import ParsedQuote, RawLine
-from .system import NODE_PARTS, SystemConfig
+from .system import NODE_PARTS, SystemConfig, parse_system
 from .units import per_server_count
 
 MAX_SERVERS = 100_000
@@ -51,6 +81,19 @@ class QuoteReview:
     per_server: Mapping[str, Any] = field(default_factory=dict)
     servers_inferred: bool = True
     """True when the server count came from the quote, False when the user gave it."""
+    option: str | None = None
+    """The alternative reviewed (``Option A``), None when the quote offers one configuration."""
+    options: tuple[str, ...] = ()
+    """Every alternative the quote offers, in file order (reviewed one at a time: ``option=2``)."""
+    withheld: tuple[Withheld, ...] = ()
+    """Findings that would break an invariant (save more than their lines cost, rest on a discount …), with why."""
+    conflicts: tuple[Conflict, ...] = ()
+    """Readings of the cluster's size that disagree, the one taken and the sentence that says so."""
+    readings: tuple[Reading, ...] = ()
+    size_from: str = "lines"
+    """The reading the size was taken from (``lines``, ``stated``, ``trays``, ``cpus``, ``nics``)."""
+    ignored: tuple[QuoteLine, ...] = ()
+    """Lines the user said are no lines (left out of the total, the size and the findings)."""
 
     @property
     def classified(self) -> list[QuoteLine]:
@@ -100,6 +143,20 @@ class QuoteReview:
         """Sum of the findings' savings [USD] (findings may overlap)."""
         return sum(f.saving_usd for f in self.findings)
 
+    @property
+    def padding_saving_usd(self) -> float:
+        """What the padding findings save together [USD]: design findings (fabric) left out, overlaps capped at what
+        the quote charges for the lines they cite."""
+        return padding_saving_usd(self.findings, self.lines, DESIGN_FINDINGS)
+
+    @property
+    def design_change_usd(self) -> float | None:
+        """What the recommended design changes in fabric and storage [USD]: quote minus design over those
+        categories (positive = the design costs less); None without a design."""
+        if self.recommended is None:
+            return None
+        return sum(r.saving_usd for r in self.comparison if r.in_scope and r.category in DESIGN_CATEGORIES)
+
     def findings_of(self, line_id: int) -> list[str]:
         """Codes of the findings that rest on line ``line_id``."""
         return [f.code for f in self.findings if line_id in f.lines]
@@ -143,6 +200,15 @@ class QuoteReview:
             "price_tolerance": self.price_tolerance,
             "skipped_rows": dict(self.skipped),
             "warnings": list(self.warnings),
+            "option": self.option,
+            "options": list(self.options),
+            "conflicts": [c.to_dict() for c in self.conflicts],
+            "withheld": [w.to_dict() for w in self.withheld],
+            "size_from": self.size_from,
+            "size_readings": [r.to_dict() for r in self.readings],
+            "padding_saving_usd": _finite(self.padding_saving_usd),
+            "design_change_usd": _finite(self.design_change_usd),
+            "ignored": [ln.to_dict() for ln in self.ignored],
         }
 
 
@@ -169,6 +235,10 @@ def review_quote(
     book: PriceBook | None = None,
     rules: Sequence[Rule] | None = None,
     catalogue: Sequence[CatalogueEntry] | None = None,
+    option: int | str | None = None,
+    aliases: Sequence[Mapping[str, Any] | Alias] = (),
+    corrections: Sequence[Mapping[str, Any] | Correction] = (),
+    size_from: str | None = None,
 ) -> QuoteReview:
     """Identify ``quote``'s lines, size the cluster, find the padding and compare with the ``base`` design.
 
@@ -176,6 +246,10 @@ def review_quote(
     a one-server quote); None = as the quote states ("order quantity 32", "16 nodes") or as its lines count.
     ``usd_per_unit`` [USD per unit of the quote's currency] is required for a quote not in USD.
     ``price_tolerance`` [fraction] is how far over the book a unit price may be before ``price_above_book``.
+    ``option``: the alternative to review (1-based number or label) when the quote offers several (default 1).
+    ``aliases``: the vendor's alias list (``{pattern, category, quantity_basis?}``, see :mod:`.corrections`);
+    ``corrections``: the user's reading of single lines (``{sheet, row, category?, quantity_basis?, option?,
+    ignore?}``); ``size_from``: the reading of the cluster's size to take (see :mod:`.size`).
     """
     if servers_quoted is not None and not (
         isinstance(servers_quoted, int) and not isinstance(servers_quoted, bool) and 1 <= servers_quoted <= MAX_SERVERS
@@ -188,25 +262,48 @@ def review_quote(
     book = book or default_price_book()
     rules = rules if rules is not None else default_rules()
     catalogue = catalogue if catalogue is not None else default_catalogue()
-    raws = list(quote.lines)
+    user_aliases = [a for a in aliases if isinstance(a, Alias)]
+    user_aliases += parse_aliases([a for a in aliases if not isinstance(a, Alias)], rules)
+    fixes = parse_corrections(corrections, rules)
+    all_raws = apply_to_raw(list(quote.lines), fixes, user_aliases)
+    options = tuple(dict.fromkeys([*getattr(quote, "options", ()), *(r.option for r in all_raws if r.option)]))
+    chosen = choose_option(options, option)
+    raws = [r for r in all_raws if not r.option or r.option == chosen]
+    classes = [class_of(raw, fixes, user_aliases) for raw in raws]
     memo: dict[tuple[str, str], tuple[Identity, SystemConfig | None]] = {}
-    idents = [_identify(raw, rules, catalogue, memo) for raw in raws]
+    idents = [_identify(raw, rules, catalogue, memo, cls) for raw, cls in zip(raws, classes, strict=True)]
     parents = _parents(raws)
     included = _included_sub_items(raws, idents, parents)
     quantities, multiplier, inferred, notes = _cluster_quantities(
         quote, raws, idents, parents, servers_quoted, included
     )
     lines = [
-        make_line(i, raw, ident, config, qty, rate, book, price_tolerance)
-        for i, (raw, (ident, config), qty) in enumerate(zip(raws, idents, quantities, strict=True), start=1)
+        _mark_ignored(make_line(i, raw, ident, config, qty, rate, book, price_tolerance), cls)
+        for i, (raw, (ident, config), qty, cls) in enumerate(zip(raws, idents, quantities, classes, strict=True), 1)
     ]
-    lines = [_with_parent(ln, parents[k]) for k, ln in enumerate(lines)]
+    lines = _bundle_free_parts([_with_parent(ln, parents[k]) for k, ln in enumerate(lines)])
+    ignored = tuple(ln for ln in lines if ln.status == "ignored")
+    optional = [raw for raw, cls in zip(raws, classes, strict=True) if raw.optional and cls == IGNORE]
+    if optional:
+        notes.append(
+            f"{len(optional)} optional line(s) (section {optional[0].section[:60]!r}) are not counted: add-ons the "
+            "quote does not total; untick Ignore (or correct them) to count them"
+        )
+    lines = [ln for ln in lines if ln.status != "ignored"]
     children: dict[int, list[QuoteLine]] = defaultdict(list)
     for ln in lines:
         if ln.parent_id is not None:
             children[ln.parent_id].append(ln)
-    servers, gpus, gpu_model, size_notes = _size(lines, children)
-    warnings = list(quote.warnings) + notes + size_notes
+    size = _size(quote, lines, children, size_from)
+    servers, gpus, gpu_model = size[0], size[1], size[2]
+    warnings = list(quote.warnings) + notes + size[5]
+    if options:
+        others = ", ".join(f"{k} = {name}" for k, name in enumerate(options, 1) if name != chosen)
+        warnings.insert(
+            0,
+            f"the quote offers {len(options)} alternatives ({', '.join(options)}): reviewed {chosen} on its own; "
+            f"pick another with --option ({others})",
+        )
     recommended, result = _design(quote.name, lines, gpus, gpu_model, servers, base, warnings)
     if result is not None:
         node_usd = result.node_capex_usd
@@ -223,11 +320,18 @@ def review_quote(
         warnings.append(
             "the quote does not list the GPU servers' configuration (CPUs, memory, NICs): those are not checked"
         )
-    findings = [
+    elif servers and not any(p.component == "backend_nic" for p in parts):
+        warnings.append(
+            "the quote lists no back-end NIC: integrated or quoted apart? the NICs per server are not checked"
+        )
+    found = [
         _cited(f, where)
         for f in find_all(parts, servers, gpus, book, price_tolerance)
         if not (f.code == "nics_below_8" and (not described or (gpu_model or "").endswith("nvl72")))
     ]
+    found += total_findings(quote, lines, chosen, rate)
+    quote_total = sum(ln.total_usd for ln in lines)
+    findings, withheld = check(found, lines, quote_total)
     comparison = compare([ln for ln in lines if ln.classified], result, rules)
     return QuoteReview(
         name=quote.name,
@@ -248,7 +352,109 @@ def review_quote(
         parts=tuple(parts),
         per_server=per_server_aggregates(parts, servers, gpus),
         servers_inferred=inferred,
+        option=chosen,
+        options=options,
+        withheld=tuple(withheld),
+        conflicts=size[4],
+        readings=size[6],
+        size_from=size[3],
+        ignored=ignored,
     )
+
+
+def choose_option(options: Sequence[str], option: int | str | None) -> str | None:
+    """The option to review: its 1-based number or its label; the first when None; QuoteError naming the choices."""
+    if not options:
+        if option not in (None, 1, "1"):
+            raise QuoteError(f"option {option!r}: the quote offers no alternatives (one configuration)")
+        return None
+    if option is None:
+        return options[0]
+    if isinstance(option, str) and option in options:
+        return option
+    try:
+        k = int(option)
+    except (TypeError, ValueError):
+        k = 0
+    if 1 <= k <= len(options) and not isinstance(option, bool):
+        return options[k - 1]
+    choices = ", ".join(f"{i} = {name}" for i, name in enumerate(options, 1))
+    raise QuoteError(f"option must be one of {choices}; got {option!r}")
+
+
+def _bundle_free_parts(lines: list[QuoteLine]) -> list[QuoteLine]:
+    """Server parts quoted at 0 or without a price on lines of their own (an ODM BoM's CPU and memory next to a
+    priced system line) as parts of the nearest priced server line of their sheet: their price is in its price.
+    Quantities stay as quoted."""
+    systems = [ln for ln in lines if ln.component == "system" and ln.classified and ln.total_usd > 0]
+    if not systems:
+        return lines
+    out = []
+    for ln in lines:
+        if ln.parent_id is None and ln.component in NODE_PARTS and ln.classified and ln.total_usd == 0:
+            same = [s for s in systems if s.sheet == ln.sheet]
+            above = [s for s in same if s.row < ln.row]
+            parent = above[-1] if above else (same[0] if same else None)
+            if parent is not None:
+                ln = replace(ln, parent_id=parent.id)
+        out.append(ln)
+    return out
+
+
+def _mark_ignored(line: QuoteLine, cls: str | None) -> QuoteLine:
+    return replace(line, status="ignored", component=None, category=None, total_usd=0.0) if cls == IGNORE else line
+
+
+def _size(
+    quote: ParsedQuote, lines: Sequence[QuoteLine], children: Mapping[int, list[QuoteLine]], pick: str | None
+) -> tuple[int | None, int | None, str | None, str, tuple[Conflict, ...], list[str], tuple[Reading, ...]]:
+    """(servers, GPUs, GPU model, reading taken, conflicts, notes, readings) of the reviewed lines."""
+    reading, model, notes, boards = lines_reading(lines, children)
+    if model is None:
+        model = next((ln.gpu_model for ln in lines if ln.gpu_model and ln.classified), None)
+    stated = stated_reading(getattr(quote, "servers_stated", None), getattr(quote, "racks_stated", None), model)
+    if stated is not None and (bool(getattr(quote, "per_server", False)) or bool(getattr(quote, "options", ()))):
+        stated = None  # the count already multiplies the per-server lines, or may be another option's
+    readings = tuple(
+        r for r in (reading, boards, stated, tray_reading(lines), cpu_reading(lines, model), nic_reading(lines)) if r
+    )
+    taken, conflicts, more = reconcile(readings, model, pick)
+    notes += more
+    if taken is None or not taken.servers:
+        notes.append(
+            "no GPU server or GPU board (HGX H100/H200/B200/B300, GB200/GB300 NVL72) found: the cluster size is "
+            "unknown, so the quote is not compared with a design"
+        )
+        return None, None, None, "lines", conflicts, notes, readings
+    gpus = taken.gpus
+    if gpus is None and model is not None:
+        gpus = taken.servers * gpus_per_node(model)
+    if taken.key != "lines":
+        notes.append(f"the cluster's size is taken from {taken.label}")
+    return taken.servers, gpus, model if gpus else None, taken.key, conflicts, notes, readings
+
+
+def total_findings(quote: ParsedQuote, lines: Sequence[QuoteLine], option: str | None, rate: float) -> list[Finding]:
+    """A finding for each stated total of the reviewed lines that differs from their sum by more than rounding,
+    citing the total's row and the lines it sums [USD: what paying the stated total would overpay]."""
+    by_row = {(ln.sheet, ln.row): ln.id for ln in lines}
+    out = []
+    for t in getattr(quote, "totals", ()):
+        if not t.off or t.computed is None or (t.option and t.option != option):
+            continue
+        ids = tuple(by_row[r] for r in t.lines if r in by_row)
+        if not ids:
+            continue
+        gap = (t.amount - t.computed) * rate
+        first, last = t.lines[0], t.lines[-1]
+        detail = (
+            f"the total on row {t.row} ({t.label[:40]}) says {usd_exact(t.amount * rate)}; its lines (rows {first[1]}–"
+            f"{last[1]}) add up to {usd_exact(t.computed * rate)}: {usd_exact(abs(gap))} "
+            f"{'more' if gap > 0 else 'less'} than the lines"
+        )
+        sources = ((t.sheet, t.row), first, last)
+        out.append(Finding("total_mismatch", ids, max(0.0, gap), detail, sources=tuple(dict.fromkeys(sources))))
+    return out
 
 
 def _with_parent(line: QuoteLine, parent: int | None) -> QuoteLine:
@@ -261,17 +467,37 @@ def _identify(
     rules: Sequence[Rule],
     catalogue: Sequence[CatalogueEntry],
     memo: dict[tuple[str, str], tuple[Identity, SystemConfig | None]],
+    user_class: str | None = None,
 ) -> tuple[Identity, SystemConfig | None]:
-    """A line's identity, once per distinct (part number, description) of the quote."""
+    """A line's identity: the user's class when given; a discount when the line is negative (a discount is never
+    an item); else by the catalogue and rules, once per distinct (part number, description) of the quote."""
+    if user_class is not None:
+        ident = identity_for(user_class, raw, rules)
+        if ident is None:
+            return UNMATCHED, None
+        config = parse_system(raw.description or raw.part_number, rules) if ident.component == "system" else None
+        if config is not None:
+            ident = replace(ident, gpu_model=config.gpu_model, cpu_vendor=config.cpu_vendor)
+        return ident, config
+    unit, ext = raw_money(raw)
+    if (ext is not None and ext < 0) or (ext is None and unit is not None and unit < 0):
+        rule = next((r for r in rules if r.component == "discount"), None)
+        if rule is not None:
+            return identity_of_rule(rule, 1.0, "sign"), None
     key = (raw.part_number, raw.description)
     if key not in memo:
         memo[key] = identify_line(raw.part_number, raw.description, rules, catalogue)
-    return memo[key]
+    ident, config = memo[key]
+    if ident.component == "discount" and ((ext or 0) > 0 or (unit or 0) > 0):
+        return UNMATCHED, None  # "discount" words on a charge: not a discount, and nothing else we know
+    return ident, config
 
 
-def load_quote(path: str | Path, servers_quoted: int | None = None, **kwargs: Any) -> QuoteReview:
-    """Read and review a quote file in one step; raises QuoteError."""
-    return review_quote(read_quote_file(path), servers_quoted, **kwargs)
+def load_quote(
+    path: str | Path, servers_quoted: int | None = None, *, currency: str | None = None, **kwargs: Any
+) -> QuoteReview:
+    """Read and review a quote file in one step (``currency``: see :func:`neoplan.quote.read_quote`); QuoteError."""
+    return review_quote(read_quote_file(path, currency), servers_quoted, **kwargs)
 
 
 # --- quantities -----------------------------------------------------------------------------------------------------
@@ -288,6 +514,9 @@ def _parents(raws: Sequence[RawLine]) -> list[int | None]:
     return out
 
 
+_BUNDLED_PARTS = frozenset({*NODE_PARTS, "node_accessory", "attribute", "rack_tray", None})
+"""What a free line right under a server line may be to count as part of that server (never a licence or service:
+those stand alone, and a free one saves nothing)."""
 _SUB_ITEM_MAX_QUANTITY = 32
 """Above this many per server a $0 line after a server line is an order total (power cords for all), not a
 configuration item of the server."""
@@ -316,8 +545,10 @@ def _included_sub_items(
             system is not None
             and contiguous
             and free
+            and ident.component in _BUNDLED_PARTS
             and parents[k] is None
             and _basis(raw) == "total"
+            and getattr(raw, "per_rack", None) is None  # a rack BoM's quantities are the order's already
             and 0 < raw.quantity <= _SUB_ITEM_MAX_QUANTITY
             and (k - 1 == system or k - 1 in out)
         ):
@@ -362,15 +593,19 @@ def _cluster_quantities(
         and _basis(raws[k]) != "per_server"
     )
     inferred = servers_quoted is None
+    racks = _rack_factors(quote, raws, notes)
     if per_server_lines:
-        n = servers_quoted or stated
+        n = servers_quoted or stated or (round(in_quote) if in_quote > 1 + 1e-9 else None)
         if n is None:
             n = 1
             notes.append(
                 "the quote prices one server and does not say how many are bought: set servers quoted "
                 "(--servers N) to size the cluster"
             )
-        factors = [float(n) if (whole_per_server or _basis(raw) == "per_server") else 1.0 for raw in raws]
+        factors = [
+            float(n) if (whole_per_server and _basis(raw) != "per_rack") or _basis(raw) == "per_server" else r
+            for raw, r in zip(raws, racks, strict=True)
+        ]
         return _own_quantities(raws, parents, factors, included), int(n), inferred, notes
     if servers_quoted is not None:
         if in_quote <= 1 + 1e-9:
@@ -390,7 +625,7 @@ def _cluster_quantities(
         mult = 1
         if abs(in_quote - 1) < 1e-9:
             notes.append("the quote prices a single server: set servers quoted to the number of servers bought")
-    factors = [float(mult) if parents[k] is None else 1.0 for k in range(len(raws))]
+    factors = [racks[k] if racks[k] != 1.0 else float(mult) if parents[k] is None else 1.0 for k in range(len(raws))]
     if mult == 1 and in_quote > 1:  # "ConnectX-7 400G (4 per server)" with quantity 4 in a 16-server quote
         for k, raw in enumerate(raws):
             per = per_server_count(raw.description)
@@ -401,6 +636,17 @@ def _cluster_quantities(
                     f"{per * round(in_quote):,.0f} in all"
                 )
     return _own_quantities(raws, parents, factors, included), int(mult), inferred, notes
+
+
+def _rack_factors(quote: ParsedQuote, raws: Sequence[RawLine], notes: list[str]) -> list[float]:
+    """The factor of each line quoted per rack without a rack count on its row: the racks the quote states."""
+    if not any(_basis(raw) == "per_rack" for raw in raws):
+        return [1.0] * len(raws)
+    racks = getattr(quote, "racks_stated", None)
+    if not racks:
+        notes.append("quantities are per rack and the quote does not say how many racks: read as one rack")
+        racks = 1
+    return [float(racks) if _basis(raw) == "per_rack" else 1.0 for raw in raws]
 
 
 def _where(raw: RawLine) -> str:
@@ -435,62 +681,6 @@ def _under_system(k: int, idents: Sequence[tuple[Any, Any]], parents: Sequence[i
 # --- size and parts -------------------------------------------------------------------------------------------------
 
 
-def _size(
-    lines: Sequence[QuoteLine], children: Mapping[int, list[QuoteLine]]
-) -> tuple[int | None, int | None, str | None, list[str]]:
-    """(servers, GPUs, GPU model, notes) from server lines and GPU boards that sit under no server line.
-
-    A server line that names no GPU ("XD670 CTO server") with the GPU boards on lines of their own (HPE style)
-    is the same server as its board: such servers count once, as the larger of the two counts.
-    """
-    by_id = {ln.id: ln for ln in lines}
-    platforms = default_platforms()
-    gpus_by_model: dict[str, float] = defaultdict(float)
-    servers = 0.0
-    bare_servers = 0.0
-    boards = 0.0
-    for ln in lines:
-        if ln.status != "classified" or ln.cluster_quantity <= 0:
-            continue
-        if ln.component == "system":
-            model = ln.gpu_model or next((c.gpu_model for c in children.get(ln.id, ()) if c.gpu_model), None)
-            if model is None:
-                bare_servers += ln.cluster_quantity
-                continue
-            per = (ln.system.gpus if ln.system is not None else None) or _gpus_per_node(model, platforms)
-            count = ln.cluster_quantity * (ln.system.servers_per_unit if ln.system is not None else 1)
-            servers += count
-            gpus_by_model[model] += count * per
-        elif ln.component == "gpu_baseboard":
-            parent = by_id.get(ln.parent_id) if ln.parent_id is not None else None
-            if parent is not None and parent.component == "system":
-                continue
-            model = ln.gpu_model or "h100-sxm"
-            boards += ln.book_quantity  # book units are boards (a line priced per GPU counts 1/8 per unit)
-            gpus_by_model[model] += ln.book_quantity * _gpus_per_node(model, platforms)
-    unknown = max(0.0, bare_servers - boards)
-    servers += max(boards, bare_servers)
-    if servers < 1:
-        return (
-            None,
-            None,
-            None,
-            [
-                "no GPU server or GPU board (HGX H100/H200/B200/B300) found: the cluster size is unknown, so the "
-                "quote is not compared with a design"
-            ],
-        )
-    notes = []
-    if not gpus_by_model:
-        notes.append("the GPU servers do not say which GPU they carry: the cluster size is known, not its model")
-        return round(servers), round(unknown * _GPUS_PER_SERVER_DEFAULT), None, notes
-    model = max(gpus_by_model, key=lambda k: gpus_by_model[k])
-    if len(gpus_by_model) > 1:
-        notes.append(f"several GPU models quoted ({', '.join(sorted(gpus_by_model))}); compared as {model}")
-    gpus = round(sum(gpus_by_model.values()) + unknown * _gpus_per_node(model, platforms))
-    return round(servers), gpus, model, notes
-
-
 def _priced_as_nodes(line: QuoteLine, node_usd: float) -> QuoteLine:
     """A server line with the book price of its servers: the model's whole node × servers per unit [USD]."""
     per_unit = line.system.servers_per_unit if line.system is not None else 1
@@ -503,11 +693,6 @@ def _whole_server_price(line: QuoteLine, children: Sequence[QuoteLine]) -> bool:
     if line.system is not None and line.system.gpu_model is not None:
         return True
     return bool(children) and not any(c.priced and (c.total_usd or 0) > 0 for c in children)
-
-
-def _gpus_per_node(model: str | None, platforms: Mapping[str, Any]) -> int:
-    platform = platforms.get(model or "")
-    return int(platform.gpus_per_node) if platform is not None else _GPUS_PER_SERVER_DEFAULT
 
 
 def _parts(

@@ -21,7 +21,7 @@ from .classify import (
     identify_rules,
     identity_of_rule,
 )
-from .units import dimm_count, gpu_count, gpu_model, lead_count, normalise, ram_gb
+from .units import count_before, dimm_count, gpu_count, gpu_model, lead_count, normalise, ram_gb
 
 NODE_PARTS = ("gpu_baseboard", "cpu", "ram", "backend_nic", "frontend_nic", "nic", "local_nvme", "boot_drive")
 """Components a server line's description may list (the ones per-server aggregates and findings read)."""
@@ -37,12 +37,35 @@ _LABEL_HINTS = (
     (re.compile(r"\bGPUs?\b|accelerator", re.IGNORECASE), "HGX GPU baseboard"),
 )
 _BARE = re.compile(r"\b(chassis|barebone|bare[- ]bones?|w/?o\s+GPUs?|without\s+GPUs?|no\s+GPUs?)\b", re.IGNORECASE)
+_NO_GPU = re.compile(r"\b(w/?o|without|no|excl\.?|excluding)\s+(GPUs?|GPU\s+board|HGX|baseboard)\b", re.IGNORECASE)
+_BOARD_WORD = re.compile(r"\bbaseboard\b|\bHGX\b|\b\d\s*-?\s*GPU\b", re.IGNORECASE)
+_SERVER_NOUN = re.compile(r"\b(server|system|superserver|node)s?\b", re.IGNORECASE)
+_GPU_SERVER = re.compile(
+    r"\b(HGX|DGX)\b[^,;]*?\b\d\s*-?\s*GPU\b[^,;]*?\b(server|system|superserver|node)s?\b|"
+    r"\b\d\s*-?\s*GPU\s+(server|system|superserver|node)s?\b|\bGPU\s+(server|node|system)s?\b|"
+    r"GPU\s*服务器|GPU\s*サーバー?|GPU\s*서버",
+    re.IGNORECASE,
+)
+"""A GPU server named as such ("HGX B200 8-GPU server", "8-GPU SuperServer", "GPU服务器"), whatever else it lists."""
 _GPU_WORD = re.compile(r"\bHGX\b|\bDGX\b|\b(H100|H200|B200|B300)\b|\b\d\s*-?\s*GPU\b", re.IGNORECASE)
 _CPU_WORD = re.compile(r"\bXeon\b|\bEPYC\b|\bprocessors?\b|\bCPUs?\b", re.IGNORECASE)
 _RAM_WORD = re.compile(r"\bDDR[45]\b|\bDIMMs?\b|RDIMM|\bmemory\b|\bRAM\b|\d\s*TB\s*(DDR|RAM|memory)", re.IGNORECASE)
 _DUAL_SOCKET = 2
 _NVL72 = re.compile(r"\bNVL\s*-?\s*72\b", re.IGNORECASE)
-_LOT_SYSTEMS = re.compile(r"\(\s*(\d{1,5})\s*(?:x\s*)?(?:systems|servers|nodes)\s*\)", re.IGNORECASE)
+_LOT_SYSTEMS = re.compile(r"\(\s*(\d{1,5})\s*(?:x\s*)?(?:[\w-]+\s+){0,3}?(?:systems|servers|nodes)\s*\)", re.IGNORECASE)
+_PER_RACK = re.compile(
+    r"\brack\s+(?:with|of|containing|incl\w*|holding|w/)\s+(\d{1,3})\s*[x×]?\s*|"
+    r"\b(\d{1,3})\s*[x×]?\s*(?:[\w+-]+\s+){0,4}?(?:servers?|nodes?|systems?)\s+(?:per|/|in\s+each|in\s+one)\s+rack\b|"
+    r"\brack\b[^,;(]{0,30}?\(\s*(\d{1,3})\s*[x×]?\s*(?:servers?|nodes?|systems?)\s*\)",
+    re.IGNORECASE,
+)
+"""Servers one rack line holds: ``rack with 4x SYS-821GE-TNHR``, ``4 servers per rack``, ``rack (4 nodes)``."""
+_EACH = re.compile(
+    r"(?:\(|\b|^)(?:each|per\s+(?:node|server|system)|each\s+(?:node|server|system)|je\s+(?:server|knoten)|"
+    r"par\s+serveur|por\s+servidor|chacun)\s*(?:with|has|:|：|-|–)\s*|(?:每台|每节点|单台|1台あたり|各)\s*[:：]?\s*",
+    re.IGNORECASE,
+)
+"""The start of the per-node configuration of a line that sells several servers: ``(each: 2x Xeon …)``."""
 _LOT_LEAD = re.compile(
     r"^\s*(\d{1,5})\s*x\s+(?!\s*(?:NVIDIA\s+)?(?:HGX|DGX|[HB][123]00|GB[23]00|GPU))"
     r"(?=.*\b(?:PowerEdge|SuperServer|server|system|ThinkSystem|Cray|node)s?\b)",
@@ -50,9 +73,15 @@ _LOT_LEAD = re.compile(
 )
 _PART_OF_SERVER = re.compile(
     r"\b(power\s+supply|PSU|fans?|kit|services?|support|care|warranty|rails?|cables?|cords?|bezel|riser|heat\s*sink|"
-    r"licen[cs]e|upgrade|spares?|cage|backplane|bracket|module|installation|deploy\w*|ProDeploy\w*|ProSupport\w*|rack\s+and\s+stack|premier|essentials?|\d+\s*-?\s*(?:yr|year)s?)\b",
+    r"licen[cs]e|upgrade|spares?|cage|backplane|bracket|module|installation|deploy\w*|ProDeploy\w*|ProSupport\w*|"
+    r"rack\s+and\s+stack|premier|essentials?|\d+\s*-?\s*(?:yr|year)s?|validation|validate|integration|testing|"
+    r"acceptance|burn-?in|commissioning|L1[01]|onsite|on-site|tray|extension|subscription|training)\b|"
+    r"rack[- ]level|保修|服务(?!器)|维保|保守|サービス|検証",
     re.IGNORECASE,
 )
+_SERVICE_PART_NUMBER = re.compile(r"^\s*(SVC|SRV|SVS|WTY|WARR?|SUPP?|INST|DEPLOY|PSVC|L1[01])\b", re.IGNORECASE)
+"""Part numbers of services: ``SVC-NVL72-L11``, ``WTY-3Y-NBD``."""
+_HEAD_END = re.compile(r"\s[-–—|]\s|[,;(（]|\s(?:with|w/|incl\.?|including|plus|\+)\s", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -83,14 +112,37 @@ def is_bare_chassis(text: str) -> bool:
     return bool(_BARE.search(text))
 
 
-def is_server_part(text: str) -> bool:
-    """True when a line naming a server SKU sells a part or service of it (a PSU kit, a GPU kit, a warranty)."""
-    return bool(_PART_OF_SERVER.search(text))
+def is_rack_scale(text: str) -> bool:
+    """True when a line names an NVL72 rack-scale system (GB200 / GB300 NVL72)."""
+    return bool(_NVL72.search(text))
+
+
+def head(text: str) -> str:
+    """What a line sells, before what it says about it: ``ThinkSystem SR680a V3 - 3yr Warranty`` → its first part."""
+    m = _HEAD_END.search(text)
+    return text[: m.start()] if m else text
+
+
+def is_server_part(text: str, part: str = "") -> bool:
+    """True when a line naming a server SKU sells a part or service of it (a PSU kit, a GPU kit, a warranty, a
+    rack-level validation): its part number is a service's, or the words before any ``-``, comma or ``with`` name
+    one. A base line followed by its terms (``SR680a V3 - 3yr Warranty``) is the server."""
+    if part and _SERVICE_PART_NUMBER.search(part):
+        return True
+    return bool(_PART_OF_SERVER.search(head(text)))
 
 
 def looks_like_system(text: str) -> bool:
-    """True when a description lists a GPU board, CPUs and memory: a whole server."""
+    """True when a description lists a GPU board, CPUs and memory, or names a GPU server as such: a whole server."""
+    if _GPU_SERVER.search(text) and gpu_model(text) is not None and not _NO_GPU.search(text):
+        return True
     return bool(_GPU_WORD.search(text) and _CPU_WORD.search(text) and _RAM_WORD.search(text))
+
+
+def server_with_board(text: str) -> bool:
+    """True when a line naming a chassis also names the GPU board and calls itself a server ("HGX H100 8-GPU
+    server chassis and baseboard"): a GPU server, not a bare chassis."""
+    return bool(_SERVER_NOUN.search(text) and _BOARD_WORD.search(text) and gpu_model(text) and not _NO_GPU.search(text))
 
 
 def system_identity(entry: CatalogueEntry | None, confidence: float = SYSTEM_CONFIDENCE) -> Identity:
@@ -110,41 +162,82 @@ def system_identity(entry: CatalogueEntry | None, confidence: float = SYSTEM_CON
     )
 
 
+_NOUNS = {
+    "nic": re.compile(r"ConnectX|\bCX-?\d|\bNICs?\b|adapters?|SuperNICs?|BlueField|\bHCAs?\b|\bDPUs?\b", re.IGNORECASE),
+    "cpu": re.compile(r"\bXeon\b|\bEPYC\b|\bCPUs?\b|processors?|\bGrace\b", re.IGNORECASE),
+    "drive": re.compile(r"\bNVMe\b|\bSSDs?\b|drives?|\bU\.[23]\b|\bE[13]\.S\b|\bM\.2\b", re.IGNORECASE),
+}
+_NOUN_OF = {"backend_nic": "nic", "frontend_nic": "nic", "nic": "nic", "cpu": "cpu", "local_nvme": "drive",
+            "boot_drive": "drive"}  # fmt: skip
+
+
 def parse_system(description: str, rules: Sequence[Rule], cpu_vendor: str | None = None) -> SystemConfig:
-    """Read a server line's configuration into parts per server (see the module docstring)."""
+    """Read a server line's configuration into parts per server (see the module docstring).
+
+    A line that sells several servers (``rack with 4x SYS-821GE-TNHR (each: 2x Xeon …, 8x CX-7)``) is read
+    for its servers per unit and for the per-node configuration after ``each:`` / ``per node:``.
+    """
     text = normalise(description)
-    parts: list[SystemPart] = []
-    for labelled in _items(text):
-        item = _LABEL.sub("", labelled)
-        if not item:
-            continue
-        ident = identify_rules(item, rules)
-        hint = _hint(labelled[: len(labelled) - len(item)])
-        if (ident.component not in NODE_PARTS or ident.confidence < 0.5) and hint:
-            ident = identify_rules(f"{item} {hint}", rules)  # "Memory: 32 x 64 GB", "Network: 8x 400G NDR"
-        if ident.component not in NODE_PARTS or ident.confidence < 0.5:
-            continue
-        count: float | None = lead_count(item)
-        gb = None
-        if ident.component == "gpu_baseboard":
-            count = 1  # "8x H100" counts GPUs on one board
-        elif ident.component == "cpu":
-            count = count or _DUAL_SOCKET
-        elif ident.component == "ram":
-            gb = ram_gb(item)
-            if gb is not None and count and dimm_count(item) is None and gb <= 256:
-                gb *= count  # "16x DDR5 64GB RDIMM": the lead count is the DIMM count
-            count = dimm_count(item) or count or (gb / 64.0 if gb else 1)
-        parts.append(SystemPart(item, ident, float(count or 1), gb))
-    vendor = cpu_vendor or _cpu_vendor(text)
+    node_text = per_node_text(text)
+    parts = [p for labelled in _items(node_text) if (p := _part(labelled, rules)) is not None]
+    vendor = cpu_vendor or _cpu_vendor(node_text)
     boards = tuple(_merge_boards(parts, rules))
+    model = gpu_model(node_text) or gpu_model(text)
     if _NVL72.search(text):  # a rack: 18 compute trays of 4 GPUs (and 2 Grace CPUs) each
-        return SystemConfig(gpu_model(text), 4, (), None, 18 * servers_in_lot(text))
-    return SystemConfig(gpu_model(text), gpu_count(text), boards, vendor, servers_in_lot(text))
+        return SystemConfig(model, 4, (), None, 18 * servers_in_lot(text))
+    return SystemConfig(model, gpu_count(node_text) or gpu_count(text), boards, vendor, servers_in_lot(text))
+
+
+def _part(labelled: str, rules: Sequence[Rule]) -> SystemPart | None:
+    """One configuration item as a part with its count per server, or None when it is no server part."""
+    item = _LABEL.sub("", labelled)
+    if not item:
+        return None
+    ident = identify_rules(item, rules)
+    hint = _hint(labelled[: len(labelled) - len(item)])
+    if (ident.component not in NODE_PARTS or ident.confidence < 0.5) and hint:
+        ident = identify_rules(f"{item} {hint}", rules)  # "Memory: 32 x 64 GB", "Network: 8x 400G NDR"
+    if ident.component not in NODE_PARTS or ident.confidence < 0.5:
+        return None
+    noun = _NOUNS.get(_NOUN_OF.get(ident.component or "", ""))
+    count: float | None = (count_before(item, noun) if noun is not None else None) or lead_count(item)
+    gb = None
+    if ident.component == "gpu_baseboard":
+        count = 1  # "8x H100" counts GPUs on one board
+    elif ident.component == "cpu":
+        count = count or _DUAL_SOCKET
+    elif ident.component == "ram":
+        gb = ram_gb(item)
+        if gb is not None and count and dimm_count(item) is None and gb <= 256:
+            gb *= count  # "16x DDR5 64GB RDIMM": the lead count is the DIMM count
+        count = dimm_count(item) or count or (gb / 64.0 if gb else 1)
+    return SystemPart(item, ident, float(count or 1), gb)
+
+
+def per_node_text(text: str) -> str:
+    """The per-node configuration of a line that sells several servers (``… (each: 2x Xeon, 32x 64GB)`` →
+    ``2x Xeon, 32x 64GB``); the whole text when it has none."""
+    m = _EACH.search(text)
+    if m is None:
+        return text
+    depth = 1 if text[: m.end()].rstrip().endswith("(") or m.group(0).startswith("(") else 0
+    out = []
+    for ch in text[m.end() :]:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < (1 if m.group(0).startswith("(") else 0):
+            break
+        out.append(ch)
+    return "".join(out).strip() or text
 
 
 def servers_in_lot(text: str) -> int:
-    """Servers a server line's one unit holds: ``16x Dell PowerEdge …``, ``(16 systems)``; 1 when not said."""
+    """Servers a server line's one unit holds: ``16x Dell PowerEdge …``, ``(16 systems)``, ``rack with 4x
+    SYS-821GE-TNHR``, ``4 servers per rack``; 1 when not said."""
+    m = _PER_RACK.search(text)
+    if m:
+        n = int(next(g for g in m.groups() if g))
+        if 1 < n <= 128:
+            return n
     for pattern in (_LOT_SYSTEMS, _LOT_LEAD):
         m = pattern.search(text)
         if m and 1 < int(m.group(1)) <= 100_000:

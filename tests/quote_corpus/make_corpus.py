@@ -102,6 +102,7 @@ class Quote:
     crlf: bool = True
     note: str = ""
     per_server_copies: int = 1  # a per-server quote: the cluster buys this many copies of what the file lists
+    bad_totals: list[tuple[str, int]] = field(default_factory=list)  # (sheet, row) of stated totals off their lines
 
 
 # ---------------------------------------------------------------- number formats
@@ -446,6 +447,8 @@ def entry(quote: Quote) -> dict[str, Any]:
     overlap = set(expect["findings_must"]) & set(expect["findings_must_not"])
     assert not overlap, (quote.file, overlap)
     expect["lines"] = lines
+    if quote.bad_totals:
+        expect["bad_totals"] = [{"sheet": "" if csv_file else sh, "row": row} for sh, row in quote.bad_totals]
     layout = {
         ("" if csv_file else s.name): {
             "header_row": s.header,
@@ -539,7 +542,7 @@ def dell_h200_32() -> Quote:
         "Intel Xeon Platinum 8568Y+ 2.3G, 48C/96T, 20GT/s, 300M Cache, Turbo, HT (350W) DDR5-5600",
         (32, "64GB RDIMM, 5600MT/s, Dual Rank"),
         8,
-        (1, "NVIDIA BlueField-3 B3140H E-series DPU, 1x 400GbE/NDR QSFP112, PCIe Gen5 x16, Half Height"),
+        (1, "NVIDIA BlueField-3 B3140L E-series DPU, 1x 400GbE/NDR QSFP112, PCIe Gen5 x16, Half Height"),
         318400.0,
         networking_sheet=True,
         frontend=(
@@ -4580,10 +4583,726 @@ def reseller_wrapped_headers_h100_16() -> Quote:
     )
 
 
+# ---------------------------------------------------------------- wave 3 (issue 22): quotes in styles the reader was
+# not written for: rack-scale, options, Spectrum-X, vendor wording, Asia, free and bundled lines
+
+
+def simple(sh: Sheet, money: Money, rows: Sequence[tuple[Any, ...]], fmt: Callable[[float], Any] = usd) -> None:
+    """Item rows (part, description, qty, unit[, mark]) under an Item / Part / Description / Qty / Unit / Ext header."""
+    for i, (pn, desc, qty, unit, *mark) in enumerate(rows, start=1):
+        price, ext = (fmt(unit), fmt(money.line(qty, unit))) if isinstance(unit, float) else (unit, unit)
+        sh.item(i, pn, desc, qty, price, ext, mark=mark[0] if mark else None)
+
+
+ITEM_HEAD = ("Item", "Part Number", "Description", "Qty", "Unit Price", "Ext. Price")
+
+
+@quote
+def dgx_h100_32_nvaie_included() -> Quote:
+    """DGX systems in datasheet wording, AI Enterprise bundled ("Included"), whole-server prices."""
+    money = Money()
+    sh = Sheet("Quote")
+    title(sh, "Northwind AI Solutions", "Quotation - NVIDIA DGX H100", "NAS-24-7781", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    dgx = (
+        "NVIDIA DGX H100 640GB system: 8x NVIDIA H100 GPUs (640GB total GPU memory); 4x OSFP ports serving 8x "
+        "single-port NVIDIA ConnectX-7 VPI, 400Gb/s InfiniBand/Ethernet; 2x dual-port QSFP112 NVIDIA ConnectX-7 "
+        "VPI; Dual Intel Xeon Platinum 8480C, 112 cores total; 2TB system memory; 8x 3.84TB NVMe U.2"
+    )
+    simple(
+        sh,
+        money,
+        [
+            ("DGXH-G640F+P2CMI36", dgx, 32, 373_000.0, "system"),
+            ("NVAIE-5Y-DGX", "NVIDIA AI Enterprise 5-year subscription per GPU (bundled with DGX)", 256, "Included",
+             "nvaie"),
+            ("SUP-DGX-3Y", "DGX Business Critical support, 3 years, per system", 32, 26_500.0),
+            ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", 8, 36_900.0, "ib_switch"),
+            ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver, 2x SR4 multimode, finned top", 128, 1_295.0),
+            ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", 256, 71.0),
+        ],
+    )  # fmt: skip
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "dgx_h100_32_nvaie_included.xlsx",
+        "reseller",
+        [sh],
+        {
+            "gpus": 256,
+            "servers": 32,
+            "gpu_model": "h100-sxm",
+            "currency": "USD",
+            "findings_must": ["cpu_top_bin", "ram_over_1tb"],
+            "findings_must_not": not_padding(
+                "cpu_top_bin", "ram_over_1tb", "nvaie_license", extra=["extended_mismatch", "total_mismatch"]
+            ),
+            "per_server": {"ram_gb": 2048, "backend_nics": 8, "dpus": 0},
+            "savings_at_most": {"nvaie_license": 0.0},
+        },
+        [("Quote", "system", "system"), ("Quote", "nvaie", "software_licence")],
+        money.total,
+        note="DGX datasheet wording ('4x OSFP ports serving 8x single-port ConnectX-7', 'Dual Intel Xeon', '2TB "
+        "system memory'); NVIDIA AI Enterprise 'Included': no saving may be claimed on it",
+    )
+
+
+@quote
+def nvl72_gb200_2racks_liquid() -> Quote:
+    """Two GB200 NVL72 racks with their trays as unpriced sub-items, rack-level validation, CDU and facility water."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Helios Rack-Scale Systems", "Quotation: GB200 NVL72", "HRS-25-0042", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    rows = [
+        ("GB200-NVL72-R", "NVIDIA GB200 NVL72 rack, liquid cooled (72x B200, 36x Grace)", 2, 3_350_000.0, "rack"),
+        ("", "  Compute tray: 2x Grace CPU, 4x B200 GPU, 4x ConnectX-7 400G", 18, "", "tray"),
+        ("", "  NVLink switch tray", 9, ""),
+        ("", "  Power shelf 33kW", 8, ""),
+        ("SVC-NVL72-L11", "NVL72 rack-level validation (L11), per rack", 2, 48_000.0, "validation"),
+        ("CDU-1350-IR", "In-rack CDU 1.35 MW liquid-to-liquid", 2, 95_000.0, "cdu"),
+        ("FWK-NVL72", "Facility water kit and manifold connection, per rack", 2, 14_000.0, "water"),
+        ("MQ3400", "NVIDIA Quantum-X800 Q3400 144-port XDR switch", 2, 168_000.0, "switch"),
+    ]
+    for i, (pn, desc, qty, unit, *mark) in enumerate(rows, start=1):
+        if isinstance(unit, float):
+            sh.item(i, pn, desc, qty, usd(unit), usd(money.line(qty, unit)), mark=mark[0] if mark else None)
+        else:
+            sh.item(i, pn, desc, qty, "", "", mark=mark[0] if mark else None)
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "nvl72_gb200_2racks_liquid.csv",
+        "rack_scale",
+        [sh],
+        {
+            "gpus": 144,
+            "servers": 36,
+            "gpu_model": "gb200-nvl72",
+            "currency": "USD",
+            "findings_must": [],
+            "findings_must_not": not_padding(extra=["extended_mismatch", "total_mismatch"]),
+        },
+        [
+            ("", "rack", "system"),
+            ("", "tray", "rack_tray"),
+            ("", "validation", "integration"),
+            ("", "cdu", "liquid_cooling"),
+            ("", "water", "liquid_cooling"),
+        ],
+        money.total,
+        note="GB200 NVL72 racks with compute / NVLink-switch trays and power shelves as unpriced sub-items; 'NVL72 "
+        "rack-level validation' is a service, never two more racks; CDU and facility water kit",
+    )
+
+
+@quote
+def smc_rack_scale_h100_8racks() -> Quote:
+    """Supermicro rack-scale lines: one line per rack of 4 servers, the per-node configuration in '(each: …)'."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Cascade Rack Integration", "Rack-scale quotation", "CRI-24-3310", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    rack = (
+        "SRS-48UGPU-H100 rack with 4x SYS-821GE-TNHR (each: HGX H100 8-GPU SXM5, 2x Intel Xeon Platinum 8480+, "
+        "32x 64GB DDR5-4800, 8x ConnectX-7 400G NDR, 2x BlueField-3 B3220, 8x 3.84TB NVMe), 48U rack, PDUs, "
+        "L11 integrated"
+    )
+    simple(
+        sh,
+        money,
+        [
+            ("SRS-48UGPU-H100", rack, 8, 1_158_000.0, "rack"),
+            ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", 8, 36_900.0, "ib_switch"),
+            ("MMA4Z00-NS400", "NVIDIA 400G OSFP single-port transceiver, SR4 multimode, flat top", 256, 1_189.0),
+            ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver, 2x SR4 multimode, finned top", 128, 1_295.0),
+            ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", 256, 71.0),
+        ],
+    )
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "smc_rack_scale_h100_8racks.csv",
+        "rack_scale",
+        [sh],
+        {
+            "gpus": 256,
+            "servers": 32,
+            "gpu_model": "h100-sxm",
+            "currency": "USD",
+            "findings_must": ["cpu_top_bin", "ram_over_1tb", "dpu_bluefield"],
+            "findings_must_not": not_padding(
+                "cpu_top_bin", "ram_over_1tb", "dpu_bluefield", extra=["extended_mismatch", "total_mismatch"]
+            ),
+            "per_server": {"ram_gb": 2048, "backend_nics": 8, "dpus": 2},
+        },
+        [("", "rack", "system"), ("", "ib_switch", "backend_switch")],
+        money.total,
+        note="One line per rack ('rack with 4x SYS-821GE-TNHR (each: ...)') x 8 racks: 32 servers, the per-node "
+        "configuration read from '(each: ...)'",
+    )
+
+
+@quote
+def odm_rack_bom_h200_4racks() -> Quote:
+    """An ODM rack BoM: Category / Part / Spec columns, a quantity per rack and a number of racks."""
+    money = Money()
+    sh = Sheet("Rack BOM")
+    sh.add("Quanta-style rack BoM (ODM)")
+    sh.add(MARK)
+    sh.add("Rack type: GPU compute rack, 4 servers per rack")
+    sh.add()
+    sh.head("Category", "Part", "Spec", "Qty / Rack", "No. of Racks", "Unit Price", "Ext. Price", qty=3, price=5,
+            ext=6)  # fmt: skip
+    racks = 4
+    rows = [
+        ("System", "G593-SD2", "Gigabyte G593-SD2 8U HGX H200 8-GPU server", 4, 262_000.0, "system"),
+        ("CPU", "PK8071305120500", "Intel Xeon Platinum 8480+ 56C", 8, 0.0, "cpu"),
+        ("Memory", "M321R8GA0BB0", "64GB DDR5-4800 RDIMM", 128, 0.0, "dimm"),
+        ("Network", "MCX75310AAS-NEAT", "ConnectX-7 400G NDR single-port OSFP", 32, 1_650.0, "nic"),
+        ("Network", "MCX623106AN-CDAT", "ConnectX-6 Dx dual-port 100GbE", 4, 840.0),
+        ("Storage", "MZQL27T6HBLA", "7.68TB NVMe U.2", 16, 850.0),
+        ("Service", "L10-RACK", "L10 rack integration and burn-in, per rack", 1, 7_500.0),
+    ]
+    for cat, pn, spec, per, unit, *mark in rows:
+        sh.item(
+            cat, pn, spec, per, racks, usd(unit), usd(money.line(per * racks, unit)), mark=mark[0] if mark else None
+        )
+    sh.add("", "", "Total", "", "", "", usd(money.total))
+    return Quote(
+        "odm_rack_bom_h200_4racks.xlsx",
+        "odm",
+        [sh],
+        {
+            "gpus": 128,
+            "servers": 16,
+            "gpu_model": "h200-sxm",
+            "currency": "USD",
+            "findings_must": ["cpu_top_bin", "ram_over_1tb"],
+            "findings_must_not": not_padding(
+                "cpu_top_bin", "ram_over_1tb", extra=["extended_mismatch", "total_mismatch", "price_above_book"]
+            ),
+            "per_server": {"ram_gb": 2048, "backend_nics": 8, "dpus": 0},
+        },
+        [("Rack BOM", "system", "system"), ("Rack BOM", "cpu", "cpu"), ("Rack BOM", "nic", "backend_nic")],
+        money.total,
+        note="ODM rack BoM: 'Spec' description column, 'Qty / Rack' x 'No. of Racks'; CPUs and DIMMs at 0 "
+        "(in the system's price)",
+    )
+
+
+def _option_rows(
+    sh: Sheet, money: Money, gpu: str, servers: int, unit: float, start: int = 1, mark: str = "system"
+) -> None:
+    desc = (
+        f"PowerEdge XE9680, NVIDIA HGX {gpu} 8-GPU, 2x Intel Xeon Platinum 8480+, 2TB (32x 64GB) DDR5, 8x "
+        "ConnectX-7 400G NDR OSFP, 1x ConnectX-6 Dx 2x100GbE, 8x 3.84TB NVMe"
+    )
+    fab = fabric(servers)
+    rows = [
+        ("XE9680-CTO", desc, servers, unit, mark),
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", fab["switches"], 36_900.0),
+        ("MMA4Z00-NS400", "NVIDIA 400G OSFP single-port transceiver, flat top", fab["server_xcvr"], 1_189.0),
+        ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver, finned top", fab["twin"], 1_295.0),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", fab["fibre"], 71.0),
+    ]
+    for i, (pn, d, qty, price, *mark) in enumerate(rows, start=start):
+        sh.item(i, pn, d, qty, usd(price), usd(money.line(qty, price)), mark=mark[0] if mark else None)
+
+
+@quote
+def options_sheets_h100_or_h200_16() -> Quote:
+    """Two alternatives on two sheets under a cover sheet that says to select one."""
+    money = Money()
+    cover = Sheet("Cover")
+    title(cover, "Pacific Crest Systems", "Budgetary proposal", "PCS-24-9001", "Example Neocloud Inc.")
+    cover.add("We propose two alternative configurations. Please select one option; the options are not cumulative.")
+    sheets = [cover]
+    for name, gpu, unit in (("Option A", "H100", 286_000.0), ("Option B", "H200", 318_000.0)):
+        sh = Sheet(name)
+        sh.add(f"{name}: 16x PowerEdge XE9680 with HGX {gpu}")
+        sh.add(MARK)
+        sh.add()
+        sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+        _option_rows(sh, money, gpu, 16, unit)
+        sh.add("", "", f"Total {name}", "", "", usd(money.sub()))
+        sheets.append(sh)
+    expect = {
+        "gpus": 128,
+        "servers": 16,
+        "gpu_model": "h100-sxm",
+        "currency": "USD",
+        "findings_must": ["cpu_top_bin", "ram_over_1tb"],
+        "findings_must_not": not_padding("cpu_top_bin", "ram_over_1tb", extra=["total_mismatch"]),
+        "per_server": {"ram_gb": 2048, "backend_nics": 8, "dpus": 0},
+        "options": ["Option A", "Option B"],
+        "by_option": {2: {"gpus": 128, "servers": 16, "gpu_model": "h200-sxm"}},
+    }
+    return Quote(
+        "options_sheets_h100_or_h200_16.xlsx",
+        "options",
+        sheets,
+        expect,
+        [("Option A", "system", "system")],
+        money.total,
+        note="Option A (H100) and Option B (H200) sheets under a cover that says 'select one': reviewed one at a "
+        "time, never summed",
+    )
+
+
+@quote
+def options_sections_b200_32_or_64() -> Quote:
+    """Two alternatives as two sections of one sheet, each with its own total, and a line 'choose one'."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Granite Peak Compute", "Quotation with alternatives", "GPC-25-0117", "Example Neocloud Inc.",
+          [("Note:", "Choose one of the following configurations.")])  # fmt: skip
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    sh.add("", "", "Configuration 1: 32 servers")
+    _option_rows(sh, money, "B200", 32, 408_000.0)
+    sh.add("", "", "Configuration 1 total", "", "", usd(money.sub()))
+    sh.add()
+    sh.add("", "", "Configuration 2: 64 servers")
+    _option_rows(sh, money, "B200", 64, 398_000.0, start=10, mark="system_2")
+    sh.add("", "", "Configuration 2 total", "", "", usd(money.sub()))
+    return Quote(
+        "options_sections_b200_32_or_64.csv",
+        "options",
+        [sh],
+        {
+            "gpus": 256,
+            "servers": 32,
+            "gpu_model": "b200-sxm",
+            "currency": "USD",
+            "findings_must": ["cpu_top_bin", "ram_over_1tb"],
+            "findings_must_not": not_padding("cpu_top_bin", "ram_over_1tb", extra=["total_mismatch"]),
+            "per_server": {"ram_gb": 2048, "backend_nics": 8, "dpus": 0},
+            "options": ["Configuration 1: 32 servers", "Configuration 2: 64 servers"],
+            "by_option": {2: {"gpus": 512, "servers": 64, "gpu_model": "b200-sxm"}},
+        },
+        [("", "system", "system")],
+        money.total,
+        note="Two sections of one sheet, each with its own total, under 'Choose one of the following "
+        "configurations': two alternatives, never summed into one cluster twice the size",
+    )
+
+
+@quote
+def spectrum_x_b3140h_h200_32() -> Quote:
+    """Spectrum-X: BlueField-3 B3140H SuperNICs (one per GPU) as the back end, one B3220 DPU per server."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Lakeshore Networks", "Quotation: Spectrum-X cluster", "LSN-25-2210", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    simple(
+        sh,
+        money,
+        [
+            ("SYS-821GE-TNHR", "Supermicro SYS-821GE-TNHR, HGX H200 8-GPU, 2x Xeon Gold 6530 32C, 1TB (16x 64GB) "
+             "DDR5, 4x 7.68TB NVMe", 32, 268_000.0, "system"),
+            ("900-9D3D4-00EN-HA0", "NVIDIA BlueField-3 B3140H SuperNIC, 400GbE single-port QSFP112, PCIe Gen5",
+             256, 2_050.0, "supernic"),
+            ("900-9D3B6-00CV-AA0", "NVIDIA BlueField-3 B3220 DPU, 2x 200GbE QSFP112", 32, 2_600.0, "dpu"),
+            ("MSN5600-WS2FC", "NVIDIA Spectrum-4 SN5600 64x 800GbE Spectrum-X switch", 4, 62_000.0, "switch"),
+            ("MMA1Z00-NS400", "NVIDIA 400G QSFP112 SR4 transceiver for SuperNIC", 256, 990.0),
+            ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver, 2x SR4, finned (switch side)", 128, 1_295.0),
+            ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", 256, 71.0),
+        ],
+    )  # fmt: skip
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "spectrum_x_b3140h_h200_32.csv",
+        "reseller",
+        [sh],
+        {
+            "gpus": 256,
+            "servers": 32,
+            "gpu_model": "h200-sxm",
+            "currency": "USD",
+            "findings_must": ["dpu_bluefield"],
+            "findings_must_not": not_padding("dpu_bluefield", extra=["total_mismatch", "extended_mismatch"]),
+            "per_server": {"ram_gb": 1024, "backend_nics": 8, "dpus": 1},
+            "savings_at_most": {"dpu_bluefield": 32 * 2_600.0},
+        },
+        [("", "supernic", "backend_nic"), ("", "dpu", "frontend_nic"), ("", "switch", "backend_switch")],
+        money.total,
+        note="Spectrum-X: B3140H SuperNICs are the 8 back-end NICs per server (not DPUs: no 'fewer than 8 NICs', no "
+        "$300k DPU saving); one B3220 DPU per server; SN5600 as the Spectrum-X switch",
+    )
+
+
+@quote
+def lenovo_sr680a_warranty_base_h200_16() -> Quote:
+    """Lenovo DCSC export whose base line is 'ThinkSystem SR680a V3 - 3yr Warranty'."""
+    money = Money()
+    sh = Sheet("DCSC")
+    sh.add("Lenovo Data Center Solution Configurator export")
+    sh.add(MARK)
+    sh.add()
+    sh.head("Part number", "Product Description", "Qty/Server", "Total Qty", "Unit Price", "Total Price", qty=3,
+            price=4, ext=5)  # fmt: skip
+    servers = 16
+
+    def node(pn: str, desc: str, per: int, unit: float, mark: str | None = None) -> None:
+        sh.item(pn, desc, per, per * servers, unit, money.line(per * servers, unit), mark=mark)
+
+    node("7DHECTO1WW", "ThinkSystem SR680a V3 - 3yr Warranty", 1, 8_150.0, "base")
+    node("C1HL", "ThinkSystem NVIDIA HGX H200 141GB 700W 8-GPU Board", 1, 249_500.0, "board")
+    node("BYKK", "Intel Xeon Platinum 8570 56C 350W 2.1GHz Processor", 2, 4_900.0, "cpu")
+    node("BZ7H", "ThinkSystem 64GB TruDDR5 5600MHz (2Rx4) RDIMM", 32, 276.0, "dimm")
+    node("BQ1N", "ThinkSystem NVIDIA ConnectX-7 NDR OSFP400 1-port PCIe Gen5 x16 InfiniBand Adapter", 8, 1_670.0)
+    node("BVBG", "ThinkSystem NVIDIA BlueField-3 B3220 VPI QSFP112 2P 200G PCIe Gen5 x16 Adapter", 2, 2_680.0)
+    sh.add("", "Total", "", "", "", money.total)
+    return Quote(
+        "lenovo_sr680a_warranty_base_h200_16.xlsx",
+        "lenovo",
+        [sh],
+        {
+            "gpus": 128,
+            "servers": 16,
+            "gpu_model": "h200-sxm",
+            "currency": "USD",
+            "findings_must": ["cpu_top_bin", "ram_over_1tb", "dpu_bluefield"],
+            "findings_must_not": not_padding(
+                "cpu_top_bin", "ram_over_1tb", "dpu_bluefield", "price_above_book", extra=["total_mismatch"]
+            ),
+            "per_server": {"ram_gb": 2048, "backend_nics": 8, "dpus": 2},
+        },
+        [("DCSC", "base", "system"), ("DCSC", "cpu", "cpu")],
+        money.total,
+        note="The base line reads 'ThinkSystem SR680a V3 - 3yr Warranty': it is the server, so its padded "
+        "configuration is checked",
+    )
+
+
+@quote
+def dell_attribute_lines_h100_16() -> Quote:
+    """A Dell configuration with attribute lines ('Memory DIMM Type and Speed: 4800MT/s RDIMMs') that add no part."""
+    money = Money()
+    sh = Sheet("Quote")
+    title(sh, "Dell Technologies", "Quote", "DELL-3000171234", "Example Neocloud Inc.")
+    sh.head("Description", "SKU", "Unit Price", "Quantity", "Subtotal", qty=3, price=2, ext=4)
+    servers = 16
+    sh.item("PowerEdge XE9680 Rack Server", "210-BDZB", 251_600.0, servers, money.line(servers, 251_600.0),
+            mark="system")  # fmt: skip
+    modules = [
+        ("NVIDIA HGX H100 80GB 700W SXM5 GPUs, fully interconnected with NVLink technology", "370-AHRT", 1),
+        ("Intel Xeon Gold 6530 2.1G, 32C/64T, 20GT/s, 160M Cache, Turbo, HT (270W) DDR5-4800", "338-CMYB", 2),
+        ("Processor Thermal Configuration: Heatsink for 2 CPU", "412-AAYZ", 1, "thermal"),
+        ("Memory DIMM Type and Speed: 4800MT/s RDIMMs", "370-AAIP", 1, "dimm_type"),
+        ("64GB RDIMM, 4800MT/s Dual Rank", "370-AHCL", 16, "dimm"),
+        ("NVIDIA ConnectX-7 Single Port NDR OSFP PCIe Gen5 x16 Adapter, Full Height", "540-BDHB", 8),
+        ("Broadcom 57508 Dual Port 100GbE QSFP Adapter, PCIe Full Height", "540-BDGR", 1),
+        ("3.84TB Data Center NVMe Read Intensive AG Drive U2 Gen4 with carrier", "345-BDZB", 4),
+    ]
+    for desc, sku, qty, *mark in modules:
+        sh.item(desc, sku, "", qty, "", mark=mark[0] if mark else None, indent=True)
+    sh.add()
+    sh.add("Total", "", "", "", money.total)
+    return Quote(
+        "dell_attribute_lines_h100_16.xlsx",
+        "dell",
+        [sh],
+        {
+            "gpus": 128,
+            "servers": 16,
+            "gpu_model": "h100-sxm",
+            "currency": "USD",
+            "findings_must": [],
+            "findings_must_not": not_padding(extra=["total_mismatch", "extended_mismatch"]),
+            "per_server": {"ram_gb": 1024, "backend_nics": 8, "cpus": 2},
+        },
+        [("Quote", "system", "system"), ("Quote", "dimm_type", "attribute"), ("Quote", "dimm", "ram")],
+        money.total,
+        note="Dell attribute lines without a size ('Memory DIMM Type and Speed: 4800MT/s RDIMMs', 'Processor "
+        "Thermal Configuration') add no part: 16x 64GB is 1 TB, not 1.06 TB",
+    )
+
+
+def cny(x: float) -> str:
+    return f"-¥{-x:,.2f}" if x < 0 else f"¥{x:,.2f}"
+
+
+@quote
+def zh_reseller_h100_16_cny_gb18030() -> Quote:
+    """A Chinese reseller's quote: 序号/型号/描述/数量/单价/金额, ¥ under 币种：人民币（CNY）, GB18030 bytes."""
+    money = Money()
+    sh = Sheet("")
+    sh.add("华东智算科技有限公司")
+    sh.add("报价单")
+    sh.add(MARK)
+    sh.add("币种：人民币（CNY）", "", "报价有效期：30天")
+    sh.add()
+    sh.head("序号", "型号", "描述", "数量", "单价", "金额", qty=3, price=4, ext=5)
+    server = (
+        "GPU服务器 Supermicro SYS-821GE-TNHR, HGX H100 8-GPU, 2x Intel Xeon Platinum 8480+, 2TB (32x 64GB) DDR5, "
+        "8x ConnectX-7 400G NDR, 2x BlueField-3 B3220, 8x 3.84TB NVMe"
+    )
+    rate = 7.1  # CNY per USD
+    rows = [
+        ("SYS-821GE-TNHR", server, "16台", 2_045_000.0, "system", 16),
+        ("MQM9700-NS2F", "InfiniBand 交换机 NVIDIA Quantum-2 QM9700 64口 NDR", "4台", 262_000.0, "ib_switch", 4),
+        ("MMA4Z00-NS400", "光模块 NVIDIA 400G OSFP 单端口 SR4 多模", "128个", 8_400.0, None, 128),
+        ("MMA4Z00-NS", "光模块 NVIDIA 800G OSFP 双端口 2x SR4 多模", "64个", 9_200.0, None, 64),
+        ("MFP7E10-N030", "光纤 NVIDIA MPO12 APC 30米", "128条", 500.0, None, 128),
+        ("NVAIE-3Y", "NVIDIA AI Enterprise 三年订阅（每GPU）", 128, "含", "nvaie", 0),
+    ]
+    for i, (pn, desc, qty, unit, mark, n) in enumerate(rows, start=1):
+        if isinstance(unit, float):
+            sh.item(i, pn, desc, qty, cny(unit), cny(money.line(n, unit)), mark=mark)
+        else:
+            sh.item(i, pn, desc, qty, unit, unit, mark=mark)
+    sh.add("", "", "合计", "", "", cny(money.total))
+    sh.add("", "", "增值税（13%）", "", "", cny(round(money.total * 0.13, 2)))
+    return Quote(
+        "zh_reseller_h100_16_cny_gb18030.csv",
+        "asia",
+        [sh],
+        {
+            "gpus": 128,
+            "servers": 16,
+            "gpu_model": "h100-sxm",
+            "currency": "CNY",
+            "findings_must": ["cpu_top_bin", "ram_over_1tb", "dpu_bluefield"],
+            "findings_must_not": not_padding(
+                "cpu_top_bin",
+                "ram_over_1tb",
+                "dpu_bluefield",
+                "nvaie_license",
+                extra=["total_mismatch", "extended_mismatch"],
+            ),
+            "per_server": {"ram_gb": 2048, "backend_nics": 8, "dpus": 2},
+            "savings_at_most": {"nvaie_license": 0.0},
+        },
+        [("", "system", "system"), ("", "ib_switch", "backend_switch"), ("", "nvaie", "software_licence")],
+        money.total,
+        usd_per_unit=round(1 / rate, 6),
+        encoding="gb18030",
+        note="Chinese headers (序号/型号/描述/数量/单价/金额), ¥ amounts under '币种：人民币（CNY）' (yuan, not yen), "
+        "quantities with 台/个/条, NVAIE '含' (included), 增值税 line; GB18030 bytes (Chinese Excel)",
+    )
+
+
+@quote
+def ja_reseller_h200_16_jpy_sjis() -> Quote:
+    """A Japanese reseller's quote: 品番/品名・仕様/数量/単価/金額, plain amounts under 金額単位：円, Shift_JIS."""
+    money = Money()
+    sh = Sheet("")
+    sh.add("株式会社サンプル情報システム")
+    sh.add("御見積書")
+    sh.add(MARK)
+    sh.add("金額単位：円（税抜）")
+    sh.add()
+    sh.head("品番", "品名・仕様", "数量", "単価", "金額", qty=2, price=3, ext=4)
+    server = (
+        "GPUサーバー HPE Cray XD670, HGX H200 8-GPU, 2x Intel Xeon Gold 6530, 1TB (16x 64GB) DDR5, "
+        "8x ConnectX-7 400G NDR, 1x ConnectX-6 Dx 2x100GbE"
+    )
+    rows = [
+        ("P62789-B21", server, "16台", 44_100_000.0, "system", 16),
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64ポート NDR スイッチ", "4台", 5_600_000.0, "ib_switch", 4),
+        ("MMA4Z00-NS400", "NVIDIA 400G OSFP シングルポート トランシーバー SR4", "128個", 180_000.0, None, 128),
+        ("MMA4Z00-NS", "NVIDIA 800G OSFP ツインポート トランシーバー 2x SR4", "64個", 196_000.0, None, 64),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC マルチモード光ファイバー 30m", "128本", 10_800.0, None, 128),
+        ("INST-RACK", "ラック搭載・配線・動作確認作業", "1式", 3_200_000.0, None, 1),
+    ]
+    for pn, desc, qty, unit, mark, n in rows:
+        sh.item(pn, desc, qty, f"{unit:,.0f}", f"{money.line(n, unit):,.0f}", mark=mark)
+    sh.add("", "合計", "", "", f"{money.total:,.0f}")
+    sh.add("", "消費税（10%）", "", "", f"{money.total * 0.1:,.0f}")
+    sh.add("", "税込合計", "", "", f"{money.total * 1.1:,.0f}")
+    return Quote(
+        "ja_reseller_h200_16_jpy_sjis.csv",
+        "asia",
+        [sh],
+        {
+            "gpus": 128,
+            "servers": 16,
+            "gpu_model": "h200-sxm",
+            "currency": "JPY",
+            "findings_must": [],
+            "findings_must_not": not_padding(extra=["total_mismatch", "extended_mismatch"]),
+            "per_server": {"ram_gb": 1024, "backend_nics": 8, "dpus": 0},
+        },
+        [("", "system", "system"), ("", "ib_switch", "backend_switch")],
+        money.total,
+        usd_per_unit=0.0067,
+        encoding="cp932",
+        note="Japanese headers (品番/品名・仕様/数量/単価/金額), plain amounts under '金額単位：円' (yen, never USD), "
+        "台/個/本/式 quantities, 消費税 and 税込合計 rows; Shift_JIS bytes (Japanese Excel's CSV)",
+    )
+
+
+def krw(x: float) -> str:
+    return f"-₩{-x:,.0f}" if x < 0 else f"₩{x:,.0f}"
+
+
+@quote
+def ko_reseller_b200_16_krw() -> Quote:
+    """A Korean reseller's quote: 번호/품번/품명/수량/단가/금액, amounts in ₩."""
+    money = Money()
+    sh = Sheet("견적서")
+    sh.add("샘플시스템 주식회사")
+    sh.add("견 적 서")
+    sh.add(MARK)
+    sh.add()
+    sh.head("번호", "품번", "품명", "수량", "단가", "금액", qty=3, price=4, ext=5)
+    server = (
+        "GPU 서버 Gigabyte G893-SD1, HGX B200 8-GPU, 2x Intel Xeon Platinum 8570, 2TB (32x 64GB) DDR5, "
+        "8x ConnectX-7 400G NDR"
+    )
+    rows = [
+        ("G893-SD1", server, 16, 548_000_000.0, "system"),
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64포트 NDR 스위치", 4, 50_500_000.0, "ib_switch"),
+        ("MMA4Z00-NS400", "NVIDIA 400G OSFP 트랜시버 SR4", 128, 1_620_000.0),
+        ("MMA4Z00-NS", "NVIDIA 800G OSFP 트윈포트 트랜시버", 64, 1_770_000.0),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC 광케이블 30m", 128, 98_000.0),
+    ]
+    for i, (pn, desc, qty, unit, *mark) in enumerate(rows, start=1):
+        sh.item(i, pn, desc, qty, krw(unit), krw(money.line(qty, unit)), mark=mark[0] if mark else None)
+    sh.add("", "", "합계", "", "", krw(money.total))
+    sh.add("", "", "부가세 (10%)", "", "", krw(money.total * 0.1))
+    return Quote(
+        "ko_reseller_b200_16_krw.xlsx",
+        "asia",
+        [sh],
+        {
+            "gpus": 128,
+            "servers": 16,
+            "gpu_model": "b200-sxm",
+            "currency": "KRW",
+            "findings_must": ["cpu_top_bin", "ram_over_1tb"],
+            "findings_must_not": not_padding("cpu_top_bin", "ram_over_1tb", extra=["total_mismatch"]),
+            "per_server": {"ram_gb": 2048, "backend_nics": 8},
+        },
+        [("견적서", "system", "system"), ("견적서", "ib_switch", "backend_switch")],
+        money.total,
+        usd_per_unit=0.00073,
+        note="Korean headers (번호/품번/품명/수량/단가/금액), ₩ amounts, 부가세 row; Gigabyte G893-SD1 8U HGX B200 "
+        "8-GPU server (a B200 server, not unsure)",
+    )
+
+
+@quote
+def reseller_units_after_prices_h100_16() -> Quote:
+    """Prices with their unit written after them: 'USD 289,500.00 ea', '$1,189.00/ea', '$71.00 each', '… lot'."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Riverbend Technology Group", "QUOTE", "RTG-24-6619", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    desc = (
+        "SYS-821GE-TNHR … HGX H100 8-GPU server chassis and baseboard, 2x Intel Xeon Gold 6530, 1TB (16x 64GB) "
+        "DDR5, 8x ConnectX-7 400G NDR, 1x ConnectX-6 Dx 2x100GbE"
+    )
+    rows = [
+        ("SYS-821GE-TNHR", desc, 16, 251_500.0, "USD {} ea", "system"),
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", 2, 36_900.0, "${}/ea", "ib_switch"),
+        ("MMA4Z00-NS400", "NVIDIA 400G OSFP single-port transceiver, flat top", 128, 1_189.0, "${} each", "xcvr"),
+        ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver, finned top", 64, 1_295.0, "${} each", None),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", 128, 71.0, "${} each", None),
+        ("INT-L11", "L11 integration, cabling and burn-in", 1, 31_000.0, "${} lot", None),
+    ]
+    for i, (pn, d, qty, unit, style, mark) in enumerate(rows, start=1):
+        sh.item(i, pn, d, qty, style.format(f"{unit:,.2f}"), usd(money.line(qty, unit)), mark=mark)
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "reseller_units_after_prices_h100_16.csv",
+        "reseller",
+        [sh],
+        {
+            "gpus": 128,
+            "servers": 16,
+            "gpu_model": "h100-sxm",
+            "currency": "USD",
+            "findings_must": [],
+            "findings_must_not": not_padding(extra=["total_mismatch", "extended_mismatch"]),
+            "per_server": {"ram_gb": 1024, "backend_nics": 8, "dpus": 0},
+        },
+        [("", "system", "system"), ("", "ib_switch", "backend_switch"), ("", "xcvr", "backend_server_link")],
+        money.total,
+        note="Units after the prices ('USD 251,500.00 ea', '$36,900.00/ea', '$71.00 each', '$31,000.00 lot'); the "
+        "server line says 'HGX H100 8-GPU server chassis and baseboard' (a GPU server, not a bare chassis)",
+    )
+
+
+@quote
+def h20_reseller_16_and_total_off() -> Quote:
+    """HGX H20 servers (told apart from H200) and a stated total $800 off the sum of its lines."""
+    money = Money()
+    sh = Sheet("Quote")
+    title(sh, "Eastgate Systems", "Quotation", "EGS-24-1180", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    simple(
+        sh,
+        money,
+        [
+            ("G593-SD2", "Gigabyte G593-SD2 HGX H20 8-GPU 96GB, 2x Xeon Gold 6530, 1TB (16x 64GB) DDR5, 8x "
+             "ConnectX-7 400G", 16, 168_000.0, "system"),
+            ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", 2, 36_900.0, "ib_switch"),
+            ("MMA4Z00-NS400", "NVIDIA 400G OSFP single-port transceiver, flat top", 128, 1_189.0),
+            ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver, finned top", 64, 1_295.0),
+            ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", 128, 71.0),
+        ],
+    )  # fmt: skip
+    row = sh.add("", "", "Total", "", "", usd(money.total + 800.0))
+    return Quote(
+        "h20_reseller_16_and_total_off.xlsx",
+        "reseller",
+        [sh],
+        {
+            "gpus": 128,
+            "servers": 16,
+            "gpu_model": "h20-sxm",
+            "currency": "USD",
+            "findings_must": ["total_mismatch"],
+            "findings_must_not": not_padding(extra=["extended_mismatch"]),
+            "per_server": {"ram_gb": 1024, "backend_nics": 8, "dpus": 0},
+        },
+        [("Quote", "system", "system")],
+        money.total,
+        bad_totals=[("Quote", row)],
+        note="HGX H20 servers (not H200: the model has no H20 platform, so no comparison); the stated total is "
+        "$800 over the sum of its lines: a finding citing the total's row and the lines' rows",
+    )
+
+
+@quote
+def b300_cx8_16() -> Quote:
+    """HGX B300 servers with ConnectX-8 SuperNICs on the board."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Summit Blackwell Partners", "Quotation", "SBP-26-0031", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    simple(
+        sh,
+        money,
+        [
+            ("SYS-A22GA-NBRT", "Supermicro SYS-A22GA-NBRT, HGX B300 8-GPU 288GB, 8x ConnectX-8 SuperNIC 800G on "
+             "board, 2x Xeon 6960P, 2TB (32x 64GB) DDR5", 16, 515_000.0, "system"),
+            ("MQ3400", "NVIDIA Quantum-X800 Q3400 144-port XDR switch", 1, 168_000.0, "switch"),
+        ],
+    )  # fmt: skip
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "b300_cx8_16.csv",
+        "rack_scale",
+        [sh],
+        {
+            "gpus": 128,
+            "servers": 16,
+            "gpu_model": "b300-sxm",
+            "currency": "USD",
+            "findings_must": ["ram_over_1tb"],
+            "findings_must_not": ["nics_below_8", "dpu_bluefield", "nvaie_license", "total_mismatch"],
+            "per_server": {"ram_gb": 2048, "backend_nics": 8},
+        },
+        [("", "system", "system"), ("", "switch", "backend_switch")],
+        money.total,
+        note="HGX B300 servers whose ConnectX-8 SuperNICs (800G) sit on the board: 8 back-end NICs per server",
+    )
+
+
 def readme(entries: Sequence[dict[str, Any]]) -> str:
     """The corpus index: one line per file with its size, model, currency and what makes it hard."""
     lines = [
-        "# Quote corpus for quote review (issue 11)",
+        "# Quote corpus for quote review (issues 11 and 22)",
         "",
         "SYNTHETIC quotes written the way vendors write real ones, for `tests/test_quote_corpus.py` and",
         "`tests/test_quote_metamorphic.py`. Generated with their expectations (`expected.yaml`) by",

@@ -1,0 +1,36 @@
+"""The scenario library: saved scenarios with versions, per-session drafts and quote aliases, in any SQL database.
+
+The embedded SQLite file is the default; ``$NEOPLAN_DATABASE_URL`` (an SQLAlchemy URL) points a team's app replicas
+and CLI at one PostgreSQL database. ``backend`` reaches the database (URL, engine, retries); ``migrate`` and
+``migrations/`` keep its schema; ``schema`` names the tables; ``library`` is what a user sees and does;
+``versions`` compares two versions; ``share`` signs read-only links; ``names`` checks user text.
+"""
+
+from .backend import LibraryError, default_path, default_url, redact
+from .library import Conflict, Draft, DraftTaken, Entry, Library, Saved, Store, Version, open_store
+from .names import LOCAL, MAX_MESSAGE_CHARS, User, check_message, check_name
+from .share import ShareError
+from .versions import Diff
+
+__all__ = [
+    "LOCAL",
+    "MAX_MESSAGE_CHARS",
+    "Conflict",
+    "Diff",
+    "Draft",
+    "DraftTaken",
+    "Entry",
+    "Library",
+    "LibraryError",
+    "Saved",
+    "ShareError",
+    "Store",
+    "User",
+    "Version",
+    "check_message",
+    "check_name",
+    "default_path",
+    "default_url",
+    "open_store",
+    "redact",
+]

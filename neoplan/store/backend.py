@@ -1,0 +1,269 @@
+"""Where the library lives and how it is reached: the URL, the engine, retries with back-off, error wording.
+
+The store is any SQLAlchemy URL: ``$NEOPLAN_DATABASE_URL`` if set (PostgreSQL for a team:
+``postgresql+psycopg://user:password@host/neoplan``), else the embedded SQLite file at ``$NEOPLAN_LIBRARY``, else
+``$XDG_DATA_HOME/neoplan/scenarios.sqlite`` (``~/.local/share/neoplan/scenarios.sqlite``).
+
+SQLite runs in WAL mode (readers never wait for a writer) with every write transaction begun ``IMMEDIATE`` (a
+writer queues for the lock up front instead of failing when it upgrades a read lock) and a busy timeout; the
+threads of one process take turns to write (a lock in the process, so they queue instead of polling SQLite's busy
+handler). Saves are ``synchronous = FULL`` (on disk before the call returns, through a power cut); drafts are
+``NORMAL`` (they survive a crash of the app; a power cut may cost the last edit). A new file is created private
+to the user (0600, folder 0700). Connections are pooled; PostgreSQL's are pinged before use.
+
+A busy or locked database, a lost connection, a serialization failure or a deadlock is *transient*: the whole
+transaction is retried with exponential back-off and jitter for up to ``RETRY_BUDGET_S``. Anything else fails at
+once. Visitors are told what is wrong in words that name no file, host or password; the location goes to the
+server log, with any password replaced by ``***``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError, SQLAlchemyError
+
+from ..errors import ScenarioError
+
+log = logging.getLogger("neoplan.store")
+T = TypeVar("T")
+
+BUSY_TIMEOUT_S = 5.0
+"""How long one SQLite statement waits for another writer's lock before the attempt counts as busy [s]."""
+RETRY_BUDGET_S = 30.0
+"""How long a transaction is retried on a transient failure before the caller is told [s]."""
+FIRST_BACKOFF_S = 0.005
+MAX_BACKOFF_S = 1.0
+_TRANSIENT_SQLSTATES = ("40001", "40P01", "55P03", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006")
+"""PostgreSQL: serialization failure, deadlock, lock not available, server shutting down, connection lost."""
+
+
+class LibraryError(ScenarioError):
+    """The library cannot be read or written; the message says why, in words fit for any visitor."""
+
+
+def default_path() -> Path:
+    """Where the embedded SQLite library lives unless told otherwise."""
+    if os.environ.get("NEOPLAN_LIBRARY"):
+        return Path(os.environ["NEOPLAN_LIBRARY"]).expanduser()
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "neoplan" / "scenarios.sqlite"
+
+
+def sqlite_url(path: str | Path) -> str:
+    """The SQLAlchemy URL of the SQLite file at ``path``."""
+    return f"sqlite:///{Path(path).expanduser()}"
+
+
+def default_url() -> str:
+    """``$NEOPLAN_DATABASE_URL`` if set, else the SQLite file at :func:`default_path`."""
+    return os.environ.get("NEOPLAN_DATABASE_URL", "").strip() or sqlite_url(default_path())
+
+
+def as_url(where: str | Path | None) -> str:
+    """A URL for ``where``: a URL as is (it has ``://``), a path as its SQLite file, None as :func:`default_url`."""
+    if where is None:
+        return default_url()
+    text = str(where)
+    return text if "://" in text else sqlite_url(text)
+
+
+def redact(url: str) -> str:
+    """``url`` with its password replaced by ``***`` (for logs and the operator's CLI)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<an unreadable database URL>"
+
+
+def describe(exc: BaseException) -> str:
+    """What is wrong, for a visitor: no path, host, user or password."""
+    text = str(getattr(exc, "orig", None) or exc).lower()
+    if "not a database" in text or "malformed" in text:
+        return "the scenario library is not a readable database (corrupt?); the server's log says where it is"
+    if "locked" in text or "busy" in text or _sqlstate(exc) in _TRANSIENT_SQLSTATES[:3]:
+        return "the scenario library stayed busy; try again in a moment"
+    if "unable to open" in text or "readonly" in text or "read-only" in text or isinstance(exc, OSError):
+        return "the scenario library cannot be opened or written (see the server's log)"
+    if "no module named" in text or isinstance(exc, (ArgumentError, NoSuchModuleError)):
+        return "the scenario library's database URL is not usable (see the server's log)"
+    if _is_disconnect(exc) or "connect" in text:
+        return "the scenario library's database cannot be reached; try again in a moment"
+    return "the scenario library failed (see the server's log)"
+
+
+def _sqlstate(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None)
+    return str(getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None) or "")
+
+
+def _is_disconnect(exc: BaseException) -> bool:
+    return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
+
+
+def transient(exc: BaseException) -> bool:
+    """Whether retrying the transaction may succeed: busy, locked, lost connection, serialization, deadlock."""
+    if isinstance(exc, IntegrityError):
+        return True  # two writers inserted the same new row; the retry finds it (a real violation fails again)
+    if not isinstance(exc, DBAPIError):
+        return False
+    text = str(exc.orig).lower()
+    return (
+        _is_disconnect(exc)
+        or _sqlstate(exc) in _TRANSIENT_SQLSTATES
+        or "database is locked" in text
+        or "database is busy" in text
+        or "database table is locked" in text
+    )
+
+
+@dataclass
+class Stats:
+    """What the retries did, for measurements and the server log (counts since the store was opened)."""
+
+    transactions: int = 0
+    retries: int = 0
+    refused: int = 0
+    longest_wait_s: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, retries: int, waited_s: float, refused: bool) -> None:
+        with self._lock:
+            self.transactions += 1
+            self.retries += retries
+            self.refused += int(refused)
+            self.longest_wait_s = max(self.longest_wait_s, waited_s)
+
+
+def _create_private(path: Path) -> None:
+    """Create the folder (0700) and an empty file (0600) if missing; never loosen existing ones."""
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, mode=0o700, exist_ok=True)
+    if not path.exists():
+        with suppress(FileExistsError):
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+
+
+def _sqlite_engine(url: sa.URL) -> Engine:
+    path = Path(url.database or "")
+    if url.database and url.database != ":memory:":
+        _create_private(path)
+    engine = sa.create_engine(
+        url, pool_size=2, max_overflow=62, pool_timeout=60, connect_args={"timeout": BUSY_TIMEOUT_S}
+    )
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # the driver opens no transactions: _begin below does
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        options = connection.get_execution_options()
+        if options.get("neoplan_write", False):
+            durable = options.get("neoplan_durable", True)
+            connection.exec_driver_sql(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            connection.exec_driver_sql("BEGIN")
+
+    return engine
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url`` set up as the module docstring says (raises LibraryError, logging the location)."""
+    try:
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite":
+            return _sqlite_engine(parsed)
+        return sa.create_engine(parsed, pool_pre_ping=True, pool_size=8, max_overflow=24, pool_timeout=60)
+    except (SQLAlchemyError, OSError, ImportError) as exc:
+        log.error("scenario library %s cannot be opened: %s", redact(url), exc)
+        raise LibraryError(describe(exc)) from exc
+
+
+def set_wal(connection: Connection) -> None:
+    """Put an SQLite file in WAL mode (persistent: once per file); nothing on other databases."""
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql("PRAGMA journal_mode = WAL")
+
+
+class Backend:
+    """One database: the engine, transactions with retries, and the stats of both."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.location = redact(url)
+        """The URL with no password: for the server log and the operator, never for visitors."""
+        self.stats = Stats()
+        self._engine: Engine | None = None
+        self._lock = threading.Lock()
+        self._writer = threading.Lock()
+        """SQLite: this process's threads write one at a time (other processes queue on the file's lock)."""
+
+    @property
+    def engine(self) -> Engine:
+        with self._lock:
+            if self._engine is None:
+                self._engine = make_engine(self.url)
+            return self._engine
+
+    def close(self) -> None:
+        """Close every pooled connection (a new engine is made on the next use)."""
+        with self._lock:
+            if self._engine is not None:
+                self._engine.dispose()
+                self._engine = None
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @contextmanager
+    def _transaction(self, write: bool, durable: bool) -> Iterator[Connection]:
+        serial = self._writer if write and self.dialect == "sqlite" else nullcontext()
+        with serial, self.engine.connect() as connection:
+            conn = connection.execution_options(neoplan_write=write, neoplan_durable=durable)
+            with conn.begin():
+                yield conn
+
+    def run(self, work: Callable[[Connection], T], *, write: bool, durable: bool = True) -> T:
+        """``work(connection)`` in one transaction, retried on transient failures; LibraryError when it cannot be.
+
+        ``durable`` False lets SQLite commit without waiting for the disk (drafts; see the module docstring).
+        """
+        started = time.monotonic()
+        delay = FIRST_BACKOFF_S
+        retries = integrity_retries = 0
+        while True:
+            try:
+                with self._transaction(write, durable) as conn:
+                    result = work(conn)
+                self.stats.add(retries, time.monotonic() - started, refused=False)
+                return result
+            except (SQLAlchemyError, OSError) as exc:
+                waited = time.monotonic() - started
+                integrity_retries += isinstance(exc, IntegrityError)
+                if not transient(exc) or waited + delay > RETRY_BUDGET_S or integrity_retries > 3:
+                    self.stats.add(retries, waited, refused=True)
+                    log.error("scenario library %s: %s (after %d retries, %.1f s)", self.location, exc, retries, waited)
+                    raise LibraryError(describe(exc)) from exc
+                retries += 1
+                if retries in (1, 10, 100):
+                    log.info("scenario library %s busy (%s); retry %d", self.location, type(exc).__name__, retries)
+                time.sleep(delay * (0.5 + random.random()))
+                delay = min(delay * 2, MAX_BACKOFF_S)

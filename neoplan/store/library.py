@@ -1,0 +1,625 @@
+"""The scenario library as one user sees it: saved scenarios and their versions, drafts, quote aliases.
+
+A :class:`Library` is a light view of one :class:`Store` (one database, shared by every session of a process)
+for one :class:`~neoplan.store.names.User`. That user sees the shipped presets (read-only), their own scenarios,
+and every scenario shared with the team; the local user of an app without sign-in (``LOCAL``) sees them all.
+A scenario is known by its *key*: its name, or ``name (owner)`` where two visible scenarios share a name.
+
+Every save is a new version (who, when, a one-line message). A save names the version it was based on
+(``expected_version``): if someone saved in between, :class:`Conflict` says who and when, and nothing is written;
+the caller may then save on top (a new version, the other save kept in the history). The check and the bump run
+in one transaction with the scenario's row locked (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's write lock), so
+two replicas or processes never lose an update.
+
+Drafts are what a browser session is editing: one row per session, updated in place, owned by the user who made
+it. A session that opens a draft (a refresh, a link) takes it over; the session it was taken from learns so from
+:class:`DraftTaken` on its next write and starts a new draft, so two tabs never write to one. Someone else's draft
+id opens nothing. Drafts untouched for ``DRAFT_DAYS`` are deleted.
+
+A library that cannot be read never stops the presets: :meth:`Library.entries` falls back to them and records the
+reason in :attr:`Library.error` (visitor-safe words; the location is in the server log); the other methods raise
+:class:`LibraryError`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, make_url
+
+from ..scenario import Scenario, ScenarioError, load_scenario, parse_scenario, preset_names
+from . import migrate, share
+from .backend import Backend, LibraryError, as_url, describe, log
+from .names import DRAFT_ID, LOCAL, MAX_NAME_CHARS, User, check_message, check_name
+from .schema import aliases as aliases_t
+from .schema import drafts as drafts_t
+from .schema import scenarios as scenarios_t
+from .schema import versions as versions_t
+from .versions import Diff, diff
+
+T = TypeVar("T")
+DRAFT_DAYS = 30
+"""Drafts untouched for this many days are deleted [days]."""
+MAX_ALIASES = 2000
+ALIAS_KEYS = ("pattern", "category", "quantity_basis")
+
+
+class Conflict(ScenarioError):
+    """Someone saved the scenario after the version this save was based on; nothing was written."""
+
+    def __init__(self, name: str, expected: int, current: Version | None) -> None:
+        self.name, self.expected, self.current = name, expected, current
+        if current is None:
+            text = f"library: “{name}” was deleted after version {expected} was opened here"
+        elif expected == 0:
+            text = f"library: a scenario named “{name}” was saved meanwhile (version {current.version})"
+        else:
+            text = (
+                f"library: “{name}” was saved again after version {expected} was opened here: version "
+                f"{current.version} by {current.author or 'local user'} at {current.saved_at}"
+            )
+        super().__init__(text)
+
+
+class DraftTaken(Exception):
+    """The draft id is held by another session (or user): write this session's draft under a new id."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One scenario the user can open: a shipped preset (read-only) or a saved one."""
+
+    name: str
+    """Its key: the name, or ``name (owner)`` where two visible scenarios share a name."""
+    read_only: bool
+    saved_at: str = ""
+    owner: str = ""
+    shared: bool = False
+    version: int = 0
+    mine: bool = False
+    """Whether the user owns it (may delete it and change who sees it)."""
+
+
+@dataclass(frozen=True)
+class Version:
+    """One save of a scenario."""
+
+    version: int
+    author: str
+    saved_at: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a save wrote: the scenario (renamed as saved), its key and the new version number."""
+
+    scenario: Scenario
+    name: str
+    version: int
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What a browser session is editing: the scenario, what it was opened as, and where it came from.
+
+    ``body`` and ``baseline`` are scenario JSON; ``origin`` is the key of the library entry it was opened from
+    (None for an upload or a quote), ``origin_version`` the version opened; ``source`` is a short description for
+    people ("file plan.yaml"); ``page_state`` is JSON of the pages' own settings that a refresh keeps (the Stress
+    test's ranges, the Compare selection).
+    """
+
+    body: str
+    baseline: str
+    origin: str | None
+    source: str
+    origin_version: int | None = None
+    page_state: str = "{}"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _upsert(conn: Connection) -> Any:
+    return postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+
+
+class Store:
+    """One database (SQLite file or server), migrated on first use; shared by every view and thread of a process."""
+
+    def __init__(self, url: str) -> None:
+        self.backend = Backend(url)
+        self._ready = False
+        self._lock = threading.Lock()
+
+    @property
+    def url(self) -> str:
+        return self.backend.url
+
+    @property
+    def location(self) -> str:
+        """Where the library is, without any password (server log, operator's CLI; never for visitors)."""
+        return self.backend.location
+
+    def _migrate(self) -> None:
+        with self._lock:
+            if self._ready:
+                return
+            try:
+                raw = self.backend.engine.raw_connection()
+                try:
+                    if self.backend.dialect == "sqlite":
+                        raw.cursor().execute("PRAGMA journal_mode = WAL")
+                finally:
+                    raw.close()
+            except LibraryError:
+                raise
+            except Exception as exc:  # a driver error before any SQLAlchemy wrapping (corrupt file, no server)
+                log.error("scenario library %s cannot be opened: %s", self.location, exc)
+                raise LibraryError(describe(exc)) from exc
+            self.backend.run(self._upgrade, write=True)
+            self._ready = True
+
+    def _upgrade(self, conn: Connection) -> None:
+        known = migrate.head()
+        at = migrate.current(conn)
+        if at is not None and at != known and not migrate.is_known(at):
+            log.error("scenario library %s is at schema %s, newer than this neoplan's %s", self.location, at, known)
+            raise LibraryError("the scenario library was written by a newer neoplan; upgrade neoplan to open it")
+        migrate.upgrade(conn)
+
+    def run(self, work: Callable[[Connection], T], *, write: bool, durable: bool = True) -> T:
+        """``work`` in one transaction (retried while the database is busy), after migrating on first use."""
+        if not self._ready:
+            self._migrate()
+        return self.backend.run(work, write=write, durable=durable)
+
+
+_STORES: dict[str, Store] = {}
+_STORES_LOCK = threading.Lock()
+
+
+def open_store(url: str) -> Store:
+    """The one :class:`Store` of this process for ``url``."""
+    with _STORES_LOCK:
+        if url not in _STORES:
+            _STORES[url] = Store(url)
+        return _STORES[url]
+
+
+def close_store(url: str) -> None:
+    """Forget this process's store for ``url`` and close its connections (tests; a server never needs it)."""
+    with _STORES_LOCK:
+        store = _STORES.pop(url, None)
+    if store is not None:
+        store.backend.close()
+
+
+class Library:
+    """Saved scenarios, versions, drafts and aliases as ``user`` sees them, plus the shipped presets (read-only)."""
+
+    def __init__(self, where: str | Path | None = None, user: User = LOCAL, *, store: Store | None = None) -> None:
+        self.store = store if store is not None else open_store(as_url(where))
+        self.user = user
+        self.error: str | None = None
+        """Why the library could not be used on the last call (None when it worked); names no file or host."""
+
+    @property
+    def path(self) -> Path | None:
+        """The SQLite file (None for a database server)."""
+        url = make_url(self.store.url)
+        return Path(url.database) if url.get_backend_name() == "sqlite" and url.database else None
+
+    @property
+    def location(self) -> str:
+        return self.store.location
+
+    def _run(self, work: Callable[[Connection], T], *, write: bool = False, durable: bool = True) -> T:
+        try:
+            result = self.store.run(work, write=write, durable=durable)
+        except LibraryError as exc:
+            self.error = str(exc)
+            raise
+        self.error = None
+        return result
+
+    def check(self) -> None:
+        """Raise LibraryError unless the library can be read (migrating it on first use)."""
+        self._run(lambda conn: conn.execute(sa.select(sa.func.count()).select_from(scenarios_t)).scalar())
+
+    # -- who sees what ---------------------------------------------------------------------------------------
+
+    def _visible(self) -> sa.ColumnElement[bool]:
+        if self.user.sees_all:
+            return sa.true()
+        return sa.or_(scenarios_t.c.owner == self.user.id, scenarios_t.c.shared.is_(True))
+
+    def _rows(self, conn: Connection) -> dict[str, Any]:
+        """Visible scenarios (no bodies) by key, sorted by key without case."""
+        s = scenarios_t.c
+        rows = conn.execute(
+            sa.select(s.id, s.owner, s.name, s.shared, s.version, s.updated_at)
+            .where(self._visible())
+            .order_by(sa.func.lower(s.name), s.name, s.owner)
+        ).all()
+        counts = Counter(r.name for r in rows)
+        keyed: dict[str, Any] = {}
+        for r in rows:
+            alone = counts[r.name] == 1 or r.owner == self.user.id
+            keyed.setdefault(r.name if alone else f"{r.name} ({r.owner or 'local user'})", r)
+        return dict(sorted(keyed.items(), key=lambda item: (item[0].lower(), item[0])))
+
+    def _entry(self, key: str, r: Any) -> Entry:
+        mine = r.owner == self.user.id or self.user.sees_all
+        return Entry(key, False, r.updated_at, r.owner, bool(r.shared), int(r.version), mine)
+
+    def _find(self, conn: Connection, name: str) -> Any:
+        row = self._rows(conn).get(name)
+        if row is None:
+            raise ScenarioError(f"library: no scenario named {name!r}")
+        return row
+
+    # -- scenarios -------------------------------------------------------------------------------------------
+
+    def entries(self) -> list[Entry]:
+        """Presets first, then saved scenarios by name; only the presets if the library cannot be read."""
+        presets = [Entry(p, True) for p in preset_names()]
+        try:
+            keyed = self._run(self._rows)
+        except LibraryError:
+            return presets
+        return presets + [self._entry(k, r) for k, r in keyed.items()]
+
+    def names(self) -> list[str]:
+        """Keys of every scenario that can be opened."""
+        return [e.name for e in self.entries()]
+
+    def is_preset(self, name: str) -> bool:
+        """Whether ``name`` is a shipped, read-only preset."""
+        return name in preset_names()
+
+    def entry(self, name: str) -> Entry | None:
+        """The saved scenario ``name`` (None for a preset or an unknown name)."""
+        if self.is_preset(name):
+            return None
+        keyed = self._run(self._rows)
+        return self._entry(name, keyed[name]) if name in keyed else None
+
+    def exists(self, name: str) -> bool:
+        """Whether a preset or a visible saved scenario is called ``name`` (LibraryError if the library is broken)."""
+        return self.is_preset(name) or self.entry(name) is not None
+
+    def load(self, name: str, version: int | None = None) -> Scenario:
+        """The scenario saved (or shipped) under ``name``: its newest version, or ``version``."""
+        return self.load_versioned(name, version)[0]
+
+    def load_versioned(self, name: str, version: int | None = None) -> tuple[Scenario, int | None]:
+        """:meth:`load`, and the version number read (None for a preset), in one transaction."""
+        if self.is_preset(name):
+            if version is not None:
+                raise ScenarioError(f"library: {name!r} is a preset; presets have no versions")
+            return load_scenario(name), None
+
+        def read(conn: Connection) -> tuple[str | None, int]:
+            row = self._find(conn, name)
+            v = versions_t.c
+            wanted = version or row.version
+            body = conn.execute(sa.select(v.body).where(v.scenario_id == row.id, v.version == wanted)).scalar()
+            return body, int(wanted)
+
+        body, read_version = self._run(read)
+        if body is None:
+            raise ScenarioError(f"library: “{name}” has no version {version}")
+        return parse_scenario(body, name), read_version
+
+    def save(
+        self,
+        name: str,
+        scenario: Scenario,
+        *,
+        message: str = "",
+        expected_version: int | None = None,
+        shared: bool | None = None,
+    ) -> Saved:
+        """Save ``scenario`` as a new version of ``name`` (a new scenario if there is none).
+
+        ``expected_version``: the version this save is based on (0: none, it must be new); None saves on top of
+        whatever is newest. ``shared`` sets who sees a scenario this user owns (a new one is private for a
+        signed-in user, shared for the local user). Raises :class:`Conflict` if someone saved in between.
+        """
+        if self.is_preset(name.strip()):
+            raise ScenarioError(f"library: {name.strip()!r} is a read-only preset; save under another name")
+        message = check_message(message)
+
+        def write(conn: Connection) -> Saved:
+            existing = self._rows(conn).get(name)
+            if existing is None:
+                return self._insert(conn, check_name(name), scenario, message, expected_version, shared)
+            return self._add_version(conn, name, existing, scenario, message, expected_version, shared)
+
+        return self._run(write, write=True)
+
+    def _insert(
+        self, conn: Connection, name: str, scenario: Scenario, message: str, expected: int | None, shared: bool | None
+    ) -> Saved:
+        if expected:  # it was there when the user opened it: it has been deleted since
+            raise Conflict(name, expected, None)
+        now = _now()
+        values = {"owner": self.user.id, "name": name, "version": 1, "created_at": now, "updated_at": now}
+        values["shared"] = self.user.sees_all if shared is None else shared
+        scenario_id = conn.execute(scenarios_t.insert().values(**values)).inserted_primary_key[0]  # type: ignore[index]
+        named = scenario.model_copy(update={"name": name})
+        self._write_version(conn, scenario_id, 1, named, message, now)
+        return Saved(named, name, 1)
+
+    def _add_version(
+        self,
+        conn: Connection,
+        key: str,
+        row: Any,
+        scenario: Scenario,
+        message: str,
+        expected: int | None,
+        shared: bool | None,
+    ) -> Saved:
+        s = scenarios_t.c
+        locked = conn.execute(sa.select(s.version).where(s.id == row.id).with_for_update()).scalar_one()
+        if expected is not None and expected != locked:
+            raise Conflict(key, expected, self._version(conn, row.id, locked))
+        now = _now()
+        changes: dict[str, Any] = {"version": locked + 1, "updated_at": now}
+        if shared is not None and (row.owner == self.user.id or self.user.sees_all):
+            changes["shared"] = shared
+        conn.execute(scenarios_t.update().where(s.id == row.id).values(**changes))
+        named = scenario.model_copy(update={"name": row.name})
+        self._write_version(conn, row.id, locked + 1, named, message, now)
+        return Saved(named, key, locked + 1)
+
+    def _write_version(
+        self, conn: Connection, scenario_id: int, version: int, scenario: Scenario, message: str, now: str
+    ) -> None:
+        conn.execute(
+            versions_t.insert().values(
+                scenario_id=scenario_id,
+                version=version,
+                body=scenario.to_json(),
+                author=self.user.id,
+                message=message,
+                saved_at=now,
+            )
+        )
+
+    def _version(self, conn: Connection, scenario_id: int, version: int) -> Version | None:
+        v = versions_t.c
+        row = conn.execute(
+            sa.select(v.version, v.author, v.saved_at, v.message).where(
+                v.scenario_id == scenario_id, v.version == version
+            )
+        ).first()
+        return None if row is None else Version(*row)
+
+    def duplicate(self, name: str, new_name: str) -> Saved:
+        """Save a copy of ``name`` (preset or saved) as the new scenario ``new_name``."""
+        new_name = check_name(new_name)
+        if self.exists(new_name):
+            raise ScenarioError(f"library: a scenario named {new_name!r} already exists")
+        return self.save(new_name, self.load(name), message=f"copy of “{name}”", expected_version=0)
+
+    def _own(self, row: Any, name: str) -> None:
+        if row.owner != self.user.id and not self.user.sees_all:
+            raise ScenarioError(f"library: “{name}” belongs to {row.owner or 'the local user'}; only they can do that")
+
+    def delete(self, name: str) -> None:
+        """Delete the saved scenario ``name`` and its history (its owner only); presets cannot be deleted."""
+        if self.is_preset(name):
+            raise ScenarioError(f"library: {name!r} is a read-only preset")
+
+        def write(conn: Connection) -> None:
+            row = self._find(conn, name)
+            self._own(row, name)
+            conn.execute(versions_t.delete().where(versions_t.c.scenario_id == row.id))
+            conn.execute(scenarios_t.delete().where(scenarios_t.c.id == row.id))
+
+        self._run(write, write=True)
+
+    def set_shared(self, name: str, shared: bool) -> None:
+        """Share ``name`` with the team, or make it private to its owner (its owner only)."""
+
+        def write(conn: Connection) -> None:
+            row = self._find(conn, name)
+            self._own(row, name)
+            conn.execute(scenarios_t.update().where(scenarios_t.c.id == row.id).values(shared=shared))
+
+        self._run(write, write=True)
+
+    # -- versions --------------------------------------------------------------------------------------------
+
+    def history(self, name: str) -> list[Version]:
+        """Every version of ``name``, oldest first."""
+
+        def read(conn: Connection) -> list[Version]:
+            row = self._find(conn, name)
+            v = versions_t.c
+            rows = conn.execute(
+                sa.select(v.version, v.author, v.saved_at, v.message).where(v.scenario_id == row.id).order_by(v.version)
+            ).all()
+            return [Version(*r) for r in rows]
+
+        if self.is_preset(name):
+            raise ScenarioError(f"library: {name!r} is a preset; presets have no versions")
+        return self._run(read)
+
+    def diff(self, name: str, a: int, b: int) -> Diff:
+        """Version ``a`` against version ``b`` of ``name``: the inputs that differ and the KPI deltas."""
+        return diff(name, a, self.load(name, a), b, self.load(name, b))
+
+    def restore(self, name: str, version: int, *, expected_version: int | None = None) -> Saved:
+        """Save version ``version`` of ``name`` again, as its newest version (the history keeps everything)."""
+        return self.save(
+            name, self.load(name, version), message=f"restored version {version}", expected_version=expected_version
+        )
+
+    # -- share links -----------------------------------------------------------------------------------------
+
+    def share_token(self, name: str, version: int, secret: str | None, days: float = share.SHARE_DAYS) -> str:
+        """A signed read-only link token to ``version`` of ``name``, valid for ``days``."""
+        if version not in {v.version for v in self.history(name)}:
+            raise ScenarioError(f"library: “{name}” has no version {version}")
+        row = self._run(lambda conn: self._find(conn, name))
+        return share.make_token(share.grant_for(int(row.id), version, days), secret)
+
+    def open_shared(self, token: str, secret: str | None) -> tuple[Scenario, str]:
+        """The scenario version a share token names, and a description ("“Plan” version 3, shared by …")."""
+        grant = share.read_token(token, secret)
+
+        def read(conn: Connection) -> Any | None:
+            s, v = scenarios_t.c, versions_t.c
+            return conn.execute(
+                sa.select(s.name, s.owner, v.body)
+                .join(versions_t, v.scenario_id == s.id)
+                .where(s.id == grant.scenario_id, v.version == grant.version)
+            ).first()
+
+        row = self._run(read)
+        if row is None:
+            raise share.ShareError("the scenario this link shares has been deleted")
+        scenario = parse_scenario(row.body, row.name)
+        return scenario, f"“{row.name}” version {grant.version} shared by {row.owner or 'local user'}"
+
+    # -- drafts ----------------------------------------------------------------------------------------------
+
+    def save_draft(self, draft_id: str, draft: Draft, *, session: str = "") -> None:
+        """Keep ``draft`` under ``draft_id`` for this session (in place); DraftTaken if another session holds it.
+
+        Prunes drafts older than DRAFT_DAYS.
+        """
+        if not DRAFT_ID.fullmatch(draft_id):
+            raise ValueError(f"bad draft id {draft_id!r}")
+        values = {
+            "id": draft_id,
+            "body": draft.body,
+            "baseline": draft.baseline,
+            "origin": draft.origin,
+            "source": draft.source,
+            "origin_version": draft.origin_version,
+            "page_state": draft.page_state,
+            "updated_at": _now(),
+            "owner": self.user.id,
+            "session": session,
+        }
+        cutoff = (datetime.now(UTC) - timedelta(days=DRAFT_DAYS)).isoformat(timespec="seconds")
+        d = drafts_t.c
+
+        def write(conn: Connection) -> int:
+            insert = _upsert(conn)(drafts_t).values(**values)
+            kept = {k: insert.excluded[k] for k in values if k not in ("id", "owner", "session")}
+            held_here = (d.owner == self.user.id) & (sa.func.coalesce(d.session, "") == session)
+            upsert = insert.on_conflict_do_update(index_elements=[d.id], set_=kept, where=held_here)
+            written = len(conn.execute(upsert.returning(d.id)).all())  # 0: held by another session or user
+            conn.execute(drafts_t.delete().where(d.updated_at < cutoff))
+            return written
+
+        if self._run(write, write=True, durable=False) == 0:
+            raise DraftTaken(draft_id)
+
+    def _draft(self, conn: Connection, draft_id: str) -> Draft | None:
+        d = drafts_t.c
+        row = conn.execute(
+            sa.select(d.body, d.baseline, d.origin, d.source, d.origin_version, d.page_state).where(
+                d.id == draft_id, d.owner == self.user.id
+            )
+        ).first()
+        return None if row is None else Draft(*row)
+
+    def load_draft(self, draft_id: str) -> Draft | None:
+        """This user's draft under ``draft_id``; None if there is none, it is someone else's, or the id is malformed."""
+        if not DRAFT_ID.fullmatch(draft_id):
+            return None
+        return self._run(lambda conn: self._draft(conn, draft_id))
+
+    def claim_draft(self, draft_id: str, session: str) -> Draft | None:
+        """Like :meth:`load_draft`, and ``session`` takes the draft over (its writes go to this row from now on)."""
+        if not DRAFT_ID.fullmatch(draft_id):
+            return None
+
+        def write(conn: Connection) -> Draft | None:
+            found = self._draft(conn, draft_id)
+            if found is not None:
+                conn.execute(drafts_t.update().where(drafts_t.c.id == draft_id).values(session=session))
+            return found
+
+        return self._run(write, write=True)
+
+    # -- quote aliases ---------------------------------------------------------------------------------------
+
+    def save_aliases(self, vendor: str, aliases: list[dict[str, str]], *, shared: bool = True) -> None:
+        """Keep ``aliases`` (dicts of ``pattern``, ``category``, optional ``quantity_basis``) as this user's for
+        ``vendor``, replacing their earlier list; shared with the team unless ``shared`` is False."""
+        vendor = check_name(vendor, "vendor names")
+        body = json.dumps(_checked_aliases(aliases), ensure_ascii=False)
+        values = {"owner": self.user.id, "vendor": vendor, "body": body, "shared": shared, "saved_at": _now()}
+        a = aliases_t.c
+
+        def write(conn: Connection) -> None:
+            insert = _upsert(conn)(aliases_t).values(**values)
+            kept = {k: insert.excluded[k] for k in ("body", "shared", "saved_at")}
+            conn.execute(insert.on_conflict_do_update(index_elements=[a.owner, a.vendor], set_=kept))
+
+        self._run(write, write=True)
+
+    def _alias_rows(self) -> sa.Select[Any]:
+        a = aliases_t.c
+        seen = sa.true() if self.user.sees_all else sa.or_(a.owner == self.user.id, a.shared.is_(True))
+        return sa.select(a.owner, a.vendor, a.body, a.saved_at).where(seen)
+
+    def aliases(self, vendor: str) -> list[dict[str, str]]:
+        """The aliases for ``vendor``: this user's own list, else the newest one shared with the team ([] if none)."""
+        a = aliases_t.c
+        rows = self._run(lambda conn: conn.execute(self._alias_rows().where(a.vendor == vendor.strip())).all())
+        if not rows:
+            return []
+        own = [r for r in rows if r.owner == self.user.id]
+        row = own[0] if own else max(rows, key=lambda r: r.saved_at)
+        return [dict(item) for item in json.loads(row.body)]
+
+    def alias_vendors(self) -> list[str]:
+        """Vendors with aliases this user can read, sorted."""
+        rows = self._run(lambda conn: conn.execute(self._alias_rows()).all())
+        return sorted({r.vendor for r in rows}, key=lambda v: (v.lower(), v))
+
+
+QUANTITY_BASES = ("per_server", "total")
+"""How an alias's quantity reads: per server, or the line's total."""
+
+
+def _checked_aliases(aliases: Sequence[Any]) -> list[dict[str, str]]:
+    """``aliases`` as plain dicts; ScenarioError naming the item and field that is not one line of text."""
+    if not isinstance(aliases, Sequence) or isinstance(aliases, str) or len(aliases) > MAX_ALIASES:
+        raise ScenarioError(f"aliases: a list of at most {MAX_ALIASES} aliases")
+    out = []
+    for i, item in enumerate(aliases):
+        if not isinstance(item, dict) or set(item) - set(ALIAS_KEYS):
+            raise ScenarioError(f"aliases[{i}]: keys are {', '.join(ALIAS_KEYS)}")
+        for key in ALIAS_KEYS[:2]:
+            if not isinstance(item.get(key), str) or not item[key].strip():
+                raise ScenarioError(f"aliases[{i}].{key} must be text")
+        for key, value in item.items():
+            if not isinstance(value, str) or len(value) > MAX_NAME_CHARS * 2:
+                raise ScenarioError(f"aliases[{i}].{key} must be text of at most {MAX_NAME_CHARS * 2} characters")
+            check_name(value or "-", f"aliases[{i}].{key}")
+        if item.get("quantity_basis") not in (None, "", *QUANTITY_BASES):
+            raise ScenarioError(
+                f"aliases[{i}].quantity_basis must be {' or '.join(QUANTITY_BASES)}, got {item['quantity_basis']!r}"
+            )
+        out.append({k: str(v) for k, v in item.items()})
+    return out

@@ -1,0 +1,90 @@
+"""Share links: a signed, read-only token naming one version of one saved scenario.
+
+A token is ``<payload>.<signature>``, both base64url: the payload is ``<scenario id>.<version>.<expiry>`` (expiry
+in Unix seconds, UTC); the signature is HMAC-SHA256 of the payload with the server's secret
+(``$NEOPLAN_SHARE_SECRET``, or ``share_secret`` in Streamlit's secrets; every replica must have the same one).
+Links **expire**: ``SHARE_DAYS`` after they are made unless asked otherwise. A token grants reading that one
+version; whoever opens it gets a copy, never the right to save over the original. Changing the secret revokes
+every link.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import time
+from dataclasses import dataclass
+
+from ..errors import ScenarioError
+
+SHARE_DAYS = 30
+"""How long a share link works unless asked otherwise [days]."""
+MIN_SECRET_CHARS = 16
+
+
+class ShareError(ScenarioError):
+    """A share link that cannot be opened: tampered with, expired, or made with another secret."""
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What a valid token grants: reading ``version`` of the scenario with id ``scenario_id`` until ``expires``."""
+
+    scenario_id: int
+    version: int
+    expires: int
+
+
+def secret_from_env() -> str | None:
+    """``$NEOPLAN_SHARE_SECRET`` if set (None otherwise)."""
+    return os.environ.get("NEOPLAN_SHARE_SECRET") or None
+
+
+def _check_secret(secret: str | None) -> bytes:
+    if not secret or len(secret) < MIN_SECRET_CHARS:
+        raise ShareError(f"share links are off: the server needs a secret of at least {MIN_SECRET_CHARS} characters")
+    return secret.encode()
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _sign(secret: bytes, payload: bytes) -> str:
+    return _b64(hmac.new(secret, payload, hashlib.sha256).digest())
+
+
+def make_token(grant: Grant, secret: str | None) -> str:
+    """The token for ``grant``, signed with ``secret``."""
+    payload = f"{grant.scenario_id}.{grant.version}.{grant.expires}".encode()
+    return f"{_b64(payload)}.{_sign(_check_secret(secret), payload)}"
+
+
+def grant_for(scenario_id: int, version: int, days: float = SHARE_DAYS, now: float | None = None) -> Grant:
+    """A grant of ``version`` for ``days`` from ``now`` (Unix seconds; the clock if None)."""
+    if not 0 < days <= 3660:
+        raise ShareError(f"a share link lasts between a moment and 10 years, got {days:g} days")
+    return Grant(scenario_id, version, int((time.time() if now is None else now) + days * 86_400))
+
+
+def read_token(token: str, secret: str | None, now: float | None = None) -> Grant:
+    """The grant in ``token``; ShareError if it was not signed with ``secret`` or has expired."""
+    key = _check_secret(secret)
+    try:
+        payload_text, signature = token.strip().split(".")
+        payload = _unb64(payload_text)
+        ok = hmac.compare_digest(_sign(key, payload), signature)
+        scenario_id, version, expires = (int(part) for part in payload.decode().split("."))
+    except (ValueError, UnicodeDecodeError):
+        raise ShareError("this share link is not valid (cut short or changed?)") from None
+    if not ok:
+        raise ShareError("this share link is not valid (changed, or made with another server secret)")
+    if expires < (time.time() if now is None else now):
+        raise ShareError("this share link has expired; ask for a new one")
+    return Grant(scenario_id, version, expires)

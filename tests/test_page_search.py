@@ -1,0 +1,53 @@
+"""AppTest of the Design search page: it ranks the model's search, constraints narrow it, a row opens."""
+
+from __future__ import annotations
+
+from conftest import metric, page_path, run_page
+from streamlit.testing.v1 import AppTest
+
+import neoplan
+from ui import format as fmt
+from ui.state import SCENARIO
+
+
+def _page() -> AppTest:
+    at = run_page(page_path("app"))  # the page's "open" switches to Overview: it needs the navigation
+    at.switch_page("pages/search.py").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    return at
+
+
+def test_the_page_shows_the_models_ranking_and_the_frontier() -> None:
+    at = _page()
+    found = neoplan.search(neoplan.load_scenario("optimized"))
+    best = found.table[found.table["feasible"]].iloc[0]
+    assert metric(at, "Designs built") == "240"
+    assert metric(at, "Feasible") == f"{int(found.table['feasible'].sum()):,}"
+    assert metric(at, "Best NPV") == fmt.usd(best["npv_usd"])
+    assert len(at.get("plotly_chart")) == 1 and len(at.dataframe) == 1
+    assert len(at.dataframe[0].value) == 20  # rows shown
+
+
+def test_a_constraint_narrows_the_feasible_designs() -> None:
+    at = _page()
+    before = int(metric(at, "Feasible").replace(",", ""))
+    at.number_input(key="search.min_dscr").set_value(1.5).run()
+    after = int(metric(at, "Feasible").replace(",", ""))
+    limited = neoplan.search(neoplan.load_scenario("optimized"), constraints={"min_dscr": 1.5})
+    assert after == int(limited.table["feasible"].sum()) < before
+
+
+def test_opening_a_row_makes_it_the_scenario() -> None:
+    at = _page()
+    found = neoplan.search(neoplan.load_scenario("optimized"))
+    at.selectbox(key="search.pick").set_value(4).run()
+    at.button(key="search.open").click().run()
+    assert not at.exception
+    opened = at.session_state[SCENARIO]
+    row = found.table.iloc[3]
+    assert (opened.cluster.gpu_model, opened.fabric.topology, opened.financing.debt_share) == (
+        row["gpu_model"],
+        row["topology"],
+        row["debt_share"],
+    )
+    assert metric(at, "GPUs") == fmt.count(row["gpus"])  # Overview now shows the opened design

@@ -1,0 +1,197 @@
+"""Sign-in: with ``[auth]`` in the secrets nobody sees a page before signing in, and each user sees their own private
+scenarios and the shared ones, never another's private scenarios or drafts.
+
+Twice: under AppTest (``at.user`` plays the signed-in user), and in a real browser through ``st.login`` against a
+local OpenID Connect provider (``oidc-provider-mock`` in a thread on localhost) with two users in two browser
+contexts. The store-level rules are in ``test_store.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import ARGS, CHROMIUM, free_port, need, settle, streamlit_server
+from conftest import page_path
+from streamlit.testing.v1 import AppTest
+
+from neoplan.store import Library, User, default_path
+from ui.format import plain
+
+APP = page_path("app")
+pytestmark = pytest.mark.usefixtures("run_like_the_server")
+AUTH = {
+    "redirect_uri": "http://localhost:8501/oauth2callback",
+    "cookie_secret": "a-cookie-secret-for-the-tests-only-0123456789",
+    "client_id": "neoplan",
+    "client_secret": "neoplan-test-secret",
+    "server_metadata_url": "http://localhost:9/.well-known/openid-configuration",
+}
+ALICE, BOB = "alice@example.com", "bob@example.com"
+
+
+def _as(user: str | None, draft: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.secrets["auth"] = AUTH
+    at.user = {"is_logged_in": False} if user is None else {"is_logged_in": True, "email": user, "sub": user}
+    if draft:
+        at.query_params["draft"] = draft
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _texts(at: AppTest) -> str:
+    return "\n".join(str(m.value) for m in [*at.markdown, *at.caption, *at.sidebar.markdown, *at.sidebar.caption])
+
+
+def _save_as(at: AppTest, name: str, shared: bool) -> None:
+    at.switch_page("pages/scenarios.py").run()
+    field = next(t for t in at.text_input if str(t.key).startswith("scenarios.save_name."))
+    field.set_value(name).run()
+    at.checkbox(key="scenarios.save_shared").set_value(shared).run()
+    at.button(key="scenarios.save").click().run()
+    assert not at.exception and any("Saved" in str(s.value) for s in at.success), [e.value for e in at.error]
+
+
+def test_nobody_sees_a_page_before_signing_in() -> None:
+    at = _as(None)
+    assert [b.label for b in at.button] == ["Sign in"]
+    assert not at.metric and not at.sidebar.selectbox  # no figures, no library: the run stopped at sign-in
+
+
+def test_each_user_sees_own_and_shared_scenarios_never_the_others_private_ones_or_drafts() -> None:
+    alice = _as(ALICE)
+    assert f"Signed in as **{plain(ALICE)}**" in _texts(alice)
+    _save_as(alice, "Alice own plan", shared=False)
+    _save_as(alice, "Alice team plan", shared=True)
+    alice_draft = alice.session_state["scenario_draft_id"]
+
+    bob = _as(BOB)
+    options = set(next(s for s in bob.sidebar.selectbox if str(s.key).startswith("sidebar.open.")).options)
+    assert "Alice team plan" in options and "Alice own plan" not in options
+    _save_as(bob, "Bob own plan", shared=False)
+    bob.switch_page("pages/scenarios.py").run()
+    listed = _texts(bob)
+    assert "Alice team plan" in listed and "Alice own plan" not in listed and "Bob own plan" in listed
+
+    again = _as(ALICE)
+    mine = set(next(s for s in again.sidebar.selectbox if str(s.key).startswith("sidebar.open.")).options)
+    assert {"Alice own plan", "Alice team plan"} <= mine and "Bob own plan" not in mine
+
+    stolen = _as(BOB, draft=alice_draft)  # alice's address, opened by bob: nothing of hers
+    assert stolen.session_state["scenario_draft_id"] != alice_draft
+    assert "Alice team plan" not in "\n".join(str(m.value) for m in stolen.markdown[:3])
+    assert Library(default_path(), User(ALICE)).load_draft(alice_draft) is not None  # hers is untouched
+    refreshed = _as(ALICE, draft=alice_draft)  # and she gets it back
+    assert refreshed.session_state["scenario_draft_id"] == alice_draft
+    assert "Alice team plan" in str(refreshed.markdown[0].value)
+
+
+# -- the real thing: st.login in Chromium against a local OIDC provider -----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def provider() -> Iterator[str]:
+    """A local OpenID Connect provider (any user signs in by typing a name); yields its issuer URL."""
+    try:
+        from oidc_provider_mock import run_server_in_thread
+    except ImportError:
+        need(False, "oidc-provider-mock is not installed (pip install -r requirements.txt)")
+    with pytest.MonkeyPatch.context() as patch, run_server_in_thread() as server:
+        patch.setenv("AUTHLIB_INSECURE_TRANSPORT", "1")  # plain http on localhost, for the provider in this process
+        yield f"http://localhost:{server.server_port}"
+
+
+@pytest.fixture(scope="module")
+def signed_app(provider: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app with ``[auth]`` pointing at the local provider, on http://localhost:PORT."""
+    folder = tmp_path_factory.mktemp("signin")
+    port = free_port()
+    secrets = folder / "secrets.toml"
+    auth = {**AUTH, "redirect_uri": f"http://localhost:{port}/oauth2callback"}
+    auth["server_metadata_url"] = f"{provider}/.well-known/openid-configuration"
+    secrets.write_text("[auth]\n" + "".join(f'{k} = "{v}"\n' for k, v in auth.items()))
+    env = {"AUTHLIB_INSECURE_TRANSPORT": "1"}
+    with streamlit_server(folder / "scenarios.sqlite", port=port, args=(f"--secrets.files={secrets}",), env=env):
+        yield f"http://localhost:{port}"
+
+
+@pytest.fixture(scope="module")
+def chromium_browser() -> Iterator[Any]:
+    need(Path(CHROMIUM).exists(), f"Chromium not found at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        need(False, "playwright is not installed (pip install -r requirements.txt)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def _sign_in(browser: Any, app: str, provider: str, user: str) -> Any:
+    """A new browser context (its own cookies) signed in as ``user`` through the provider's form."""
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    tab = context.new_page()
+    tab.goto(app)
+    tab.get_by_role("button", name="Sign in").click(timeout=30_000)
+    tab.wait_for_url(f"{provider}/**", timeout=30_000)
+    tab.fill("input[name=sub]", user)
+    tab.get_by_role("button", name="Authorize").click()
+    tab.wait_for_url(f"{app}/**", timeout=30_000)
+    tab.get_by_text(f"Signed in as {user}").wait_for(timeout=30_000)
+    settle(tab)
+    return tab
+
+
+def _save_in_browser(tab: Any, name: str, shared: bool) -> None:
+    tab.get_by_test_id("stSidebar").get_by_role("link", name="Scenarios", exact=True).click()
+    settle(tab)
+    form = tab.locator(".st-key-scenarios_save_form")
+    field = form.get_by_label("Name", exact=True)
+    field.fill(name)
+    field.press("Enter")
+    settle(tab)
+    if shared:
+        form.get_by_text("Share with the team", exact=True).click()
+        settle(tab)
+    form.get_by_role("button", name="Save", exact=True).click()
+    tab.get_by_test_id("stMain").get_by_text(re.compile(f"Saved “{re.escape(name)}” as version 1")).wait_for(
+        timeout=30_000
+    )
+
+
+@pytest.mark.browser
+def test_two_users_sign_in_with_st_login_and_see_only_their_own_and_shared(
+    chromium_browser: Any, signed_app: str, provider: str
+) -> None:
+    alice = _sign_in(chromium_browser, signed_app, provider, ALICE)
+    _save_in_browser(alice, "Alice private (browser)", shared=False)
+    _save_in_browser(alice, "Alice shared (browser)", shared=True)
+    alice_address = alice.url
+    assert "draft=" in alice_address
+
+    bob = _sign_in(chromium_browser, signed_app, provider, BOB)
+    bob.get_by_test_id("stSidebar").get_by_role("link", name="Scenarios", exact=True).click()
+    settle(bob)
+    page = bob.get_by_test_id("stMain").inner_text()
+    assert "Alice shared (browser)" in page and "Alice private (browser)" not in page
+    bob.goto(alice_address)  # alice's own address, with her draft id: opens nothing of hers
+    settle(bob)
+    header = bob.locator(".st-key-scenario_header").inner_text()
+    assert "Alice" not in header and "preset optimized" in header
+
+    alice.get_by_role("button", name="Sign out").click()
+    alice.wait_for_url(f"{provider}/**", timeout=30_000)  # st.logout ends the session at the provider too
+    alice.get_by_role("button", name="End session").click()
+    alice.wait_for_url(f"{signed_app}/**", timeout=30_000)
+    alice.get_by_role("button", name="Sign in").wait_for(timeout=30_000)
+    assert "Alice" not in alice.get_by_test_id("stMain").inner_text()  # signed out: nothing of hers is shown
+    for tab in (alice, bob):
+        tab.context.close()
