@@ -18,10 +18,12 @@ basis (``assumed("facility.pue")``); the rest are the plan's own choices.
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args, get_origin
@@ -1276,29 +1278,46 @@ def _load_json(text: str, origin: str) -> Any:
         raise ScenarioError(f"{origin} line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
 
 
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """The cycle collector paused: the parsers build acyclic trees (YAML aliases are refused), and a file of a
+    quarter million lists would otherwise trigger hundreds of collections, each rescanning the whole process heap
+    (seconds of CPU in a long-running server, and nothing to collect)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _load_data(text: str, origin: str) -> Any:
+    """The parsed text: JSON (:func:`_is_json`), YAML, or None for blank text."""
+    if _is_json(text, origin):
+        return _load_json(text, origin)
+    return _load_yaml(text) if text.strip() else None
+
+
 def _parse_text(text: str, origin: str) -> dict[str, Any]:
     """A mapping from JSON (:func:`_is_json`) or YAML (safe, no aliases), its shape checked (:func:`check_shape`)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate: no text file holds one
         raise ScenarioError(f"{origin}: not valid text (character {exc.start + 1:,} is a lone surrogate)") from None
-    try:
-        if _is_json(text, origin):
-            data: Any = _load_json(text, origin)
-        elif text.strip():
-            data = _load_yaml(text)
-        else:
-            data = None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}" if mark is not None else ""
-        detail = f": {exc.problem}" if isinstance(exc, _Refused) else ": not valid YAML or JSON"
-        raise ScenarioError(f"{origin}{where}{detail}") from None
-    except RecursionError:
-        raise ScenarioError(f"{origin}: {_TOO_DEEP}") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(f"{origin}: a scenario must be a mapping of sections (cluster:, node:, …)")
-    check_shape(data, origin)
+    with _no_cycle_collection():
+        try:
+            data = _load_data(text, origin)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" line {mark.line + 1}" if mark is not None else ""
+            detail = f": {exc.problem}" if isinstance(exc, _Refused) else ": not valid YAML or JSON"
+            raise ScenarioError(f"{origin}{where}{detail}") from None
+        except RecursionError:
+            raise ScenarioError(f"{origin}: {_TOO_DEEP}") from None
+        if not isinstance(data, dict):
+            raise ScenarioError(f"{origin}: a scenario must be a mapping of sections (cluster:, node:, …)")
+        check_shape(data, origin)
     return data
 
 

@@ -40,6 +40,7 @@ PAGE_LABELS = [
     "Network",
     "Storage & site",
     "Operations",
+    "Design search",
     "Financing",
     "Pricing & revenue",
     "Results",

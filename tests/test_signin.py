@@ -145,7 +145,9 @@ def _sign_in(browser: Any, app: str, provider: str, user: str) -> Any:
     tab.fill("input[name=sub]", user)
     tab.get_by_role("button", name="Authorize").click()
     tab.wait_for_url(f"{app}/**", timeout=30_000)
-    tab.get_by_text(f"Signed in as {user}").wait_for(timeout=30_000)
+    signed = tab.get_by_text(re.compile(r"^Signed in as "))
+    signed.wait_for(timeout=30_000)
+    assert signed.inner_text().replace("\u2060", "") == f"Signed in as {user}"  # the address as text, no mailto link
     settle(tab)
     return tab
 
