@@ -129,6 +129,12 @@ with left:
     field_input("financing.hurdle_rate", "Hurdle rate / WACC [% per year]", step=1.0)
     field_input("financing.tax_rate", "Tax rate [%]", step=1.0)
     field_input(
+        "financing.tax_period_months",
+        "Tax assessed on",
+        options=[12, 1],
+        options_labels={12: "Tax years (losses netted within the year)", 1: "Each month on its own"},
+    )
+    field_input(
         "financing.tax_depreciation",
         "Tax depreciation",
         options_labels={"straight_line": "Straight line over the tax life", "macrs_5": "MACRS 5-year (US)"},
@@ -141,6 +147,11 @@ with left:
     field_input("timeline.site_install_weeks", "Site installation [weeks]", step=0.5, fmt="%.1f")
     field_input("timeline.onsite_burn_in_days", "On-site burn-in [days]", step=1.0, fmt="%.1f")
     field_input("timeline.deposit_share", "Deposit at order [% of capex]", step=5.0)
+    field_input(
+        "timeline.capex_timing",
+        "Capex paid",
+        options_labels={"end_of_month": "At the end of its month", "mid_month": "Mid-month"},
+    )
     field_input("timeline.horizon_months", "Analysis horizon [months]", step=6)
     field_input("timeline.useful_life_months", "Depreciation life [months]", step=6)
     field_input("timeline.residual_value_share", "Residual value [% of capex, empty = resale curve]", step=1.0)
