@@ -1,4 +1,5 @@
 """Command line: ``python -m neoplan evaluate FILE [--json]``, ``stress FILE --draws N --seed S [--json]``,
+``advice FILE [--json]`` (the article's recommendations tested on the scenario, :mod:`neoplan.advice`),
 ``search FILE [--objective K] [--min-dscr X] [--max-capex-usd X] [--top N] [--json]``,
 ``library list|save|show|history|diff|delete`` (:mod:`neoplan.cli_library`) ….
 
@@ -105,6 +106,15 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     """``evaluate FILE [--json]``: the summary or the JSON contract."""
     result = evaluate(load_scenario(args.file))
     print(json.dumps(result.to_dict(), indent=2, allow_nan=False) if args.json else summary(result))
+    return 0
+
+
+def cmd_advice(args: argparse.Namespace) -> int:
+    """``advice FILE [--json]``: each of the article's recommendations, its NPV difference and its flip point."""
+    from . import advice
+
+    table = advice.recommendations(load_scenario(args.file))
+    print(json.dumps(advice.records(table), indent=2, allow_nan=False) if args.json else advice.text_table(table))
     return 0
 
 
@@ -259,6 +269,10 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
     ev.add_argument("--json", action="store_true", help="print the JSON contract instead of a summary")
     ev.set_defaults(func=cmd_evaluate)
+    adv = sub.add_parser("advice", help="test the article's recommendations on a scenario: NPV difference, flip point")
+    adv.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
+    adv.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
+    adv.set_defaults(func=cmd_advice)
     rep = sub.add_parser("report", help="write the Excel workbook, CSV tables and HTML report of a scenario")
     rep.add_argument("file", help="scenario YAML/JSON file, or a preset name (reference, optimized)")
     rep.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created if missing)")

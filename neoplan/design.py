@@ -207,6 +207,17 @@ def _platform(scenario: Scenario, platforms: dict[str, Platform]) -> Platform:
     if key not in platforms:
         raise ScenarioError(f"cluster.gpu_model must be one of {', '.join(sorted(platforms))}, got {key!r}")
     platform = platforms[key]
+    held = scenario.cluster.held_back_trays_per_rack
+    if held and not platform.rack_scale:
+        raise ScenarioError(
+            f"cluster.held_back_trays_per_rack applies to rack-scale platforms only; {platform.name} is an HGX "
+            f"server, got {held}"
+        )
+    if held >= platform.compute_trays:
+        raise ScenarioError(
+            f"cluster.held_back_trays_per_rack must be < {platform.compute_trays} (the compute trays of a rack), "
+            f"got {held}"
+        )
     if scenario.cluster.gpus_per_node != platform.gpus_per_node:
         kind = "a rack-scale system, one rack" if platform.rack_scale else "an HGX server; 72 only for rack-scale"
         raise ScenarioError(

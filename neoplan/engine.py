@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import finance, inference, irr, operations, residual, revenue
+from . import customers, finance, inference, irr, market, operations, residual, revenue
 from .costs import CostLine, total_usd
 from .facility import FacilityDesign
 from .opex import hardware_capex_usd as _hardware_capex_usd
@@ -26,6 +26,8 @@ from .timebase import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 COST_OF_REVENUE = ("power", "colocation", "hardware_support", "repairs", "software")
 """Opex categories in cost of revenue; gross margin excludes depreciation, as neoclouds report it."""
+PER_RATE = {"staff": "staff_fte_per_1000_gpus", "hardware_support": "support_rate"}
+"""Yearly opex categories proportional to a stress driver: category → the driver that multiplies its unit table."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,8 @@ class Drivers:
     usd_per_gpu_hour: np.ndarray
     """Headline on-demand price at go-live [USD/GPU-h]."""
     price_decline_per_year: np.ndarray
-    """Yearly fall of on-demand and renewal prices [fraction]."""
+    """Average yearly fall of on-demand and renewal prices over the first cluster's life [fraction]; the case runs
+    the scenario's price path (flat or the generation's curve) tilted to that average (:mod:`neoplan.market`)."""
     utilization: np.ndarray
     """Share of sellable GPU-hours sold at steady state [fraction]."""
     capex_multiple: np.ndarray
@@ -78,15 +81,24 @@ class Drivers:
     """Yearly fall of token prices [fraction]."""
     serving_load_factor: np.ndarray
     """Tokens served on average as a share of the published rate [fraction]; moves token revenue only."""
+    reserved_price_multiple: np.ndarray
+    """Reserved price ÷ the headline price [ratio] (:func:`neoplan.market.reserved_multiple`)."""
+    sga_rate: np.ndarray
+    """Sales, general and administrative costs [fraction of revenue]."""
+    support_rate: np.ndarray
+    """Hardware support after the warranty [fraction of hardware capex per year]."""
+    staff_fte_per_1000_gpus: np.ndarray
+    """Operations staff per 1,000 GPUs [FTE]."""
 
     @classmethod
     def of(cls, scenario: Scenario, n: int = 1) -> Drivers:
         """The scenario's own values, repeated for ``n`` cases."""
         p, f, fin, t = scenario.pricing, scenario.facility, scenario.financing, scenario.timeline
+        go_live = revenue.dates(t).go_live_month
         tokens = inference.terms(scenario, strict=False)
         base = {
             "usd_per_gpu_hour": p.usd_per_gpu_hour,
-            "price_decline_per_year": p.price_decline_per_year,
+            "price_decline_per_year": market.scenario_average_decline(scenario, go_live),
             "utilization": p.utilization,
             "capex_multiple": 1.0,
             "interest_rate": fin.interest_rate,
@@ -104,6 +116,10 @@ class Drivers:
             "usd_per_million_tokens": tokens.usd_per_million_tokens,
             "token_price_decline_per_year": tokens.decline_per_year,
             "serving_load_factor": tokens.serving_load_factor,
+            "reserved_price_multiple": market.reserved_multiple(scenario),
+            "sga_rate": scenario.opex.sga_rate,
+            "support_rate": scenario.opex.support_rate,
+            "staff_fte_per_1000_gpus": scenario.opex.staff_fte_per_1000_gpus,
         }
         table = np.array(list(base.values()), dtype=float)[:, None].repeat(n, axis=1)  # one row per driver
         return cls(*table)  # ``base`` lists the fields in declaration order
@@ -146,9 +162,12 @@ class OperatingBasis:
     it_busy_kw: float
     """Average IT load with every server sold (utilization 1) [kW]."""
     it_peak_kw: float
-    """Contracted (peak) IT load the colocation rent is paid on [kW]."""
+    """kW the colocation rent is paid on: contracted (peak) IT load plus any liquid-cooling premium [kW]."""
     opex_usd_per_year: dict[str, np.ndarray]
     """Yearly opex by category other than power and colocation, index 0 = operating year 1 [USD/year]."""
+    opex_per_rate: dict[str, np.ndarray]
+    """``staff`` per FTE per 1,000 GPUs and ``hardware_support`` per unit of support rate, by operating year
+    [USD/year per unit]: the stress drivers of those rates multiply them."""
     reliability: operations.Design | None = None
     """What the failure model needs from the design; None = no reliability effects (revenue as before)."""
     reference_goodput: float = 1.0
@@ -185,7 +204,10 @@ def operating_basis(
     )
     years = d.months // MONTHS_PER_YEAR + 2
     table = opex_by_year(scenario, book, basis, years, ufm_subscription=scenario.opex.ufm_subscription)
-    return OperatingBasis(d, capex, it_idle_kw, it_busy_kw, site.it_peak_kw, table)
+    unit_opex = scenario.opex.model_copy(update={"support_rate": 1.0, "staff_fte_per_1000_gpus": 1.0})
+    unit = opex_by_year(scenario.model_copy(update={"opex": unit_opex}), book, basis, years)
+    per_rate = {c: unit[c] for c in PER_RATE}
+    return OperatingBasis(d, capex, it_idle_kw, it_busy_kw, site.colo_kw, table, per_rate)
 
 
 def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_share: float) -> np.ndarray:
@@ -296,26 +318,27 @@ class Reliability:
     outcome: operations.Outcome
     design: operations.Design
     price_factor: np.ndarray
-    """Multiplier on the headline price from delivered performance and goodput [ratio]."""
+    """Multiplier on the headline price from the performance customers cannot see at signature [ratio]."""
     utilization_factor: float
-    """Multiplier on utilization from checklist gaps [ratio]."""
+    """Multiplier on utilization from checklist gaps and spec cuts [ratio]."""
+    customers: customers.Terms
+    """Tier, premium, churn and acceptance of each case (:mod:`neoplan.customers`)."""
 
-    def credit_share(self, scenario: Scenario, d: revenue.AnyDates) -> np.ndarray:
-        """Share of each month's gross revenue given back (n, months) [fraction, ≤ 1]: SLA credits from
-        unavailability (``failure_model``, else the fixed share) and early-life losses.
+    def credit_share(self, scenario: Scenario) -> np.ndarray | float:
+        """Share of gross revenue given back as SLA credits, a column (n, 1) [fraction]: from unavailability
+        (``failure_model``), else the fixed share."""
+        ops, out = scenario.operations, self.outcome
+        if ops.sla_credits == "failure_model":
+            return operations.sla_credit_share(ops, out.availability)[:, None]
+        return scenario.pricing.sla_credit_share
 
-        Early failures that burn-in would have caught cost the customer work in the first weeks: that share of
-        each month's GPU-hours is credited at the performance elasticity.
-        """
-        ops, design, out = scenario.operations, self.design, self.outcome
-        if ops.sla_credits == "failure_model":  # a column (n, 1) per case
-            share: np.ndarray | float = operations.sla_credit_share(ops, out.availability)[:, None]
-        else:
-            share = scenario.pricing.sla_credit_share
-        per_interruption = ops.job_share * design.gpus * out.lost_minutes_per_interruption / 60.0
-        early = operations.early_life_by_month(d.months, d.go_live_month, design.burn_in_months)
-        early_loss = early * (out.interruptions_per_month * per_interruption)[:, None] / (design.gpus * HOURS_PER_MONTH)
-        return np.minimum(share + ops.performance_elasticity * early_loss, 1.0)
+    def losses(self, scenario: Scenario, d: revenue.AnyDates) -> dict[str, np.ndarray]:
+        """The customer losses as ``revenue_schedule`` takes them (n, months) [fraction]: a failed acceptance test
+        of all gross revenue, churn of the reserved book's (:mod:`neoplan.customers`)."""
+        return {
+            "customer_loss_share": customers.acceptance_share(scenario, d, self.customers),
+            "reserved_loss_share": customers.churn_share(scenario, d, self.customers),
+        }
 
 
 def _reliability(
@@ -330,8 +353,9 @@ def _reliability(
         return None
     ops = scenario.operations
     out = operations.outcome(ops, design, drivers.mtbf_multiple, drivers.detection_minutes) if own is None else own
-    factor = operations.price_factor(ops, design, out.goodput, basis.reference_goodput, drivers.performance_penalty)
-    return Reliability(out, design, factor, design.utilization_factor)
+    factor = operations.price_factor(ops, design, drivers.performance_penalty)
+    terms = customers.terms(scenario, design, out, basis.reference_goodput)
+    return Reliability(out, design, factor, design.utilization_factor, terms)
 
 
 def run_cases(
@@ -349,21 +373,30 @@ def run_cases(
     d = revenue.delayed(basis.dates, drivers.delivery_delay_months, drivers.useful_life_months)
     gpus = scenario.cluster.gpus
     price, util = drivers.usd_per_gpu_hour, drivers.utilization
+    on_demand = np.full(price.shape, scenario.pricing.on_demand_price_multiple)
     reliability = _reliability(scenario, basis, drivers, own)
+    sellable = gpus
     if reliability is not None:
         price, util = price * reliability.price_factor, util * reliability.utilization_factor
+        on_demand = on_demand * (1.0 + reliability.customers.premium)
+        sellable = reliability.design.sellable_gpus
+    own_decline = market.scenario_average_decline(scenario, basis.dates.go_live_month)
+    path = market.scenario_path(scenario, d.go_live_month).tilted(drivers.price_decline_per_year[:, None], own_decline)
     achieved = basis.tokens_per_gpu_hour * drivers.serving_load_factor  # tokens per sold GPU-hour
     token_price = drivers.usd_per_million_tokens * (achieved / inference.TOKENS_PER_MILLION)
     if reliability is not None:
         token_price = token_price * reliability.price_factor
     rev = revenue.sales_schedule(
         scenario.pricing,
-        gpus,
+        sellable,
         d,
         usd_per_gpu_hour=price[:, None],
         utilization=util[:, None],
-        price_decline_per_year=drivers.price_decline_per_year[:, None],
-        sla_credit_share=None if reliability is None else reliability.credit_share(scenario, d),
+        sla_credit_share=None if reliability is None else reliability.credit_share(scenario),
+        price_path=path,
+        reserved_price_multiple=drivers.reserved_price_multiple[:, None],
+        on_demand_price_multiple=on_demand[:, None],
+        **({} if reliability is None else reliability.losses(scenario, d)),
         token_share=drivers.token_share[:, None],
         token_usd_per_gpu_hour=token_price[:, None],
         token_price_decline_per_year=drivers.token_price_decline_per_year[:, None],
@@ -371,7 +404,8 @@ def run_cases(
     opex_fixed = monthly_opex(
         scenario,
         d,
-        opex_usd_per_year=basis.opex_usd_per_year,
+        opex_usd_per_year={**basis.opex_usd_per_year, **basis.opex_per_rate},
+        scale={c: getattr(drivers, driver) for c, driver in PER_RATE.items()},
         it_idle_kw=basis.it_idle_kw,
         it_busy_kw=basis.it_busy_kw,
         it_peak_kw=basis.it_peak_kw,
@@ -385,7 +419,7 @@ def run_cases(
         else operations.repair_usd_per_month(scenario.opex.remote_hands_usd_per_hour, reliability.outcome),
     )
     revenue_usd = rev.revenue_usd
-    sga = sga_usd_per_year(revenue_usd, scenario.opex.sga_rate)
+    sga = sga_usd_per_year(revenue_usd, drivers.sga_rate[:, None])
     opex = sum(opex_fixed.values()) + sga
     capex = basis.capex_usd * drivers.capex_multiple
     timeline = scenario.timeline

@@ -11,10 +11,14 @@ What it sizes (the article: "a small share of capex"):
   hot spares ÷ servers per rack⌉; network racks come from the fabric and storage racks from
   :mod:`neoplan.storage`; one management rack holds the management nodes and the firewalls. Two monitored PDUs
   per bought rack (A/B feeds).
-- **Cooling**: air-cooled platforms are cooled by the hall (in the PUE). Liquid-cooled platforms add a coolant
+- **Cooling**: air-cooled platforms are cooled by the hall (in the PUE); a compute rack above
+  ``facility.air_cooled_rack_limit_kw`` of air-cooled servers gets a warning (air stops at 30–40 kW a rack).
+  Liquid-cooled platforms need a cooling plant: with ``facility.cooling_plant = tenant`` the plan buys a coolant
   distribution unit per kW of liquid heat (peak compute power × the platform's liquid heat share) and a
-  secondary-loop hook-up per compute rack, as capex; the CDU pumps (``facility.cdu_power_share`` of the liquid
-  heat) are IT load.
+  secondary-loop hook-up per compute rack, as capex, and the CDU pumps (``facility.cdu_power_share`` of the liquid
+  heat) are IT load; with ``colocation`` the colocation supplies CDUs and facility water and charges
+  ``facility.liquid_colo_premium`` more per kW of the liquid-cooled racks (billed as extra kW at the colocation
+  price), so the plant is paid once.
 - **Installation and burn-in**: site installation per server and per rack; the OEM's cluster-level
   burn-in per server-week (``timeline.integration_burn_in_weeks``; per-server integration is in the
   node price) and the on-site burn-in per server-day (``timeline.onsite_burn_in_days``).
@@ -114,6 +118,13 @@ class FacilityDesign:
     rack_scale: bool = False
     asked_servers_per_rack: int = 0
     """``facility.servers_per_rack`` as asked; :attr:`servers_per_rack` is what the rack power allows."""
+    colo_premium_kw: float = 0.0
+    """The liquid-cooling premium of a colocation-supplied cooling plant, as extra billed kW [kW]."""
+
+    @property
+    def colo_kw(self) -> float:
+        """kW the colocation bills: peak IT load plus the liquid-cooling premium's kW [kW]."""
+        return self.it_peak_kw + self.colo_premium_kw
 
     @property
     def racks(self) -> int:
@@ -193,6 +204,18 @@ def rack_power_warning(servers_per_rack: int, node_max_power_kw: float, rack_pow
         f"facility.servers_per_rack: {servers_per_rack} × {node_max_power_kw:g} kW = {need_kw:.1f} kW exceeds "
         f"facility.rack_power_kw {rack_power_kw:g} kW; at most {fit} servers fit per rack, so {fit} are placed "
         "per rack and the racks and colocation follow"
+    )
+
+
+def air_cooling_warning(platform: Platform, rack_kw: float, limit_kw: float) -> str | None:
+    """A warning when a rack of air-cooled servers draws more than air cooling handles, else ``None``."""
+    if platform.liquid_cooled or rack_kw <= limit_kw + 1e-9:
+        return None
+    return (
+        f"facility: air-cooled compute racks of {rack_kw:.1f} kW exceed the {limit_kw:g} kW air cooling handles "
+        "(facility.air_cooled_rack_limit_kw; air stops at 30–40 kW a rack in most halls, denser air racks need a hall "
+        "built for them): put fewer servers in a rack (facility.servers_per_rack or facility.rack_power_kw) or "
+        "choose a liquid-cooled platform"
     )
 
 
@@ -464,11 +487,14 @@ def design_facility(
         None if platform.rack_scale else rack_power_warning(facility.servers_per_rack, node_kw, facility.rack_power_kw)
     )
 
+    air_warning = air_cooling_warning(platform, compute_rack_kw(per_rack, node_kw), facility.air_cooled_rack_limit_kw)
     compute_peak = installed * node_kw
     compute_avg = compute_average_kw(servers, spares, node_kw, util, idle_power_share, busy_power_share)
     mgmt_kw = management_kw(management_nodes, firewall_pairs)
     liquid_kw = liquid_heat_kw(compute_peak, platform)
-    pumps_kw = liquid_kw * facility.cdu_power_share
+    colo_plant = platform.liquid_cooled and facility.cooling_plant == "colocation"
+    pumps_kw = 0.0 if colo_plant else liquid_kw * facility.cdu_power_share
+    premium_kw = facility.liquid_colo_premium * compute_peak if colo_plant else 0.0
     it_avg = compute_avg + network_power_kw + storage_power_kw + mgmt_kw + pumps_kw
     it_peak = compute_peak + network_power_kw + storage_power_kw + mgmt_kw + pumps_kw
     sm_nodes = min(SUBNET_MANAGER_NODES, management_nodes)
@@ -478,7 +504,8 @@ def design_facility(
     lines = management_lines(
         book, management_nodes, sm_nodes, firewall_pairs, f"nic_backend_{scenario.fabric.nic_gbps}g"
     )
-    lines += cooling_lines(book, liquid_kw, c_racks if platform.liquid_cooled else 0)
+    if not colo_plant:
+        lines += cooling_lines(book, liquid_kw, c_racks if platform.liquid_cooled else 0)
     lines += site_lines(
         book,
         racks=racks,
@@ -512,7 +539,7 @@ def design_facility(
         management_kw=mgmt_kw,
         it_energy_kwh_per_year=energy_kwh_per_year(it_avg),
         facility_energy_kwh_per_year=energy_kwh_per_year(it_avg, facility.pue),
-        colo_usd_per_year=colo_usd_per_year(it_peak, facility.colo_usd_per_kw_month),
+        colo_usd_per_year=colo_usd_per_year(it_peak + premium_kw, facility.colo_usd_per_kw_month),
         energy_usd_per_year=power_usd_per_year(
             it_avg, facility.pue, facility.electricity_usd_per_kwh, in_colo=facility.electricity_in_colo
         ),
@@ -520,10 +547,11 @@ def design_facility(
         backend_ports=backend,
         oob_ports=oob + bought_racks * PDUS_PER_RACK,
         lines=tuple(lines),
-        warnings=(warning,) if warning else (),
+        warnings=tuple(w for w in (warning, air_warning) if w),
         liquid_heat_kw=liquid_kw,
         cooling_kw=pumps_kw,
         cooling=platform.cooling,
         rack_scale=platform.rack_scale,
         asked_servers_per_rack=facility.servers_per_rack,
+        colo_premium_kw=premium_kw,
     )

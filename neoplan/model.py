@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from . import finance, inference, lender, operations, revenue
+from . import customers, finance, inference, lender, operations, pricebook, revenue
 from .costs import CAPEX_CATEGORIES, CostLine, total_usd
 from .design import Design, design
 from .engine import (
@@ -46,6 +46,7 @@ from .returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     KPI_LABELS,
     TCO_CATEGORIES,
+    SalesTerms,
     _tco,
     breakeven_price,
     project_npv,
@@ -112,6 +113,8 @@ class Result:
     """What :meth:`cases` needs to re-run the monthly engine for other driver values."""
     operations: OperationsReport | None = None
     """Failures, availability, goodput and delivered performance (:mod:`neoplan.operations`)."""
+    customers: customers.CustomersReport | None = None
+    """Market tier, on-demand premium, churn and the acceptance test (:mod:`neoplan.customers`)."""
     tokens: inference.Terms | None = None
     """What the cluster sells as tokens: workload, published rate, prices (:mod:`neoplan.inference`)."""
     token_figures: dict[str, float | None] = field(default_factory=dict)
@@ -494,6 +497,7 @@ class Result:
             "performance_factor": None if o is None else _clean(o.performance_factor),
             "sla_credits_usd_per_year": _clean(self.sla_credits_usd_per_year),
             "operations": None if o is None else o.to_dict(),
+            "customers": None if self.customers is None else self.customers.to_dict(),
         }
 
 
@@ -546,6 +550,8 @@ class Operating:
     report: OperationsReport
     own: operations.Outcome
     tokens: inference.Terms
+    customers: customers.Terms
+    """Tier, premium, churn and acceptance at the scenario's own drivers (:mod:`neoplan.customers`)."""
 
 
 def operating(plan: Design) -> Operating:
@@ -573,7 +579,8 @@ def operating(plan: Design) -> Operating:
         reference_goodput=report.reference_goodput,
         tokens_per_gpu_hour=tokens.published_tokens_per_gpu_hour,  # the engine applies the load factor
     )
-    return Operating(d, basis, report, own, tokens)
+    terms = customers.terms(scenario, reliability, own, report.reference_goodput)
+    return Operating(d, basis, report, own, tokens, terms)
 
 
 def levelised(
@@ -583,7 +590,10 @@ def levelised(
     depends on the financing."""
     tco = _tco(scenario, op.dates, capex_usd, opex_fixed, sold_gpu_hours)
     sold = operations.as_sold(scenario, op.report)
-    return tco, operations.headline_price(op.report, breakeven_price(sold, op.dates, capex_usd, opex_fixed))
+    terms = sales_terms(scenario, op.dates, op.customers)
+    return tco, operations.headline_price(
+        op.report, breakeven_price(sold, op.dates, capex_usd, opex_fixed, terms=terms)
+    )
 
 
 def economics(plan: Design) -> Result:
@@ -609,7 +619,9 @@ def economics(plan: Design) -> Result:
         "breakeven_usd_per_gpu_hour": breakeven,
         **{k: float(v[0]) for k, v in returns.items()},
     }
-    per_token = token_figures(scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours)
+    per_token = token_figures(
+        scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours, sales_terms(scenario, d, op.customers)
+    )
     rental_warning = rental_date_warning(platform, book)
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
     warnings += [plan.envelope.sentence()] if plan.envelope is not None else []
@@ -632,6 +644,21 @@ def economics(plan: Design) -> Result:
         operations=ops_report,
         tokens=tokens,
         token_figures=per_token,
+        customers=customers.report(scenario, op.customers),
+    )
+
+
+def sales_terms(scenario: Scenario, d: revenue.Dates, terms: customers.Terms) -> SalesTerms:
+    """What the price solvers take from the failure model and the customers (:class:`~neoplan.returns.SalesTerms`):
+    GPUs on sale (held-back NVL72 trays excluded), the tier's on-demand premium and the customer losses."""
+    platform = pricebook.default_platforms()[scenario.cluster.gpu_model]
+    trays = platform.compute_trays if platform.rack_scale else 1
+    held = scenario.cluster.held_back_trays_per_rack if platform.rack_scale else 0
+    return SalesTerms(
+        sellable_gpus=scenario.cluster.gpus * (trays - held) // trays,
+        on_demand_price_multiple=scenario.pricing.on_demand_price_multiple * (1.0 + float(terms.premium[0])),
+        customer_loss_share=customers.acceptance_share(scenario, d, terms),
+        reserved_loss_share=customers.churn_share(scenario, d, terms),
     )
 
 
@@ -647,8 +674,10 @@ def token_figures(
     capex_usd: float,
     opex_fixed: dict[str, np.ndarray],
     sold_gpu_hours: np.ndarray,
+    terms: SalesTerms | None = None,
 ) -> dict[str, float | None]:
     """Token figures of the design, whatever ``pricing.sell`` is; None without a published rate for the workload.
+    ``terms``: the failure model's and the customers' effects on the book (:func:`sales_terms`).
 
     ``tokens_per_second_per_gpu`` is the achieved output rate: the published one × ``pricing.serving_load_factor``
     [tokens/s]. ``cost_usd_per_million_tokens`` is
@@ -663,7 +692,9 @@ def token_figures(
     millions = rate / inference.TOKENS_PER_MILLION  # per GPU-hour
     cost = sum(_tco(scenario, d, capex_usd, opex_fixed, sold_gpu_hours * millions).values())
     seller = operations.as_sold(inference.all_tokens(scenario, tokens), report)
-    breakeven = operations.headline_price(report, breakeven_price(seller, d, capex_usd, opex_fixed)) / millions
+    breakeven = (
+        operations.headline_price(report, breakeven_price(seller, d, capex_usd, opex_fixed, terms=terms)) / millions
+    )
     return {
         "tokens_per_second_per_gpu": rate / inference.SECONDS_PER_HOUR,
         "cost_usd_per_million_tokens": cost,

@@ -24,11 +24,27 @@ RMA line is added here. SLA credits (``operations.sla_credits = failure_model``)
 ``sla_credit_multiple`` of gross revenue, replacing the fixed ``pricing.sla_credit_share`` (kept for
 ``fixed_share``); early-life failures are credited at the performance elasticity in the months they happen.
 
-**Delivered performance** vs the NVIDIA reference (non-blocking, rail-optimized, 8 NICs, full software stack):
-a step is (1 − c) compute + c exposed communication at full bandwidth; less bandwidth stretches the
-communication part (``1 / ((1 − c) + c / bandwidth_ratio)``); topology.conf missing is a direct factor.
-The achievable price moves by ``performance_elasticity`` × the change of performance × goodput ÷ the goodput of
-the same cluster run the reference way (checklist done, default burn-in, no spares).
+**Delivered performance** vs the NVIDIA reference (non-blocking, rail-optimized, 8 NICs, full software stack,
+storage on the front end): a step is (1 − c) compute + c exposed communication at full bandwidth; less bandwidth
+stretches the communication part (``1 / ((1 − c) + c / bandwidth_ratio)``). A missing topology.conf slows the
+collectives at the message sizes bad rank placement hits (the article's 20–30 % "for certain important message
+sizes"), a bandwidth ratio on that share of the communication, not the whole job; storage on the back end puts each
+server's storage traffic on GPU 0's NIC while it reads at its target, and collectives wait for that straggler;
+self-built (NFS-class) storage is a direct throughput factor (small-file stalls). On a rack-scale (NVL72) platform
+the scale-out fabric's units are compute trays: traffic crosses the spines once the trays outnumber one scalable
+unit of leaves (the NVLink domain carries what stays in the rack).
+
+**Into money.** Effects a customer cannot see at signature (fabric, rank placement, storage) move the achievable
+price by ``performance_elasticity`` × the change of delivered performance. An observable spec cut (4 back-end NICs)
+is lost demand instead: ``four_nic_refusal_share`` of the customers refuse it, a lost segment that slows filling
+(utilization). Reliability (goodput) prices through the market tier, churn and the acceptance test
+(:mod:`neoplan.customers`), not the elasticity.
+
+**Rack-scale failure domain.** On an NVL72 rack ``cluster.held_back_trays_per_rack`` trays are kept out of sale
+and cover the first trays down in their rack; a rack with more than ``rack.cordon_above_trays_down`` trays down is
+cordoned whole (CoreWeave) until they are back; failed trays are exchanged in the same rack. With D ~ Poisson(m)
+trays down in a rack (m = the cluster's mean trays down ÷ racks), a rack loses min(max(D − held, 0), sold) sold
+trays while D is within the threshold and all its sold trays above it.
 """
 
 from __future__ import annotations
@@ -42,7 +58,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
 
-from .pricebook import DATA_DIR, PriceBookError, read_assumptions
+from .pricebook import DATA_DIR, PriceBookError, default_platforms, read_assumptions
 from .timebase import DAYS_PER_MONTH, HOURS_PER_MONTH, WEEKS_PER_MONTH
 
 if TYPE_CHECKING:
@@ -59,6 +75,10 @@ Value = TypeVar("Value", float, np.ndarray)
 """One case as a Python float, or n cases as an array (n,): the failure model's math runs on either."""
 FULL_NICS = 8
 """Back-end NICs per HGX server of the reference design (one per GPU) [count]."""
+OBSERVABLE = ("backend_nics",)
+"""Performance causes a customer sees in the spec sheet: priced as lost demand, not through the elasticity."""
+DIRECT = ("small_file_storage",)
+"""Performance causes that are a direct throughput factor rather than a bandwidth ratio."""
 
 
 @lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/operations.csv (evaluate 1 → 4 ms without)
@@ -120,27 +140,20 @@ def burn_in_months(integration_burn_in_weeks: float, onsite_burn_in_days: float)
     return integration_burn_in_weeks / WEEKS_PER_MONTH + onsite_burn_in_days / DAYS_PER_MONTH
 
 
-def early_life_interruptions(rate_per_month: float, burn_in: float) -> float:
+def early_life_interruptions(rate_per_month: Value, burn_in: float, hazard_multiple: float) -> Value:
     """Extra interruptions customers see over the hardware's life from early failures [count].
 
-    Hazard ``rate × A × exp(−age/τ)`` on top of the steady rate, integrated from the age at go-live (``burn_in``
-    months) on: ``rate × A × τ × exp(−burn_in/τ)``.
+    Hazard ``rate × A × exp(−age/τ)`` on top of the steady rate (A = ``hazard_multiple``), integrated from the age
+    at go-live (``burn_in`` months) on: ``rate × A × τ × exp(−burn_in/τ)``.
     """
+    return early_life_between(rate_per_month, burn_in, math.inf, hazard_multiple)
+
+
+def early_life_between(rate_per_month: Value, burn_in: float, window_months: float, hazard_multiple: float) -> Value:
+    """Extra interruptions from early failures in the first ``window_months`` after go-live [count]:
+    ``rate × A × τ × exp(−burn_in/τ) × (1 − exp(−window/τ))``."""
     tau = constant("early_life.decay_weeks") / WEEKS_PER_MONTH
-    return rate_per_month * constant("early_life.hazard_multiple") * tau * math.exp(-burn_in / tau)
-
-
-def early_life_by_month(months: int, go_live_month: np.ndarray | float, burn_in: float) -> np.ndarray:
-    """Early-life interruptions per month per unit of steady monthly rate, shape (n, months) [ratio].
-
-    Month ``t`` covers ``[t, t+1)``; the hazard starts at go-live at age ``burn_in`` [months]. The same hazard as
-    :func:`early_life_interruptions`, integrated month by month for the engine (that one is its integral over the
-    whole life, one number for the operations report).
-    """
-    tau = constant("early_life.decay_weeks") / WEEKS_PER_MONTH
-    g = np.asarray(go_live_month, dtype=float).reshape(-1, 1)
-    decayed = np.exp(np.maximum(np.arange(months + 1) - g, 0.0) / -tau)  # at the start of months 0 … months
-    return constant("early_life.hazard_multiple") * tau * math.exp(-burn_in / tau) * (decayed[:, :-1] - decayed[:, 1:])
+    return rate_per_month * hazard_multiple * tau * math.exp(-burn_in / tau) * -math.expm1(-window_months / tau)
 
 
 # --- recovery -------------------------------------------------------------------------------------------------------
@@ -204,12 +217,21 @@ def performance_by_cause(scenario: Scenario) -> dict[str, float]:
     bandwidth ratios first, so the factors here multiply to slightly less than the combined factor.
     """
     ratios = _bandwidth_ratios(scenario)
-    return {k: 1.0 / _stretch(r) if k != "topology_conf" else r for k, r in ratios.items()}
+    return {k: 1.0 / _stretch(r) if k not in DIRECT else r for k, r in ratios.items()}
+
+
+def _scale_out_units(scenario: Scenario) -> tuple[int, int, bool]:
+    """(units the back end wires, GPUs per unit, rack-scale): servers, or the compute trays of NVL72 racks."""
+    platform = default_platforms().get(scenario.cluster.gpu_model)
+    if platform is not None and platform.rack_scale:
+        return scenario.cluster.servers * platform.compute_trays, platform.gpus_per_tray, True
+    return scenario.cluster.servers, scenario.cluster.gpus_per_node, False
 
 
 def _bandwidth_ratios(scenario: Scenario) -> dict[str, float]:
-    """Back-end bandwidth ratio of each cause [ratio]; ``topology_conf`` is a direct throughput factor."""
-    fabric, ops, servers = scenario.fabric, scenario.operations, scenario.cluster.servers
+    """Back-end bandwidth ratio of each cause [ratio]; the :data:`DIRECT` causes are direct throughput factors."""
+    fabric, ops, st = scenario.fabric, scenario.operations, scenario.storage
+    servers, gpus_per_unit, rack_scale = _scale_out_units(scenario)
     if fabric.topology == "tor":
         per_leaf = max(scenario.facility.servers_per_rack, 1)
         crossing = 0.0 if servers <= per_leaf else 1.0 - (per_leaf - 1) / (servers - 1)
@@ -220,32 +242,44 @@ def _bandwidth_ratios(scenario: Scenario) -> dict[str, float]:
     rail = 1.0 / ((1.0 - crossing) + crossing / congestion)
     spine = 1.0 / ((1.0 - crossing) + crossing * fabric.oversubscription / congestion)
     rdma = constant("perf.gpudirect_off_gbps") / constant("perf.gpudirect_on_gbps")
+    placement = 1.0 - (1.0 - constant("perf.topology_conf_missing_factor")) * constant(
+        "perf.topology_conf_message_share"
+    )
+    straggler = 1.0 - gpus_per_unit * st.target_gbps_per_gpu / fabric.nic_gbps  # GPU 0's NIC carries the storage
     return {
-        "backend_nics": fabric.nics_per_node / FULL_NICS,
+        "backend_nics": 1.0 if rack_scale else fabric.nics_per_node / FULL_NICS,
         "rail_layout": rail,
         "oversubscription": spine / rail,
         "gpudirect": 1.0 if (ops.gpudirect_rdma and ops.ofed) else rdma,
         "vm_topology": constant("perf.vm_no_topo_bandwidth_ratio")
         if (ops.virtual_machines and not ops.nccl_topo_file)
         else 1.0,
-        "topology_conf": 1.0 if ops.slurm_topology_conf else constant("perf.topology_conf_missing_factor"),
+        "topology_conf": 1.0 if ops.slurm_topology_conf else placement,
+        "storage_network": max(straggler, 0.05) if st.network == "backend" else 1.0,
+        "small_file_storage": constant("perf.small_file_storage_factor") if st.vendor_class == "self_built" else 1.0,
     }
 
 
-def performance_factor(scenario: Scenario) -> float:
+def performance_factor(scenario: Scenario, *, observable: bool = True) -> float:
     """Delivered performance vs the NVIDIA reference with the full stack [ratio, 0–1].
 
     Bandwidth ratios multiply (4 NICs and an oversubscribed spine both cut what a GPU gets), then stretch the
-    exposed communication; a missing topology.conf multiplies the result.
+    exposed communication; the :data:`DIRECT` factors multiply the result. ``observable=False`` leaves out the
+    :data:`OBSERVABLE` causes: the performance a customer cannot see at signature, which the elasticity prices.
     """
-    ratios = _bandwidth_ratios(scenario)
-    bandwidth = math.prod(v for k, v in ratios.items() if k != "topology_conf")
-    return ratios["topology_conf"] / _stretch(bandwidth)
+    ratios = {k: v for k, v in _bandwidth_ratios(scenario).items() if observable or k not in OBSERVABLE}
+    bandwidth = math.prod(v for k, v in ratios.items() if k not in DIRECT)
+    return math.prod(v for k, v in ratios.items() if k in DIRECT) / _stretch(bandwidth)
 
 
-def utilization_factor(ops: Operations) -> float:
-    """Multiplier on utilization from checklist gaps that drive customers away [ratio, 0–1]."""
-    return _utilization_factor(ops.scheduler, ops.drivers, ops.shared_storage, ops.pkey_isolation)
+def utilization_factor(scenario: Scenario) -> float:
+    """Multiplier on utilization from checklist gaps and spec cuts that drive customers away [ratio, 0–1]."""
+    ops = scenario.operations
+    factor = _utilization_factor(ops.scheduler, ops.drivers, ops.shared_storage, ops.pkey_isolation)
+    _, _, rack_scale = _scale_out_units(scenario)
+    if not rack_scale and scenario.fabric.nics_per_node < FULL_NICS:
+        factor *= 1.0 - constant("util.segment_loss_elasticity") * ops.four_nic_refusal_share
+    return factor
 
 
 def _utilization_factor(scheduler: str, drivers: bool, shared_storage: bool, pkey_isolation: bool) -> float:
@@ -296,6 +330,38 @@ class Design:
     utilization_factor: float
     repair_unit: str = "server"
     """What ``servers`` counts: ``server`` or ``compute tray``."""
+    hidden_performance_factor: float | None = None
+    """Performance without the observable causes, which the elasticity prices [ratio]; None = ``performance_factor``."""
+    trays_per_rack: int = 1
+    """Compute trays per rack-scale rack (the failure domain); 1 = no rack-scale domain (HGX servers)."""
+    held_back_trays: int = 0
+    """Trays per rack kept out of sale as in-rack spares [count]."""
+    cordon_above: int | None = None
+    """A rack with more trays down than this is cordoned whole; None = no cordon."""
+    hazard_multiple: float = 10.0
+    """Early-life failure rate at power-on as a multiple of the steady rate [ratio]."""
+
+    @property
+    def priced_performance_factor(self) -> float:
+        """The performance the elasticity prices [ratio]."""
+        return self.performance_factor if self.hidden_performance_factor is None else self.hidden_performance_factor
+
+    @property
+    def racks(self) -> int:
+        """Failure domains: rack-scale racks, or one per server [count]."""
+        return max(self.servers // self.trays_per_rack, 1)
+
+    @property
+    def sold_servers(self) -> int:
+        """Repair units on sale: held-back trays excluded [count]."""
+        return self.servers - self.held_back_trays * (
+            self.servers // self.trays_per_rack if self.trays_per_rack > 1 else 0
+        )
+
+    @property
+    def sellable_gpus(self) -> int:
+        """GPUs on sale: held-back trays' GPUs excluded [count]."""
+        return self.gpus * self.sold_servers // self.servers if self.servers else 0
 
 
 @dataclass(frozen=True)
@@ -332,7 +398,7 @@ def own_outcome(ops: Operations, design: Design) -> Outcome:
 
 def reference_goodput(ops: Operations, design: Design) -> float:
     """Goodput of the same cluster run the reference way: checklist done, no spares, preset MTBF [fraction]."""
-    reference = _steady_state(ops, design, 0, np.ones(1), np.array([_detection_minutes(True, True)]), True)
+    reference = _steady_state(ops, design, 0, np.ones(1), np.array([_detection_minutes(True, True)]), True, held=0)
     return float(reference[GOODPUT][0])
 
 
@@ -385,14 +451,45 @@ GOODPUT = 6
 """Where goodput sits among :func:`_steady_state`'s figures (the order of :class:`Outcome`)."""
 
 
+def poisson_pmf(mean: np.ndarray | float, counts: np.ndarray) -> np.ndarray:
+    """P(D = k) for D ~ Poisson(``mean``) (n,) at each of ``counts`` (K,), shape (n, K); a mean of 0 is all at 0."""
+    m = np.atleast_1d(np.asarray(mean, dtype=float)).reshape(-1, 1)
+    k = np.asarray(counts, dtype=float)
+    log_factorial = np.array([math.lgamma(x + 1.0) for x in k])
+    return np.exp(-m + k * np.log(np.maximum(m, 1e-300)) - log_factorial) * (m > 0) + (k == 0) * (m <= 0)
+
+
+def rack_lost_trays(mean_down: np.ndarray, trays: int, held: int, cordon_above: int | None) -> np.ndarray:
+    """Sold trays out of service per rack-scale rack (n,) for D ~ Poisson(``mean_down``) trays down in it [count].
+
+    ``held`` trays are out of sale and cover the first trays down; a rack with more than ``cordon_above`` trays down
+    is cordoned and all its ``trays − held`` sold trays are out (see the module doc).
+    """
+    k = np.arange(trays + 1, dtype=float)
+    pmf = poisson_pmf(mean_down, k)
+    sold = trays - held
+    loss = np.minimum(np.maximum(k - held, 0.0), sold)
+    if cordon_above is not None:
+        loss = np.where(k > cordon_above, float(sold), loss)
+    tail = np.maximum(1.0 - pmf.sum(axis=1), 0.0)  # more trays down than the rack holds: all sold trays out
+    return (pmf * loss).sum(axis=1) + tail * sold
+
+
 def _steady_state(
-    ops: Operations, design: Design, spares: int, mtbf: np.ndarray, detect: np.ndarray, sdc_checks: bool
+    ops: Operations,
+    design: Design,
+    spares: int,
+    mtbf: np.ndarray,
+    detect: np.ndarray,
+    sdc_checks: bool,
+    held: int | None = None,
 ) -> tuple[np.ndarray, ...]:
     """The :class:`Outcome` figures, in its order, of n cases (arrays (n,)).
 
     Of ``ops`` only the failure preset, checkpoint interval and job share are read, of ``design`` neither the hot
-    spares nor the performance and utilization factors: ``spares`` and ``sdc_checks`` are given apart, so that the
-    reference way of running (:func:`reference_goodput`) needs no section or design of its own.
+    spares nor the performance and utilization factors: ``spares``, ``sdc_checks`` and the held-back trays
+    (``held``, default the design's) are given apart, so that the reference way of running
+    (:func:`reference_goodput`) needs no section or design of its own.
     """
     f = _failures(ops.failure_preset, design.gpus, design.transceivers_per_gpu, spares > 0, sdc_checks)
     fixed_min = (
@@ -404,9 +501,15 @@ def _steady_state(
     rate = f.interruptions_per_month / mtbf
     lost_min = detect + fixed_min
     lost_gpu_h = ops.job_share * design.gpus * (rate * lost_min + f.sdc_per_month / mtbf * f.sdc_late_minutes) / 60.0
-    # servers waiting for a part (Poisson, covered by spares first) and servers out for a reboot or a swap
-    down = expected_excess(rate * f.waiting_per_interruption, spares) + rate * f.out_per_interruption
-    availability = _clip01(1.0 - down / design.servers)
+    if design.trays_per_rack > 1:  # rack-scale: trays down per rack, held-back trays and the cordon (module doc)
+        held = design.held_back_trays if held is None else held
+        per_rack = rate * (f.waiting_per_interruption + f.out_per_interruption) / design.racks
+        lost = rack_lost_trays(per_rack, design.trays_per_rack, held, design.cordon_above) * design.racks
+        down = expected_excess(lost, spares) if spares else lost
+        availability = _clip01(1.0 - down / (design.racks * (design.trays_per_rack - held)))
+    else:  # servers waiting for a part (Poisson, covered by spares first) and servers out for a reboot or a swap
+        down = expected_excess(rate * f.waiting_per_interruption, spares) + rate * f.out_per_interruption
+        availability = _clip01(1.0 - down / design.servers)
     goodput = _clip01(availability * (1.0 - lost_gpu_h / (design.gpus * HOURS_PER_MONTH)))
     return rate, detect, lost_min, lost_gpu_h, down, availability, goodput, rate * f.repairs_per_interruption
 
@@ -487,6 +590,7 @@ def design_of(
     ``trays_per_server`` > 1 (a rack-scale node of that many compute trays) makes the tray the repair unit.
     """
     cl, t = scenario.cluster, scenario.timeline
+    rack_scale = trays_per_server > 1
     return Design(
         gpus=cl.gpus,
         gpus_per_node=cl.gpus_per_node,
@@ -496,21 +600,37 @@ def design_of(
         restore_minutes=restore_minutes(checkpoint_tb, read_gbyte_per_s),
         burn_in_months=burn_in_months(t.integration_burn_in_weeks, t.onsite_burn_in_days),
         performance_factor=performance_factor(scenario),
-        utilization_factor=utilization_factor(scenario.operations),
-        repair_unit="compute tray" if trays_per_server > 1 else "server",
+        utilization_factor=utilization_factor(scenario),
+        repair_unit="compute tray" if rack_scale else "server",
+        hidden_performance_factor=performance_factor(scenario, observable=False),
+        trays_per_rack=trays_per_server,
+        held_back_trays=cl.held_back_trays_per_rack if rack_scale else 0,
+        cordon_above=int(constant("rack.cordon_above_trays_down")) if rack_scale else None,
+        hazard_multiple=scenario.operations.early_life_hazard_multiple,
     )
 
 
-def price_factor(
-    ops: Operations, design: Design, goodput: Value, ref_goodput: float, performance_penalty: Value
-) -> Value:
-    """Multiplier on the achievable price [ratio, ≥ 0]: elasticity × change of steady delivered work.
+def price_factor(ops: Operations, design: Design, performance_penalty: Value) -> Value:
+    """Multiplier on the achievable price [ratio, ≥ 0]: elasticity × the change of the performance customers cannot
+    see at signature (:attr:`Design.priced_performance_factor`, times 1 − the stress penalty).
 
-    Floats for one case, arrays (n,) for n cases.
+    Floats for one case, arrays (n,) for n cases. Goodput does not enter: reliability moves the market tier
+    (:mod:`neoplan.customers`).
     """
-    delivered = design.performance_factor * (1.0 - performance_penalty) * goodput / ref_goodput
+    delivered = design.priced_performance_factor * (1.0 - performance_penalty)
     factor = 1.0 - ops.performance_elasticity * (1.0 - delivered)
     return np.maximum(factor, 0.0)
+
+
+def first_year_goodput(ops: Operations, design: Design, out: Outcome) -> np.ndarray:
+    """Goodput of the first operating year, early-life failures included, of n cases (n,) [fraction].
+
+    Early failures (:func:`early_life_interruptions`, nearly all inside the first year) each cost the job the
+    lost minutes of an interruption.
+    """
+    early = early_life_interruptions(out.interruptions_per_month, design.burn_in_months, design.hazard_multiple)
+    early_gpu_h = early * out.lost_minutes_per_interruption / 60.0 * ops.job_share * design.gpus
+    return np.maximum(out.goodput - out.availability * early_gpu_h / (12 * design.gpus * HOURS_PER_MONTH), 0.0)
 
 
 def sla_credit_share(ops: Operations, availability: Value) -> Value:
@@ -593,7 +713,8 @@ def checklist_gaps(scenario: Scenario) -> list[ChecklistGap]:
             "slurm_topology_conf",
             "SLURM topology.conf",
             "performance",
-            f"{1 - c('perf.topology_conf_missing_factor'):.0%} slower from bad rank placement",
+            f"collectives {1 - c('perf.topology_conf_missing_factor'):.0%} slower at the message sizes bad rank "
+            f"placement hits ({c('perf.topology_conf_message_share'):.0%} of the exposed communication)",
         ),
     ]
     if ops.virtual_machines:
@@ -635,9 +756,8 @@ def operations_report(scenario: Scenario, design: Design, own: Outcome | None = 
     mttr_h = repair_share * constant("repair.hours") + (1.0 - repair_share) * reboot_min / 60.0
     availability = float(out.availability[0])
     steady = float(out.goodput[0])
-    early = early_life_interruptions(rate, design.burn_in_months)  # nearly all inside the first year
-    early_year = early * float(out.lost_minutes_per_interruption[0]) / 60.0 * ops.job_share * design.gpus
-    first_year = max(steady - availability * early_year / (12 * design.gpus * HOURS_PER_MONTH), 0.0)
+    early = early_life_interruptions(rate, design.burn_in_months, design.hazard_multiple)
+    first_year = float(first_year_goodput(ops, design, out)[0])
     return OperationsReport(
         interruptions_per_month=rate,
         interruptions_by_cause=by_cause,
@@ -657,7 +777,7 @@ def operations_report(scenario: Scenario, design: Design, own: Outcome | None = 
         performance_factor=design.performance_factor,
         performance_by_cause=performance_by_cause(scenario),
         utilization_factor=design.utilization_factor,
-        price_factor=float(price_factor(ops, design, steady, ref, 0.0)),
+        price_factor=float(price_factor(ops, design, 0.0)),
         sla_credit_share=sla_credit_share(ops, availability)
         if ops.sla_credits == "failure_model"
         else scenario.pricing.sla_credit_share,
@@ -671,8 +791,8 @@ def as_sold(scenario: Scenario, report: OperationsReport) -> Scenario:
     """``scenario`` with utilization and SLA credits as the failure model makes them, for price solvers.
 
     A solver that builds revenue from ``scenario.pricing`` alone then finds the *effective* price; divide it by
-    the price factor (:func:`headline_price`). Early-life credits are left out: with burn-in they are a few
-    hundred dollars, without it about one part in 10⁴ of the break-even price.
+    the price factor (:func:`headline_price`). The customer effects of :mod:`neoplan.customers` (tier premium, churn,
+    acceptance) are left out: the break-even price is that of the index-priced contract book.
     """
     pricing = scenario.pricing.model_copy(
         update={
@@ -695,9 +815,10 @@ def breakeven_performance_loss(cheaper: Result, recommended: Result) -> float | 
     """Performance loss vs ``recommended`` at which ``cheaper`` stops beating it on NPV [fraction].
 
     Solved over the ``performance_penalty`` driver of ``cheaper`` (its NPV falls as its delivered performance
-    falls, through the price elasticity). Positive: the cheaper design may deliver that much less than the
-    recommended one and still pay; negative: it loses even at equal performance. None when performance does not
-    move its NPV (elasticity 0) or no penalty in −50 %…95 % ties the two.
+    falls, through the price elasticity); the loss is of the performance the elasticity prices. Positive: the
+    cheaper design may deliver that much less than the recommended one and still pay; negative: it loses even at
+    equal performance. None when performance does not move its NPV (elasticity 0) or no penalty in −50 %…95 % ties
+    the two.
     """
     rec_npv = recommended.kpis.get("npv_usd")
     own = cheaper.operations
@@ -717,4 +838,12 @@ def breakeven_performance_loss(cheaper: Result, recommended: Result) -> float | 
         i = int(cross[0])
         lo, hi = float(grid[i]), float(grid[i + 1])
     penalty = lo + (hi - lo) * float(gap[i] / (gap[i] - gap[i + 1]))
-    return 1.0 - own.performance_factor * (1.0 - penalty) / recommended.operations.performance_factor
+    return 1.0 - _priced(cheaper) * (1.0 - penalty) / _priced(recommended)
+
+
+def _priced(result: Result) -> float:
+    """The performance the elasticity prices in ``result`` (its design's, else its report's) [ratio]."""
+    design = result.basis.reliability if result.basis is not None else None
+    if design is not None:
+        return design.priced_performance_factor
+    return result.operations.performance_factor if result.operations is not None else 1.0

@@ -10,7 +10,8 @@ hardware_sup.  support rate × hardware capex, only in years after ``node.warran
 repairs        remote hands and freight per failure that needs a part or a server swap (failure model,
                :func:`neoplan.operations.repair_usd_per_month`); 0 where no failure model runs
 software       NVIDIA AI Enterprise per GPU (when toggled; hot spares need licences too), UFM
-               subscription per back-end endpoint (when subscribed), storage licence (yearly term)
+               subscription per back-end endpoint (when subscribed), the engineering time an OpenSM subnet
+               manager needs instead of UFM (FTE × loaded cost), storage licence (yearly term)
 insurance      insurance rate × capex
 transit        internet transit and cross-connects per month × 12
 sga            SG&A rate × revenue (revenue is an argument, default 0)
@@ -117,8 +118,8 @@ def transit_usd_per_year(transit_usd_per_month: float) -> float:
     return transit_usd_per_month * MONTHS_PER_YEAR
 
 
-def sga_usd_per_year(revenue_usd: Any, sga_rate: float) -> Any:
-    """Sales, general and administrative costs: ``sga_rate`` × revenue [USD per the revenue's period]."""
+def sga_usd_per_year(revenue_usd: Any, sga_rate: Any) -> Any:
+    """Sales, general and administrative costs: ``sga_rate`` × revenue [USD per the revenue's period] (arrays too)."""
     return revenue_usd * sga_rate
 
 
@@ -171,9 +172,13 @@ def software_usd_per_year(
     """
     infiniband = scenario.fabric.topology != "spectrum_x"
     ufm = ufm_subscription and scenario.fabric.subnet_manager == "ufm" and infiniband
+    opensm = scenario.fabric.subnet_manager == "opensm" and infiniband
     return {
         "ai_enterprise": ai_enterprise_usd_per_year(book, basis.licensed_gpus, scenario.opex.ai_enterprise),
         "ufm": ufm_subscription_usd_per_year(book, basis.backend_endpoints, ufm),
+        "opensm_engineering": scenario.opex.opensm_engineering_fte * scenario.opex.staff_loaded_cost_usd
+        if opensm
+        else 0.0,
         "storage_licence": basis.storage_licence_usd_per_year,
     }
 
@@ -237,12 +242,14 @@ def monthly_opex(
     colo_usd_per_kw_month: np.ndarray,
     capex_multiple: np.ndarray,
     repairs_usd_per_month: np.ndarray | None = None,
+    scale: dict[str, np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
     """Opex per month by category for n cases (n, months) [USD]; SG&A excluded (it follows revenue).
 
     ``opex_usd_per_year`` holds the ``YEARLY_CATEGORIES`` by operating year (index 0 = year 1) [USD/year]
     (:func:`opex_by_year`). The prices, PUE, capex multiple and ``repairs_usd_per_month`` (the failure
-    model's repair bill per month in service; None = no repairs) are (n,) arrays, one per case;
+    model's repair bill per month in service; None = no repairs) are (n,) arrays, one per case; ``scale``
+    multiplies yearly categories per case (n,) (a driver times its category's table at a unit rate);
     ``d`` holds per-case dates (columns (n, 1), see :func:`~neoplan.revenue.delayed`).
 
     Colocation, power and insurance run from the start of site installation; staff from delivery;
@@ -264,6 +271,8 @@ def monthly_opex(
     refreshed = revenue.cluster_index(months, d) > 0  # never without a refresh
     multiple = capex_multiple[:, None] * np.where(refreshed, scenario.timeline.refresh_capex_multiple, 1.0)
     by_year = {c: opex_usd_per_year[c][year] / MONTHS_PER_YEAR for c in YEARLY_CATEGORIES}
+    for c, factor in (scale or {}).items():
+        by_year[c] = by_year[c] * np.asarray(factor, dtype=float).reshape(-1, 1)
 
     in_colo = scenario.facility.electricity_in_colo
     idle = np.asarray(power_usd_per_year(it_idle_kw, pue, electricity_usd_per_kwh, in_colo=in_colo))

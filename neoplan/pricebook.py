@@ -16,8 +16,12 @@ The book as of a date D is the base overridden key by key by every dated folder
 
 The GPU platform catalogue (``data/gpu_platforms.csv``) holds the physical
 facts of each platform (an 8-GPU HGX server or a 72-GPU NVL72 rack); its
-baseboard (or rack-system) price is a price-book key. Reference rental prices
-per platform, dated, are in ``data/rental_prices.csv``.
+baseboard (or rack-system) price is a price-book key. Rental prices per platform
+and contract (on demand, 1- and 3-year reserved, spot), dated, with the range their
+sources span, are in ``data/rental_contracts.csv`` (:func:`rental_contracts`; the
+on-demand rows are each platform's reference price, :func:`default_rentals`); the
+yearly fall of the on-demand price of each GPU generation by year of age is in
+``data/price_curves.csv`` (:func:`price_curves`).
 
 Assumptions that are not prices (colocation and power prices, PUE, staff
 cost, rates, durations) are rows of ``data/assumptions.csv``, in the same
@@ -26,8 +30,9 @@ style and keyed by the scenario field whose default they are::
     key, description, unit, value, date, source, basis
 
 Each file is read through its row model (:class:`Price`, :class:`Platform`, :class:`Assumption`,
-:class:`Rental`; :mod:`neoplan.datafile` has the rules); a broken file raises :class:`~neoplan.errors.DataError`
-naming the file, row and column. :class:`PriceBookError` is for lookups and price overrides.
+:class:`RentalContract`, :class:`CurveRow`; :mod:`neoplan.datafile` has the rules); a broken file raises
+:class:`~neoplan.errors.DataError` naming the file, row and column. :class:`PriceBookError` is for lookups and price
+overrides.
 """
 
 from __future__ import annotations
@@ -43,13 +48,14 @@ from pydantic import Field, model_validator
 
 from .datafile import BASES as BASES  # the bases a data row may have (re-exported)
 from .datafile import DATA_DIR as DATA_DIR  # one data folder (installed wheel or checkout), re-exported
-from .datafile import Basis, DataDate, DataRow, column_error, keyed, read_numbered
+from .datafile import Basis, DataDate, DataRow, SourcedRow, column_error, keyed, read_numbered
 from .errors import DataError
 
 PRICES_DIR = DATA_DIR / "prices"
 PLATFORMS_FILE = DATA_DIR / "gpu_platforms.csv"
 ASSUMPTIONS_FILE = DATA_DIR / "assumptions.csv"
-RENTAL_FILE = DATA_DIR / "rental_prices.csv"
+CONTRACTS_FILE = DATA_DIR / "rental_contracts.csv"
+CURVES_FILE = DATA_DIR / "price_curves.csv"
 
 BASE_BOOK_DATE = "2024-10"
 """Date of the base book ``data/prices/*.csv`` (SemiAnalysis AI Neocloud Playbook, 2024-10-03)."""
@@ -295,25 +301,131 @@ def read_platforms(path: Path = PLATFORMS_FILE) -> dict[str, Platform]:
     return keyed(read_numbered(path, Platform), path.name)
 
 
-class Rental(DataRow):
-    """A reference rental price of one platform's GPU-hour [USD per GPU-hour], dated and sourced."""
+Contract = Literal["on_demand", "reserved_1y", "reserved_3y", "spot"]
+CONTRACT_TERMS: dict[str, int] = {"on_demand": 0, "reserved_1y": 12, "reserved_3y": 36, "spot": 0}
+"""Term of each contract type [months]; 0 = no commitment."""
+
+
+class RentalContract(SourcedRow):
+    """A rental price of one platform under one contract [USD per GPU-hour], with the range its sources span.
+
+    ``term_months`` is the take-or-pay term (:data:`CONTRACT_TERMS`); ``low``/``high`` bound the value.
+    """
 
     platform: str
+    contract: Contract
+    term_months: int = Field(ge=0)
     usd_per_gpu_hour: float = Field(gt=0)
-    date: DataDate
-    source: str
-    basis: Basis
+    low_usd_per_gpu_hour: float = Field(gt=0)
+    high_usd_per_gpu_hour: float = Field(gt=0)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RentalContract:
+        if self.term_months != CONTRACT_TERMS[self.contract]:
+            problem = f"must be {CONTRACT_TERMS[self.contract]} for a {self.contract} contract"
+            raise column_error("term_months", problem, self.term_months)
+        if not self.low_usd_per_gpu_hour <= self.usd_per_gpu_hour <= self.high_usd_per_gpu_hour:
+            problem = "must be ≤ usd_per_gpu_hour ≤ high_usd_per_gpu_hour"
+            raise column_error("low_usd_per_gpu_hour", problem, self.low_usd_per_gpu_hour)
+        return self
 
 
-def read_rentals(path: Path = RENTAL_FILE) -> dict[str, Rental]:
-    """Reference rental prices by platform key (``data/rental_prices.csv``)."""
-    return keyed(read_numbered(path, Rental), path.name, key="platform")
+def read_rental_contracts(path: Path = CONTRACTS_FILE) -> dict[tuple[str, str], RentalContract]:
+    """Rental prices by (platform key, contract) from ``data/rental_contracts.csv``; a pair on two rows is an error."""
+    out: dict[tuple[str, str], RentalContract] = {}
+    for row, item in read_numbered(path, RentalContract):
+        key = (item.platform, item.contract)
+        if key in out:
+            raise DataError(path.name, f"{item.platform} {item.contract} appears twice", row=row, column="contract")
+        out[key] = item
+    return out
 
 
-@lru_cache(maxsize=1)  # keyed on nothing: the shipped data/rental_prices.csv, read once (read-only data)
-def default_rentals() -> dict[str, Rental]:
-    """The shipped reference rental prices (cached; treat as read-only)."""
-    return read_rentals()
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/rental_contracts.csv
+def rental_contracts() -> dict[tuple[str, str], RentalContract]:
+    """The shipped rental contracts (cached; treat as read-only)."""
+    return read_rental_contracts()
+
+
+def default_rentals() -> dict[str, RentalContract]:
+    """Each platform's reference rental price: its on-demand row of ``data/rental_contracts.csv``, by platform key."""
+    return {platform: row for (platform, contract), row in rental_contracts().items() if contract == "on_demand"}
+
+
+class CurveRow(SourcedRow):
+    """The fall of one GPU generation's on-demand rental price in one year of its age [fraction; < 0 a rise].
+
+    ``first_year`` is the generation's first calendar year of volume cloud supply; the row of ``age_year`` a covers
+    calendar year ``first_year + a`` (its ``period`` names the two years whose prices it compares).
+    """
+
+    generation: str
+    platforms: str
+    first_year: int = Field(ge=2000, le=2100)
+    age_year: int = Field(ge=1)
+    period: str
+    decline_per_year: float = Field(ge=-1, lt=1)
+    low_decline_per_year: float = Field(ge=-1, lt=1)
+    high_decline_per_year: float = Field(ge=-1, lt=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CurveRow:
+        if not self.low_decline_per_year <= self.decline_per_year <= self.high_decline_per_year:
+            problem = "must be ≤ decline_per_year ≤ high_decline_per_year"
+            raise column_error("low_decline_per_year", problem, self.low_decline_per_year)
+        years = f"{self.first_year + self.age_year - 1}-{self.first_year + self.age_year}"
+        if self.period not in ("forward", years):
+            problem = f"must be 'forward' or {years!r} (the year before and the year of first_year + age_year)"
+            raise column_error("period", problem, self.period)
+        return self
+
+    @property
+    def platform_keys(self) -> tuple[str, ...]:
+        """The ``data/gpu_platforms.csv`` keys the curve applies to."""
+        return tuple(p.strip() for p in self.platforms.split(";") if p.strip())
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One generation's decline curve: rows by year of age 1 … N (:class:`CurveRow`)."""
+
+    generation: str
+    first_year: int
+    rows: tuple[CurveRow, ...]
+
+    def declines(self, column: str = "decline_per_year") -> tuple[float, ...]:
+        """The yearly declines by age 1 … N of ``column`` (``decline_per_year``, ``low_…`` or ``high_…``)."""
+        return tuple(float(getattr(row, column)) for row in self.rows)
+
+
+def read_price_curves(path: Path = CURVES_FILE) -> dict[str, Curve]:
+    """Decline curves by platform key from ``data/price_curves.csv``: each generation's ages 1 … N without a gap,
+    one first year per generation, each platform on one curve."""
+    by_generation: dict[str, list[tuple[int, CurveRow]]] = {}
+    for row, item in read_numbered(path, CurveRow):
+        by_generation.setdefault(item.generation, []).append((row, item))
+    out: dict[str, Curve] = {}
+    for generation, numbered in by_generation.items():
+        rows = sorted((item for _, item in numbered), key=lambda r: r.age_year)
+        last_row = numbered[-1][0]
+        if [r.age_year for r in rows] != list(range(1, len(rows) + 1)):
+            raise DataError(path.name, f"{generation}: age_year must run 1, 2, … without a gap", row=last_row)
+        if len({(r.first_year, r.platforms) for r in rows}) > 1:
+            raise DataError(
+                path.name, f"{generation}: first_year and platforms must be the same on every row", row=last_row
+            )
+        curve = Curve(generation, rows[0].first_year, tuple(rows))
+        for platform in rows[0].platform_keys:
+            if platform in out:
+                raise DataError(path.name, f"platform {platform!r} is on two curves", row=last_row, column="platforms")
+            out[platform] = curve
+    return out
+
+
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/price_curves.csv
+def price_curves() -> dict[str, Curve]:
+    """The shipped decline curves by platform key (cached; treat as read-only)."""
+    return read_price_curves()
 
 
 def months_apart(a: str, b: str) -> int:

@@ -10,7 +10,8 @@ other input as the scenario has it:
   per rack at the platform's rack power; one NVL72 rack per rack);
 * ``fabric.nic_gbps``: the platform's scale-out NIC (ConnectX-7 400G for H100/H200/B200/GB200, ConnectX-8 800G for
   B300/GB300; ``data/gpu_platforms.csv``);
-* ``pricing.usd_per_gpu_hour``: the platform's reference rental price (``data/rental_prices.csv``), and a pinned
+* ``pricing.usd_per_gpu_hour``: the platform's reference rental price (its on-demand row of
+  ``data/rental_contracts.csv``), and a pinned
   reserved price is unpinned (it was a price of the old platform).
 
 Cooling follows the platform itself (air for HGX, direct liquid for NVL72: ``data/gpu_platforms.csv``).

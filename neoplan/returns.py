@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
-from . import finance, irr, residual, revenue
+from . import finance, irr, market, residual, revenue
 from .assets import asset_flows
 from .engine import capex_payments, refresh_payments
 from .scenario import Scenario
@@ -99,11 +100,46 @@ def _tco(
     return out
 
 
+@dataclass(frozen=True)
+class SalesTerms:
+    """What the failure model and the customers do to the contract book, for the price solvers: GPUs on sale, the
+    on-demand price multiple (the tier's premium) and the share of each month's gross revenue lost to churn and a
+    failed acceptance test (:mod:`neoplan.customers`)."""
+
+    sellable_gpus: int
+    on_demand_price_multiple: float
+    customer_loss_share: np.ndarray | float = 0.0
+    reserved_loss_share: np.ndarray | float = 0.0
+
+
+def _schedule(
+    scenario: Scenario, d: revenue.Dates, prices: np.ndarray, terms: SalesTerms | None = None
+) -> revenue.RevenueSchedule:
+    """The contract book at headline ``prices`` (a column), on the scenario's price path and contract multiple."""
+    return revenue.revenue_schedule(
+        scenario.pricing,
+        scenario.cluster.gpus if terms is None else terms.sellable_gpus,
+        d,
+        usd_per_gpu_hour=prices,
+        price_path=market.scenario_path(scenario, d.go_live_month),
+        reserved_price_multiple=market.reserved_multiple(scenario),
+        on_demand_price_multiple=None if terms is None else terms.on_demand_price_multiple,
+        customer_loss_share=0.0 if terms is None else terms.customer_loss_share,
+        reserved_loss_share=0.0 if terms is None else terms.reserved_loss_share,
+    )
+
+
 def project_npv(
-    scenario: Scenario, d: revenue.Dates, capex_usd: float, opex_fixed: dict[str, np.ndarray], prices: np.ndarray
+    scenario: Scenario,
+    d: revenue.Dates,
+    capex_usd: float,
+    opex_fixed: dict[str, np.ndarray],
+    prices: np.ndarray,
+    terms: SalesTerms | None = None,
 ) -> np.ndarray:
-    """Project NPV at the hurdle rate for each headline price in ``prices`` (1-D) [USD]; financing plays no part."""
-    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=prices[:, None])
+    """Project NPV at the hurdle rate for each headline price in ``prices`` (1-D) [USD]; financing plays no part.
+    ``terms``: the failure model's and customers' effects on the book (:class:`SalesTerms`); None = none."""
+    rev = _schedule(scenario, d, prices[:, None], terms)
     opex = rev.revenue_usd * scenario.opex.sga_rate + sum(opex_fixed.values())
     collected = finance.collections(rev.revenue_usd, scenario.pricing.receivable_days) - opex
     c = _capital_flows(scenario, d)
@@ -198,7 +234,11 @@ the last price reached, below the root."""
 
 
 def _price_curve(
-    scenario: Scenario, d: revenue.Dates, capex_usd: float, opex_fixed: dict[str, np.ndarray]
+    scenario: Scenario,
+    d: revenue.Dates,
+    capex_usd: float,
+    opex_fixed: dict[str, np.ndarray],
+    terms: SalesTerms | None = None,
 ) -> _PriceCurve:
     """:func:`project_npv` as a function of one price, with everything price-independent built once.
 
@@ -207,7 +247,7 @@ def _price_curve(
     revenue that is not affine is a bug here: RuntimeError).
     """
     probe = np.array([[0.0], [1.0], [2.0]])
-    rev = revenue.revenue_schedule(scenario.pricing, scenario.cluster.gpus, d, usd_per_gpu_hour=probe).revenue_usd
+    rev = _schedule(scenario, d, probe, terms).revenue_usd
     at_zero, per_usd = rev[0], rev[1] - rev[0]
     off_line = np.abs(rev[2] - rev[1] - per_usd).max(initial=0.0)
     if off_line > 1e-9 * np.abs(rev[2]).max(initial=0.0) + 1e-6:
@@ -435,11 +475,12 @@ def breakeven_price(
     capex_usd: float,
     opex_fixed: dict[str, np.ndarray],
     max_usd_per_gpu_hour: float = BREAKEVEN_MAX_USD_PER_GPU_HOUR,
+    terms: SalesTerms | None = None,
 ) -> float:
     """Headline price at which project NPV at the hurdle rate is 0 [USD/GPU-h]; 0 if NPV at price 0 is already
-    ≥ 0, nan if none up to the max.
+    ≥ 0, nan if none up to the max. ``terms``: the failure model's and customers' effects (:class:`SalesTerms`).
 
     NPV (:func:`project_npv`) rises with price and, revenue being affine in it, is concave and piecewise linear (tax
     switches on): Newton steps from price 0 land on the root exactly (:meth:`_PriceCurve.root`).
     """
-    return _price_curve(scenario, d, capex_usd, opex_fixed).root(float(max_usd_per_gpu_hour))
+    return _price_curve(scenario, d, capex_usd, opex_fixed, terms).root(float(max_usd_per_gpu_hour))

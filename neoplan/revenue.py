@@ -14,11 +14,12 @@ Contract book (per GPU-hour of the sellable GPUs):
   from go-live whether used or not, so billed hours never fall below it; the
   first contracts pay the reserved price (multiple × headline, or the pinned
   price) for ``reserved_term_months``, and each renewal re-prices to the
-  then-market price: the headline price declined to that date × the reserved
-  multiple;
+  then-market price: the headline price along the price path to that date × the
+  reserved multiple (the multiple: :func:`neoplan.market.reserved_multiple`);
 * **on demand** sells the rest of the use, ``max(utilization − reserved_share, 0)``,
-  ramped in linearly over ``ramp_months`` after go-live, at a price that
-  declines every month at the yearly ``price_decline_per_year`` (compounded);
+  ramped in linearly over ``ramp_months`` after go-live, at the headline price
+  × the on-demand multiple along the price path (:class:`neoplan.market.PricePath`:
+  a flat ``price_decline_per_year`` compounded, or the generation's curve);
 * SLA credits are a share of gross revenue. Hot spares earn nothing.
 
 End of life (``timeline.end_of_life``), when the horizon runs past go-live +
@@ -42,6 +43,7 @@ from typing import Any, cast
 import numpy as np
 
 from .errors import ScenarioError
+from .market import PricePath
 from .scenario import Pricing, Timeline
 from .timebase import DAYS_PER_MONTH, HOURS_PER_MONTH, MONTHS_PER_YEAR, WEEKS_PER_MONTH
 
@@ -254,6 +256,8 @@ class RevenueSchedule:
     sla_credits_usd: np.ndarray
     used_gpu_hours: np.ndarray
     """GPU-hours customers use [GPU-h]: below the billed hours when reserved capacity sits idle (take-or-pay)."""
+    customer_loss_usd: np.ndarray | float = 0.0
+    """Revenue lost to churn after renewals and to a failed acceptance test [USD] (:mod:`neoplan.customers`)."""
 
     @property
     def sold_gpu_hours(self) -> np.ndarray:
@@ -262,8 +266,16 @@ class RevenueSchedule:
 
     @property
     def revenue_usd(self) -> np.ndarray:
-        """Revenue net of SLA credits per month [USD]."""
-        return self.gross_usd - self.sla_credits_usd
+        """Revenue net of SLA credits and customer losses per month [USD]."""
+        return self.gross_usd - self.sla_credits_usd - self.customer_loss_usd
+
+
+def _flat_path(pricing: Pricing, decline: np.ndarray | float | None) -> PricePath:
+    """A flat price path at ``decline`` [fraction per year], else the scenario's flat decline."""
+    rate = pricing.price_decline_per_year if decline is None else decline
+    if rate is None:
+        raise ValueError("pricing.price_decline_per_year is empty (the generation's curve): pass a price_path")
+    return PricePath.flat(rate)
 
 
 def revenue_schedule(
@@ -275,19 +287,31 @@ def revenue_schedule(
     utilization: np.ndarray | float | None = None,
     price_decline_per_year: np.ndarray | float | None = None,
     sla_credit_share: np.ndarray | float | None = None,
+    price_path: PricePath | None = None,
+    reserved_price_multiple: np.ndarray | float | None = None,
+    on_demand_price_multiple: np.ndarray | float | None = None,
+    customer_loss_share: np.ndarray | float = 0.0,
+    reserved_loss_share: np.ndarray | float = 0.0,
 ) -> RevenueSchedule:
     """Monthly contract book for ``sellable_gpus`` GPUs.
 
-    ``usd_per_gpu_hour``, ``utilization`` and ``price_decline_per_year`` override
-    the scenario's values and may be arrays of shape ``(n, 1)`` to evaluate n cases at once;
-    ``d`` may hold per-case dates (:class:`CaseDates`). ``sla_credit_share`` [fraction of gross revenue]
-    overrides ``pricing.sla_credit_share``, a float or one share per case and month (n, months).
+    ``usd_per_gpu_hour``, ``utilization``, ``reserved_price_multiple`` and ``on_demand_price_multiple`` override
+    the scenario's values and may be arrays of shape ``(n, 1)`` to evaluate n cases at once; ``d`` may hold
+    per-case dates (:class:`CaseDates`). The price path is ``price_path``, else a flat ``price_decline_per_year``
+    (an override, else the scenario's; the caller passes a path when the scenario follows its generation's curve).
+    ``pricing.reserved_price_multiple`` empty needs ``reserved_price_multiple`` (the platform's, from
+    :func:`neoplan.market.reserved_multiple`). ``sla_credit_share`` [fraction of gross revenue] overrides
+    ``pricing.sla_credit_share``, a float or one share per case and month (n, months); ``customer_loss_share``
+    [fraction of gross revenue] and ``reserved_loss_share`` [fraction of the reserved book's gross revenue] are
+    lost to a failed acceptance test and to churn at renewals (:mod:`neoplan.customers`), likewise.
     """
     p0 = np.asarray(pricing.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour, dtype=float)
     util = np.asarray(pricing.utilization if utilization is None else utilization, dtype=float)
-    decline = np.asarray(
-        pricing.price_decline_per_year if price_decline_per_year is None else price_decline_per_year, dtype=float
-    )
+    path = price_path if price_path is not None else _flat_path(pricing, price_decline_per_year)
+    res_multiple = pricing.reserved_price_multiple if reserved_price_multiple is None else reserved_price_multiple
+    if res_multiple is None:
+        raise ValueError("pricing.reserved_price_multiple is empty: pass the platform's reserved_price_multiple")
+    od_multiple = pricing.on_demand_price_multiple if on_demand_price_multiple is None else on_demand_price_multiple
     months, reserved = d.months, pricing.reserved_share
     capacity = sellable_gpus * HOURS_PER_MONTH
     live = d.live_share  # from go-live, in service
@@ -296,10 +320,10 @@ def revenue_schedule(
     sold_on_demand = capacity * np.maximum(util - reserved, 0.0) * ramped  # on demand sells the rest of the use
     used = capacity * np.minimum(util, reserved) * live + sold_on_demand
 
-    since, kept = d.cluster_months, 1.0 - decline  # price kept after a year
-    on_demand_price = p0 * pricing.on_demand_price_multiple * kept ** (since / MONTHS_PER_YEAR)
+    since = d.cluster_months
+    on_demand_price = p0 * od_multiple * path.index(since / MONTHS_PER_YEAR)
     renewed = np.floor(since / pricing.reserved_term_months) * pricing.reserved_term_months
-    reserved_price = p0 * pricing.reserved_price_multiple * kept ** (renewed / MONTHS_PER_YEAR)
+    reserved_price = p0 * np.asarray(res_multiple, dtype=float) * path.index(renewed / MONTHS_PER_YEAR)
     if pricing.reserved_usd_per_gpu_hour is not None:  # pinned for the first contracts; renewals at the market
         first_term = (cluster_index(months, d) == 0) & (since < pricing.reserved_term_months)
         reserved_price = np.where(first_term, pricing.reserved_usd_per_gpu_hour, reserved_price)
@@ -307,7 +331,8 @@ def revenue_schedule(
     schedules = (sold_reserved, sold_on_demand, on_demand_price, reserved_price, used)
     if len({a.shape for a in schedules}) > 1:  # e.g. one case's dates and n prices
         sold_reserved, sold_on_demand, on_demand_price, reserved_price, used = np.broadcast_arrays(*schedules)
-    gross = sold_reserved * reserved_price + sold_on_demand * on_demand_price
+    reserved_gross = sold_reserved * reserved_price
+    gross = reserved_gross + sold_on_demand * on_demand_price
     return RevenueSchedule(
         reserved_gpu_hours=sold_reserved,
         on_demand_gpu_hours=sold_on_demand,
@@ -316,6 +341,7 @@ def revenue_schedule(
         gross_usd=gross,
         sla_credits_usd=gross * (pricing.sla_credit_share if sla_credit_share is None else sla_credit_share),
         used_gpu_hours=used,
+        customer_loss_usd=gross * customer_loss_share + reserved_gross * reserved_loss_share,
     )
 
 
@@ -331,6 +357,11 @@ def sales_schedule(
     token_share: np.ndarray | float = 0.0,
     token_usd_per_gpu_hour: np.ndarray | float = 0.0,
     token_price_decline_per_year: np.ndarray | float = 0.0,
+    price_path: PricePath | None = None,
+    reserved_price_multiple: np.ndarray | float | None = None,
+    on_demand_price_multiple: np.ndarray | float | None = None,
+    customer_loss_share: np.ndarray | float = 0.0,
+    reserved_loss_share: np.ndarray | float = 0.0,
 ) -> RevenueSchedule:
     """The contract book of GPU-hours rented and GPU-hours served as tokens, ``token_share`` of them tokens.
 
@@ -339,8 +370,15 @@ def sales_schedule(
     GPU-hour × the price per token, :mod:`neoplan.inference`), declining at ``token_price_decline_per_year``; a
     pinned reserved GPU-hour price does not apply to it. Hours are the same on both sides, so the schedule is the
     ``token_share``-weighted sum of the two books (prices are then GPU-hour equivalents). With no token share it is
-    :func:`revenue_schedule` itself. Arguments broadcast as there (``(n, 1)`` columns for n cases).
+    :func:`revenue_schedule` itself. Arguments broadcast as there (``(n, 1)`` columns for n cases). The GPU-hour
+    book runs on ``price_path`` (else the flat ``price_decline_per_year``); both books take the on-demand and
+    reserved multiples and the customer losses (the same customers, tier and contracts).
     """
+    contracts: dict[str, Any] = {
+        "reserved_price_multiple": reserved_price_multiple,
+        "customer_loss_share": customer_loss_share,
+        "reserved_loss_share": reserved_loss_share,
+    }
     hours = revenue_schedule(
         pricing,
         sellable_gpus,
@@ -349,6 +387,9 @@ def sales_schedule(
         utilization=utilization,
         price_decline_per_year=price_decline_per_year,
         sla_credit_share=sla_credit_share,
+        price_path=price_path,
+        on_demand_price_multiple=on_demand_price_multiple,
+        **contracts,
     )
     share = np.asarray(token_share, dtype=float)
     if not np.any(share > 0):
@@ -361,6 +402,8 @@ def sales_schedule(
         utilization=utilization,
         price_decline_per_year=token_price_decline_per_year,
         sla_credit_share=sla_credit_share,
+        on_demand_price_multiple=on_demand_price_multiple,
+        **contracts,
     )
     kept = 1.0 - share
     return RevenueSchedule(
@@ -378,4 +421,5 @@ def schedule_arrays(schedule: RevenueSchedule) -> tuple[np.ndarray, ...]:
         schedule.gross_usd,
         schedule.sla_credits_usd,
         schedule.used_gpu_hours,
+        np.broadcast_to(schedule.customer_loss_usd, np.shape(schedule.gross_usd)),
     )

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from pydantic.fields import FieldInfo
 
 from .errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
-from .pricebook import DATA_DIR, MAX_UNIT_PRICE_USD, assumed, assumed_count
+from .pricebook import DATA_DIR, MAX_UNIT_PRICE_USD, assumed, assumed_count, default_rentals
 
 SCHEMA_VERSION = 1
 SCENARIOS_DIR = DATA_DIR / "scenarios"
@@ -102,6 +102,14 @@ class Cluster(_Section):
         le=0.5,
         json_schema_extra={"unit": "fraction"},
         description="Hot-spare servers bought on top, as a share of servers [fraction]; they earn nothing.",
+    )
+
+    held_back_trays_per_rack: int = Field(
+        0,
+        ge=0,
+        le=8,
+        description="Compute trays of each rack-scale (NVL72) rack kept out of sale as in-rack spares [count]; they "
+        "cover the first trays down in their rack. 0 for HGX servers.",
     )
 
     @model_validator(mode="after")
@@ -323,6 +331,27 @@ class Facility(_Section):
         "they remove]; counted as IT load.",
     )
 
+    cooling_plant: Literal["tenant", "colocation"] = Field(
+        "tenant",
+        description="Who supplies the CDUs and the facility-water loop of liquid-cooled racks: tenant (the plan buys "
+        "CDUs and loop hook-ups as capex) or colocation (no such capex; the colocation charges the liquid-cooling "
+        "premium on the liquid-cooled racks' kW).",
+    )
+    liquid_colo_premium: float = Field(
+        assumed("facility.liquid_colo_premium"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Colocation price premium per kW of liquid-cooled racks when the colocation supplies their "
+        "cooling plant [fraction of the colocation price].",
+    )
+    air_cooled_rack_limit_kw: float = Field(
+        assumed("facility.air_cooled_rack_limit_kw"),
+        ge=5,
+        le=100,
+        description="Highest compute-rack power air cooling handles; above it the result warns [kW].",
+    )
+
     @model_validator(mode="after")
     def _idle_below_busy(self) -> Facility:
         if self.idle_power_share > self.busy_power_share:
@@ -387,6 +416,13 @@ class Opex(_Section):
         le=1,
         json_schema_extra={"unit": "fraction"},
         description="Sales, general and administrative costs [fraction of revenue].",
+    )
+    opensm_engineering_fte: float = Field(
+        assumed("opex.opensm_engineering_fte"),
+        ge=0,
+        le=10,
+        description="Engineering time an OpenSM subnet manager needs instead of a UFM licence (REST wrapper, fabric "
+        "tooling, upgrades) [FTE]; paid at the staff cost, as software opex.",
     )
     escalation_per_year: float = Field(
         assumed("opex.escalation_per_year"),
@@ -549,11 +585,11 @@ class Pricing(_Section):
     """What customers pay."""
 
     usd_per_gpu_hour: float = Field(
-        assumed("pricing.usd_per_gpu_hour"),
+        default_rentals()["h100-sxm"].usd_per_gpu_hour,
         ge=0,
         le=100,
-        description="On-demand price of a GPU-hour at go-live [USD/GPU-hour]; default near the H100 neocloud "
-        "on-demand index of 2026-10 ($2.81).",
+        description="On-demand price of a GPU-hour at go-live [USD/GPU-hour]; default the H100 neocloud on-demand "
+        "index of 2026-10 (the on-demand row of data/rental_contracts.csv).",
     )
     utilization: float = Field(
         assumed("pricing.utilization"),
@@ -572,40 +608,40 @@ class Pricing(_Section):
         description="Share of sellable GPUs under take-or-pay contracts, paid for from go-live whether used or "
         "not; each renewal re-prices to the then-market price [fraction].",
     )
-    reserved_price_multiple: float = Field(
-        assumed("pricing.reserved_price_multiple"),
+    reserved_price_multiple: float | None = Field(
+        None,
         ge=0,
         le=5,
-        description="Reserved price as a multiple of the headline price [ratio]; "
-        f"{assumed('pricing.reserved_price_multiple'):g} × ${assumed('pricing.usd_per_gpu_hour'):.2f} ≈ the 1-year "
-        "contract index of 2026-03 ($2.35).",
+        description="Reserved price as a multiple of the headline price [ratio]; empty = the platform's contract "
+        "price for the reserved term ÷ its on-demand price (data/rental_contracts.csv: 1- and 3-year rows, a term "
+        "between them interpolated geometrically).",
     )
     reserved_usd_per_gpu_hour: float | None = Field(
         None,
         ge=0,
         le=100,
         description="Pinned price of the first reserved contracts [USD/GPU-hour]; renewals re-price to the market "
-        "(multiple × declined headline); empty = multiple × headline.",
+        "(multiple × headline × the price path to that date); empty = multiple × headline.",
     )
     reserved_term_months: int = Field(
         assumed_count("pricing.reserved_term_months"),
         ge=1,
         le=120,
         description="Length of reserved contracts before renewal at the then-market price: the headline price "
-        "declined to that date × the reserved multiple [months].",
+        "along the price path to that date × the reserved multiple; 12 and 36 months take the 1- and 3-year "
+        "contract prices [months].",
     )
     on_demand_price_multiple: float = Field(
         1.0, ge=0, le=5, description="On-demand price as a multiple of the headline price [ratio]."
     )
-    price_decline_per_year: float = Field(
-        assumed("pricing.price_decline_per_year"),
+    price_decline_per_year: float | None = Field(
+        None,
         ge=0,
         le=0.95,
         json_schema_extra={"unit": "fraction"},
-        description="Yearly fall of on-demand and renewal prices [fraction]; "
-        f"{assumed('pricing.price_decline_per_year'):g} leaves "
-        f"{100 * (1 - assumed('pricing.price_decline_per_year')) ** 5:.0f} % of the price after 5 years, "
-        "as in Latent Space's worked example (2024-10); 2024 saw falls of 40 % and more.",
+        description="Flat yearly fall of on-demand and renewal prices [fraction]; empty = the platform "
+        "generation's curve by year of age (data/price_curves.csv), the age at go-live taken from the price "
+        "book's date plus the go-live month.",
     )
     ramp_months: int = Field(
         assumed_count("pricing.ramp_months"),
@@ -783,8 +819,24 @@ class Operations(_Section):
         assumed("operations.performance_elasticity"),
         ge=0,
         le=3,
-        description="Price change per unit change of delivered performance and goodput [ratio]; 1 = customers "
-        "pay the same per unit of work, 0 = they pay the headline price whatever the cluster delivers.",
+        description="Price change per unit change of delivered performance the customer cannot see at signature "
+        "(fabric, rank placement, storage) [ratio]; 1 = customers pay the same per unit of work, 0 = the headline "
+        "price whatever the cluster delivers. Reliability moves the market tier instead (customers section).",
+    )
+    early_life_hazard_multiple: float = Field(
+        assumed("operations.early_life_hazard_multiple"),
+        ge=1,
+        le=1000,
+        description="Failure rate of new hardware at power-on as a multiple of the burned-in rate [ratio]; it decays "
+        "with the early-life time constant, and burn-in ages the hardware before customers see it.",
+    )
+    four_nic_refusal_share: float = Field(
+        assumed("operations.four_nic_refusal_share"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of customers who refuse servers with 4 back-end NICs instead of 8 [fraction]; a lost "
+        "segment slows filling (utilization), it does not cut the price.",
     )
     sla_credits: Literal["failure_model", "fixed_share"] = Field(
         "failure_model",
@@ -816,6 +868,107 @@ class Operations(_Section):
     nccl_topo_file: bool = Field(True, description="NCCL_TOPO_FILE inside VMs (else ~50 % bandwidth).")
 
 
+class Customers(_Section):
+    """What customers do about the cluster's record: the market tier it earns, churn at renewal and the acceptance
+    test (:mod:`neoplan.customers`). Tiers are positioned by first-year goodput against the same cluster run the
+    reference way (silver = the reference way, the index price)."""
+
+    tier_gap: float = Field(
+        assumed("customers.tier_gap"),
+        ge=0,
+        le=0.5,
+        json_schema_extra={"unit": "fraction"},
+        description="First-year goodput gap between adjacent market tiers (bronze, silver, gold), relative to the "
+        "reference way of running [fraction]; 0 = any shortfall is bronze and any gain gold.",
+    )
+    churn_gold_per_year: float = Field(
+        assumed("customers.churn_gold_per_year"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Reserved customers lost per year at renewal by a gold-tier operator [fraction].",
+    )
+    churn_silver_per_year: float = Field(
+        assumed("customers.churn_silver_per_year"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Reserved customers lost per year at renewal by a silver-tier operator [fraction].",
+    )
+    churn_bronze_per_year: float = Field(
+        assumed("customers.churn_bronze_per_year"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Reserved customers lost per year at renewal by a bronze-tier operator [fraction].",
+    )
+    premium_gold: float = Field(
+        assumed("customers.premium_gold"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="On-demand (list) price premium of a gold-tier operator over the index [fraction]; reserved "
+        "contracts sell at the same nominal price whatever the tier.",
+    )
+    discount_bronze: float = Field(
+        assumed("customers.discount_bronze"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="On-demand (list) price discount of a bronze-tier operator under the index [fraction].",
+    )
+    idle_months: float = Field(
+        assumed("customers.idle_months"),
+        ge=0,
+        le=24,
+        description="Months a churned customer's capacity sits unsold before a new contract [months].",
+    )
+    reacquisition_months: float = Field(
+        assumed("customers.reacquisition_months"),
+        ge=0,
+        le=24,
+        description="Cost of winning a replacement customer, in months of the churned customer's revenue [months].",
+    )
+    acceptance_test_days: float = Field(
+        assumed("customers.acceptance_test_days"),
+        ge=0,
+        le=60,
+        description="Length of the customer's acceptance test at go-live, at full scale [days]; 0 = no test.",
+    )
+    acceptance_pass_probability: float = Field(
+        assumed("customers.acceptance_pass_probability"),
+        ge=0,
+        le=0.999,
+        json_schema_extra={"unit": "fraction"},
+        description="Chance a burned-in cluster at its steady failure rate passes the acceptance test: the test "
+        "allows that quantile of its interruptions [fraction].",
+    )
+    acceptance_retest_days: float = Field(
+        assumed("customers.acceptance_retest_days"),
+        ge=0,
+        le=90,
+        description="Delay of go-live revenue when the acceptance test fails: find and replace the failing parts, "
+        "test again [days].",
+    )
+    acceptance_failure_credit: float = Field(
+        assumed("customers.acceptance_failure_credit"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Credit owed when the acceptance test fails [fraction of one month's revenue].",
+    )
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Customers:
+        if not self.churn_gold_per_year <= self.churn_silver_per_year <= self.churn_bronze_per_year:
+            raise ValueError(
+                "customers: churn must not fall from gold to bronze (churn_gold_per_year ≤ churn_silver_per_year ≤ "
+                f"churn_bronze_per_year), got {self.churn_gold_per_year:g}, {self.churn_silver_per_year:g}, "
+                f"{self.churn_bronze_per_year:g}"
+            )
+        return self
+
+
 class Scenario(_Section):
     """A whole plan: cluster, node, fabric, storage, facility, opex, financing, pricing, timeline."""
 
@@ -834,6 +987,9 @@ class Scenario(_Section):
     timeline: Timeline = Field(default_factory=Timeline, description="Schedule and horizon.")
     operations: Operations = Field(
         default_factory=Operations, description="Failures, recovery, performance and readiness."
+    )
+    customers: Customers = Field(
+        default_factory=Customers, description="Market tier, churn at renewal and the acceptance test."
     )
     prices_as_of: Literal["2024-10", "2026-11"] = Field(
         "2024-10",

@@ -38,7 +38,7 @@ from .design import Design, design_at_count
 from .engine import Drivers, run_cases
 from .errors import ScenarioError
 from .fabric.backend import TOPOLOGIES
-from .model import levelised, operating, token_figures
+from .model import levelised, operating, sales_terms, token_figures
 from .pricebook import default_platforms
 from .profiles import apply, book_for, platform_changes, validated
 from .scenario import Scenario
@@ -340,7 +340,8 @@ def _rows(number: int, changes: dict[str, object], base: Scenario, space: Space,
     opex_fixed = {k: v[0] for k, v in cases.opex_by_category.items() if k != "sga"}
     sold = (cases.revenue.reserved_gpu_hours + cases.revenue.on_demand_gpu_hours)[0]
     tco, breakeven = levelised(scenario, op, capex, opex_fixed, sold)
-    per_token = token_figures(scenario, op.tokens, op.report, op.dates, capex, opex_fixed, sold)
+    terms = sales_terms(scenario, op.dates, op.customers)
+    per_token = token_figures(scenario, op.tokens, op.report, op.dates, capex, opex_fixed, sold, terms)
     fixed = {
         **key,
         "gpus": plan.gpus,

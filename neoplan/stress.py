@@ -1,7 +1,7 @@
 """Investor stress test: tornado, two-way grids, Monte Carlo and break-even solvers.
 
 Every tool here re-runs the monthly engine of one sized design (:func:`neoplan.engine.run_cases`)
-for many cases at once: each case is one set of values of the nineteen **drivers** below, and the
+for many cases at once: each case is one set of values of the twenty-three **drivers** below, and the
 engine works on arrays of cases × months, never looping over cases. The design itself (BoM,
 fabric, site, hence capex) depends on none of the drivers, so it is sized once by ``evaluate``.
 With every driver at the scenario's value a case reproduces ``evaluate`` (to rounding: the same code path).
@@ -16,12 +16,14 @@ profile can carry.
 Drivers (``DRIVERS``): one row each of ``data/stress_drivers.csv`` (:class:`DriverSpec`), one per field of
 :class:`neoplan.engine.Drivers` — price, price decline, utilization, capex multiple, interest rate, debt share,
 power price, PUE, colocation price, delivery delay, useful life, residual value, MTBF multiple, detection time,
-performance penalty, token share, token price, token price decline and serving load factor — in the scenario's
-units (fractions, USD, months).
+performance penalty, token share, token price, token price decline and serving load factor, reserved price, SG&A,
+hardware support and staff — in the scenario's units (fractions, USD, months).
 
 Each driver has a **range** (low, high; default rules in the table, with their reasoning, source, date and basis;
 the residual value's follows the low and high of the platform's resale curve at the first sale when the scenario
-uses the curve, ``data/residual_values.csv``) used by the tornado and the grid axes, and a **distribution** for
+uses the curve, ``data/residual_values.csv``; the price decline's the price curve's low and high rows, the reserved
+price's the contract sources of its term, an estimated on-demand row's the price's, ``data/price_curves.csv`` and
+``data/rental_contracts.csv``: :func:`_bands`) used by the tornado and the grid axes, and a **distribution** for
 the Monte Carlo built from the same range (the table's default: triangular for every driver):
 
 * ``triangular``: minimum low, mode the scenario's value (clipped into the range), maximum high;
@@ -70,7 +72,7 @@ import numpy as np
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import Field, ValidationInfo, field_validator
 
-from . import formats, residual
+from . import formats, market, residual, revenue
 from .datafile import DATA_DIR, SourcedRow, read_rows
 from .engine import Drivers
 from .errors import DataError
@@ -111,10 +113,12 @@ MIN_DEBT_SHARE = 0.001
 # --- drivers ---------------------------------------------------------------------------------------
 
 DRIVERS_FILE = DATA_DIR / "stress_drivers.csv"
-Rule = Literal["scale", "shift", "set", "curve"]
-"""How a default range end follows the scenario's value ``b``: ``b × by``, ``b + by``, ``by`` itself, or (``curve``,
-the residual value) the low or high of the resale curve at the first sale when the scenario follows the curve,
-else ``b + by``."""
+Rule = Literal["scale", "shift", "set", "curve", "market"]
+"""How a default range end follows the scenario's value ``b``: ``b × by``, ``b + by``, ``by`` itself, or the low or
+high of the range the data spans for this scenario (:func:`_bands`): ``curve`` (the residual value's resale curve,
+when the scenario follows it) falls back to ``b + by``, ``market`` (price curves and contracts) to ``b × by``."""
+BANDED = ("curve", "market")
+"""Rules that take the data's band when it has one."""
 
 
 class DriverSpec(SourcedRow):
@@ -184,19 +188,19 @@ class DriverSpec(SourcedRow):
     def low(self, base: float, band: tuple[float, float] | None = None) -> float:
         """Default low end around the scenario's value ``base`` [unit], before the bounds clip it; ``band`` is the
         (low, high) of a ``curve`` rule, None when the scenario does not follow a curve."""
-        value = band[0] if self.low_rule == "curve" and band is not None else _apply(self.low_rule, self.low_by, base)
+        value = band[0] if self.low_rule in BANDED and band is not None else _apply(self.low_rule, self.low_by, base)
         return value if self.low_min is None else max(value, self.low_min)
 
     def high(self, base: float, band: tuple[float, float] | None = None) -> float:
         """Default high end around the scenario's value ``base`` [unit], before the bounds clip it (``band``: as
         :meth:`low`)."""
-        value = (
-            band[1] if self.high_rule == "curve" and band is not None else _apply(self.high_rule, self.high_by, base)
-        )
+        value = band[1] if self.high_rule in BANDED and band is not None else _apply(self.high_rule, self.high_by, base)
         return value if self.high_max is None else min(value, self.high_max)
 
 
 def _apply(rule: Rule, by: float, base: float) -> float:
+    if rule == "market":  # no band: a quoted index keeps its ± rule
+        return base * by
     return base * by if rule == "scale" else by if rule == "set" else base + by  # shift, or a curve's fallback
 
 
@@ -259,9 +263,22 @@ def _scenario(source: Scenario | Result) -> Scenario:
 
 
 def _bands(scenario: Scenario) -> dict[str, tuple[float, float]]:
-    """(low, high) of the drivers with a ``curve`` rule, when the scenario follows the curve."""
+    """(low, high) of the drivers with a ``curve`` or ``market`` rule where the data has a range for the scenario:
+    the resale curve at the first sale when the scenario follows it (``residual_value_share``); the price curve's
+    low and high rows averaged as the driver (``price_decline_per_year``); the contract sources of the reserved term
+    (``reserved_price_multiple``); an estimated on-demand row's sources (``usd_per_gpu_hour``; none for a quoted
+    index) (:mod:`neoplan.residual`, :mod:`neoplan.market`)."""
+    out: dict[str, tuple[float, float]] = {}
     curve = residual.curve_of(scenario)
-    return {} if curve is None else {"residual_value_share": curve.band_at(residual.first_sale_age_months(scenario))}
+    if curve is not None:
+        out["residual_value_share"] = curve.band_at(residual.first_sale_age_months(scenario))
+    go_live = revenue.dates(scenario.timeline).go_live_month
+    out["price_decline_per_year"] = market.decline_spread(scenario, go_live)
+    out["reserved_price_multiple"] = market.reserved_multiple_range(scenario)
+    on_demand = market.on_demand_range(scenario)
+    if on_demand is not None:
+        out["usd_per_gpu_hour"] = on_demand
+    return out
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from annotated_types import Ge, Le
 
 import neoplan
 from neoplan import Result, metrics
+from neoplan.advice import flip_text, recommendations, value_text
 from neoplan.charts.operations import choices_figure, gpu_hours_figure, interruptions_figure, lost_time_figure
 from neoplan.operations import OperationsReport, breakeven_performance_loss
 from neoplan.scenario import Scenario, ScenarioError, deep_merge, scenario_from_dict, scenario_json
@@ -23,7 +24,7 @@ from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario
 from ui.widgets import chart, compact_metrics, current_value, field_info, field_input, keep, metric_cards
 
 TABS_KEY = "operations.tab"
-TABS = ["Reliability", "Effect of each choice", "Readiness checklist"]
+TABS = ["Reliability", "Effect of each choice", "Readiness checklist", "The article's advice"]
 KPI_KEY = "operations_kpis"
 DETAIL_KEY = "operations_details"
 CHECKLIST = {  # the readiness checklist: scenario fields operations.<item> (True = done) and their labels
@@ -62,6 +63,8 @@ CAUSE_NAMES = {
     "gpudirect": "GPUDirect RDMA and OFED",
     "vm_topology": "NCCL topology inside VMs",
     "topology_conf": "SLURM topology.conf",
+    "storage_network": "Storage on the back end (GPU 0's NIC)",
+    "small_file_storage": "Self-built storage (small files)",
 }
 SLA_SOURCES = {"failure_model": "The failure model (downtime)", "fixed_share": "A fixed share of revenue"}
 SUBNET_MANAGERS = {"ufm": "UFM (licence per NIC)", "opensm": "OpenSM"}
@@ -347,6 +350,14 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
         st.subheader("Burn-in")
         field_input("timeline.integration_burn_in_weeks", "OEM integration burn-in [weeks]", step=0.5)
         field_input("timeline.onsite_burn_in_days", "On-site burn-in [days]", step=1.0, fmt="%.1f")
+        field_input("operations.early_life_hazard_multiple", "New hardware fails [× the steady rate]", step=1.0)
+        if result is not None and result.platform.rack_scale:
+            st.subheader("Rack-scale failure domain")
+            field_input("cluster.held_back_trays_per_rack", "Trays held back per rack [count]")
+            st.caption(
+                "A rack with more than two trays down is cordoned whole (CoreWeave's rule); held-back trays are "
+                "not sold and cover the first trays down in their rack."
+            )
         st.subheader("SLA credits")
         field_input("operations.sla_credits", "SLA credits from", options_labels=SLA_SOURCES)
         if get_scenario().operations.sla_credits == "fixed_share":
@@ -447,8 +458,9 @@ def choices_tab(result: Result | None, report: OperationsReport | None, base: di
             c1.metric(
                 "Price factor",
                 fmt.ratio(report.price_factor),
-                help="Steady-state multiplier on the achievable price: delivered performance × goodput against "
-                "the reference way of running the cluster, through the elasticity.",
+                help="Multiplier on the achievable price: the delivered performance customers cannot see at "
+                "signature (fabric, rank placement, storage), through the elasticity. Reliability moves the "
+                "market tier instead (The article's advice tab); 4 NICs lose customers, not price.",
             )
             c2.metric(
                 "Utilization factor",
@@ -525,6 +537,86 @@ def choices_tab(result: Result | None, report: OperationsReport | None, base: di
         )
 
 
+@st.cache_data(max_entries=32, show_spinner="Testing each recommendation on this scenario …")
+def _advice(scenario_text: str) -> pd.DataFrame:
+    """:func:`neoplan.advice.recommendations` of the scenario (JSON), once per scenario."""
+    return recommendations(scenario_from_dict(json.loads(scenario_text)))
+
+
+def advice_tab(result: Result | None) -> None:
+    """The article's recommendations tested on the scenario: NPV difference and the input at which each flips."""
+    left, right = st.columns([1, 2.6], gap="large")
+    with left:
+        st.subheader("Customers")
+        field_input("customers.tier_gap", "Goodput gap between market tiers [%]", step=0.5)
+        field_input("customers.premium_gold", "Gold-tier on-demand premium [%]", step=1.0)
+        field_input("customers.churn_silver_per_year", "Churn at renewal, silver tier [% a year]", step=1.0)
+        field_input("customers.idle_months", "Idle months after a churned customer", step=0.5)
+        field_input("customers.acceptance_test_days", "Acceptance test [days]", step=1.0)
+        field_input("operations.four_nic_refusal_share", "Customers refusing 4 NICs [%]", step=5.0)
+        field_input("opex.opensm_engineering_fte", "OpenSM engineering [FTE]", step=0.05)
+    if result is None or result.customers is None:
+        return
+    c = result.customers
+    with right:
+        with st.container(key=f"{DETAIL_KEY}_advice"):
+            c1, c2, c3, c4 = st.columns(4)
+            c1.metric(
+                "Market tier",
+                f"{c.tier} ({c.tier_position:.2f})",
+                help="First-year goodput against the same cluster run the reference way (silver, the index price): "
+                "a tier gap above is gold, below bronze.",
+            )
+            c2.metric(
+                "On-demand premium", fmt.pct(c.on_demand_premium, 1), help="List price over the index at this tier."
+            )
+            c3.metric(
+                "Churn at renewal",
+                fmt.pct(c.churn_per_year, 1) + " /year",
+                help=f"Reserved customers lost a year from the first renewal on; the book loses "
+                f"{fmt.pct(c.churn_loss_share, 2)} of its revenue a month to idle capacity and winning new ones.",
+            )
+            c4.metric(
+                "Acceptance test fails",
+                fmt.pct(c.acceptance_failure_probability, 1),
+                help=f"Chance the customer's acceptance test at go-live fails; expected loss "
+                f"{c.acceptance_loss_months:.2f} months of revenue (delay and credit).",
+            )
+        table = _advice(scenario_json(result.scenario))
+        shown = pd.DataFrame(
+            {
+                "Recommendation": table["recommendation"],
+                "Recommended": table["recommended"],
+                "Alternative": table["alternative"],
+                "NPV difference": table["npv_difference_usd"],
+                "Wins": table["wins"].map(lambda w: fmt.NA if pd.isna(w) else ("yes" if w else "no")),
+                "Decided by": table["lever"],
+                "Model": [
+                    value_text(None if pd.isna(v) else float(v), u)
+                    for v, u in zip(table["model_value"], table["unit"], strict=True)
+                ],
+                "Flips at": [flip_text(row) for _, row in table.iterrows()],
+                "How the model prices it": table["channel"],
+            }
+        )
+        st.dataframe(
+            shown,
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "Recommendation": st.column_config.TextColumn(width="large"),
+                "NPV difference": fmt.dollar_column(),
+            },
+        )
+        st.caption(
+            "Each recommendation of the SemiAnalysis playbook re-runs the whole model twice, with the recommended "
+            "choice and with the alternative, everything else as this scenario has it; NPV difference = "
+            "recommended − alternative at the hurdle rate. 'Decided by' is the input the result turns on, "
+            "'Model' its value here and 'Flips at' the value at which the two tie (for a price premium: what the "
+            "dearer alternative would have to charge more to break even)."
+        )
+
+
 def readiness_tab(result: Result | None, report: OperationsReport | None, base: dict[str, Any]) -> None:
     """The checklist: a checkbox per item, saved in the scenario, each with its priced effect."""
     st.caption(
@@ -572,13 +664,13 @@ with st.container():  # everything above the tabs in one block, so a message com
     if result is not None:
         metric_cards(KPI_KEY, [metrics.cards(base, KPIS)], font_rem=1.5, per_row=3)  # 6 a row cut the labels
 
-for name in ("reliability", "choices"):
+for name in ("reliability", "choices", "advice"):
     compact_metrics(f"{DETAIL_KEY}_{name}", 1.2)
 # Only the open tab runs (on_change="rerun"; .open is None where Streamlit tracks no tab state, and all run): pricing
 # every alternative re-runs the model some 25 times, which only the two tabs that show it wait for. keep() brings
 # the user back to the tab they left.
 keep(TABS_KEY, TABS[0])
-tab_rel, tab_choices, tab_ready = st.tabs(TABS, key=TABS_KEY, on_change="rerun")
+tab_rel, tab_choices, tab_ready, tab_advice = st.tabs(TABS, key=TABS_KEY, on_change="rerun")
 if tab_rel.open is not False:
     with tab_rel:
         reliability_tab(result, report)
@@ -588,3 +680,6 @@ if tab_choices.open is not False:
 if tab_ready.open is not False:
     with tab_ready:
         readiness_tab(result, report, base)
+if tab_advice.open is not False:
+    with tab_advice:
+        advice_tab(result)

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
+from annotated_types import Ge, Le
 
-from neoplan import formats, inference, metrics, revenue
+from neoplan import formats, inference, market, metrics, revenue
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
+from neoplan.errors import ScenarioError
 from neoplan.model import Result
-from neoplan.pricebook import assumed
-from neoplan.scenario import Pricing, scenario_json
+from neoplan.pricebook import assumed, rental_contracts
+from neoplan.scenario import Pricing, Scenario, scenario_json
 from ui.format import plain
 from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
-from ui.widgets import chart, field_input, metric_cards
+from ui.widgets import chart, field_info, field_input, metric_cards
 
 PIN = "pricing.reserved_usd_per_gpu_hour"
 PIN_KEY = WIDGET_PREFIX + PIN
@@ -32,8 +36,117 @@ def _implied_reserved_price(result: Result | None = None) -> float:
     if result is not None and result.scenario.pricing.reserved_usd_per_gpu_hour is None:
         prices = result.ops.revenue.reserved_usd_per_gpu_hour
         return float(prices[min(int(result.ops.dates.go_live_month), prices.size - 1)])
-    p = get_scenario().pricing
-    return p.usd_per_gpu_hour * p.reserved_price_multiple
+    scenario = get_scenario()
+    return scenario.pricing.usd_per_gpu_hour * _data_value(scenario, "pricing.reserved_price_multiple")
+
+
+FROM_DATA = {  # optional fields whose empty value means "from the market data", and the switch's label
+    "pricing.reserved_price_multiple": "Contract price of the term (data/rental_contracts.csv)",
+    "pricing.price_decline_per_year": "Generation's curve (data/price_curves.csv)",
+}
+
+
+def _data_value(scenario: Scenario, path: str) -> float:
+    """What the market data gives ``path`` when it is empty: the contract multiple, or the curve's average decline
+    over the first cluster's life [ratio or fraction]; the field's own value when it is set."""
+    try:
+        if path == "pricing.reserved_price_multiple":
+            return market.reserved_multiple(scenario)
+        go_live = revenue.dates(scenario.timeline).go_live_month
+        return market.scenario_average_decline(scenario, go_live)
+    except ScenarioError:  # a platform the market data does not know: the model reports it
+        return 0.0
+
+
+def _shown(path: str, value: float) -> float:
+    """A field value as its widget shows it: fractions in percent."""
+    fraction = (field_info(path)[0].json_schema_extra or {}).get("unit") == "fraction"  # type: ignore[union-attr]
+    return round(100.0 * value, 6) if fraction else round(value, 6)
+
+
+def _stored(path: str, shown: float) -> float:
+    fraction = (field_info(path)[0].json_schema_extra or {}).get("unit") == "fraction"  # type: ignore[union-attr]
+    return shown / 100.0 if fraction else shown
+
+
+def _on_from_data(path: str) -> None:
+    if st.session_state[WIDGET_PREFIX + path + ".from_data"]:
+        update_field(path, None)
+    else:
+        update_field(path, _stored(path, float(st.session_state[WIDGET_PREFIX + path])))
+
+
+def _on_own_value(path: str) -> None:
+    update_field(path, _stored(path, float(st.session_state[WIDGET_PREFIX + path])))
+
+
+def data_or_own_input(path: str, label: str, step: float, fmt: str) -> None:
+    """A switch "from the market data" and the number itself: while the switch is on the field is empty and the
+    number shows what the data gives; off, the number is the scenario's own (see :data:`FROM_DATA`)."""
+    scenario, key, switch = get_scenario(), WIDGET_PREFIX + path, WIDGET_PREFIX + path + ".from_data"
+    own: Any = scenario
+    for part in path.split("."):
+        own = getattr(own, part)
+    st.session_state[switch] = own is None  # always the scenario's state
+    st.session_state[key] = _shown(path, own if own is not None else _data_value(scenario, path))
+    st.checkbox(FROM_DATA[path], key=switch, on_change=_on_from_data, args=(path,))
+    info = field_info(path)[0]
+    lo = float(next(m.ge for m in info.metadata if isinstance(m, Ge)))  # type: ignore[arg-type]
+    hi = float(next(m.le for m in info.metadata if isinstance(m, Le)))  # type: ignore[arg-type]
+    unit = " %" if _shown(path, 1.0) == 100.0 else ""
+    description = (info.description or "").replace("[fraction", "[%") if unit else info.description
+    st.number_input(
+        label,
+        key=key,
+        step=step,
+        format=fmt,
+        disabled=own is None,
+        on_change=_on_own_value,
+        args=(path,),
+        help=f"{description} Allowed: {_shown(path, lo):g} to {_shown(path, hi):g}{unit}.",
+    )
+    error = field_errors().get(path)
+    if error:
+        st.error(error)
+
+
+def market_table(scenario: Scenario) -> pd.DataFrame:
+    """The platform's rows of data/rental_contracts.csv: contract, price, range, basis, date and source."""
+    rows = [row for (platform, _), row in rental_contracts().items() if platform == scenario.cluster.gpu_model]
+    return pd.DataFrame(
+        [
+            {
+                "Contract": r.contract,
+                "Term [months]": r.term_months,
+                "USD/GPU-h": r.usd_per_gpu_hour,
+                "Low": r.low_usd_per_gpu_hour,
+                "High": r.high_usd_per_gpu_hour,
+                "Basis": r.basis,
+                "Date": r.date,
+                "Source": r.source,
+            }
+            for r in rows
+        ]
+    )
+
+
+def curve_table(scenario: Scenario) -> pd.DataFrame:
+    """The platform generation's rows of data/price_curves.csv."""
+    curve = market.curve_of(scenario.cluster.gpu_model)
+    return pd.DataFrame(
+        [
+            {
+                "Year of age": r.age_year,
+                "Calendar year": curve.first_year + r.age_year,
+                "Decline": r.decline_per_year,
+                "Low": r.low_decline_per_year,
+                "High": r.high_decline_per_year,
+                "Basis": r.basis,
+                "Source": r.source,
+            }
+            for r in curve.rows
+        ]
+    )
 
 
 def _on_pin_toggle() -> None:
@@ -78,7 +191,10 @@ def reserved_price_input(result: Result | None) -> None:
 
 def contract_book_note() -> None:
     """The contract book in words, with this scenario's numbers: take-or-pay, on demand, renewals."""
-    p = get_scenario().pricing
+    scenario = get_scenario()
+    p = scenario.pricing
+    decline = _data_value(scenario, "pricing.price_decline_per_year")
+    path = "a flat" if p.price_decline_per_year is not None else "the generation's curve, on average"
     on_demand = max(p.utilization - p.reserved_share, 0.0)
     billed = p.reserved_share + on_demand
     st.caption(
@@ -88,8 +204,9 @@ def contract_book_note() -> None:
         f"{p.ramp_months} months, so {100 * billed:.0f} % of the hours are billed"
         + (" — more than are used: idle reserved GPUs still pay." if p.utilization < p.reserved_share else ".")
         + f" **Renewals:** every {p.reserved_term_months} months reserved contracts re-price to the market then: "
-        f"the headline price declined by {100 * p.price_decline_per_year:.0f} % a year × the reserved multiple "
-        f"{p.reserved_price_multiple:g} (a pinned price holds for the first term only)."
+        f"the headline price along the price path ({path} {100 * decline:.1f} % a year) × the reserved multiple "
+        f"{_data_value(scenario, 'pricing.reserved_price_multiple'):.3g} (a pinned price holds for the first term "
+        "only)."
     )
 
 
@@ -246,11 +363,11 @@ with left:
     field_input("pricing.utilization", "Utilization [% of all GPU-hours used]", step=1.0)
     st.subheader("Contract book")
     field_input("pricing.reserved_share", "Reserved share, take-or-pay [%]", step=5.0)
-    field_input("pricing.reserved_price_multiple", "Reserved price [× headline]", step=0.05)
+    data_or_own_input("pricing.reserved_price_multiple", "Reserved price [× headline]", 0.05, "%.3f")
     reserved_price_input(result)
     field_input("pricing.reserved_term_months", "Reserved term [months]", step=6)
     field_input("pricing.on_demand_price_multiple", "On-demand price [× headline]", step=0.05)
-    field_input("pricing.price_decline_per_year", "Price decline [% per year]", step=1.0)
+    data_or_own_input("pricing.price_decline_per_year", "Price decline [% per year, average]", 1.0, "%.1f")
     field_input("pricing.ramp_months", "On-demand ramp-up [months]")
     field_input("pricing.sla_credit_share", "SLA credits [% of revenue]", step=0.5)
     field_input("pricing.receivable_days", "Receivable days [days after the month]", step=5.0, fmt="%.0f")
@@ -273,5 +390,14 @@ if result is not None:
             f"**{tco.label}** — {tco.definition} The break-even headline price differs from it: prices decline after "
             "go-live, reserved contracts pay their own price, and SLA credits, SG&A and tax come off revenue."
         )
+        with st.expander("Market data: rental contracts and the price curve of this platform"):
+            st.caption(
+                "Prices per contract with the range their sources span (an estimate where no public price exists; "
+                "the Stress test takes those ranges), and the yearly decline of the generation's on-demand price by "
+                "year of age. The go-live date (the price book's date plus the go-live month) sets the age."
+            )
+            st.dataframe(market_table(result.scenario), hide_index=True, width="stretch")
+            st.dataframe(curve_table(result.scenario), hide_index=True, width="stretch")
         with st.expander("How this is computed"):
             st.markdown(revenue.__doc__ or "")
+            st.markdown(market.__doc__ or "")

@@ -76,7 +76,8 @@ st.caption(
     f"Every platform a price book knows × back-end topology × oversubscription × back-end NICs × storage tier "
     f"({space.designs:,} designs), each financed at {len(space.debt_shares)} debt shares, at {where}. Each platform "
     "brings its profile: " + ", ".join(f"`{f}`" for f in CHANGED_FIELDS) + " (data/platform_profiles.csv, "
-    "data/rental_prices.csv); the open scenario's own platform keeps its inputs. Everything else is the open scenario."
+    "data/rental_contracts.csv); the open scenario's own platform keeps its inputs. Everything else is the open "
+    "scenario."
 )
 
 controls = st.columns(5)

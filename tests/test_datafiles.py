@@ -36,7 +36,8 @@ LOADERS: dict[str, tuple[Callable[[Path], object], str, str, bool]] = {
     "gpu platforms": (pricebook.read_platforms, "gpu_platforms.csv", "gpu_power_w", False),
     "assumptions": (pricebook.read_assumptions, "assumptions.csv", "value", True),
     "operations": (pricebook.read_assumptions, "operations.csv", "value", True),
-    "rental prices": (pricebook.read_rentals, "rental_prices.csv", "usd_per_gpu_hour", True),
+    "rental contracts": (pricebook.read_rental_contracts, "rental_contracts.csv", "usd_per_gpu_hour", True),
+    "price curves": (pricebook.read_price_curves, "price_curves.csv", "decline_per_year", True),
     "network catalogue": (catalogue.read_network_catalogue, "network_catalogue.csv", "power_w", False),
     "storage catalogue": (storage.read_storage_catalogue, "storage_catalogue.csv", "power_kw", False),
 }

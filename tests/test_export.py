@@ -90,8 +90,12 @@ def _lf(text: str) -> str:
 
 
 def _same(a: object, b: object) -> bool:
+    """Equal numbers (to 1e-12), an empty cell where the model's value is undefined (nan), or equal values."""
     if isinstance(a, float | int) and isinstance(b, float | int) and not isinstance(a, bool):
         return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-9)
+    for cell, value in ((a, b), (b, a)):
+        if cell is None and isinstance(value, float) and math.isnan(value):
+            return True
     return a == b
 
 
@@ -126,7 +130,8 @@ def test_kpi_sheet_formats_money_rates_and_months(workbook) -> None:  # type: ig
     assert cells["capex_usd.total"].number_format.startswith('"$"#,##0')
     assert cells["tco_usd_per_gpu_hour"].number_format == '"$"#,##0.00'
     assert cells["project_irr"].number_format == "0.0%"
-    assert cells["payback_months"].number_format == "0.0"
+    assert cells["go_live_month"].number_format == "0.0"  # months (the preset's payback is undefined: empty)
+    assert cells["payback_months"].value is None
     assert cells["gpus"].number_format == "#,##0"
 
 
@@ -337,7 +342,7 @@ def test_report_shows_the_headline_kpis(report: str, result) -> None:  # type: i
         ex.show(k["project_irr"], "pct"),
         ex.show(k["equity_irr"], "pct"),
         ex.show(k["npv_usd"], "usd"),
-        f"{ex.show(k['payback_months'], 'months')} months",
+        f"{ex.show(k['payback_months'], 'months')} months" if k["payback_months"] is not None else "n/a",
         ex.show(k["min_dscr"], "ratio"),
         result.scenario.name.replace("'", "&#x27;"),
     ):

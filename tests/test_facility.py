@@ -233,3 +233,42 @@ def test_energy_rises_with_utilization_colo_does_not(u1: float, u2: float) -> No
     d_low, d_high = designed(utilization=low), designed(utilization=high)
     assert d_high.energy_usd_per_year >= d_low.energy_usd_per_year - 1e-6
     assert d_high.colo_usd_per_year == pytest.approx(d_low.colo_usd_per_year)
+
+
+# --- cooling: the air limit and a colocation-supplied liquid plant (issue 25) ----------------------------------------
+
+
+def test_air_cooled_racks_above_the_air_limit_warn() -> None:
+    import neoplan
+
+    dense = neoplan.evaluate(
+        neoplan.load_scenario({"base": "b200_1024", "facility": {"rack_power_kw": 60, "servers_per_rack": 4}})
+    )
+    assert any("air-cooled compute racks of 57.2 kW exceed the 41 kW" in w for w in dense.warnings)
+    shipped = neoplan.evaluate(neoplan.load_scenario("b200_1024"))  # two B200 a rack: 28.6 kW
+    assert shipped.facility.compute_rack_kw == pytest.approx(28.6) and not any(
+        "air-cooled" in w for w in shipped.warnings
+    )
+    assert not any("air-cooled" in w for w in designed().warnings)  # the article's 4 × 10.2 kW H100 rack
+    liquid = neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack"))  # 132 kW, but liquid cooled
+    assert not any("air-cooled" in w for w in liquid.warnings)
+
+
+def test_a_colocation_supplied_liquid_plant_replaces_the_cdu_capex_by_a_premium() -> None:
+    import neoplan
+
+    own = neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack"))
+    colo = neoplan.evaluate(
+        neoplan.load_scenario({"base": "gb200_nvl72_18rack", "facility": {"cooling_plant": "colocation"}})
+    )
+    keys = {line.key for line in own.capex_lines}
+    assert {"cdu_per_kw", "liquid_loop_per_rack"} <= keys
+    assert not {"cdu_per_kw", "liquid_loop_per_rack"} & {line.key for line in colo.capex_lines}  # paid once
+    assert colo.facility.cooling_kw == 0.0 < own.facility.cooling_kw  # the colo's pumps, not IT load
+    premium = 0.15 * colo.facility.compute_peak_kw
+    assert colo.facility.colo_premium_kw == pytest.approx(premium)
+    assert colo.facility.colo_usd_per_year == pytest.approx(
+        colo_usd_per_year(colo.facility.it_peak_kw + premium, colo.scenario.facility.colo_usd_per_kw_month)
+    )
+    air = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "facility": {"cooling_plant": "colocation"}}))
+    assert air.facility.colo_premium_kw == 0.0  # an air-cooled platform pays no liquid premium

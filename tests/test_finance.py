@@ -127,7 +127,9 @@ def test_tax_matches_its_recursion(values: list[float], rate: float, period: int
     taxable = np.array(values)
     expected = _tax_by_recursion(taxable, rate, period)
     scale = rate * np.abs(taxable).sum() + 1.0
-    np.testing.assert_allclose(tax_with_loss_carry_forward(taxable, rate, period_months=period), expected, atol=1e-9 * scale)
+    np.testing.assert_allclose(
+        tax_with_loss_carry_forward(taxable, rate, period_months=period), expected, atol=1e-9 * scale
+    )
 
 
 @settings(max_examples=80, deadline=None)
@@ -144,7 +146,9 @@ def test_tax_years_never_pay_more_nor_sooner_than_months(values: list[float], ra
     assert float(npv(hurdle, yearly)) <= float(npv(hurdle, monthly)) + tol
     by_year = np.add.reduceat(yearly, np.arange(0, taxable.size, 12))
     assert (by_year >= -tol).all()
-    assert yearly.sum() == pytest.approx(rate * max(0.0, np.cumsum(taxable)[finance.tax_period_ends(taxable.size, 12)].max()), abs=tol)
+    assert yearly.sum() == pytest.approx(
+        rate * max(0.0, np.cumsum(taxable)[finance.tax_period_ends(taxable.size, 12)].max()), abs=tol
+    )
     gains = np.abs(taxable)
     np.testing.assert_allclose(
         tax_with_loss_carry_forward(gains, rate, period_months=12),

@@ -39,7 +39,44 @@ $2.01909, break-even $3.2965 → $3.3648 per GPU-hour. The others move the same 
 36.9 % → 33.0 %, b200_1024 20.1 % → 18.3 %; token cost and break-even per million tokens follow TCO). New keys
 ``equity_npv_usd`` and ``equity_mirr``; a sponsor-support warning where equity puts cash in after distributions
 (optimized, reference, b200_1024, h100_*, h200_1024). No preset is sculpted, so the schedule fixed at close moves
-none of them. To refresh after a deliberate model change::
+none of them.
+
+Issue 25 re-pinned them once after merging main (defaults an expert would sign; README "Market defaults of the
+presets"). Project IRR before (main, issue 24 included) → after, and the move of each change applied in this order,
+in points:
+
+==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
+preset              before    after    model  headline  resv.  curve  SG&A 10 %   elast. 0.5  custom.  rack
+==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
+reference           −32.4 %   −44.3 %  0      +0.4      −5.1   +0.4   −6.4        0           −1.2     0
+optimized           0.8 %     −4.1 %   0      +0.2      −2.6   +0.3   −3.1        +0.7        −0.4     0
+h100_256            −2.9 %    −8.8 %   0      +0.2      −2.7   +0.3   −3.3        0           −0.5     0
+h100_2048           1.4 %     −3.5 %   0      +0.2      −2.6   +0.3   −3.1        +0.7        −0.4     0
+h200_1024           6.3 %     1.4 %    0      +5.0      −7.4   +0.2   −3.1        +0.7        −0.4     0
+b200_1024           18.3 %    −3.2 %   0      0         −9.3   −9.0   −3.4        +0.8        −0.4     −0.1
+gb200_nvl72_18rack  33.0 %    12.7 %   −1.9   +5.7      −11.5  −9.0   −4.0        +0.9        −0.4     0
+==================  ========  =======  =====  ========  =====  =====  ==========  ==========  =======  ====
+
+Why: *model* — the same inputs through the new model: an NVL72's scale-out fabric wires trays, so its 2:1 spines
+slow the traffic between racks (−2.4 % performance, at the old elasticity 1); HGX presets unchanged. *headline* —
+each price is its platform's on-demand row of data/rental_contracts.csv (H100 $2.80 → $2.81, H200 $3.30 → $3.60,
+GB200 $6.00 → $6.45). *resv.* — the reserved 60 % pays the 24-month contract price of that table (H100 $2.24,
+H200 $2.54, B200 $3.60, GB200 $4.39) instead of 0.85 × the headline. *curve* — prices follow the generation's curve
+of data/price_curves.csv from the go-live date instead of 13 % a year (Hopper live 2025: 13.7 %/yr on average,
+Blackwell live 2027: 17.4 %/yr). *SG&A* — 5 % → 10 % of revenue (CoreWeave 14 % in Q3 2025). *elast.* — price
+elasticity 1.0 → 0.5, applied to hidden performance only (no measured elasticity: the midpoint of 0 and 1).
+*custom.* — customer economics: silver-tier churn at renewal (12 %/yr, one idle month and half a month's revenue
+each) and the acceptance test (7 % chance of failing burned in). *rack* — the B200 preset two servers a 30 kW rack
+(air cooling stops at 30–40 kW). Other keys: ``customers`` (new), ``operations.performance_by_cause`` gains the
+storage causes, the B200's racks and colocation, the GB200's performance factor 1 → 0.976. To refresh after a
+deliberate model change.
+
+Issue 24's tax years then re-pinned them once (``financing.tax_period_months`` 12: a loss month nets against the
+same project year's profits instead of only being carried forward). Before (monthly tax) → after: optimized project
+IRR −4.1215 % → −4.1198 %, equity IRR −24.80 % → −24.66 %, NPV −$12,581,665 → −$12,580,493, break-even $3.6804 →
+$3.6762; b200_1024 project IRR −3.237 % → −3.190 %, NPV −$16,299,193 → −$16,250,433; h200_1024 1.391 % → 1.483 %;
+gb200_nvl72_18rack equity IRR 18.25 % → 18.43 % (its project flows never lose in a profitable year); min DSCR
+moves for none. Mid-month capex is an option, off by default. To refresh after a deliberate model change::
 
     for p in b200_1024 gb200_nvl72_18rack h100_2048 h100_256 h200_1024 optimized reference; do
         python -m neoplan evaluate $p --json > tests/golden/$p.json; done

@@ -41,6 +41,7 @@ TABLES = {
         (
             "generation",
             "platforms",
+            "first_year",
             "age_year",
             "period",
             "decline_per_year",

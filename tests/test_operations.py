@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -61,7 +62,9 @@ def test_skipping_burn_in_lowers_goodput_and_credits_early_failures():
     base = _result()
     assert skipped.operations.early_life_interruptions > 10 * base.operations.early_life_interruptions
     assert skipped.operations.goodput < base.operations.goodput
-    assert skipped.sla_credits_usd_per_year > base.sla_credits_usd_per_year
+    # the early failures show in the customer's acceptance test, which then fails and costs revenue
+    assert skipped.customers.acceptance_failure_probability > 0.9 > 0.2 > base.customers.acceptance_failure_probability
+    assert skipped.ops.revenue.customer_loss_usd[:12].sum() > 10 * base.ops.revenue.customer_loss_usd[:12].sum()
 
 
 def test_hot_spares_raise_availability_and_shorten_recovery():
@@ -76,9 +79,15 @@ def test_each_checklist_gap_has_its_priced_effect():
     hang = _result(operations__nccl_hang_detection=False).operations
     assert hang.detection_minutes > base.detection_minutes and hang.goodput < base.goodput
     assert _result(operations__gpudirect_rdma=False).operations.performance_factor < 0.6 * base.performance_factor
-    assert _result(operations__slurm_topology_conf=False).operations.performance_factor == pytest.approx(
-        0.75 * base.performance_factor
-    )
+    # bad rank placement slows the collectives at the message sizes it hits (half the exposed communication, 25 %
+    # slower), on top of the 2:1 spine: bandwidth 0.875 × the 2:1 ratio, not a 25 % cut of the whole job
+    c = operations.constant("perf.exposed_comm_share")
+    spine = 1.0 / (0.9 + 0.1 * 2.0)  # 10 % of the exposed communication crosses the 2:1 spines
+    placed = 1.0 - 0.25 * 0.5
+    expected = 1.0 / ((1.0 - c) + c / (spine * placed))
+    no_conf = _result(operations__slurm_topology_conf=False).operations.performance_factor
+    assert no_conf == pytest.approx(expected, rel=1e-12)
+    assert 0.95 * base.performance_factor < no_conf < 0.98 * base.performance_factor
     assert _result(operations__pkey_isolation=False).operations.utilization_factor < 1.0
     sdc = _result(operations__sdc_checks=False).operations
     assert sdc.lost_gpu_hours_per_month > base.lost_gpu_hours_per_month
@@ -140,9 +149,9 @@ def test_more_spares_never_lower_availability():
     "over",
     [
         {"fabric__topology": "tor", "fabric__oversubscription": 1.0},
-        {"fabric__nics_per_node": 4},
+        {"fabric__topology": "tor", "fabric__oversubscription": 2.0},
     ],
-    ids=["tor_1to1", "vms_2to1_4_nics"],
+    ids=["tor_1to1", "tor_2to1"],
 )
 def test_rejected_designs_stop_beating_the_recommendation_on_npv(over):
     recommended, rejected = _result(), _result(**over)
@@ -154,6 +163,17 @@ def test_rejected_designs_stop_beating_the_recommendation_on_npv(over):
     # without a price response to performance the cheaper design would still win (today's numbers)
     flat = {**over, "operations__performance_elasticity": 0.0}
     assert _result(**flat).kpis["npv_usd"] > _result(operations__performance_elasticity=0.0).kpis["npv_usd"]
+
+
+def test_four_nics_lose_demand_not_price():
+    """An observable spec cut: the refusing share of customers is a lost segment (utilization), the price holds."""
+    base, four = _result(), _result(fabric__nics_per_node=4)
+    assert four.operations.price_factor == pytest.approx(base.operations.price_factor, rel=1e-12)
+    refusal, segment = 0.7, operations.constant("util.segment_loss_elasticity")
+    assert four.operations.utilization_factor == pytest.approx(1.0 - segment * refusal, rel=1e-12)
+    assert four.kpis["npv_usd"] < base.kpis["npv_usd"]  # the article's advice holds at the sourced defaults
+    nobody = _result(fabric__nics_per_node=4, operations__four_nic_refusal_share=0.0)
+    assert nobody.kpis["npv_usd"] > base.kpis["npv_usd"]  # if nobody refused, the cheaper fabric would win
 
 
 def test_stress_drivers_move_npv_the_right_way():
@@ -265,3 +285,66 @@ def test_rack_scale_nodes_are_repaired_a_compute_tray_at_a_time():
     )
     assert 1 - o.availability < (1 - whole_racks.availability[0]) / 10  # a tray is 1/18 of a rack
     assert _result().basis.reliability.repair_unit == "server"  # HGX: the server
+
+
+# --- rack-scale failure domain and the scale-out fabric (issue 25) -------------------------------------------------
+
+
+def test_rack_lost_trays_reference_values() -> None:
+    """D ~ Poisson(m) trays down in an 18-tray rack: held trays cover the first ones, above 2 down the rack is out."""
+    m = 0.5
+    pmf = [math.exp(-m) * m**k / math.factorial(k) for k in range(19)]
+    tail = 1 - sum(pmf)
+    # no held trays, no cordon: E[min(D, 18)]
+    plain = sum(min(k, 18) * p for k, p in enumerate(pmf)) + 18 * tail
+    assert operations.rack_lost_trays(np.array([m]), 18, 0, None)[0] == pytest.approx(plain, rel=1e-12)
+    # the cordon: above 2 down, all 18 sold trays are out
+    cordon = sum((18 if k > 2 else k) * p for k, p in enumerate(pmf)) + 18 * tail
+    assert operations.rack_lost_trays(np.array([m]), 18, 0, 2)[0] == pytest.approx(cordon, rel=1e-12)
+    # two trays held back: they cover the first two down; above 2 the 16 sold trays are out
+    held = sum((16 if k > 2 else max(k - 2, 0)) * p for k, p in enumerate(pmf)) + 16 * tail
+    assert operations.rack_lost_trays(np.array([m]), 18, 2, 2)[0] == pytest.approx(held, rel=1e-12)
+
+
+def test_nvl72_racks_are_cordoned_and_held_back_trays_are_not_sold() -> None:
+    base = neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack"))
+    held = neoplan.evaluate(
+        neoplan.load_scenario({"base": "gb200_nvl72_18rack", "cluster": {"held_back_trays_per_rack": 2}})
+    )
+    assert held.basis.reliability.sellable_gpus == 1296 * 16 // 18 == 1152
+    assert held.ops.revenue.reserved_gpu_hours.max() == pytest.approx(
+        base.ops.revenue.reserved_gpu_hours.max() * 16 / 18, rel=1e-12
+    )
+    assert held.operations.availability >= base.operations.availability  # in-rack spares cover failures
+    assert held.kpis["npv_usd"] < base.kpis["npv_usd"] - 5e6  # but two trays a rack unsold cost far more
+    frail = neoplan.evaluate(
+        neoplan.load_scenario({"base": "gb200_nvl72_18rack", "operations": {"mtbf_multiple": 0.05}})
+    )
+    no_cordon = frail.basis.reliability.__class__(**{**frail.basis.reliability.__dict__, "cordon_above": None})
+    out = operations.own_outcome(frail.scenario.operations, no_cordon)
+    assert out.availability[0] > frail.operations.availability  # the cordon costs availability when failures pile up
+
+
+def test_held_back_trays_are_for_rack_scale_platforms_only() -> None:
+    with pytest.raises(neoplan.ScenarioError, match=r"cluster\.held_back_trays_per_rack applies to rack-scale"):
+        neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "cluster": {"held_back_trays_per_rack": 1}}))
+
+
+def test_nvl72_oversubscription_is_measured_against_its_scale_out_domain() -> None:
+    """The scale-out fabric wires 324 trays in leaf groups of 32: traffic between racks crosses the spines, so 2:1
+    costs an NVL72 cluster what it costs HGX (the old model compared 18 racks with a 32-server pod: no cost)."""
+    two = neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack")).operations
+    one = neoplan.evaluate(
+        neoplan.load_scenario({"base": "gb200_nvl72_18rack", "fabric": {"oversubscription": 1.0}})
+    ).operations
+    assert one.performance_factor == 1.0
+    assert two.performance_by_cause["oversubscription"] == pytest.approx(1 / (0.75 + 0.25 * 1.1), rel=1e-12)
+
+
+def test_storage_choices_are_priced_performance() -> None:
+    base = _result().operations
+    self_built = _result(storage__vendor_class="self_built").operations
+    assert self_built.performance_by_cause["small_file_storage"] == 0.98
+    assert self_built.price_factor == pytest.approx(1 - 0.5 * (1 - 0.98 * base.performance_factor), rel=1e-12)
+    backend = _result(storage__network="backend").operations
+    assert backend.performance_by_cause["storage_network"] == pytest.approx(1 / (0.75 + 0.25 / 0.96), rel=1e-12)

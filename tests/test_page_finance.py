@@ -150,7 +150,6 @@ def _scenario(at: AppTest) -> neoplan.Scenario:
         (FINANCING, "financing.upfront_fee_rate", 2.0, 1.5, 0.015),
         (FINANCING, "financing.credit_spread", 0.0, 6.5, 0.065),
         (PRICING, "pricing.utilization", 85.0, 70.0, 0.70),
-        (PRICING, "pricing.price_decline_per_year", 13.0, 20.0, 0.20),
         (PRICING, "pricing.sla_credit_share", 1.0, 0.5, 0.005),
     ],
 )
@@ -164,6 +163,29 @@ def test_rates_are_typed_in_percent(path: str, key: str, shown_before: float, ty
     section, field = key.split(".")
     assert getattr(getattr(_scenario(at), section), field) == pytest.approx(stored, abs=1e-12)
     assert at.number_input(key=f"w.{key}").value == pytest.approx(typed)
+
+
+def test_market_data_switches_fill_the_reserved_multiple_and_the_decline_until_unticked() -> None:
+    """The reserved multiple and the price decline come from the market data (fields empty) until the user unticks
+    the switch; the number then becomes the scenario's own, starting at what the data gave."""
+    at = _page(PRICING)
+    scenario = _scenario(at)
+    assert scenario.pricing.reserved_price_multiple is None and scenario.pricing.price_decline_per_year is None
+    decline = at.number_input(key="w.pricing.price_decline_per_year")
+    assert decline.disabled and decline.value == pytest.approx(13.69, abs=0.01)  # the Hopper curve from 2025-02
+    multiple = at.number_input(key="w.pricing.reserved_price_multiple")
+    assert multiple.disabled and multiple.value == pytest.approx(2.2439 / 2.81, abs=1e-3)  # 24-month contract price
+    npv = at.session_state[SCENARIO]
+    at.checkbox(key="w.pricing.price_decline_per_year.from_data").uncheck().run()
+    assert not at.exception and _scenario(at).pricing.price_decline_per_year == pytest.approx(0.1369, abs=1e-4)
+    at.number_input(key="w.pricing.price_decline_per_year").set_value(20.0).run()
+    assert _scenario(at).pricing.price_decline_per_year == pytest.approx(0.20)
+    at.checkbox(key="w.pricing.price_decline_per_year.from_data").check().run()
+    assert _scenario(at).pricing.price_decline_per_year is None
+    at.checkbox(key="w.pricing.reserved_price_multiple.from_data").uncheck().run()
+    at.number_input(key="w.pricing.reserved_price_multiple").set_value(0.9).run()
+    assert _scenario(at).pricing.reserved_price_multiple == pytest.approx(0.9) and npv is not None
+    assert not at.exception and not at.error
 
 
 def test_every_percent_field_on_the_money_pages_is_a_fraction_of_the_model() -> None:

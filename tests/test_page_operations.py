@@ -192,3 +192,23 @@ def test_charts_are_valid_and_in_the_house_template(optimized: neoplan.Result) -
         assert spec["layout"]["template"] == house, name
         assert _json(go.Figure(fig.to_dict())) == spec, name  # plotly validates it as a whole and changes nothing
     assert built["choices"].data[0].y == ("c", "a")  # the undefined one left out, largest gain on top
+
+
+# --- the article's advice ----------------------------------------------------------------------------------------
+
+
+def test_advice_tab_shows_each_recommendation_with_the_models_npv_difference(optimized: neoplan.Result) -> None:
+    from neoplan.advice import recommendations
+
+    at = _page("The article's advice")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    table = at.dataframe[0].value
+    expected = recommendations(optimized.scenario)
+    assert list(table["Recommendation"]) == list(expected["recommendation"])
+    shown_npv = table["NPV difference"].dropna().to_numpy()
+    assert shown_npv == pytest.approx(expected["npv_difference_usd"].dropna().to_numpy(), rel=1e-12)
+    assert _metric(at, "Market tier").startswith("silver")  # the reference way of running is the index's tier
+    # a customer input moves the tier's premium, and the table follows the scenario
+    at.number_input(key="w.customers.acceptance_test_days").set_value(0.0).run()
+    assert not at.exception and at.session_state[SCENARIO].customers.acceptance_test_days == 0.0
+    assert _metric(at, "Acceptance test fails") == "0.0 %"

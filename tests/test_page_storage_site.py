@@ -87,7 +87,7 @@ def test_design_warnings_are_shown() -> None:
     ("key", "shown_before", "typed", "stored"),
     [
         ("opex.insurance_rate", 0.5, 0.8, 0.008),
-        ("opex.sga_rate", 5.0, 9.0, 0.09),
+        ("opex.sga_rate", 10.0, 9.0, 0.09),
         ("opex.support_rate", 4.0, 6.0, 0.06),
         ("facility.idle_power_share", 20.0, 30.0, 0.30),
         ("pricing.utilization", 85.0, 9.0, 0.09),
@@ -108,4 +108,4 @@ def test_a_rate_over_100_percent_is_refused_in_percent() -> None:
     at.number_input(key="w.opex.sga_rate").set_value(150.0).run()
     assert not at.exception
     assert "opex.sga_rate must be between 0 and 100 %, got 150 %" in [shown(e.value) for e in at.error]
-    assert at.session_state[SCENARIO].opex.sga_rate == 0.05
+    assert at.session_state[SCENARIO].opex.sga_rate == 0.10

@@ -65,11 +65,12 @@ def test_a_row_is_what_evaluate_gives_for_its_scenario(b200: neoplan.SearchResul
 
 
 def test_every_feasible_design_meets_the_constraints() -> None:
-    limits = {"min_dscr": 1.3, "max_capex_usd": 60e6, "min_equity_irr": 0.25}
+    # at the sourced 2026 contract prices no B200-book design covers its debt 1.1×: the limits test the filter
+    limits = {"min_dscr": 0.4, "max_capex_usd": 60e6, "min_equity_irr": 0.1}
     t = search(neoplan.load_scenario("b200_1024"), constraints=limits).table
     ok = t[t["feasible"]]
     assert len(ok) >= 10
-    assert (ok["min_dscr"] >= 1.3).all() and (ok["capex_usd"] <= 60e6).all() and (ok["equity_irr"] >= 0.25).all()
+    assert (ok["min_dscr"] >= 0.4).all() and (ok["capex_usd"] <= 60e6).all() and (ok["equity_irr"] >= 0.1).all()
     broken = t[~t["feasible"] & t["capex_usd"].notna()]
     assert len(broken) and broken["infeasible_reason"].str.contains("min DSCR|capex|equity IRR").all()
 
@@ -110,7 +111,7 @@ def test_a_platform_profile_changes_only_the_inputs_it_names() -> None:
     changed = {k for k, v in flat(after).items() if flat(before)[k] != v}
     assert changed <= set(profiles.CHANGED_FIELDS)
     assert (moved.cluster.gpus, moved.facility.rack_power_kw, moved.fabric.nic_gbps) == (1008, 150.0, 800)
-    assert moved.pricing.usd_per_gpu_hour == 7.20  # data/rental_prices.csv
+    assert moved.pricing.usd_per_gpu_hour == 7.55  # the on-demand row of data/rental_contracts.csv
     assert profiles.with_platform(base, "b200-sxm") == base  # its own platform keeps its inputs
 
 
@@ -168,4 +169,5 @@ def test_every_platform_has_a_sourced_profile_whose_racks_feed_their_servers() -
         platform = default_platforms()[key]
         assert p.source and p.date and p.basis in ("quoted", "estimate", "fitted"), key
         assert p.servers_per_rack * platform.node_max_power_kw <= p.rack_power_kw, key  # the racks are full
-        assert p.servers_per_rack == (1 if platform.rack_scale else 4), key
+        # four HGX servers a rack, but two of the air-cooled B200 (four would draw 57 kW, above the air limit)
+        assert p.servers_per_rack == (1 if platform.rack_scale else 2 if key == "b200-sxm" else 4), key

@@ -126,7 +126,6 @@ def test_a_case_gives_the_same_numbers_alone_or_in_a_batch(opt: neoplan.Result) 
     [
         ("usd_per_gpu_hour", 3.6, {"pricing": {"usd_per_gpu_hour": 3.6}}),
         ("utilization", 0.7, {"pricing": {"utilization": 0.7}}),
-        ("price_decline_per_year", 0.3, {"pricing": {"price_decline_per_year": 0.3}}),
         ("interest_rate", 0.15, {"financing": {"interest_rate": 0.15}}),
         ("debt_share", 0.8, {"financing": {"debt_share": 0.8}}),
         ("electricity_usd_per_kwh", 0.19, {"facility": {"electricity_usd_per_kwh": 0.19}}),
@@ -143,6 +142,40 @@ def test_each_driver_moves_the_model_like_the_scenario_field(
     direct = _eval(**sections).kpis
     case = opt.cases(opt.drivers(1).with_values(**{driver: value})).kpis(0.12)
     for key in ("npv_usd", "project_irr", "equity_irr", "payback_months", "min_dscr", "equity_moic"):
+        assert float(case[key][0]) == pytest.approx(direct[key], rel=1e-9, nan_ok=True), key
+
+
+def test_a_flat_decline_driver_moves_the_model_like_the_field() -> None:
+    """With a flat decline in the scenario, the driver is that flat decline (the curve's tilt of a flat path)."""
+    flat = _eval(pricing={"price_decline_per_year": 0.13})
+    direct = _eval(pricing={"price_decline_per_year": 0.3}).kpis
+    case = flat.cases(flat.drivers(1).with_values(price_decline_per_year=0.3)).kpis(0.12)
+    for key in ("npv_usd", "project_irr", "equity_irr", "min_dscr", "equity_moic"):
+        assert float(case[key][0]) == pytest.approx(direct[key], rel=1e-9, nan_ok=True), key
+
+
+def test_the_curve_driver_at_its_own_average_is_the_scenario(opt: neoplan.Result) -> None:
+    own = stress.base_values(opt.scenario)["price_decline_per_year"]
+    case = opt.cases(opt.drivers(2).with_values(price_decline_per_year=[own, own + 0.05])).kpis(0.12)
+    assert float(case["npv_usd"][0]) == pytest.approx(opt.kpis["npv_usd"], rel=1e-9)
+    assert case["npv_usd"][1] < case["npv_usd"][0]
+
+
+@pytest.mark.parametrize(
+    ("driver", "value", "sections"),
+    [
+        ("sga_rate", 0.15, {"opex": {"sga_rate": 0.15}}),
+        ("support_rate", 0.12, {"opex": {"support_rate": 0.12}}),
+        ("staff_fte_per_1000_gpus", 8.0, {"opex": {"staff_fte_per_1000_gpus": 8.0}}),
+        ("reserved_price_multiple", 0.7, {"pricing": {"reserved_price_multiple": 0.7}}),
+    ],
+)
+def test_the_opex_and_contract_drivers_move_the_model_like_their_fields(
+    opt: neoplan.Result, driver: str, value: float, sections: dict
+) -> None:
+    direct = _eval(**sections).kpis
+    case = opt.cases(opt.drivers(1).with_values(**{driver: value})).kpis(0.12)
+    for key in ("npv_usd", "project_irr", "equity_irr", "min_dscr", "equity_moic"):
         assert float(case[key][0]) == pytest.approx(direct[key], rel=1e-9, nan_ok=True), key
 
 
@@ -409,7 +442,6 @@ def test_base_percentile_of_a_run_is_the_share_below(opt: neoplan.Result) -> Non
 
 OWN_DRIVERS = (
     "usd_per_gpu_hour",
-    "price_decline_per_year",
     "utilization",
     "capex_multiple",
     "interest_rate",
@@ -418,9 +450,11 @@ OWN_DRIVERS = (
     "pue",
     "colo_usd_per_kw_month",
     "useful_life_months",
+    "sga_rate",
 )
 """The finance and site drivers whose default range sits evenly around the base (the delay is one-sided on purpose;
-the residual value spans its resale curve's band, :func:`test_the_residual_range_is_the_resale_curves_band`)."""
+the residual value spans its resale curve's band, :func:`test_the_residual_range_is_the_resale_curves_band`; the
+price decline and the reserved price the market data's low and high, tested below)."""
 
 
 def test_every_default_range_says_why_and_where_from() -> None:
@@ -458,6 +492,33 @@ def test_the_residual_range_is_the_resale_curves_band(preset: str) -> None:
     flat_range = stress.default_ranges(flat)["residual_value_share"]
     assert (flat_range.low, flat_range.high) == pytest.approx((0.15, 0.25))  # a flat share: ±5 points
     assert "resale curve" in stress.DRIVERS["residual_value_share"].why
+
+
+@pytest.mark.parametrize("preset", ["optimized", "gb200_nvl72_18rack"])
+def test_market_ranges_are_the_curves_and_contracts_low_and_high(preset: str) -> None:
+    from neoplan import market, revenue
+
+    scenario = neoplan.load_scenario(preset)
+    ranges, base = stress.default_ranges(scenario), stress.base_values(scenario)
+    go_live = revenue.dates(scenario.timeline).go_live_month
+    low, high = market.decline_spread(scenario, go_live)
+    assert (ranges["price_decline_per_year"].low, ranges["price_decline_per_year"].high) == pytest.approx(
+        (round(low, 6), round(high, 6))
+    )
+    assert low < base["price_decline_per_year"] < high
+    r_low, r_high = market.reserved_multiple_range(scenario)
+    assert ranges["reserved_price_multiple"].low == pytest.approx(round(r_low, 6))
+    assert r_low < base["reserved_price_multiple"] < r_high
+    # a quoted on-demand index keeps the ±25 % rule, an estimated one takes the range its sources span
+    price = ranges["usd_per_gpu_hour"]
+    if market.on_demand_price(scenario.cluster.gpu_model).basis == "quoted":
+        assert (price.low, price.high) == pytest.approx(
+            (0.75 * base["usd_per_gpu_hour"], 1.25 * base["usd_per_gpu_hour"])
+        )
+    else:
+        row = market.on_demand_price(scenario.cluster.gpu_model)
+        scale = base["usd_per_gpu_hour"] / row.usd_per_gpu_hour
+        assert price.low == pytest.approx(round(row.low_usd_per_gpu_hour * scale, 6))
 
 
 def test_the_scenario_sits_near_the_middle_of_the_even_default_ranges(opt: neoplan.Result) -> None:

@@ -36,7 +36,11 @@ def test_every_row_says_why_where_from_when_and_how_known() -> None:
     ("key", "base", "low", "high"),
     [
         ("usd_per_gpu_hour", 2.0, 1.5, 2.5),  # ±25 %
-        ("price_decline_per_year", 0.5, 0.0, 0.95),  # none to twice, at most 95 %/yr
+        ("price_decline_per_year", 0.5, 0.5, 0.5),  # market: the curve's own low and high (test_stress); no fallback
+        ("reserved_price_multiple", 0.8, 0.72, 0.88),  # market: the contracts' range; ±10 % only as a fallback
+        ("sga_rate", 0.1, 0.05, 0.15),  # 5–15 % of revenue
+        ("support_rate", 0.04, 0.03, 0.12),  # 3–12 % of hardware capex a year
+        ("staff_fte_per_1000_gpus", 4.0, 2.0, 8.0),
         ("utilization", 0.95, 0.85, 1.0),  # ±10 points, at most 100 %
         ("utilization", 0.05, 0.0, 0.15),  # … at least 0
         ("interest_rate", 0.02, 0.0, 0.06),  # ±4 points, at least 0
@@ -109,7 +113,11 @@ def test_the_shipped_table_reads_back_as_loaded(tmp_path: Path) -> None:
     [
         ("utilization", {"low_by": "abc"}, "row 4, column 'low_by': must be a number, got 'abc'"),
         ("usd_per_gpu_hour", {"label": ""}, "row 2, column 'label': is empty"),
-        ("pue", {"high_rule": "times"}, "row 9, column 'high_rule': input should be 'scale', 'shift', 'set' or"),
+        (
+            "pue",
+            {"high_rule": "times"},
+            "row 9, column 'high_rule': input should be 'scale', 'shift', 'set', 'curve' or 'market'",
+        ),
         ("pue", {"distribution": "gamma"}, "row 9, column 'distribution': input should be"),
         ("pue", {"path": "facility.pue_typo"}, "row 9, column 'path': must be a dotted Scenario field"),
         ("pue", {"key": "pue_typo"}, "row 9, column 'key': must be a field of neoplan.engine.Drivers"),

@@ -1,0 +1,196 @@
+"""Contract prices by term and the price path by generation (neoplan.market): reference values from the data rows,
+the path's conventions, the averages the stress driver uses, and one source of truth for the presets' prices."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import neoplan
+from neoplan import market, pricebook, revenue
+from neoplan.errors import DataError
+from neoplan.market import PricePath
+from neoplan.scenario import preset_names
+
+ROWS = pricebook.rental_contracts()
+
+
+def _price(platform: str, contract: str) -> float:
+    return ROWS[(platform, contract)].usd_per_gpu_hour
+
+
+# --- contract prices -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("term", "contract"), [(12, "reserved_1y"), (36, "reserved_3y"), (0, "on_demand")])
+def test_a_term_of_a_row_takes_that_row(term: int, contract: str) -> None:
+    price = market.contract_price("h100-sxm", term)
+    row = ROWS[("h100-sxm", contract)]
+    assert (price.usd_per_gpu_hour, price.low_usd_per_gpu_hour, price.high_usd_per_gpu_hour) == (
+        row.usd_per_gpu_hour,
+        row.low_usd_per_gpu_hour,
+        row.high_usd_per_gpu_hour,
+    )
+    assert price.basis == row.basis and row.source in price.source
+
+
+def test_a_two_year_term_is_the_geometric_mean_of_the_one_and_three_year_prices() -> None:
+    price = market.contract_price("h100-sxm", 24)
+    assert price.usd_per_gpu_hour == pytest.approx(math.sqrt(2.65 * 1.90), rel=1e-12)  # $2.24
+    assert price.low_usd_per_gpu_hour == pytest.approx(math.sqrt(1.90 * 1.50), rel=1e-12)
+    assert price.basis == "estimate" and "interpolated geometrically" in price.source
+
+
+def test_short_terms_lie_between_on_demand_and_one_year_long_ones_hold_the_three_year_price() -> None:
+    six = market.contract_price("b200-sxm", 6).usd_per_gpu_hour
+    assert six == pytest.approx(5.30 * (4.25 / 5.30) ** 0.5, rel=1e-12)
+    assert market.contract_price("b200-sxm", 60).usd_per_gpu_hour == _price("b200-sxm", "reserved_3y")
+
+
+@settings(max_examples=60, deadline=None)
+@given(platform=st.sampled_from(sorted(pricebook.default_rentals())), a=st.integers(0, 60), b=st.integers(0, 60))
+def test_a_longer_commitment_never_costs_more(platform: str, a: int, b: int) -> None:
+    short, long = sorted((a, b))
+    assert market.contract_price(platform, long).usd_per_gpu_hour <= market.contract_price(
+        platform, short
+    ).usd_per_gpu_hour * (1 + 1e-12)
+
+
+def test_the_reserved_multiple_is_the_contract_over_the_on_demand_row_unless_set() -> None:
+    opt = neoplan.load_scenario("optimized")
+    assert market.reserved_multiple(opt) == pytest.approx(math.sqrt(2.65 * 1.90) / 2.81, rel=1e-12)
+    own = neoplan.load_scenario({"base": "optimized", "pricing": {"reserved_price_multiple": 0.9}})
+    assert market.reserved_multiple(own) == 0.9
+    low, high = market.reserved_multiple_range(own)
+    table_low, table_high = market.reserved_multiple_range(opt)
+    assert (low - 0.9, high - 0.9) == pytest.approx(
+        (table_low - market.reserved_multiple(opt), table_high - market.reserved_multiple(opt))
+    )
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_each_presets_headline_and_reserved_price_come_from_the_contracts_table(preset: str) -> None:
+    """One source of truth: a preset's headline price is its platform's on-demand row; its reserved share pays the
+    table's contract price of its term (the multiple is left empty)."""
+    s = neoplan.load_scenario(preset)
+    row = pricebook.default_rentals()[s.cluster.gpu_model]
+    assert s.pricing.usd_per_gpu_hour == row.usd_per_gpu_hour
+    assert s.pricing.reserved_price_multiple is None and s.pricing.price_decline_per_year is None
+    r = neoplan.evaluate(s)
+    go_live = math.ceil(r.ops.dates.go_live_month)
+    contract = market.contract_price(s.cluster.gpu_model, s.pricing.reserved_term_months).usd_per_gpu_hour
+    price_factor = r.operations.price_factor if r.operations is not None else 1.0
+    assert r.ops.revenue.reserved_usd_per_gpu_hour[go_live] == pytest.approx(contract * price_factor, rel=1e-12)
+
+
+# --- the price path --------------------------------------------------------------------------------------------------
+
+
+def test_a_flat_path_is_the_compounded_decline() -> None:
+    years = np.array([0.0, 0.5, 1.0, 2.5])
+    np.testing.assert_allclose(PricePath.flat(0.13).index(years), 0.87**years, rtol=1e-12)
+    column = PricePath.flat(np.array([[0.1], [0.2]]))
+    np.testing.assert_allclose(column.index(np.array([1.0, 2.0])), [[0.9, 0.81], [0.8, 0.64]], rtol=1e-12)
+
+
+def test_the_curve_applies_each_rows_decline_during_its_year_of_age() -> None:
+    """Age rows 1, 2, 3: −10 %, −20 %, −30 % a year; the last row continues, the first applies before age 1."""
+    path = PricePath(1.5, tuple(math.log(1 - r) for r in (0.1, 0.2, 0.3)))
+    assert path.index(0.5) == pytest.approx(0.9**0.5, rel=1e-12)  # age 1.5 → 2.0 in row 1
+    assert path.index(1.5) == pytest.approx(0.9**0.5 * 0.8, rel=1e-12)  # then all of row 2
+    assert path.index(3.5) == pytest.approx(0.9**0.5 * 0.8 * 0.7 * 0.7, rel=1e-12)  # row 3, then row 3 again
+    young = PricePath(-1.0, path.log_kept)
+    assert young.index(1.0) == pytest.approx(0.9, rel=1e-12)  # before age 1: the first row
+
+
+def test_the_scenario_age_comes_from_the_book_date_and_the_go_live_month() -> None:
+    opt = neoplan.load_scenario("optimized")  # 2024-10 book, go-live ~4.4 months later: February 2025
+    go_live = revenue.dates(opt.timeline).go_live_month
+    assert market.go_live_age_years(opt, go_live) == pytest.approx(2024 + 9 / 12 + go_live / 12 - 2023, rel=1e-12)
+    b200 = neoplan.load_scenario("b200_1024")  # 2026-11 book, Blackwell first year 2025
+    assert market.go_live_age_years(b200, go_live) == pytest.approx(2026 + 10 / 12 + go_live / 12 - 2025, rel=1e-12)
+
+
+def test_the_hopper_build_of_2024_averages_the_memos_13_7_percent_a_year() -> None:
+    """H100 live in 2025-02: the rest of 2025 at −22 %, 2026 flat, then −15 % a year (data/price_curves.csv)."""
+    opt = neoplan.load_scenario("optimized")
+    go_live = revenue.dates(opt.timeline).go_live_month
+    age = market.go_live_age_years(opt, go_live)  # ≈ 2.11 years since 1 January 2023
+    years = market.span_years(go_live, opt.timeline.horizon_months, opt.timeline.useful_life_months)
+    log_kept = (3 - age) * math.log(0.78) + 1 * math.log(1.0) + (age + years - 4) * math.log(0.85)
+    average = market.scenario_average_decline(opt, go_live)
+    assert average == pytest.approx(1 - math.exp(log_kept / years), rel=1e-12)
+    assert 0.13 < average < 0.145  # the research memo's 13.7 %/yr for a 2024 build
+
+
+@settings(max_examples=60, deadline=None)
+@given(start=st.floats(-2, 12), average=st.floats(-0.5, 0.9), years=st.floats(0.5, 10))
+def test_a_tilted_curve_has_the_asked_average_and_the_curves_shape(start: float, average: float, years: float) -> None:
+    curve = PricePath(start, tuple(math.log(1 - r) for r in pricebook.price_curves()["b200-sxm"].declines()))
+    own = market.average_decline(curve, years)
+    tilted = curve.tilted(average, own)
+    assert market.average_decline(tilted, years) == pytest.approx(average, abs=1e-9)
+    t = np.linspace(0, years, 7)
+    ratio = tilted.index(t) / curve.index(t)
+    np.testing.assert_allclose(ratio, ((1 - average) / (1 - own)) ** t, rtol=1e-9)
+
+
+@pytest.mark.parametrize("preset", ["optimized", "b200_1024", "gb200_nvl72_18rack"])
+def test_the_stress_range_of_the_decline_is_the_curves_low_and_high_rows(preset: str) -> None:
+    s = neoplan.load_scenario(preset)
+    go_live = revenue.dates(s.timeline).go_live_month
+    low, high = market.decline_spread(s, go_live)
+    assert low < market.scenario_average_decline(s, go_live) < high
+    flat = neoplan.load_scenario({"base": preset, "pricing": {"price_decline_per_year": 0.2}})
+    f_low, f_high = market.decline_spread(flat, go_live)
+    assert (0.2 - f_low, f_high - 0.2) == pytest.approx(
+        (market.scenario_average_decline(s, go_live) - low, high - market.scenario_average_decline(s, go_live))
+    )
+
+
+def test_an_estimated_on_demand_row_carries_its_range_a_quoted_index_does_not() -> None:
+    assert market.on_demand_range(neoplan.load_scenario("optimized")) is None  # Silicon Data index, quoted
+    gb200 = neoplan.load_scenario("gb200_nvl72_18rack")
+    assert market.on_demand_range(gb200) == pytest.approx((4.54, 10.50))  # Spheron to CoreWeave list
+
+
+# --- the data files ---------------------------------------------------------------------------------------------------
+
+
+def _copy_with(tmp: Path, name: str, old: str, new: str) -> Path:
+    path = tmp / name
+    text = (pricebook.DATA_DIR / name).read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def test_a_curve_period_must_name_the_years_its_age_compares(tmp_path: Path) -> None:
+    path = _copy_with(
+        tmp_path,
+        "price_curves.csv",
+        "hopper,h100-sxm;h200-sxm,2023,2,2024-2025",
+        "hopper,h100-sxm;h200-sxm,2023,2,2023-2024",
+    )
+    with pytest.raises(DataError, match=r"price_curves.csv row 3, column 'period': must be 'forward' or '2024-2025'"):
+        pricebook.read_price_curves(path)
+
+
+def test_a_contract_outside_its_own_range_is_refused(tmp_path: Path) -> None:
+    path = _copy_with(
+        tmp_path, "rental_contracts.csv", "h100-sxm,on_demand,0,2.81,2.40,", "h100-sxm,on_demand,0,2.81,2.90,"
+    )
+    with pytest.raises(DataError, match=r"rental_contracts.csv row 2, column 'low_usd_per_gpu_hour'"):
+        pricebook.read_rental_contracts(path)
+
+
+def test_every_platform_has_a_curve_and_an_on_demand_price() -> None:
+    platforms = set(pricebook.default_platforms())
+    assert set(pricebook.price_curves()) == platforms == set(pricebook.default_rentals())
+    for curve in {c.generation: c for c in pricebook.price_curves().values()}.values():
+        assert len(curve.rows) >= 5 and all(r.first_year == curve.first_year for r in curve.rows)
