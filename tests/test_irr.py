@@ -90,7 +90,7 @@ def test_mid_month_flows_zero_npv_at_their_irr_with_the_same_timing() -> None:
     mid = np.where(np.arange(months) < 4, flows, 0.0)  # the capex months are paid mid-month
     mid[:, 1] *= 0.5  # half of month 1's payment only
     at_end, at_mid = irr.irr_annual(flows, hurdle=0.12), irr.irr_annual(flows, hurdle=0.12, mid_month=mid)
-    assert np.all(0.0 < at_mid) and np.all(at_mid < at_end)  # paying earlier costs a positive IRR
+    assert np.all(at_mid > 0.0) and np.all(at_mid < at_end)  # paying earlier costs a positive IRR
     for row in range(flows.shape[0]):
         assert float(finance.npv(at_mid[row], flows[row], mid[row])) == pytest.approx(0.0, abs=1e-8 * 1000.0)
         grid = irr.half_month_grid(flows[row], mid[row])[0]
