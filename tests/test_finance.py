@@ -90,6 +90,16 @@ def test_a_tax_year_is_taxed_on_its_net_income() -> None:
     assert monthly.sum() == pytest.approx(25.0)
 
 
+def test_a_loss_month_then_a_profit_month_in_one_year_pay_tax_on_the_net() -> None:
+    """A loss of 60 in month 0, a profit of 100 in month 1, both in tax year 1: 25 % of the net 40 = 10, paid in
+    month 1; the same by months (the loss carried into month 1); the year's tax is never negative."""
+    taxable = np.zeros(12)
+    taxable[0], taxable[1] = -60.0, 100.0
+    yearly = tax_with_loss_carry_forward(taxable, 0.25, period_months=12)
+    np.testing.assert_allclose(yearly, [0.0, 10.0] + [0.0] * 10, atol=1e-12)
+    np.testing.assert_allclose(tax_with_loss_carry_forward(taxable, 0.25, period_months=1), yearly, atol=1e-12)
+
+
 def test_a_loss_year_is_carried_into_the_next() -> None:
     """Year 1 makes 50 then loses 150 (net −100): its tax comes back by its end and the 100 is carried forward; year 2
     makes 150 and owes 25 % of 50. A horizon of 18 months cuts year 2 at month 17."""
