@@ -112,6 +112,8 @@ def _right_aligned(cf: np.ndarray) -> np.ndarray:
     """
     months = cf.shape[1]
     shift = np.argmax(cf[:, ::-1] != 0, axis=1)  # trailing zero months of each row (0 for an all-zero row)
+    if not shift.any():  # every row already ends on a flow (the usual case: cash until the horizon)
+        return cf
     source = np.arange(months)[None, :] - shift[:, None]
     out = np.take_along_axis(cf, np.maximum(source, 0), axis=1)
     out[source < 0] = 0.0
