@@ -246,6 +246,9 @@ def test_the_financing_page_sets_the_tax_period_and_the_capex_timing() -> None:
     """Tax years by default; each month on its own, then mid-month capex: the scenario takes them, the KPIs follow
     the model (NPV falls with capex paid half a month earlier) and the page shows no error."""
     at = _page(FINANCING)
+    captions = " ".join(c.value for c in at.caption)
+    assert "Tax years net a month's loss against the same year's profits" in captions
+    assert "unless it is paid mid-month" in captions
     tax = at.selectbox(key="w.financing.tax_period_months")
     assert tax.value == 12 and tax.options == ["Tax years (losses netted within the year)", "Each month on its own"]
     tax.set_value(1).run()
