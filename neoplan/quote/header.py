@@ -34,7 +34,7 @@ PRICE_ROLES = ("unit", "list", "extended", "ext_list")
 QUANTITY_ROLES = ("quantity", "qty_per_server", "qty_total", "qty_per_rack")
 
 
-@lru_cache(maxsize=16_384)
+@lru_cache(maxsize=16_384)  # keyed on a reduced header name, a pure function of it and the vocabulary
 def candidates(name: str) -> tuple[tuple[str, int], ...]:
     """(role, score) pairs a reduced header name suits: its vocabulary entry, else a partial reading (1–2)."""
     if not name:
