@@ -54,7 +54,7 @@ class Profile(SourcedRow):
     servers_per_rack: int = Field(ge=1)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/platform_profiles.csv, read once
 def profiles() -> dict[str, Profile]:
     """Platform profiles by platform key."""
     return keyed(read_numbered(PROFILES_FILE, Profile), PROFILES_FILE.name, key="platform")
