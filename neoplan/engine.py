@@ -274,7 +274,8 @@ class Cases:
         ``min_dscr`` over 12-month periods from each case's first operating month; margins over the
         horizon; ``equity_moic`` = cash to equity / cash from equity; ``equity_npv_usd``, the equity cash flow at
         ``hurdle_rate``, and ``equity_mirr`` (:func:`neoplan.finance.mirr_annual`: finance rate = the loan's all-in
-        rate, reinvestment at ``hurdle_rate``). Undefined values are ``nan``.
+        rate, reinvestment at ``hurdle_rate``). Undefined values are ``nan``. Mid-month capex
+        (``timeline.capex_timing``) is counted half a month early by NPV, IRR, MIRR and discounted payback.
         """
         cf = self.cash
         revenue_total = cf.revenue.sum(axis=1)
@@ -285,7 +286,11 @@ class Cases:
         equity_in = -np.where(equity < 0, equity, 0.0).sum(axis=1)
         equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
         n = cf.project_fcf.shape[0]
-        irrs = irr.irr_annual(np.concatenate([cf.project_fcf, cf.equity_fcf]), hurdle=hurdle_rate)  # both at once
+        project_mid, equity_mid = cf.project_mid_month, cf.equity_mid_month  # None: capex at month ends
+        both_mid = None if project_mid is None or equity_mid is None else np.concatenate([project_mid, equity_mid])
+        irrs = irr.irr_annual(  # both at once
+            np.concatenate([cf.project_fcf, cf.equity_fcf]), hurdle=hurdle_rate, mid_month=both_mid
+        )
         with np.errstate(over="ignore"):  # a revenue or equity near 0 (a price of 1e-320) gives ±inf: undefined
             ratios = {
                 "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
@@ -293,13 +298,13 @@ class Cases:
                 "equity_moic": np.where(equity_in > 0, equity_out / np.where(equity_in > 0, equity_in, 1.0), np.nan),
             }
         return {
-            "npv_usd": finance.npv(hurdle_rate, cf.project_fcf),
+            "npv_usd": finance.npv(hurdle_rate, cf.project_fcf, project_mid),
             "project_irr": irrs[:n],
             "equity_irr": irrs[n:],
-            "equity_npv_usd": finance.npv(hurdle_rate, equity),
-            "equity_mirr": finance.mirr_annual(equity, finance.loan_rate(cf), hurdle_rate),
+            "equity_npv_usd": finance.npv(hurdle_rate, equity, equity_mid),
+            "equity_mirr": finance.mirr_annual(equity, finance.loan_rate(cf), hurdle_rate, equity_mid),
             "payback_months": finance.payback_months(cf.project_fcf),
-            "discounted_payback_months": finance.payback_months(cf.project_fcf, hurdle_rate),
+            "discounted_payback_months": finance.payback_months(cf.project_fcf, hurdle_rate, project_mid),
             "min_dscr": finance.min_dscr(cf, self.first_operating_month),
             **ratios,
             "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
@@ -436,6 +441,7 @@ def run_cases(
         receivable_days=scenario.pricing.receivable_days,
         contracted_cfads=contracted_cfads(scenario, d, rev, opex),
         closing=basis.closing,
+        capex_timing=timeline.capex_timing,
     )
     return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash)
 

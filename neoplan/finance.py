@@ -3,9 +3,18 @@
 Conventions (stated once; the README and the Financing page repeat them):
 
 * Monthly grid, month 0 = purchase order. Every flow of month ``t`` (revenue, opex, capex, draws, debt
-  service, tax) sits at time ``t`` months, at the end of that month (capex too: a payment due within a month is
-  paid at its end); month 0 is "now". NPV discounts month ``t`` by ``(1 + r_m) ** t`` (month 0 not at all), with
-  ``r_m = (1 + r) ** (1/12) - 1`` from an annual effective discount rate ``r`` (the hurdle rate).
+  service, tax) sits at time ``t`` months, at the end of that month; month 0 is "now". NPV discounts month ``t`` by
+  ``(1 + r_m) ** t`` (month 0 not at all), with ``r_m = (1 + r) ** (1/12) - 1`` from an annual effective discount
+  rate ``r`` (the hurdle rate).
+* **Capex timing** (``timeline.capex_timing``): ``end_of_month`` pays capex at its month's end too (a payment due
+  within a month is paid at its end). ``mid_month`` pays it, and draws the debt for it, in the middle of its month,
+  at ``t − ½``: the accounts keep it in month ``t``, NPV discounts that part of the month's flow half a month less
+  (:func:`npv`: × ``(1 + r_m) ** ½``), and IRR and MIRR find their roots on a grid of half months
+  (:func:`neoplan.irr.half_month_grid`), so NPV at the IRR is 0 with the same timing (a factor at one fixed rate
+  would not be: the IRR's own rate prices the half month). Either way the loan charges a month's interest on the
+  balance after the month's draw, as if drawn at the month's start (a lender's convention: a month of interest on
+  each draw before it is spent at month-end capex, half a month at mid-month), and every other flow (fee, reserve,
+  service, revenue, opex, tax, sale) sits at its month's end.
 * Annual IRR = ``(1 + monthly IRR) ** 12 - 1``; the economically meaningful root (:func:`neoplan.irr.irr_annual`), with
   the sign of MOIC − 1, or none. Outflows are negative. MIRR (:func:`mirr_annual`): outflows discounted at the
   loan's all-in rate (the finance rate), inflows compounded to the horizon at the hurdle rate (reinvestment).
@@ -31,7 +40,14 @@ Conventions (stated once; the README and the Financing page repeat them):
 * **Debt service reserve** (``dsra_months``): the largest scheduled service over any ``dsra_months`` consecutive
   months, funded by equity at the first draw and released in the month the loan is repaid; it earns nothing and
   pays no service.
-* Tax: monthly on taxable income with losses carried forward (no carry-back). Depreciation for tax and book
+* Tax (:func:`tax_with_loss_carry_forward`): each tax year owes tax on its net taxable income (losses netted within
+  the year, carried forward across years, none back), paid as it accrues: by each month's end the year has paid the
+  tax on its income to date, so a loss later in the year gives back tax paid earlier in it. Tax years are the
+  project years, 12-month blocks from month 0 (the purchase order; a scenario has no calendar dates), the last one
+  cut at the horizon. ``financing.tax_period_months`` = 1 taxes each month on its own (1-month tax years). The
+  monthly payments stand in for US estimated tax on the income to date (IRC §6655: installments in months 4, 6, 9
+  and 12 of the tax year, the annualised-income method), paid monthly instead of quarterly and trued up within the
+  year instead of after it. Depreciation for tax and book
   (:mod:`neoplan.assets`); interest during construction is capitalised into the asset and depreciated with it
   (by book and by tax); the upfront fee (paid at the first draw) is amortised over the loan term
   (:class:`FinancingCosts`). The P&L books the tax paid (no deferred tax).
@@ -50,6 +66,7 @@ import numpy as np
 
 from .assets import Assets, asset_flows, depreciation
 from .errors import ScenarioError
+from .irr import half_month_grid
 from .scenario import Financing
 from .timebase import DAYS_PER_MONTH, MONTHS_PER_YEAR, monthly_rate
 
@@ -73,25 +90,40 @@ def _growth(annual_rate: float | np.ndarray, months: int) -> np.ndarray:
     return (1.0 + monthly_rate(annual_rate)[..., None]) ** _index(months)
 
 
-def npv(annual_rate: float | np.ndarray, cash_flows: np.ndarray) -> np.ndarray:
-    """NPV of monthly ``cash_flows`` (..., months) at an annual discount rate (a scalar, or one per row);
-    month 0 undiscounted [USD]."""
+def at_month_end(
+    annual_rate: float | np.ndarray, cash_flows: np.ndarray, mid_month: np.ndarray | None = None
+) -> np.ndarray:
+    """``cash_flows`` (..., months) with the part of each paid mid-month, ``mid_month`` (None: none), carried to the
+    month's end at the monthly equivalent of ``annual_rate`` (a scalar, or one per row): × (1 + r_m) ** ½ [USD]."""
     cf = np.asarray(cash_flows, dtype=float)
+    if mid_month is None:
+        return cf
+    half_month = np.sqrt(1.0 + monthly_rate(annual_rate))[..., None] - 1.0
+    return cf + np.asarray(mid_month, dtype=float) * half_month
+
+
+def npv(annual_rate: float | np.ndarray, cash_flows: np.ndarray, mid_month: np.ndarray | None = None) -> np.ndarray:
+    """NPV of monthly ``cash_flows`` (..., months) at an annual discount rate (a scalar, or one per row);
+    month 0 undiscounted [USD]. The part of each month's flow in ``mid_month`` (same shape; None: none) is paid half
+    a month before the month's end and discounted half a month less (:func:`at_month_end`)."""
+    cf = at_month_end(annual_rate, cash_flows, mid_month)
     return np.sum(cf / _growth(annual_rate, cf.shape[-1]), axis=-1)
 
 
-def payback_months(cash_flows: np.ndarray, annual_rate: float | None = None) -> np.ndarray:
+def payback_months(
+    cash_flows: np.ndarray, annual_rate: float | None = None, mid_month: np.ndarray | None = None
+) -> np.ndarray:
     """Months from month 0 until cumulative cash turns non-negative for good (payback reached).
 
     The last month cumulative cash crosses from negative to non-negative, linear within that month; ``nan``
     if it ends the horizon negative (not paid back, even if it was positive for a while) or is never
-    negative. With ``annual_rate`` [per year] the flows are discounted first as in :func:`npv`
-    (discounted payback).
+    negative. With ``annual_rate`` [per year] the flows are discounted first as in :func:`npv`, ``mid_month`` with
+    them (discounted payback); undiscounted, the time of a payment within its month does not move its month's sum.
     """
     cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
     n, months = cf.shape
     if annual_rate is not None:
-        cf = cf / _growth(annual_rate, months)
+        cf = np.atleast_2d(at_month_end(annual_rate, cf, mid_month)) / _growth(annual_rate, months)
     cum = np.cumsum(cf, axis=-1)
     # the last negative month; the last month if it is negative or none is (argmax is 0 if all are False)
     last = months - 1 - (cum < 0)[:, ::-1].argmax(axis=-1)
@@ -103,19 +135,42 @@ def payback_months(cash_flows: np.ndarray, annual_rate: float | None = None) -> 
     return out.reshape(np.shape(cash_flows)[:-1]) if np.ndim(cash_flows) > 1 else out[0]
 
 
-def tax_with_loss_carry_forward(taxable: np.ndarray, rate: float) -> np.ndarray:
-    """Tax per month on ``taxable`` income (..., months), losses carried forward, none back [USD].
+def tax_period_ends(months: int, period_months: int) -> np.ndarray:
+    """Last month of each tax period of ``period_months`` months from month 0: ``period − 1``, ``2 period − 1``, …,
+    and the horizon's last month, which closes a period cut short (periods,) [month index]."""
+    ends = np.arange(period_months - 1, months, period_months)
+    return ends if months % period_months == 0 else np.append(ends, months - 1)
 
-    Closed form of the carry-forward recursion: the income taxed up to month t is
-    the running maximum of cumulative taxable income (floored at 0), so the tax of
-    month t is ``rate`` × the rise of that running maximum.
+
+def tax_with_loss_carry_forward(taxable: np.ndarray, rate: float, *, period_months: int) -> np.ndarray:
+    """Tax per month on ``taxable`` income (..., months) [USD; a negative month gives back tax paid earlier in its
+    period]. ``period_months`` = 12: tax years (project years from month 0); 1: each month taxed on its own.
+
+    A tax period owes ``rate`` × its net taxable income less the losses carried into it, or nothing (what is left
+    of a loss is carried forward; none back). It is paid as it accrues: by the end of each month the period has
+    paid the tax on its income to date, so a loss later in a period gives back tax paid earlier in it, and the
+    payments of a period sum to its tax (:func:`tax_period_ends`: the last period may be cut at the horizon).
+
+    Closed form of the carry-forward recursion: the income taxed by the end of period k, T_k, is the running
+    maximum over the periods' ends of cumulative taxable income C (floored at 0); by the end of month t of period k
+    the income taxed is max(T_(k−1), C_t) — T_k at the period's end — and the month's tax is ``rate`` × its rise.
+    With 1-month periods that is the running maximum of C itself. So each period pays ≥ 0, the horizon's total is
+    ``rate`` × max(0, the largest C at a period's end) (never more than with shorter periods, the same if no period
+    ends below an earlier end), and the income taxed by any month is at most what monthly periods would have taxed.
     """
     x = np.asarray(taxable, dtype=float)
-    taxed = np.zeros((*x.shape[:-1], x.shape[-1] + 1))  # by the end of each month, after 0 before month 0
-    np.add.accumulate(x, axis=-1, out=taxed[..., 1:])  # np.cumsum
-    np.maximum(taxed, 0.0, out=taxed)
-    np.maximum.accumulate(taxed, axis=-1, out=taxed)
-    return rate * (taxed[..., 1:] - taxed[..., :-1])
+    months = x.shape[-1]
+    ends = tax_period_ends(months, period_months)
+    cumulative = np.add.accumulate(x, axis=-1)  # np.cumsum
+    carried = np.zeros((*x.shape[:-1], ends.size + 1))  # T_k by the end of period k, after T_0 = 0
+    carried[..., 1:] = cumulative[..., ends]
+    np.maximum(carried, 0.0, out=carried)
+    np.maximum.accumulate(carried, axis=-1, out=carried)
+    taxed = np.maximum(carried[..., _index(months) // period_months], cumulative)  # T of the period before, or C
+    tax = np.empty(x.shape)
+    tax[..., 0] = taxed[..., 0]
+    np.subtract(taxed[..., 1:], taxed[..., :-1], out=tax[..., 1:])
+    return rate * tax
 
 
 def _each(value: Any, n: int, dtype: type | None = None) -> np.ndarray:
@@ -127,26 +182,33 @@ def _each(value: Any, n: int, dtype: type | None = None) -> np.ndarray:
 
 
 def mirr_annual(
-    cash_flows: np.ndarray, finance_rate_per_month: float | np.ndarray, reinvest_annual_rate: float
+    cash_flows: np.ndarray,
+    finance_rate_per_month: float | np.ndarray,
+    reinvest_annual_rate: float,
+    mid_month: np.ndarray | None = None,
 ) -> np.ndarray:
     """Modified IRR of monthly ``cash_flows`` (..., months), annualised as ``(1 + monthly) ** 12 − 1`` [per year].
 
     As ``numpy_financial.mirr``: outflows discounted to month 0 at ``finance_rate_per_month`` (one rate or one per
     row; the loan's all-in rate ÷ 12), inflows compounded to the last month at the monthly equivalent of
     ``reinvest_annual_rate`` (the hurdle rate, effective annual), then ``(FV / −PV) ** (1 / (months − 1)) − 1``.
-    ``nan`` without an inflow or an outflow.
+    ``nan`` without an inflow or an outflow. With ``mid_month`` (the part of each month's flow paid in its middle)
+    the same on :func:`neoplan.irr.half_month_grid`, at the half-month equivalents of both rates.
     """
     cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
-    n, months = cf.shape
-    t = _index(months)
-    finance = 1.0 + _each(finance_rate_per_month, n, float)[:, None]
-    reinvest = 1.0 + monthly_rate(reinvest_annual_rate)
+    steps = 1 if mid_month is None else 2
+    if mid_month is not None:
+        cf = half_month_grid(cf, np.atleast_2d(np.asarray(mid_month, dtype=float)))
+    n, periods = cf.shape
+    t = _index(periods)
+    finance = (1.0 + _each(finance_rate_per_month, n, float)[:, None]) ** (1.0 / steps)
+    reinvest = (1.0 + monthly_rate(reinvest_annual_rate)) ** (1.0 / steps)
     present = (np.where(cf < 0, cf, 0.0) / finance**t).sum(axis=-1)
-    future = (np.where(cf > 0, cf, 0.0) * reinvest ** (months - 1 - t)).sum(axis=-1)
-    defined = (present < 0) & (future > 0) & (months > 1)
+    future = (np.where(cf > 0, cf, 0.0) * reinvest ** (periods - 1 - t)).sum(axis=-1)
+    defined = (present < 0) & (future > 0) & (periods > 1)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        monthly = (future / np.where(defined, -present, 1.0)) ** (1.0 / max(months - 1, 1)) - 1.0
-        out = np.where(defined, (1.0 + monthly) ** MONTHS_PER_YEAR - 1.0, np.nan)
+        per_step = (future / np.where(defined, -present, 1.0)) ** (1.0 / max(periods - 1, 1)) - 1.0
+        out = np.where(defined, (1.0 + per_step) ** (MONTHS_PER_YEAR * steps) - 1.0, np.nan)
     return out.reshape(np.shape(cash_flows)[:-1]) if np.ndim(cash_flows) > 1 else out[0]
 
 
@@ -604,13 +666,15 @@ def project_flows(
     proceeds: np.ndarray,
     tax_gain: np.ndarray,
     tax_rate: float,
+    tax_period_months: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(unlevered tax, project free cash flow) per month [USD]: the project as if all-equity.
 
-    Tax on ``ebitda`` (as earned) − ``tax_depreciation`` + the sales' ``tax_gain``; cash from ``collected_ebitda``
-    (revenue collected − opex) − capex − tax + sale ``proceeds``.
+    Tax (:func:`tax_with_loss_carry_forward`, periods of ``tax_period_months``) on ``ebitda`` (as earned) −
+    ``tax_depreciation`` + the sales' ``tax_gain``; cash from ``collected_ebitda`` (revenue collected − opex) −
+    capex − tax + sale ``proceeds``.
     """
-    tax = tax_with_loss_carry_forward(ebitda - tax_depreciation + tax_gain, tax_rate)
+    tax = tax_with_loss_carry_forward(ebitda - tax_depreciation + tax_gain, tax_rate, period_months=tax_period_months)
     return tax, collected_ebitda - capex_payments - tax + proceeds
 
 
@@ -700,6 +764,19 @@ class CashFlows:
     """Tax depreciation, capitalised IDC included; None = the book's."""
     gain_on_sale: np.ndarray | None = None
     """Book gain of the sales: proceeds − book value (IDC included)."""
+    capex_mid_month: bool = False
+    """Capex, and the debt drawn for it, is paid in the middle of its month (``timeline.capex_timing``)."""
+
+    @property
+    def project_mid_month(self) -> np.ndarray | None:
+        """The part of :attr:`project_fcf` paid mid-month, the capex (n, months) [USD]; None at month ends."""
+        return -self.capex if self.capex_mid_month else None
+
+    @property
+    def equity_mid_month(self) -> np.ndarray | None:
+        """The part of :attr:`equity_fcf` paid mid-month, the capex less the debt drawn for it (n, months) [USD];
+        None at month ends."""
+        return self.debt.draws - self.capex if self.capex_mid_month else None
 
     @property
     def revenue_collected(self) -> np.ndarray:
@@ -741,6 +818,7 @@ def cash_flows(
     receivable_days: float = 0.0,
     contracted_cfads: np.ndarray | None = None,
     closing: Closing | None = None,
+    capex_timing: str = "end_of_month",
 ) -> CashFlows:
     """Assemble accounts and cash flows from revenue, opex and capex payments (all (n, months)) [USD].
 
@@ -751,7 +829,8 @@ def cash_flows(
     horizon (None: at the horizon); with ``refresh``, ``refresh_payments`` (n, months) [USD] buy the new clusters
     of ``refresh_capex_usd`` (n,) [USD] each, paid by equity (the debt funds the first cluster only).
     ``receivable_days`` [days] delays collections (:func:`collections`); ``contracted_cfads`` (n, months) [USD] is
-    what a loan sized on contracted revenue is sized on; ``closing`` fixes the loan (module docstring).
+    what a loan sized on contracted revenue is sized on; ``closing`` fixes the loan (module docstring);
+    ``capex_timing`` (``end_of_month`` or ``mid_month``) says when in its month capex is paid (module docstring).
     """
     revenue, opex, pay = (np.array(a, dtype=float, ndmin=2) for a in (revenue, opex, capex_payments))
     if not revenue.shape == opex.shape == pay.shape:
@@ -794,8 +873,9 @@ def cash_flows(
         deductions = clusters.tax_depreciation + costs.idc_tax_depreciation + costs.interest_expense
         on_sale = clusters.tax_gain - costs.idc_tax_at_sale  # what the sales add to taxable income
         taxable = ebitda - deductions - costs.fee_amortization + on_sale
-        tax = tax_with_loss_carry_forward(taxable, financing.tax_rate)
-        operating_tax = tax_with_loss_carry_forward(taxable - on_sale, financing.tax_rate)
+        period = financing.tax_period_months
+        tax = tax_with_loss_carry_forward(taxable, financing.tax_rate, period_months=period)
+        operating_tax = tax_with_loss_carry_forward(taxable - on_sale, financing.tax_rate, period_months=period)
         if previous is not None and _settled(previous, debt):
             break  # tax was computed on this very loan: the loan, its tax and its CFADS agree
         previous = debt
@@ -807,6 +887,7 @@ def cash_flows(
         clusters.proceeds,
         clusters.tax_gain,
         financing.tax_rate,
+        financing.tax_period_months,
     )
     to_lenders = debt.interest_paid + debt.principal + debt.swept + debt.payoff + debt.fee
     equity_fcf = collected_ebitda - bought + debt.draws - to_lenders - tax + clusters.proceeds + debt.reserve_flow
@@ -835,6 +916,7 @@ def cash_flows(
         operating_tax=operating_tax,
         tax_depreciation=clusters.tax_depreciation + costs.idc_tax_depreciation,
         gain_on_sale=gain,
+        capex_mid_month=capex_timing == "mid_month",
     )
 
 

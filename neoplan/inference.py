@@ -187,7 +187,7 @@ class Trend:
     source: str
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/workloads.csv, read once
 def workloads() -> dict[str, Workload]:
     """Workloads by key (``data/workloads.csv``)."""
     return keyed(read_numbered(WORKLOADS_FILE, Workload), WORKLOADS_FILE.name)
@@ -236,7 +236,7 @@ def derived(rule: Derivation, published: dict[tuple[str, str, str], Throughput])
     )
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only throughput and derivation CSVs, read once
 def default_throughput() -> dict[tuple[str, str, str], Throughput]:
     """The row the model uses for every platform × workload × scenario, keyed by those three: the published
     ``is_default`` row, else one derived by ``data/inference_derivations.csv`` (:func:`derived`). A derivation of a
@@ -259,12 +259,12 @@ def default_throughput() -> dict[tuple[str, str, str], Throughput]:
     return out
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/token_prices.csv, read once
 def _list_prices() -> tuple[ListPrice, ...]:
     return read_rows(TOKEN_PRICES_FILE, ListPrice)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/token_price_trends.csv, read once
 def _trends() -> dict[str, PriceTrend]:
     return keyed(read_numbered(TOKEN_TRENDS_FILE, PriceTrend), TOKEN_TRENDS_FILE.name)
 
@@ -338,7 +338,7 @@ def list_price(scenario: Scenario) -> TokenPrice:
     return reference_price(load.model_key, row.precision if row is not None else None)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=32)  # keyed on a model key; a pure function of the shipped, read-only trends
 def reference_trend(model_key: str) -> Trend:
     """The yearly price decline of one fixed model (``same-model-<model_key>``), else the Llama 70B one [fraction]."""
     rows = _trends()

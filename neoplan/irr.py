@@ -1,7 +1,10 @@
 """Internal rate of return of monthly cash flows: the economically meaningful root (see :func:`irr_annual`).
 
 Monthly grid as in :mod:`neoplan.finance`: month 0 undiscounted, outflows negative; arrays (n, months) hold n
-cases, rows never interact. Annual IRR = ``(1 + monthly IRR) ** 12 - 1``.
+cases, rows never interact. Annual IRR = ``(1 + monthly IRR) ** 12 - 1``. A part of each month's flow paid in the
+middle of the month (``mid_month``: capex with ``timeline.capex_timing`` mid_month) puts the flows on a grid of
+half months (:func:`half_month_grid`), where the root is found the same way: NPV at the IRR is then 0 with that part
+discounted half a month less, as :func:`neoplan.finance.npv` discounts it.
 """
 
 from __future__ import annotations
@@ -109,6 +112,8 @@ def _right_aligned(cf: np.ndarray) -> np.ndarray:
     """
     months = cf.shape[1]
     shift = np.argmax(cf[:, ::-1] != 0, axis=1)  # trailing zero months of each row (0 for an all-zero row)
+    if not shift.any():  # every row already ends on a flow (the usual case: cash until the horizon)
+        return cf
     source = np.arange(months)[None, :] - shift[:, None]
     out = np.take_along_axis(cf, np.maximum(source, 0), axis=1)
     out[source < 0] = 0.0
@@ -164,11 +169,28 @@ def _value_and_derivatives(
     return value, slope / growth, half_curvature / (slope * growth)
 
 
-def _grid(lo: float, hi: float, months: int, *more: float) -> tuple[np.ndarray, np.ndarray]:
-    """(monthly rates (ascending), factors (rates, months)): ``IRR_GRID_MONTHLY`` between ``lo`` and ``hi``, with
-    ``lo``, 0, ``hi`` and ``more`` rates. The factors give NPV at rates ≥ 0 and the value at the horizon below 0
-    (see :func:`_exponents`)."""
-    rates = np.unique(np.array([lo, *(g for g in IRR_GRID_MONTHLY if lo < g < hi), 0.0, *more, hi]))
+def half_month_grid(cash_flows: np.ndarray, mid_month: np.ndarray) -> np.ndarray:
+    """Monthly ``cash_flows`` (n, months) as flows on a grid of half months (n, 2 months) [USD]: step 2t holds the
+    part of month t's flow paid mid-month, ``mid_month`` (n, months), step 2t + 1 the rest, at the month's end."""
+    cf = np.atleast_2d(cash_flows)
+    out = np.empty((cf.shape[0], 2 * cf.shape[1]))
+    out[:, 0::2] = mid_month
+    np.subtract(cf, mid_month, out=out[:, 1::2])
+    return out
+
+
+def _per_step(monthly_rate: float, steps: int) -> float:
+    """The rate per step of a grid of ``steps`` steps a month equivalent to ``monthly_rate`` (itself for 1)."""
+    return float(monthly_rate if steps == 1 else (1.0 + monthly_rate) ** (1.0 / steps) - 1.0)
+
+
+def _grid(lo: float, hi: float, months: int, *more: float, steps: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """(rates per step (ascending), factors (rates, months)): ``IRR_GRID_MONTHLY`` between ``lo`` and ``hi``, with
+    ``lo``, 0, ``hi`` and ``more`` rates, all per step of a grid of ``steps`` steps a month (``lo``, ``hi`` and
+    ``more`` already are; ``months`` counts steps). The factors give NPV at rates ≥ 0 and the value at the horizon
+    below 0 (see :func:`_exponents`)."""
+    grid = (_per_step(g, steps) for g in IRR_GRID_MONTHLY)
+    rates = np.unique(np.array([lo, *(g for g in grid if lo < g < hi), 0.0, *more, hi]))
     return rates, (1.0 + rates[:, None]) ** _exponents(rates, months)
 
 
@@ -178,13 +200,15 @@ def _grid_values(cf: np.ndarray, factors: np.ndarray) -> np.ndarray:
     return np.einsum("ij,kj->ik", cf, factors, optimize=False)
 
 
-def _npv_table(cf: np.ndarray, lo: float, hi: float, hurdle: float) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """(monthly rates, table (n, rates), index of rate 0, index of the hurdle) of :func:`irr_annual`'s grid.
+def _npv_table(
+    cf: np.ndarray, lo: float, hi: float, hurdle: float, steps: int = 1
+) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """(rates per step, table (n, rates), index of rate 0, index of the hurdle) of :func:`irr_annual`'s grid.
 
-    The grid of :func:`_grid` with the ``hurdle``; the table holds NPV of each row of ``cf`` (n, months) at rates ≥ 0
+    The grid of :func:`_grid` with the ``hurdle``; the table holds NPV of each row of ``cf`` (n, steps) at rates ≥ 0
     and the value at the horizon below 0 (see :func:`_exponents`).
     """
-    rates, factors = _grid(lo, hi, cf.shape[1], hurdle)
+    rates, factors = _grid(lo, hi, cf.shape[1], hurdle, steps=steps)
     listed = rates.tolist()
     return rates, _grid_values(cf, factors), bisect_left(listed, 0.0), bisect_left(listed, hurdle)
 
@@ -193,6 +217,7 @@ def irr_annual(
     cash_flows: np.ndarray,
     *,
     hurdle: float = 0.0,
+    mid_month: np.ndarray | None = None,
     lo: float = IRR_LO_MONTHLY,
     hi: float = IRR_HI_MONTHLY,
     tol: float = 1e-12,
@@ -217,14 +242,22 @@ def irr_annual(
     [monthly rate] or a Halley step less than ``√(tol / months)``. Roots closer together than the grid's
     spacing are not told apart. Rows never interact: a case gives the same IRR alone or in a batch, to rounding
     (numpy may sum arrays of another shape in another order).
+
+    ``mid_month`` (same shape as the flows): the part of each month's flow paid in its middle; the root is then
+    found on :func:`half_month_grid` (rates, ``lo``, ``hi`` and ``tol`` per half month), NPV counting that part half
+    a month earlier.
     """
     cf = np.atleast_2d(np.asarray(cash_flows, dtype=float))
     hurdle_monthly = (1.0 + float(hurdle)) ** (1.0 / MONTHS_PER_YEAR) - 1.0  # timebase.monthly_rate, as a float
     if not lo < min(0.0, hurdle_monthly) <= max(0.0, hurdle_monthly) < hi:
         raise ValueError(f"the IRR range {lo} … {hi} a month must contain 0 and the hurdle rate")
+    steps = 1
+    if mid_month is not None:
+        cf, steps = half_month_grid(cf, np.atleast_2d(np.asarray(mid_month, dtype=float))), 2
+    lo, hi, hurdle_step = (_per_step(float(x), steps) for x in (lo, hi, hurdle_monthly))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        r = _irr_monthly(_right_aligned(cf), float(lo), float(hi), hurdle_monthly, tol, max_iterations)
-    out = (1.0 + r) ** MONTHS_PER_YEAR - 1.0
+        r = _irr_monthly(_right_aligned(cf), lo, hi, hurdle_step, tol / steps, max_iterations, steps)
+    out = (1.0 + r) ** (MONTHS_PER_YEAR * steps) - 1.0
     return out.reshape(np.shape(cash_flows)[:-1]) if np.ndim(cash_flows) > 1 else out[0]
 
 
@@ -259,10 +292,13 @@ def _meaningful_bracket(sign: np.ndarray, at_zero: int, at_hurdle: int) -> tuple
     return j, candidate.any(axis=1) & fits.all(axis=1)
 
 
-def _irr_monthly(cf: np.ndarray, lo: float, hi: float, hurdle: float, tol: float, max_iterations: int) -> np.ndarray:
-    """Monthly IRR (``nan`` where undefined) of each row of right-aligned ``cf`` (n, months); see :func:`irr_annual`."""
+def _irr_monthly(
+    cf: np.ndarray, lo: float, hi: float, hurdle: float, tol: float, max_iterations: int, steps: int = 1
+) -> np.ndarray:
+    """IRR per step (``nan`` where undefined) of each row of right-aligned ``cf`` (n, months × ``steps``), rates per
+    step of ``steps`` steps a month; see :func:`irr_annual`."""
     n, months = cf.shape
-    rates, table, at_zero, at_hurdle = _npv_table(cf, lo, hi, hurdle)
+    rates, table, at_zero, at_hurdle = _npv_table(cf, lo, hi, hurdle, steps)
     j, ok = _meaningful_bracket(np.sign(table), at_zero, at_hurdle)
     points = j + _BRACKET_POINTS  # the bracket [a, b] and a third grid point c next to it: below, else 2nd above
     points[2, j == 0] = 2
@@ -309,17 +345,25 @@ def _irr_monthly(cf: np.ndarray, lo: float, hi: float, hurdle: float, tol: float
 
 
 def irr_candidates_annual(
-    cash_flows: np.ndarray, *, lo: float = IRR_LO_MONTHLY, hi: float = IRR_HI_MONTHLY
+    cash_flows: np.ndarray,
+    *,
+    mid_month: np.ndarray | None = None,
+    lo: float = IRR_LO_MONTHLY,
+    hi: float = IRR_HI_MONTHLY,
 ) -> list[float]:
-    """Annual rates near which the NPV of one row of monthly ``cash_flows`` is zero (grid brackets, interpolated).
+    """Annual rates near which the NPV of one row of monthly ``cash_flows`` is zero (grid brackets, interpolated);
+    ``mid_month`` as in :func:`irr_annual`.
 
     For messages that explain an undefined IRR: several entries mean the flows have several IRRs.
     """
-    cf = _right_aligned(np.atleast_2d(np.asarray(cash_flows, dtype=float))[:1])
-    rates, factors = _grid(float(lo), float(hi), cf.shape[1])  # rate 0 is on it
+    cf, steps = np.atleast_2d(np.asarray(cash_flows, dtype=float))[:1], 1
+    if mid_month is not None:
+        cf, steps = half_month_grid(cf, np.atleast_2d(np.asarray(mid_month, dtype=float))[:1]), 2
+    cf = _right_aligned(cf)
+    rates, factors = _grid(_per_step(lo, steps), _per_step(hi, steps), cf.shape[1], steps=steps)  # rate 0 is on it
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         table = _grid_values(cf, factors)[0]
         change = np.nonzero(np.sign(table[:-1]) * np.sign(table[1:]) < 0)[0]
         a, b, fa, fb = rates[change], rates[change + 1], table[change], table[change + 1]
         roots = np.concatenate([rates[table == 0], a - fa * (b - a) / (fb - fa)])
-    return sorted(float((1.0 + x) ** MONTHS_PER_YEAR - 1.0) for x in roots)
+    return sorted(float((1.0 + x) ** (MONTHS_PER_YEAR * steps) - 1.0) for x in roots)

@@ -153,7 +153,7 @@ def _resolve(row: DefaultRow, line: int, platform: Platform) -> Default:
     return Default(row.field, value, row.why, source, date, basis, row.per_gpus)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/platform_defaults.csv and the tables it names
 def default_table() -> dict[str, dict[str, Default]]:
     """Every platform's defaults by field (``data/platform_defaults.csv`` with its references followed; cached)."""
     platforms = default_platforms()

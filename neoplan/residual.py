@@ -82,7 +82,7 @@ def read_curves(path: Path = RESIDUAL_FILE) -> dict[str, ResidualCurve]:
     return out
 
 
-@cache
+@cache  # keyed on nothing: the shipped, read-only data/residual_values.csv, read once
 def default_curves() -> dict[str, ResidualCurve]:
     """The shipped resale curves (:func:`read_curves`); read once: the file ships with the package."""
     return read_curves()

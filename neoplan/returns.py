@@ -48,7 +48,8 @@ class _CapitalPerUsd(NamedTuple):
     tax_gain: np.ndarray
     """Taxable gain of the sales over their tax basis."""
     outflow: np.ndarray
-    """Capex paid − proceeds: the capital's part of free cash flow, negated."""
+    """Capex paid − proceeds: the capital's part of free cash flow, negated, mid-month capex carried to its month's
+    end at the hurdle rate (:func:`neoplan.finance.at_month_end`): what discounting at the hurdle rate needs."""
     deductible: np.ndarray
     """Tax depreciation − taxable gain: what the capital takes off taxable income."""
 
@@ -73,7 +74,9 @@ def _capital_flows(scenario: Scenario, d: revenue.Dates) -> _CapitalPerUsd:
         tax_life_months=fin.tax_life_months,
     )
     dep, proceeds, gain = flows.tax_depreciation[0], flows.proceeds[0], flows.tax_gain[0]
-    return _CapitalPerUsd(paid[0], dep, proceeds, gain, paid[0] - proceeds, dep - gain)
+    mid = paid[0] if t.capex_timing == "mid_month" else None
+    outflow = finance.at_month_end(fin.hurdle_rate, paid[0], mid) - proceeds
+    return _CapitalPerUsd(paid[0], dep, proceeds, gain, outflow, dep - gain)
 
 
 def _tco(
@@ -141,25 +144,28 @@ def project_npv(
     collected = finance.collections(rev.revenue_usd, scenario.pricing.receivable_days) - opex
     c = _capital_flows(scenario, d)
     pay, dep, proceeds, gain = (capex_usd * a for a in (c.paid, c.tax_depreciation, c.residual, c.tax_gain))
+    fin = scenario.financing
     _, fcf = finance.project_flows(
-        rev.revenue_usd - opex, collected, pay, dep, proceeds, gain, scenario.financing.tax_rate
+        rev.revenue_usd - opex, collected, pay, dep, proceeds, gain, fin.tax_rate, fin.tax_period_months
     )
-    return finance.npv(scenario.financing.hurdle_rate, fcf)
+    mid = -np.broadcast_to(pay, fcf.shape) if scenario.timeline.capex_timing == "mid_month" else None
+    return finance.npv(fin.hurdle_rate, fcf, mid)
 
 
 class _PriceCurve(NamedTuple):
     """Project NPV at the hurdle rate as a function of the headline price p, for revenue affine in p.
 
     Free cash flow is affine in p but for the tax: NPV(p) = ``at_zero`` + ``per_usd`` × p − PV(tax(p)), revenue
-    counted as collected (:func:`neoplan.finance.collections`) and taxed as earned. The tax is
-    the tax rate × the rises of T(p), the running maximum of cumulative taxable income floored at 0
-    (:func:`neoplan.finance.tax_with_loss_carry_forward`); summed by parts, PV(tax) = Σ_j ``weights``_j T_j with
-    ``weights``_j = tax rate × (d_(j-1) − d_j), d the discount factors (d_t = 0 from the horizon on). The arrays have
-    months + 1 entries: entry j ≥ 1 is month j − 1 and entry 0 a month of nothing, whose cumulative 0 is the floor.
+    counted as collected (:func:`neoplan.finance.collections`) and taxed as earned. The tax of each month is the tax
+    rate × the rise of P(p), the income taxed by its end (:func:`neoplan.finance.tax_with_loss_carry_forward`):
+    max(T, C), C the cumulative taxable income, T the running maximum of C (floored at 0) over the ends of the tax
+    periods before the month's own. Summed by parts, PV(tax) = Σ_j ``weights``_j P_j with ``weights``_j = tax rate ×
+    (d_(j-1) − d_j), d the discount factors (d_t = 0 from the horizon on). The arrays have months + 1 entries:
+    entry j ≥ 1 is month j − 1 and entry 0 a month of nothing, whose cumulative 0 is the floor.
 
-    A running maximum of affine functions of p is convex and piecewise linear, and the weights are ≥ 0 (the hurdle
-    rate is), so NPV is concave and piecewise linear in p; with EBITDA per $ of price ≥ 0 and a tax rate ≤ 1 it is
-    also non-decreasing (each $ of price adds at most the tax rate × its PV to PV(tax)).
+    A running maximum of affine functions of p is convex and piecewise linear, so are T and P = max(T, C), and the
+    weights are ≥ 0 (the hurdle rate is), so NPV is concave and piecewise linear in p; with EBITDA per $ of price ≥ 0
+    and a tax rate ≤ 1 it is also non-decreasing (each $ of price adds at most the tax rate × its PV to PV(tax)).
     """
 
     at_zero: float
@@ -172,15 +178,24 @@ class _PriceCurve(NamedTuple):
     """What each $/GPU-h adds to it (months + 1,): cumulative EBITDA per $ [USD per USD/GPU-h]."""
     weights: np.ndarray
     """Tax rate × the fall of the discount factor at each entry (months + 1,) [fraction]."""
+    ends: np.ndarray
+    """Entries that end a tax period, after entry 0 (periods + 1,) [index]: every entry with monthly tax."""
+    before: np.ndarray
+    """For each entry, the position in ``ends`` of the last period end before its period (months + 1,) [index]."""
 
     def at(self, price: float) -> tuple[float, float]:
         """(NPV [USD], its slope to the right [USD per USD/GPU-h]) at headline ``price`` [USD/GPU-h]."""
         cumulative = self.cumulative_at_zero + price * self.cumulative_per_usd
-        taxed = np.maximum.accumulate(cumulative)
-        # T_j moves with price as the last entry up to j that set a running maximum (of entries that tie, the last
-        # rises fastest: the slope to the right). EBITDA per $ is ≥ 0, so that entry's cumulative per $ is the
-        # largest of all such entries', and a running maximum over them finds it.
-        rises = np.maximum.accumulate((cumulative == taxed) * self.cumulative_per_usd)
+        at_ends, per_usd_at_ends = cumulative[self.ends], self.cumulative_per_usd[self.ends]
+        carried = np.maximum.accumulate(at_ends)  # T at each period end (entry 0 = 0 floors it)
+        # T moves with price as the last period end that set its running maximum (of ends that tie, the last rises
+        # fastest: the slope to the right). EBITDA per $ is ≥ 0, so that end's cumulative per $ is the largest of all
+        # such ends', and a running maximum over them finds it.
+        carried_rises = np.maximum.accumulate((at_ends == carried) * per_usd_at_ends)
+        before, rises = carried[self.before], carried_rises[self.before]
+        taxed = np.maximum(before, cumulative)
+        # a tie rises as the entry itself: its cumulative per $ is at least that of any end before it
+        rises = np.where(cumulative >= before, self.cumulative_per_usd, rises)
         value = self.at_zero + price * self.per_usd - float(taxed @ self.weights)
         return value, self.per_usd - float(rises @ self.weights)
 
@@ -243,22 +258,48 @@ def _price_curve(
     ebitda_at_zero = at_zero * keep - fixed
     cash_at_zero = finance.collections(at_zero, days)[0] - sga * at_zero - fixed  # revenue as collected
     cash_per_usd = finance.collections(per_usd, days)[0] - sga * per_usd
+    fin = scenario.financing
+    # finance.npv's discounting: month t by (1 + r_m) ** t
+    discount = (1.0 / (1.0 + float(monthly_rate(fin.hurdle_rate)))) ** np.arange(months)
+    return price_curve(
+        float(cash_at_zero @ discount) - capex_usd * float(capital.outflow @ discount),
+        float(cash_per_usd @ discount),
+        ebitda_at_zero - capex_usd * capital.deductible,
+        per_usd * keep,  # EBITDA per $
+        discount,
+        fin.tax_rate,
+        fin.tax_period_months,
+    )
+
+
+def price_curve(
+    at_zero: float,
+    per_usd: float,
+    taxable_at_zero: np.ndarray,
+    taxable_per_usd: np.ndarray,
+    discount: np.ndarray,
+    tax_rate: float,
+    tax_period_months: int,
+) -> _PriceCurve:
+    """The curve NPV(p) = ``at_zero`` + ``per_usd`` × p − Σ_t ``discount``_t × tax_t(p) [USD], tax_t the tax of
+    :func:`neoplan.finance.tax_with_loss_carry_forward` on the monthly taxable income ``taxable_at_zero`` + p ×
+    ``taxable_per_usd`` (both (months,); the latter ≥ 0 for the curve to be concave and to rise)."""
+    months = discount.size
     taxable = np.zeros((2, months + 1))  # at price 0 and per $ of price, after an entry of nothing
-    np.subtract(ebitda_at_zero, capex_usd * capital.deductible, out=taxable[0, 1:])
-    np.multiply(per_usd, keep, out=taxable[1, 1:])  # EBITDA per $
+    taxable[0, 1:], taxable[1, 1:] = taxable_at_zero, taxable_per_usd
     cumulative_at_zero, cumulative_per_usd = np.add.accumulate(taxable, axis=1)
     weights = np.zeros(months + 1)
-    # finance.npv's discounting: month t by (1 + r_m) ** t
-    discount = (1.0 / (1.0 + float(monthly_rate(scenario.financing.hurdle_rate)))) ** np.arange(months)
     np.subtract(discount[:-1], discount[1:], out=weights[1:-1])
     weights[-1] = discount[-1]
-    weights *= scenario.financing.tax_rate
+    weights *= tax_rate
     return _PriceCurve(
-        at_zero=float(cash_at_zero @ discount) - capex_usd * float(capital.outflow @ discount),
-        per_usd=float(cash_per_usd @ discount),
+        at_zero=at_zero,
+        per_usd=per_usd,
         cumulative_at_zero=cumulative_at_zero,
         cumulative_per_usd=cumulative_per_usd,
         weights=weights,
+        ends=np.concatenate([[0], finance.tax_period_ends(months, tax_period_months) + 1]),
+        before=np.concatenate([[0], np.arange(months) // tax_period_months]),  # month t: T at its period's start
     )
 
 
@@ -285,13 +326,14 @@ BREAKEVEN_MAX_USD_PER_GPU_HOUR = 1000.0
 """Highest headline price the break-even search tries [USD/GPU-h]."""
 
 
-def _irr_reason(flows: np.ndarray, whose: str) -> str:
-    """Why the IRR of monthly ``flows`` is undefined (see :func:`neoplan.irr.irr_annual` for the root it looks for)."""
+def _irr_reason(flows: np.ndarray, whose: str, mid_month: np.ndarray | None = None) -> str:
+    """Why the IRR of monthly ``flows`` is undefined (see :func:`neoplan.irr.irr_annual` for the root it looks for;
+    ``mid_month`` the part of each month's flow paid in its middle)."""
     if not (flows > 0).any():
         return f"{whose} cash flows never turn positive"
     if not (flows < 0).any():
         return f"{whose} cash flows are never negative, so nothing is invested to earn a return on"
-    roots = irr.irr_candidates_annual(flows)
+    roots = irr.irr_candidates_annual(flows, mid_month=mid_month)
     net = float(np.sum(flows))
     if len(roots) > 1:
         rates = ", ".join(f"{r:+.1%}" for r in roots[:4])
@@ -323,6 +365,11 @@ class _Case:
         self, kpis: dict[str, float | None], cash: finance.CashFlows, sold_gpu_hours: np.ndarray, horizon_months: int
     ) -> None:
         self.kpis, self.cash, self.sold_gpu_hours, self.horizon_months = kpis, cash, sold_gpu_hours, horizon_months
+
+    @staticmethod
+    def first(flows: np.ndarray | None) -> np.ndarray | None:
+        """The first (only) case's row of ``flows`` (n, months), or None."""
+        return None if flows is None else flows[0]
 
     @cached_property
     def hours(self) -> float:
@@ -372,8 +419,8 @@ _REASONS: dict[str, Callable[[_Case], str]] = {
         else f"project NPV stays negative at every price up to ${BREAKEVEN_MAX_USD_PER_GPU_HOUR:,.0f}/GPU-hour"
     ),
     "npv_usd": lambda c: "the discounted cash flows are not a finite number",
-    "project_irr": lambda c: _irr_reason(c.cash.project_fcf[0], "project"),
-    "equity_irr": lambda c: _irr_reason(c.cash.equity_fcf[0], "equity"),
+    "project_irr": lambda c: _irr_reason(c.cash.project_fcf[0], "project", c.first(c.cash.project_mid_month)),
+    "equity_irr": lambda c: _irr_reason(c.cash.equity_fcf[0], "equity", c.first(c.cash.equity_mid_month)),
     "payback_months": lambda c: (
         _NOTHING_TO_PAY_BACK
         if c.never_negative

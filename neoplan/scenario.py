@@ -545,6 +545,15 @@ class Financing(_Section):
         json_schema_extra={"unit": "fraction"},
         description="Corporate income tax rate [fraction].",
     )
+    tax_period_months: int = Field(
+        assumed_count("financing.tax_period_months"),
+        ge=1,
+        le=12,
+        description="Tax assessment period: 12 = tax years (project years from the purchase order; each year's "
+        "net taxable income is taxed, losses netted within the year and carried forward, the tax paid as it "
+        "accrues, so a later loss in the year gives back tax paid earlier in it); 1 = each month taxed on its own, "
+        "losses carried forward [months].",
+    )
     tax_depreciation: Literal["straight_line", "macrs_5"] = Field(
         "straight_line",
         description="Tax depreciation of the hardware (and capitalised IDC), apart from the book's straight line "
@@ -557,6 +566,15 @@ class Financing(_Section):
         le=360,
         description="Tax life of straight-line tax depreciation [months]; empty = the useful life.",
     )
+
+    @model_validator(mode="after")
+    def _tax_period_is_a_year_or_a_month(self) -> Financing:
+        if self.tax_period_months not in (1, 12):
+            raise ValueError(
+                "financing.tax_period_months must be 12 (tax years) or 1 (each month on its own), "
+                f"got {self.tax_period_months}"
+            )
+        return self
 
     @model_validator(mode="after")
     def _grace_within_term(self) -> Financing:
@@ -754,6 +772,12 @@ class Timeline(_Section):
         le=1,
         json_schema_extra={"unit": "fraction"},
         description="Share of capex paid at purchase order; the rest at delivery [fraction].",
+    )
+    capex_timing: Literal["end_of_month", "mid_month"] = Field(
+        "end_of_month",
+        description="When in its month a capex payment is made: end_of_month (with every other flow) or mid_month "
+        "(half a month earlier, with the debt drawn for it: NPV, IRR and MIRR count it so; the accounts keep it in "
+        "its month).",
     )
     horizon_months: int = Field(72, ge=12, le=240, description="Analysis horizon from month 0 [months].")
     useful_life_months: int = Field(

@@ -18,10 +18,13 @@ TIMELINE_KEY = "financing_timeline"
 FUNDING_KEY = "financing_funding"
 CONVENTIONS = (
     "Conventions: the all-in rate is the interest rate + the credit spread, nominal per year, compounding monthly "
-    "(rate ÷ 12 a month); the term runs from the first draw. Every flow sits at the end of its month (capex too), "
+    "(rate ÷ 12 a month); the term runs from the first draw. Every flow sits at the end of its month (capex too, "
+    "unless it is paid mid-month: then NPV, IRR and MIRR count it half a month earlier), "
     "month 0 (the purchase order) undiscounted; NPV discounts at the hurdle rate as an effective annual rate. "
-    "Revenue is collected the receivable days later and taxed as earned. Interest during construction is "
-    "capitalised into the asset and depreciated with it; the upfront fee is amortised over the term. IRR is the "
+    "Revenue is collected the receivable days later and taxed as earned. Tax years net a month's loss against "
+    "the same year's profits (the tax paid as it accrues, what is left of a loss carried forward). Interest "
+    "during construction is capitalised into the asset and depreciated with it; the upfront fee is amortised over "
+    "the term. IRR is the "
     "root that agrees with MOIC and with NPV at the hurdle (none if no root does); MIRR discounts equity's "
     "outflows at the all-in rate and reinvests its inflows at the hurdle. Payback is undiscounted, from the purchase "
     "order. CFADS = revenue collected − opex − tax on operations (the sale and its tax left out). LLCR: CFADS to "
@@ -129,6 +132,12 @@ with left:
     field_input("financing.hurdle_rate", "Hurdle rate / WACC [% per year]")
     field_input("financing.tax_rate", "Tax rate [%]")
     field_input(
+        "financing.tax_period_months",
+        "Tax assessed on",
+        options=[12, 1],
+        options_labels={12: "Tax years (losses netted within the year)", 1: "Each month on its own"},
+    )
+    field_input(
         "financing.tax_depreciation",
         "Tax depreciation",
         options_labels={"straight_line": "Straight line over the tax life", "macrs_5": "MACRS 5-year (US)"},
@@ -141,6 +150,11 @@ with left:
     field_input("timeline.site_install_weeks", "Site installation [weeks]", fmt="%.1f")
     field_input("timeline.onsite_burn_in_days", "On-site burn-in [days]", fmt="%.1f")
     field_input("timeline.deposit_share", "Deposit at order [% of capex]")
+    field_input(
+        "timeline.capex_timing",
+        "Capex paid",
+        options_labels={"end_of_month": "At the end of its month", "mid_month": "Mid-month"},
+    )
     field_input("timeline.horizon_months", "Analysis horizon [months]")
     field_input("timeline.useful_life_months", "Depreciation life [months]")
     field_input("timeline.residual_value_share", "Residual value [% of capex, empty = resale curve]")

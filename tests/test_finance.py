@@ -28,7 +28,7 @@ from neoplan.finance import (
     sculpted_size_warnings,
     tax_with_loss_carry_forward,
 )
-from neoplan.irr import irr_annual, irr_candidates_annual
+from neoplan.irr import half_month_grid, irr_annual, irr_candidates_annual
 from neoplan.returns import _irr_reason
 from neoplan.scenario import Financing
 from neoplan.timebase import DAYS_PER_MONTH, monthly_rate
@@ -74,8 +74,97 @@ def test_payback_by_hand() -> None:
 
 
 def test_tax_carries_losses_forward() -> None:
-    tax = tax_with_loss_carry_forward(np.array([-100.0, 50.0, 80.0]), 0.25)
+    tax = tax_with_loss_carry_forward(np.array([-100.0, 50.0, 80.0]), 0.25, period_months=1)
     np.testing.assert_allclose(tax, [0.0, 0.0, 7.5])
+
+
+def test_a_tax_year_is_taxed_on_its_net_income() -> None:
+    """Profit in month 1, a loss in month 3 of the same tax year: the year owes 25 % of the net 40, paid as it accrues
+    (25 in month 1, 15 back in month 3); taxed month by month, the loss would only be carried forward."""
+    taxable = np.zeros(12)
+    taxable[0], taxable[2] = 100.0, -60.0
+    yearly = tax_with_loss_carry_forward(taxable, 0.25, period_months=12)
+    np.testing.assert_allclose(yearly[:3], [25.0, 0.0, -15.0])
+    assert yearly.sum() == pytest.approx(0.25 * 40.0) and not yearly[3:].any()
+    monthly = tax_with_loss_carry_forward(taxable, 0.25, period_months=1)
+    assert monthly.sum() == pytest.approx(25.0)
+
+
+def test_a_loss_month_then_a_profit_month_in_one_year_pay_tax_on_the_net() -> None:
+    """A loss of 60 in month 0, a profit of 100 in month 1, both in tax year 1: 25 % of the net 40 = 10, paid in
+    month 1; the same by months (the loss carried into month 1); the year's tax is never negative."""
+    taxable = np.zeros(12)
+    taxable[0], taxable[1] = -60.0, 100.0
+    yearly = tax_with_loss_carry_forward(taxable, 0.25, period_months=12)
+    np.testing.assert_allclose(yearly, [0.0, 10.0] + [0.0] * 10, atol=1e-12)
+    np.testing.assert_allclose(tax_with_loss_carry_forward(taxable, 0.25, period_months=1), yearly, atol=1e-12)
+
+
+def test_a_loss_year_is_carried_into_the_next() -> None:
+    """Year 1 makes 50 then loses 150 (net −100): its tax comes back by its end and the 100 is carried forward; year 2
+    makes 150 and owes 25 % of 50. A horizon of 18 months cuts year 2 at month 17."""
+    taxable = np.zeros(18)
+    taxable[0], taxable[5], taxable[12] = 50.0, -150.0, 150.0
+    tax = tax_with_loss_carry_forward(taxable, 0.25, period_months=12)
+    assert tax[0] == pytest.approx(12.5) and tax[5] == pytest.approx(-12.5)
+    assert tax[:12].sum() == pytest.approx(0.0, abs=1e-12)
+    assert tax[12] == pytest.approx(12.5) and tax[12:].sum() == pytest.approx(0.25 * 50.0)
+    np.testing.assert_array_equal(finance.tax_period_ends(18, 12), [11, 17])
+    np.testing.assert_array_equal(finance.tax_period_ends(24, 12), [11, 23])
+    np.testing.assert_array_equal(finance.tax_period_ends(3, 1), [0, 1, 2])
+
+
+def _tax_by_recursion(taxable: np.ndarray, rate: float, period_months: int) -> np.ndarray:
+    """The rule of :func:`tax_with_loss_carry_forward` as a loop: a loss pool carried into each period, the tax on the
+    period's income to date paid as it accrues."""
+    tax, pool, paid, income = np.zeros(taxable.size), 0.0, 0.0, 0.0
+    for t, x in enumerate(taxable):
+        income += x
+        owed = rate * max(income - pool, 0.0)  # the period's tax on its income to date
+        tax[t], paid = owed - paid, owed
+        if (t + 1) % period_months == 0 or t == taxable.size - 1:  # the period ends: carry what is left of a loss
+            pool, paid, income = max(pool - income, 0.0), 0.0, 0.0
+    return tax
+
+
+_TAXABLE = st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=60)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_TAXABLE, st.floats(0.0, 1.0), st.sampled_from([1, 12]))
+@example([100.0, 0.0, -60.0], 0.25, 12)
+def test_tax_matches_its_recursion(values: list[float], rate: float, period: int) -> None:
+    taxable = np.array(values)
+    expected = _tax_by_recursion(taxable, rate, period)
+    scale = rate * np.abs(taxable).sum() + 1.0
+    np.testing.assert_allclose(
+        tax_with_loss_carry_forward(taxable, rate, period_months=period), expected, atol=1e-9 * scale
+    )
+
+
+@settings(max_examples=80, deadline=None)
+@given(_TAXABLE, st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+def test_tax_years_never_pay_more_nor_sooner_than_months(values: list[float], rate: float, hurdle: float) -> None:
+    """Tax years net a loss against the same year's profits: over any horizon they pay no more in total than monthly
+    periods, and no more in present value at any rate ≥ 0 (by each month they have taxed no more income); each year
+    pays ≥ 0; with no loss ever the two agree month by month."""
+    taxable = np.array(values)
+    yearly = tax_with_loss_carry_forward(taxable, rate, period_months=12)
+    monthly = tax_with_loss_carry_forward(taxable, rate, period_months=1)
+    tol = 1e-9 * (rate * np.abs(taxable).sum() + 1.0)
+    assert yearly.sum() <= monthly.sum() + tol
+    assert float(npv(hurdle, yearly)) <= float(npv(hurdle, monthly)) + tol
+    by_year = np.add.reduceat(yearly, np.arange(0, taxable.size, 12))
+    assert (by_year >= -tol).all()
+    assert yearly.sum() == pytest.approx(
+        rate * max(0.0, np.cumsum(taxable)[finance.tax_period_ends(taxable.size, 12)].max()), abs=tol
+    )
+    gains = np.abs(taxable)
+    np.testing.assert_allclose(
+        tax_with_loss_carry_forward(gains, rate, period_months=12),
+        tax_with_loss_carry_forward(gains, rate, period_months=1),
+        atol=tol,
+    )
 
 
 def test_depreciation_sums_to_capex_within_life() -> None:
@@ -571,7 +660,8 @@ def test_cfads_leaves_out_the_sale_and_its_proceeds_sweep_the_loan() -> None:
     assert sold.taxable_income[0, sale] - kept.taxable_income[0, sale] == pytest.approx(300_000.0)  # fully written off
     assert sold.tax[0].sum() > kept.tax[0].sum()
     np.testing.assert_allclose(sold.cfads[0, : sale + 1], kept.cfads[0, : sale + 1], rtol=1e-12)  # no sale in CFADS
-    assert sold.sale_tax[0].sum() == pytest.approx(sold.tax[0].sum() - kept.tax[0].sum())
+    assert sold.sale_tax[0].sum() == pytest.approx(0.25 * 300_000.0)  # the gain's tax, in the sale's tax year
+    assert sold.sale_tax[0, sale] == pytest.approx(0.25 * 300_000.0)  # paid as it accrues, in the sale's month
     owed = kept.debt.balance[0, sale]  # after month 40's scheduled service
     swept = sold.debt.swept[0, sale]
     assert swept == pytest.approx(min(300_000.0, owed))
@@ -616,6 +706,46 @@ def test_mirr_is_numpy_financials() -> None:
     expected = (1 + npf.mirr(cf, 0.01, monthly_rate(0.12))) ** 12 - 1
     assert finance.mirr_annual(cf, 0.01, 0.12) == pytest.approx(expected, rel=1e-12)
     assert np.isnan(finance.mirr_annual(np.array([100.0, 50.0]), 0.01, 0.12))  # nothing invested
+
+
+def test_mid_month_capex_is_discounted_half_a_month_less() -> None:
+    """Capex of 300 k at order (month 0) and 700 k at delivery (month 3), 60 % debt, no tax: the accounts are the
+    same; NPV falls by each payment × ((1 + r_m)^½ − 1) discounted to month 0, the equity's by its 40 % of it, the
+    IRRs fall and zero NPV with that timing, and the MIRR is numpy-financial's on the grid of half months."""
+    fin = Financing(debt_share=0.6, interest_rate=0.10, grace_months=0, tax_rate=0.0, upfront_fee_rate=0.0)
+    pay = np.zeros(MONTHS)
+    pay[0], pay[3] = 300_000.0, 700_000.0
+    args = dict(
+        revenue=np.where(np.arange(MONTHS) >= 4, 40_000.0, 0.0),
+        opex=np.where(np.arange(MONTHS) >= 4, 8_000.0, 0.0),
+        capex_payments=pay,
+        capex_total=1_000_000.0,
+        go_live=4.0,
+        life_months=60,
+        residual_share=0.1,
+    )
+    end, mid = cash_flows(fin, **args), cash_flows(fin, capex_timing="mid_month", **args)
+    assert end.project_mid_month is None and end.equity_mid_month is None
+    np.testing.assert_array_equal(mid.project_fcf, end.project_fcf)
+    np.testing.assert_array_equal(mid.equity_fcf, end.equity_fcf)
+    np.testing.assert_array_equal(mid.project_mid_month, -pay[None, :])
+    np.testing.assert_allclose(mid.equity_mid_month, -0.4 * pay[None, :], rtol=1e-12)
+    r_m = float(monthly_rate(0.12))
+    half = (300_000.0 + 700_000.0 / (1 + r_m) ** 3) * ((1 + r_m) ** 0.5 - 1)  # $4,664
+    project = npv(0.12, mid.project_fcf[0], mid.project_mid_month[0]) - npv(0.12, end.project_fcf[0])
+    equity = npv(0.12, mid.equity_fcf[0], mid.equity_mid_month[0]) - npv(0.12, end.equity_fcf[0])
+    assert project == pytest.approx(-half, rel=1e-12) and equity == pytest.approx(-0.4 * half, rel=1e-9)
+    for flows, part in ((mid.project_fcf[0], mid.project_mid_month[0]), (mid.equity_fcf[0], mid.equity_mid_month[0])):
+        rate = irr_annual(flows, hurdle=0.12, mid_month=part)
+        assert 0.0 < rate < irr_annual(flows, hurdle=0.12)
+        assert npv(rate, flows, part) == pytest.approx(0.0, abs=1e-6)
+    grid = half_month_grid(mid.equity_fcf, mid.equity_mid_month)[0]
+    expected = (1 + npf.mirr(grid, (1 + 0.10 / 12) ** 0.5 - 1, (1 + r_m) ** 0.5 - 1)) ** 24 - 1
+    assert finance.mirr_annual(mid.equity_fcf[0], 0.10 / 12, 0.12, mid.equity_mid_month[0]) == pytest.approx(
+        expected, rel=1e-12
+    )
+    discounted = payback_months(mid.project_fcf[0], 0.12, mid.project_mid_month[0])
+    assert discounted > payback_months(end.project_fcf[0], 0.12)
 
 
 def test_receivable_days_of_one_month_delay_every_collection_by_a_month() -> None:
@@ -679,7 +809,7 @@ def test_macrs_deducts_faster_than_straight_line() -> None:
     assert b.tax_depreciation[0, 60:72].sum() == pytest.approx(57_600.0)
     assert a.tax_depreciation.sum() == pytest.approx(1_000_000.0) == b.tax_depreciation.sum()
     np.testing.assert_allclose(a.depreciation, b.depreciation)  # the book keeps its straight line
-    gain = 0.25 * npv(0.12, b.tax_depreciation[0] - a.tax_depreciation[0])
+    gain = 0.25 * npv(0.12, b.tax_depreciation[0] - a.tax_depreciation[0])  # taxable every month: tax as accrued
     assert npv(0.12, b.project_fcf[0]) - npv(0.12, a.project_fcf[0]) == pytest.approx(gain, rel=1e-9)
     assert gain > 0
 

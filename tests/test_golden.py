@@ -68,9 +68,17 @@ elasticity 1.0 → 0.5, applied to hidden performance only (no measured elastici
 *custom.* — customer economics: silver-tier churn at renewal (12 %/yr, one idle month and half a month's revenue
 each) and the acceptance test (7 % chance of failing burned in). *rack* — the B200 preset two servers a 30 kW rack
 (air cooling stops at 30–40 kW). Other keys: ``customers`` (new), ``operations.performance_by_cause`` gains the
-storage causes, the B200's racks and colocation, the GB200's performance factor 1 → 0.976. Issue 23 added two
-keys, ``sold_usd_per_gpu_hour_at_go_live`` and ``sold_usd_per_gpu_hour_lifetime`` (the price path TCO is drawn
-against), and changed no number. To refresh after a deliberate model change::
+storage causes, the B200's racks and colocation, the GB200's performance factor 1 → 0.976. To refresh after a
+deliberate model change.
+
+Issue 24's tax years then re-pinned them once (``financing.tax_period_months`` 12: a loss month nets against the
+same project year's profits instead of only being carried forward). Before (monthly tax) → after: optimized project
+IRR −4.1215 % → −4.1198 %, equity IRR −24.80 % → −24.66 %, NPV −$12,581,665 → −$12,580,493, break-even $3.6804 →
+$3.6762; b200_1024 project IRR −3.237 % → −3.190 %, NPV −$16,299,193 → −$16,250,433; h200_1024 1.391 % → 1.483 %;
+gb200_nvl72_18rack equity IRR 18.25 % → 18.43 % (its project flows never lose in a profitable year); min DSCR
+moves for none. Mid-month capex is an option, off by default. Issue 23 added two keys,
+``sold_usd_per_gpu_hour_at_go_live`` and ``sold_usd_per_gpu_hour_lifetime`` (the price path TCO is drawn against),
+and changed no number. To refresh after a deliberate model change::
 
     for p in b200_1024 gb200_nvl72_18rack h100_2048 h100_256 h200_1024 optimized reference; do
         python -m neoplan evaluate $p --json > tests/golden/$p.json; done

@@ -75,3 +75,28 @@ def test_the_irr_zeroes_npv_on_either_side_of_zero() -> None:
         npv = float(np.sum(flows * (1.0 + rate) ** -np.arange(60.0)))
         assert npv == pytest.approx(0.0, abs=1e-8)
         assert np.sign(rate) == np.sign(gain - 1.0)
+
+
+def test_mid_month_flows_zero_npv_at_their_irr_with_the_same_timing() -> None:
+    """Capex paid mid-month: the IRR found on the grid of half months makes NPV 0 with that part discounted half a
+    month less (finance.npv), is numpy-financial's IRR of that grid, and lies below the month-end IRR."""
+    import numpy_financial as npf
+
+    from neoplan import finance
+
+    rng = np.random.default_rng(11)
+    months = 36
+    flows = np.where(np.arange(months) < 4, -250.0, rng.uniform(35.0, 80.0, (5, months)))  # IRRs above 0
+    mid = np.where(np.arange(months) < 4, flows, 0.0)  # the capex months are paid mid-month
+    mid[:, 1] *= 0.5  # half of month 1's payment only
+    at_end, at_mid = irr.irr_annual(flows, hurdle=0.12), irr.irr_annual(flows, hurdle=0.12, mid_month=mid)
+    assert np.all(at_mid > 0.0) and np.all(at_mid < at_end)  # paying earlier costs a positive IRR
+    for row in range(flows.shape[0]):
+        assert float(finance.npv(at_mid[row], flows[row], mid[row])) == pytest.approx(0.0, abs=1e-8 * 1000.0)
+        grid = irr.half_month_grid(flows[row], mid[row])[0]
+        assert at_mid[row] == pytest.approx((1.0 + npf.irr(grid)) ** 24 - 1.0, rel=1e-9)
+        alone = irr.irr_annual(flows[row], hurdle=0.12, mid_month=mid[row])
+        assert alone == pytest.approx(at_mid[row], rel=1e-12)
+    assert irr.irr_candidates_annual(flows[0], mid_month=mid[0]) == pytest.approx([at_mid[0]], rel=1e-2)  # interpolated
+    no_mid = irr.irr_annual(flows, hurdle=0.12, mid_month=np.zeros(flows.shape))  # nothing paid mid-month
+    np.testing.assert_allclose(no_mid, at_end, rtol=1e-9)

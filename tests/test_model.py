@@ -519,6 +519,8 @@ def test_the_resale_curve_values_the_cluster_by_its_age_at_sale(opt: neoplan.Res
     [
         {},
         {"financing": {"tax_depreciation": "macrs_5"}},
+        {"financing": {"tax_period_months": 1}},
+        {"timeline": {"capex_timing": "mid_month"}},
         {"pricing": {"receivable_days": 60}, "opex": {"escalation_per_year": 0.05}},
         {"timeline": {"residual_value_share": 0.2, "horizon_months": 48}},
     ],

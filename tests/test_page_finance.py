@@ -252,3 +252,29 @@ def test_the_financing_page_shows_the_lenders_conventions_and_the_new_inputs(opt
     assert (fin.tax_depreciation, fin.dsra_months, fin.sizing) == ("macrs_5", 6, "contracted_revenue")
     cover = next(df.value for df in at.dataframe if "Headroom to covenant" in df.value.columns)
     assert "LLCR at the period's start" in cover.columns
+
+
+def test_the_financing_page_sets_the_tax_period_and_the_capex_timing() -> None:
+    """Tax years by default; each month on its own, then mid-month capex: the scenario takes them, the KPIs follow
+    the model (NPV falls with capex paid half a month earlier) and the page shows no error."""
+    at = _page(FINANCING)
+    captions = " ".join(c.value for c in at.caption)
+    assert "Tax years net a month's loss against the same year's profits" in captions
+    assert "unless it is paid mid-month" in captions
+    tax = at.selectbox(key="w.financing.tax_period_months")
+    assert tax.value == 12 and tax.options == ["Tax years (losses netted within the year)", "Each month on its own"]
+    tax.set_value(1).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    monthly = _scenario(at)
+    assert monthly.financing.tax_period_months == 1
+    assert _metric(at, "NPV") == fmt.usd(neoplan.evaluate(monthly).kpis["npv_usd"])
+    timing = at.selectbox(key="w.timeline.capex_timing")
+    assert timing.value == "end_of_month"
+    timing.set_value("mid_month").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    mid = _scenario(at)
+    assert mid.timeline.capex_timing == "mid_month"
+    kpis = neoplan.evaluate(mid).kpis
+    assert (
+        _metric(at, "NPV") == fmt.usd(kpis["npv_usd"]) and kpis["npv_usd"] < neoplan.evaluate(monthly).kpis["npv_usd"]
+    )

@@ -907,7 +907,9 @@ def test_a_rack_scale_nvl72_line_is_sized_and_warned() -> None:
     )
     review = review_quote(read_quote(data, "nvl.csv"))
     assert (review.gpus, review.servers, review.gpu_model, review.recommended) == (144, 36, "gb200-nvl72", None)
-    assert any("cannot evaluate" in w for w in review.warnings) and "nics_below_8" not in codes(review)
+    assert any(
+        "rack-scale platform" in w and "HGX quotes only" in w for w in review.warnings
+    ) and "nics_below_8" not in codes(review)
 
 
 def test_euro_sample_reads_whole_server_lines() -> None:

@@ -194,3 +194,10 @@ def test_a_line_that_sells_several_servers_reads_the_per_node_configuration() ->
     r = review([HEADER, ["RACK-4", text, 4, 1_200_000, 4_800_000]])
     assert (r.gpus, r.servers, r.gpu_model) == (128, 16, "h200-sxm")
     assert r.per_server["ram_gb"] == 2048 and {"cpu_top_bin", "ram_over_1tb"} <= {f.code for f in r.findings}
+
+
+def test_summary_says_when_the_servers_do_not_name_their_gpu() -> None:
+    text = text_summary(review([HEADER, ["XE9680", "PowerEdge XE9680 8-GPU server", 16, 300_000, 4_800_000]]))
+    size = next(line for line in text.splitlines() if line.startswith("size"))
+    assert "None" not in size
+    assert "128 GPUs in 16 servers (GPU model not named)" in size

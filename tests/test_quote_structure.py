@@ -79,6 +79,25 @@ def test_columns_read_per_rack_bom_and_decimal_commas() -> None:
     assert cols.qty_col == 1 and cols.roles["racks"] == 2
 
 
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["번호", "품목", "설명", "수량", "단가", "금액"],  # Korean: 품목 (item) and 설명 (description) both name a text
+        ["No.", "설명", "품목", "수량", "단가", "금액"],  # the same columns the other way round
+    ],
+)
+def test_the_wordiest_of_two_description_columns_is_the_description(names: list[str]) -> None:
+    code, text = names.index("품목"), names.index("설명")
+    row = ["1", "", "", "16", "312000", "4992000"]
+    row[code], row[text] = "AS-8125GS-TNHR", "Supermicro 8U HGX B200 8-GPU server"
+    rows = [names, row, ["2", "", "", "128", "1650", "211200"]]
+    rows[2][code], rows[2][text] = "MCX75310AAS-NEAT", "ConnectX-7 400G OSFP single-port NIC"
+    header = find_table_header(rows)
+    assert header is not None
+    cols = assign_columns(rows, header)
+    assert cols.roles["description"] == text and cols.roles["part"] == code
+
+
 # --- step 3: rows ----------------------------------------------------------------------------------------------------
 
 

@@ -367,6 +367,8 @@ INVALID = [
     pytest.param({"base": "reference", "node": {"dpus": 0}}, "node.frontend_nics", id="no-frontend-port-over-base"),
     pytest.param({"financing": {"grace_months": 60, "term_months": 60}}, "financing.grace_months", id="grace=term"),
     pytest.param({"financing": {"grace_months": 70, "term_months": 60}}, "financing.grace_months", id="grace>term"),
+    pytest.param({"financing": {"tax_period_months": 6}}, "financing.tax_period_months", id="tax-half-year"),
+    pytest.param({"timeline": {"capex_timing": "start_of_month"}}, "timeline.capex_timing", id="capex-timing"),
     pytest.param({"schema_version": SCHEMA_VERSION + 1}, "schema_version", id="schema-from-the-future"),
     pytest.param({"schema_version": 0}, "schema_version", id="schema-zero"),
     pytest.param({"name": "x" * 500}, "name", id="name-too-long"),

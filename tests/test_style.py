@@ -46,6 +46,20 @@ def test_model_never_imports_streamlit() -> None:
     assert offenders == []
 
 
+_CACHE = re.compile(r"^\s*@(?:functools\.)?(?:lru_cache|cache)\b")
+
+
+def test_every_model_cache_says_what_it_is_keyed_on() -> None:
+    """Issue 21: a cache that stays says, on its decorator line, what it is keyed on and why it cannot go stale."""
+    unexplained = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "neoplan").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if _CACHE.match(line) and "# keyed on" not in line
+    ]
+    assert unexplained == []
+
+
 def test_mypy_checks_the_app_as_well_as_the_model() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
     assert {"neoplan", "ui", "pages", "app.py"} <= set(config["files"])

@@ -64,7 +64,7 @@ _INDIAN_GROUPS = re.compile(r"^\d{1,2}(,\d{2})+,\d{3}(\.\d*)?$")
 _SPACED_THOUSANDS = re.compile(r"^\d{1,3}([ \u00a0\u202f\u2009'’]\d{3})+([.,]\d*)?$")
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: compiled once from the read-only vocabulary
 def _price_unit() -> re.Pattern[str]:
     """A unit after a price: ``USD 289,500.00 ea``, ``$1,200/ea``, ``$12.00 each``, ``10,000 lot``, ``1,000円/台``
     (``unit_word`` and ``unit_counter`` of ``data/quote_vocabulary.csv``)."""
@@ -76,7 +76,7 @@ def _price_unit() -> re.Pattern[str]:
     )
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: compiled once from the read-only vocabulary
 def _quantity() -> re.Pattern[str]:
     """A quantity cell: a number and an optional unit (``8 ea``, ``x2``, ``16 pcs``, ``1 lot``, ``8台``, ``1式``)."""
     from .vocab import words
@@ -101,7 +101,7 @@ class QuoteError(ValueError):
 Cell = str | float
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=65_536)  # keyed on a cell (str | float | None), a pure function of it
 def _text(cell: Cell) -> str:
     """A cell as a single-line string [max MAX_CELL_CHARS characters]."""
     if isinstance(cell, float):
@@ -139,7 +139,7 @@ def number_style(text: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=4_096)
+@lru_cache(maxsize=4_096)  # keyed on a text, a pure function of it and the read-only vocabulary
 def is_free(text: str) -> bool:
     """True for a price cell that says no charge: ``Included``, ``N/C``, ``no charge``, ``含``, ``無償``, ``inklusive``
     (the ``free`` vocabulary of ``data/quote_vocabulary.csv``)."""
@@ -233,7 +233,7 @@ def parse_percent(cell: Cell) -> tuple[float, bool] | None:
     return abs(value), sign
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=65_536)  # keyed on (cell, decimal mark), a pure function of them
 def parse_quantity(cell: Cell, decimal: str | None = None) -> float | None:
     """A count such as ``8``, ``1,024``, ``8 ea``, ``x2``, ``16 pcs`` [units]; None if empty or not a count.
 
@@ -255,7 +255,7 @@ def parse_quantity(cell: Cell, decimal: str | None = None) -> float | None:
     return value if value <= MAX_QUANTITY else None
 
 
-@lru_cache(maxsize=16_384)
+@lru_cache(maxsize=16_384)  # keyed on a cell, a pure function of it and the read-only vocabulary
 def quantity_unit(cell: Cell) -> str:
     """The unit a quantity cell names, normalised: ``"lot"`` (lot, LS, lump sum), ``"set"``, ``"system"``, ``""``
     for plain counts (``8``, ``8 ea``, ``8 pcs``)."""

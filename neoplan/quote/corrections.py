@@ -70,7 +70,7 @@ class Alias:
         return out
 
 
-@lru_cache(maxsize=4_096)
+@lru_cache(maxsize=4_096)  # keyed on a user's pattern text; compiling is a pure function of it
 def _regex(pattern: str) -> re.Pattern[str]:
     try:
         return re.compile(pattern, re.IGNORECASE)

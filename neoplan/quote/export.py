@@ -176,7 +176,7 @@ def _write_sheet(ws: Any, columns: Sequence[str], records: Iterable[Mapping[str,
 def text_summary(review: QuoteReview) -> str:
     """Plain-text summary of a review for ``python -m neoplan quote FILE`` (amounts in USD)."""
     size = (
-        f"{review.gpus:,} GPUs in {review.servers:,} servers ({review.gpu_model})"
+        f"{review.gpus:,} GPUs in {review.servers:,} servers ({review.gpu_model or 'GPU model not named'})"
         if review.gpus and review.servers
         else "unknown (no GPU server or baseboard line)"
     )

@@ -34,7 +34,7 @@ PRICE_ROLES = ("unit", "list", "extended", "ext_list")
 QUANTITY_ROLES = ("quantity", "qty_per_server", "qty_total", "qty_per_rack")
 
 
-@lru_cache(maxsize=16_384)
+@lru_cache(maxsize=16_384)  # keyed on a reduced header name, a pure function of it and the vocabulary
 def candidates(name: str) -> tuple[tuple[str, int], ...]:
     """(role, score) pairs a reduced header name suits: its vocabulary entry, else a partial reading (1–2)."""
     if not name:
@@ -245,7 +245,7 @@ def assign_columns(rows: Sequence[Sequence[Cell]], header: Header, statements: S
     """The column roles of the table under ``header``, checked against the rows below it; ``statements`` (the
     text above the table) may say the unit amounts are written in ("单位：万元", "amounts in thousands")."""
     start = header.row + header.span
-    roles = _money_columns(rows, start, header.roles)
+    roles = _text_columns(rows, start, header, _money_columns(rows, start, header.roles))
     has_per_server = "qty_per_server" in roles
     per_rack = "qty_per_rack" in roles
     if has_per_server:
@@ -278,6 +278,34 @@ def _scale_of(header: Header, roles: Mapping[str, int], statements: Sequence[str
         said = [s for s in statements if pattern("scale_statement").search(fold(s))]
         scale = next((k for s in said if (k := money_scale(s)) != 1.0), 1.0)
     return scale
+
+
+def _text_columns(
+    rows: Sequence[Sequence[Cell]], start: int, header: Header, roles: Mapping[str, int]
+) -> dict[str, int]:
+    """``roles`` with the description in the header's wordiest description-named column, when several columns are
+    named like one (Korean 품목 and 설명, "Item" and "Description"); a spare one of codes becomes the part column."""
+    out = dict(roles)
+    named = [
+        col
+        for col, cell in enumerate(header.cells[:MAX_COLUMNS])
+        if any(role == "description" for role, _ in candidates(header_name(cell)))
+        and all(c != col or r in ("description", "part") for r, c in out.items())
+    ]
+    if len(named) < 2:
+        return out
+    texts = {col: [_text(row[col]) for row in rows[start : start + 200] if col < len(row)] for col in named}
+    words = {
+        col: sum(len(t.split()) for t in cells) / max(1, sum(1 for t in cells if t)) for col, cells in texts.items()
+    }
+    wordiest = max(named, key=lambda col: (words[col], -col))
+    out["description"] = wordiest
+    if out.get("part") == wordiest:
+        del out["part"]
+    spare = min((col for col in named if col != wordiest), key=lambda col: (words[col], col))
+    if "part" not in out and words[spare] <= 1.5:
+        out["part"] = spare
+    return out
 
 
 def _money_columns(rows: Sequence[Sequence[Cell]], start: int, roles: Mapping[str, int]) -> dict[str, int]:

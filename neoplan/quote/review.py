@@ -788,9 +788,10 @@ def _design(
     platform = default_platforms().get(gpu_model)
     if platform is None or platform.rack_scale:  # the review compares with HGX designs; NVL72 quotes are sized per tray
         known = ", ".join(sorted(k for k, p in default_platforms().items() if not p.rack_scale))
+        what = "a rack-scale platform" if platform is not None else "a platform the price book does not know"
         warnings.append(
-            f"the quote is for {gpu_model}, which the model cannot evaluate yet (it knows {known}): findings are "
-            "listed, the comparison with a design is not made"
+            f"the quote is for {gpu_model}, {what}: the comparison with a recommended design is made for HGX "
+            f"quotes only ({known}); findings are listed"
         )
         return None, None
     try:

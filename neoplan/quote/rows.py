@@ -218,7 +218,7 @@ def row_kind(c: RowCells, row: Sequence[Cell], state: TableState) -> str:
     return "item"
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: derived once from the read-only data/quote_headers.csv
 def _quantity_keys() -> frozenset[str]:
     """Reduced header names that name a quantity column for sure (score 3)."""
     from .vocab import header_names
@@ -247,7 +247,7 @@ def is_total(label: str, qty: float | None, part: str = "") -> bool:
     return (qty is None or not part) and bool(_total_edge().search(low))
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: compiled once from the read-only vocabulary
 def _total_edge() -> re.Pattern[str]:
     from .vocab import words
 
@@ -264,7 +264,7 @@ def is_grand_total(label: str) -> bool:
     return bool(_grand().search(fold(label)))
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: compiled once from the read-only vocabulary
 def _grand() -> re.Pattern[str]:
     from .vocab import words
 

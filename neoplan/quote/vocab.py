@@ -42,7 +42,7 @@ HEADER_ROLES = (
 _LATIN_MARK = re.compile(r"(?<=[A-Za-z])[\u0300-\u036f]+")
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=65_536)  # keyed on a text, a pure function of it; quotes repeat cell texts
 def fold(text: str) -> str:
     """``text`` compared as words: NFKC, Latin accents dropped (kana voicing and Hangul kept), lower case."""
     s = unicodedata.normalize("NFKC", text)
@@ -60,7 +60,7 @@ def _rows(path: Path) -> list[tuple[int, dict[str, str]]]:
     return [(line, dict(raw)) for (line, _), raw in zip(numbered[1:], reader, strict=True)]
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/quote_headers.csv, read once
 def header_names() -> dict[str, tuple[tuple[str, int], ...]]:
     """Folded header name → its (role, score) pairs, from ``data/quote_headers.csv``; QuoteError on a bad row."""
     out: dict[str, list[tuple[str, int]]] = {}
@@ -81,7 +81,7 @@ _CURRENCY_WORDS = re.compile(
 )
 
 
-@lru_cache(maxsize=16_384)
+@lru_cache(maxsize=16_384)  # keyed on a header cell, a pure function of it and the read-only vocabulary
 def header_key(cell: str) -> str:
     """A header cell reduced to words: ``Unit Price (US$)`` → ``unit price``, ``単価（円）`` → ``単価``."""
     s = fold(cell).replace("#", " # ")
@@ -90,7 +90,7 @@ def header_key(cell: str) -> str:
     return " ".join(s.split())
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/quote_vocabulary.csv, read once
 def _vocabularies() -> dict[str, str]:
     """Vocabulary name → its alternatives joined with '|' (each wrapped in a group)."""
     parts: dict[str, list[str]] = {}
@@ -115,7 +115,7 @@ def words(name: str) -> str:
         raise QuoteError(f"{VOCABULARY_FILE.name}: no vocabulary named {name!r}") from None
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=256)  # keyed on (vocabulary, template); compiled once from the read-only vocabulary
 def pattern(name: str, template: str = "{}") -> re.Pattern[str]:
     """Vocabulary ``name`` compiled into ``template`` (``{}`` marks where), case-insensitive."""
     return re.compile(template.replace("{}", words(name)), re.IGNORECASE)
