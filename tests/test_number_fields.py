@@ -36,6 +36,7 @@ NOT_TYPED = {
     "schema_version": "the file format's version, not a planning input",
     "cluster.gpus_per_node": "set by the GPU platform (8 for HGX, 72 for an NVL72 rack)",
     "fabric.oob.racks_per_switch": "a choice of five sharings (a selectbox), not a typed number",
+    "financing.tax_period_months": "a choice of two periods (a selectbox: tax years or each month)",
 }
 # Views of the pages that show a field only in some state: (page, session state, scenario overrides).
 VIEWS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
