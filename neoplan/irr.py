@@ -27,7 +27,10 @@ def _discount_factors(x: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 
 IRR_GRID_MONTHLY = (
+    -0.9,
+    -0.8,
     -0.7,
+    -0.6,
     -0.5,
     -0.4,
     -0.3,

@@ -407,6 +407,7 @@ def test_irr_of_a_240_month_loss_does_not_overflow() -> None:
 )
 @example(months=12, capex=1e4, monthly=[-0.02734375], seed=12)  # IRR −99.99999995 % a year
 @example(months=213, capex=1e4, monthly=[0.0, -0.03125], seed=213)  # IRR −100 % a year in floats
+@example(months=89, capex=1e4, monthly=[-0.044921875, 0.03515625], seed=103267)  # roots −55.6 and −66.8 % a month
 def test_irr_agrees_with_numpy_financial_where_that_finds_the_meaningful_root(
     months: int, capex: float, monthly: list[float], seed: int
 ) -> None:
