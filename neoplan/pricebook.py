@@ -304,6 +304,13 @@ def read_platforms(path: Path = PLATFORMS_FILE) -> dict[str, Platform]:
 Contract = Literal["on_demand", "reserved_1y", "reserved_3y", "spot"]
 CONTRACT_TERMS: dict[str, int] = {"on_demand": 0, "reserved_1y": 12, "reserved_3y": 36, "spot": 0}
 """Term of each contract type [months]; 0 = no commitment."""
+CONTRACT_LABELS: dict[str, str] = {
+    "on_demand": "On demand",
+    "reserved_1y": "Reserved, 1 year",
+    "reserved_3y": "Reserved, 3 years",
+    "spot": "Spot",
+}
+"""How each contract type reads on a page or in a report."""
 
 
 class RentalContract(SourcedRow):

@@ -11,7 +11,7 @@ from neoplan import formats, inference, market, metrics, revenue
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
 from neoplan.errors import ScenarioError
 from neoplan.model import Result
-from neoplan.pricebook import assumed, rental_contracts
+from neoplan.pricebook import CONTRACT_LABELS, assumed, rental_contracts
 from neoplan.scenario import Scenario, scenario_json
 from ui.format import plain
 from ui.state import WIDGET_PREFIX, evaluate_current, evaluate_scenario, get_scenario, update_field
@@ -89,7 +89,7 @@ def market_table(scenario: Scenario) -> pd.DataFrame:
     return pd.DataFrame(
         [
             {
-                "Contract": r.contract,
+                "Contract": CONTRACT_LABELS[r.contract],
                 "Term [months]": r.term_months,
                 "USD/GPU-h": r.usd_per_gpu_hour,
                 "Low": r.low_usd_per_gpu_hour,

@@ -11,6 +11,7 @@ from test_user_text import shown  # Markdown as it reads on screen
 
 import neoplan
 from neoplan import metrics
+from neoplan.pricebook import CONTRACT_LABELS
 from ui import format as fmt
 from ui.state import SCENARIO
 
@@ -97,3 +98,9 @@ def test_a_workload_with_no_published_rate_is_refused_next_to_the_field() -> Non
         errors
     )
     assert at.session_state[SCENARIO].pricing.workload == "llama70b-chat"  # the last good scenario is kept
+
+
+def test_the_market_table_names_contracts_in_words() -> None:
+    at = run_page(PAGE)
+    (table,) = [d.value for d in at.dataframe if "Contract" in getattr(d.value, "columns", [])]
+    assert set(table["Contract"]) <= set(CONTRACT_LABELS.values()) and "On demand" in set(table["Contract"])
