@@ -15,11 +15,13 @@ import time
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
 
 import neoplan
 from neoplan.library import Draft, Library, LibraryError, check_name, default_path
 from neoplan.scenario import ScenarioError, preset_names
-from neoplan.store import backend, default_url, redact
+from neoplan.store import backend, default_url, migrate, redact
 from neoplan.store.library import close_store
 from neoplan.store.migrate import head
 
@@ -233,3 +235,23 @@ def test_a_library_of_neoplan_0_1_migrates_in_place(tmp_path: Path, caplog: pyte
     with caplog.at_level(logging.INFO, logger="neoplan.store"):
         assert "Team plan" in Library(path).names()  # opened again: nothing left to migrate
     assert "migrated" not in caplog.text
+
+
+def test_the_page_state_revision_goes_down_and_up_again(tmp_path: Path) -> None:
+    """Revision 0003 only adds drafts.page_state: down to 0002 drops the column, up again brings it back."""
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'lib.sqlite'}")
+
+    def columns() -> set[str]:
+        return {c["name"] for c in sa.inspect(engine).get_columns("drafts")}
+
+    with engine.begin() as connection:
+        migrate.upgrade(connection)
+    assert "page_state" in columns()
+    with engine.begin() as connection:
+        command.downgrade(migrate._config(connection), "0002")
+        assert migrate.current(connection) == "0002"
+    assert "page_state" not in columns()
+    with engine.begin() as connection:
+        assert migrate.upgrade(connection) and migrate.current(connection) == migrate.head()
+    assert "page_state" in columns()
+    engine.dispose()

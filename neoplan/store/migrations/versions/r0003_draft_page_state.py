@@ -21,4 +21,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    raise NotImplementedError("the library is never migrated down; restore the back-up copy instead")
+    """Drop the pages' settings (drafts keep their scenarios); the library is then at revision 0002."""
+    with op.batch_alter_table("drafts") as batch:
+        batch.drop_column("page_state")
