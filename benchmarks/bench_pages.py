@@ -102,7 +102,7 @@ CASES: list[tuple[str, str, Change | None]] = [
     ),
     ("Scenarios", "pages/scenarios.py", None),
     ("Compare", "pages/compare.py", None),
-    ("Quote review", "pages/quote_review.py", _number("quote.servers", 8, 1)),
+    ("Quote review", "pages/quote_review.py", _number("quote.servers.text", 8, 1)),
     ("Export", "pages/export.py", None),
 ]
 
@@ -111,6 +111,7 @@ def rerun_times_s(page: str, change: Change | None, repeats: int) -> tuple[list[
     """Wall and script-thread CPU times of ``page``'s reruns after ``repeats`` widget changes, after one warm-up
     change [s]."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["stress.drivers_open"] = True  # the ranges' form is drawn only in its open expander
     at.run()
     at.switch_page(page).run()
     out, cpu = [], []

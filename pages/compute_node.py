@@ -13,7 +13,7 @@ from ui import format as fmt
 from ui import state
 from ui.format import plain
 from ui.state import evaluate_current, field_errors, get_scenario
-from ui.widgets import chart, field_input
+from ui.widgets import chart, field_input, lazy_expander
 
 PLATFORM_KEY = "compute_node.platform"
 NOTE_KEY = "compute_node.platform_note"
@@ -97,24 +97,28 @@ if result is not None:
             st.warning(plain(warning))
         if result.book.as_of != BOOK_DATES[0]:
             changes = book_differences(price_book(BOOK_DATES[0]), price_book(result.book.as_of))
-            with st.expander(f"What the {result.book.as_of} book changes ({len(changes)} prices)"):
-                st.dataframe(
-                    [
-                        {
-                            "Item": row.description,
-                            BOOK_DATES[0]: old,
-                            result.book.as_of: row.price_usd,
-                            "Basis": row.basis,
-                            "Source": row.source,
-                        }
-                        for _key, old, row in changes
-                    ],
-                    hide_index=True,
-                    column_config={
-                        BOOK_DATES[0]: st.column_config.NumberColumn(format="dollar"),
-                        result.book.as_of: st.column_config.NumberColumn(format="dollar"),
-                    },
-                )
+            book_changes = lazy_expander(
+                f"What the {result.book.as_of} book changes ({len(changes)} prices)", "node.book_changes_open"
+            )
+            if book_changes.open:
+                with book_changes:
+                    st.dataframe(
+                        [
+                            {
+                                "Item": row.description,
+                                BOOK_DATES[0]: old,
+                                result.book.as_of: row.price_usd,
+                                "Basis": row.basis,
+                                "Source": row.source,
+                            }
+                            for _key, old, row in changes
+                        ],
+                        hide_index=True,
+                        column_config={
+                            BOOK_DATES[0]: st.column_config.NumberColumn(format="dollar"),
+                            result.book.as_of: st.column_config.NumberColumn(format="dollar"),
+                        },
+                    )
     with right:
         saving = result.node_saving_vs_oem_usd
         c1, c2, c3 = st.columns(3)

@@ -11,7 +11,7 @@ from neoplan.scenario import scenario_json
 from neoplan.statements import COVER_LABELS, DEBT_LABELS, cover_by_year, debt_by_month, debt_by_year
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
-from ui.widgets import compact_metrics, field_input, figure_tabs, metric_cards
+from ui.widgets import compact_metrics, field_input, figure_tabs, lazy_expander, metric_cards
 
 KPI_KEY = "financing_kpis"
 TIMELINE_KEY = "financing_timeline"
@@ -197,10 +197,13 @@ if result is not None:
     st.markdown("**Debt schedule by project year** (Y1 = months 0–11 after the purchase order)")
     yearly = debt_by_year(result).T.rename(index=DEBT_LABELS)
     st.dataframe(yearly.style.format(fmt.usd), height=_height(len(yearly)), key="financing_debt_table")
-    with st.expander("Monthly debt schedule"):
+    schedule = lazy_expander("Monthly debt schedule", "financing.monthly_open")
+    if schedule.open:
         monthly = debt_by_month(result).rename(columns={"month": "Month", **DEBT_LABELS})
         dollars = st.column_config.NumberColumn(format="dollar", step=1)  # formatted by the browser: no Styler
-        st.dataframe(monthly, hide_index=True, column_config={c: dollars for c in monthly.columns if c != "Month"})
+        schedule.dataframe(
+            monthly, hide_index=True, column_config={c: dollars for c in monthly.columns if c != "Month"}
+        )
     st.subheader("Lender's view")
     f = result.scenario.financing
     metric_cards(

@@ -21,7 +21,7 @@ from neoplan.fabric import (
 from neoplan.scenario import TOPOLOGY_LABELS, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
-from ui.widgets import chart, compact_metrics, field_input
+from ui.widgets import chart, compact_metrics, field_input, lazy_expander
 
 GENERATIONS = {400: "400G: NDR / ConnectX-7 / BlueField-3", 800: "800G: XDR / ConnectX-8"}
 OOB_SHARING = {
@@ -244,7 +244,7 @@ if result is not None:
             for caveat in o.caveats:
                 st.markdown(f"- {caveat}")
 
-    topology = st.expander("Topology", key="network.topology_open", on_change="rerun")  # drawn only when opened
+    topology = lazy_expander("Topology", "network.topology_open")  # drawn only when opened
     if topology.open:
         picture = topology_picture(b, max_per_tier=16, servers_shown=4)
         chart(topology_figure, picture, inputs=scenario_json(result.scenario), key="network_topology", where=topology)

@@ -15,7 +15,7 @@ from neoplan.pricebook import CONTRACT_LABELS, assumed, rental_contracts
 from neoplan.scenario import Scenario, scenario_json
 from ui.format import plain
 from ui.state import WIDGET_PREFIX, evaluate_current, evaluate_scenario, get_scenario, update_field
-from ui.widgets import field_info, field_input, figure_tabs, metric_cards
+from ui.widgets import field_info, field_input, figure_tabs, lazy_expander, metric_cards
 
 PIN = "pricing.reserved_usd_per_gpu_hour"
 PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
@@ -355,14 +355,19 @@ if result is not None:
                 "after go-live, reserved contracts pay their own price, and SLA credits, SG&A and tax come off "
                 "revenue; the lines are what a GPU-hour sells for at go-live and on average over the life."
             )
-        with st.expander("Market data: rental contracts and the price curve of this platform"):
-            st.caption(
-                "Prices per contract with the range their sources span (an estimate where no public price exists; "
-                "the Stress test takes those ranges), and the yearly decline of the generation's on-demand price by "
-                "year of age. The go-live date (the price book's date plus the go-live month) sets the age."
-            )
-            st.dataframe(market_table(result.scenario), hide_index=True, width="stretch")
-            st.dataframe(curve_table(result.scenario), hide_index=True, width="stretch")
+        market_data = lazy_expander(
+            "Market data: rental contracts and the price curve of this platform", "pricing.market_open"
+        )
+        if market_data.open:
+            with market_data:
+                st.caption(
+                    "Prices per contract with the range their sources span (an estimate where no public price "
+                    "exists; the Stress test takes those ranges), and the yearly decline of the generation's "
+                    "on-demand price by year of age. The go-live date (the price book's date plus the go-live month) "
+                    "sets the age."
+                )
+                st.dataframe(market_table(result.scenario), hide_index=True, width="stretch")
+                st.dataframe(curve_table(result.scenario), hide_index=True, width="stretch")
         with st.expander("How this is computed"):
             st.markdown(revenue.__doc__ or "")
             st.markdown(market.__doc__ or "")

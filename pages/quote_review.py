@@ -42,6 +42,7 @@ from neoplan.quote import (
 from neoplan.scenario import ScenarioError
 from ui import format as fmt
 from ui.state import get_library, set_scenario
+from ui.widgets import NUMBER_ERRORS, lazy_expander, number_field
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SAMPLE_LABELS = {
@@ -53,8 +54,8 @@ SAMPLE_LABELS = {
 APPLIED = "quote.applied"
 FILE = "quote.file"  # the uploaded quote (bytes, name), kept by the page: an uploader forgets it when the page is left
 UPLOAD_ERROR = "quote.upload_error"
-SERVERS, SERVERS_KEPT = "quote.servers", "quote.servers_kept"
-RATE, RATE_KEPT = "quote.usd_rate", "quote.usd_rate_kept"
+SERVERS, RATE, TOLERANCE = "quote.servers", "quote.usd_rate", "quote.tolerance_pct"
+"""The page's number fields (:func:`ui.widgets.number_field`: each one's text field is the key + ".text")."""
 OPTION, OPTION_KEPT = "quote.option", "quote.option_kept"
 SIZE_FROM, SIZE_FROM_KEPT = "quote.size_from", "quote.size_from_kept"
 VENDOR, VENDOR_KEPT = "quote.vendor", "quote.vendor_kept"
@@ -79,9 +80,11 @@ def _sample_label(name: str) -> str:
 
 def _fresh() -> None:
     """A new quote starts fresh: servers quoted, the rate, the option, corrections and the vendor are read again."""
-    for key in (SERVERS, SERVERS_KEPT, RATE, RATE_KEPT, OPTION, OPTION_KEPT, SIZE_FROM, SIZE_FROM_KEPT, VENDOR,
-                VENDOR_KEPT, CURRENCY, CURRENCY_KEPT, CORRECTIONS, SAVED):  # fmt: skip
+    for key in (SERVERS, RATE, OPTION, OPTION_KEPT, SIZE_FROM, SIZE_FROM_KEPT, VENDOR, VENDOR_KEPT, CURRENCY,
+                CURRENCY_KEPT, CORRECTIONS, SAVED):  # fmt: skip
         st.session_state.pop(key, None)
+    for key in (SERVERS, RATE):
+        st.session_state.get(NUMBER_ERRORS, {}).pop(key, None)
     st.session_state[EDITOR_GEN] = st.session_state.get(EDITOR_GEN, 0) + 1
 
 
@@ -310,28 +313,27 @@ with inputs:
         on_change=_fresh,
         help="Synthetic quotes shipped in data/quotes/ (made up for demos). An uploaded file takes precedence.",
     )
-st.session_state.setdefault("quote.tolerance_pct", round(DEFAULT_PRICE_TOLERANCE * 100))
-if SERVERS not in st.session_state:
-    st.session_state[SERVERS] = st.session_state.get(SERVERS_KEPT)
 with notes:
-    st.number_input(
+    servers_in = number_field(
         "Servers quoted",
-        min_value=1,
-        max_value=100_000,
-        step=1,
-        key=SERVERS,
-        on_change=_keep,
-        args=(SERVERS, SERVERS_KEPT),
+        SERVERS,
+        lo=1,
+        hi=100_000,
+        integer=True,
+        optional=True,
+        kept=False,  # the quote itself lives in this session only
         placeholder="as the quote says",
         help="Empty: read from the quote (the servers it lists, or the count it states, e.g. 'order quantity 32'). "
         "Type N when the quote prices one server and you buy N.",
     )
-    st.number_input(
+    tolerance_pct = number_field(
         "Flag unit prices above the price book by more than [%]",
-        min_value=0,
-        max_value=500,
-        step=5,
-        key="quote.tolerance_pct",
+        TOLERANCE,
+        default=round(DEFAULT_PRICE_TOLERANCE * 100),
+        lo=0,
+        hi=500,
+        fmt="%.0f",
+        kept=False,
     )
 
 source = _source()
@@ -362,24 +364,21 @@ try:
         st.stop()
     rate: float | None = None
     if parsed.currency != "USD":
-        if RATE not in st.session_state:
-            st.session_state[RATE] = st.session_state.get(RATE_KEPT)
         with notes:
-            st.number_input(
+            rate = number_field(
                 f"USD per 1 {parsed.currency}",
-                min_value=0.000001,
-                max_value=1_000_000.0,
-                format="%.4f",
-                key=RATE,
-                on_change=_keep,
-                args=(RATE, RATE_KEPT),
+                RATE,
+                lo=0.000001,
+                hi=1_000_000.0,
+                optional=True,
+                fmt="%.4f",
+                kept=False,
+                placeholder="e.g. 1.08",
                 help=f"The quote is in {parsed.currency}: its prices are converted to USD at this rate.",
             )
-        rate = st.session_state.get(RATE)
         if rate is None:
             st.info(f"The quote is in {parsed.currency}: give the USD rate (USD per 1 {parsed.currency}) to review it.")
             st.stop()
-    servers_in = st.session_state.get(SERVERS)
     for widget, kept_key in ((OPTION, OPTION_KEPT), (SIZE_FROM, SIZE_FROM_KEPT), (VENDOR, VENDOR_KEPT)):
         if widget not in st.session_state and st.session_state.get(kept_key) is not None:
             st.session_state[widget] = st.session_state[kept_key]
@@ -420,7 +419,7 @@ try:
         data,
         name,
         int(servers_in) if servers_in else None,
-        st.session_state["quote.tolerance_pct"] / 100,
+        tolerance_pct / 100,
         rate,
         currency,
         st.session_state.get(OPTION) if options else None,
@@ -549,25 +548,27 @@ else:
     st.success("No findings: nothing in this quote is padded by the article's rules.")
     st.plotly_chart(quote_vs_recommended_figure(review), key="quote.compare_chart")
 
-with st.expander("Quote vs recommended design, component by component"):
-    table = pd.DataFrame([r.to_dict() for r in review.comparison])
-    if not table.empty:
-        st.dataframe(
-            table,
-            hide_index=True,
-            column_config={
-                "quote_quantity": st.column_config.NumberColumn("Quote qty", format="%.0f"),
-                "recommended_quantity": st.column_config.NumberColumn("Design qty", format="%.0f"),
-                "quote_usd": st.column_config.NumberColumn("Quote", format="dollar"),
-                "recommended_usd": st.column_config.NumberColumn("Design", format="dollar"),
-                "saving_usd": st.column_config.NumberColumn("Saving", format="dollar"),
-                "in_scope": st.column_config.CheckboxColumn("Compared"),
-            },
+comparison = lazy_expander("Quote vs recommended design, component by component", "quote.comparison_open")
+if comparison.open:
+    with comparison:
+        table = pd.DataFrame([r.to_dict() for r in review.comparison])
+        if not table.empty:
+            st.dataframe(
+                table,
+                hide_index=True,
+                column_config={
+                    "quote_quantity": st.column_config.NumberColumn("Quote qty", format="%.0f"),
+                    "recommended_quantity": st.column_config.NumberColumn("Design qty", format="%.0f"),
+                    "quote_usd": st.column_config.NumberColumn("Quote", format="dollar"),
+                    "recommended_usd": st.column_config.NumberColumn("Design", format="dollar"),
+                    "saving_usd": st.column_config.NumberColumn("Saving", format="dollar"),
+                    "in_scope": st.column_config.CheckboxColumn("Compared"),
+                },
+            )
+        st.caption(
+            "Quantities in price-book units (64 GB DIMMs, server-years, …). Compared: components the quote prices "
+            "and the model knows; the design's other parts (e.g. storage a quote leaves out) are shown, not counted."
         )
-    st.caption(
-        "Quantities in price-book units (64 GB DIMMs, server-years, …). Compared: components the quote prices "
-        "and the model knows; the design's other parts (e.g. storage a quote leaves out) are shown, not counted."
-    )
 
 st.subheader("Lines")
 st.caption(

@@ -11,7 +11,7 @@ from neoplan.scenario import ScenarioError, scenario_json
 from neoplan.search import OBJECTIVES, Space
 from ui.format import plain
 from ui.state import get_scenario, search_current, set_scenario
-from ui.widgets import chart, keep, metric_cards
+from ui.widgets import chart, keep, metric_cards, number_field
 
 KEY = "search."
 OBJECTIVE_LABELS = {
@@ -87,20 +87,39 @@ objective = str(
         "Rank by", list(OBJECTIVES), format_func=lambda k: OBJECTIVE_LABELS[str(k)], key=KEY + "objective"
     )
 )
-keep(KEY + "min_dscr", None)
-min_dscr = controls[1].number_input(
-    "Min DSCR [×]", key=KEY + "min_dscr", min_value=0.0, step=0.05, placeholder="none", help="Constraint."
+min_dscr = number_field(
+    "Min DSCR [×]",
+    KEY + "min_dscr",
+    lo=0.0,
+    hi=100.0,
+    optional=True,
+    where=controls[1],
+    placeholder="none",
+    help="Constraint: the lowest debt cover a design may have.",
 )
-keep(KEY + "max_capex_musd", None)
-max_capex = controls[2].number_input(
-    "Max capex [USD M]", key=KEY + "max_capex_musd", min_value=0.0, step=10.0, placeholder="none", help="Constraint."
+max_capex = number_field(
+    "Max capex [USD M]",
+    KEY + "max_capex_musd",
+    lo=0.0,
+    hi=1e6,
+    optional=True,
+    fmt="%.1f",
+    where=controls[2],
+    placeholder="none",
+    help="Constraint: the most a design may cost.",
 )
-keep(KEY + "min_equity_irr_pct", None)
-min_equity = controls[3].number_input(
-    "Min equity IRR [%]", key=KEY + "min_equity_irr_pct", step=1.0, placeholder="none", help="Constraint."
+min_equity = number_field(
+    "Min equity IRR [%]",
+    KEY + "min_equity_irr_pct",
+    lo=-100.0,
+    hi=1000.0,
+    optional=True,
+    fmt="%.1f",
+    where=controls[3],
+    placeholder="none",
+    help="Constraint: the lowest equity IRR a design may return.",
 )
-keep(KEY + "top", 20)
-top = int(controls[4].number_input("Rows shown", key=KEY + "top", min_value=1, max_value=1000, step=10))
+top = int(number_field("Rows shown", KEY + "top", default=20, lo=1, hi=1000, integer=True, where=controls[4]))
 constraints: dict[str, float | None] = {
     "min_dscr": min_dscr,
     "max_capex_usd": None if max_capex is None else max_capex * 1e6,

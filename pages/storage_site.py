@@ -20,7 +20,7 @@ from neoplan.statements import capex_by_category, opex_by_year
 from neoplan.storage import default_storage_catalogue
 from ui import format as fmt
 from ui.state import evaluate_current
-from ui.widgets import chart, compact_metrics, field_input, lazy_tabs
+from ui.widgets import chart, compact_metrics, field_input, lazy_expander, lazy_tabs
 
 CHART_KEY = "storage_site.capex_chart"
 METRICS_KEY = "storage_site_metrics"  # the metrics right of each tab's inputs, in a smaller font to fit four a row
@@ -277,23 +277,25 @@ if tab_capex.open is not False:
                         "share": st.column_config.NumberColumn("Share", format="percent"),
                     },
                 )
-            with st.expander("Every capex line"):
-                st.dataframe(
-                    result.capex_table()[
-                        ["category", "item", "quantity", "unit", "unit_price_usd", "total_usd", "basis"]
-                    ],
-                    hide_index=True,
-                    width="stretch",
-                    column_config={
-                        "category": st.column_config.TextColumn("Category", width="small"),
-                        "item": st.column_config.TextColumn("Item", width=300),
-                        "unit": "Unit",
-                        "basis": "Basis",
-                        "quantity": st.column_config.NumberColumn("Qty", format="localized"),
-                        "unit_price_usd": fmt.dollar_column("Unit price"),
-                        "total_usd": fmt.dollar_column("Total"),
-                    },
-                )
+            capex_lines = lazy_expander("Every capex line", "storage.capex_lines_open")
+            if capex_lines.open:
+                with capex_lines:
+                    st.dataframe(
+                        result.capex_table()[
+                            ["category", "item", "quantity", "unit", "unit_price_usd", "total_usd", "basis"]
+                        ],
+                        hide_index=True,
+                        width="stretch",
+                        column_config={
+                            "category": st.column_config.TextColumn("Category", width="small"),
+                            "item": st.column_config.TextColumn("Item", width=300),
+                            "unit": "Unit",
+                            "basis": "Basis",
+                            "quantity": st.column_config.NumberColumn("Qty", format="localized"),
+                            "unit_price_usd": fmt.dollar_column("Unit price"),
+                            "total_usd": fmt.dollar_column("Total"),
+                        },
+                    )
 
 # --- opex ---------------------------------------------------------------------------------------
 if tab_opex.open is not False:

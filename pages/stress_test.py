@@ -17,7 +17,18 @@ from neoplan.model import Result
 from neoplan.scenario import ScenarioError, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario, page_state, save_page_state
-from ui.widgets import KEPT, chart, compact_metrics, keep, lazy_tabs, metric_cards, number_text, put, typed_number
+from ui.widgets import (
+    KEPT,
+    chart,
+    compact_metrics,
+    keep,
+    lazy_expander,
+    lazy_tabs,
+    metric_cards,
+    number_text,
+    put,
+    typed_number,
+)
 
 KEY = "stress."
 BASES = KEY + "bases"
@@ -184,39 +195,80 @@ def range_problem(key: str, low: float | str | None, high: float | str | None, d
 
 
 def driver_table(
-    base: Mapping[str, float], defaults: Mapping[str, stress.Range]
+    base: Mapping[str, float], defaults: Mapping[str, stress.Range], draw: bool = True
 ) -> tuple[dict[str, stress.Range], str | None]:
     """Low, high and distribution widgets per driver, an ``st.error`` under a driver whose range is wrong;
-    returns the ranges in driver units and the first problem (None if every range is fine)."""
-    head = st.columns([2.2, 1.4, 1.2, 1.2, 2.0])
-    for col, text in zip(head, ("Driver", "Base", "Low", "High", "Monte Carlo distribution"), strict=True):
-        col.markdown(f"**{text}**")
+    returns the ranges in driver units and the first problem (None if every range is fine). With ``draw`` False
+    (the drivers' expander is closed) nothing is drawn: the ranges are read from the widgets' kept values."""
+    if draw:
+        head = st.columns([2.2, 1.4, 1.2, 1.2, 2.0])
+        for col, text in zip(head, ("Driver", "Base", "Low", "High", "Monte Carlo distribution"), strict=True):
+            col.markdown(f"**{text}**")
     ranges = {}
     problems = []
     for key, spec in stress.DRIVERS.items():
         scale, label, _, _ = display(spec.unit)
-        for widget, value in _widget_values(key, defaults[key]).items():
+        widgets = _widget_values(key, defaults[key])
+        for widget, value in widgets.items():
             keep(widget, value)
-        row = st.columns([2.2, 1.4, 1.2, 1.2, 2.0], vertical_alignment="center")
-        reason = f"{stress.driver_description(key)} Default range: {spec.why} ({spec.source})."
-        row[0].markdown(f"{spec.label} [{label}]", help=fmt.plain(reason))  # "$2.80 … $3.50" is no LaTeX
-        row[1].markdown(show_value(base[key], spec.unit))
-        low = row[2].text_input(f"{spec.label} low", key=f"{KEY}low.{key}", label_visibility="collapsed")
-        high = row[3].text_input(f"{spec.label} high", key=f"{KEY}high.{key}", label_visibility="collapsed")
-        dist = row[4].selectbox(
-            f"{spec.label} distribution",
-            list(DIST_LABELS),
-            format_func=DIST_LABELS.__getitem__,
-            key=f"{KEY}dist.{key}",
-            label_visibility="collapsed",
-        )
+        if draw:
+            row = st.columns([2.2, 1.4, 1.2, 1.2, 2.0], vertical_alignment="center")
+            reason = f"{stress.driver_description(key)} Default range: {spec.why} ({spec.source})."
+            row[0].markdown(f"{spec.label} [{label}]", help=fmt.plain(reason))  # "$2.80 … $3.50" is no LaTeX
+            row[1].markdown(show_value(base[key], spec.unit))
+            low = row[2].text_input(f"{spec.label} low", key=f"{KEY}low.{key}", label_visibility="collapsed")
+            high = row[3].text_input(f"{spec.label} high", key=f"{KEY}high.{key}", label_visibility="collapsed")
+            dist = row[4].selectbox(
+                f"{spec.label} distribution",
+                list(DIST_LABELS),
+                format_func=DIST_LABELS.__getitem__,
+                key=f"{KEY}dist.{key}",
+                label_visibility="collapsed",
+            )
+        else:
+            low, high, dist = (st.session_state[widget] for widget in widgets)
         problem = range_problem(key, low, high, dist)
         if problem:
             problems.append(problem)
-            st.error(fmt.plain(problem))
+            if draw:
+                st.error(fmt.plain(problem))
         else:
             ranges[key] = stress.Range(parse_number(low) / scale, parse_number(high) / scale, dist)
     return ranges, problems[0] if problems else None
+
+
+def drivers_section(
+    base: Mapping[str, float], defaults: Mapping[str, stress.Range]
+) -> tuple[dict[str, stress.Range], str | None]:
+    """The drivers' expander: a form of every driver's range, drawn only while open (23 rows of fields); closed,
+    the ranges are the kept values of its fields. Returns :func:`driver_table`'s ranges and first problem."""
+    box = lazy_expander("Drivers: low / high values and Monte Carlo distributions", f"{KEY}drivers_open")
+    if not box.open:
+        return driver_table(base, defaults, draw=False)
+    with box:
+        # A form: typing a range reruns nothing; "Apply ranges" recomputes the tornado, grid and Monte Carlo once.
+        with st.form(f"{KEY}ranges_form", border=False):
+            ranges, problem = driver_table(base, defaults)
+            st.form_submit_button(
+                "Apply ranges",
+                type="primary",
+                key=f"{KEY}apply_ranges",
+                help="Recompute the tornado, grid and Monte Carlo with the ranges above.",
+            )
+        st.button(
+            "Reset to defaults",
+            key=f"{KEY}reset",
+            on_click=_reset_ranges,
+            args=(defaults,),
+            help="Put every range back to its default around the scenario's values.",
+        )
+        st.markdown(
+            "**Why the default ranges are what they are.** They sit evenly around the scenario's values (so a "
+            "triangular draw averages the scenario) unless the reason says otherwise; the one-sided delay is on "
+            "purpose."
+        )
+        st.dataframe(range_reasons(defaults), hide_index=True, key="stress_range_reasons")
+    return ranges, problem
 
 
 def range_reasons(defaults: Mapping[str, stress.Range]) -> pd.DataFrame:
@@ -310,7 +362,10 @@ def tornado_section(result: Any, ranges: dict[str, stress.Range]) -> None:
         "Each bar moves one driver to its low (orange) or high (green) value with every other driver at "
         "the scenario's value; the longest bars matter most. The vertical line is the scenario itself."
     )
-    with st.expander("Tornado table"):
+    table = lazy_expander("Tornado table", f"{KEY}tornado_table_open")
+    if not table.open:
+        return
+    with table:
         rows = [
             {
                 "Driver": r["label"],
@@ -595,28 +650,7 @@ defaults = stress.default_ranges(result)
 follow_scenario(base, defaults)
 
 kpi_cards(result.kpis)
-with st.expander("Drivers: low / high values and Monte Carlo distributions", expanded=False):
-    # A form: typing a range reruns nothing; "Apply ranges" recomputes the tornado, grid and Monte Carlo once.
-    with st.form(f"{KEY}ranges_form", border=False):
-        ranges, problem = driver_table(base, defaults)
-        st.form_submit_button(
-            "Apply ranges",
-            type="primary",
-            key=f"{KEY}apply_ranges",
-            help="Recompute the tornado, grid and Monte Carlo with the ranges above.",
-        )
-    st.button(
-        "Reset to defaults",
-        key=f"{KEY}reset",
-        on_click=_reset_ranges,
-        args=(defaults,),
-        help="Put every range back to its default around the scenario's values.",
-    )
-    st.markdown(
-        "**Why the default ranges are what they are.** They sit evenly around the scenario's values (so a "
-        "triangular draw averages the scenario) unless the reason says otherwise; the one-sided delay is on purpose."
-    )
-    st.dataframe(range_reasons(defaults), hide_index=True, key="stress_range_reasons")
+ranges, problem = drivers_section(base, defaults)
 if problem is None:
     try:
         stress.check_ranges(ranges)

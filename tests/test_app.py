@@ -325,3 +325,28 @@ def test_opening_another_scenario_over_unsaved_edits_can_be_undone() -> None:
     assert at.session_state["scenario"].cluster.gpus == 2048  # the edits are back
     assert at.session_state["scenario_origin"] == "optimized" and "unsaved changes" in _markdown(at)
     assert at.button(key="header.undo").disabled  # used up (what it replaced had no unsaved changes)
+
+
+@pytest.mark.parametrize(
+    ("param", "value"),
+    [
+        ("draft", "<b>x</b>" * 500),
+        ("draft", "é" * 30),
+        ("draft", "../" * 8),
+        ("share", "YQ.é"),  # a non-ASCII signature: hmac refuses to compare it (a TypeError before)
+        ("share", "a" * 10_000),
+        ("share", "<a href='//bait.example'>y</a>.z"),
+    ],
+    ids=["draft-markup", "draft-unicode", "draft-path", "share-unicode", "share-long", "share-markup"],
+)
+def test_a_crafted_link_opens_the_default_preset_and_says_why(
+    param: str, value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NEOPLAN_SHARE_SECRET", "s" * 32)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params[param] = value
+    at.run()
+    assert not at.exception, at.exception
+    assert _metric(at, "GPUs") == "1,024"  # the default preset
+    if param == "share":
+        assert any("this share link is not valid" in e.value for e in at.error), [e.value for e in at.error]

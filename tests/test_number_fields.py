@@ -187,3 +187,72 @@ def test_an_emptied_price_is_not_zero() -> None:
     assert _type(at, "pricing.usd_per_gpu_hour", "") == before
     assert math.isclose(parse_number(at.text_input(key="w.pricing.usd_per_gpu_hour").value), before)
     assert "pricing.usd_per_gpu_hour: enter a number, got “”; kept 2.81" in _errors(at)
+
+
+# -- numbers that are no scenario input (ui.widgets.number_field) ------------------------------------------------
+
+EURO_QUOTE = (
+    "Pos;Artikelnummer;Beschreibung;Menge;Einzelpreis;Gesamtpreis\n"
+    '1;SYS-821GE-TNHR;"GPU-Server, HGX H100 8-GPU, 2x Xeon Platinum 8480+, 2TB (32x 64GB) DDR5";4;"250.000,00 €";'
+    '"1.000.000,00 €"\n'
+).encode()
+
+
+def _free_fields(at: AppTest) -> list[str]:
+    """Keys of the page's number fields that are no scenario input: their text field is ``<key>.text``."""
+    return [w.key.removesuffix(".text") for w in at.text_input if w.key and w.key.endswith(".text")]
+
+
+def _search() -> AppTest:
+    return _open("search", {}, {})
+
+
+def _quote_in_euro() -> AppTest:
+    at = _open("quote_review", {}, {})
+    at.file_uploader(key="quote.upload").set_value(("euro.csv", EURO_QUOTE, "text/csv")).run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize("view", [_search, _quote_in_euro], ids=["design search", "quote review"])
+def test_other_number_fields_refuse_bad_entries_and_keep_the_value(view: Any) -> None:
+    at = view()
+    keys = _free_fields(at)
+    assert len(keys) >= 3, keys  # search: 4 constraints and rows; quote: servers, tolerance, exchange rate
+    for key in keys:
+        before = at.session_state[key]
+        label = at.text_input(key=f"{key}.text").label.split(" [")[0]
+        for text, reason in (("abc", "enter a number"), ("12,5", "use a point"), ("1e12", "must be between")):
+            at.text_input(key=f"{key}.text").input(text).run()
+            assert not at.exception, at.exception
+            assert at.session_state[key] == before, (key, text)
+            assert any(e.startswith(label) and reason in e and "kept" in e for e in _errors(at)), (key, _errors(at))
+        at.text_input(key=f"{key}.text").input("").run()
+        optional = at.session_state[key] is None
+        assert optional or at.session_state[key] == before, key  # empty: "none" where the field may be empty
+        assert optional or any(e.startswith(f"{label}: enter a number") for e in _errors(at)), (key, _errors(at))
+        at.text_input(key=f"{key}.text").input("2").run()
+        assert at.session_state[key] == 2 and not [e for e in _errors(at) if e.startswith(label)], key
+
+
+def test_a_search_constraint_and_the_rows_shown_take_what_is_typed() -> None:
+    at = _search()
+    at.text_input(key="search.min_dscr.text").input("1.5e0").run()
+    assert at.session_state["search.min_dscr"] == 1.5
+    at.text_input(key="search.top.text").input("1,000").run()
+    assert at.session_state["search.top"] == 1000
+    at.text_input(key="search.top.text").input("").run()  # rows shown may not be empty: kept
+    assert at.session_state["search.top"] == 1000
+    assert "Rows shown: enter a number, got “”; kept 1,000" in _errors(at)
+    at.text_input(key="search.min_dscr.text").input("").run()  # a constraint may: none
+    assert at.session_state["search.min_dscr"] is None
+
+
+def test_the_quote_s_server_count_refuses_1e12_with_its_range() -> None:
+    at = _quote_in_euro()
+    at.text_input(key="quote.servers.text").input("1e12").run()
+    assert "Servers quoted must be between 1 and 100,000, got 1e12; kept empty" in _errors(at)
+    at.text_input(key="quote.usd_rate.text").input("1.08").run()
+    at.text_input(key="quote.servers.text").input("8").run()
+    assert not at.error, _errors(at)
+    assert at.session_state["quote.servers"] == 8

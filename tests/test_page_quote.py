@@ -73,11 +73,11 @@ def test_clean_sample_has_no_findings() -> None:
 def test_per_server_sample_reads_the_server_count_from_the_quote() -> None:
     at = _page()
     at.selectbox(key="quote.sample").set_value("per_server_messy.csv").run()
-    assert at.number_input(key="quote.servers").value is None  # inferred: "order quantity 32"
+    assert at.text_input(key="quote.servers.text").value == ""  # inferred: "order quantity 32"
     assert any("Read from the quote: 32 servers" in c.value for c in at.caption)
     assert "256 GPUs in 32 servers" in _size(at)
     assert "nics_below_8" in _codes(at)
-    at.number_input(key="quote.servers").set_value(64).run()
+    at.text_input(key="quote.servers.text").input("64").run()
     assert not at.exception
     assert "512 GPUs" in _size(at)
 
@@ -117,11 +117,11 @@ def test_bad_upload_shows_an_error(name: str, content: bytes, message: str) -> N
 
 def test_upload_takes_precedence_and_starts_fresh() -> None:
     at = _page()
-    at.number_input(key="quote.servers").set_value(128).run()
+    at.text_input(key="quote.servers.text").input("128").run()
     at.file_uploader(key="quote.upload").set_value(("mine.csv", MESSY.read_bytes(), "text/csv")).run()
     assert not at.exception and not at.error
     assert "mine" in at.subheader[0].value
-    assert at.number_input(key="quote.servers").value is None  # not carried over from the previous quote
+    assert at.text_input(key="quote.servers.text").value == ""  # not carried over from the previous quote
     assert "256 GPUs" in _size(at)
     assert any(t.value == "Reviewing mine.csv" for t in at.text)
 
@@ -156,11 +156,27 @@ def test_quote_in_euro_asks_for_the_rate() -> None:
     at.file_uploader(key="quote.upload").set_value(("euro.csv", EURO, "text/csv")).run()
     assert not at.exception and not at.error
     assert any("EUR" in i.value for i in at.info)
-    rate = at.number_input(key="quote.usd_rate")
-    rate.set_value(1.1).run()
+    at.text_input(key="quote.usd_rate.text").input("1.1").run()
     assert not at.exception and not at.error
     assert "32 GPUs in 4 servers" in _size(at)
     assert _metric(at, "Quote total") == fmt.usd(1.1 * 1_032_000)
+
+
+B300 = (
+    b"Part Number,Description,Qty,Unit Price,Extended Price\n"
+    b',"NVIDIA HGX B300 8-GPU baseboard, 8x Blackwell Ultra 288 GB",4,"$400,000.00","$1,600,000.00"\n'
+)
+
+
+def test_a_b300_quote_is_compared_with_a_b300_design_from_its_own_book() -> None:
+    at = _page()
+    at.file_uploader(key="quote.upload").set_value(("b300.csv", B300, "text/csv")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert "32 GPUs in 4 servers" in _size(at)
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert any(w.startswith("priced against the 2026-11 price book, the first that prices b300-sxm") for w in warnings)
+    assert not any("no comparison" in w or "needs: prices_as_of" in w for w in warnings), warnings
+    assert len(at.get("plotly_chart")) >= 1  # quote vs recommended design
 
 
 def test_user_text_is_shown_as_text_not_markdown() -> None:

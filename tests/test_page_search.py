@@ -31,7 +31,7 @@ def test_the_page_shows_the_models_ranking_and_the_frontier() -> None:
 def test_a_constraint_narrows_the_feasible_designs() -> None:
     at = _page()
     before = int(metric(at, "Feasible").replace(",", ""))
-    at.number_input(key="search.min_dscr").set_value(1.5).run()
+    at.text_input(key="search.min_dscr.text").input("1.5").run()
     after = int(metric(at, "Feasible").replace(",", ""))
     limited = neoplan.search(neoplan.load_scenario("optimized"), constraints={"min_dscr": 1.5})
     assert after == int(limited.table["feasible"].sum()) < before

@@ -55,6 +55,7 @@ def test_a_library_from_before_page_states_gains_the_column(tmp_path: Path) -> N
 def test_stress_settings_survive_a_refresh() -> None:
     at = _app()
     at.session_state["stress.draws"] = "500"
+    at.session_state["stress.drivers_open"] = True  # the expander of the ranges (kept open across a refresh too)
     at.switch_page("pages/stress_test.py").run()
     at.text_input(key="stress.low.utilization").input("50")
     at.button(key="stress.apply_ranges").click().run()  # one form at a time, as in the browser

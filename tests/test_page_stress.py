@@ -36,8 +36,12 @@ def _submit(at: AppTest, widget: Any, value: Any, button: str) -> None:
     at.button(key=button).click().run()
 
 
+OPEN = {"stress.drivers_open": True, "stress.tornado_table_open": True}
+"""The drivers' and the tornado table's expanders open (closed, they draw nothing)."""
+
+
 def _page(draws: int = DRAWS, **state: object) -> AppTest:
-    return run_page(PAGE, 90, **{"stress.draws": str(draws), **state})
+    return run_page(PAGE, 90, **{"stress.draws": str(draws), **OPEN, **state})
 
 
 def _mc_table(at: AppTest):  # type: ignore[no-untyped-def]
@@ -156,6 +160,8 @@ def _app_on_stress_page() -> AppTest:
     at.run()
     at.switch_page("pages/stress_test.py")
     at.session_state["stress.draws"] = str(DRAWS)
+    for key, value in OPEN.items():
+        at.session_state[key] = value
     at.run()
     assert not at.exception, at.exception
     return at
@@ -226,3 +232,15 @@ def test_out_of_bounds_range_names_the_driver_in_percent() -> None:
     messages = [shown(e.value) for e in at.error]
     assert any("Utilization: high must be between 0.0 % and 100.0 %, got 120.0 %" in m for m in messages), messages
     assert len(at.get("plotly_chart")) == 0
+
+
+def test_closed_drivers_draw_no_field_and_keep_the_ranges_typed() -> None:
+    at = _app_on_stress_page()
+    _submit(at, at.text_input(key="stress.low.utilization"), 50.0, "stress.apply_ranges")
+    typed = _tornado_table(at)
+    assert typed.loc[stress.DRIVERS["utilization"].label, "Low"].startswith("50")
+    at.session_state["stress.drivers_open"] = False
+    at.run()
+    assert not at.exception, at.exception
+    assert not [w for w in at.text_input if str(w.key).startswith(("stress.low.", "stress.high."))]
+    assert _tornado_table(at).equals(typed)  # the tornado still runs on the range typed while it was open

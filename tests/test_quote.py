@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import neoplan
 from neoplan.cli import main
-from neoplan.pricebook import default_price_book
+from neoplan.pricebook import default_price_book, price_book
 from neoplan.quote import (
     FINDINGS,
     MAX_QUOTE_BYTES,
@@ -827,12 +827,30 @@ def test_dell_sub_items_are_per_server_quantities() -> None:
     assert {"cpu_top_bin", "ram_over_1tb"} <= codes(review)
 
 
-def test_b300_is_counted_and_warned_not_evaluated() -> None:
+def test_a_b300_quote_is_reviewed_against_the_book_that_prices_the_b300() -> None:
     rows = [{"Part Number": "", "Description": "NVIDIA HGX B300 8-GPU baseboard", "Qty": 4,
              "Unit Price (USD)": 400_000.0, "Extended Price (USD)": 1_600_000.0}]  # fmt: skip
     review = review_rows(rows)
-    assert (review.gpus, review.gpu_model, review.recommended) == (32, "b300-sxm", None)
-    assert any("b300-sxm needs: prices_as_of must be 2026-11" in w and "no comparison" in w for w in review.warnings)
+    assert (review.gpus, review.gpu_model) == (32, "b300-sxm")
+    assert review.warnings[0].startswith("priced against the 2026-11 price book, the first that prices b300-sxm")
+    design = review.recommended
+    assert design is not None and (design.prices_as_of, design.cluster.gpu_model) == ("2026-11", "b300-sxm")
+    assert design.fabric.nic_gbps == 800  # the platform's defaults: ConnectX-8 on the HGX B300 board
+    board_usd = price_book("2026-11").price("gpu_baseboard_hgx_b300")
+    (board,) = review.lines
+    assert board.book_unit_price_usd == board_usd and board.price_check == "ok"  # $400k within 15 % of the book
+    (row,) = [r for r in review.comparison if r.component == "gpu_baseboard"]
+    assert row.in_scope and row.recommended_usd == pytest.approx(4 * board_usd, rel=1e-12)
+    assert review.saving_usd == pytest.approx(4 * (400_000.0 - board_usd), rel=1e-12)  # the board only
+
+
+def test_a_b300_quote_against_a_given_book_that_cannot_price_it_is_counted_not_compared() -> None:
+    rows = [{"Part Number": "", "Description": "NVIDIA HGX B300 8-GPU baseboard", "Qty": 4,
+             "Unit Price (USD)": 400_000.0, "Extended Price (USD)": 1_600_000.0}]  # fmt: skip
+    review = review_rows(rows, book=price_book("2024-10"))
+    assert review.gpus == 32 and review.lines[0].book_unit_price_usd is None  # no B300 price in that book
+    assert review.recommended is not None and review.recommended.prices_as_of == "2026-11"
+    assert any(w.startswith("the recommended design is priced by the 2026-11 book") for w in review.warnings)
 
 
 def test_a_price_3x_off_the_book_is_never_a_saving() -> None:

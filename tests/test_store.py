@@ -243,7 +243,7 @@ def test_share_link_opens_one_version_as_a_copy(as_user: Factory) -> None:
         bob.open_shared(token, "another-secret-of-16+")
     payload, signature = token.split(".")
     forged = share_mod.make_token(share_mod.Grant(1, 2, 2**40), "not-the-servers-secret")
-    for bad in (f"{payload}.{signature[:-2]}xy", forged, "garbage", ""):
+    for bad in (f"{payload}.{signature[:-2]}xy", forged, "garbage", "", f"{payload}.é", f"{token}{'A' * 9_000}"):
         with pytest.raises(ShareError):
             bob.open_shared(bad, SECRET)
     expired = share_mod.make_token(share_mod.grant_for(1, 1, days=1, now=0.0), SECRET)

@@ -49,6 +49,16 @@ def test_model_never_imports_streamlit() -> None:
 _CACHE = re.compile(r"^\s*@(?:functools\.)?(?:lru_cache|cache)\b")
 
 
+def test_no_page_takes_a_number_through_st_number_input() -> None:
+    """Numbers are typed into ``field_input`` (scenario inputs) or ``number_field`` (the rest): both parse
+    ``1,024`` and ``1e6``, refuse an emptied or lettered entry with the reason and keep the last valid value, where
+    ``st.number_input`` would clamp ``1e12`` to its limit or quietly fall back."""
+    files = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "ui").glob("*.py"))]
+    found = [f"{f.relative_to(ROOT)}:{i}" for f in files for i, ln in enumerate(f.read_text().splitlines(), 1)
+             if "number_input(" in ln]  # fmt: skip
+    assert not found, found
+
+
 def test_every_model_cache_says_what_it_is_keyed_on() -> None:
     """Issue 21: a cache that stays says, on its decorator line, what it is keyed on and why it cannot go stale."""
     unexplained = [

@@ -33,9 +33,20 @@ PAGES = [
     "stress_test",
     "compare",
     "export",
+    "search",
 ]
 """Every page but Scenarios and Quote review (tested with their own pages); the header and sidebar are checked with
 each page."""
+OPENED = (
+    "stress.drivers_open",
+    "stress.tornado_table_open",
+    "financing.monthly_open",
+    "storage.capex_lines_open",
+    "node.book_changes_open",
+    "pricing.market_open",
+    "network.topology_open",
+)
+"""The expanders that draw their content only when open (``ui.widgets.lazy_expander``): opened here."""
 SHOWS_NAME = {"overview", "results", "export"}
 """Pages whose body names the scenario (the others show it only in the shared header and sidebar)."""
 PLAIN_TEXT = {"text", "code", "arrow_data_frame", "selectbox", "multiselect", "text_input", "text_area"}
@@ -104,6 +115,8 @@ def test_plain_escapes_every_markdown_construct() -> None:
 def test_user_text_is_never_rendered_as_markdown(page: str) -> None:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
     at.session_state["stress.draws"] = "200"  # keep the Stress test page quick
+    for key in OPENED:
+        at.session_state[key] = True
     at.run()
     at.session_state[SCENARIO] = _shared_scenario()  # the open scenario, as after loading the shared file
     at.switch_page(f"pages/{page}.py").run()

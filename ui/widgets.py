@@ -197,6 +197,90 @@ def field_input(
     return current_value(path)
 
 
+NUMBER_ERRORS = "ui.number_errors"
+"""Session key: the error of each :func:`number_field` whose last entry was refused, by field key."""
+
+
+def number_field(
+    label: str,
+    key: str,
+    *,
+    default: float | None = None,
+    lo: float | None = None,
+    hi: float | None = None,
+    integer: bool = False,
+    optional: bool = False,
+    fmt: str | None = None,
+    kept: bool = True,
+    where: Any = None,
+    help: str | None = None,
+    placeholder: str | None = None,
+) -> Any:
+    """A text field for a number that is no scenario input (a search constraint, a quote's server count or
+    exchange rate), by :func:`field_input`'s rules: what is typed is parsed (``1,024``, ``1e6``, ``$2.80``); an
+    empty (unless ``optional``: then None), unparsable or out-of-range entry ([``lo``, ``hi``]) is refused with
+    the reason and the range in an ``st.error`` under it, and the field springs back to its last valid value.
+
+    Returns that value, which lives in ``st.session_state[key]`` (the text field is ``key + ".text"``): kept across
+    pages, and across a refresh too when ``kept`` (:func:`keep`)."""
+    where = where or st
+    if kept:
+        keep(key, default)
+    else:
+        st.session_state.setdefault(key, default)
+    value = st.session_state[key]
+    st.session_state[key + ".text"] = number_text(value, fmt, integer=integer)
+    if lo is not None or hi is not None:
+        help = f"{help or ''} Allowed: {_fmt(lo)} to {_fmt(hi)}{', or empty' if optional else ''}.".strip()
+    where.text_input(
+        label,
+        key=key + ".text",
+        on_change=_on_number_field,
+        args=(key, label, lo, hi, integer, optional, fmt, kept),
+        help=help,
+        placeholder=placeholder,
+    )
+    error = st.session_state.get(NUMBER_ERRORS, {}).get(key)
+    if error:
+        where.error(plain(error))
+    return value
+
+
+def _on_number_field(
+    key: str,
+    label: str,
+    lo: float | None,
+    hi: float | None,
+    integer: bool,
+    optional: bool,
+    fmt: str | None,
+    kept: bool,
+) -> None:
+    """What was typed into :func:`number_field` ``key``: stored if valid, else the field's error says why."""
+    text = str(st.session_state[key + ".text"]).strip()
+    echo = text if len(text) <= 40 else text[:39] + "…"
+    errors = st.session_state.setdefault(NUMBER_ERRORS, {})
+    errors.pop(key, None)
+    name = label.split(" [")[0]
+    last = number_text(st.session_state.get(key), fmt, integer=integer) or "empty"
+    if not text and optional:
+        typed: float | None = None
+    else:
+        try:
+            typed = typed_number(text, integer=integer)
+        except ValueError as exc:
+            errors[key] = f"{name}: {exc}, got “{echo}”; kept {last}"
+            return
+        problem = range_problem(typed, lo, hi)
+        if problem:
+            errors[key] = f"{name} {problem}, got {echo}; kept {last}"
+            return
+    if kept:
+        put(key, typed)
+    else:
+        st.session_state[key] = typed
+
+
 def scenario_downloads(scenario: Scenario, key: str, columns: Any) -> None:
     """YAML and JSON download buttons of ``scenario``, one in each of two ``columns``, keyed ``<key>.yaml|json``."""
     stem = slug(scenario.name)
@@ -275,6 +359,14 @@ def lazy_tabs(key: str, labels: list[str]) -> list[Any]:
     if st.session_state[key] not in labels:
         put(key, labels[0])
     return list(st.tabs(labels, key=key, on_change="rerun"))
+
+
+def lazy_expander(label: str, key: str) -> Any:
+    """A collapsed expander whose content runs only while it is open (``st.expander`` with ``on_change="rerun"``):
+    a page does not send, and the browser does not draw, a table or a form nobody has opened. Draw its content
+    under ``if box.open:``. Whether it is open is kept across pages and refreshes (:func:`keep`)."""
+    keep(key, False)
+    return st.expander(label, key=key, on_change="rerun")
 
 
 def figure_tabs(

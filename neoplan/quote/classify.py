@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from ..pricebook import DATA_DIR, PriceBook, default_price_book
+from ..pricebook import BOOK_DATES, DATA_DIR, PriceBook, default_price_book, price_book
 from .cells import RULES_FILE, QuoteError
 from .codes import CATEGORIES, FINDINGS
 from .units import normalise
@@ -213,9 +213,9 @@ def _rule(raw: Mapping[str, str], line: int, book: PriceBook, file: str) -> Rule
         pattern = re.compile(raw["pattern"], re.IGNORECASE)
     except re.error as exc:
         raise QuoteError(f"{where}: bad pattern ({exc})") from None
-    for col in ("price_key", "recommended_key"):
-        if raw[col] and raw[col] not in book:
-            raise QuoteError(f"{where}: {col} {raw[col]!r} is not in the price book")
+    for col in ("price_key", "recommended_key"):  # in the book, or in a later shipped one (the HGX B300's board)
+        if raw[col] and raw[col] not in book and not any(raw[col] in price_book(date) for date in BOOK_DATES):
+            raise QuoteError(f"{where}: {col} {raw[col]!r} is in no price book")
     if raw["category"] not in CATEGORIES:
         raise QuoteError(f"{where}: category must be one of {', '.join(CATEGORIES)}, got {raw['category']!r}")
     findings = tuple(c for c in raw["findings"].split(";") if c)

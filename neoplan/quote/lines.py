@@ -354,8 +354,9 @@ def _per_gpu(text: str, unit_usd: float | None, board_usd: float) -> bool:
 
 
 def _book_unit(ident: Identity, text: str, book: PriceBook) -> tuple[float | None, float, str]:
-    """(book price per quoted unit [USD], book units per quoted unit, note) — None when not like for like."""
-    if not ident.price_key:
+    """(book price per quoted unit [USD], book units per quoted unit, note) — None when not like for like, or when
+    the book does not price the item (a B300 board in the 2024-10 book)."""
+    if not ident.price_key or ident.price_key not in book:
         return None, 1.0, ""
     ratio = 1.0
     if ident.size_unit == "TB":

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..formats import usd_exact
 from ..model import Result, evaluate
-from ..pricebook import PriceBook, default_platforms, default_price_book
+from ..pricebook import PriceBook, default_platforms, default_price_book, price_book
 from ..scenario import Scenario, ScenarioError, load_scenario
 from .cells import QuoteError, _finite
 from .classify import UNMATCHED, CatalogueEntry, Identity, Rule, default_catalogue, default_rules, identity_of_rule
@@ -259,7 +259,7 @@ def review_quote(
         raise QuoteError(f"price tolerance must be between 0 and 10 (a fraction), got {price_tolerance!r}")
     currency = getattr(quote, "currency", "USD") or "USD"
     rate = usd_rate(currency, usd_per_unit)
-    book = book or default_price_book()
+    given_book, book = book, book or default_price_book()
     rules = rules if rules is not None else default_rules()
     catalogue = catalogue if catalogue is not None else default_catalogue()
     user_aliases = [a for a in aliases if isinstance(a, Alias)]
@@ -304,7 +304,34 @@ def review_quote(
             f"the quote offers {len(options)} alternatives ({', '.join(options)}): reviewed {chosen} on its own; "
             f"pick another with --option ({others})",
         )
-    recommended, result = _design(quote.name, lines, gpus, gpu_model, servers, base, warnings)
+    recommended, result = _design(quote.name, lines, gpus, gpu_model, servers, base, book, warnings)
+    if given_book is None and recommended is not None and recommended.prices_as_of != book.as_of:
+        # the default book does not price the quote's platform (a B300 quote against the 2024-10 book): review it
+        # again against the book its recommended design is priced by, so that lines and design share one book
+        again = review_quote(
+            quote,
+            servers_quoted,
+            usd_per_unit=usd_per_unit,
+            price_tolerance=price_tolerance,
+            base=base,
+            book=price_book(recommended.prices_as_of),
+            rules=rules,
+            catalogue=catalogue,
+            option=option,
+            aliases=aliases,
+            corrections=corrections,
+            size_from=size_from,
+        )
+        note = (
+            f"priced against the {recommended.prices_as_of} price book, the first that prices {gpu_model} (the "
+            f"default {book.as_of} book does not)"
+        )
+        return replace(again, warnings=(note, *again.warnings))
+    if recommended is not None and recommended.prices_as_of != book.as_of:
+        warnings.append(
+            f"the recommended design is priced by the {recommended.prices_as_of} book: the {book.as_of} book the "
+            f"lines are checked against does not price {gpu_model}"
+        )
     if result is not None:
         node_usd = result.node_capex_usd
         lines = [
@@ -780,6 +807,7 @@ def _design(
     gpu_model: str | None,
     servers: int | None,
     base: str,
+    book: PriceBook,
     warnings: list[str],
 ) -> tuple[Scenario | None, Result | None]:
     """The recommended scenario at the quote's size and its evaluation; None (with a warning) when impossible."""
@@ -795,7 +823,7 @@ def _design(
         )
         return None, None
     try:
-        recommended = _recommended_scenario(name, lines, gpus, gpu_model, servers, base)
+        recommended = _recommended_scenario(name, lines, gpus, gpu_model, servers, base, book)
         return recommended, evaluate(recommended)
     except (QuoteError, ScenarioError) as exc:
         warnings.append(f"the {base} design cannot be built at {gpus:,} GPUs ({exc}); no comparison")
@@ -803,9 +831,13 @@ def _design(
 
 
 def _recommended_scenario(
-    name: str, lines: Sequence[QuoteLine], gpus: int, gpu_model: str, servers: int | None, base: str
+    name: str, lines: Sequence[QuoteLine], gpus: int, gpu_model: str, servers: int | None, base: str, book: PriceBook
 ) -> Scenario:
-    """The ``base`` design at the quote's GPU count and platform, keeping the quote's local NVMe per server."""
+    """The ``base`` design at the quote's GPU count and platform, keeping the quote's local NVMe per server.
+
+    The platform brings its defaults (``cluster.platform_defaults``: rack power, servers per rack, NIC, rental
+    price) where it is not the base design's own; the design is priced by ``book`` (the book of the quote's
+    lines) when that book prices the platform, else by the platform's own book."""
     node: dict[str, Any] = {}
     nvme_tb = sum(ln.book_quantity for ln in lines if ln.price_key == "nvme_7_68tb" and ln.classified) * 7.68
     if servers and nvme_tb > 0:
@@ -814,8 +846,10 @@ def _recommended_scenario(
         "base": base,
         "name": f"Recommended for {name}"[:120],
         "description": f"{base} design at the size of the quote {name} ({gpus:,} GPUs), from the Quote review.",
-        "cluster": {"gpus": gpus, "gpu_model": gpu_model},
+        "cluster": {"gpus": gpus, "gpu_model": gpu_model, "platform_defaults": True},
     }
+    if default_platforms()[gpu_model].baseboard_price_key in book:
+        data["prices_as_of"] = book.as_of
     if node:
         data["node"] = node
     try:

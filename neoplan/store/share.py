@@ -73,9 +73,15 @@ def grant_for(scenario_id: int, version: int, days: float = SHARE_DAYS, now: flo
     return Grant(scenario_id, version, int((time.time() if now is None else now) + days * 86_400))
 
 
+MAX_TOKEN_CHARS = 200
+"""A share token is about 60 characters; anything longer, or not ASCII, was not made here."""
+
+
 def read_token(token: str, secret: str | None, now: float | None = None) -> Grant:
     """The grant in ``token``; ShareError if it was not signed with ``secret`` or has expired."""
     key = _check_secret(secret)
+    if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS or not token.isascii():
+        raise ShareError("this share link is not valid (not a neoplan share link)")
     try:
         payload_text, signature = token.strip().split(".")
         payload = _unb64(payload_text)
