@@ -54,8 +54,7 @@ SAMPLE_LABELS = {
 APPLIED = "quote.applied"
 FILE = "quote.file"  # the uploaded quote (bytes, name), kept by the page: an uploader forgets it when the page is left
 UPLOAD_ERROR = "quote.upload_error"
-SERVERS, RATE, TOLERANCE = "quote.servers", "quote.usd_rate", "quote.tolerance_pct"
-"""The page's number fields (:func:`ui.widgets.number_field`: each one's text field is the key + ".text")."""
+SERVERS, RATE, TOLERANCE = "quote.servers", "quote.usd_rate", "quote.tolerance_pct"  # number_field: text at key.text
 OPTION, OPTION_KEPT = "quote.option", "quote.option_kept"
 SIZE_FROM, SIZE_FROM_KEPT = "quote.size_from", "quote.size_from_kept"
 VENDOR, VENDOR_KEPT = "quote.vendor", "quote.vendor_kept"

@@ -251,7 +251,7 @@ def test_a_search_constraint_and_the_rows_shown_take_what_is_typed() -> None:
 def test_the_quote_s_server_count_refuses_1e12_with_its_range() -> None:
     at = _quote_in_euro()
     at.text_input(key="quote.servers.text").input("1e12").run()
-    assert "Servers quoted must be between 1 and 100,000, got 1e12; kept empty" in _errors(at)
+    assert "Servers quoted must be between 1 and 100,000, got 1e12; kept as the quote says" in _errors(at)
     at.text_input(key="quote.usd_rate.text").input("1.08").run()
     at.text_input(key="quote.servers.text").input("8").run()
     assert not at.error, _errors(at)

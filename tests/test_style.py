@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import yaml
@@ -56,6 +58,28 @@ def test_no_page_takes_a_number_through_st_number_input() -> None:
     files = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "ui").glob("*.py"))]
     found = [f"{f.relative_to(ROOT)}:{i}" for f in files for i, ln in enumerate(f.read_text().splitlines(), 1)
              if "number_input(" in ln]  # fmt: skip
+    assert not found, found
+
+
+def _bare_strings(body: list[ast.stmt]) -> Iterator[int]:
+    """Lines of string literals standing as statements in ``body`` and its blocks (not in functions or classes)."""
+    for node in body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            yield node.lineno
+        elif not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            for name in ("body", "orelse", "finalbody", "handlers"):
+                yield from _bare_strings(getattr(node, name, []))
+
+
+def test_no_page_script_has_a_string_that_streamlit_would_draw() -> None:
+    """Streamlit's magic draws a string literal standing as a statement in a page script (a docstring under a
+    constant, say) as Markdown on the page; only the module's own docstring is left alone."""
+    scripts = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
+    found = []
+    for script in scripts:
+        module = ast.parse(script.read_text(encoding="utf-8"))
+        body = module.body[1:] if ast.get_docstring(module) is not None else module.body
+        found += [f"{script.name}:{line}" for line in _bare_strings(body)]
     assert not found, found
 
 

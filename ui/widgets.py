@@ -236,7 +236,7 @@ def number_field(
         label,
         key=key + ".text",
         on_change=_on_number_field,
-        args=(key, label, lo, hi, integer, optional, fmt, kept),
+        args=(key, label, lo, hi, integer, optional, fmt, kept, placeholder),
         help=help,
         placeholder=placeholder,
     )
@@ -255,14 +255,16 @@ def _on_number_field(
     optional: bool,
     fmt: str | None,
     kept: bool,
+    placeholder: str | None,
 ) -> None:
-    """What was typed into :func:`number_field` ``key``: stored if valid, else the field's error says why."""
+    """What was typed into :func:`number_field` ``key``: stored if valid, else the field's error says why (what
+    was kept: the value, or what empty means, ``placeholder``)."""
     text = str(st.session_state[key + ".text"]).strip()
     echo = text if len(text) <= 40 else text[:39] + "…"
     errors = st.session_state.setdefault(NUMBER_ERRORS, {})
     errors.pop(key, None)
     name = label.split(" [")[0]
-    last = number_text(st.session_state.get(key), fmt, integer=integer) or "empty"
+    last = number_text(st.session_state.get(key), fmt, integer=integer) or placeholder or "empty"
     if not text and optional:
         typed: float | None = None
     else:
