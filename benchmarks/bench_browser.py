@@ -179,7 +179,9 @@ def measure(url: str, busy: bool, loads: int, verbose: bool = False) -> dict[str
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--busy", action="store_true", help="keep one core busy while measuring")
-    parser.add_argument("--loads", type=int, default=3, help="first loads timed (new tabs)")
+    parser.add_argument(
+        "--loads", type=int, default=7, help="first loads timed (new tabs; a first load varies by ±0.3 s)"
+    )
     parser.add_argument("--verbose", action="store_true", help="print every measurement as it is taken")
     parser.add_argument(
         "--app", type=Path, default=ROOT, metavar="DIR", help="checkout whose app.py to serve (default: this one)"

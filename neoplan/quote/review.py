@@ -246,6 +246,9 @@ def review_quote(
     a one-server quote); None = as the quote states ("order quantity 32", "16 nodes") or as its lines count.
     ``usd_per_unit`` [USD per unit of the quote's currency] is required for a quote not in USD.
     ``price_tolerance`` [fraction] is how far over the book a unit price may be before ``price_above_book``.
+    ``book``: the price book the lines are checked against and the design priced by; None = the 2024-10 book, or
+    the first book that prices the quote's platform when that one does not (an HGX B300 quote: 2026-11, said in a
+    warning).
     ``option``: the alternative to review (1-based number or label) when the quote offers several (default 1).
     ``aliases``: the vendor's alias list (``{pattern, category, quantity_basis?}``, see :mod:`.corrections`);
     ``corrections``: the user's reading of single lines (``{sheet, row, category?, quantity_basis?, option?,
