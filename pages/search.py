@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from neoplan import formats, metrics
@@ -14,6 +16,15 @@ from ui.state import get_scenario, search_current, set_scenario
 from ui.widgets import chart, keep, metric_cards, number_field
 
 KEY = "search."
+CONSTRAINTS: tuple[tuple[str, str, str, float, float, str | None, Callable[[float], float], str], ...] = (
+    # (constraint, label, field key, lowest, highest, decimals, typed → model unit, help)
+    ("min_dscr", "Min DSCR [×]", "min_dscr", 0.0, 100.0, None, float,
+     "Constraint: the lowest debt cover a design may have."),
+    ("max_capex_usd", "Max capex [USD M]", "max_capex_musd", 0.0, 1e6, "%.1f", lambda m: m * 1e6,
+     "Constraint: the most a design may cost."),
+    ("min_equity_irr", "Min equity IRR [%]", "min_equity_irr_pct", -100.0, 1000.0, "%.1f", lambda pct: pct / 100,
+     "Constraint: the lowest equity IRR a design may return."),
+)  # fmt: skip
 OBJECTIVE_LABELS = {
     "npv_usd": "NPV (highest)",
     "project_irr": "Project IRR (highest)",
@@ -87,44 +98,13 @@ objective = str(
         "Rank by", list(OBJECTIVES), format_func=lambda k: OBJECTIVE_LABELS[str(k)], key=KEY + "objective"
     )
 )
-min_dscr = number_field(
-    "Min DSCR [×]",
-    KEY + "min_dscr",
-    lo=0.0,
-    hi=100.0,
-    optional=True,
-    where=controls[1],
-    placeholder="none",
-    help="Constraint: the lowest debt cover a design may have.",
-)
-max_capex = number_field(
-    "Max capex [USD M]",
-    KEY + "max_capex_musd",
-    lo=0.0,
-    hi=1e6,
-    optional=True,
-    fmt="%.1f",
-    where=controls[2],
-    placeholder="none",
-    help="Constraint: the most a design may cost.",
-)
-min_equity = number_field(
-    "Min equity IRR [%]",
-    KEY + "min_equity_irr_pct",
-    lo=-100.0,
-    hi=1000.0,
-    optional=True,
-    fmt="%.1f",
-    where=controls[3],
-    placeholder="none",
-    help="Constraint: the lowest equity IRR a design may return.",
-)
+constraints: dict[str, float | None] = {}
+for box, (name, label, key, lo, hi, fmt, to_model, meaning) in zip(controls[1:4], CONSTRAINTS, strict=True):
+    typed = number_field(
+        label, KEY + key, lo=lo, hi=hi, optional=True, fmt=fmt, where=box, placeholder="none", help=meaning
+    )
+    constraints[name] = None if typed is None else to_model(typed)
 top = int(number_field("Rows shown", KEY + "top", default=20, lo=1, hi=1000, integer=True, where=controls[4]))
-constraints: dict[str, float | None] = {
-    "min_dscr": min_dscr,
-    "max_capex_usd": None if max_capex is None else max_capex * 1e6,
-    "min_equity_irr": None if min_equity is None else min_equity / 100,
-}
 try:
     with st.spinner("Designing and financing every design …"):
         found = search_current(objective, constraints)

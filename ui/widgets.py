@@ -112,28 +112,39 @@ def range_problem(value: float, lo: float | None, hi: float | None, scale: float
     return None
 
 
+def _typed_or_refusal(
+    text: str, name: str, kept: str, *, integer: bool, lo: float | None, hi: float | None, unit: str = ""
+) -> tuple[float | None, str | None]:
+    """(the number typed in ``text``, None) if it parses and lies in [``lo``, ``hi``] (× 100 when ``unit`` is
+    " %"), else (None, why, for the field's error: ``<name>: enter a number, got “abc”; kept 2.80``)."""
+    echo = text.strip() if len(text.strip()) <= 40 else text.strip()[:39] + "…"  # what was typed, in the message
+    try:
+        typed = typed_number(text, integer=integer)
+    except ValueError as exc:
+        return None, f"{name}: {exc}, got “{echo}”; kept {kept}{unit}"
+    problem = range_problem(typed, lo, hi, 100.0 if unit == " %" else 1.0, unit)
+    if problem:
+        got = f"{echo.removesuffix('%').strip()} %" if unit == " %" else echo
+        return None, f"{name} {problem}, got {got}; kept {kept}{unit}"
+    return typed, None
+
+
 def _on_number(path: str, fmt: str | None) -> None:
     """A number typed into the text field of ``path``: parsed, checked against the field's range (in percent for a
     fraction) and stored; otherwise the scenario keeps its value and the field's error says why."""
     text = str(st.session_state[WIDGET_PREFIX + path])
-    echo = text.strip() if len(text.strip()) <= 40 else text.strip()[:39] + "…"  # what was typed, in the message
     info, ann = field_info(path)
     fraction, integer = is_fraction(info, ann), ann in (int, int | None)
-    scale, unit = (100.0, " %") if fraction else (1.0, "")
+    unit = " %" if fraction else ""
     current = current_value(path)
     kept = number_text(percent(current) if fraction else current, fmt, integer=integer) or "empty"
     if not text.strip() and ann in (int | None, float | None):
         update_field(path, None)  # an optional number: empty means "derived" (see the field's help)
         return
-    try:
-        typed = typed_number(text, integer=integer)
-    except ValueError as exc:
-        field_errors()[path] = f"{path}: {exc}, got “{echo}”; kept {kept}{unit}"
-        return
-    problem = range_problem(typed, *_bounds(info), scale, unit)
-    if problem:
-        got = f"{echo.removesuffix('%').strip()} %" if fraction else echo
-        field_errors()[path] = f"{path} {problem}, got {got}; kept {kept}{unit}"
+    lo, hi = _bounds(info)
+    typed, refusal = _typed_or_refusal(text, path, kept, integer=integer, lo=lo, hi=hi, unit=unit)
+    if typed is None:
+        field_errors()[path] = str(refusal)
         return
     update_field(path, typed / 100 if fraction else typed)
 
@@ -260,22 +271,14 @@ def _on_number_field(
     """What was typed into :func:`number_field` ``key``: stored if valid, else the field's error says why (what
     was kept: the value, or what empty means, ``placeholder``)."""
     text = str(st.session_state[key + ".text"]).strip()
-    echo = text if len(text) <= 40 else text[:39] + "…"
     errors = st.session_state.setdefault(NUMBER_ERRORS, {})
     errors.pop(key, None)
-    name = label.split(" [")[0]
     last = number_text(st.session_state.get(key), fmt, integer=integer) or placeholder or "empty"
-    if not text and optional:
-        typed: float | None = None
-    else:
-        try:
-            typed = typed_number(text, integer=integer)
-        except ValueError as exc:
-            errors[key] = f"{name}: {exc}, got “{echo}”; kept {last}"
-            return
-        problem = range_problem(typed, lo, hi)
-        if problem:
-            errors[key] = f"{name} {problem}, got {echo}; kept {last}"
+    typed: float | None = None
+    if text or not optional:
+        typed, refusal = _typed_or_refusal(text, label.split(" [")[0], last, integer=integer, lo=lo, hi=hi)
+        if refusal is not None:
+            errors[key] = refusal
             return
     if kept:
         put(key, typed)

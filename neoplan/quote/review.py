@@ -13,6 +13,7 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -254,6 +255,52 @@ def review_quote(
     ``corrections``: the user's reading of single lines (``{sheet, row, category?, quantity_basis?, option?,
     ignore?}``); ``size_from``: the reading of the cluster's size to take (see :mod:`.size`).
     """
+    review = partial(
+        _review,
+        quote,
+        servers_quoted,
+        usd_per_unit=usd_per_unit,
+        price_tolerance=price_tolerance,
+        base=base,
+        rules=rules,
+        catalogue=catalogue,
+        option=option,
+        aliases=aliases,
+        corrections=corrections,
+        size_from=size_from,
+    )
+    if book is not None:
+        return review(book=book)
+    first = review(book=default_price_book())
+    design_book = None if first.recommended is None else first.recommended.prices_as_of
+    if design_book is None or design_book == default_price_book().as_of:
+        return first
+    # the default book does not price the quote's platform (an HGX B300 quote against 2024-10): review it again
+    # against the book its recommended design is priced by, so that lines and design share one book
+    again = review(book=price_book(design_book))
+    note = (
+        f"priced against the {design_book} price book, the first that prices {first.gpu_model} (the default "
+        f"{default_price_book().as_of} book does not)"
+    )
+    return replace(again, warnings=(note, *again.warnings))
+
+
+def _review(
+    quote: ParsedQuote,
+    servers_quoted: int | None,
+    *,
+    usd_per_unit: float | None,
+    price_tolerance: float,
+    base: str,
+    book: PriceBook,
+    rules: Sequence[Rule] | None,
+    catalogue: Sequence[CatalogueEntry] | None,
+    option: int | str | None,
+    aliases: Sequence[Mapping[str, Any] | Alias],
+    corrections: Sequence[Mapping[str, Any] | Correction],
+    size_from: str | None,
+) -> QuoteReview:
+    """:func:`review_quote` with the lines checked against ``book``."""
     if servers_quoted is not None and not (
         isinstance(servers_quoted, int) and not isinstance(servers_quoted, bool) and 1 <= servers_quoted <= MAX_SERVERS
     ):
@@ -262,7 +309,6 @@ def review_quote(
         raise QuoteError(f"price tolerance must be between 0 and 10 (a fraction), got {price_tolerance!r}")
     currency = getattr(quote, "currency", "USD") or "USD"
     rate = usd_rate(currency, usd_per_unit)
-    given_book, book = book, book or default_price_book()
     rules = rules if rules is not None else default_rules()
     catalogue = catalogue if catalogue is not None else default_catalogue()
     user_aliases = [a for a in aliases if isinstance(a, Alias)]
@@ -308,28 +354,6 @@ def review_quote(
             f"pick another with --option ({others})",
         )
     recommended, result = _design(quote.name, lines, gpus, gpu_model, servers, base, book, warnings)
-    if given_book is None and recommended is not None and recommended.prices_as_of != book.as_of:
-        # the default book does not price the quote's platform (a B300 quote against the 2024-10 book): review it
-        # again against the book its recommended design is priced by, so that lines and design share one book
-        again = review_quote(
-            quote,
-            servers_quoted,
-            usd_per_unit=usd_per_unit,
-            price_tolerance=price_tolerance,
-            base=base,
-            book=price_book(recommended.prices_as_of),
-            rules=rules,
-            catalogue=catalogue,
-            option=option,
-            aliases=aliases,
-            corrections=corrections,
-            size_from=size_from,
-        )
-        note = (
-            f"priced against the {recommended.prices_as_of} price book, the first that prices {gpu_model} (the "
-            f"default {book.as_of} book does not)"
-        )
-        return replace(again, warnings=(note, *again.warnings))
     if recommended is not None and recommended.prices_as_of != book.as_of:
         warnings.append(
             f"the recommended design is priced by the {recommended.prices_as_of} book: the {book.as_of} book the "
