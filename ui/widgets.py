@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 import typing
@@ -10,7 +11,6 @@ from typing import Any
 
 import streamlit as st
 from annotated_types import Ge, Gt, Le, Lt
-from plotly.graph_objects import Figure
 from pydantic.fields import FieldInfo
 
 from neoplan.export import slug
@@ -375,7 +375,7 @@ def lazy_expander(label: str, key: str) -> Any:
 
 
 def figure_tabs(
-    key: str, figures: list[tuple[str, Callable[..., Figure], str]], *args: Any, inputs: str
+    key: str, figures: list[tuple[str, Callable[..., Any], str]], *args: Any, inputs: str
 ) -> dict[str, Any]:
     """:func:`lazy_tabs` of one figure each, ``(tab label, build, chart key)``: the open tab's figure is
     ``build(*args)`` (cached on ``inputs``, see :func:`chart`). Returns the tabs by label, for a caption under one."""
@@ -394,13 +394,17 @@ def put(key: str, value: Any) -> None:
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
-def _figure(name: str, inputs: str, _build: Callable[..., Figure], _args: tuple[Any, ...]) -> Figure:
+def _figure(name: str, inputs: str, _build: Callable[..., Any], _args: tuple[Any, ...]) -> Any:
     return _build(*_args)
 
 
-def chart(build: Callable[..., Figure], *args: Any, inputs: str, key: str, where: Any = None) -> None:
-    """``st.plotly_chart`` of ``build(*args)``, the figure cached on ``inputs``: a text that fixes every input the
-    figure depends on (usually the scenario's JSON and the options chosen). Building a plotly figure takes tens of
-    milliseconds; a rerun that changes none of its inputs (another widget, a page revisited) reuses it."""
+def chart(build: Callable[..., Any], *args: Any, inputs: str, key: str, where: Any = None) -> None:
+    """The chart ``build(*args)`` (a Vega-Lite spec, :mod:`neoplan.charts.spec`), cached on ``inputs``: a text that
+    fixes every input the chart depends on (usually the scenario's JSON and the options chosen). A rerun that changes
+    none of its inputs (another widget, a page revisited) reuses it."""
     name = f"{build.__module__}.{build.__qualname__}"
-    (where or st).plotly_chart(_figure(name, inputs, build, args), key=key)
+    spec = _figure(name, inputs, build, args)
+    if isinstance(spec, dict):  # Streamlit moves a spec's data around: it gets a copy of the cached one
+        (where or st).vega_lite_chart(copy.deepcopy(spec), width="stretch", key=key)
+    else:
+        (where or st).plotly_chart(spec, key=key)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.basedatatypes import BaseTraceType
+
+from .spec import Spec, chart, color, data, n, q, tip
 
 if TYPE_CHECKING:
     from ..model import Result
@@ -159,53 +162,52 @@ def _short(text: str, width: int = 44) -> str:
     return text if len(text) <= width else text[: width - 1].rsplit(" ", 1)[0] + "…"
 
 
-def node_bom_figure(result: Result) -> go.Figure:
-    """Per-line cost of this server against the OEM-default server (horizontal grouped bars) [USD]."""
+def node_bom_figure(result: Result) -> Spec:
+    """Per-line cost of this server against the OEM-default server (horizontal grouped bars, log scale) [USD]."""
     this = {ln.key: ln for ln in result.node_lines}
     oem = {ln.key: ln for ln in result.oem_default_node_lines}
     keys = sorted(
         set(this) | set(oem),
-        key=lambda k: max(this[k].total_usd if k in this else 0, oem[k].total_usd if k in oem else 0),
+        key=lambda k: -max(this[k].total_usd if k in this else 0, oem[k].total_usd if k in oem else 0),
     )
     labels = [_short((this.get(k) or oem[k]).item) for k in keys]
-    fig = figure()
-    fig.add_bar(
-        y=labels,
-        x=[oem[k].total_usd if k in oem else 0 for k in keys],
-        name="OEM default",
-        orientation="h",
-        marker_color=PALETTE["oem"],
-        hovertemplate="%{y}<br>$%{x:,.0f}<extra>OEM default</extra>",
-    )
-    fig.add_bar(
-        y=labels,
-        x=[this[k].total_usd if k in this else 0 for k in keys],
-        name="This node",
-        orientation="h",
-        marker_color=PALETTE["this"],
-        hovertemplate="%{y}<br>$%{x:,.0f}<extra>This node</extra>",
-    )
-    fig.update_layout(
-        barmode="group",
-        title="Cost per server by line item",
-        xaxis_title="USD per server",
-        xaxis_type="log",
-        legend={"orientation": "h", "y": -0.15},
-        **STYLE,
-    )
-    return fig
+    series = ("OEM default", "This node")
+    values = [
+        {"item": label, "server": name, "usd": side[k].total_usd if k in side else None}
+        for k, label in zip(keys, labels, strict=True)
+        for name, side in zip(series, (oem, this), strict=True)
+    ]
+    positive = [v["usd"] for v in values if v["usd"] and v["usd"] > 0]
+    floor = 10 ** math.floor(math.log10(min(positive))) if positive else 1.0  # a log axis has no zero
+    bars = {
+        "data": data(values),
+        "mark": {"type": "bar"},
+        "encoding": {
+            "y": n("item", None, sort=labels, axis={"labelLimit": 320}),
+            "x2": {"datum": floor},
+            "yOffset": n("server", sort=list(series)),
+            "x": q("usd", "USD per server", "$,.0f", scale={"type": "log"}),
+            "color": color("server", series, (PALETTE["oem"], PALETTE["this"])),
+            "tooltip": [
+                tip("item", "line", kind="nominal"),
+                tip("server", "server", kind="nominal"),
+                tip("usd", "USD", "$,.0f"),
+            ],
+        },
+    }
+    return chart(bars, title="Cost per server by line item", height=max(300, 40 * len(keys)))
 
 
-def capex_figure(result: Result) -> go.Figure:
+def capex_figure(result: Result) -> Spec:
     """Cluster capex by category (bar) [USD]."""
     capex = {k: v for k, v in result.capex_by_category().items() if k != "total" and v > 0}
-    fig = figure(
-        go.Bar(
-            x=list(capex),
-            y=list(capex.values()),
-            marker_color=PALETTE["this"],
-            hovertemplate="%{x}<br>$%{y:,.0f}<extra></extra>",
-        )
-    )
-    fig.update_layout(title="Capex by category", yaxis_title="USD", **STYLE)
-    return fig
+    bars = {
+        "data": data([{"category": k, "usd": v} for k, v in capex.items()]),
+        "mark": {"type": "bar", "color": PALETTE["this"]},
+        "encoding": {
+            "x": n("category", None, sort=list(capex), axis={"labelAngle": 0}),
+            "y": q("usd", "USD", "$,.3s"),
+            "tooltip": [tip("category", "category", kind="nominal"), tip("usd", "USD", "$,.0f")],
+        },
+    }
+    return chart(bars, title="Capex by category")
