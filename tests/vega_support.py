@@ -25,3 +25,8 @@ def assert_valid_spec(spec: dict[str, Any], name: str = "") -> None:
 def drawn_specs(at: Any) -> list[dict[str, Any]]:
     """The Vega-Lite specs an AppTest run drew (Streamlit moves inline data out of the spec: not included)."""
     return [json.loads(e.proto.spec) for e in at.get("vega_lite_chart")]
+
+
+def drawn_charts(at: Any) -> int:
+    """How many charts an AppTest run drew."""
+    return len(at.get("vega_lite_chart")) + len(at.get("plotly_chart"))
