@@ -2,12 +2,12 @@
 
 Starts ``streamlit run app.py`` on a free localhost port (its own scenario library) and drives Debian's Chromium
 through Playwright, as tests/test_browser.py does. Three measures, each from the user's action to the page being
-*idle*: no script run in progress, every plotly chart drawn, and no change to the page for a quiet window
+*idle*: no script run in progress, every chart drawn, and no change to the page for a quiet window
 (``QUIET_MS``) after the last one. The idle moment is the page's last DOM change that can be seen, stamped in the
 page by a MutationObserver, so the quiet window itself is never counted; the action is stamped by the page's own
 click and keydown listeners (see ``_OBSERVER``).
 
-- **first load**: a new tab opens the app; time to the first plotly figure drawn, and to idle;
+- **first load**: a new tab opens the app; time to the first chart drawn, and to idle;
 - **page switch**: a click on a sidebar link, for every page in turn (one round to warm the server's caches,
   then the timed round); time to idle;
 - **widget edit**: a new value typed into a number field and Enter (headline price on Pricing & revenue, interest
@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # browser_support: the server and Chromium set-up of the browser tests
 
-from browser_support import ARGS, CHROMIUM, PAGE_LABELS, streamlit_server  # noqa: E402
+from browser_support import ARGS, CHART_DRAWN, CHARTS_PENDING, CHROMIUM, PAGE_LABELS, streamlit_server  # noqa: E402
 
 QUIET_MS = 1500
 """No DOM change for this long after the last one: the page is idle [ms]."""
@@ -69,12 +69,15 @@ Changes inside a ``<canvas>`` are left out: a canvas's children are fallback con
 debounced; counted, it would add those 300 ms to every page with a table.) The action is stamped by the page's own
 event listeners, so Playwright's checks before it clicks or types (visible, stable over two frames …) are not
 counted either."""
-_BUSY = """() => !document.querySelector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+_BUSY = (
+    """() => !document.querySelector('[data-testid="stApp"][data-test-script-state="notRunning"]')
     || !document.querySelector('.st-key-scenario_header')
     || !!document.querySelector('[data-testid="stSkeleton"]')
-    || [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].some(e => !e.querySelector('.main-svg'))"""
+    || """
+    + CHARTS_PENDING
+)
 """Not idle: a script run is under way or has not started (the app's ``data-test-script-state``), the app's header
-is not drawn yet, a skeleton stands in for content, or a plotly chart is still being drawn."""
+is not drawn yet, a skeleton stands in for content, or a chart is still being drawn."""
 
 
 def idle_after(tab: Any, start_ms: float) -> float:
@@ -91,14 +94,17 @@ def idle_after(tab: Any, start_ms: float) -> float:
 
 
 def first_load(context: Any, url: str) -> tuple[float, float]:
-    """(first plotly figure drawn, idle) after a new tab opens ``url`` [s]."""
+    """(first chart drawn, idle) after a new tab opens ``url`` [s]."""
     tab = context.new_page()
     tab.add_init_script(
         _OBSERVER
         + """
         window.__firstFigure = null;
+        const CHART_DRAWN = '"""
+        + CHART_DRAWN
+        + """';
         new MutationObserver(() => {
-            if (window.__firstFigure === null && document.querySelector('[data-testid="stPlotlyChart"] .main-svg'))
+            if (window.__firstFigure === null && document.querySelector(CHART_DRAWN))
                 window.__firstFigure = performance.now();
         }).observe(document, {childList: true, subtree: true});
         """

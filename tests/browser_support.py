@@ -157,8 +157,16 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             context.close()
 
 
+CHART = '[data-testid="stVegaLiteChart"]'
+"""A chart on the page (Streamlit's Vega-Lite element)."""
+CHART_DRAWN = CHART + " svg.marks"
+"""A chart's drawing: Vega's SVG, there once the chart is drawn."""
+CHARTS_PENDING = f"[...document.querySelectorAll('{CHART}')].some(e => !e.querySelector('svg.marks'))"
+"""JavaScript: true while a chart on the page is not drawn yet."""
+
+
 def settle(tab: Any) -> None:
-    """Wait until the script run is over and every plotly chart is drawn."""
+    """Wait until the script run is over and every chart is drawn."""
     tab.wait_for_selector("[data-testid='stApp']", timeout=30_000)
     tab.wait_for_timeout(300)
     tab.wait_for_function(
@@ -168,11 +176,7 @@ def settle(tab: Any) -> None:
         timeout=30_000,
     )
     tab.wait_for_timeout(400)
-    tab.wait_for_function(  # every plotly chart drawn (they render after the script finishes)
-        "() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
-        ".every(e => e.querySelector('.main-svg'))",
-        timeout=30_000,
-    )
+    tab.wait_for_function(f"() => !({CHARTS_PENDING})", timeout=30_000)  # charts draw after the script finishes
     tab.wait_for_timeout(300)
 
 

@@ -264,7 +264,7 @@ def test_stress_test_survives_leave_and_return(tab: Any) -> None:
         for name, chart in sections.items():
             main.get_by_role("tab", name=name, exact=True).click()
             settle(tab)
-            tab.locator(f".st-key-{chart} .main-svg").first.wait_for(timeout=60_000)
+            tab.locator(f".st-key-{chart} svg.marks").first.wait_for(timeout=60_000)
             assert "Fix the driver ranges" not in main.inner_text(), visit
         assert "Probability of loss" in main.inner_text()
         no_exception(tab, f"Stress test, {visit} visit")

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import pytest
 from browser_support import (
+    CHART,
     PAGE_LABELS,
     chromium,
     go,
@@ -127,7 +128,7 @@ def _choose(tab: Any, label: str, option: str) -> None:
 
 
 def _svg_text(where: Any) -> str:
-    """Every text of the SVG under ``where`` (plotly draws text as SVG, which has no inner text)."""
+    """Every text of the SVG under ``where`` (Vega draws a chart's text as SVG, which has no inner text)."""
     return " ".join(where.locator("text").evaluate_all("els => els.map(e => e.textContent || '')"))
 
 
@@ -269,7 +270,7 @@ def test_overview_warns_of_the_covenant_breach_and_the_loss_above_the_dated_book
     assert f"prices fall {pct(decline, 0)} a year" in loss.inner_text()
     y = [el.bounding_box()["y"] for el in (breach, loss, book)]
     assert y[0] < y[1] < y[2], y
-    texts = _svg_text(main.locator("[data-testid=stPlotlyChart]"))
+    texts = _svg_text(main.locator(CHART))
     assert f"sold on average ${result.sold_usd_per_gpu_hour_lifetime:.2f}" in texts, texts
     assert f"sold at go-live ${result.sold_usd_per_gpu_hour_at_go_live:.2f}" in texts, texts
     main.get_by_role("link", name="Why: Financing →").click()
@@ -311,27 +312,29 @@ def test_compare_keeps_its_selection_and_gives_rate_deltas_in_points(tab: Any) -
 
 
 def test_user_text_is_plain_text_in_charts_and_markdown(tab: Any, bait: str, tmp_path: Path) -> None:
-    """Saved names with plotly's markup (a link, a style that fetches a URL) and bare URLs in the Compare charts,
-    legends and hover text; a description with bare URLs and an e-mail address on Overview: shown as typed, no
-    link, no request to the bait server."""
+    """Saved names with markup (a link, a style that fetches a URL) and bare URLs in the Compare charts, legends
+    and tooltips; a description with bare URLs and an e-mail address on Overview: shown as typed, no link, no
+    request to the bait server."""
     _Bait.hits.clear()
     names = _markup_names(bait)
     go(tab, "Compare")
     for name in names:
         _pick(tab, name)
     main = tab.get_by_test_id("stMain")
+    tooltip = tab.locator("#vg-tooltip-element")  # vega-tooltip's one tooltip, in the page's body
     for chart_tab in ("Capex", "TCO", "Cumulative cash"):
         _open_tab(tab, chart_tab)
-        chart = main.get_by_test_id("stPlotlyChart").first
-        box = chart.bounding_box()
-        tab.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.55)  # a hover label
-        tab.wait_for_timeout(600)
+        chart = main.locator(CHART).first
         texts = _svg_text(chart)
-        assert "click me" in texts or "paint" in texts or chart_tab == "Cumulative cash", (chart_tab, texts)
-        assert chart.locator("a").count() == 0, f"a link in the {chart_tab} chart"
-        styles = chart.locator("[style*='url(']").count()
-        assert styles == 0, f"a style with url() in the {chart_tab} chart"
-    legend = _svg_text(main.locator(".legend"))
+        assert "click me" in texts and "paint" in texts, (chart_tab, texts)  # the names, as typed
+        marks = chart.locator("g.mark-rect path, g.mark-line path, g.mark-symbol path")
+        box = marks.first.bounding_box()
+        tab.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # a tooltip
+        tab.wait_for_timeout(600)
+        for where, name in ((chart, "chart"), (tooltip, "tooltip")):
+            assert where.locator("a").count() == 0, f"a link in the {chart_tab} {name}"
+            assert where.locator("[style*='url(']").count() == 0, f"a style with url() in the {chart_tab} {name}"
+    legend = _svg_text(main.locator(f"{CHART} g.role-legend"))
     assert '<a href="' in legend and "<span style=" in legend, legend  # shown as typed
     plan = tmp_path / "shared.yaml"
     plan.write_text(

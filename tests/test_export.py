@@ -5,19 +5,21 @@ from __future__ import annotations
 import csv
 import html
 import io
+import json
 import math
 import re
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openpyxl import Workbook, load_workbook
-from plotly.offline import get_plotlyjs
+from vega_support import assert_valid_spec
 
 from neoplan import evaluate, load_scenario, stress
 from neoplan import export as ex
@@ -350,19 +352,38 @@ def test_report_shows_the_headline_kpis(report: str, result) -> None:  # type: i
     assert "$38.66 M" in report and "$256,400" in report  # the optimized preset's capex and node price
 
 
-def test_report_embeds_every_chart_and_plotly_once(report: str) -> None:
+def _embedded_specs(report: str) -> dict[str, dict[str, Any]]:
+    """The Vega-Lite spec each ``vegaEmbed("#id", spec, options)`` call of the report draws, by div id."""
+    decoder = json.JSONDecoder()
+    out = {}
+    for match in re.finditer(r'vegaEmbed\("#([\w-]+)", ', report):
+        out[match.group(1)], _ = decoder.raw_decode(report, match.end())
+    return out
+
+
+def test_report_embeds_every_chart_and_vega_once(report: str) -> None:
+    """One Vega bundle in the head; every chart of REPORT_CHARTS a div and a valid Vega-Lite spec drawn into it."""
     for div_id, _ in ex.REPORT_CHARTS:
-        assert f'id="{div_id}"' in report, div_id
-    assert report.count('class="plotly-graph-div"') == len(ex.REPORT_CHARTS)
-    assert report.count(get_plotlyjs()[:500]) == 1
-    assert report.count("Plotly.newPlot(") == len(ex.REPORT_CHARTS)
+        assert f'<div class="chart" id="{div_id}"></div>' in report, div_id
+    assert report.count(ex.vega_bundle()[:500]) == 1
+    specs = _embedded_specs(report)
+    assert list(specs) == [div_id for div_id, _ in ex.REPORT_CHARTS]
+    for div_id, spec in specs.items():
+        assert_valid_spec(spec, div_id)
+
+
+def test_report_json_cannot_close_its_script() -> None:
+    """A string in a chart (a scenario or quote name) cannot end the <script> that holds the spec."""
+    text = ex.script_json({"name": "</script><script>alert(1)</script><!-- & "})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"name": "</script><script>alert(1)</script><!-- & "}
 
 
 def test_report_is_offline_and_small(report: str) -> None:
     assert not re.search(r"<script[^>]*\bsrc\s*=", report, re.IGNORECASE)
     assert not re.search(r"<link[^>]*\bhref\s*=\s*[\"']?https?:", report, re.IGNORECASE)
     assert not re.search(r"<img[^>]*\bsrc\s*=\s*[\"']?https?:", report, re.IGNORECASE)
-    assert len(report.encode("utf-8")) < 1.3 * len(get_plotlyjs().encode("utf-8")) + 1_000_000
+    assert len(report.encode("utf-8")) < len(ex.vega_bundle().encode("utf-8")) + 1_500_000
 
 
 def test_report_holds_tables_and_sources(report: str, result) -> None:  # type: ignore[no-untyped-def]

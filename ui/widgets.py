@@ -357,7 +357,7 @@ _MISSING = object()
 
 def lazy_tabs(key: str, labels: list[str]) -> list[Any]:
     """Tabs whose content runs only while open (``st.tabs`` with ``on_change="rerun"``): a page draws the open tab's
-    figures, not every tab's (each plotly figure costs the browser 0.2–1 s to draw). Draw a tab's content under
+    charts, not every tab's (each chart costs the browser tens to hundreds of milliseconds to draw). Draw a tab's content under
     ``if tab.open is not False:`` (``None`` where Streamlit tracks no tab state: then every tab runs). The open tab
     is kept across pages and refreshes (:func:`keep`)."""
     keep(key, labels[0])

@@ -1,10 +1,13 @@
-"""The offline HTML report of a plan: one self-contained file, plotly.js inlined once in the page head, every chart
-an interactive plotly div, every table from :mod:`.sheets`, all text from the scenario HTML-escaped.
+"""The offline HTML report of a plan: one self-contained file, Vega, Vega-Lite and vega-embed inlined once in the
+page head (the bundle of ``vl-convert-python``), every chart the app's own Vega-Lite spec drawn by vega-embed, every
+table from :mod:`.sheets`, all text from the scenario HTML-escaped.
 """
 
 from __future__ import annotations
 
+import functools
 import html
+import json
 import math
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
@@ -30,8 +33,7 @@ from .sheets import (
 )
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
-
+    from ..charts.spec import Spec
     from ..model import Result
     from ..stress import StressRun
 
@@ -80,8 +82,8 @@ REPORT_CHARTS: tuple[tuple[str, str], ...] = (
 """Chart div ids of the report and what each shows."""
 
 
-def report_figures(result: Result, run: StressRun | None = None) -> dict[str, go.Figure]:
-    """The report's plotly figures by div id (:data:`REPORT_CHARTS`); the stress charts show ``run``."""
+def report_figures(result: Result, run: StressRun | None = None) -> dict[str, Spec]:
+    """The report's Vega-Lite specs by div id (:data:`REPORT_CHARTS`); the stress charts show ``run``."""
     from ..charts.base import node_bom_figure
     from ..charts.finance import cash_flow_figure, debt_figure, irr_vs_price_figure, tco_figure
     from ..charts.site import capex_waterfall_figure, opex_by_year_figure
@@ -102,11 +104,41 @@ def report_figures(result: Result, run: StressRun | None = None) -> dict[str, go
     }
 
 
-def _chart_html(fig: go.Figure, div_id: str) -> str:
-    """One figure as a div (plotly.js is loaded once in the page head)."""
-    config = {"displaylogo": False, "responsive": True, "toImageButtonOptions": {"format": "png", "scale": 2}}
-    body = fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config=config, default_width="100%")
-    return f'<div class="chart">{body}</div>'
+REPORT_CHART_WIDTH = 1000
+"""Width of each part of a stacked chart in the report [px] (Vega-Lite fits only a single or layered chart to its
+container)."""
+EMBED_OPTIONS = {"actions": {"export": True, "source": False, "compiled": False, "editor": False}, "renderer": "svg"}
+"""vega-embed's options: a PNG/SVG download menu, no editor link (it would leave the offline file)."""
+
+
+@functools.cache
+def vega_bundle() -> str:
+    """Vega, Vega-Lite and vega-embed as one script that sets ``window.vegaEmbed`` (no network; about 0.9 MB)."""
+    import vl_convert
+
+    return vl_convert.javascript_bundle()
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON that is safe inside a ``<script>`` element: ``<``, ``>`` and ``&`` as ``\\u`` escapes, so
+    no string of it (a scenario name, say) can close the element or open a comment."""
+    text = json.dumps(value, allow_nan=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _fitted(spec: Spec) -> Spec:
+    """``spec`` at the report's width: the container's for a single or layered chart, fixed for stacked parts."""
+    if "vconcat" in spec:
+        return {**spec, "vconcat": [{**part, "width": REPORT_CHART_WIDTH} for part in spec["vconcat"]]}
+    return {**spec, "width": "container", "autosize": {"type": "fit-x", "contains": "padding"}}
+
+
+def _chart_html(spec: Spec, div_id: str) -> str:
+    """One chart as a div and the script that draws it (the Vega bundle is loaded once in the page head)."""
+    return (
+        f'<div class="chart" id="{div_id}"></div>'
+        f'<script>vegaEmbed("#{div_id}", {script_json(_fitted(spec))}, {script_json(EMBED_OPTIONS)});</script>'
+    )
 
 
 def _esc(value: Any) -> str:
@@ -348,12 +380,10 @@ def _report_body(result: Result, data: Mapping[str, pd.DataFrame], charts: Mappi
 
 
 def html_report(result: Result, run: StressRun | None = None) -> str:
-    """A single self-contained HTML report (plotly.js inlined once; works offline, no external references).
+    """A single self-contained HTML report (the Vega bundle inlined once; works offline, no external references).
 
     The stress section shows ``run`` (default :func:`stress_run` with default settings).
     """
-    from plotly.offline import get_plotlyjs
-
     from .. import __version__
 
     run = run or stress_run(result)
@@ -366,7 +396,7 @@ def html_report(result: Result, run: StressRun | None = None) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_esc(s.name)} — neoplan report</title><style>{REPORT_CSS}</style>"
-        f'<script type="text/javascript">{get_plotlyjs()}</script></head><body><main>'
+        f'<script type="text/javascript">{vega_bundle()}</script></head><body><main>'
         f'<p class="muted small">GPU cloud capacity plan · neoplan {__version__} · generated {generated}</p>'
         f"<h1>{_esc(s.name)}</h1>{description}{_summary(result)}"
         f"{_report_body(result, data, charts, run)}"
