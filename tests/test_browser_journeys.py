@@ -326,7 +326,7 @@ def test_user_text_is_plain_text_in_charts_and_markdown(tab: Any, bait: str, tmp
         _open_tab(tab, chart_tab)
         chart = main.locator(CHART).first
         texts = _svg_text(chart)
-        assert "click me" in texts and "paint" in texts, (chart_tab, texts)  # the names, as typed
+        assert '<a href="' in texts and "<span style=" in texts, (chart_tab, texts)  # the names, as typed
         marks = chart.locator("g.mark-rect path, g.mark-line path, g.mark-symbol path")
         box = marks.first.bounding_box()
         tab.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # a tooltip
