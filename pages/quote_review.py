@@ -535,8 +535,8 @@ if review.findings:
         "is what the fix costs. Savings use the quote's prices for what goes and price-book prices for what comes."
     )
     by_finding, by_category = st.tabs(["Saving by finding", "Quote vs design by category"])
-    by_finding.plotly_chart(findings_figure(review), key="quote.findings_chart")
-    by_category.plotly_chart(quote_vs_recommended_figure(review), key="quote.compare_chart")
+    by_finding.vega_lite_chart(findings_figure(review), width="stretch", key="quote.findings_chart")
+    by_category.vega_lite_chart(quote_vs_recommended_figure(review), width="stretch", key="quote.compare_chart")
     cards = st.columns(2, gap="medium")
     for i, f in enumerate(review.findings):
         with cards[i % 2].container(border=True, key=f"quote.finding_{i}"):
@@ -545,7 +545,7 @@ if review.findings:
             st.caption(f"Why: {f.reason}")
 else:
     st.success("No findings: nothing in this quote is padded by the article's rules.")
-    st.plotly_chart(quote_vs_recommended_figure(review), key="quote.compare_chart")
+    st.vega_lite_chart(quote_vs_recommended_figure(review), width="stretch", key="quote.compare_chart")
 
 comparison = lazy_expander("Quote vs recommended design, component by component", "quote.comparison_open")
 if comparison.open:

@@ -18,6 +18,7 @@ import pytest
 from conftest import ROOT, page_path, run_page
 from conftest import metric as _metric
 from streamlit.testing.v1 import AppTest
+from vega_support import drawn_charts, drawn_specs
 
 from neoplan.quote import MAX_QUOTE_BYTES
 from ui import format as fmt
@@ -57,7 +58,11 @@ def test_page_runs_and_shows_the_padded_sample_findings() -> None:
     assert {"cpu_top_bin", "ram_over_1tb", "dpu_bluefield", "nvaie_license", "optics_everywhere"} <= set(shown)
     assert int(_metric(at, "Findings")) == len(shown)
     assert _metric(at, "Padding findings").startswith("$") and _metric(at, "Design change").startswith("$")
-    assert len(at.get("plotly_chart")) == 2
+    assert drawn_charts(at) == 2
+    assert [s["title"]["text"] for s in drawn_specs(at)] == [
+        "Saving by finding",
+        "Quote vs recommended design, by category",
+    ]
     assert len(_table(at, "class")) == 35 and len(at.dataframe[-1].value) == 1  # the Lines editor, unmatched lines
     assert not any("uploader" in md.value for md in at.markdown)  # no stray docstring rendered by magic
 
@@ -176,7 +181,7 @@ def test_a_b300_quote_is_compared_with_a_b300_design_from_its_own_book() -> None
     warnings = [w.value.replace("\\", "") for w in at.warning]
     assert any(w.startswith("priced against the 2026-11 price book, the first that prices b300-sxm") for w in warnings)
     assert not any("no comparison" in w or "needs: prices_as_of" in w for w in warnings), warnings
-    assert len(at.get("plotly_chart")) >= 1  # quote vs recommended design
+    assert drawn_charts(at) >= 1  # quote vs recommended design
 
 
 def test_user_text_is_shown_as_text_not_markdown() -> None:

@@ -1,5 +1,6 @@
 """User text meets plotly and Markdown only through neoplan.plaintext, and shows as typed (issue 23: saved names
-reached the Compare charts unescaped and plotly rendered their ``<a href>`` and ``<span style="fill:url(…)">``)."""
+reached the Compare charts unescaped and plotly rendered their ``<a href>`` and ``<span style="fill:url(…)">``).
+The Compare charts are Vega-Lite specs now: Vega draws the names, data values, as plain text."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from vega_support import assert_valid_spec
 
 import neoplan
 from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare_figure, tco_compare_figure
@@ -51,17 +53,6 @@ def test_for_markdown_shows_any_text_on_one_line(text: str) -> None:
     assert not re.search(r"\w@", resolved)  # no e-mail address
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _strings(item)
-
-
 @pytest.fixture(scope="module")
 def results() -> dict[str, neoplan.Result]:
     base = neoplan.evaluate(neoplan.load_scenario("optimized"))
@@ -69,12 +60,34 @@ def results() -> dict[str, neoplan.Result]:
     return {MARKUP[0]: base, MARKUP[1]: other, MARKUP[3]: base}
 
 
+def _placed(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], str]]:
+    """Every string of a spec with the path of keys to it (list items add no key), and every key (its path ending
+    in ``(key)``)."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield (*path, key, "(key)"), key
+            yield from _placed(item, (*path, key))
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _placed(item, path)
+
+
 @pytest.mark.parametrize("build", [capex_compare_figure, tco_compare_figure, cumulative_cash_compare_figure])
 def test_compare_figures_draw_names_as_text(results: dict[str, neoplan.Result], build: Any) -> None:
-    figure = build(results).to_plotly_json()
-    strings = list(_strings(figure["data"])) + list(_strings(figure["layout"]))
-    assert not [s for s in strings if "127.0.0.1:9" in s and PLOTLY_TAG.search(s)]
-    assert any(html.unescape(s) == MARKUP[0] for s in strings), "the name is not drawn"
-    assert not [s for s in strings if s.startswith("$x")]
-    templates = [t["hovertemplate"] for t in figure["data"]]
-    assert not [t for t in templates if "127.0.0.1" in t], "a user string became part of a hover template"
+    """Vega draws data values (and a scale's domain, the legend) as plain text: the names go there exactly as typed,
+    and nowhere else (not in a field name, a title, a tooltip or an expression, where Vega would read them)."""
+    spec = build(results)
+    assert_valid_spec(spec, build.__name__)
+    placed = list(_placed(spec))
+    names = [s for path, s in placed if path[-2:] == ("values", "scenario")]
+    assert set(names) == set(results), "the names are not drawn as typed"
+    if build is cumulative_cash_compare_figure:  # a line per scenario: the legend names them, in order
+        assert [s for path, s in placed if path[-2:] == ("scale", "domain")] == list(results)
+    elsewhere = [
+        (path, s)
+        for path, s in placed
+        if path[-2:] not in (("values", "scenario"), ("scale", "domain")) and ("127.0.0.1" in s or s.startswith("$x"))
+    ]
+    assert not elsewhere, "a user string became part of the spec's structure"
