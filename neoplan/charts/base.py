@@ -177,7 +177,7 @@ def node_bom_figure(result: Result) -> Spec:
         for k, label in zip(keys, labels, strict=True)
         for name, side in zip(series, (oem, this), strict=True)
     ]
-    positive = [v["usd"] for v in values if v["usd"] and v["usd"] > 0]
+    positive = [ln.total_usd for side in (this, oem) for ln in side.values() if ln.total_usd > 0]
     floor = 10 ** math.floor(math.log10(min(positive))) if positive else 1.0  # a log axis has no zero
     bars = {
         "data": data(values),

@@ -116,7 +116,7 @@ def vega_bundle() -> str:
     """Vega, Vega-Lite and vega-embed as one script that sets ``window.vegaEmbed`` (no network; about 0.9 MB)."""
     import vl_convert
 
-    return vl_convert.javascript_bundle()
+    return vl_convert.javascript_bundle("window.vegaEmbed = vegaEmbed;")
 
 
 def script_json(value: Any) -> str:
