@@ -126,16 +126,29 @@ def test_page_has_no_stray_string_statements(page: str) -> None:
 
 
 def test_debt_figure_marks_the_covenant() -> None:
-    """The DSCR row draws the covenant as a line and colours each year against it: red below, amber below target."""
+    """The DSCR row draws 1.0×, the covenant and the target as lines across it (covenant red and dotted, target
+    dashed, each labelled) and colours each year against them: red below the covenant, amber below target."""
     r = neoplan.evaluate(
         neoplan.load_scenario({"base": "optimized", "financing": {"covenant_dscr": 1.5, "target_dscr": 1.6}})
     )
     fig = finance.debt_figure(r)
-    levels = [s.y0 for s in fig.layout.shapes if s.type == "line" and s.yref == "y2"]
-    assert levels == pytest.approx([1.0, 1.5, 1.6])
-    bars = next(t for t in fig.data if t.type == "bar")
+    assert_valid_spec(fig, "debt")
+    balance, cover = fig["vconcat"]
+    assert not [layer for layer in balance["layer"] if layer["mark"]["type"] == "rule" and "y" in layer["encoding"]]
+    rules = [layer for layer in cover["layer"] if layer["mark"]["type"] == "rule"]
+    assert [rule["encoding"]["y"]["datum"] for rule in rules] == pytest.approx([1.0, 1.5, 1.6])
+    one, covenant, target = (rule["mark"] for rule in rules)
+    assert covenant["color"] == finance.NEGATIVE and covenant["strokeDash"] == finance.DOT
+    assert one["strokeDash"] == finance.DOT and target["strokeDash"] == spec.DASH
+    labels = {t["encoding"]["text"].get("value") for t in cover["layer"] if t["mark"]["type"] == "text"}
+    assert {"covenant 1.50×", "target 1.60×"} <= labels
+    bars = next(layer for layer in cover["layer"] if layer["mark"]["type"] == "bar")
+    channel = bars["encoding"]["color"]
+    palette = dict(zip(channel["scale"]["domain"], channel["scale"]["range"], strict=True))
+    drawn = [palette[row[channel["field"]]] for row in bars["data"]["values"]]
     dscr = r.dscr_by_year()["dscr"]
     shown = dscr[dscr == dscr]
+    assert [row["dscr"] for row in bars["data"]["values"]] == pytest.approx(list(shown))
     expected = ["#e76f51" if v < 1.5 else "#e9c46a" if v < 1.6 else "#2a9d8f" for v in shown]
-    assert list(bars.marker.color) == expected
+    assert drawn == expected
     assert any(v < 1.5 for v in shown)  # the case tests the red branch

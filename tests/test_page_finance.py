@@ -14,6 +14,7 @@ from conftest import metric as _metric
 from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 from test_user_text import shown  # Markdown as it reads on screen
+from vega_support import drawn_charts
 
 import neoplan
 from neoplan.charts.finance import debt_by_year, pnl_by_year, price_grid
@@ -47,7 +48,7 @@ def test_page_runs_without_errors(path: str, key: str, tabs: list[str]) -> None:
         at.session_state[key] = tab
         at.run()
         assert not at.exception and not at.error, (tab, [e.value for e in at.error])
-        assert len(at.get("plotly_chart")) == 1, tab
+        assert drawn_charts(at) == 1, tab
 
 
 def test_results_kpis_equal_the_model(optimized: neoplan.Result) -> None:

@@ -249,10 +249,11 @@ def test_charts_draw_the_statements(optimized: neoplan.Result) -> None:
 
     pnl = st.pnl_by_year(optimized)
     drawn = finance.margin_figure(optimized, pnl)
-    assert drawn.to_dict() == finance.margin_figure(optimized).to_dict()
-    revenue = next(t for t in drawn.data if t.name == "revenue")
-    assert list(revenue.x) == st.year_labels(optimized)
-    np.testing.assert_array_equal(revenue.y, pnl.drop(index="Total").revenue_usd.to_numpy())
+    assert drawn == finance.margin_figure(optimized)
+    revenue = next(layer for layer in drawn["layer"] if layer.get("mark", {}).get("type") == "bar")["data"]["values"]
+    assert [row["year"] for row in revenue] == st.year_labels(optimized)
+    assert {row["series"] for row in revenue} == {"revenue"}
+    np.testing.assert_array_equal([row["usd"] for row in revenue], pnl.drop(index="Total").revenue_usd.to_numpy())
     opex = st.opex_by_year(optimized)
     bars = {t.name: t for t in site.opex_by_year_figure(optimized).data if t.type == "bar"}
     assert list(bars["Staff"].x) == list(opex.columns)

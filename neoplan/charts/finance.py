@@ -1,4 +1,5 @@
-"""Figures for the Financing, Pricing & revenue and Results pages: they only draw.
+"""Figures for the Overview, Financing, Pricing & revenue and Results pages, as Vega-Lite specs (:mod:`.spec`): they
+only draw.
 
 Each figure is drawn from a :class:`~neoplan.model.Result` (its arrays, KPIs and ``returns_vs_price``) and the
 statements of :mod:`neoplan.statements` (P&L by project year, debt schedule); no roll-ups or model logic here.
@@ -15,7 +16,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from ..formats import usd_exact
 from ..statements import (  # re-exported: the statements lived here before neoplan.statements
@@ -28,7 +28,8 @@ from ..statements import (  # re-exported: the statements lived here before neop
     pnl_by_year,
     year_labels,
 )
-from .base import PALETTE, STYLE, figure, hline, two_rows, vline, vrect
+from .base import PALETTE
+from .spec import Spec, band_x, chart, clean, color, data, n, q, rows, rule_x, rule_y, stack, tip
 
 if TYPE_CHECKING:
     from ..model import Result
@@ -75,11 +76,6 @@ def _kpi(result: Result, key: str) -> float:
     return math.nan if value is None else float(value)
 
 
-def _layout(**kwargs: object) -> dict[str, object]:
-    """STYLE with per-figure overrides (height, margins) taking precedence."""
-    return {**STYLE, "legend": {"orientation": "h", "y": -0.18}, **kwargs}
-
-
 def price_grid(result: Result, n: int = 41) -> np.ndarray:
     """``n`` (2 to 1,001) headline prices around the break-even price, widened to include the scenario's price
     [USD/GPU-h]."""
@@ -96,396 +92,598 @@ def price_grid(result: Result, n: int = 41) -> np.ndarray:
 
 
 # --- figures --------------------------------------------------------------------------------------
-def tco_figure(result: Result) -> go.Figure:
+DOT = [2, 3]
+"""A dotted line (``strokeDash``)."""
+INK, LIGHT_INK = "#222", "#fff"
+
+
+def _dotted(layers: list[Spec]) -> list[Spec]:
+    """A :func:`~.spec.rule_x` / :func:`~.spec.rule_y` with its line dotted instead of solid or dashed."""
+    layers[0]["mark"]["strokeDash"] = DOT
+    return layers
+
+
+def _on_dark(hex_color: str) -> bool:
+    """Whether text on ``hex_color`` reads better in white (its relative luminance is low)."""
+    r, g, b = (int(hex_color[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5
+
+
+def _price_line(value: float, text: str, *, color: str, dash: bool, above: float) -> list[Spec]:
+    """A 2 px line up the plot at ``value``, ``text`` centred over it, ``above`` px above the plot (no line crosses
+    it)."""
+    layers = rule_x(value, color=color, dash=dash, width=2, text=text)
+    layers[1]["mark"].update(align="center", baseline="bottom", dx=0, dy=-above)
+    return layers
+
+
+def tco_figure(result: Result) -> Spec:
     """TCO per sold GPU-hour stacked by component, against the price path: the price a GPU-hour sells for at go-live
-    and on average over the life, levelised as TCO is (so the gap between TCO and the average is the margin)
-    [USD/GPU-h]."""
+    (dashed) and on average over the life (solid), levelised as TCO is (so the gap between TCO and the average is the
+    margin, the subtitle) [USD/GPU-h]."""
     tco = result.tco_breakdown_usd_per_gpu_hour
     total = _kpi(result, "tco_usd_per_gpu_hour")
     go_live = result.sold_usd_per_gpu_hour_at_go_live
     lifetime = result.sold_usd_per_gpu_hour_lifetime
     span = max(v for v in (total, go_live, lifetime, 0.01) if _finite(v))
-    fig = figure()
+    segments, up, down = [], 0.0, 0.0  # stacked as Vega stacks: positives up from zero, negatives down
     for cat, value in tco.items():
-        fig.add_bar(
-            y=["TCO"],
-            x=[value],
-            name=cat,
-            orientation="h",
-            marker_color=TCO_COLORS.get(cat, PALETTE["oem"]),
-            text=[f"{cat}<br>{usd_exact(value, 2)}" if _finite(value) and value > 0.07 * span else ""],
-            textposition="inside",
-            textangle=0,
-            insidetextanchor="middle",
-            hovertemplate=f"{cat}: $%{{x:.3f}} /GPU-h<extra></extra>",
+        v = value if _finite(value) else 0.0
+        start = up if v >= 0 else down
+        end = start + v
+        up, down = (end, down) if v >= 0 else (up, end)
+        segments.append(
+            {
+                "component": cat,
+                "usd": value,
+                "x0": start,
+                "x1": end,
+                "mid": (start + end) / 2,
+                "label": f"{cat}\n{usd_exact(value, 2)}" if _finite(value) and value > 0.07 * span else "",
+                "dark": _on_dark(TCO_COLORS.get(cat, PALETTE["oem"])),
+            }
         )
+    names = list(tco)
+    colors = color("component", names, [TCO_COLORS.get(c, PALETTE["oem"]) for c in names])
+    row = n("row", None, axis={"labelAngle": 0}, scale={"paddingOuter": 0.2})
+    tips = [tip("component", "component", kind="nominal"), tip("usd", "USD/GPU-h", "$.3f")]
+    bars = {
+        "data": data([{**s, "row": "TCO"} for s in segments]),
+        "mark": {"type": "bar"},
+        "encoding": {
+            "y": row,
+            "x": q("x0", "USD per sold GPU-hour (levelised at the hurdle rate)", "$.2f"),
+            "x2": {"field": "x1"},
+            "color": colors,
+            "tooltip": tips,
+        },
+    }
+    labels = {
+        "data": data([{**s, "row": "TCO"} for s in segments if s["label"]]),
+        "mark": {"type": "text", "lineBreak": "\n", "align": "center", "baseline": "middle"},
+        "encoding": {
+            "y": row,
+            "x": {"field": "mid", "type": "quantitative"},
+            "text": {"field": "label"},
+            "color": {"condition": {"test": "datum.dark", "value": LIGHT_INK}, "value": INK},
+            "tooltip": tips,
+        },
+    }
     marks = [
-        ("sold at go-live", go_live, PALETTE["accent"], "dash"),
-        ("sold on average", lifetime, "#264653", "solid"),
+        ("sold at go-live", go_live, PALETTE["accent"], True),
+        ("sold on average", lifetime, "#264653", False),
     ]
-    for i, (name, value, color, dash) in enumerate(marks):
-        if _finite(value):
-            vline(fig, value, color=color, dash=dash, width=2)
-            fig.add_annotation(
-                x=value,
-                y=1.0 + 0.16 * (i + 1),
-                yref="paper",
-                text=f"{name} {usd_exact(value, 2)}",
-                showarrow=False,
-                font={"color": color},
-                xanchor="center",
-            )
+    lines = [
+        layer
+        for i, (name, value, hue, dash) in enumerate(marks)
+        if _finite(value)
+        for layer in _price_line(value, f"{name} {usd_exact(value, 2)}", color=hue, dash=dash, above=4 + 17 * i)
+    ]
     title = "TCO per sold GPU-hour" + (f": {usd_exact(total, 2)}" if _finite(total) else ": n/a")
+    subtitle = None
     if _finite(total) and _finite(lifetime) and lifetime > 0:
         margin = 1 - total / lifetime
-        title += f"<br><sup>margin on the average sold price {'−' if margin < 0 else ''}{abs(margin):.0%}</sup>"
-    fig.update_layout(
-        **_layout(
-            height=320,
-            margin={"l": 10, "r": 10, "t": 110, "b": 10},
-            legend={"orientation": "h", "y": -0.45, "traceorder": "normal"},
-        ),
-        barmode="stack",
-        title={"text": title, "y": 0.97},
-        xaxis_title="USD per sold GPU-hour (levelised at the hurdle rate)",
-    )
-    fig.update_xaxes(rangemode="tozero")
-    return fig
+        subtitle = f"margin on the average sold price {'−' if margin < 0 else ''}{abs(margin):.0%}"
+    return chart(bars, labels, *lines, title=title, subtitle=subtitle, height=320)
 
 
-def cash_flow_figure(result: Result) -> go.Figure:
-    """Monthly project free cash flow (bars), cumulative project and equity cash (lines), payback marker [USD]."""
+def _months(x: np.ndarray, half: float = 0.45) -> tuple[np.ndarray, np.ndarray]:
+    """The left and right edges of a bar ``2 · half`` months wide centred on each month ``x``."""
+    return x - half, x + half
+
+
+def cash_flow_figure(result: Result) -> Spec:
+    """Monthly project free cash flow (bars, green in, red out), cumulative project and equity cash (lines), go-live
+    and payback marked [USD]."""
     c = result.ops.cash
     months = np.arange(result.ops.dates.months)
     flow = c.project_fcf[0]
     cum = np.cumsum(flow)
     cum_equity = np.cumsum(c.equity_fcf[0])
-    fig = figure()
-    fig.add_bar(
-        x=months,
-        y=flow,
-        name="project cash flow",
-        marker_color=np.where(flow >= 0, POSITIVE, NEGATIVE),
-        hovertemplate="month %{x}<br>$%{y:,.0f}<extra>project cash flow</extra>",
-    )
-    fig.add_scatter(
-        x=months,
-        y=cum,
-        mode="lines",
-        name="cumulative project cash",
-        line={"color": "#264653", "width": 2.5},
-        hovertemplate="month %{x}<br>$%{y:,.0f}<extra>cumulative project</extra>",
-    )
-    fig.add_scatter(
-        x=months,
-        y=cum_equity,
-        mode="lines",
-        name="cumulative equity cash",
-        line={"color": EQUITY, "width": 1.5, "dash": "dot"},
-        hovertemplate="month %{x}<br>$%{y:,.0f}<extra>cumulative equity</extra>",
-    )
-    hline(fig, 0, color="#888", width=1)
-    go_live = result.ops.dates.go_live_month
-    vline(fig, go_live, color="#888", dash="dot", width=1)
-    fig.add_annotation(x=go_live, y=1.0, yref="paper", text="go-live", showarrow=False, xanchor="left", yanchor="top")
     payback = _kpi(result, "payback_months")
+    series = {
+        "project cash flow (in)": POSITIVE,
+        "project cash flow (out)": NEGATIVE,
+        "cumulative project cash": "#264653",
+        "cumulative equity cash": EQUITY,
+        **({"payback": PALETTE["accent"]} if _finite(payback) else {}),
+    }
+    colors = color("series", list(series), list(series.values()))
+    x_axis = q("month", MONTH_AXIS)
+    usd_axis = q("usd", "USD", "$.3~s")
+    left, right = _months(months)
+    bars = {
+        "data": {
+            "values": rows(
+                month=months,
+                x0=left,
+                x1=right,
+                usd=flow,
+                series=np.where(flow >= 0, "project cash flow (in)", "project cash flow (out)"),
+            )
+        },
+        "mark": {"type": "bar"},
+        "encoding": {
+            "x": q("x0", MONTH_AXIS, scale={"domain": [-0.5, len(months) - 0.5], "nice": False}),
+            "x2": {"field": "x1"},
+            "y": usd_axis,
+            "y2": {"datum": 0},
+            "color": colors,
+            "tooltip": [
+                tip("month", "month", "d"),
+                tip("series", "series", kind="nominal"),
+                tip("usd", "USD", "$,.0f"),
+            ],
+        },
+    }
+
+    def line(values: np.ndarray, name: str, **mark: object) -> Spec:
+        return {
+            "data": {"values": rows(month=months, usd=values, series=[name] * len(months))},
+            "mark": {"type": "line", "point": "transparent", **mark},
+            "encoding": {
+                "x": x_axis,
+                "y": usd_axis,
+                "color": colors,
+                "tooltip": [
+                    tip("month", "month", "d"),
+                    tip("series", "series", kind="nominal"),
+                    tip("usd", "USD", "$,.0f"),
+                ],
+            },
+        }
+
+    layers = [
+        bars,
+        line(cum, "cumulative project cash", strokeWidth=2.5),
+        line(cum_equity, "cumulative equity cash", strokeWidth=1.5, strokeDash=DOT),
+        *rule_y(0, color="#888"),
+        *_dotted(rule_x(result.ops.dates.go_live_month, color="#888", text="go-live", dy=3)),
+    ]
     if _finite(payback):
-        vline(fig, payback, color=PALETTE["accent"], dash="dash", width=2)
-        fig.add_scatter(
-            x=[payback],
-            y=[0.0],
-            mode="markers",
-            name="payback",
-            marker={"color": PALETTE["accent"], "size": 12, "symbol": "diamond"},
-            hovertemplate="payback at month %{x:.1f}<extra></extra>",
+        layers += rule_x(payback, color=PALETTE["accent"], dash=True, width=2)
+        layers.append(
+            {
+                "data": data([{"month": payback, "usd": 0.0, "series": "payback"}]),
+                "mark": {"type": "point", "shape": "diamond", "filled": True, "size": 150, "opacity": 1},
+                "encoding": {
+                    "x": x_axis,
+                    "y": usd_axis,
+                    "color": colors,
+                    "tooltip": [tip("month", "payback at month", ".1f")],
+                },
+            }
         )
-        fig.add_annotation(
-            x=payback,
-            y=0.55,
-            yref="paper",
-            text=f" payback: month {payback:.1f} ",
-            showarrow=False,
-            xanchor="right" if payback > 0.7 * len(months) else "left",
-            font={"color": PALETTE["accent"]},
-            bgcolor="rgba(255,255,255,0.8)",
+        late = payback > 0.7 * len(months)
+        layers.append(
+            {
+                "data": {"values": [{}]},
+                "mark": {
+                    "type": "text",
+                    "align": "right" if late else "left",
+                    "dx": -4 if late else 4,
+                    "color": PALETTE["accent"],
+                    "fontWeight": "bold",
+                },
+                "encoding": {
+                    "x": {"datum": clean(payback)},
+                    "y": {"value": {"expr": "height * 0.45"}},
+                    "text": {"value": f"payback: month {payback:.1f}"},
+                },
+            }
         )
     else:
-        fig.add_annotation(
-            x=0.99,
-            y=0.05,
-            xref="paper",
-            yref="paper",
-            text=f"no payback within the {len(months)}-month horizon",
-            showarrow=False,
-            xanchor="right",
-            font={"color": NEGATIVE},
+        layers.append(
+            {
+                "data": {"values": [{}]},
+                "mark": {"type": "text", "align": "right", "baseline": "bottom", "dx": -4, "dy": -6, "color": NEGATIVE},
+                "encoding": {
+                    "x": {"value": "width"},
+                    "y": {"value": "height"},
+                    "text": {"value": f"no payback within the {len(months)}-month horizon"},
+                },
+            }
         )
-    fig.update_layout(
-        **_layout(),
-        title="Monthly project cash flow and cumulative cash",
-        xaxis_title=MONTH_AXIS,
-        yaxis_title="USD",
-        bargap=0.1,
-    )
-    return fig
+    return chart(*layers, title="Monthly project cash flow and cumulative cash")
 
 
-def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.Figure:
-    """Project and equity IRR against the headline price, break-even and current price marked [fraction]."""
+def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> Spec:
+    """Project and equity IRR against the headline price, the hurdle, break-even and the current price marked; the
+    tooltip gives NPV and payback at each price [fraction]."""
     grid = price_grid(result) if prices is None else np.asarray(prices, dtype=float)
     curve = result.returns_vs_price(grid)
     p = curve["usd_per_gpu_hour"]
-    custom = np.column_stack([curve["npv_usd"] / 1e6, curve["payback_months"]])
-    hover = (
-        "$%{x:.2f} /GPU-h<br>IRR %{y:.1%}<br>NPV $%{customdata[0]:,.2f} M"
-        "<br>payback month %{customdata[1]:.1f}<extra>%{fullData.name}</extra>"
-    )
-    fig = figure()
-    for key, name, color in (("project_irr", "project IRR", RESERVED), ("equity_irr", "equity IRR", EQUITY)):
-        fig.add_scatter(
-            x=p,
-            y=curve[key],
-            mode="lines",
-            name=name,
-            line={"color": color, "width": 2.5},
-            customdata=custom,
-            hovertemplate=hover,
-        )
     hurdle = result.scenario.financing.hurdle_rate
-    hline(fig, hurdle, color="#888", dash="dot", text=f"hurdle {hurdle:.0%}", below=True)
     breakeven = _kpi(result, "breakeven_usd_per_gpu_hour")
-    if _finite(breakeven):
-        vline(fig, breakeven, color="#264653", dash="dash", width=2)
-        fig.add_scatter(
-            x=[breakeven],
-            y=[hurdle],
-            mode="markers",
-            name="break-even (NPV = 0)",
-            marker={"color": "#264653", "size": 11, "symbol": "diamond"},
-            hovertemplate="break-even $%{x:.2f} /GPU-h<extra></extra>",
-        )
-        fig.add_annotation(
-            x=breakeven,
-            y=1.0,
-            yref="paper",
-            text=f"break-even {usd_exact(breakeven, 2)}",
-            showarrow=False,
-            xanchor="left",
-            yanchor="top",
-        )
     price = result.scenario.pricing.usd_per_gpu_hour
-    vline(fig, price, color=PALETTE["accent"], dash="dot", width=2)
-    fig.add_annotation(
-        x=price,
-        y=0.9,
-        yref="paper",
-        text=f"your price {usd_exact(price, 2)}",
-        showarrow=False,
-        xanchor="left",
-        font={"color": PALETTE["accent"]},
+    curves = (("project_irr", "project IRR", RESERVED), ("equity_irr", "equity IRR", EQUITY))
+    series = {name: hue for _, name, hue in curves}
+    if _finite(breakeven):
+        series["break-even (NPV = 0)"] = "#264653"
+    colors = color("series", list(series), list(series.values()))
+    x_axis = q(
+        "usd_per_gpu_hour", "headline price at go-live [USD per GPU-hour]", "$.2f", scale={"zero": False, "nice": False}
     )
-    for key, color in (("project_irr", RESERVED), ("equity_irr", EQUITY)):
-        value = _kpi(result, key)
-        if _finite(value):
-            fig.add_scatter(
-                x=[price],
-                y=[value],
-                mode="markers",
-                showlegend=False,
-                marker={"color": color, "size": 9},
-                hovertemplate=f"{key.replace('_', ' ')} at your price: %{{y:.1%}}<extra></extra>",
-            )
-    fig.update_layout(
-        **_layout(),
-        title="IRR against headline price (all else equal)",
-        xaxis_title="headline price at go-live [USD per GPU-hour]",
-        yaxis_title="IRR per year",
-        yaxis_tickformat=".0%",
-    )
-    return fig
+    y_axis = q("irr", "IRR per year", ".0%")
+    values = [
+        row
+        for key, name, _ in curves
+        for row in rows(
+            usd_per_gpu_hour=p,
+            irr=curve[key],
+            npv_musd=curve["npv_usd"] / 1e6,
+            payback=curve["payback_months"],
+            series=[name] * len(p),
+        )
+    ]
+    lines = {
+        "data": {"values": values},
+        "mark": {"type": "line", "strokeWidth": 2.5, "point": "transparent"},
+        "encoding": {
+            "x": x_axis,
+            "y": y_axis,
+            "color": colors,
+            "tooltip": [
+                tip("series", "series", kind="nominal"),
+                tip("usd_per_gpu_hour", "USD/GPU-h", "$.2f"),
+                tip("irr", "IRR", ".1%"),
+                tip("npv_musd", "NPV [USD M]", "$,.2f"),
+                tip("payback", "payback month", ".1f"),
+            ],
+        },
+    }
+    layers = [lines, *_dotted(rule_y(hurdle, color="#888", text=f"hurdle {hurdle:.0%}", below=True))]
+    if _finite(breakeven):
+        layers += rule_x(breakeven, color="#264653", dash=True, width=2, text=f"break-even {usd_exact(breakeven, 2)}")
+        layers.append(
+            {
+                "data": data([{"usd_per_gpu_hour": breakeven, "irr": hurdle, "series": "break-even (NPV = 0)"}]),
+                "mark": {"type": "point", "shape": "diamond", "filled": True, "size": 130, "opacity": 1},
+                "encoding": {
+                    "x": x_axis,
+                    "y": y_axis,
+                    "color": colors,
+                    "tooltip": [tip("usd_per_gpu_hour", "break-even [USD/GPU-h]", "$.2f")],
+                },
+            }
+        )
+    layers += _dotted(rule_x(price, color=PALETTE["accent"], width=2, text=f"your price {usd_exact(price, 2)}", dy=22))
+    at_price = [
+        {"usd_per_gpu_hour": price, "irr": value, "series": name, "what": f"{name} at your price"}
+        for key, name, _ in curves
+        if _finite(value := _kpi(result, key))
+    ]
+    if at_price:
+        layers.append(
+            {
+                "data": data(at_price),
+                "mark": {"type": "point", "filled": True, "size": 80, "opacity": 1},
+                "encoding": {
+                    "x": x_axis,
+                    "y": y_axis,
+                    "color": colors,
+                    "tooltip": [tip("what", "at", kind="nominal"), tip("irr", "IRR", ".1%")],
+                },
+            }
+        )
+    return chart(*layers, title="IRR against headline price (all else equal)")
 
 
-def debt_figure(result: Result) -> go.Figure:
-    """Debt balance by month (top, with the sale proceeds swept into the loan) and the lender's cover per 12-month
-    period of operation (bottom): DSCR bars and the LLCR at each period's start, against the covenant.
+FIT_X = {"type": "fit-x", "contains": "padding"}
+"""Autosize of a :func:`~.spec.stack`: Streamlit sizes a stack of layered charts ``pad`` (each chart as wide as the
+container, its axes outside: the stack overflows); ``fit-x`` fits the whole stack, axes and all, into the width."""
 
-    DSCR bars are red below the covenant, amber below the target and green at or above it; the LLCR a line of
-    diamonds; dotted lines at 1.0× and the covenant, a dashed line at the target.
+DSCR_CLASSES = ("DSCR below covenant", "DSCR below target", "DSCR at or above target")
+"""The DSCR bars' colour classes, coloured NEGATIVE, WARN, POSITIVE."""
+
+
+def debt_figure(result: Result) -> Spec:
+    """Debt balance by month (top, with the sale proceeds swept into the loan and the repayment window) and the
+    lender's cover per 12-month period of operation (bottom): DSCR bars and the LLCR at each period's start, against
+    the covenant.
+
+    DSCR bars are red below the covenant, amber below the target and green at or above it (the legend says which);
+    the LLCR a line of diamonds; dotted lines at 1.0× and the covenant, a dashed line at the target.
     """
-    c = result.ops.cash
-    d = c.debt
+    d = result.ops.cash.debt
     fin = result.scenario.financing
     months = np.arange(result.ops.dates.months)
-    fig = two_rows(0.55, ("Debt balance at month end", "DSCR (bars) and LLCR (line) per 12 months of operation"))
-    fig.add_scatter(
-        x=months,
-        y=d.balance[0],
-        mode="lines",
-        fill="tozeroy",
-        name="balance",
-        line={"color": RESERVED},
-        hovertemplate="month %{x}<br>$%{y:,.0f}<extra>balance</extra>",
+    x_shared = q("month", None, scale={"domain": [-0.5, len(months) - 0.5], "nice": False})
+    top: list[Spec] = []
+    end = len(months) - 0.5  # the window cut at the horizon, as the plot is
+    window = (min(float(d.repay_start) - 0.5, end), min(float(d.maturity) - 0.5, end))
+    if d.draws.any() and window[1] > window[0]:
+        top += band_x(*window, color="#b0b7c3", opacity=0.15, text="repayment window")
+    top.append(
+        {
+            "data": {"values": rows(month=months, usd=d.balance[0])},
+            "mark": {
+                "type": "area",
+                "color": RESERVED,
+                "fillOpacity": 0.35,
+                "line": {"color": RESERVED},
+                "point": "transparent",
+            },
+            "encoding": {
+                "x": {**x_shared, "axis": {"labels": False, "ticks": False, "title": None}},
+                "y": q("usd", "USD", "$.3~s"),
+                "tooltip": [tip("month", "month", "d"), tip("usd", "balance [USD]", "$,.0f")],
+            },
+        }
     )
-    if d.draws.any():
-        window = (float(d.repay_start) - 0.5, float(d.maturity) - 0.5)
-        vrect(fig, *window, fill="#b0b7c3", opacity=0.15, text="repayment window")
     swept = np.flatnonzero(d.swept[0] > 0)
     if swept.size:
-        fig.add_bar(
-            x=months[swept],
-            y=d.swept[0, swept],
-            name="sweep",
-            marker_color=WARN,
-            hovertemplate="month %{x}<br>$%{y:,.0f} of sale proceeds repay the loan<extra>sweep</extra>",
+        left, right = _months(months[swept])
+        top.append(
+            {
+                "data": {"values": rows(month=months[swept], x0=left, x1=right, usd=d.swept[0, swept])},
+                "mark": {"type": "bar", "color": WARN},
+                "encoding": {
+                    "x": {"field": "x0", "type": "quantitative"},
+                    "x2": {"field": "x1"},
+                    "y": {"field": "usd", "type": "quantitative"},
+                    "y2": {"datum": 0},
+                    "tooltip": [
+                        tip("month", "month", "d"),
+                        tip("usd", "sale proceeds repaying the loan [USD]", "$,.0f"),
+                    ],
+                },
+            }
         )
     table = result.dscr_by_year()
     starts, dscr = table["start_month"], table["dscr"]
     llcr = result.llcr_by_year()["llcr"]
     shown = np.isfinite(dscr)
+    bottom: list[Spec] = []
+    x_bottom = {**x_shared, "title": MONTH_AXIS}
     if shown.any():
-        colors = np.where(dscr < fin.covenant_dscr, NEGATIVE, np.where(dscr < fin.target_dscr, WARN, POSITIVE))
         period_end = np.minimum(starts + 12, len(months))
-        fig.add_bar(
-            x=(starts + period_end) / 2 - 0.5,
-            y=dscr,
-            width=(period_end - starts) * 0.9,
-            name="DSCR",
-            marker_color=colors,
-            text=[f"{v:.2f}×" if math.isfinite(v) else "" for v in dscr],
-            textposition="outside",
-            customdata=np.column_stack([starts, period_end - 1]),
-            hovertemplate="months %{customdata[0]}–%{customdata[1]}<br>DSCR %{y:.2f}×<extra></extra>",
-            xaxis="x2",
-            yaxis="y2",
+        centre, half = (starts + period_end) / 2 - 0.5, (period_end - starts) * 0.45
+        classes = np.where(
+            dscr < fin.covenant_dscr,
+            DSCR_CLASSES[0],
+            np.where(dscr < fin.target_dscr, DSCR_CLASSES[1], DSCR_CLASSES[2]),
         )
-        fig.add_scatter(
-            x=starts - 0.5,
-            y=llcr,
-            mode="lines+markers",
-            name="LLCR",
-            line={"color": EQUITY},
-            marker={"symbol": "diamond", "size": 9},
-            hovertemplate="start of month %{x:.0f}<br>LLCR %{y:.2f}×<extra></extra>",
-            xaxis="x2",
-            yaxis="y2",
+        values = rows(
+            x0=centre - half,
+            x1=centre + half,
+            mid=centre,
+            dscr=dscr,
+            cover=classes,
+            months=[f"{a}–{b}" for a, b in zip(starts, period_end - 1, strict=True)],
+            label=[f"{v:.2f}×" if math.isfinite(v) else "" for v in dscr],
         )
-        hline(fig, 1.0, color="#888", dash="dot", axes="2")
-        hline(
-            fig,
-            fin.covenant_dscr,
-            color=NEGATIVE,
-            dash="dot",
-            axes="2",
-            text=f"covenant {fin.covenant_dscr:.2f}×",
-            below=True,
-        )
-        hline(fig, fin.target_dscr, color="#888", dash="dash", axes="2", text=f"target {fin.target_dscr:.2f}×")
+        values = [v for v in values if v["dscr"] is not None]
+        y_cover = q("dscr", "cover [×]", ".2f")
+        tips = [tip("months", "months", kind="nominal"), tip("dscr", "DSCR [×]", ".2f")]
         cover = np.concatenate([dscr[shown], llcr[np.isfinite(llcr)]])
-        top = max(float(cover.max()), fin.target_dscr, fin.covenant_dscr)
-        bottom = min(float(cover.min()), 0.0)
-        fig.update_layout(yaxis2_range=[bottom * 1.25, top * 1.25])
-    else:
-        fig.add_annotation(
-            x=0.5, y=0.2, xref="paper", yref="paper", text="no debt service", showarrow=False, font={"size": 14}
+        high = max(float(cover.max()), fin.target_dscr, fin.covenant_dscr)
+        low = min(float(cover.min()), 0.0)
+        y_cover["scale"] = {"domain": [clean(low * 1.25), clean(high * 1.25)], "nice": False}
+        bottom.append(
+            {
+                "data": {"values": values},
+                "mark": {"type": "bar"},
+                "encoding": {
+                    "x": {**x_bottom, "field": "x0"},
+                    "x2": {"field": "x1"},
+                    "y": y_cover,
+                    "y2": {"datum": 0},
+                    "color": color("cover", DSCR_CLASSES, (NEGATIVE, WARN, POSITIVE)),
+                    "tooltip": tips,
+                },
+            }
         )
-    fig.update_layout(yaxis_title_text="USD", yaxis2_title_text="cover [×]", xaxis2_title_text=MONTH_AXIS)
-    fig.update_layout(**_layout(height=560), showlegend=False, bargap=0.1)
-    return fig
+        for test, baseline, dy in (("datum.dscr >= 0", "bottom", -2), ("datum.dscr < 0", "top", 2)):
+            bottom.append(
+                {
+                    "data": {"values": values},
+                    "transform": [{"filter": test}],
+                    "mark": {"type": "text", "baseline": baseline, "dy": dy, "color": INK},
+                    "encoding": {
+                        "x": {"field": "mid", "type": "quantitative"},
+                        "y": {"field": "dscr", "type": "quantitative"},
+                        "text": {"field": "label"},
+                        "tooltip": tips,
+                    },
+                }
+            )
+        bottom.append(
+            {
+                "data": {"values": rows(month=starts - 0.5, start=starts, llcr=llcr)},
+                "mark": {
+                    "type": "line",
+                    "color": EQUITY,
+                    "point": {"shape": "diamond", "size": 90, "filled": True, "color": EQUITY},
+                },
+                "encoding": {
+                    "x": {"field": "month", "type": "quantitative"},
+                    "y": {"field": "llcr", "type": "quantitative"},
+                    "tooltip": [tip("start", "start of month", "d"), tip("llcr", "LLCR [×]", ".2f")],
+                },
+            }
+        )
+        bottom += _dotted(rule_y(1.0, color="#888"))
+        bottom += _dotted(
+            rule_y(fin.covenant_dscr, color=NEGATIVE, text=f"covenant {fin.covenant_dscr:.2f}×", below=True)
+        )
+        bottom += rule_y(fin.target_dscr, color="#888", dash=True, text=f"target {fin.target_dscr:.2f}×")
+    else:
+        bottom.append(
+            {
+                "data": {"values": rows(month=[len(months) / 2])},
+                "mark": {"type": "text", "fontSize": 14, "color": INK},
+                "encoding": {"x": x_bottom, "y": {"value": 60}, "text": {"value": "no debt service"}, "tooltip": None},
+            }
+        )
+    return stack(
+        chart(*top, title="Debt balance at month end", height=250),
+        chart(*bottom, title="DSCR (bars) and LLCR (line) per 12 months of operation", height=200),
+        title="Debt and cover",
+        autosize=FIT_X,
+    )
 
 
-def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> go.Figure:
-    """Gross and EBITDA margin per project year (left axis), revenue bars behind them (right axis) [fraction, USD].
+def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> Spec:
+    """Gross and EBITDA margin per project year (lines, left axis), revenue bars behind them (right axis)
+    [fraction, USD].
 
     ``pnl`` is the result's :func:`~neoplan.statements.pnl_by_year` (computed when not given).
     """
     pnl = (pnl_by_year(result) if pnl is None else pnl).drop(index="Total")
-    years = list(pnl.index)
-    fig = figure()  # revenue on y (right), margins on y2 overlaying it: make_subplots(secondary_y) written out
-    fig.update_layout(
-        xaxis={"anchor": "y", "domain": [0.0, 0.94]},
-        yaxis={"anchor": "x", "domain": [0.0, 1.0]},
-        yaxis2={"anchor": "x", "overlaying": "y", "side": "right"},
+    years = [str(y) for y in pnl.index]
+    margins = (("gross_margin", "gross margin", POSITIVE), ("ebitda_margin", "EBITDA margin", RESERVED))
+    colors = color("series", ["revenue", *(m[1] for m in margins)], ["#dde3ea", *(m[2] for m in margins)])
+    x_axis = n("year", "project year", sort=years, axis={"labelAngle": 0})
+    bars = {
+        "data": {"values": rows(year=years, usd=pnl["revenue_usd"], series=["revenue"] * len(years))},
+        "mark": {"type": "bar"},
+        "encoding": {
+            "x": x_axis,
+            "y": q("usd", "revenue [USD]", "$.3~s", axis={"orient": "right", "grid": False}),
+            "color": colors,
+            "tooltip": [tip("year", "year", kind="nominal"), tip("usd", "revenue [USD]", "$,.0f")],
+        },
+    }
+    values = [row for key, name, _ in margins for row in rows(year=years, margin=pnl[key], series=[name] * len(years))]
+    y_margin = q("margin", "margin", ".0%", scale={"zero": True}, axis={"orient": "left"})
+    encoding = {
+        "x": x_axis,
+        "y": y_margin,
+        "color": colors,
+        "tooltip": [
+            tip("year", "year", kind="nominal"),
+            tip("series", "series", kind="nominal"),
+            tip("margin", "margin", ".1%"),
+        ],
+    }
+    lines = {
+        "data": {"values": values},
+        "transform": [{"filter": "isValid(datum.margin)"}],
+        "layer": [
+            {
+                "mark": {"type": "line", "strokeWidth": 2.5, "point": {"filled": True, "size": 60}},
+                "encoding": encoding,
+            },
+            {
+                "mark": {"type": "text", "baseline": "bottom", "dy": -7},
+                "encoding": {**encoding, "text": {"field": "margin", "type": "quantitative", "format": ".0%"}},
+            },
+        ],
+    }
+    return chart(
+        bars,
+        lines,
+        title="Margins by project year (Y1 = months 0–11, includes construction)",
+        resolve={"scale": {"y": "independent"}},
     )
-    fig.add_bar(
-        x=years,
-        y=pnl["revenue_usd"],
-        name="revenue",
-        marker_color="#dde3ea",
-        hovertemplate="%{x}<br>revenue $%{y:,.0f}<extra></extra>",
-    )
-    for key, name, color in (("gross_margin", "gross margin", POSITIVE), ("ebitda_margin", "EBITDA margin", RESERVED)):
-        fig.add_scatter(
-            x=years,
-            y=pnl[key],
-            mode="lines+markers+text",
-            name=name,
-            line={"color": color, "width": 2.5},
-            text=[f"{v:.0%}" if math.isfinite(v) else "" for v in pnl[key]],
-            textposition="top center",
-            hovertemplate="%{x}<br>" + name + " %{y:.1%}<extra></extra>",
-            yaxis="y2",
-        )
-    # margins on the overlaying axis so the lines draw above the bars, but with their axis on the left
-    fig.update_layout(
-        yaxis2={"title_text": "margin", "tickformat": ".0%", "side": "left", "rangemode": "tozero", "tickmode": "auto"},
-        yaxis={"title_text": "revenue [USD]", "side": "right", "showgrid": False, "rangemode": "tozero"},
-    )
-    fig.update_layout(**_layout(), title="Margins by project year (Y1 = months 0–11, includes construction)")
-    fig.update_xaxes(title_text="project year")
-    return fig
 
 
-def revenue_mix_figure(result: Result) -> go.Figure:
-    """Monthly revenue by contract type (top) and the price each pays (bottom), from go-live on [USD]."""
+def revenue_mix_figure(result: Result) -> Spec:
+    """Monthly revenue by contract type (top, stacked, with the revenue net of SLA credits) and the price each pays
+    (bottom, against the headline), from go-live on [USD]."""
     rev = result.ops.revenue
     months = np.arange(result.ops.dates.months)
     earning = months + 1 > result.ops.dates.go_live_month
     reserved_usd = rev.reserved_gpu_hours * rev.reserved_usd_per_gpu_hour
     on_demand_usd = rev.on_demand_gpu_hours * rev.on_demand_usd_per_gpu_hour
-    fig = two_rows(0.6, ("Revenue per month", "Price per GPU-hour"))
-    for y, name, color in ((reserved_usd, "reserved (take-or-pay)", RESERVED), (on_demand_usd, "on-demand", ON_DEMAND)):
-        fig.add_scatter(
-            x=months,
-            y=y,
-            mode="lines",
-            stackgroup="revenue",
-            name=name,
-            line={"color": color, "width": 0.5},
-            hovertemplate="month %{x}<br>$%{y:,.0f}<extra>" + name + "</extra>",
-        )
-    fig.add_scatter(
-        x=months,
-        y=rev.revenue_usd,
-        mode="lines",
-        name="net of SLA credits",
-        line={"color": "#111", "dash": "dot"},
-        hovertemplate="month %{x}<br>$%{y:,.0f}<extra>revenue net of SLA credits</extra>",
+    series = {
+        "reserved (take-or-pay)": RESERVED,
+        "on-demand": ON_DEMAND,
+        "net of SLA credits": "#111",
+        "reserved price": RESERVED,
+        "on-demand price": ON_DEMAND,
+    }
+    colors = color("series", list(series), list(series.values()), legend={"columns": 3})
+    x_axis = q("month", None, scale={"domain": [0, len(months) - 1], "nice": False})
+    usd_tips = [tip("month", "month", "d"), tip("series", "series", kind="nominal"), tip("usd", "USD", "$,.0f")]
+    stacked = [
+        row
+        for i, (name, values) in enumerate((("reserved (take-or-pay)", reserved_usd), ("on-demand", on_demand_usd)))
+        for row in rows(month=months, usd=values, series=[name] * len(months), order=[i] * len(months))
+    ]
+    top = [
+        {
+            "data": {"values": stacked},
+            "mark": {"type": "area", "line": {"strokeWidth": 0.5}, "point": "transparent"},
+            "encoding": {
+                "x": {**x_axis, "axis": {"labels": False, "ticks": False, "title": None}},
+                "y": q("usd", "USD", "$.3~s", stack="zero"),
+                "order": {"field": "order", "type": "quantitative"},
+                "color": colors,
+                "tooltip": usd_tips,
+            },
+        },
+        {
+            "data": {"values": rows(month=months, usd=rev.revenue_usd, series=["net of SLA credits"] * len(months))},
+            "mark": {"type": "line", "strokeDash": DOT, "point": "transparent"},
+            "encoding": {
+                "x": x_axis,
+                "y": {"field": "usd", "type": "quantitative"},
+                "color": colors,
+                "tooltip": [tip("month", "month", "d"), tip("usd", "revenue net of SLA credits [USD]", "$,.0f")],
+            },
+        },
+    ]
+    y_price = q("usd_per_gpu_hour", "USD/GPU-h", "$.2f", scale={"zero": True})
+
+    def price(values: np.ndarray, name: str, interpolate: str) -> Spec:
+        return {
+            "data": {
+                "values": rows(
+                    month=months, usd_per_gpu_hour=np.where(earning, values, np.nan), series=[name] * len(months)
+                )
+            },
+            "transform": [{"filter": "isValid(datum.usd_per_gpu_hour)"}],
+            "mark": {"type": "line", "strokeWidth": 2.5, "interpolate": interpolate, "point": "transparent"},
+            "encoding": {
+                "x": {**x_axis, "title": MONTH_AXIS},
+                "y": y_price,
+                "color": colors,
+                "tooltip": [
+                    tip("month", "month", "d"),
+                    tip("series", "series", kind="nominal"),
+                    tip("usd_per_gpu_hour", "USD/GPU-h", "$.3f"),
+                ],
+            },
+        }
+
+    bottom = [
+        price(rev.reserved_usd_per_gpu_hour, "reserved price", "step-after"),
+        price(rev.on_demand_usd_per_gpu_hour, "on-demand price", "linear"),
+        *_dotted(rule_y(result.scenario.pricing.usd_per_gpu_hour, color=PALETTE["accent"], text="headline")),
+    ]
+    return stack(
+        chart(*top, title="Revenue per month", height=270),
+        chart(*bottom, title="Price per GPU-hour", height=180),
+        title="Revenue by contract type and the price each pays",
+        autosize=FIT_X,
     )
-    for y, name, color in (
-        (rev.reserved_usd_per_gpu_hour, "reserved price", RESERVED),
-        (rev.on_demand_usd_per_gpu_hour, "on-demand price", ON_DEMAND),
-    ):
-        fig.add_scatter(
-            x=months,
-            y=np.where(earning, y, np.nan),
-            mode="lines",
-            name=name,
-            line={"color": color, "width": 2.5},
-            line_shape="hv" if name.startswith("reserved") else "linear",
-            hovertemplate="month %{x}<br>$%{y:.3f} /GPU-h<extra>" + name + "</extra>",
-            xaxis="x2",
-            yaxis="y2",
-        )
-    hline(fig, result.scenario.pricing.usd_per_gpu_hour, color=PALETTE["accent"], dash="dot", axes="2", text="headline")
-    fig.update_layout(
-        yaxis_title_text="USD", yaxis2_title_text="USD/GPU-h", yaxis2_rangemode="tozero", xaxis2_title_text=MONTH_AXIS
-    )
-    fig.update_layout(**_layout(height=560))
-    return fig
 
 
-def timeline_figure(result: Result) -> go.Figure:
-    """Project phases on the month axis: lead time, burn-in, install, operation, depreciation, debt."""
+def timeline_figure(result: Result) -> Spec:
+    """Project phases on the month axis: lead time, burn-in, install, operation, depreciation, debt; go-live
+    dotted."""
     d = result.ops.dates
     t = result.scenario.timeline
     debt = result.ops.cash.debt
@@ -501,23 +699,20 @@ def timeline_figure(result: Result) -> go.Figure:
             ("debt: drawdown + grace", 0.0, float(debt.repay_start), "#a3b1c6"),
             ("debt: repayment", float(debt.repay_start), float(debt.maturity), RESERVED),
         ]
-    fig = figure()
-    for name, start, end, color in reversed(phases):
-        fig.add_bar(
-            y=[name],
-            x=[max(end - start, 0.0)],
-            base=[start],
-            orientation="h",
-            marker_color=color,
-            showlegend=False,
-            customdata=[[start, end]],
-            hovertemplate=name + ": month %{customdata[0]:.1f} → %{customdata[1]:.1f}<extra></extra>",
-        )
-    vline(fig, d.go_live_month, color="#888", dash="dot")
-    fig.update_layout(
-        **_layout(height=280, margin={"l": 10, "r": 10, "t": 10, "b": 10}),
-        xaxis_title=MONTH_AXIS,
-        xaxis_range=[0, d.months],
-        bargap=0.35,
-    )
-    return fig
+    names = [p[0] for p in phases]
+    bars = {
+        "data": data([{"phase": name, "start": start, "end": max(end, start)} for name, start, end, _ in phases]),
+        "mark": {"type": "bar"},
+        "encoding": {
+            "y": n("phase", None, sort=names, scale={"paddingInner": 0.35}),
+            "x": q("start", MONTH_AXIS, scale={"domain": [0, d.months], "nice": False}),
+            "x2": {"field": "end"},
+            "color": color("phase", names, [p[3] for p in phases], legend=None),
+            "tooltip": [
+                tip("phase", "phase", kind="nominal"),
+                tip("start", "from month", ".1f"),
+                tip("end", "to month", ".1f"),
+            ],
+        },
+    }
+    return chart(bars, *_dotted(rule_x(d.go_live_month, color="#888")), title="Project timeline", height=280)
