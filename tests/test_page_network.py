@@ -7,9 +7,13 @@ from conftest import metric as _metric
 from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 from test_user_text import shown  # Markdown as it reads on screen
+from vega_support import drawn_charts
 
 import neoplan
-from neoplan.fabric import backend_lines, total_usd
+from neoplan.charts import network
+from neoplan.charts.base import PALETTE
+from neoplan.fabric import backend_lines, design_options, topology_picture, total_usd
+from neoplan.formats import pct
 
 PAGE = page_path("network")
 
@@ -25,10 +29,10 @@ def test_network_page_runs_without_errors() -> None:
     assert not at.error, [e.value for e in at.error]
     assert _metric(at, "Spine switches") == "8"  # optimized preset: vms at 2:1, 1,024 GPUs
     assert _metric(at, "Leaf switches") == "32"
-    assert len(at.get("plotly_chart")) == 1  # the design comparison; the topology is drawn when opened
+    assert drawn_charts(at) == 1  # the design comparison; the topology is drawn when opened
     at.session_state["network.topology_open"] = True
     at.run()
-    assert not at.exception and len(at.get("plotly_chart")) == 2
+    assert not at.exception and drawn_charts(at) == 2
 
 
 def test_topology_changes_backend_cost() -> None:
@@ -94,3 +98,29 @@ def test_comparison_adds_a_design_no_standard_option_matches() -> None:
     )
     assert mine["Capex"].iloc[0] == pytest.approx(total_usd(backend_lines(tor_2to1.fabric.backend, tor_2to1.book)))
     assert mine["Spines"].iloc[0] == tor_2to1.fabric.backend.spine_switches == int(_metric(at, "Spine switches"))
+
+
+def test_design_chart_marks_the_chosen_design_and_draws_the_topology() -> None:
+    """The capex bars of the feasible designs with Δ vs reference above them, the chosen one in the accent colour
+    and its label in bold; the topology draws one line per edge and one square per node, by tier."""
+    r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    options = design_options(r.scenario, r.book)
+    spec = network.options_figure(options, "vms_2to1")
+    bars, texts = spec["layer"]
+    feasible = [o for o in options if o.feasible]
+    assert [v["usd"] for v in bars["data"]["values"]] == [o.capex_usd for o in feasible]
+    colour = {v["design"]: v["colour"] for v in bars["data"]["values"]}
+    assert colour["VMS 2:1\nyour design"] == PALETTE["accent"] and colour["Reference"] == PALETTE["oem"]
+    assert colour["Top-of-rack"] == PALETTE["this"]
+    assert "your design" in bars["encoding"]["x"]["axis"]["labelFontWeight"]["condition"]["test"]
+    deltas = [v["delta"] for v in texts["data"]["values"]]
+    assert deltas[0] == "baseline" and deltas[1:] == [pct(o.delta_vs_reference) for o in feasible[1:]]
+    picture = topology_picture(r.fabric.backend, max_per_tier=16)
+    lines, nodes = network.topology_figure(picture)["layer"]
+    assert len(lines["data"]["values"]) == len(picture["edges"])
+    assert len(nodes["data"]["values"]) == len(picture["nodes"])
+    legend = nodes["encoding"]["color"]["scale"]
+    assert legend["domain"] == [
+        f"{t}: {picture['shown'][t]:,} of {picture['totals'][t]:,} shown" for t in ("server", "leaf", "spine")
+    ]
+    assert legend["range"] == [network.TIER_COLOURS[t] for t in ("server", "leaf", "spine")]

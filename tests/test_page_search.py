@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from conftest import metric, page_path, run_page
 from streamlit.testing.v1 import AppTest
+from vega_support import drawn_charts
 
 import neoplan
+from neoplan.charts.search import PLATFORM_COLORS, capex_irr_figure, designs, frontier
 from ui import format as fmt
 from ui.state import SCENARIO
 
@@ -24,7 +26,7 @@ def test_the_page_shows_the_models_ranking_and_the_frontier() -> None:
     assert metric(at, "Designs built") == "240"
     assert metric(at, "Feasible") == f"{int(found.table['feasible'].sum()):,}"
     assert metric(at, "Best NPV") == fmt.usd(best["npv_usd"])
-    assert len(at.get("plotly_chart")) == 1 and len(at.dataframe) == 1
+    assert drawn_charts(at) == 1 and len(at.dataframe) == 1
     assert len(at.dataframe[0].value) == 20  # rows shown
 
 
@@ -51,3 +53,28 @@ def test_opening_a_row_makes_it_the_scenario() -> None:
         row["debt_share"],
     )
     assert metric(at, "GPUs") == fmt.count(row["gpus"])  # Overview now shows the opened design
+
+
+def test_frontier_chart_fills_the_feasible_designs_and_steps_along_the_frontier() -> None:
+    """Every built design is a point coloured by its platform, hollow when infeasible (its own legend entry); the
+    frontier of the feasible designs is the dotted step line through exactly :func:`frontier`'s designs."""
+    found = neoplan.search(neoplan.load_scenario("optimized"), constraints={"min_dscr": 0.5})
+    spec = capex_irr_figure(found)
+    points, line = spec["layer"]
+    shown = designs(found)
+    values = points["data"]["values"]
+    assert len(values) == len(shown)
+    assert {v["feasible"] for v in values} == {True, False}  # the case has both kinds
+    stroke, fill = points["encoding"]["stroke"]["scale"], points["encoding"]["fill"]["scale"]
+    assert stroke["domain"] == fill["domain"]
+    for name, edge, inside in zip(stroke["domain"], stroke["range"], fill["range"], strict=True):
+        platform = name.removesuffix(" (infeasible)")
+        assert edge == PLATFORM_COLORS[platform]
+        assert inside == ("transparent" if name.endswith("(infeasible)") else edge)
+    for v in values:
+        assert v["series"] == v["platform"] + ("" if v["feasible"] else " (infeasible)")
+    best = frontier(shown[shown["feasible"]])
+    assert [(p["capex"], p["irr"]) for p in line["data"]["values"]] == list(
+        zip(best["capex_usd"], best["project_irr"], strict=True)
+    )
+    assert line["mark"]["interpolate"] == "step-after"

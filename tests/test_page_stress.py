@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from conftest import metric as _metric
 from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 from test_user_text import shown  # Markdown as it reads on screen
+from vega_support import drawn_charts, drawn_specs
 
 import neoplan
 from neoplan import stress
+from neoplan.charts import stress as stress_charts
 from neoplan.formats import parse_number
 from neoplan.scenario import scenario_json
 from ui import format as fmt
@@ -63,7 +66,7 @@ def test_page_runs_with_every_section(optimized: neoplan.Result) -> None:
     for tab, charts in ((TORNADO, 1), (GRID, 1), (MC, 2), (SOLVERS, 0)):  # histogram and CDF for the Monte Carlo
         _open(at, tab)
         assert not at.exception and not at.error, (tab, [e.value for e in at.error])
-        assert len(at.get("plotly_chart")) == charts, tab
+        assert drawn_charts(at) == charts, tab
     assert _metric(at, "Price for 20.0 % equity IRR")  # the solvers' tab shows its answers
     assert _metric(at, "Equity IRR") == fmt.pct(optimized.kpis["equity_irr"])
     assert _metric(at, "Break-even") == fmt.usd_per_gpu_hour(optimized.kpis["breakeven_usd_per_gpu_hour"])
@@ -139,9 +142,9 @@ def test_inverted_range_shows_an_error_and_stops() -> None:
     assert not at.exception
     messages = [shown(e.value) for e in at.error]
     assert any("Utilization: low (99.0 %) must be ≤ high (95.0 %)" in m for m in messages), messages
-    assert len(at.get("plotly_chart")) == 0
+    assert drawn_charts(at) == 0
     at.button(key="stress.reset").click().run()
-    assert not at.error and len(at.get("plotly_chart")) == 1  # the open tab's tornado
+    assert not at.error and drawn_charts(at) == 1  # the open tab's tornado
 
 
 def test_tornado_metric_switch() -> None:
@@ -209,7 +212,7 @@ def test_ranges_and_results_survive_leaving_and_returning() -> None:
     assert (at.selectbox(key="stress.grid_y").value, at.slider(key="stress.grid_points").value) == ("interest_rate", 11)
     _open(at, MC)
     assert parse_number(at.text_input(key="stress.seed").value) == 3 and _mc_table(at).equals(mc)
-    assert len(at.get("plotly_chart")) == 2  # histogram and CDF
+    assert drawn_charts(at) == 2  # histogram and CDF
 
 
 def test_a_new_scenario_resets_only_the_ranges_of_drivers_it_moved() -> None:
@@ -231,7 +234,7 @@ def test_out_of_bounds_range_names_the_driver_in_percent() -> None:
     assert not at.exception
     messages = [shown(e.value) for e in at.error]
     assert any("Utilization: high must be between 0.0 % and 100.0 %, got 120.0 %" in m for m in messages), messages
-    assert len(at.get("plotly_chart")) == 0
+    assert drawn_charts(at) == 0
 
 
 def test_closed_drivers_draw_no_field_and_keep_the_ranges_typed() -> None:
@@ -244,3 +247,125 @@ def test_closed_drivers_draw_no_field_and_keep_the_ranges_typed() -> None:
     assert not at.exception, at.exception
     assert not [w for w in at.text_input if str(w.key).startswith(("stress.low.", "stress.high."))]
     assert _tornado_table(at).equals(typed)  # the tornado still runs on the range typed while it was open
+
+
+# --- the charts' specs -------------------------------------------------------------------------------------------
+
+
+def _layers(spec: dict[str, Any], mark: str) -> list[dict[str, Any]]:
+    return [layer for layer in spec["layer"] if layer["mark"]["type"] == mark]
+
+
+def test_page_draws_the_stress_charts_as_vega_lite() -> None:
+    """Every chart of the page is a Vega-Lite spec (no plotly), titled as its figure function titles it."""
+    at = _page()
+    for tab, titles in (
+        (TORNADO, ["Equity IRR: one driver at a time"]),
+        (GRID, ["Equity IRR over two drivers"]),
+        (MC, ["Equity IRR: ", "Equity IRR: cumulative share"]),
+    ):
+        _open(at, tab)
+        assert not at.get("plotly_chart"), tab
+        drawn = [s["title"]["text"] for s in drawn_specs(at)]
+        assert len(drawn) == len(titles) and all(d.startswith(t) for d, t in zip(drawn, titles, strict=True)), drawn
+
+
+def test_tornado_bars_run_from_the_scenario_to_each_driver_value(optimized: neoplan.Result) -> None:
+    """Each bar spans the scenario's value to the metric with one driver moved, low in orange and high in green,
+    the largest swing on top, the scenario's value as a line; each bar labelled with the driver's value."""
+    torn = stress.tornado(optimized)
+    spec = stress_charts.tornado_figure(torn, "npv_usd")
+    base = torn.base["npv_usd"]
+    (bars,) = _layers(spec, "bar")
+    records = torn.records("npv_usd")
+    assert bars["encoding"]["y"]["sort"] == [r["label"] for r in records]
+    assert bars["encoding"]["x2"] == {"datum": pytest.approx(base)}
+    assert bars["encoding"]["color"]["scale"] == {
+        "domain": ["Driver at low", "Driver at high"],
+        "range": [stress_charts.LOW, stress_charts.HIGH],
+    }
+    got = {(v["driver"], v["side"]): v["value"] for v in bars["data"]["values"]}
+    for r in records:
+        assert got[r["label"], "Driver at low"] == pytest.approx(r["metric_at_low"])
+        assert got[r["label"], "Driver at high"] == pytest.approx(r["metric_at_high"])
+    labels = sorted((v["driver"], v["at"]) for layer in _layers(spec, "text") for v in layer["data"]["values"])
+    assert len(labels) == 2 * len(records)
+    (line,) = _layers(spec, "rule")
+    assert line["encoding"]["x"]["datum"] == pytest.approx(base)
+    assert "base" in spec["title"]["text"]
+
+
+def test_grid_writes_each_value_and_marks_the_break_even_between_cells(optimized: neoplan.Result) -> None:
+    """One cell per grid point holding the metric (written in it too); the break-even segments lie exactly on the
+    sides shared by a cell of NPV >= 0 and a neighbour of NPV < 0, and every such side has one."""
+    grid = stress.grid(optimized, points=9)
+    spec = stress_charts.grid_figure(grid, "equity_irr")
+    (heat,) = _layers(spec, "rect")
+    cells = heat["data"]["values"]
+    assert len(cells) == 81
+    z = grid.metrics["equity_irr"]
+    by_point = {(c["x"], c["y"]): c for c in cells}
+    for iy, y in enumerate(grid.y):
+        for ix, x in enumerate(grid.x):
+            cell = by_point[float(x), float(y)]
+            assert cell["z"] == pytest.approx(z[iy, ix]) and cell["x0"] < x < cell["x1"] and cell["y0"] < y < cell["y1"]
+    (written,) = _layers(spec, "text")
+    assert len(written["data"]["values"]) == 81 and written["encoding"]["text"]["field"] == "z"
+    npv = grid.metrics["npv_usd"]
+    assert npv.min() < 0 < npv.max()  # the case has a break-even line
+    sides = set()
+    for iy in range(9):
+        for ix in range(9):
+            cell = by_point[float(grid.x[ix]), float(grid.y[iy])]
+            if ix + 1 < 9 and (npv[iy, ix] < 0) != (npv[iy, ix + 1] < 0):
+                sides.add((cell["x1"], cell["y0"], cell["x1"], cell["y1"]))
+            if iy + 1 < 9 and (npv[iy, ix] < 0) != (npv[iy + 1, ix] < 0):
+                sides.add((cell["x0"], cell["y1"], cell["x1"], cell["y1"]))
+    (line,) = [r for r in _layers(spec, "rule") if "strokeDash" in r["encoding"]]
+    drawn = {(s["x"], s["y"], s["x2"], s["y2"]) for s in line["data"]["values"]}
+    assert drawn == sides and sides
+    assert {s["line"] for s in line["data"]["values"]} == {"Break-even (NPV = 0)"}
+    (point,) = _layers(spec, "point")
+    assert point["data"]["values"] == [
+        {"x": grid.base_values[grid.x_driver], "y": grid.base_values[grid.y_driver], "point": "This scenario"}
+    ]
+
+
+def test_grid_without_a_sign_change_draws_no_break_even(optimized: neoplan.Result) -> None:
+    grid = stress.grid(optimized, x_values=np.array([3.9, 4.0]), y_values=np.array([0.9, 0.95]))
+    assert (grid.metrics["npv_usd"] > 0).all()
+    assert not _layers(stress_charts.grid_figure(grid, "npv_usd"), "rule")
+
+
+def test_histogram_shares_and_percentile_lines(optimized: neoplan.Result) -> None:
+    """The bins hold every defined draw once (shares add up to 100 %), in equal round widths; P10/P50/P90 and the
+    scenario are lines at their values with their labels."""
+    mc = stress.monte_carlo(optimized, draws=400, seed=3)
+    spec = stress_charts.histogram_figure(mc, "equity_irr")
+    (bars,) = _layers(spec, "rect")
+    bins = bars["data"]["values"]
+    values = mc.metrics["equity_irr"]
+    defined = values[np.isfinite(values)]
+    assert sum(b["share"] for b in bins) == pytest.approx(100.0)
+    widths = {round(b["x1"] - b["x0"], 12) for b in bins}
+    assert len(widths) == 1 and bins[0]["x0"] <= defined.min() and bins[-1]["x1"] >= defined.max()
+    assert 30 <= len(bins) <= 120
+    lines = {layer["encoding"]["text"]["value"]: layer["encoding"]["x"]["datum"] for layer in _layers(spec, "text")}
+    for key, value in mc.percentiles("equity_irr").items():
+        assert lines[key.upper()] == pytest.approx(value)
+    where = mc.base_percentile("equity_irr")
+    assert lines[f"scenario (P{where:.0f})"] == pytest.approx(mc.deterministic["equity_irr"])
+    cdf = stress_charts.cdf_figure(mc, "equity_irr")
+    (curve,) = _layers(cdf, "line")
+    x, share = mc.cdf("equity_irr")
+    assert [p["x"] for p in curve["data"]["values"]] == pytest.approx(list(x))  # 400 draws: every one drawn
+    assert [p["share"] for p in curve["data"]["values"]] == pytest.approx(list(share))
+    assert curve["encoding"]["y"]["scale"] == {"domain": [0, 1]}
+
+
+def test_tornado_of_an_undefined_base_says_so(optimized: neoplan.Result) -> None:
+    """The optimized preset never pays back: no bars to draw from an undefined base, a note instead."""
+    torn = stress.tornado(optimized)
+    assert not np.isfinite(torn.base["payback_months"])
+    spec = stress_charts.tornado_figure(torn, "payback_months")
+    assert not _layers(spec, "bar") and "undefined" in _layers(spec, "text")[0]["encoding"]["text"]["value"]

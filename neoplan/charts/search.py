@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import plotly.graph_objects as go
-
-from .base import STYLE, figure
+from .spec import Spec, chart, color, data, n, q, tip
 
 if TYPE_CHECKING:
     from ..search import SearchResult
@@ -40,50 +38,85 @@ def frontier(points: Any) -> Any:
     return ordered.loc[keep]
 
 
-def capex_irr_figure(found: SearchResult) -> go.Figure:
+def capex_irr_figure(found: SearchResult) -> Spec:
     """Project IRR against capex of every design built, by platform; feasible designs filled, the others hollow;
-    the frontier of feasible designs as a line [USD, %]."""
-    fig = figure()
+    the frontier of feasible designs as a dotted step line [USD, %] (Vega-Lite spec)."""
     points = designs(found)
-    hover = (
-        "%{customdata[0]} · %{customdata[1]} %{customdata[2]}:1 · %{customdata[3]} NICs · %{customdata[4]}"
-        "<br>capex $%{x:,.0f} · project IRR %{y:.1f} % · best rank %{customdata[5]}<extra></extra>"
-    )
+    series: list[str] = []
+    colours: list[str] = []
+    values = []
     for platform, group in points.groupby("gpu_model", sort=False):
         for feasible in (True, False):
             part = group[group["feasible"] == feasible]
             if part.empty:
                 continue
-            fig.add_scatter(
-                x=part["capex_usd"],
-                y=100 * part["project_irr"],
-                mode="markers",
-                name=f"{platform}" + ("" if feasible else " (infeasible)"),
-                legendgroup=str(platform),
-                marker={
-                    "color": PLATFORM_COLORS.get(str(platform), "#888888"),
-                    "size": 9,
-                    "symbol": "circle" if feasible else "circle-open",
-                },
-                customdata=part[
-                    ["gpu_model", "topology", "oversubscription", "nics_per_node", "storage", "rank"]
-                ].to_numpy(),
-                hovertemplate=hover,
-            )
+            name = f"{platform}" + ("" if feasible else " (infeasible)")
+            series.append(name)
+            colours.append(PLATFORM_COLORS.get(str(platform), "#888888"))
+            values += [
+                {
+                    "series": name,
+                    "feasible": bool(feasible),
+                    "platform": str(platform),
+                    "topology": str(p.topology),
+                    "oversubscription": f"{p.oversubscription:g}:1",
+                    "nics": p.nics_per_node,
+                    "storage": str(p.storage),
+                    "rank": p.rank,
+                    "capex": p.capex_usd,
+                    "irr": p.project_irr,
+                }
+                for p in part.itertuples()
+            ]
+    x = q("capex", "Capex [USD]", "$,.3~s", scale={"zero": False})
+    y = q("irr", "Project IRR [%]", ".0%", scale={"zero": False})
+    layers: list[Spec] = [
+        {
+            "data": data(values),
+            "mark": {"type": "point", "shape": "circle", "size": 81, "strokeWidth": 1.5, "opacity": 1},
+            "encoding": {
+                "x": x,
+                "y": y,
+                "stroke": color("series", series, colours),
+                # hollow markers for the infeasible designs: the same legend as the stroke, filled or not
+                "fill": color(
+                    "series",
+                    series,
+                    [c if "(infeasible)" not in s else "transparent" for s, c in zip(series, colours, strict=True)],
+                ),
+                "tooltip": [
+                    tip("platform", "platform", kind="nominal"),
+                    tip("topology", "topology", kind="nominal"),
+                    tip("oversubscription", "oversubscription", kind="nominal"),
+                    tip("nics", "NICs per node", ",.0f"),
+                    tip("storage", "storage", kind="nominal"),
+                    tip("capex", "capex", "$,.0f"),
+                    tip("irr", "project IRR", ".1%"),
+                    tip("rank", "best rank", ",.0f"),
+                ],
+            },
+        }
+    ]
     edge = frontier(points[points["feasible"]])
     if not edge.empty:
-        fig.add_scatter(
-            x=edge["capex_usd"],
-            y=100 * edge["project_irr"],
-            mode="lines",
-            name="frontier",
-            line={"color": "#1d3557", "dash": "dot", "shape": "hv"},
-            hoverinfo="skip",
+        layers.append(
+            {
+                "data": data(
+                    [
+                        {"capex": c, "irr": r, "line": "frontier"}
+                        for c, r in zip(edge["capex_usd"], edge["project_irr"], strict=True)
+                    ]
+                ),
+                "mark": {"type": "line", "color": "#1d3557", "interpolate": "step-after", "strokeWidth": 1.5},
+                "encoding": {
+                    "x": {"field": "capex", "type": "quantitative"},
+                    "y": {"field": "irr", "type": "quantitative"},
+                    "strokeDash": n(
+                        "line",
+                        scale={"domain": ["frontier"], "range": [[2, 3]]},
+                        legend={"symbolType": "stroke", "symbolSize": 500, "symbolStrokeWidth": 2},
+                    ),
+                },
+            }
         )
-    fig.update_layout(
-        title="Capex against project IRR: every design, and the frontier",
-        xaxis_title="Capex [USD]",
-        yaxis_title="Project IRR [%]",
-        **STYLE,
-    )
-    return fig
+    return chart(*layers, title="Capex against project IRR: every design, and the frontier", height=420)
