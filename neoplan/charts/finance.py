@@ -29,7 +29,7 @@ from ..statements import (  # re-exported: the statements lived here before neop
     year_labels,
 )
 from .base import PALETTE
-from .spec import Spec, band_x, chart, clean, color, data, n, q, rows, rule_x, rule_y, stack, tip
+from .spec import DOT, Spec, band_x, chart, clean, color, data, n, q, rows, rule_x, rule_y, stack, tip
 
 if TYPE_CHECKING:
     from ..model import Result
@@ -92,15 +92,7 @@ def price_grid(result: Result, n: int = 41) -> np.ndarray:
 
 
 # --- figures --------------------------------------------------------------------------------------
-DOT = [2, 3]
-"""A dotted line (``strokeDash``)."""
 INK, LIGHT_INK = "#222", "#fff"
-
-
-def _dotted(layers: list[Spec]) -> list[Spec]:
-    """A :func:`~.spec.rule_x` / :func:`~.spec.rule_y` with its line dotted instead of solid or dashed."""
-    layers[0]["mark"]["strokeDash"] = DOT
-    return layers
 
 
 def _on_dark(hex_color: str) -> bool:
@@ -258,7 +250,7 @@ def cash_flow_figure(result: Result) -> Spec:
         line(cum, "cumulative project cash", strokeWidth=2.5),
         line(cum_equity, "cumulative equity cash", strokeWidth=1.5, strokeDash=DOT),
         *rule_y(0, color="#888"),
-        *_dotted(rule_x(result.ops.dates.go_live_month, color="#888", text="go-live", dy=3)),
+        *rule_x(result.ops.dates.go_live_month, color="#888", text="go-live", dy=3, dash=DOT),
     ]
     if _finite(payback):
         layers += rule_x(payback, color=PALETTE["accent"], dash=True, width=2)
@@ -352,7 +344,7 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> Spe
             ],
         },
     }
-    layers = [lines, *_dotted(rule_y(hurdle, color="#888", text=f"hurdle {hurdle:.0%}", below=True))]
+    layers = [lines, *rule_y(hurdle, color="#888", text=f"hurdle {hurdle:.0%}", below=True, dash=DOT)]
     if _finite(breakeven):
         layers += rule_x(breakeven, color="#264653", dash=True, width=2, text=f"break-even {usd_exact(breakeven, 2)}")
         layers.append(
@@ -367,7 +359,7 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> Spe
                 },
             }
         )
-    layers += _dotted(rule_x(price, color=PALETTE["accent"], width=2, text=f"your price {usd_exact(price, 2)}", dy=22))
+    layers += rule_x(price, color=PALETTE["accent"], width=2, text=f"your price {usd_exact(price, 2)}", dy=22, dash=DOT)
     at_price = [
         {"usd_per_gpu_hour": price, "irr": value, "series": name, "what": f"{name} at your price"}
         for key, name, _ in curves
@@ -388,10 +380,6 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> Spe
         )
     return chart(*layers, title="IRR against headline price (all else equal)")
 
-
-FIT_X = {"type": "fit-x", "contains": "padding"}
-"""Autosize of a :func:`~.spec.stack`: Streamlit sizes a stack of layered charts ``pad`` (each chart as wide as the
-container, its axes outside: the stack overflows); ``fit-x`` fits the whole stack, axes and all, into the width."""
 
 DSCR_CLASSES = ("DSCR below covenant", "DSCR below target", "DSCR at or above target")
 """The DSCR bars' colour classes, coloured NEGATIVE, WARN, POSITIVE."""
@@ -523,9 +511,9 @@ def debt_figure(result: Result) -> Spec:
                 },
             }
         )
-        bottom += _dotted(rule_y(1.0, color="#888"))
-        bottom += _dotted(
-            rule_y(fin.covenant_dscr, color=NEGATIVE, text=f"covenant {fin.covenant_dscr:.2f}×", below=True)
+        bottom += rule_y(1.0, color="#888", dash=DOT)
+        bottom += rule_y(
+            fin.covenant_dscr, color=NEGATIVE, text=f"covenant {fin.covenant_dscr:.2f}×", below=True, dash=DOT
         )
         bottom += rule_y(fin.target_dscr, color="#888", dash=True, text=f"target {fin.target_dscr:.2f}×")
     else:
@@ -540,7 +528,6 @@ def debt_figure(result: Result) -> Spec:
         chart(*top, title="Debt balance at month end", height=250),
         chart(*bottom, title="DSCR (bars) and LLCR (line) per 12 months of operation", height=200),
         title="Debt and cover",
-        autosize=FIT_X,
     )
 
 
@@ -671,13 +658,12 @@ def revenue_mix_figure(result: Result) -> Spec:
     bottom = [
         price(rev.reserved_usd_per_gpu_hour, "reserved price", "step-after"),
         price(rev.on_demand_usd_per_gpu_hour, "on-demand price", "linear"),
-        *_dotted(rule_y(result.scenario.pricing.usd_per_gpu_hour, color=PALETTE["accent"], text="headline")),
+        *rule_y(result.scenario.pricing.usd_per_gpu_hour, color=PALETTE["accent"], text="headline", dash=DOT),
     ]
     return stack(
         chart(*top, title="Revenue per month", height=270),
         chart(*bottom, title="Price per GPU-hour", height=180),
         title="Revenue by contract type and the price each pays",
-        autosize=FIT_X,
     )
 
 
@@ -715,4 +701,4 @@ def timeline_figure(result: Result) -> Spec:
             ],
         },
     }
-    return chart(bars, *_dotted(rule_x(d.go_live_month, color="#888")), title="Project timeline", height=280)
+    return chart(bars, *rule_x(d.go_live_month, color="#888", dash=DOT), title="Project timeline", height=280)

@@ -27,6 +27,8 @@ HEIGHT = 380
 """Height of a chart [px]: Streamlit fits the title, axes and legend inside it (``autosize: fit``)."""
 DASH = [6, 4]
 """A dashed line (``strokeDash``)."""
+DOT = [2, 3]
+"""A dotted line (``strokeDash``)."""
 CONFIG: Spec = {
     "legend": {"orient": "bottom", "labelLimit": 320, "columns": 4},
     "axis": {"labelLimit": 260},
@@ -74,6 +76,11 @@ def chart(
     return {"$schema": SCHEMA, "title": heading, "height": height, "layer": list(layers), "config": CONFIG, **top}
 
 
+FIT_X = {"type": "fit-x", "contains": "padding"}
+"""A stack's sizing: as wide as its container, axes and legend inside (Streamlit would give a stack of layered charts
+``pad``, each row as wide as the container and its y axis outside it, so the stack overflows and is clipped)."""
+
+
 def stack(*charts: Spec, title: str = "", subtitle: str | Sequence[str] | None = None, **top: Any) -> Spec:
     """Charts made by :func:`chart` one above the other, sharing the x scale (their own titles kept)."""
     parts = [{k: v for k, v in c.items() if k not in ("$schema", "config")} for c in charts]
@@ -85,6 +92,7 @@ def stack(*charts: Spec, title: str = "", subtitle: str | Sequence[str] | None =
         "title": heading,
         "vconcat": parts,
         "resolve": {"scale": {"x": "shared"}},
+        "autosize": FIT_X,
         "config": CONFIG,
         **top,
     }
@@ -127,12 +135,19 @@ def _one() -> Spec:
 
 
 def rule_y(
-    y: float, *, color: str, dash: bool = False, width: float = 1, text: str | None = None, below: bool = False
+    y: float,
+    *,
+    color: str,
+    dash: bool | Sequence[float] = False,
+    width: float = 1,
+    text: str | None = None,
+    below: bool = False,
 ) -> list[Spec]:
-    """A line across the plot at ``y``, ``text`` at its right end, above it (or ``below``)."""
+    """A line across the plot at ``y``, ``text`` at its right end, above it (or ``below``); ``dash`` True for
+    :data:`DASH`, or a ``strokeDash`` pattern (:data:`DOT`)."""
     mark: Spec = {"type": "rule", "color": color, "strokeWidth": width}
     if dash:
-        mark["strokeDash"] = DASH
+        mark["strokeDash"] = DASH if dash is True else list(dash)
     out: list[Spec] = [{"data": _one(), "mark": mark, "encoding": {"y": {"datum": clean(y)}}}]
     if text:
         out.append(
@@ -152,12 +167,19 @@ def rule_y(
 
 
 def rule_x(
-    x: float | str, *, color: str, dash: bool = False, width: float = 1, text: str | None = None, dy: float = 0
+    x: float | str,
+    *,
+    color: str,
+    dash: bool | Sequence[float] = False,
+    width: float = 1,
+    text: str | None = None,
+    dy: float = 0,
 ) -> list[Spec]:
-    """A line up the plot at ``x``, ``text`` at its top, right of the line (``dy`` moves it down) [px]."""
+    """A line up the plot at ``x``, ``text`` at its top, right of the line (``dy`` moves it down) [px]; ``dash`` as
+    for :func:`rule_y`."""
     mark: Spec = {"type": "rule", "color": color, "strokeWidth": width}
     if dash:
-        mark["strokeDash"] = DASH
+        mark["strokeDash"] = DASH if dash is True else list(dash)
     out: list[Spec] = [{"data": _one(), "mark": mark, "encoding": {"x": {"datum": clean(x)}}}]
     if text:
         out.append(

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..formats import usd, usd_exact
 from .base import PALETTE
-from .spec import DASH, Spec, chart, clean, color, data, n, q, rows, rule_x, tip
+from .spec import DASH, DOT, Spec, chart, clean, color, data, n, q, rows, rule_x, tip
 
 if TYPE_CHECKING:
     from ..stress import Grid, MonteCarlo, Tornado
@@ -401,19 +401,13 @@ def cdf_figure(mc: MonteCarlo, metric: str = "equity_irr") -> Spec:
     return chart(line, *_percentile_lines(mc, metric), title=f"{title.split(' (')[0]}: cumulative share", height=380)
 
 
-DOT = [2, 3]
-"""A dotted line (``strokeDash``)."""
-
-
 def _percentile_lines(mc: MonteCarlo, metric: str) -> list[Spec]:
     """Layers: vertical dotted lines at P10, P50, P90 labelled at the top, and a line at the scenario's
     deterministic value labelled with its percentile below them."""
     layers: list[Spec] = []
     for key, value in mc.percentiles(metric).items():
         if value is not None:
-            lines = rule_x(value, color=PERCENTILE_COLORS[key], dash=True, text=key.upper())
-            lines[0]["mark"]["strokeDash"] = DOT
-            layers += lines
+            layers += rule_x(value, color=PERCENTILE_COLORS[key], dash=DOT, text=key.upper())
     base = mc.deterministic.get(metric)
     if base is not None and math.isfinite(base):
         where = mc.base_percentile(metric)
