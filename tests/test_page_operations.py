@@ -3,22 +3,21 @@ saved in the scenario and survives a page switch, bad input shows a clear error;
 
 from __future__ import annotations
 
-import json
+import itertools
 from typing import Any
 
-import plotly.graph_objects as go
-import plotly.io as pio
 import pytest
 from conftest import metric as _metric
 from conftest import page_path, run_page
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
-from test_page_charts import house_template
 from test_user_text import shown
+from vega_support import assert_valid_spec, drawn_charts, drawn_specs
 
 import neoplan
 from neoplan import metrics
 from neoplan.charts import operations as charts
+from neoplan.charts.spec import CONFIG
 from neoplan.operations import breakeven_performance_loss
 from ui.state import SCENARIO
 
@@ -62,7 +61,10 @@ def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> No
     assert _metric(at, "Detection") == f"{optimized.operations.detection_minutes:,.1f} min"
     assert _metric(at, "Repairs (RMA)") == f"{optimized.operations.repairs_per_month:,.1f} /month"
     assert _metric(at, "Repair bill") == f"${optimized.operations.repair_usd_per_year:,.0f} /year"
-    assert len(at.get("plotly_chart")) == 3  # GPU-hours, causes, lost time: only the open tab runs
+    assert drawn_charts(at) == 3  # GPU-hours, causes, lost time: only the open tab runs
+    titles = [spec["title"]["text"] for spec in drawn_specs(at)]
+    assert titles[0] == "Where the sellable GPU-hours go (axis cut below)", titles
+    assert titles[1].startswith("Interruptions a month by cause: ") and titles[2].startswith("Job time lost"), titles
     assert not at.checkbox  # the checklist tab is closed
     at = _page("Readiness checklist")
     assert not at.error, [e.value for e in at.error]
@@ -173,11 +175,7 @@ def test_the_checklist_survives_a_page_switch() -> None:
     assert _card(at, "goodput") == goodput
 
 
-def _json(fig: go.Figure) -> Any:
-    return json.loads(pio.to_json(fig, validate=False, pretty=False))
-
-
-def test_charts_are_valid_and_in_the_house_template(optimized: neoplan.Result) -> None:
+def test_charts_are_valid_and_in_the_house_style(optimized: neoplan.Result) -> None:
     report = optimized.operations
     built = {
         "gpu_hours": charts.gpu_hours_figure(report),
@@ -185,13 +183,53 @@ def test_charts_are_valid_and_in_the_house_template(optimized: neoplan.Result) -
         "lost_time": charts.lost_time_figure(report, 60.0),
         "choices": charts.choices_figure(["a", "b", "c"], [1.5e6, None, -2e5], "t"),
     }
-    house = house_template()
-    for name, fig in built.items():
-        spec = _json(fig)
-        assert spec["data"], name
-        assert spec["layout"]["template"] == house, name
-        assert _json(go.Figure(fig.to_dict())) == spec, name  # plotly validates it as a whole and changes nothing
-    assert built["choices"].data[0].y == ("c", "a")  # the undefined one left out, largest gain on top
+    for name, spec in built.items():
+        assert_valid_spec(spec, name)
+        assert spec["config"] == CONFIG and spec["title"]["text"], name
+    bars = built["choices"]["layer"][0]
+    assert bars["encoding"]["y"]["sort"] == ["a", "c"]  # the undefined one left out, largest gain on top
+    assert [(v["alternative"], v["usd"], v["sign"]) for v in bars["data"]["values"]] == [
+        ("a", 1.5e6, "gain"),
+        ("c", -2e5, "loss"),
+    ]
+
+
+def _bars(spec: dict[str, Any], key: str) -> dict[str, dict[str, Any]]:
+    """The rows of a chart's bar layer by their field ``key``."""
+    layer = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "bar")
+    return {v[key]: v for v in layer["data"]["values"]}
+
+
+def test_charts_draw_the_reports_numbers(optimized: neoplan.Result) -> None:
+    """The GPU-hours waterfall steps from 1 down to availability and goodput, then to the delivered work; the lost
+    time bar adds up to the model's minutes per interruption; the causes are the model's, most frequent on top."""
+    report = optimized.operations
+    steps = _bars(charts.gpu_hours_figure(report), "step")
+    delivered = report.goodput * report.performance_factor
+    expected = {
+        "Sellable": (0.0, 1.0, "total"),
+        "Servers down": (1.0, report.availability, "down"),
+        "Jobs interrupted": (report.availability, report.goodput, "down"),
+        "Goodput": (0.0, report.goodput, "total"),
+        "Performance": (report.goodput, delivered, "up" if delivered >= report.goodput else "down"),
+        "Delivered work": (0.0, delivered, "total"),
+    }
+    assert list(steps) == list(expected)
+    for name, (start, end, kind) in expected.items():
+        assert (steps[name]["start"], steps[name]["end"], steps[name]["kind"]) == (
+            pytest.approx(start, abs=1e-12),
+            pytest.approx(end, abs=1e-12),
+            kind,
+        ), name
+    parts = list(_bars(charts.lost_time_figure(report, 60.0), "part").values())
+    assert parts[0]["start"] == 0 and parts[1]["minutes"] == 30.0
+    assert all(a["end"] == b["start"] for a, b in itertools.pairwise(parts))
+    assert parts[-1]["end"] == pytest.approx(report.lost_minutes_per_interruption, rel=1e-12)
+    causes = charts.interruptions_figure(report)["layer"][0]
+    drawn = {v["cause"]: v["count"] for v in causes["data"]["values"]}
+    by_cause = {charts.CAUSE_LABELS[c]: k for c, k in report.interruptions_by_cause.items() if k > 0}
+    assert drawn == by_cause
+    assert causes["encoding"]["y"]["sort"] == sorted(by_cause, key=lambda c: -by_cause[c])
 
 
 # --- the article's advice ----------------------------------------------------------------------------------------

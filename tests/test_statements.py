@@ -255,6 +255,12 @@ def test_charts_draw_the_statements(optimized: neoplan.Result) -> None:
     assert {row["series"] for row in revenue} == {"revenue"}
     np.testing.assert_array_equal([row["usd"] for row in revenue], pnl.drop(index="Total").revenue_usd.to_numpy())
     opex = st.opex_by_year(optimized)
-    bars = {t.name: t for t in site.opex_by_year_figure(optimized).data if t.type == "bar"}
-    assert list(bars["Staff"].x) == list(opex.columns)
-    np.testing.assert_array_equal(bars["Colocation"].y, opex.loc["Colocation"].to_numpy())
+    opex_bars = site.opex_by_year_figure(optimized)["layer"][0]
+    assert opex_bars["encoding"]["x"]["sort"] == list(opex.columns)
+    drawn_opex = opex_bars["data"]["values"]
+    assert [v["year"] for v in drawn_opex if v["category"] == "Staff"] == list(opex.columns)
+    np.testing.assert_array_equal(
+        [v["usd"] for v in drawn_opex if v["category"] == "Colocation"], opex.loc["Colocation"]
+    )
+    totals = site.opex_by_year_figure(optimized)["layer"][1]["data"]["values"]  # the label above each bar
+    np.testing.assert_array_equal([v["usd"] for v in totals], opex.loc["Total"])
