@@ -97,8 +97,8 @@ with right, st.container(border=True):
         "KPIs, interactive charts (capex, TCO per GPU-hour, cash flow and payback, IRR against price, debt and "
         "DSCR, opex by year, the node against the OEM default), the P&L, debt and opex tables, the stress test "
         "(tornado, grid, Monte Carlo with where the scenario sits, the ranges with their sources, break-even "
-        "solvers), the node BoM, the networks, every input and every price with its source. About 5 MB (plotly.js "
-        "is inside)."
+        "solvers), the node BoM, the networks, every input and every price with its source. About 1.2 MB (Vega, "
+        "which draws the charts, is inside)."
     )
     st.download_button(
         "⬇ Report (.html)",

@@ -95,7 +95,7 @@ with st.container(border=True, key="overview_headline"):
             col.metric(label, value, help=help_text)
             col.page_link(page, label="Explain →")
 
-# One figure at a time: the browser draws only the open tab's (a plotly figure costs it 0.2–1 s).
+# One chart at a time: the browser draws only the open tab's.
 inputs = scenario_json(result.scenario)
 tabs = [
     ("TCO and the price path", tco_figure, "overview.tco"),

@@ -1,10 +1,9 @@
-"""User text meets plotly and Markdown only through neoplan.plaintext, and shows as typed (issue 23: saved names
-reached the Compare charts unescaped and plotly rendered their ``<a href>`` and ``<span style="fill:url(…)">``).
-The Compare charts are Vega-Lite specs now: Vega draws the names, data values, as plain text."""
+"""User text shows as typed (issue 23: saved names reached the Compare charts unescaped and plotly rendered their
+``<a href>`` and ``<span style="fill:url(…)">``). Markdown meets it only through neoplan.plaintext; the charts are
+Vega-Lite specs, where the names are data values, which Vega draws as plain text."""
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -16,7 +15,7 @@ from vega_support import assert_valid_spec
 
 import neoplan
 from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare_figure, tco_compare_figure
-from neoplan.plaintext import WORD_JOINER, for_markdown, for_plotly
+from neoplan.plaintext import WORD_JOINER, for_markdown
 
 MARKUP = [
     '<a href="http://127.0.0.1:9/a">click</a>',
@@ -26,22 +25,6 @@ MARKUP = [
     "%{x} %{y:.2f} <extra>trace</extra>",
     "AT&T &lt;tag&gt;",
 ]
-PLOTLY_TAG = re.compile(r"<\s*/?\s*(a|span|b|i|br|sub|sup|em|s|u|extra)\b", re.IGNORECASE)
-
-
-@pytest.mark.parametrize("text", MARKUP)
-def test_for_plotly_leaves_no_tag_and_reads_as_typed(text: str) -> None:
-    escaped = for_plotly(text)
-    assert not PLOTLY_TAG.search(escaped)
-    assert not escaped.startswith("$")
-    assert html.unescape(escaped) == text  # plotly turns the entities back into the characters typed
-
-
-@given(st.text(max_size=200))
-def test_for_plotly_round_trips_any_text(text: str) -> None:
-    escaped = for_plotly(text)
-    assert "<" not in escaped and ">" not in escaped
-    assert html.unescape(escaped) == text
 
 
 @given(st.text(max_size=200))

@@ -29,4 +29,4 @@ def drawn_specs(at: Any) -> list[dict[str, Any]]:
 
 def drawn_charts(at: Any) -> int:
     """How many charts an AppTest run drew."""
-    return len(at.get("vega_lite_chart")) + len(at.get("plotly_chart"))
+    return len(at.get("vega_lite_chart"))

@@ -13,6 +13,7 @@ import streamlit as st
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic.fields import FieldInfo
 
+from neoplan.charts.spec import Spec
 from neoplan.export import slug
 from neoplan.formats import parse_number
 from neoplan.scenario import Scenario, field_of
@@ -357,7 +358,7 @@ _MISSING = object()
 
 def lazy_tabs(key: str, labels: list[str]) -> list[Any]:
     """Tabs whose content runs only while open (``st.tabs`` with ``on_change="rerun"``): a page draws the open tab's
-    charts, not every tab's (each chart costs the browser tens to hundreds of milliseconds to draw). Draw a tab's content under
+    charts, not every tab's (each costs the browser tens to hundreds of milliseconds). Draw a tab's content under
     ``if tab.open is not False:`` (``None`` where Streamlit tracks no tab state: then every tab runs). The open tab
     is kept across pages and refreshes (:func:`keep`)."""
     keep(key, labels[0])
@@ -375,7 +376,7 @@ def lazy_expander(label: str, key: str) -> Any:
 
 
 def figure_tabs(
-    key: str, figures: list[tuple[str, Callable[..., Any], str]], *args: Any, inputs: str
+    key: str, figures: list[tuple[str, Callable[..., Spec], str]], *args: Any, inputs: str
 ) -> dict[str, Any]:
     """:func:`lazy_tabs` of one figure each, ``(tab label, build, chart key)``: the open tab's figure is
     ``build(*args)`` (cached on ``inputs``, see :func:`chart`). Returns the tabs by label, for a caption under one."""
@@ -394,17 +395,14 @@ def put(key: str, value: Any) -> None:
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
-def _figure(name: str, inputs: str, _build: Callable[..., Any], _args: tuple[Any, ...]) -> Any:
+def _figure(name: str, inputs: str, _build: Callable[..., Spec], _args: tuple[Any, ...]) -> Spec:
     return _build(*_args)
 
 
-def chart(build: Callable[..., Any], *args: Any, inputs: str, key: str, where: Any = None) -> None:
+def chart(build: Callable[..., Spec], *args: Any, inputs: str, key: str, where: Any = None) -> None:
     """The chart ``build(*args)`` (a Vega-Lite spec, :mod:`neoplan.charts.spec`), cached on ``inputs``: a text that
     fixes every input the chart depends on (usually the scenario's JSON and the options chosen). A rerun that changes
     none of its inputs (another widget, a page revisited) reuses it."""
     name = f"{build.__module__}.{build.__qualname__}"
-    spec = _figure(name, inputs, build, args)
-    if isinstance(spec, dict):  # Streamlit moves a spec's data around: it gets a copy of the cached one
-        (where or st).vega_lite_chart(copy.deepcopy(spec), width="stretch", key=key)
-    else:
-        (where or st).plotly_chart(spec, key=key)
+    spec = _figure(name, inputs, build, args)  # Streamlit moves a spec's data around: it gets a copy
+    (where or st).vega_lite_chart(copy.deepcopy(spec), width="stretch", key=key)

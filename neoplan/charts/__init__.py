@@ -1,7 +1,7 @@
 """Charts drawn from Result only, as Vega-Lite specifications (:mod:`.spec`): no model logic here. One module per
 page family."""
 
-from .base import PALETTE, STYLE, TEMPLATE, capex_figure, figure, node_bom_figure
+from .base import PALETTE, capex_figure, node_bom_figure
 from .spec import Spec
 
-__all__ = ["PALETTE", "STYLE", "TEMPLATE", "Spec", "capex_figure", "figure", "node_bom_figure"]
+__all__ = ["PALETTE", "Spec", "capex_figure", "node_bom_figure"]

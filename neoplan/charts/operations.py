@@ -112,7 +112,8 @@ def lost_time_figure(report: OperationsReport, checkpoint_interval_minutes: floa
     }
     parts["Relaunch, reboot or spare swap"] = max(report.lost_minutes_per_interruption - sum(parts.values()), 0.0)
     colors = [PALETTE["accent"], PALETTE["this"], "#264653", "#f4a261"]
-    values, start = [], 0.0
+    values: list[Spec] = []
+    start = 0.0
     for name, minutes in parts.items():
         text = f"{minutes:,.1f} min"
         values.append(

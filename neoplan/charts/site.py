@@ -243,7 +243,9 @@ def capex_treemap_figure(result: Result) -> Spec:
     capex = result.capex_usd
     total = capex["total"]
     cats = sorted((c for c in CAPEX_LABELS if capex.get(c, 0.0) > 0), key=lambda c: -capex[c])
-    headings, items, rows = [], [], []  # rows: every one in the order drawn
+    headings: list[Spec] = []
+    items: list[Spec] = []
+    rows: list[Spec] = []  # every one in the order drawn
     for cat in cats:
         name = CAPEX_LABELS[cat]
         headings.append(
