@@ -63,6 +63,7 @@ tr.bold td{font-weight:700}tr.flag td{background:#fff4e5}
 .badge.override{background:#ffd8a8}
 .warn{background:#fff4e5;border-left:4px solid #e76f51;padding:8px 12px;margin:8px 0}
 .chart{margin:8px 0 18px;page-break-inside:avoid}
+div.chart.vega-embed{display:block;width:100%}
 .scroll{overflow-x:auto}
 @media print{body{background:#fff}main{padding:0}.chart{break-inside:avoid}th{position:static}}
 """
