@@ -161,8 +161,11 @@ CHART = '[data-testid="stVegaLiteChart"]'
 """A chart on the page (Streamlit's Vega-Lite element)."""
 CHART_DRAWN = CHART + " svg.marks"
 """A chart's drawing: Vega's SVG, there once the chart is drawn."""
-CHARTS_PENDING = f"[...document.querySelectorAll('{CHART}')].some(e => !e.querySelector('svg.marks'))"
-"""JavaScript: true while a chart on the page is not drawn yet."""
+CHARTS_PENDING = (
+    f"[...document.querySelectorAll('{CHART}')].some(e => e.checkVisibility() && !e.querySelector('svg.marks'))"
+)
+"""JavaScript: true while a chart on the page is not drawn yet (one in a tab that is not shown is drawn when the tab
+is opened)."""
 
 
 def settle(tab: Any) -> None:
