@@ -112,7 +112,7 @@ EMBED_OPTIONS = {"actions": {"export": True, "source": False, "compiled": False,
 """vega-embed's options: a PNG/SVG download menu, no editor link (it would leave the offline file)."""
 
 
-@functools.cache
+@functools.cache  # keyed on nothing: the bundle of the installed vl-convert, fixed while the process runs
 def vega_bundle() -> str:
     """Vega, Vega-Lite and vega-embed as one script that sets ``window.vegaEmbed`` (no network; about 0.9 MB)."""
     import vl_convert
