@@ -368,3 +368,13 @@ def test_tornado_of_an_undefined_base_says_so(optimized: neoplan.Result) -> None
     assert not np.isfinite(torn.base["payback_months"])
     spec = stress_charts.tornado_figure(torn, "payback_months")
     assert not _layers(spec, "bar") and "undefined" in _layers(spec, "text")[0]["encoding"]["text"]["value"]
+
+
+def test_tornado_labels_write_a_minus_sign(optimized: neoplan.Result) -> None:
+    """A negative driver value reads "−3.4 %" (U+2212), as every number in the app, never "-3.4 %"."""
+    spec = stress_charts.tornado_figure(stress.tornado(optimized), "equity_irr")
+    labels = [
+        row[layer["encoding"]["text"]["field"]] for layer in _layers(spec, "text") for row in layer["data"]["values"]
+    ]
+    assert labels and not [t for t in labels if t.startswith("-")]
+    assert any(t.startswith("\u2212") for t in labels), labels  # the case has a negative driver value

@@ -53,18 +53,21 @@ MONEY_DECIMALS = {"USD/GPU-h": 2, "USD/kWh": 3}
 
 
 def _value_text(value: float, unit: str) -> str:
-    """A driver value for a label: ``$2.10``, ``65 %``, ``1.20×``, ``6.0 months``."""
+    """A driver value for a label: ``$2.10``, ``65 %``, ``−3.4 %``, ``1.20×``, ``6.0 months`` (a minus sign, not a
+    hyphen, as everywhere in the app)."""
     if unit.startswith("fraction"):
-        return f"{value * 100:.1f} %".replace(".0 %", " %")
-    if unit.startswith("USD/"):
-        return usd_exact(value, MONEY_DECIMALS.get(unit, 0))
-    if unit.startswith("×") or unit == "ratio":
-        return f"{value:.2f}×"
-    if unit == "months":
-        return f"{value:.1f} mo"
-    if unit == "minutes":
-        return f"{value:.0f} min"
-    return f"{value:.3g} {unit}"
+        text = f"{value * 100:.1f} %".replace(".0 %", " %")
+    elif unit.startswith("USD/"):
+        text = usd_exact(value, MONEY_DECIMALS.get(unit, 0))
+    elif unit.startswith("×") or unit == "ratio":
+        text = f"{value:.2f}×"
+    elif unit == "months":
+        text = f"{value:.1f} mo"
+    elif unit == "minutes":
+        text = f"{value:.0f} min"
+    else:
+        text = f"{value:.3g} {unit}"
+    return "\u2212" + text[1:] if text.startswith("-") else text
 
 
 def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> Spec:
