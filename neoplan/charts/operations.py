@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..formats import pct, usd_label
 from .base import PALETTE
-from .site import bar_labels, waterfall
+from .site import labelled_bars, waterfall
 from .spec import Spec, chart, color, data, n, q, rule_x, tip
 
 if TYPE_CHECKING:
@@ -82,19 +82,9 @@ def interruptions_figure(report: OperationsReport) -> Spec:
     y = n("cause", None, sort=labels)
     tooltip = [tip("cause", "cause", kind="nominal"), tip("count", "interruptions a month", ",.2f")]
     x = q("count", "interruptions per month")
-    bars = {
-        "data": data(values),
-        "mark": {"type": "bar"},
-        "encoding": {
-            "y": y,
-            "x": x,
-            "color": color("cause", labels, [CAUSE_COLORS.get(c, PALETTE["oem"]) for c in causes], legend=None),
-            "tooltip": tooltip,
-        },
-    }
+    colour = color("cause", labels, [CAUSE_COLORS.get(c, PALETTE["oem"]) for c in causes], legend=None)
     return chart(
-        bars,
-        *bar_labels(values, y, x, tooltip),
+        *labelled_bars(values, y, x, colour, tooltip),
         title=f"Interruptions a month by cause: {report.interruptions_per_month:,.1f} in all",
         height=300,
     )
@@ -182,19 +172,8 @@ def choices_figure(labels: Sequence[str], delta_npv_usd: Sequence[float | None],
     y = n("alternative", None, sort=[label for label, _ in rows])
     tooltip = [tip("alternative", "alternative", kind="nominal"), tip("usd", "Δ NPV", "$,.0f")]
     x = q("usd", "Δ NPV vs this scenario [USD]", "$,.3~s")
-    bars = {
-        "data": data(values),
-        "mark": {"type": "bar"},
-        "encoding": {
-            "y": y,
-            "x": x,
-            "color": color("sign", ["gain", "loss"], [GAIN, LOSS], legend=None),
-            "tooltip": tooltip,
-        },
-    }
     return chart(
-        bars,
-        *bar_labels(values, y, x, tooltip),
+        *labelled_bars(values, y, x, color("sign", ["gain", "loss"], [GAIN, LOSS], legend=None), tooltip),
         *rule_x(0.0, color="#264653"),
         title=title,
         height=max(260, 60 + 26 * len(rows)),

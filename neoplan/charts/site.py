@@ -121,6 +121,17 @@ def bar_labels(values: Sequence[Spec], y: Spec, x: Spec, tooltip: Sequence[Spec]
     return layers
 
 
+def labelled_bars(values: Sequence[Spec], y: Spec, x: Spec, colour: Spec, tooltip: Sequence[Spec]) -> list[Spec]:
+    """Layers: a horizontal bar per row of ``values`` (rows ``y``, length ``x``, colour channel ``colour``) and its
+    :func:`bar_labels`."""
+    bars = {
+        "data": data(values),
+        "mark": {"type": "bar"},
+        "encoding": {"y": y, "x": x, "color": colour, "tooltip": list(tooltip)},
+    }
+    return [bars, *bar_labels(values, y, x, tooltip)]
+
+
 def _share(fraction: float) -> str:
     """A share of a total to one decimal of a percent, to two below 1 % (``84.9%``, ``0.04%``)."""
     return f"{fraction:.1%}" if fraction >= 0.01 else f"{fraction:.2%}"
@@ -427,17 +438,7 @@ def storage_throughput_figure(result: Result) -> Spec:
     y = n("way", None, sort=["Write", "Read"])
     tooltip = [tip("way", "bandwidth", kind="nominal"), tip("gbs", "GB/s", ",.0f")]
     x = q("gbs", "GB/s", ",.0f")
-    bars = {
-        "data": data(values),
-        "mark": {"type": "bar"},
-        "encoding": {
-            "y": y,
-            "x": x,
-            "color": color("way", ["Read", "Write"], [read, "#264653"], legend=None),
-            "tooltip": tooltip,
-        },
-    }
-    layers = [bars, *bar_labels(values, y, x, tooltip)]
+    layers = labelled_bars(values, y, x, color("way", ["Read", "Write"], [read, "#264653"], legend=None), tooltip)
     if s.target_gbyte_per_s > 0:
         layers += rule_x(
             s.target_gbyte_per_s,

@@ -134,6 +134,14 @@ def _one() -> Spec:
     return {"values": [{}]}
 
 
+def _rule(color: str, dash: bool | Sequence[float], width: float) -> Spec:
+    """A rule mark: solid, dashed (``dash`` True: :data:`DASH`) or in a ``strokeDash`` pattern."""
+    mark: Spec = {"type": "rule", "color": color, "strokeWidth": width}
+    if dash:
+        mark["strokeDash"] = DASH if dash is True else list(dash)
+    return mark
+
+
 def rule_y(
     y: float,
     *,
@@ -145,10 +153,7 @@ def rule_y(
 ) -> list[Spec]:
     """A line across the plot at ``y``, ``text`` at its right end, above it (or ``below``); ``dash`` True for
     :data:`DASH`, or a ``strokeDash`` pattern (:data:`DOT`)."""
-    mark: Spec = {"type": "rule", "color": color, "strokeWidth": width}
-    if dash:
-        mark["strokeDash"] = DASH if dash is True else list(dash)
-    out: list[Spec] = [{"data": _one(), "mark": mark, "encoding": {"y": {"datum": clean(y)}}}]
+    out: list[Spec] = [{"data": _one(), "mark": _rule(color, dash, width), "encoding": {"y": {"datum": clean(y)}}}]
     if text:
         out.append(
             {
@@ -177,10 +182,7 @@ def rule_x(
 ) -> list[Spec]:
     """A line up the plot at ``x``, ``text`` at its top, right of the line (``dy`` moves it down) [px]; ``dash`` as
     for :func:`rule_y`."""
-    mark: Spec = {"type": "rule", "color": color, "strokeWidth": width}
-    if dash:
-        mark["strokeDash"] = DASH if dash is True else list(dash)
-    out: list[Spec] = [{"data": _one(), "mark": mark, "encoding": {"x": {"datum": clean(x)}}}]
+    out: list[Spec] = [{"data": _one(), "mark": _rule(color, dash, width), "encoding": {"x": {"datum": clean(x)}}}]
     if text:
         out.append(
             {
