@@ -1,5 +1,5 @@
 """Command line: ``python -m neoplan evaluate FILE [--json]``, ``stress FILE --draws N --seed S [--json]``,
-``advice FILE [--json]`` (the article's recommendations tested on the scenario, :mod:`neoplan.advice`),
+``advice FILE [--json]`` (the article's recommendations tested on the scenario, :mod:`neoplan.analysis.advice`),
 ``search FILE [--objective K] [--min-dscr X] [--max-capex-usd X] [--top N] [--json]``,
 ``library list|save|show|history|diff|delete`` (:mod:`neoplan.cli_library`) ….
 
@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import cli_library, formats, metrics
-from .errors import DataError
+from .errors import DataError, ScenarioError
+from .inputs.loading import load_scenario
+from .inputs.pricebook import PriceBookError
 from .metrics import METRICS, lookup
 from .model import Result, evaluate
-from .pricebook import PriceBookError
-from .scenario import ScenarioError, load_scenario
 
 EXIT_USAGE = 2
 
@@ -111,7 +111,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 def cmd_advice(args: argparse.Namespace) -> int:
     """``advice FILE [--json]``: each of the article's recommendations, its NPV difference and its flip point."""
-    from . import advice
+    from .analysis import advice
 
     table = advice.recommendations(load_scenario(args.file))
     print(json.dumps(advice.records(table), indent=2, allow_nan=False) if args.json else advice.text_table(table))
@@ -120,9 +120,9 @@ def cmd_advice(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """``report FILE --out DIR``: workbook, HTML report and one CSV per table into DIR; prints the paths."""
+    from .analysis.stress import Settings
     from .export import write_report
     from .files import out_folder
-    from .stress import Settings
 
     try:
         out_folder(args.out)
@@ -163,7 +163,7 @@ def cmd_quote(args: argparse.Namespace) -> int:
 
 def _stress_text(mc: Any, solutions: dict[str, Any]) -> str:
     """A short human-readable summary of a Monte Carlo run and the solvers."""
-    from .stress import METRIC_LABELS
+    from .analysis.stress import METRIC_LABELS
 
     s = mc.summary()
     keys = ("project_irr", "equity_irr", "npv_usd", "equity_moic", "payback_months", "min_dscr")
@@ -194,7 +194,7 @@ def _stress_text(mc: Any, solutions: dict[str, Any]) -> str:
 
 def cmd_stress(args: argparse.Namespace) -> int:
     """``stress FILE --draws N --seed S [--json]``: Monte Carlo percentiles, probabilities and break-even solvers."""
-    from . import stress
+    from .analysis import stress
 
     if not -0.99 < args.target_irr < 10:
         raise UsageError(f"--target-irr must be between -0.99 and 10 (a fraction per year), got {args.target_irr}")
@@ -250,7 +250,7 @@ def _search_text(found: Any, top: int) -> str:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """``search FILE [--objective K] [--min-dscr X] [--max-capex-usd X] [--min-equity-irr X] [--top N] [--json]``."""
-    from .search import search
+    from .analysis.search import search
 
     if args.top < 1:
         raise UsageError(f"--top must be ≥ 1, got {args.top}")

@@ -1,13 +1,14 @@
 """``evaluate``: Scenario + PriceBook → Result, the one entry point of the model.
 
-Order of work: the design (:func:`neoplan.design.design`: node BoM → storage → fabric → management and
+Order of work: the design (:func:`neoplan.design.cluster.design`: node BoM → storage → fabric → management and
 site → capex lines; sized to the power envelope with ``cluster.size_by: power``) → :func:`economics` of that
 design: monthly revenue and opex → cash flows → KPIs.
 
-Where each step lives: the design in :mod:`neoplan.design` over :mod:`neoplan.node`, :mod:`neoplan.storage`,
-:mod:`neoplan.facility`, :mod:`neoplan.fabric`; the monthly engine (revenue, opex, cash flows of n cases) in
-:mod:`neoplan.engine` with opex from :mod:`neoplan.opex`; TCO, NPV and break-even price in :mod:`neoplan.returns`.
-The engine and returns names are re-exported here, so ``from neoplan.model import Drivers`` keeps working.
+Where each step lives: the design in :mod:`neoplan.design.cluster` over :mod:`neoplan.design.node`,
+:mod:`neoplan.design.storage`, :mod:`neoplan.design.facility`, :mod:`neoplan.design.fabric`; the monthly engine
+(revenue, opex, cash flows of n cases) in :mod:`neoplan.finance.engine` with opex from :mod:`neoplan.economics.opex`;
+TCO, NPV and break-even price in :mod:`neoplan.finance.returns`. The engine and returns names are re-exported here, so
+``from neoplan.model import Drivers`` keeps working.
 """
 
 from __future__ import annotations
@@ -19,10 +20,18 @@ from typing import Any
 
 import numpy as np
 
-from . import customers, finance, inference, lender, operations, pricebook, revenue
-from .costs import CAPEX_CATEGORIES, CostLine, total_usd
-from .design import Design, design
-from .engine import (
+from .design.cluster import Design, design
+from .design.costs import CAPEX_CATEGORIES, CostLine, total_usd
+from .design.fabric import FabricDesign
+from .design.facility import FacilityDesign, it_average_kw_at
+from .design.sizing import Envelope
+from .design.storage import StorageDesign
+from .economics import customers, inference, operations, revenue
+from .economics.operations import OperationsReport
+from .errors import ScenarioError
+from .finance import lender
+from .finance import project as finance
+from .finance.engine import (
     COST_OF_REVENUE,
     Cases,
     Drivers,
@@ -32,17 +41,7 @@ from .engine import (
     operating_basis,
     run_cases,
 )
-from .fabric import FabricDesign
-from .facility import FacilityDesign, it_average_kw_at
-from .operations import OperationsReport
-from .pricebook import (
-    BOOK_DATES,
-    Platform,
-    PriceBook,
-    default_rentals,
-    months_apart,
-)
-from .returns import (
+from .finance.returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     KPI_LABELS,
     TCO_CATEGORIES,
@@ -52,9 +51,9 @@ from .returns import (
     project_npv,
     undefined_kpi_warnings,
 )
-from .scenario import Scenario, ScenarioError
-from .sizing import Envelope
-from .storage import StorageDesign
+from .inputs import pricebook
+from .inputs.pricebook import BOOK_DATES, Platform, PriceBook, default_rentals, months_apart
+from .inputs.scenario import Scenario
 from .timebase import MONTHS_PER_YEAR, operating_year_share
 
 MAX_CASES = 200_000
@@ -111,7 +110,7 @@ class Result:
 
     scenario: Scenario
     design: Design
-    """The sized design (:func:`neoplan.design.design`): node, storage, fabric, site and capex lines."""
+    """The sized design (:func:`neoplan.design.cluster.design`): node, storage, fabric, site and capex lines."""
     ops: Operations
     kpis: dict[str, float | None]
     tco_breakdown_usd_per_gpu_hour: dict[str, float]
@@ -119,11 +118,11 @@ class Result:
     basis: OperatingBasis | None = None
     """What :meth:`cases` needs to re-run the monthly engine for other driver values."""
     operations: OperationsReport | None = None
-    """Failures, availability, goodput and delivered performance (:mod:`neoplan.operations`)."""
+    """Failures, availability, goodput and delivered performance (:mod:`neoplan.economics.operations`)."""
     customers: customers.CustomersReport | None = None
-    """Market tier, on-demand premium, churn and the acceptance test (:mod:`neoplan.customers`)."""
+    """Market tier, on-demand premium, churn and the acceptance test (:mod:`neoplan.economics.customers`)."""
     tokens: inference.Terms | None = None
-    """What the cluster sells as tokens: workload, published rate, prices (:mod:`neoplan.inference`)."""
+    """What the cluster sells as tokens: workload, published rate, prices (:mod:`neoplan.economics.inference`)."""
     token_figures: dict[str, float | None] = field(default_factory=dict)
     """Tokens per second per GPU, cost and break-even per million tokens (see :func:`token_figures`)."""
 
@@ -330,13 +329,13 @@ class Result:
 
     def cases(self, drivers: Drivers) -> Cases:
         """Re-run the monthly engine of this design for n cases of the stress drivers (see :func:`run_cases`), at most
-        :data:`MAX_ENGINE_CASES` in one call (``neoplan.stress`` runs more in chunks)."""
+        :data:`MAX_ENGINE_CASES` in one call (``neoplan.analysis.stress`` runs more in chunks)."""
         if self.basis is None:
             raise ValueError("this Result carries no operating basis; build it with neoplan.evaluate")
         if drivers.n > MAX_ENGINE_CASES:
             raise ScenarioError(
-                f"at most {MAX_ENGINE_CASES:,} cases in one engine run, got {drivers.n:,} (neoplan.stress runs more "
-                "in chunks)"
+                f"at most {MAX_ENGINE_CASES:,} cases in one engine run, got {drivers.n:,} "
+                "(neoplan.analysis.stress runs more in chunks)"
             )
         return run_cases(self.scenario, self.basis, drivers)
 
@@ -372,7 +371,7 @@ class Result:
 
     def llcr_by_year(self) -> dict[str, np.ndarray]:
         """LLCR at the start of each 12-month period of operation: ``start_month`` and ``llcr`` (nan where no debt
-        is outstanding; :func:`neoplan.finance.llcr_table`)."""
+        is outstanding; :func:`neoplan.finance.project.llcr_table`)."""
         first = int(np.ceil(self.ops.dates.go_live_month))
         table = finance.llcr_table(self.ops.cash, first)[0]
         return {"start_month": first + MONTHS_PER_YEAR * np.arange(table.size), "llcr": table}
@@ -575,7 +574,7 @@ def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
 
     Raises :class:`ScenarioError` for a design the inputs make impossible (the message names the field): the
     sizing and finance modules raise it where they check an input, and an impossible fabric's
-    :class:`~neoplan.fabric.FabricError` is passed on as one. Any other error is a bug and propagates as is.
+    :class:`~neoplan.design.fabric.FabricError` is passed on as one. Any other error is a bug and propagates as is.
     """
     return economics(design(scenario, book))
 
@@ -591,11 +590,12 @@ class Operating:
     own: operations.Outcome
     tokens: inference.Terms
     customers: customers.Terms
-    """Tier, premium, churn and acceptance at the scenario's own drivers (:mod:`neoplan.customers`)."""
+    """Tier, premium, churn and acceptance at the scenario's own drivers (:mod:`neoplan.economics.customers`)."""
 
 
 def operating(plan: Design) -> Operating:
-    """The :class:`Operating` basis of a sized design (what :func:`economics` and :mod:`neoplan.search` run on)."""
+    """The :class:`Operating` basis of a sized design (what :func:`economics` and :mod:`neoplan.analysis.search` run
+    on)."""
     scenario, platform, storage, site = plan.scenario, plan.platform, plan.storage, plan.facility
     d = revenue.dates(scenario.timeline)
     f = scenario.facility
@@ -689,8 +689,9 @@ def economics(plan: Design) -> Result:
 
 
 def sales_terms(scenario: Scenario, d: revenue.Dates, terms: customers.Terms) -> SalesTerms:
-    """What the price solvers take from the failure model and the customers (:class:`~neoplan.returns.SalesTerms`):
-    GPUs on sale (held-back NVL72 trays excluded), the tier's on-demand premium and the customer losses."""
+    """What the price solvers take from the failure model and the customers
+    (:class:`~neoplan.finance.returns.SalesTerms`): GPUs on sale (held-back NVL72 trays excluded), the tier's on-demand
+    premium and the customer losses."""
     platform = pricebook.default_platforms()[scenario.cluster.gpu_model]
     trays = platform.compute_trays if platform.rack_scale else 1
     held = scenario.cluster.held_back_trays_per_rack if platform.rack_scale else 0
@@ -761,7 +762,7 @@ def token_warnings(tokens: inference.Terms, figures: dict[str, float | None], so
 def _lender_view(
     cf: finance.CashFlows, d: revenue.Dates, min_dscr: float | None, covenant_dscr: float
 ) -> dict[str, float | None]:
-    """LLCR and covenant headroom of one case (``nan`` where undefined; see :mod:`neoplan.finance`)."""
+    """LLCR and covenant headroom of one case (``nan`` where undefined; see :mod:`neoplan.finance.project`)."""
     low = math.nan if min_dscr is None else min_dscr
     return {
         "llcr": float(finance.llcr(cf, int(np.ceil(d.go_live_month)))[0]),
@@ -772,7 +773,7 @@ def _lender_view(
 def _loan_warnings(
     scenario: Scenario, d: revenue.Dates, cf: finance.CashFlows, kpis: dict[str, float | None]
 ) -> list[str]:
-    """Sponsor support, debt left at the horizon, a term past the useful life (:mod:`neoplan.lender`)."""
+    """Sponsor support, debt left at the horizon, a term past the useful life (:mod:`neoplan.finance.lender`)."""
     term_end = int(np.max(cf.debt.first_draw)) + scenario.financing.term_months
     return [
         *lender.sponsor_support_warnings(cf, kpis, scenario.financing.hurdle_rate),

@@ -6,9 +6,10 @@ import streamlit as st
 
 from neoplan import metrics
 from neoplan.charts import node_bom_figure
-from neoplan.platforms import plan_switch
-from neoplan.pricebook import BOOK_DATES, book_differences, default_platforms, default_rentals, price_book
-from neoplan.scenario import NODE_PRESET_LABELS, scenario_json
+from neoplan.inputs.fields import NODE_PRESET_LABELS
+from neoplan.inputs.loading import scenario_json
+from neoplan.inputs.platforms import plan_switch
+from neoplan.inputs.pricebook import BOOK_DATES, book_differences, default_platforms, default_rentals, price_book
 from ui import format as fmt
 from ui import state
 from ui.format import plain
@@ -20,7 +21,8 @@ NOTE_KEY = "compute_node.platform_note"
 
 
 def _switch_platform() -> None:
-    """Move the plan to the chosen platform with its defaults (neoplan.platforms), keeping the user's own values."""
+    """Move the plan to the chosen platform with its defaults (neoplan.inputs.platforms), keeping the user's own
+    values."""
     key = st.session_state[PLATFORM_KEY]
     before = get_scenario()
     switch = plan_switch(before.model_dump(mode="json"), key, baseline=state.baseline())

@@ -10,8 +10,10 @@ from functools import partial
 
 import streamlit as st
 
-from neoplan import Result, export, stress
-from neoplan.scenario import Scenario, scenario_json
+from neoplan import Result, export
+from neoplan.analysis import stress
+from neoplan.inputs.loading import scenario_json
+from neoplan.inputs.scenario import Scenario
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import scenario_downloads

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from neoplan import finance, metrics
+from neoplan import metrics
 from neoplan.charts.finance import debt_figure, timeline_figure
-from neoplan.scenario import scenario_json
-from neoplan.statements import COVER_LABELS, DEBT_LABELS, cover_by_year, debt_by_month, debt_by_year
+from neoplan.finance import project as finance
+from neoplan.finance.statements import COVER_LABELS, DEBT_LABELS, cover_by_year, debt_by_month, debt_by_year
+from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import compact_metrics, field_input, figure_tabs, lazy_expander, metric_cards

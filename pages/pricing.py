@@ -7,12 +7,14 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from neoplan import formats, inference, market, metrics, revenue
+from neoplan import formats, metrics
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
+from neoplan.economics import inference, market, revenue
 from neoplan.errors import ScenarioError
+from neoplan.inputs.loading import scenario_json
+from neoplan.inputs.pricebook import CONTRACT_LABELS, assumed, rental_contracts
+from neoplan.inputs.scenario import Scenario
 from neoplan.model import Result
-from neoplan.pricebook import CONTRACT_LABELS, assumed, rental_contracts
-from neoplan.scenario import Scenario, scenario_json
 from ui.format import plain
 from ui.state import WIDGET_PREFIX, evaluate_current, evaluate_scenario, get_scenario, update_field
 from ui.widgets import field_info, field_input, figure_tabs, lazy_expander, metric_cards

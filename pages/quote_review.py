@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from neoplan.charts.quote import findings_figure, quote_vs_recommended_figure
+from neoplan.errors import ScenarioError
 from neoplan.library import LibraryError
 from neoplan.limits import QUOTE_FILE_MB, size_text
 from neoplan.quote import (
@@ -39,7 +40,6 @@ from neoplan.quote import (
     to_csv_bytes,
     to_xlsx_bytes,
 )
-from neoplan.scenario import ScenarioError
 from ui import format as fmt
 from ui.state import get_library, set_scenario
 from ui.widgets import NUMBER_ERRORS, lazy_expander, number_field

@@ -7,8 +7,8 @@ import streamlit as st
 
 from neoplan import metrics
 from neoplan.charts.finance import cash_flow_figure, margin_figure, tco_figure
-from neoplan.scenario import scenario_json
-from neoplan.statements import PNL_BOLD, PNL_LABELS, pnl_by_year
+from neoplan.finance.statements import PNL_BOLD, PNL_LABELS, pnl_by_year
+from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import figure_tabs, metric_cards

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from neoplan.errors import ScenarioError
 from neoplan.formats import when
-from neoplan.scenario import ScenarioError
 from neoplan.store import MAX_MESSAGE_CHARS, Conflict, Entry
 from neoplan.store.share import SHARE_DAYS
 from neoplan.store.versions import input_changes, kpi_deltas

@@ -15,9 +15,9 @@ from neoplan.charts.site import (
     power_figure,
     storage_throughput_figure,
 )
-from neoplan.scenario import scenario_json
-from neoplan.statements import capex_by_category, opex_by_year
-from neoplan.storage import default_storage_catalogue
+from neoplan.design.storage import default_storage_catalogue
+from neoplan.finance.statements import capex_by_category, opex_by_year
+from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current
 from ui.widgets import chart, compact_metrics, field_input, lazy_expander, lazy_tabs

@@ -10,11 +10,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from neoplan import metrics, stress
+from neoplan import metrics
+from neoplan.analysis import stress
 from neoplan.charts.stress import cdf_figure, grid_figure, histogram_figure, tornado_figure
+from neoplan.errors import ScenarioError
 from neoplan.formats import parse_number
+from neoplan.inputs.loading import scenario_json
 from neoplan.model import Result
-from neoplan.scenario import ScenarioError, scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario, page_state, save_page_state
 from ui.widgets import (

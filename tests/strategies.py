@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from neoplan.pricebook import default_price_book
+from neoplan.inputs.pricebook import default_price_book
 
 PRESETS = ("reference", "optimized")
 NODE_PRESETS = ("oem_default", "optimized")
@@ -309,7 +309,7 @@ def _annotation_models(annotation: Any) -> list[Any]:
 @lru_cache(maxsize=1)
 def field_paths() -> list[tuple[tuple[str, ...], Any]]:
     """(path, FieldInfo) of every leaf field of a scenario, sections and sub-sections walked."""
-    from neoplan.scenario import Scenario
+    from neoplan.inputs.scenario import Scenario
 
     out: list[tuple[tuple[str, ...], Any]] = []
 

@@ -1,5 +1,5 @@
-"""The article's recommendations tested on a scenario (neoplan.advice): the table, the verdicts under the sourced
-defaults, flip points that really tie the two designs, the CLI."""
+"""The article's recommendations tested on a scenario (neoplan.analysis.advice): the table, the verdicts under the
+sourced defaults, flip points that really tie the two designs, the CLI."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from functools import lru_cache
 import pytest
 
 import neoplan
-from neoplan import advice
+from neoplan.analysis import advice
 from neoplan.cli import main
-from neoplan.scenario import deep_merge, scenario_from_dict
+from neoplan.inputs.loading import scenario_from_dict
+from neoplan.inputs.presets import deep_merge
 
 ARTICLE = (
     "nics",

@@ -9,9 +9,9 @@ from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
 import neoplan
-from neoplan import market
-from neoplan.alerts import alerts, covenant_breach, negative_npv
+from neoplan.analysis.alerts import alerts, covenant_breach, negative_npv
 from neoplan.charts.finance import tco_figure
+from neoplan.economics import market
 from neoplan.formats import pct, ratio, usd, usd_per_gpu_hour
 
 pytestmark = pytest.mark.usefixtures("run_like_the_server")

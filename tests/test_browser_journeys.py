@@ -30,11 +30,11 @@ from browser_support import (
 )
 
 import neoplan
-from neoplan import market
+from neoplan.economics import market
 from neoplan.formats import pct, usd, usd_exact
+from neoplan.inputs.platforms import platform_defaults
 from neoplan.library import Library
 from neoplan.limits import QUOTE_FILE_MB, SCENARIO_FILE_MB
-from neoplan.platforms import platform_defaults
 
 pytestmark = pytest.mark.browser
 

@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 from openpyxl import Workbook, load_workbook
 from vega_support import assert_valid_spec
 
-from neoplan import evaluate, load_scenario, stress
+from neoplan import evaluate, load_scenario
 from neoplan import export as ex
+from neoplan.analysis import stress
 from neoplan.charts.finance import pnl_by_year
 from neoplan.cli import main
 

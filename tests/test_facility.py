@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from neoplan.costs import total_usd
-from neoplan.facility import (
+from neoplan.design.costs import total_usd
+from neoplan.design.facility import (
     BUSY_POWER_SHARE,
     HOURS_PER_YEAR,
     IDLE_POWER_SHARE,
@@ -19,10 +19,12 @@ from neoplan.facility import (
     node_average_kw,
     rack_power_warning,
 )
-from neoplan.node import node_price_usd
-from neoplan.pricebook import default_platforms, default_price_book
-from neoplan.scenario import Facility, Scenario, load_scenario
-from neoplan.storage import design_storage
+from neoplan.design.node import node_price_usd
+from neoplan.design.storage import design_storage
+from neoplan.inputs.hardware import Facility
+from neoplan.inputs.loading import load_scenario
+from neoplan.inputs.pricebook import default_platforms, default_price_book
+from neoplan.inputs.scenario import Scenario
 
 BOOK = default_price_book()
 H100 = default_platforms()["h100-sxm"]

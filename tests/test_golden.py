@@ -93,7 +93,7 @@ from typing import Any
 import pytest
 
 from neoplan.cli import main
-from neoplan.scenario import preset_names
+from neoplan.inputs.presets import preset_names
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PRESETS = ("b200_1024", "gb200_nvl72_18rack", "h100_2048", "h100_256", "h200_1024", "optimized", "reference")

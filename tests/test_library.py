@@ -19,8 +19,9 @@ import sqlalchemy as sa
 from alembic import command
 
 import neoplan
+from neoplan.errors import ScenarioError
+from neoplan.inputs.presets import preset_names
 from neoplan.library import Draft, Library, LibraryError, check_name, default_path
-from neoplan.scenario import ScenarioError, preset_names
 from neoplan.store import backend, default_url, migrate, redact
 from neoplan.store.library import close_store
 from neoplan.store.migrate import head

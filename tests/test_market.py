@@ -1,5 +1,5 @@
-"""Contract prices by term and the price path by generation (neoplan.market): reference values from the data rows,
-the path's conventions, the averages the stress driver uses, and one source of truth for the presets' prices."""
+"""Contract prices by term and the price path by generation (neoplan.economics.market): reference values from the data
+rows, the path's conventions, the averages the stress driver uses, and one source of truth for the presets' prices."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan import market, pricebook, revenue
+from neoplan.economics import market, revenue
+from neoplan.economics.market import PricePath
 from neoplan.errors import DataError
-from neoplan.market import PricePath
-from neoplan.scenario import preset_names
+from neoplan.inputs import pricebook
+from neoplan.inputs.presets import preset_names
 
 ROWS = pricebook.rental_contracts()
 

@@ -72,7 +72,7 @@ def _module_and_attrs(dotted: str) -> list[Any]:
 
 
 def test_keys_are_unique_and_every_capex_category_has_one() -> None:
-    from neoplan.costs import CAPEX_CATEGORIES
+    from neoplan.design.costs import CAPEX_CATEGORIES
 
     assert len(METRICS) == len(metrics._METRICS)
     assert {f"capex_usd.{c}" for c in CAPEX_CATEGORIES} <= set(METRICS)
@@ -80,7 +80,7 @@ def test_keys_are_unique_and_every_capex_category_has_one() -> None:
 
 def test_capex_categories_are_named_as_in_the_statements() -> None:
     """The capex figures are named after the categories (data/categories.csv, as the statements name them)."""
-    from neoplan.statements import CAPEX_LABELS
+    from neoplan.finance.statements import CAPEX_LABELS
 
     assert {k: METRICS[f"capex_usd.{k}"].label for k in CAPEX_LABELS} == {
         k: f"{name} capex" for k, name in CAPEX_LABELS.items()

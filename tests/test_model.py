@@ -12,10 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan import design, finance, model, residual, storage
-from neoplan.costs import CAPEX_CATEGORIES
+from neoplan import model
+from neoplan.design import cluster as design
+from neoplan.design import storage
+from neoplan.design.costs import CAPEX_CATEGORIES
+from neoplan.economics import residual
+from neoplan.errors import ScenarioError
+from neoplan.finance import project as finance
 from neoplan.model import KPI_LABELS, undefined_kpi_warnings
-from neoplan.scenario import ScenarioError
 
 
 @pytest.fixture(scope="module")
@@ -366,7 +370,8 @@ def test_inputs_the_design_cannot_meet_raise_one_scenario_error(sections: dict, 
 
 
 def test_one_input_error_type_everywhere() -> None:
-    from neoplan import errors, library, scenario
+    from neoplan import errors, library
+    from neoplan.inputs import scenario
 
     assert scenario.ScenarioError is errors.ScenarioError is neoplan.ScenarioError
     assert issubclass(library.LibraryError, errors.ScenarioError) and issubclass(errors.ScenarioError, ValueError)
@@ -381,7 +386,7 @@ def test_one_input_error_type_everywhere() -> None:
 
 
 def test_stress_shows_a_bug_as_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
-    from neoplan import stress
+    from neoplan.analysis import stress
 
     result = neoplan.evaluate(neoplan.load_scenario("optimized"))
 
@@ -395,7 +400,7 @@ def test_stress_shows_a_bug_as_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_moved_names_still_import_from_model() -> None:
-    from neoplan import engine, returns
+    from neoplan.finance import engine, returns
 
     for name in ("Drivers", "OperatingBasis", "Cases", "run_cases", "operating_basis", "capex_payments"):
         assert getattr(model, name) is getattr(engine, name)
@@ -410,7 +415,7 @@ def test_unknown_price_key_is_a_scenario_error() -> None:
 
 @pytest.mark.parametrize("value", [1e300, -1.0, float("nan"), float("inf"), True, "1"])
 def test_price_book_overrides_are_bounded(value: object) -> None:
-    from neoplan.pricebook import PriceBookError, default_price_book
+    from neoplan.inputs.pricebook import PriceBookError, default_price_book
 
     with pytest.raises(PriceBookError, match=r"prices\.cpu_mid must be between 0 and 10,000,000"):
         default_price_book().with_overrides({"cpu_mid": value})  # type: ignore[dict-item]

@@ -25,7 +25,7 @@ from streamlit.testing.v1 import AppTest
 
 import neoplan
 from neoplan.formats import parse_number
-from neoplan.scenario import Scenario
+from neoplan.inputs.scenario import Scenario
 from ui.state import SCENARIO
 from ui.widgets import is_fraction
 

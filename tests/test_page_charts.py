@@ -12,11 +12,11 @@ import pytest
 from vega_support import assert_valid_spec
 
 import neoplan
-from neoplan import stress
+from neoplan.analysis import stress
 from neoplan.charts import base, compare, finance, network, site, spec
 from neoplan.charts import quote as quote_charts
 from neoplan.charts import stress as stress_charts
-from neoplan.fabric import design_options, topology_picture
+from neoplan.design.fabric import design_options, topology_picture
 from neoplan.quote import read_quote_file, review_quote
 
 ROOT = Path(__file__).resolve().parent.parent

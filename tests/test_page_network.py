@@ -12,7 +12,7 @@ from vega_support import drawn_charts
 import neoplan
 from neoplan.charts import network
 from neoplan.charts.base import PALETTE
-from neoplan.fabric import backend_lines, design_options, topology_picture, total_usd
+from neoplan.design.fabric import backend_lines, design_options, topology_picture, total_usd
 from neoplan.formats import pct
 
 PAGE = page_path("network")

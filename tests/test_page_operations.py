@@ -18,7 +18,7 @@ import neoplan
 from neoplan import metrics
 from neoplan.charts import operations as charts
 from neoplan.charts.spec import CONFIG
-from neoplan.operations import breakeven_performance_loss
+from neoplan.economics.operations import breakeven_performance_loss
 from ui.state import SCENARIO
 
 PAGE = page_path("operations")
@@ -236,7 +236,7 @@ def test_charts_draw_the_reports_numbers(optimized: neoplan.Result) -> None:
 
 
 def test_advice_tab_shows_each_recommendation_with_the_models_npv_difference(optimized: neoplan.Result) -> None:
-    from neoplan.advice import recommendations
+    from neoplan.analysis.advice import recommendations
 
     at = _page("The article's advice")
     assert not at.exception and not at.error, [e.value for e in at.error]

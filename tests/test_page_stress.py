@@ -13,10 +13,10 @@ from test_user_text import shown  # Markdown as it reads on screen
 from vega_support import drawn_charts, drawn_specs
 
 import neoplan
-from neoplan import stress
+from neoplan.analysis import stress
 from neoplan.charts import stress as stress_charts
 from neoplan.formats import parse_number
-from neoplan.scenario import scenario_json
+from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
 
 PAGE = page_path("stress_test")

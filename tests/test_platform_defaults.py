@@ -11,8 +11,9 @@ from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
 import neoplan
-from neoplan.datafile import read_numbered
-from neoplan.platforms import (
+from neoplan.errors import ScenarioError
+from neoplan.inputs.datafile import read_numbered
+from neoplan.inputs.platforms import (
     DEFAULTS_FILE,
     FIELDS,
     DefaultRow,
@@ -21,8 +22,7 @@ from neoplan.platforms import (
     plan_switch,
     platform_defaults,
 )
-from neoplan.pricebook import default_platforms, default_rentals
-from neoplan.scenario import ScenarioError
+from neoplan.inputs.pricebook import default_platforms, default_rentals
 from ui.state import SCENARIO
 
 pytestmark = pytest.mark.usefixtures("run_like_the_server")

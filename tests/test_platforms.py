@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
+from neoplan.design.facility import effective_servers_per_rack
+from neoplan.design.node import backend_nics_per_node
 from neoplan.errors import DataError, ScenarioError
-from neoplan.facility import effective_servers_per_rack
-from neoplan.node import backend_nics_per_node
-from neoplan.pricebook import (
+from neoplan.inputs.hardware import Fabric, Facility
+from neoplan.inputs.pricebook import (
     BOOK_DATES,
     PriceBookError,
     book_differences,
@@ -24,7 +25,6 @@ from neoplan.pricebook import (
     price_book,
     read_price_book,
 )
-from neoplan.scenario import Fabric, Facility
 
 ROOT = Path(__file__).resolve().parent.parent
 PLATFORMS = default_platforms()

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import neoplan
 from neoplan.cli import main
-from neoplan.pricebook import default_price_book, price_book
+from neoplan.inputs.pricebook import default_price_book, price_book
 from neoplan.quote import (
     FINDINGS,
     MAX_QUOTE_BYTES,

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan import finance, returns
+from neoplan.finance import project as finance
+from neoplan.finance import returns
 
 
 def _direct_npv(

@@ -1,4 +1,4 @@
-"""Design search (:mod:`neoplan.search`): every design built and financed, ranked, constraints kept."""
+"""Design search (:mod:`neoplan.analysis.search`): every design built and financed, ranked, constraints kept."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import math
 import pytest
 
 import neoplan
-from neoplan import profiles
+from neoplan.analysis.search import COLUMNS, Space, search
 from neoplan.cli import main
-from neoplan.scenario import ScenarioError, describe
-from neoplan.search import COLUMNS, Space, search
+from neoplan.errors import ScenarioError
+from neoplan.inputs import profiles
+from neoplan.inputs.scenario import describe
 
 REQUIRED = (
     "gpu_model",
@@ -162,8 +163,8 @@ def test_cli_search_bad_input_exits_2_with_one_line(
 
 
 def test_every_platform_has_a_sourced_profile_whose_racks_feed_their_servers() -> None:
-    from neoplan.platforms import default_table
-    from neoplan.pricebook import default_platforms
+    from neoplan.inputs.platforms import default_table
+    from neoplan.inputs.pricebook import default_platforms
 
     shown = default_table()  # data/platform_defaults.csv: the one table the search's platform moves read
     assert set(shown) == set(default_platforms())

@@ -1,5 +1,5 @@
-"""Financial statements (neoplan.statements): the yearly P&L adds up to the monthly accounts, the debt balance rolls
-forward, labels cover every category, and reference values of the optimized preset."""
+"""Financial statements (neoplan.finance.statements): the yearly P&L adds up to the monthly accounts, the debt balance
+rolls forward, labels cover every category, and reference values of the optimized preset."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 import neoplan
-from neoplan import statements as st
-from neoplan.costs import CAPEX_CATEGORIES
-from neoplan.opex import OPEX_CATEGORIES
+from neoplan.design.costs import CAPEX_CATEGORIES
+from neoplan.economics.opex import OPEX_CATEGORIES
+from neoplan.finance import statements as st
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 VARIANTS: dict[str, Any] = {

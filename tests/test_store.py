@@ -13,7 +13,7 @@ from store_support import BACKENDS, database
 
 import neoplan
 from neoplan import metrics
-from neoplan.scenario import ScenarioError
+from neoplan.errors import ScenarioError
 from neoplan.store import LOCAL, Conflict, Draft, DraftTaken, Library, ShareError, User
 from neoplan.store import share as share_mod
 

@@ -20,9 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as hst
 
 import neoplan
-from neoplan import residual, stress
+from neoplan.analysis import stress
+from neoplan.analysis.stress import drivers as stress_drivers
 from neoplan.cli import main
-from neoplan.scenario import ScenarioError
+from neoplan.economics import residual
+from neoplan.errors import ScenarioError
 
 ROOT = Path(__file__).resolve().parent.parent
 KPIS = (
@@ -301,7 +303,7 @@ def test_same_seed_same_result_other_seed_other_result(opt: neoplan.Result) -> N
 
 def test_chunking_changes_no_result_beyond_rounding(opt: neoplan.Result, monkeypatch: pytest.MonkeyPatch) -> None:
     whole = stress.monte_carlo(opt, draws=250, seed=5)
-    monkeypatch.setattr(stress, "MC_CHUNK", 37)
+    monkeypatch.setattr(stress_drivers, "MC_CHUNK", 37)
     seen: list[int] = []
     chunked = stress.monte_carlo(opt, draws=250, seed=5, progress=lambda done, total: seen.append(done))
     assert seen[-1] == 250 and len(seen) == 7
@@ -310,7 +312,7 @@ def test_chunking_changes_no_result_beyond_rounding(opt: neoplan.Result, monkeyp
 
 
 def test_threads_never_change_a_result(opt: neoplan.Result, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stress, "MC_CHUNK", 64)
+    monkeypatch.setattr(stress_drivers, "MC_CHUNK", 64)
     one = stress.monte_carlo(opt, draws=400, seed=8, workers=1)
     many = stress.monte_carlo(opt, draws=400, seed=8, workers=4)
     for key in stress.METRICS:
@@ -496,7 +498,7 @@ def test_the_residual_range_is_the_resale_curves_band(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ["optimized", "gb200_nvl72_18rack"])
 def test_market_ranges_are_the_curves_and_contracts_low_and_high(preset: str) -> None:
-    from neoplan import market, revenue
+    from neoplan.economics import market, revenue
 
     scenario = neoplan.load_scenario(preset)
     ranges, base = stress.default_ranges(scenario), stress.base_values(scenario)

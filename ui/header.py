@@ -13,8 +13,12 @@ from typing import Any
 import streamlit as st
 
 import neoplan
+from neoplan.errors import ScenarioError
+from neoplan.inputs.fields import MAX_FILE_BYTES
+from neoplan.inputs.loading import parse_scenario
+from neoplan.inputs.platform_switch import platform_defaults_note
+from neoplan.inputs.scenario import describe
 from neoplan.limits import SCENARIO_FILE_MB, size_text
-from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, describe, parse_scenario, platform_defaults_note
 from neoplan.store import MAX_MESSAGE_CHARS, Conflict
 from ui import auth, state
 from ui.format import plain
@@ -193,7 +197,7 @@ def conflict() -> None:
 
 def details() -> None:
     """Name and description of the open scenario, editable; an empty description is generated from the plan
-    (:func:`neoplan.scenario.describe`) and stays true as the plan changes."""
+    (:func:`neoplan.inputs.scenario.describe`) and stays true as the plan changes."""
     scenario = state.get_scenario()
     generation = state.generation()
     with st.popover("Details", help="Name and description of the open scenario."):

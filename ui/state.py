@@ -35,7 +35,9 @@ from typing import Any
 import streamlit as st
 
 import neoplan
-from neoplan.scenario import Scenario, ScenarioError, scenario_from_dict, scenario_json
+from neoplan.errors import ScenarioError
+from neoplan.inputs.loading import scenario_from_dict, scenario_json
+from neoplan.inputs.scenario import Scenario
 from neoplan.store import Draft, DraftTaken, Library, LibraryError, Saved, ShareError, Store, default_url, open_store
 from neoplan.store.versions import input_changes
 from ui import auth

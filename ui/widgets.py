@@ -16,7 +16,7 @@ from pydantic.fields import FieldInfo
 from neoplan.charts.spec import Spec
 from neoplan.export import slug
 from neoplan.formats import parse_number
-from neoplan.scenario import Scenario, field_of
+from neoplan.inputs.scenario import Scenario, field_of
 
 from .format import plain
 from .state import WIDGET_PREFIX, field_errors, get_scenario, page_state, save_page_state, update_field

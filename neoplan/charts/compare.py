@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..categories import CAPEX_CATEGORIES, CAPEX_LABELS
+from ..inputs.categories import CAPEX_CATEGORIES, CAPEX_LABELS
 from . import site
 from .base import PALETTE
 from .finance import TCO_COLORS

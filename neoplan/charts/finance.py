@@ -2,9 +2,9 @@
 only draw.
 
 Each figure is drawn from a :class:`~neoplan.model.Result` (its arrays, KPIs and ``returns_vs_price``) and the
-statements of :mod:`neoplan.statements` (P&L by project year, debt schedule); no roll-ups or model logic here.
+statements of :mod:`neoplan.finance.statements` (P&L by project year, debt schedule); no roll-ups or model logic here.
 Months count from the purchase order (month 0); project year 1 = months 0–11, so construction falls in year 1
-(:mod:`neoplan.statements` says what "year" means). Money in USD, rates as fractions.
+(:mod:`neoplan.finance.statements` says what "year" means). Money in USD, rates as fractions.
 
 The statements and their labels used to live here; they are re-exported for old imports.
 """
@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..formats import usd_exact
-from ..statements import (  # re-exported: the statements lived here before neoplan.statements
+from ..finance.statements import (
     DEBT_LABELS,
     PNL_BOLD,
     PNL_LABELS,
@@ -28,6 +27,7 @@ from ..statements import (  # re-exported: the statements lived here before neop
     pnl_by_year,
     year_labels,
 )
+from ..formats import usd_exact
 from .base import PALETTE
 from .spec import DOT, Spec, band_x, chart, clean, color, data, n, q, rows, rule_x, rule_y, stack, tip
 
@@ -535,7 +535,7 @@ def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> Spec:
     """Gross and EBITDA margin per project year (lines, left axis), revenue bars behind them (right axis)
     [fraction, USD].
 
-    ``pnl`` is the result's :func:`~neoplan.statements.pnl_by_year` (computed when not given).
+    ``pnl`` is the result's :func:`~neoplan.finance.statements.pnl_by_year` (computed when not given).
     """
     pnl = (pnl_by_year(result) if pnl is None else pnl).drop(index="Total")
     years = [str(y) for y in pnl.index]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..fabric import DesignOption
+from ..design.fabric import DesignOption
 from ..formats import pct
 from .base import PALETTE
 from .spec import Spec, chart, color, data, n, q, tip

@@ -1,6 +1,6 @@
 """Operations page figures: where sellable GPU-hours go, what interrupts jobs, what an interruption costs, and the
 effect of each operating or design choice on NPV, as Vega-Lite specifications (:mod:`neoplan.charts.spec`). They
-only draw: every value comes from the model's :class:`~neoplan.operations.OperationsReport` or from evaluated
+only draw: every value comes from the model's :class:`~neoplan.economics.operations.OperationsReport` or from evaluated
 variants."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from .site import labelled_bars, waterfall
 from .spec import Spec, chart, color, data, n, q, rule_x, tip
 
 if TYPE_CHECKING:
-    from ..operations import OperationsReport
+    from ..economics.operations import OperationsReport
 
 CAUSE_LABELS = {
     "gpu": "GPU",

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..categories import QUOTE_LABELS
 from ..formats import usd_label
+from ..inputs.categories import QUOTE_LABELS
 from .base import PALETTE
 from .spec import Spec, chart, color, data, n, q, tip
 

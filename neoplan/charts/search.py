@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .spec import Spec, chart, color, data, n, q, tip
 
 if TYPE_CHECKING:
-    from ..search import SearchResult
+    from ..analysis.search import SearchResult
 
 PLATFORM_COLORS = {
     "h100-sxm": "#b0b7c3",

@@ -1,7 +1,7 @@
 """Figures of the Storage & site page: capex breakdown, yearly opex, power, storage bandwidth; they only draw.
 
 Each figure is a Vega-Lite specification (:mod:`neoplan.charts.spec`) drawn from a :class:`~neoplan.model.Result`
-and the statements of :mod:`neoplan.statements` (capex by category, opex by operating year); nothing here sizes,
+and the statements of :mod:`neoplan.finance.statements` (capex by category, opex by operating year); nothing here sizes,
 prices or rolls anything up.
 The capex and opex tables and their labels used to live here; they are re-exported for old imports.
 """
@@ -13,8 +13,8 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..finance.statements import CAPEX_LABELS, OPEX_LABELS, TOTAL, capex_by_category, operating_years, opex_by_year
 from ..formats import usd_exact, usd_label
-from ..statements import CAPEX_LABELS, OPEX_LABELS, TOTAL, capex_by_category, operating_years, opex_by_year
 from .base import PALETTE
 from .spec import Spec, chart, color, data, n, q, rule_x, tip
 
@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     from ..model import Result
 
 capex_category_table = capex_by_category
-"""Old name of :func:`neoplan.statements.capex_by_category`."""
+"""Old name of :func:`neoplan.finance.statements.capex_by_category`."""
 opex_by_year_table = opex_by_year
-"""Old name of :func:`neoplan.statements.opex_by_year`."""
+"""Old name of :func:`neoplan.finance.statements.opex_by_year`."""
 
 __all__ = [
     "CAPEX_LABELS",
@@ -338,7 +338,7 @@ def capex_treemap_figure(result: Result) -> Spec:
 
 def opex_by_year_figure(result: Result) -> Spec:
     """Opex per operating year, stacked by category [USD/year], each year's total above its bar; a short last year
-    is labelled with its months (the column labels of :func:`~neoplan.statements.opex_by_year`)."""
+    is labelled with its months (the column labels of :func:`~neoplan.finance.statements.opex_by_year`)."""
     table = opex_by_year(result)
     years = [str(label) for label in table.columns]
     cats = [(cat, name) for cat, name in OPEX_LABELS.items() if any(v > 0 for v in table.loc[name].tolist())]

@@ -1,4 +1,4 @@
-"""Figures of the Stress test page, drawn from the results of :mod:`neoplan.stress` only (no model logic).
+"""Figures of the Stress test page, drawn from the results of :mod:`neoplan.analysis.stress` only (no model logic).
 
 Metrics keep the model's units: IRRs and shares as fractions (axes formatted as percent), NPV in
 USD, payback in months, DSCR and MOIC as ratios.
@@ -16,7 +16,7 @@ from .base import PALETTE
 from .spec import DASH, DOT, Spec, chart, clean, color, data, n, q, rows, rule_x, tip
 
 if TYPE_CHECKING:
-    from ..stress import Grid, MonteCarlo, Tornado
+    from ..analysis.stress import Grid, MonteCarlo, Tornado
 
 LOW, HIGH, BREAKEVEN = "#e76f51", "#2a9d8f", "#264653"
 PERCENTILE_COLORS = {"p10": "#e76f51", "p50": "#264653", "p90": "#2a9d8f"}
@@ -73,7 +73,7 @@ def _value_text(value: float, unit: str) -> str:
 def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> Spec:
     """Change of ``metric`` with each driver at its low and its high value, biggest swing on top: bars from the
     scenario's value to the value with the driver moved, labelled with the driver's value (Vega-Lite spec)."""
-    from ..stress import DRIVERS
+    from ..analysis.stress import DRIVERS
 
     records = tornado.records(metric)  # Vega-Lite draws the first category on top: largest swing first
     title, tick, hover = METRIC_AXIS[metric]
@@ -171,7 +171,7 @@ def _metric_text(value: float, metric: str) -> str:
 
 def _axis(driver: str) -> tuple[str, str, str]:
     """A driver's axis: (label, title with unit, d3 format of its ticks and tooltip values)."""
-    from ..stress import DRIVERS
+    from ..analysis.stress import DRIVERS
 
     spec = DRIVERS[driver]
     unit = UNIT_TITLE.get(spec.unit, spec.unit)

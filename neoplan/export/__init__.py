@@ -3,7 +3,7 @@
 One module per job: :mod:`.sheets` builds the tidy tables every export is made of (:func:`tables`,
 :func:`stress_tables`), so the workbook (:mod:`.workbook`), the CSVs (:mod:`.csv`) and the report (:mod:`.report`)
 never disagree; this package re-exports their public names and writes all three (:func:`write_report`). The stress
-test (:mod:`neoplan.stress`: tornado, grid, Monte Carlo, solvers) is run once per export with the settings the
+test (:mod:`neoplan.analysis.stress`: tornado, grid, Monte Carlo, solvers) is run once per export with the settings the
 user ran on the Stress test page, or default settings with seed 0, and fills the workbook's last four sheets and
 the report's stress section. Values only: no spreadsheet formulas. Money in nominal USD, rates as fractions
 (shown as percent), time in months from the purchase order unless a table says otherwise.
@@ -96,8 +96,8 @@ from .workbook import (
 )
 
 if TYPE_CHECKING:
+    from ..analysis.stress import Settings
     from ..model import Result
-    from ..stress import Settings
 
 __all__ = [
     "COLUMN_CLASSES",

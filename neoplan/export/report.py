@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .. import formats, metrics
-from ..statements import DEBT_LABELS, PNL_BOLD, PNL_LABELS, PROJECT_YEAR_NOTE
+from ..finance.statements import DEBT_LABELS, PNL_BOLD, PNL_LABELS, PROJECT_YEAR_NOTE
 from .sheets import (
     driver_kind,
     finite_number,
@@ -33,9 +33,9 @@ from .sheets import (
 )
 
 if TYPE_CHECKING:
+    from ..analysis.stress import StressRun
     from ..charts.spec import Spec
     from ..model import Result
-    from ..stress import StressRun
 
 REPORT_KPIS = metrics.HEADLINE
 """Headline KPI cards of the report: keys of :data:`neoplan.metrics.METRICS` (label, format, definition)."""

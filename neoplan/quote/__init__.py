@@ -84,10 +84,7 @@ from .codes import (
     RAM_GB_PER_SERVER_RECOMMENDED,
     UFM_REQUIRED_ABOVE_GPUS,
 )
-from .compare import (
-    ComparisonRow,
-    compare,
-)
+from .compare import ComparisonRow, compare
 from .corrections import (
     Alias,
     Correction,
@@ -128,26 +125,10 @@ from .findings import (
 )
 from .guard import Withheld
 from .lines import MAX_BOOK_RATIO, QuoteLine, identify_line
-from .read import (
-    read_quote,
-    read_quote_file,
-)
-from .review import (
-    QuoteReview,
-    apply_recommendations,
-    choose_option,
-    load_quote,
-    review_quote,
-    usd_rate,
-)
+from .read import read_quote, read_quote_file
+from .review import QuoteReview, apply_recommendations, choose_option, load_quote, review_quote, usd_rate
 from .size import READINGS, Conflict, Reading
-from .structure import (
-    ParsedQuote,
-    RawLine,
-    StatedTotal,
-    find_header,
-    header_roles,
-)
+from .structure import ParsedQuote, RawLine, StatedTotal, find_header, header_roles
 from .system import SystemConfig, SystemPart, parse_system
 from .units import normalise
 

@@ -7,8 +7,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from ..inputs.pricebook import DATA_DIR
 from ..limits import QUOTE_FILE_BYTES
-from ..pricebook import DATA_DIR
 
 RULES_FILE = DATA_DIR / "quote_rules.csv"
 SAMPLES_DIR = DATA_DIR / "quotes"

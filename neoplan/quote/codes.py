@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from ..categories import QUOTE_CATEGORIES
-from ..costs import total_usd
-from ..fabric import UFM_REQUIRED_ABOVE_GPUS as UFM_REQUIRED_ABOVE_GPUS  # defined once, in fabric.py
-from ..fabric import backend_lines, size_backend
+from ..design.costs import total_usd
+from ..design.fabric import UFM_REQUIRED_ABOVE_GPUS as UFM_REQUIRED_ABOVE_GPUS  # defined once, in fabric.py
+from ..design.fabric import backend_lines, size_backend
 from ..formats import usd_exact
-from ..pricebook import default_price_book
+from ..inputs.categories import QUOTE_CATEGORIES
+from ..inputs.pricebook import default_price_book
 
 DEFAULT_PRICE_TOLERANCE = 0.15
 RAM_GB_PER_SERVER_RECOMMENDED = 1024.0

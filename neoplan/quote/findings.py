@@ -8,9 +8,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..design.node import DIMM_GB
 from ..formats import usd_exact
-from ..node import DIMM_GB
-from ..pricebook import PriceBook
+from ..inputs.pricebook import PriceBook
 from .cells import _finite
 from .codes import (
     _DROP_FINDINGS,
@@ -350,7 +350,7 @@ def find_optics_everywhere(lines: Sequence[QuoteLine], book: PriceBook, family: 
 
 
 def _radix(key: str | None) -> int:
-    from ..fabric import default_network_catalogue
+    from ..design.fabric import default_network_catalogue
 
     return next((it.radix for it in default_network_catalogue().values() if it.price_key == key and it.radix), 64)
 

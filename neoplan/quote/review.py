@@ -17,10 +17,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ..errors import ScenarioError
 from ..formats import usd_exact
+from ..inputs.loading import load_scenario
+from ..inputs.pricebook import PriceBook, default_platforms, default_price_book, price_book
+from ..inputs.scenario import Scenario
 from ..model import Result, evaluate
-from ..pricebook import PriceBook, default_platforms, default_price_book, price_book
-from ..scenario import Scenario, ScenarioError, load_scenario
 from .cells import QuoteError, _finite
 from .classify import UNMATCHED, CatalogueEntry, Identity, Rule, default_catalogue, default_rules, identity_of_rule
 from .codes import DEFAULT_PRICE_TOLERANCE, DESIGN_CATEGORIES, DESIGN_FINDINGS

@@ -15,7 +15,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-from ..pricebook import DATA_DIR
+from ..inputs.pricebook import DATA_DIR
 from .cells import QuoteError
 
 HEADERS_FILE = DATA_DIR / "quote_headers.csv"

@@ -36,7 +36,10 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, make_url
 
-from ..scenario import Scenario, ScenarioError, load_scenario, parse_scenario, preset_names
+from ..errors import ScenarioError
+from ..inputs.loading import load_scenario, parse_scenario
+from ..inputs.presets import preset_names
+from ..inputs.scenario import Scenario
 from . import migrate, share
 from .backend import Backend, LibraryError, as_url, describe, log
 from .names import DRAFT_ID, LOCAL, MAX_NAME_CHARS, User, check_message, check_name

@@ -1,0 +1,221 @@
+"""Plan from power: the largest design whose peak IT load fits ``facility.it_power_mw``.
+
+The unit of growth is one node: an HGX server (8 GPUs) or a whole NVL72 rack (72 GPUs, its own rack); hot spares
+follow ``cluster.hot_spare_share`` as for any GPU count. Every candidate is a full design
+(:func:`neoplan.design.cluster.design_at_count`): its back end, front end and out-of-band networks, storage servers
+(sized for the read target per GPU), management nodes and firewalls, and the CDU pumps of liquid-cooled racks all count
+in its peak IT load, and racks are filled as the rack power allows (``facility.rack_power_kw``, NVL72 one per rack).
+A rail-optimized fabric takes a partial last scalable unit with a full set of leaves, so growth needs no rounding
+to whole units; that SU's fill is reported. Nothing here divides a budget by kW per GPU.
+
+Search: peak IT load rises with the node count (a node adds its own power and never removes a switch, a storage
+server or a rack), so the largest count that fits is bracketed between a count known to fit and one known not to,
+and the bracket is closed by secant steps on the load, each clamped inside the bracket (a bisection step when the
+secant leaves it). A count whose fabric cannot be built counts as not fitting, with the fabric's reason. The node
+count that compute power alone rules out bounds the first bracket. Power in kW unless named ``_mw``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+from ..errors import ScenarioError
+from ..inputs.pricebook import PriceBook
+from ..inputs.scenario import Scenario
+from .cluster import Design, design_at_count
+from .fabric.backend import RAIL_OPTIMIZED
+
+MAX_GPUS = 1_000_000
+"""Upper bound of ``cluster.gpus`` in the scenario schema."""
+KW_PER_MW = 1000.0
+POWER_TOLERANCE_KW = 1e-6
+"""A design fits when its peak IT load is at most the envelope plus this [kW] (float noise)."""
+_LOADS = ("compute_peak_kw", "network_kw", "storage_kw", "management_kw", "cooling_kw")
+_LOAD_NAMES = {
+    "compute_peak_kw": "compute",
+    "network_kw": "network",
+    "storage_kw": "storage",
+    "management_kw": "management",
+    "cooling_kw": "CDU pumps",
+}
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """How a power-first design fills its envelope. Power in kW, GPUs as counts."""
+
+    it_power_kw: float
+    """The envelope: the IT load the site can deliver (``facility.it_power_mw`` × 1,000)."""
+    used_kw: float
+    """Peak IT load of the chosen design."""
+    unit_gpus: int
+    """GPUs added per step: one node (an HGX server, or an NVL72 rack)."""
+    unit_name: str
+    """``server`` or ``rack``."""
+    next_used_kw: float | None
+    """Peak IT load of the design one node larger; None when that design cannot be built or exceeds the schema."""
+    next_reason: str
+    """Why the next step up does not fit, in words."""
+    designs_tried: int
+    """Candidate designs built by the search."""
+    scalable_unit_fill: float | None = None
+    """Servers (NVL72: compute trays) in the last scalable unit ÷ a full SU [fraction]; None without SUs."""
+    step_loads_kw: dict[str, float] = field(default_factory=dict)
+    """What the next node would add, by load (compute, network, storage, management, CDU pumps) [kW]."""
+
+    @property
+    def left_kw(self) -> float:
+        """Envelope not used [kW]."""
+        return self.it_power_kw - self.used_kw
+
+    @property
+    def fill_share(self) -> float:
+        """Share of the envelope the design uses [fraction]."""
+        return self.used_kw / self.it_power_kw
+
+    def sentence(self) -> str:
+        """The leftover and why one more node does not fit, as one sentence."""
+        used, envelope = self.used_kw / KW_PER_MW, self.it_power_kw / KW_PER_MW
+        return (
+            f"Sized by power: the design uses {used:,.3f} MW of the {envelope:,g} MW IT envelope "
+            f"({100 * self.fill_share:.1f} %), leaving {self.left_kw:,.1f} kW unused; {self.next_reason}."
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-safe summary [MW, kW, fractions, counts]."""
+        return {
+            "it_power_mw": self.it_power_kw / KW_PER_MW,
+            "it_used_mw": self.used_kw / KW_PER_MW,
+            "it_left_mw": self.left_kw / KW_PER_MW,
+            "fill_share": self.fill_share,
+            "unit_gpus": self.unit_gpus,
+            "unit": self.unit_name,
+            "next_step_it_kw": self.next_used_kw,
+            "next_step_adds_kw": dict(self.step_loads_kw),
+            "next_step_reason": self.next_reason,
+            "scalable_unit_fill": self.scalable_unit_fill,
+            "designs_tried": self.designs_tried,
+        }
+
+
+def with_gpus(scenario: Scenario, gpus: int) -> Scenario:
+    """``scenario`` with ``cluster.gpus`` set to ``gpus`` (a multiple of GPUs per node; not re-validated)."""
+    return scenario.model_copy(update={"cluster": scenario.cluster.model_copy(update={"gpus": gpus})})
+
+
+class _Candidates:
+    """Designs of ``scenario`` by node count, each built once; ``fits`` says whether one fits the envelope."""
+
+    def __init__(self, scenario: Scenario, book: PriceBook | None, envelope_kw: float) -> None:
+        self.scenario, self.book, self.envelope_kw = scenario, book, envelope_kw
+        self.unit = scenario.cluster.gpus_per_node
+        self.designs: dict[int, Design | str] = {}
+
+    def get(self, nodes: int) -> Design | str:
+        """The design at ``nodes`` nodes, or why it cannot be built (a fabric or schema limit)."""
+        if nodes not in self.designs:
+            gpus = nodes * self.unit
+            if gpus > MAX_GPUS:
+                self.designs[nodes] = f"{gpus:,} GPUs would exceed the schema's maximum of {MAX_GPUS:,}"
+            else:
+                try:
+                    self.designs[nodes] = design_at_count(with_gpus(self.scenario, gpus), self.book)
+                except ScenarioError as exc:  # a fabric that cannot be built at this size
+                    self.designs[nodes] = str(exc)
+        return self.designs[nodes]
+
+    def fits(self, nodes: int) -> bool:
+        plan = self.get(nodes)
+        return isinstance(plan, Design) and plan.it_peak_kw <= self.envelope_kw + POWER_TOLERANCE_KW
+
+    def load_kw(self, nodes: int) -> float | None:
+        plan = self.get(nodes)
+        return plan.it_peak_kw if isinstance(plan, Design) else None
+
+
+def largest_fitting_nodes(candidates: _Candidates, node_kw: float, kw_per_node: float | None = None) -> int:
+    """The most nodes whose design fits the envelope (≥ 1), by a safeguarded secant search over node counts.
+
+    ``kw_per_node``: peak IT load per node of a similar design [kW], if known; the first guess is then the
+    envelope ÷ it (a hint only: every count tried is designed).
+    """
+    envelope = candidates.envelope_kw
+    lo = 1
+    hi = min(math.floor(envelope / node_kw + 1e-9) + 1, MAX_GPUS // candidates.unit + 1)  # compute alone: too many
+    lo_kw = candidates.load_kw(lo)
+    assert lo_kw is not None
+    hi_kw: float | None = None
+    first = kw_per_node is not None and kw_per_node > 0
+    while hi - lo > 1:
+        slope = (hi_kw - lo_kw) / (hi - lo) if hi_kw is not None else lo_kw / lo  # kW per node
+        guess = lo + math.floor((envelope - lo_kw) / slope) if slope > 0 else (lo + hi) // 2
+        if first and kw_per_node is not None:
+            guess, first = math.floor(envelope / kw_per_node), False
+        if not lo < guess < hi:
+            guess = (lo + hi) // 2
+        if candidates.fits(guess):
+            lo, lo_kw = guess, candidates.load_kw(guess) or lo_kw
+            if lo + 1 < hi and not candidates.fits(lo + 1):  # the secant usually lands just below the edge
+                hi, hi_kw = lo + 1, candidates.load_kw(lo + 1)
+        else:
+            hi, hi_kw = guess, candidates.load_kw(guess)
+    return lo
+
+
+def size_to_power(scenario: Scenario, book: PriceBook | None = None, *, kw_per_node: float | None = None) -> Design:
+    """The largest design of ``scenario`` whose peak IT load fits ``facility.it_power_mw``, with its
+    :class:`Envelope`; ``cluster.gpus`` of the design's scenario is the count found. ``kw_per_node``: a first
+    guess of the peak IT load per node [kW] (see :func:`largest_fitting_nodes`).
+
+    Raises :class:`ScenarioError` (naming ``facility.it_power_mw``) when not even one node fits.
+    """
+    mw = scenario.facility.it_power_mw
+    if mw is None:
+        raise ScenarioError("facility.it_power_mw must be set when cluster.size_by is power")
+    envelope_kw = mw * KW_PER_MW
+    candidates = _Candidates(scenario, book, envelope_kw)
+    first = candidates.get(1)
+    if isinstance(first, str):
+        raise ScenarioError(first)
+    node = "rack" if first.platform.rack_scale else "server"
+    if not candidates.fits(1):
+        raise ScenarioError(
+            f"facility.it_power_mw must be ≥ {first.it_peak_kw / KW_PER_MW:.3f} MW to feed one {node} of "
+            f"{first.platform.name} with its network, storage and management, got {mw:g}"
+        )
+    nodes = largest_fitting_nodes(candidates, first.platform.node_max_power_kw, kw_per_node)
+    chosen = candidates.get(nodes)
+    assert isinstance(chosen, Design)
+    nxt = candidates.get(nodes + 1)
+    envelope = _envelope(chosen, nxt, envelope_kw, node, len(candidates.designs))
+    return replace(chosen, envelope=envelope)
+
+
+def _envelope(chosen: Design, nxt: Design | str, envelope_kw: float, node: str, tried: int) -> Envelope:
+    """The envelope summary of ``chosen``, with why the design one node larger (``nxt``) does not fit."""
+    left = envelope_kw - chosen.it_peak_kw
+    if isinstance(nxt, str):
+        reason, next_kw, adds = f"one more {node} cannot be built: {nxt}", None, {}
+    else:
+        adds = {_LOAD_NAMES[k]: getattr(nxt.facility, k) - getattr(chosen.facility, k) for k in _LOADS}
+        step = nxt.it_peak_kw - chosen.it_peak_kw
+        parts = ", ".join(f"{v:,.1f} kW {k}" for k, v in adds.items() if abs(v) > 1e-9)
+        reason = f"one more {node} would need {step:,.1f} kW ({parts}), more than the {left:,.1f} kW left"
+        next_kw = nxt.it_peak_kw
+    backend = chosen.fabric.backend
+    su_fill = None
+    if backend.topology in RAIL_OPTIMIZED and backend.scalable_units > 1:
+        per_su = chosen.scenario.fabric.servers_per_su
+        su_fill = (backend.servers - (backend.scalable_units - 1) * per_su) / per_su
+    return Envelope(
+        it_power_kw=envelope_kw,
+        used_kw=chosen.it_peak_kw,
+        unit_gpus=chosen.scenario.cluster.gpus_per_node,
+        unit_name=node,
+        next_used_kw=next_kw,
+        next_reason=reason,
+        designs_tried=tried,
+        scalable_unit_fill=su_fill,
+        step_loads_kw=adds,
+    )
