@@ -238,7 +238,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.pct,
         "Peak IT load of the design ÷ the IT envelope.",
         "pages/overview.py",
-        "neoplan.design.sizing.Envelope.fill_share",
+        "neoplan.design.cluster.Envelope.fill_share",
         "scenario facility.it_power_mw",
     ),
     Metric(

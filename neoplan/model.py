@@ -1,6 +1,6 @@
 """``evaluate``: Scenario + PriceBook → Result, the one entry point of the model.
 
-Order of work: the design (:func:`neoplan.design.cluster.design`: node BoM → storage → fabric → management and
+Order of work: the design (:func:`neoplan.design.sizing.design`: node BoM → storage → fabric → management and
 site → capex lines; sized to the power envelope with ``cluster.size_by: power``) → :func:`economics` of that
 design: monthly revenue and opex → cash flows → KPIs.
 
@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from .design.cluster import Design, design
+from .design.cluster import Design, Envelope
 from .design.costs import CAPEX_CATEGORIES, CostLine, total_usd
 from .design.fabric import FabricDesign
 from .design.facility import FacilityDesign, it_average_kw_at
-from .design.sizing import Envelope
+from .design.sizing import design
 from .design.storage import StorageDesign
 from .economics import customers, inference, operations, revenue
 from .economics.operations import OperationsReport
@@ -110,7 +110,7 @@ class Result:
 
     scenario: Scenario
     design: Design
-    """The sized design (:func:`neoplan.design.cluster.design`): node, storage, fabric, site and capex lines."""
+    """The sized design (:func:`neoplan.design.sizing.design`): node, storage, fabric, site and capex lines."""
     ops: Operations
     kpis: dict[str, float | None]
     tco_breakdown_usd_per_gpu_hour: dict[str, float]

@@ -16,9 +16,9 @@ from vega_support import assert_valid_spec, drawn_charts, drawn_specs
 
 import neoplan
 from neoplan import metrics
+from neoplan.analysis.advice import breakeven_performance_loss
 from neoplan.charts import operations as charts
 from neoplan.charts.spec import CONFIG
-from neoplan.economics.operations import breakeven_performance_loss
 from ui.state import SCENARIO
 
 PAGE = page_path("operations")

@@ -36,6 +36,7 @@ import streamlit as st
 
 import neoplan
 from neoplan.errors import ScenarioError
+from neoplan.frozen import freeze
 from neoplan.inputs.loading import scenario_from_dict, scenario_json
 from neoplan.inputs.scenario import Scenario
 from neoplan.store import Draft, DraftTaken, Library, LibraryError, Saved, ShareError, Store, default_url, open_store
@@ -505,7 +506,8 @@ def update_fields(values: Mapping[str, Any], error_path: str | None = None) -> b
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _evaluate_cached(key: str) -> neoplan.Result:
-    return neoplan.evaluate(scenario_from_dict(json.loads(key)))
+    """One Result per scenario for every session: frozen, so no page can change what another user sees."""
+    return freeze(neoplan.evaluate(scenario_from_dict(json.loads(key))))
 
 
 def evaluate_current() -> neoplan.Result | None:
@@ -548,7 +550,10 @@ def evaluate_scenario(scenario: Scenario) -> neoplan.Result:
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _search_cached(key: str, objective: str, constraints: str) -> neoplan.SearchResult:
-    return neoplan.search(scenario_from_dict(json.loads(key)), objective=objective, constraints=json.loads(constraints))
+    found = neoplan.search(
+        scenario_from_dict(json.loads(key)), objective=objective, constraints=json.loads(constraints)
+    )
+    return freeze(found)
 
 
 def search_current(objective: str, constraints: dict[str, float | None]) -> neoplan.SearchResult:

@@ -18,17 +18,16 @@ count that compute power alone rules out bounds the first bracket. Power in kW u
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from ..errors import ScenarioError
 from ..inputs.pricebook import PriceBook
 from ..inputs.scenario import Scenario
-from .cluster import Design, design_at_count
+from .cluster import KW_PER_MW, Design, Envelope, design_at_count
 from .fabric.backend import RAIL_OPTIMIZED
 
 MAX_GPUS = 1_000_000
 """Upper bound of ``cluster.gpus`` in the scenario schema."""
-KW_PER_MW = 1000.0
 POWER_TOLERANCE_KW = 1e-6
 """A design fits when its peak IT load is at most the envelope plus this [kW] (float noise)."""
 _LOADS = ("compute_peak_kw", "network_kw", "storage_kw", "management_kw", "cooling_kw")
@@ -39,64 +38,6 @@ _LOAD_NAMES = {
     "management_kw": "management",
     "cooling_kw": "CDU pumps",
 }
-
-
-@dataclass(frozen=True)
-class Envelope:
-    """How a power-first design fills its envelope. Power in kW, GPUs as counts."""
-
-    it_power_kw: float
-    """The envelope: the IT load the site can deliver (``facility.it_power_mw`` × 1,000)."""
-    used_kw: float
-    """Peak IT load of the chosen design."""
-    unit_gpus: int
-    """GPUs added per step: one node (an HGX server, or an NVL72 rack)."""
-    unit_name: str
-    """``server`` or ``rack``."""
-    next_used_kw: float | None
-    """Peak IT load of the design one node larger; None when that design cannot be built or exceeds the schema."""
-    next_reason: str
-    """Why the next step up does not fit, in words."""
-    designs_tried: int
-    """Candidate designs built by the search."""
-    scalable_unit_fill: float | None = None
-    """Servers (NVL72: compute trays) in the last scalable unit ÷ a full SU [fraction]; None without SUs."""
-    step_loads_kw: dict[str, float] = field(default_factory=dict)
-    """What the next node would add, by load (compute, network, storage, management, CDU pumps) [kW]."""
-
-    @property
-    def left_kw(self) -> float:
-        """Envelope not used [kW]."""
-        return self.it_power_kw - self.used_kw
-
-    @property
-    def fill_share(self) -> float:
-        """Share of the envelope the design uses [fraction]."""
-        return self.used_kw / self.it_power_kw
-
-    def sentence(self) -> str:
-        """The leftover and why one more node does not fit, as one sentence."""
-        used, envelope = self.used_kw / KW_PER_MW, self.it_power_kw / KW_PER_MW
-        return (
-            f"Sized by power: the design uses {used:,.3f} MW of the {envelope:,g} MW IT envelope "
-            f"({100 * self.fill_share:.1f} %), leaving {self.left_kw:,.1f} kW unused; {self.next_reason}."
-        )
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON-safe summary [MW, kW, fractions, counts]."""
-        return {
-            "it_power_mw": self.it_power_kw / KW_PER_MW,
-            "it_used_mw": self.used_kw / KW_PER_MW,
-            "it_left_mw": self.left_kw / KW_PER_MW,
-            "fill_share": self.fill_share,
-            "unit_gpus": self.unit_gpus,
-            "unit": self.unit_name,
-            "next_step_it_kw": self.next_used_kw,
-            "next_step_adds_kw": dict(self.step_loads_kw),
-            "next_step_reason": self.next_reason,
-            "scalable_unit_fill": self.scalable_unit_fill,
-            "designs_tried": self.designs_tried,
-        }
 
 
 def with_gpus(scenario: Scenario, gpus: int) -> Scenario:
@@ -219,3 +160,15 @@ def _envelope(chosen: Design, nxt: Design | str, envelope_kw: float, node: str, 
         scalable_unit_fill=su_fill,
         step_loads_kw=adds,
     )
+
+
+def design(scenario: Scenario, book: PriceBook | None = None) -> Design:
+    """The design of ``scenario`` with ``book`` (default: the shipped book of ``prices_as_of``); sized to the power
+    envelope when ``cluster.size_by`` is ``power``.
+
+    Raises :class:`ScenarioError` for a design the inputs make impossible (the message names the field); an
+    impossible fabric's :class:`~neoplan.design.fabric.FabricError` is passed on as one.
+    """
+    if scenario.cluster.size_by == "power":
+        return size_to_power(scenario, book)
+    return design_at_count(scenario, book)

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..economics.inference import throughput, workloads
 from ..errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
 from ..files import write_atomic
 from ..limits import SCENARIO_FILE_MB, size_text
@@ -31,9 +32,23 @@ def scenario_from_dict(data: Mapping[str, Any]) -> Scenario:
     if isinstance(cluster, Mapping) and cluster.get("platform_defaults") is True:
         resolved = _with_platform_defaults(resolved, data)
     try:
-        return Scenario.model_validate(resolved)
+        scenario = Scenario.model_validate(resolved)
     except ValidationError as exc:
         raise ScenarioError(format_validation_error(exc)) from None
+    check_against_tables(scenario)
+    return scenario
+
+
+def check_against_tables(scenario: Scenario) -> None:
+    """Checks the schema cannot make without the data tables, made once when a scenario is loaded: the workload is
+    one of ``data/workloads.csv`` and, when tokens are sold, the platform has a published (or derived) throughput
+    for it (:mod:`neoplan.economics.inference`). Raises ScenarioError naming the field."""
+    pricing = scenario.pricing
+    known = workloads()
+    if pricing.workload not in known:
+        raise ScenarioError(f"pricing.workload must be one of {', '.join(known)}, got {pricing.workload!r}")
+    if pricing.sell != "gpu_hours":
+        throughput(scenario.cluster.gpu_model, pricing.workload, pricing.serving_scenario)
 
 
 def parse_scenario(text: str, origin: str = "scenario") -> Scenario:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, model_validator
 from pydantic.fields import FieldInfo
 
 from ..errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
@@ -73,24 +73,6 @@ class Scenario(_Section):
         max_length=1000,
         description="Overrides of price-book unit prices by key [USD per unit].",
     )
-
-    @field_validator("pricing")
-    @classmethod
-    def _known_workload(cls, pricing: Pricing) -> Pricing:
-        from ..economics.inference import workloads  # reads data/ (imports nothing from here at module level)
-
-        known = workloads()
-        if pricing.workload not in known:
-            raise ValueError(f"pricing.workload must be one of {', '.join(known)}, got {pricing.workload!r}")
-        return pricing
-
-    @model_validator(mode="after")
-    def _tokens_have_a_published_rate(self) -> Scenario:
-        if self.pricing.sell != "gpu_hours":
-            from ..economics.inference import throughput
-
-            throughput(self.cluster.gpu_model, self.pricing.workload, self.pricing.serving_scenario)
-        return self
 
     @model_validator(mode="after")
     def _power_plan_has_an_envelope(self) -> Scenario:
