@@ -188,7 +188,7 @@ def test_four_processes_through_the_cli_lose_nothing(url: str) -> None:
 
 REPLICA = """
 import json, sys
-from neoplan.inputs.scenario import load_scenario
+from neoplan.inputs.loading import load_scenario
 from neoplan.store import Conflict, Library, User
 
 library = Library(user=User(sys.argv[1]))
