@@ -88,7 +88,7 @@ with left:
 result = evaluate_current()
 if result is not None:
     with left:
-        rental = default_rentals().get(result.platform.key)
+        rental = default_rentals(result.book.as_of).get(result.platform.key)
         if rental is not None:
             st.caption(
                 f"Reference rental price of the {result.platform.name}: ${rental.usd_per_gpu_hour:.2f}/GPU-hour "

@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 
 from ..errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
 from .fields import _Section
-from .pricebook import assumed, assumed_count, default_rentals
+from .pricebook import BASE_BOOK_DATE, assumed, assumed_count, default_rentals
 
 
 class Opex(_Section):
@@ -235,11 +235,11 @@ class Pricing(_Section):
     """What customers pay."""
 
     usd_per_gpu_hour: float = Field(
-        default_rentals()["h100-sxm"].usd_per_gpu_hour,
+        default_rentals(BASE_BOOK_DATE)["h100-sxm"].usd_per_gpu_hour,
         ge=0,
         le=100,
-        description="On-demand price of a GPU-hour at go-live [USD/GPU-hour]; default the H100 neocloud on-demand "
-        "index of 2026-10 (the on-demand row of data/rental_contracts.csv).",
+        description="On-demand price of a GPU-hour at go-live [USD/GPU-hour]; default the H100 on-demand price of "
+        "the default book's date, 2024-10 (the on-demand row of data/markets/2024-10/rental_contracts.csv).",
     )
     utilization: float = Field(
         assumed("pricing.utilization"),

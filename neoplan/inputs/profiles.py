@@ -5,15 +5,15 @@ other input as the scenario has it:
 
 * ``cluster.gpu_model`` and ``cluster.gpus_per_node`` (8 for HGX, 72 for an NVL72 rack), and ``cluster.gpus``
   rounded to whole nodes (nearest; at least one);
-* ``prices_as_of``: kept if its book prices the platform, else the earliest book that does;
+* ``prices_as_of``: kept if its book prices the platform and its market rents it, else the nearest date whose book
+  and market both do (a plan is of one vintage: its hardware, rents and price curve of one date);
 * ``facility.rack_power_kw`` and ``facility.servers_per_rack``: the platform's defaults in
   ``data/platform_defaults.csv`` (:func:`neoplan.inputs.platforms.platform_defaults`, the one table of a platform's
   defaults; e.g. 4 H100 servers per 41 kW rack, 2 B200 per 30 kW, one NVL72 rack per rack);
 * ``fabric.nic_gbps``: the platform's scale-out NIC (ConnectX-7 400G for H100/H200/B200/GB200, ConnectX-8 800G for
   B300/GB300; ``data/gpu_platforms.csv``);
-* ``pricing.usd_per_gpu_hour``: the platform's reference rental price (its on-demand row of
-  ``data/rental_contracts.csv``), and a pinned
-  reserved price is unpinned (it was a price of the old platform).
+* ``pricing.usd_per_gpu_hour``: the platform's reference rental price (its on-demand row in the market of the new
+  ``prices_as_of``), and a pinned reserved price is unpinned (it was a price of the old platform).
 
 Cooling follows the platform itself (air for HGX, direct liquid for NVL72: ``data/gpu_platforms.csv``).
 """
@@ -27,7 +27,7 @@ from pydantic import BaseModel
 
 from ..errors import ScenarioError
 from .platforms import platform_defaults
-from .pricebook import BOOK_DATES, default_platforms, default_rentals, price_book
+from .pricebook import BOOK_DATES, default_platforms, default_rentals, months_apart, price_book, rental_contracts
 from .scenario import Scenario
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -46,14 +46,19 @@ CHANGED_FIELDS = (
 
 
 def book_for(platform_key: str, as_of: str) -> str:
-    """``as_of`` if its book prices the platform, else the earliest book date that does."""
+    """``as_of`` if its book prices the platform and its market rents it; else the nearest date (the earlier on a tie)
+    whose book and market both do; else the earliest book that prices it (its rent then comes from another date's
+    market, and the result warns)."""
     key = default_platforms()[platform_key].baseboard_price_key
-    if key in price_book(as_of):
+    priced = [d for d in BOOK_DATES if key in price_book(d)]
+    if not priced:
+        raise ScenarioError(f"cluster.gpu_model: no price book prices {platform_key}")
+    whole = [d for d in priced if (platform_key, "on_demand") in rental_contracts(d)]
+    if as_of in whole:
         return as_of
-    for date in BOOK_DATES:
-        if key in price_book(date):
-            return date
-    raise ScenarioError(f"cluster.gpu_model: no price book prices {platform_key}")
+    if whole:
+        return min(whole, key=lambda d: (months_apart(d, as_of), d))
+    return as_of if as_of in priced else priced[0]
 
 
 def platform_changes(scenario: Scenario, platform_key: str) -> dict[str, object]:
@@ -65,12 +70,13 @@ def platform_changes(scenario: Scenario, platform_key: str) -> dict[str, object]
         return {}  # the scenario's own platform keeps the scenario's inputs
     p, defaults = platforms[platform_key], platform_defaults(platform_key)
     per_node = p.gpus_per_node
-    rental = default_rentals()[platform_key]
+    book = book_for(platform_key, scenario.prices_as_of)
+    rental = default_rentals(book)[platform_key]
     return {
         "cluster.gpu_model": platform_key,
         "cluster.gpus_per_node": per_node,
         "cluster.gpus": max(round(scenario.cluster.gpus / per_node), 1) * per_node,
-        "prices_as_of": book_for(platform_key, scenario.prices_as_of),
+        "prices_as_of": book,
         "facility.rack_power_kw": defaults["facility.rack_power_kw"].value,
         "facility.servers_per_rack": defaults["facility.servers_per_rack"].value,
         "fabric.nic_gbps": p.scaleout_nic_gbps,
