@@ -193,6 +193,15 @@ class Financing(_Section):
         le=360,
         description="Tax life of straight-line tax depreciation [months]; empty = the useful life.",
     )
+    depreciation_life_months: int | None = Field(
+        None,
+        ge=12,
+        le=360,
+        description="Book depreciation life of the hardware, straight line from go-live [months]; empty = the useful "
+        "life (timeline.useful_life_months, when the cluster is shut down or sold). An accounting choice apart from "
+        "the operating life (CoreWeave 6 years, Nebius 4, analysts argue for less): a shorter life lowers book profit "
+        "in the early years, not the cash flows; tax depreciation follows tax_depreciation and tax_life_months.",
+    )
 
     @model_validator(mode="after")
     def _tax_period_is_a_year_or_a_month(self) -> Financing:
@@ -411,8 +420,9 @@ class Timeline(_Section):
         assumed_count("timeline.useful_life_months"),
         ge=12,
         le=180,
-        description="Useful life of the hardware from go-live [months]: its depreciation period, and its end of "
-        "service (see end of life) when the horizon runs past it.",
+        description="Operating life of the hardware from go-live [months]: its end of service (see end of life: "
+        "shut down and sold, or refreshed) when the horizon runs past it; also its book depreciation life unless "
+        "financing.depreciation_life_months is set.",
     )
     residual_value_share: float | None = Field(
         None,
