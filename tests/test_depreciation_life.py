@@ -46,5 +46,5 @@ def test_a_shorter_depreciation_life_lowers_book_profit_not_the_cash_flows() -> 
 
 def test_the_depreciation_life_is_checked_and_defaults_to_the_useful_life() -> None:
     assert neoplan.load_scenario("optimized").financing.depreciation_life_months is None
-    with pytest.raises(ScenarioError, match="financing.depreciation_life_months"):
+    with pytest.raises(ScenarioError, match=r"financing\.depreciation_life_months"):
         neoplan.load_scenario({"base": "optimized", "financing": {"depreciation_life_months": 6}})

@@ -8,11 +8,12 @@ Conventions (the monthly grid of :mod:`neoplan.finance.project`: month ``t`` run
   same way one life later. A sale at time ``s`` is booked in the month holding ``s`` (the last month if later).
 * **Book depreciation:** straight line from go-live over the depreciation life (``book_life_months``; the useful
   life unless given). The useful life is when a cluster leaves service and is sold; the depreciation life is an
-  accounting choice (CoreWeave 6 years, Nebius 4), so a shorter one moves profit into the early years, never a cash
-  flow. **Tax depreciation:** ``straight_line`` over the tax life (the useful life unless given), or ``macrs_5``: the US 5-year property table with the half-year
-  convention (IRS Publication 946, Table A-1: 20 %, 32 %, 19.2 %, 11.52 %, 11.52 %, 5.76 %) in the six tax years of
-  12 months from go-live, each spread evenly over its months. Both stop at the sale; the cost not yet depreciated
-  then leaves the books in the sale month (written off), so a sale gains (or loses) proceeds − that value.
+  accounting choice (CoreWeave 6 years, Nebius 4), so a shorter one moves book profit from the early years to the
+  sale, never a cash flow. **Tax depreciation:** ``straight_line`` over the tax life (the useful life unless given),
+  or ``macrs_5``: the US 5-year property table with the half-year convention (IRS Publication 946, Table A-1: 20 %,
+  32 %, 19.2 %, 11.52 %, 11.52 %, 5.76 %) in the six tax years of 12 months from go-live, each spread evenly over its
+  months. Both stop at the sale; the cost not yet depreciated then leaves the books in the sale month (written off),
+  so a sale gains (or loses) proceeds − that value.
 * **Proceeds** of a cluster sold at age ``a`` (months from its go-live to its sale): ``residual_share`` × its cost,
   times ``residual_shape`` at ``a`` when given (a resale curve relative to its value at the first sale,
   :func:`neoplan.economics.residual.shape`; linear between its points, flat beyond them).
