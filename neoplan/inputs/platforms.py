@@ -35,6 +35,7 @@ from pydantic import Field
 from ..errors import DataError
 from .datafile import DATA_DIR, Basis, DataDate, DataRow, read_numbered
 from .pricebook import BOOK_DATES, Platform, default_platforms, price_book, rental_contracts, rental_market
+from .regions import DEFAULT_REGION, density_of, site_changes
 
 DEFAULTS_FILE = DATA_DIR / "platform_defaults.csv"
 CONTRACTS_FILE = DATA_DIR / "rental_contracts.csv"
@@ -107,6 +108,10 @@ LABELS = {
     "cluster.gpus": "GPUs",
     "cluster.gpus_per_node": "GPUs per node",
     "cooling": "cooling",
+    "facility.electricity_usd_per_kwh": "power price",
+    "facility.colo_usd_per_kw_month": "colocation",
+    "facility.pue": "PUE",
+    "financing.tax_rate": "tax rate",
 }
 
 
@@ -120,6 +125,9 @@ def show(field: str, value: Any) -> str:
         "fabric.nic_gbps": "{}G",
         "storage.usable_pb": "{:g} PB",
         "cluster.gpus": "{:,}",
+        "facility.electricity_usd_per_kwh": "${:.3f}/kWh",
+        "facility.colo_usd_per_kw_month": "${:g}/kW-month",
+        "financing.tax_rate": "{:.1%}",
     }
     return forms.get(field, "{}").format(value)
 
@@ -303,7 +311,27 @@ def plan_switch(
         if not _same(current, target):
             values[field] = target
             changes.append(Change(field, current, target, why))
+    changes += _site_switch(data, values, users)
     return Switch(values, changes)
+
+
+def _site_switch(data: Mapping[str, Any], values: dict[str, Any], users: set[str] | None) -> list[Change]:
+    """The site fields that follow a switch's book date and rack density (they hold the region's values; a file's own
+    stay), added to ``values``; the changes made."""
+    as_of = values.get("prices_as_of", _get(data, "prices_as_of") or _field_default("prices_as_of"))
+    rack_kw = values.get("facility.rack_power_kw", _get(data, "facility.rack_power_kw"))
+    rack_kw = rack_kw if rack_kw is not None else _field_default("facility.rack_power_kw")
+    limit = _get(data, "facility.air_cooled_rack_limit_kw") or _field_default("facility.air_cooled_rack_limit_kw")
+    density = density_of(float(rack_kw), float(limit))
+    region = _get(data, "facility.region") or DEFAULT_REGION
+    changes = []
+    for path, value in site_changes(data, str(as_of), density).items():
+        if users is not None and path in users:
+            continue
+        values[path] = value
+        why = f"the {region} site as of {as_of}, {density}-density racks (data/regions.csv)"
+        changes.append(Change(path, _get(data, path), value, why))
+    return changes
 
 
 def apply_file_defaults(
