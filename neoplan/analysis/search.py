@@ -7,9 +7,9 @@ NIC, reference rental price; the scenario's own platform keeps its inputs). Each
 whatever else is searched: the scenario's own (``prices_as_of``) when its book prices the platform and its market
 rents it, else the nearest date whose book and market both do (:func:`neoplan.inputs.profiles.book_for`: 2026-11
 for B200, B300 and NVL72 from a 2024-10 scenario), its hardware book, rental market, price curve and site all of
-that date; the ``prices_as_of`` column says which. Every design is then financed at each debt share of the space. A design that cannot be built (a fabric too
-small, a rack too weak) or that breaks a constraint (:class:`Constraints`) stays in the table with ``feasible``
-false and the reason.
+that date; the ``prices_as_of`` column says which. Every design is then financed at each debt share of the space.
+A design that cannot be built (a fabric too small, a rack too weak) or that breaks a constraint
+(:class:`Constraints`) stays in the table with ``feasible`` false and the reason.
 
 Work shared across designs: the financing cases of one design run as one batch of the vectorised monthly engine
 (:func:`neoplan.finance.engine.run_cases`, one case per debt share: the design, its opex and its failure model are
