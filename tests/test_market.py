@@ -202,20 +202,3 @@ def test_every_platform_has_a_curve_and_an_on_demand_price() -> None:
     assert set(pricebook.price_curves()) == platforms == set(pricebook.default_rentals())
     for curve in {c.generation: c for c in pricebook.price_curves().values()}.values():
         assert len(curve.rows) >= 5 and all(r.first_year == curve.first_year for r in curve.rows)
-
-
-def test_the_readme_states_each_presets_project_irr_as_the_model_gives_it() -> None:
-    """The "project IRR before → after" column of the README's market-defaults table is the model's (to 0.05 pp)."""
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    rows = {
-        cells[1]: cells[-2]
-        for line in text.splitlines()
-        if line.startswith("| ")
-        and (cells := [c.strip() for c in line.split("|")])[1] in preset_names()
-        and "→" in cells[-2]
-    }
-    assert set(rows) == set(preset_names())
-    for preset, before_after in rows.items():
-        stated = float(before_after.split("→")[1].strip().rstrip("%").strip().replace("−", "-")) / 100
-        irr = neoplan.evaluate(neoplan.load_scenario(preset)).kpis["project_irr"]
-        assert irr == pytest.approx(stated, abs=0.0005 + 1e-12), preset

@@ -90,3 +90,14 @@ def test_the_current_presets_store_by_their_platforms_rule(name: str) -> None:
     rule = platform_defaults(s.cluster.gpu_model)["storage.usable_pb"]
     assert math.isclose(s.storage.usable_pb, rule.for_gpus(s.cluster.gpus), abs_tol=0.05), name
     assert rule.source.startswith("SemiAnalysis") and "Bernstein" in rule.source
+
+
+def test_the_readme_presets_table_is_the_models() -> None:
+    """The README's presets block is what ``python -m neoplan.analysis.presets_table`` makes from the model now."""
+    from neoplan.analysis.presets_table import END, START, presets_markdown
+
+    text = (DATA_DIR.parent / "README.md").read_text(encoding="utf-8")
+    block = text[text.index(START) : text.index(END) + len(END)]
+    assert block == presets_markdown(), (
+        "README is stale: run python -m neoplan.analysis.presets_table --write README.md"
+    )
