@@ -19,6 +19,7 @@ own PUE. In the app, choosing a region sets the four fields to the region's valu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -147,7 +148,14 @@ def _section(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
 
 
 def _number(value: Any, default: float) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
+    """``value`` as a finite float, ``default`` for anything else (text, a bool, a huge or non-finite number)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return default
+    try:
+        number = float(value)
+    except OverflowError:
+        return default
+    return number if math.isfinite(number) else default
 
 
 def site_density(data: Mapping[str, Any]) -> str:
@@ -156,6 +164,11 @@ def site_density(data: Mapping[str, Any]) -> str:
     rack_kw = _number(facility.get("rack_power_kw"), 41.0)
     limit = _number(facility.get("air_cooled_rack_limit_kw"), assumed("facility.air_cooled_rack_limit_kw"))
     return density_of(rack_kw, limit)
+
+
+def _known(region: Any, as_of: Any) -> bool:
+    """Whether ``region`` and ``as_of`` (raw values of a mapping: any type) name a region and a book date."""
+    return isinstance(region, str) and region in regions() and isinstance(as_of, str) and as_of in BOOK_DATES
 
 
 def fill_site(data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -168,7 +181,7 @@ def fill_site(data: Mapping[str, Any]) -> Mapping[str, Any]:
         return data
     region = facility.get("region", DEFAULT_REGION)
     as_of = data.get("prices_as_of", BASE_BOOK_DATE)
-    if region not in regions() or as_of not in BOOK_DATES:
+    if not _known(region, as_of):
         return data
     values = region_values(str(region), str(as_of), site_density(data))
     out = dict(data)
@@ -188,15 +201,15 @@ def site_changes(data: Mapping[str, Any], as_of: str, density: str) -> dict[str,
     facility = _section(data, "facility")
     region = facility.get("region", DEFAULT_REGION)
     old_as_of = data.get("prices_as_of", BASE_BOOK_DATE)
-    if region not in regions() or old_as_of not in BOOK_DATES:
+    if not _known(region, old_as_of):
         return {}
     old = region_values(str(region), str(old_as_of), site_density(data))
     new = region_values(str(region), as_of, density)
     out = {}
     for path, was in old.items():
         section, name = path.split(".")
-        current = _section(data, section).get(name)
-        held = isinstance(current, int | float) and abs(float(current) - was.value) <= 1e-9 * max(1.0, abs(was.value))
+        current = _number(_section(data, section).get(name), math.nan)
+        held = abs(current - was.value) <= 1e-9 * max(1.0, abs(was.value))  # False for nan
         if held and new[path].value != was.value:
             out[path] = new[path].value
     return out
