@@ -52,7 +52,7 @@ from .finance.returns import (
     undefined_kpi_warnings,
 )
 from .inputs import pricebook
-from .inputs.pricebook import BOOK_DATES, Platform, PriceBook, default_rentals, months_apart
+from .inputs.pricebook import BOOK_DATES, Platform, PriceBook, months_apart, rental_contracts, rental_market
 from .inputs.scenario import Scenario
 from .timebase import MONTHS_PER_YEAR, operating_year_share
 
@@ -552,9 +552,11 @@ RENTAL_DATE_GAP_MONTHS = 12
 
 
 def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
-    """A warning when the book's date is far from the date of the platform's reference rental price, else None."""
+    """A warning when the reference rental price the scenario's market gives the platform is dated far from the
+    book's date (the book's own market does not rent it, so a later or earlier one did), else None."""
     platform_key, as_of = platform.key, book.as_of
-    rental = default_rentals().get(platform_key)
+    market = rental_market(platform_key, as_of)
+    rental = rental_contracts(market).get((platform_key, "on_demand"))
     if rental is None:
         return None
     gap = months_apart(as_of, rental.date)
@@ -564,8 +566,8 @@ def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
     fix = f"choose prices_as_of {nearest}, or use" if nearest != as_of else "use"
     return (
         f"prices_as_of: hardware is priced as of {as_of} but the reference rental price of {platform_key} "
-        f"(${rental.usd_per_gpu_hour:.2f}/GPU-hour) is dated {rental.date}, {gap} months apart; {fix} a rental "
-        f"price of {as_of}"
+        f"(${rental.usd_per_gpu_hour:.2f}/GPU-hour) is dated {rental.date}, {gap} months apart (the {as_of} market "
+        f"rents no {platform_key}); {fix} a rental price of {as_of}"
     )
 
 

@@ -294,10 +294,12 @@ def test_tornado_bars_run_from_the_scenario_to_each_driver_value(optimized: neop
     assert "base" in spec["title"]["text"]
 
 
-def test_grid_writes_each_value_and_marks_the_break_even_between_cells(optimized: neoplan.Result) -> None:
+def test_grid_writes_each_value_and_marks_the_break_even_between_cells() -> None:
     """One cell per grid point holding the metric (written in it too); the break-even segments lie exactly on the
-    sides shared by a cell of NPV >= 0 and a neighbour of NPV < 0, and every such side has one."""
-    grid = stress.grid(optimized, points=9)
+    sides shared by a cell of NPV >= 0 and a neighbour of NPV < 0, and every such side has one (at $4.00 the
+    optimized preset's ±25 % price range spans its ~$4.3 break-even)."""
+    near = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"usd_per_gpu_hour": 4.0}}))
+    grid = stress.grid(near, points=9)
     spec = stress_charts.grid_figure(grid, "equity_irr")
     (heat,) = _layers(spec, "rect")
     cells = heat["data"]["values"]
@@ -331,7 +333,7 @@ def test_grid_writes_each_value_and_marks_the_break_even_between_cells(optimized
 
 
 def test_grid_without_a_sign_change_draws_no_break_even(optimized: neoplan.Result) -> None:
-    grid = stress.grid(optimized, x_values=np.array([3.9, 4.0]), y_values=np.array([0.9, 0.95]))
+    grid = stress.grid(optimized, x_values=np.array([5.5, 6.0]), y_values=np.array([0.9, 0.95]))
     assert (grid.metrics["npv_usd"] > 0).all()
     assert not _layers(stress_charts.grid_figure(grid, "npv_usd"), "rule")
 

@@ -615,8 +615,8 @@ def test_fractions_are_marked_and_bounded_to_0_1() -> None:
         ({"cluster": {"a\nb": 1}}, "cluster.'a\\nb': unknown field (check the spelling)"),
         (
             {"base": "9" * 5000},
-            "base must name a preset (b200_1024, gb200_nvl72_18rack, h100_2048, h100_256, "
-            "h200_1024, optimized, reference), got 9",
+            "base must name a preset (b200_1024, b300_1024, gb200_nvl72_18rack, gb300_nvl72_18rack, h100_2048, "
+            "h100_256, h200_1024, h200_1024_2026, optimized, reference), got 9",
         ),
         ({1: 2}, "scenario: key 1 must be text (a field name)"),
         ({"cluster": {None: 2}}, "cluster: key None must be text (a field name)"),

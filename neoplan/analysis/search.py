@@ -3,11 +3,13 @@
 ``search(scenario)`` builds one design per platform × back-end topology × oversubscription × back-end NICs per node ×
 storage tier (:class:`Space`), at the scenario's GPU count or, with ``cluster.size_by: power``, the largest that fits
 its envelope; each platform comes with its profile (:mod:`neoplan.inputs.profiles`: GPUs per node, rack power, scale-out
-NIC, reference rental price; the scenario's own platform keeps its inputs), and every design is priced from one
-price book (:func:`common_book`: the scenario's, or the first that prices every platform searched, 2026-11 for
-NVL72). Every design is then financed at each debt share of the space. A design that cannot be built (a fabric too
-small, a rack too weak) or that breaks a constraint (:class:`Constraints`) stays in the table with ``feasible``
-false and the reason.
+NIC, reference rental price; the scenario's own platform keeps its inputs). Each design is of one date, the same
+whatever else is searched: the scenario's own (``prices_as_of``) when its book prices the platform and its market
+rents it, else the nearest date whose book and market both do (:func:`neoplan.inputs.profiles.book_for`: 2026-11
+for B200, B300 and NVL72 from a 2024-10 scenario), its hardware book, rental market, price curve and site all of
+that date; the ``prices_as_of`` column says which. Every design is then financed at each debt share of the space.
+A design that cannot be built (a fabric too small, a rack too weak) or that breaks a constraint
+(:class:`Constraints`) stays in the table with ``feasible`` false and the reason.
 
 Work shared across designs: the financing cases of one design run as one batch of the vectorised monthly engine
 (:func:`neoplan.finance.engine.run_cases`, one case per debt share: the design, its opex and its failure model are
@@ -274,18 +276,12 @@ def pd_na() -> Any:
     return pd.NA
 
 
-def common_book(platforms: tuple[str, ...], as_of: str) -> str:
-    """One price-book date for every platform searched: ``as_of`` if its book prices them all, else the latest of
-    the dates each platform needs (the books are cumulative, so that one prices them all)."""
-    return max((book_for(p, as_of) for p in platforms), default=as_of)
-
-
 def _designs(base: Scenario, space: Space) -> list[dict[str, object]]:
-    """The input changes of every design of ``space`` on ``base``, platform by platform, all priced from one book."""
+    """The input changes of every design of ``space`` on ``base``, platform by platform, each platform priced, rented
+    and sited as of its own date (:func:`neoplan.inputs.profiles.platform_changes`)."""
     out = []
-    book = common_book(space.platforms, base.prices_as_of)
     for model in space.platforms:
-        profile = {**platform_changes(base, model), **({"prices_as_of": book} if book != base.prices_as_of else {})}
+        profile = platform_changes(base, model)
         for topology in space.topologies:
             for ratio in space.oversubscriptions:
                 for nics in space.nics_per_node:

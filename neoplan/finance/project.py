@@ -854,6 +854,7 @@ def cash_flows(
         refresh_capex_usd=refresh,
         tax_method=financing.tax_depreciation,
         tax_life_months=financing.tax_life_months,
+        book_life_months=financing.depreciation_life_months,
     )
     bought = pay if refresh is None or refresh_payments is None else pay + refresh_payments  # debt funds `pay` only
     sized_on_cfads = closing is None and financing.amortization == "sculpted" and financing.sizing == "capex_share"

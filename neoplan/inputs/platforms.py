@@ -6,8 +6,9 @@ the back-end NIC generation and storage per GPU. They live in one table, ``data/
 platform and field, each with why, source, date and basis), the one place a platform's rack power is stated: the
 design search's moves (:mod:`neoplan.inputs.profiles`) read it too. A value may name another table instead of a number:
 
-- ``@rental_contracts:<contract>``: the price of a contract in ``data/rental_contracts.csv`` (``on_demand`` is the
-  platform's reference rental price; ``reserved_1y``, …), with that row's source, date and basis;
+- ``@rental_contracts:<contract>``: the price of a contract in the market of the platform's default book date
+  (``data/rental_contracts.csv``, or ``data/markets/<date>/`` for an older one; ``on_demand`` is the platform's
+  reference rental price; ``reserved_1y``, …), with that row's source, date and basis;
 - ``@gpu_platforms:<column>``: a column of the platform's row in ``data/gpu_platforms.csv``;
 
 and a value with ``per_gpus`` scales with the cluster (``2.0`` PB per 1,024 GPUs).
@@ -33,7 +34,8 @@ from pydantic import Field
 
 from ..errors import DataError
 from .datafile import DATA_DIR, Basis, DataDate, DataRow, read_numbered
-from .pricebook import BOOK_DATES, Platform, default_platforms, price_book, rental_contracts
+from .pricebook import BOOK_DATES, Platform, default_platforms, price_book, rental_contracts, rental_market
+from .regions import DEFAULT_REGION, density_of, site_changes
 
 DEFAULTS_FILE = DATA_DIR / "platform_defaults.csv"
 CONTRACTS_FILE = DATA_DIR / "rental_contracts.csv"
@@ -106,6 +108,10 @@ LABELS = {
     "cluster.gpus": "GPUs",
     "cluster.gpus_per_node": "GPUs per node",
     "cooling": "cooling",
+    "facility.electricity_usd_per_kwh": "power price",
+    "facility.colo_usd_per_kw_month": "colocation",
+    "facility.pue": "PUE",
+    "financing.tax_rate": "tax rate",
 }
 
 
@@ -119,6 +125,9 @@ def show(field: str, value: Any) -> str:
         "fabric.nic_gbps": "{}G",
         "storage.usable_pb": "{:g} PB",
         "cluster.gpus": "{:,}",
+        "facility.electricity_usd_per_kwh": "${:.3f}/kWh",
+        "facility.colo_usd_per_kw_month": "${:g}/kW-month",
+        "financing.tax_rate": "{:.1%}",
     }
     return forms.get(field, "{}").format(value)
 
@@ -126,14 +135,15 @@ def show(field: str, value: Any) -> str:
 # --- the table ---------------------------------------------------------------------------------------------------
 
 
-def _resolve(row: DefaultRow, line: int, platform: Platform) -> Default:
-    """A row's value, a reference to another table followed (with that table's source, date and basis)."""
+def _resolve(row: DefaultRow, line: int, platform: Platform, book: str) -> Default:
+    """A row's value, a reference to another table followed (with that table's source, date and basis); ``book`` is
+    the platform's default book date, whose market a rental reference reads."""
     name = DEFAULTS_FILE.name
     value: Any = row.value
     source, date, basis = row.source, row.date, row.basis
     try:
         if value.startswith("@rental_contracts:"):
-            contract = rental_contracts()[(platform.key, value.split(":", 1)[1])]
+            contract = rental_contracts(rental_market(platform.key, book))[(platform.key, value.split(":", 1)[1])]
             value, date, basis = contract.usd_per_gpu_hour, contract.date, contract.basis
             source = f"{CONTRACTS_FILE.name}: {contract.source}"
         elif value.startswith("@gpu_platforms:"):
@@ -158,12 +168,16 @@ def default_table() -> dict[str, dict[str, Default]]:
     """Every platform's defaults by field (``data/platform_defaults.csv`` with its references followed; cached)."""
     platforms = default_platforms()
     table: dict[str, dict[str, Default]] = {key: {} for key in platforms}
-    for line, row in read_numbered(DEFAULTS_FILE, DefaultRow):
+    rows = read_numbered(DEFAULTS_FILE, DefaultRow)
+    books = {row.platform: row.value for _, row in rows if row.field == "prices_as_of"}
+    for line, row in rows:
         if row.platform not in platforms:
             raise DataError(DEFAULTS_FILE.name, f"unknown platform {row.platform!r}", row=line, column="platform")
         if row.field not in FIELDS:
             raise DataError(DEFAULTS_FILE.name, f"not a platform input ({', '.join(FIELDS)})", row=line, column="field")
-        table[row.platform][row.field] = _resolve(row, line, platforms[row.platform])
+        book = books.get(row.platform, BOOK_DATES[-1])
+        book = book if book in BOOK_DATES else BOOK_DATES[-1]  # a bad date is refused on its own row
+        table[row.platform][row.field] = _resolve(row, line, platforms[row.platform], book)
     for key, fields in table.items():
         missing = [f for f in FIELDS if f not in fields]
         if missing:
@@ -297,7 +311,27 @@ def plan_switch(
         if not _same(current, target):
             values[field] = target
             changes.append(Change(field, current, target, why))
+    changes += _site_switch(data, values, users)
     return Switch(values, changes)
+
+
+def _site_switch(data: Mapping[str, Any], values: dict[str, Any], users: set[str] | None) -> list[Change]:
+    """The site fields that follow a switch's book date and rack density (they hold the region's values; a file's own
+    stay), added to ``values``; the changes made."""
+    as_of = values.get("prices_as_of", _get(data, "prices_as_of") or _field_default("prices_as_of"))
+    rack_kw = values.get("facility.rack_power_kw", _get(data, "facility.rack_power_kw"))
+    rack_kw = rack_kw if rack_kw is not None else _field_default("facility.rack_power_kw")
+    limit = _get(data, "facility.air_cooled_rack_limit_kw") or _field_default("facility.air_cooled_rack_limit_kw")
+    density = density_of(float(rack_kw), float(limit))
+    region = _get(data, "facility.region") or DEFAULT_REGION
+    changes = []
+    for path, value in site_changes(data, str(as_of), density).items():
+        if users is not None and path in users:
+            continue
+        values[path] = value
+        why = f"the {region} site as of {as_of}, {density}-density racks (data/regions.csv)"
+        changes.append(Change(path, _get(data, path), value, why))
+    return changes
 
 
 def apply_file_defaults(

@@ -29,6 +29,7 @@ from .business import Customers, Financing, Operations, Opex, Pricing, Timeline
 from .fields import NODE_PRESET_LABELS, SCHEMA_VERSION, TOPOLOGY_LABELS, PriceKey, UnitPriceUsd, _Section
 from .hardware import Cluster, Fabric, Facility, Node, Storage
 from .pricebook import default_platforms
+from .regions import fill_site
 
 
 class Scenario(_Section):
@@ -82,6 +83,13 @@ class Scenario(_Section):
                 "power"
             )
         return self
+
+    @model_validator(mode="before")
+    @classmethod
+    def _site_from_its_region(cls, data: Any) -> Any:
+        """The site fields the scenario does not set take its region's values as of its book date
+        (:mod:`neoplan.inputs.regions`)."""
+        return fill_site(data) if isinstance(data, Mapping) else data
 
     @model_validator(mode="before")
     @classmethod
