@@ -108,8 +108,8 @@ class Result:
     time in months from the purchase order (month 0); an undefined figure (no IRR because cash never turns positive,
     no payback within the horizon) is ``None`` in :attr:`kpis` and :meth:`to_dict`, NaN in arrays, and
     :attr:`warnings` says why. Tables (pandas DataFrames) are built on demand by the ``*_table`` methods, so that
-    ``evaluate`` itself stays fast. A result may be shared (the app caches one per scenario for every visitor): its
-    arrays are read-only.
+    ``evaluate`` itself stays fast. The app shares one result per scenario among its visitors, frozen
+    (:func:`neoplan.frozen.freeze`: arrays read-only, mappings and lists refusing changes); copy what you change.
 
     Examples
     --------
