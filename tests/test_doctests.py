@@ -50,6 +50,20 @@ def test_examples_run(module: str) -> None:
     assert runner.failures == 0, out.getvalue()
 
 
+MANUAL = sorted(p for p in (ROOT / "docs").rglob("*.md") if ">>> " in p.read_text(encoding="utf-8"))
+"""Pages of the manual with examples (``pycon`` blocks): they run as doctests too."""
+
+
+@pytest.mark.parametrize("page", MANUAL, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_manuals_examples_run(page: Path) -> None:
+    out = io.StringIO()
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(page.read_text(encoding="utf-8"), {}, page.name, str(page), 0)
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    runner.run(test, out=out.write)
+    assert test.examples and runner.failures == 0, out.getvalue()
+
+
 def test_every_module_is_collected() -> None:
     """The list above covers the package: a new module's examples run without a line of test code."""
     found = _modules()
@@ -112,7 +126,10 @@ PUBLIC_API = (
 )
 """The functions and methods users script against, as the manual's API pages name them."""
 
-SECTION = "\n{0}\n{1}\n"
+SESSION = ROOT / "docs" / "api" / "store.md"
+SESSION_DOCUMENTED = "neoplan.store.Library"
+"""The library's methods share one example, a session on the manual's page (:data:`SESSION`), run above: a
+library needs a database to show anything, and one session shows how the methods work together."""
 
 
 def _resolve(dotted: str) -> object:
@@ -153,7 +170,10 @@ def test_public_api_is_documented(dotted: str) -> None:
     if dataclasses.is_dataclass(obj):  # a record the model makes (Result): its fields are its attributes
         params = []
     examples = _section(doc, "Examples")
-    assert ">>>" in examples, f"{dotted}: no Examples section with a runnable example"
+    if dotted.startswith(SESSION_DOCUMENTED):  # one session on the manual's page shows the library at work
+        name = dotted.rsplit(".", 1)[-1] if dotted != SESSION_DOCUMENTED else "Library"
+        examples += "".join(re.findall(rf"^>>> .*\b{name}\(.*$", SESSION.read_text(encoding="utf-8"), re.M))
+    assert ">>>" in examples, f"{dotted}: no runnable example (Examples section)"
     if params:
         missing = set(params) - _documented(_section(doc, "Parameters"))
         assert not missing, f"{dotted}: Parameters does not document {sorted(missing)}"

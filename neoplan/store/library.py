@@ -193,21 +193,20 @@ _STORES_LOCK = threading.Lock()
 
 
 def open_store(url: str) -> Store:
-    """The one :class:`Store` of this process for a database: every :class:`Library` view on it shares it.
+    """The one :class:`Store` of this process for a database (an SQLAlchemy URL), migrated on first use.
 
     Parameters
     ----------
     url : str
-        An SQLAlchemy URL: ``sqlite:///path/to/scenarios.sqlite`` or ``postgresql+psycopg://user:password@host/db``.
+        ``sqlite:///path/to/scenarios.sqlite`` or ``postgresql+psycopg://user:password@host/db``.
 
     Returns
     -------
     Store
-        The same object for the same URL, for the life of the process; migrated on first use.
+        The same object for the same URL for the life of the process, shared by every :class:`Library` on it.
 
     Examples
     --------
-    >>> from neoplan.store import open_store
     >>> open_store("sqlite:////tmp/a.sqlite") is open_store("sqlite:////tmp/a.sqlite")  # nothing opened yet
     True
     """
@@ -226,37 +225,19 @@ def close_store(url: str) -> None:
 
 
 class Library:
-    """The scenario library as one user sees it: the shipped presets (read-only), saved scenarios and their versions,
-    drafts and quote aliases.
+    """Saved scenarios, versions, drafts and aliases as ``user`` sees them, plus the shipped presets (read-only).
+
+    Every method in one session: the manual's Scenario library page (run as a doctest).
 
     Parameters
     ----------
     where : str or pathlib.Path, optional
-        An SQLAlchemy URL (it has ``://``), or the path of an SQLite file (created readable by its owner only);
-        default ``$NEOPLAN_DATABASE_URL``, else :func:`~neoplan.store.backend.default_path`.
+        An SQLAlchemy URL, or an SQLite file's path; default ``$NEOPLAN_DATABASE_URL``, else
+        :func:`neoplan.store.default_path`.
     user : User, optional
         Who is asking; default ``LOCAL``, the one user of an app without sign-in, who sees everything.
     store : Store, optional
         The database to use instead of ``where``.
-
-    Examples
-    --------
-    >>> import tempfile, neoplan
-    >>> from neoplan.store import Library, User
-    >>> folder = tempfile.TemporaryDirectory()
-    >>> lib = Library(folder.name + "/scenarios.sqlite")
-    >>> lib.save("plan", neoplan.load_scenario("optimized"), message="first cut").version
-    1
-    >>> bigger = neoplan.load_scenario({"base": "optimized", "cluster": {"gpus": 2048}})
-    >>> lib.save("plan", bigger, message="twice the GPUs", expected_version=1).version
-    2
-    >>> [(v.version, v.message) for v in lib.history("plan")]
-    [(1, 'first cut'), (2, 'twice the GPUs')]
-    >>> lib.load("plan").cluster.gpus, lib.load("plan", version=1).cluster.gpus
-    (2048, 1024)
-    >>> Library(folder.name + "/scenarios.sqlite", User("alice@example.com")).exists("plan")  # shared by LOCAL
-    True
-    >>> close_store(lib.store.url); folder.cleanup()
     """
 
     def __init__(self, where: str | Path | None = None, user: User = LOCAL, *, store: Store | None = None) -> None:
@@ -285,21 +266,7 @@ class Library:
         return result
 
     def check(self) -> None:
-        """Raise :class:`LibraryError` unless the library can be read (migrating its schema on first use).
-
-        Raises
-        ------
-        LibraryError
-            Why it cannot be read, in words fit for any visitor (the location goes to the server's log only).
-
-        Examples
-        --------
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> lib = Library(folder.name + "/scenarios.sqlite")
-        >>> lib.check()
-        >>> close_store(lib.store.url); folder.cleanup()
-        """
+        """Raise :class:`LibraryError` (words fit for any visitor) unless the library can be read; migrates it."""
         self._run(lambda conn: conn.execute(sa.select(sa.func.count()).select_from(scenarios_t)).scalar())
 
     # -- who sees what ---------------------------------------------------------------------------------------
@@ -337,25 +304,12 @@ class Library:
     # -- scenarios -------------------------------------------------------------------------------------------
 
     def entries(self) -> list[Entry]:
-        """Everything the user can open: the presets first, then the saved scenarios by name.
+        """Presets first, then saved scenarios by name; only the presets if the library cannot be read (``error``).
 
         Returns
         -------
         list of Entry
-            Name (its key), read-only flag, time of the newest version, owner, shared flag, version [count] and
-            whether the user owns it. Only the presets when the library cannot be read (:attr:`error` says why).
-
-        Examples
-        --------
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> lib = Library(folder.name + "/scenarios.sqlite")
-        >>> _ = lib.save("plan", neoplan.load_scenario("optimized"))
-        >>> [(e.name, e.read_only) for e in lib.entries()][-1]
-        ('plan', False)
-        >>> all(e.read_only for e in lib.entries()[: len(neoplan.preset_names())])
-        True
-        >>> close_store(lib.store.url); folder.cleanup()
+            Key, read-only flag, time saved, owner, shared flag, version [count], whether the user owns it.
         """
         presets = [Entry(p, True) for p in preset_names()]
         try:
@@ -384,37 +338,19 @@ class Library:
         return self.is_preset(name) or self.entry(name) is not None
 
     def load(self, name: str, version: int | None = None) -> Scenario:
-        """A saved scenario (or a preset) by name.
+        """The scenario saved (or shipped) under ``name``: its newest version, or ``version``.
 
         Parameters
         ----------
         name : str
-            Its key: a preset's name, a saved scenario's name, or ``name (owner)`` where two share a name.
+            A preset's or saved scenario's key (``name (owner)`` where two share a name).
         version : int, optional
-            The version to load; default the newest. Presets have none.
+            The version; default the newest.
 
         Returns
         -------
         Scenario
-            The scenario as saved, validated again.
-
-        Raises
-        ------
-        ScenarioError
-            For an unknown name or version (a :class:`LibraryError` when the library cannot be read).
-
-        Examples
-        --------
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> lib = Library(folder.name + "/scenarios.sqlite")
-        >>> lib.load("optimized").cluster.gpus  # a preset
-        1024
-        >>> lib.load("no such plan")
-        Traceback (most recent call last):
-        ...
-        neoplan.errors.ScenarioError: library: no scenario named 'no such plan'
-        >>> close_store(lib.store.url); folder.cleanup()
+            Validated again; ScenarioError for an unknown name or version.
         """
         return self.load_versioned(name, version)[0]
 
@@ -446,49 +382,26 @@ class Library:
         expected_version: int | None = None,
         shared: bool | None = None,
     ) -> Saved:
-        """Save a scenario as a new version of ``name`` (a new scenario if there is none).
-
-        Two people who save the same scenario never lose an update: a save names the version it was based on, and
-        a save that finds a newer one writes nothing and raises :class:`Conflict` saying who saved it when.
+        """Save ``scenario`` as a new version of ``name`` (a new scenario if there is none).
 
         Parameters
         ----------
         name : str
-            The scenario's name (one line, not a preset's).
+            One line, not a preset's.
         scenario : Scenario
-            What to save; it is renamed ``name``.
+            What to save (renamed ``name``).
         message : str, optional
             A one-line note for the history.
         expected_version : int, optional
-            The version this save is based on (0: none, the name must be new); None saves on top of whatever is
-            newest.
+            The version this save is based on (0: none, it must be new); None saves on top of the newest.
         shared : bool, optional
-            Whether the team sees it (its owner only); default private for a signed-in user, shared for ``LOCAL``.
+            Who sees it (its owner only): a new one is private for a signed-in user, shared for the local user.
 
         Returns
         -------
         Saved
-            The scenario as saved, its key and its new version [count].
-
-        Raises
-        ------
-        Conflict
-            When someone saved after ``expected_version``; nothing was written.
-        ScenarioError
-            For a preset's name, or a name or message that is empty, too long or not one line.
-
-        Examples
-        --------
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> lib = Library(folder.name + "/scenarios.sqlite")
-        >>> lib.save("plan", neoplan.load_scenario("optimized")).version
-        1
-        >>> lib.save("plan", neoplan.load_scenario("optimized"), expected_version=0)  # meant to be a new "plan"
-        Traceback (most recent call last):
-        ...
-        neoplan.store.library.Conflict: library: a scenario named “plan” was saved meanwhile (version 1)
-        >>> close_store(lib.store.url); folder.cleanup()
+            The scenario as saved, its key and its new version; :class:`Conflict` (nothing written) if someone
+            saved after ``expected_version``.
         """
         if self.is_preset(name.strip()):
             raise ScenarioError(f"library: {name.strip()!r} is a read-only preset; save under another name")
@@ -562,28 +475,17 @@ class Library:
         return None if row is None else Version(*row)
 
     def duplicate(self, name: str, new_name: str) -> Saved:
-        """Save a copy of a scenario (preset or saved) as a new scenario.
+        """Save a copy of ``name`` (preset or saved) as the new scenario ``new_name``.
 
         Parameters
         ----------
-        name : str
-            The scenario to copy.
-        new_name : str
-            The copy's name; it must be new.
+        name, new_name : str
+            The scenario to copy, and the copy's name (new).
 
         Returns
         -------
         Saved
             The copy, as version 1.
-
-        Examples
-        --------
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> lib = Library(folder.name + "/scenarios.sqlite")
-        >>> lib.duplicate("optimized", "my plan").name
-        'my plan'
-        >>> close_store(lib.store.url); folder.cleanup()
         """
         new_name = check_name(new_name)
         if self.exists(new_name):
@@ -595,27 +497,12 @@ class Library:
             raise ScenarioError(f"library: “{name}” belongs to {row.owner or 'the local user'}; only they can do that")
 
     def delete(self, name: str) -> None:
-        """Delete a saved scenario and its whole history (its owner only; presets cannot be deleted).
+        """Delete the saved scenario ``name`` and its history (its owner only); presets cannot be deleted.
 
         Parameters
         ----------
         name : str
             The scenario's key.
-
-        Raises
-        ------
-        ScenarioError
-            For a preset, an unknown name, or a scenario another user owns.
-
-        Examples
-        --------
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> lib = Library(folder.name + "/scenarios.sqlite")
-        >>> _ = lib.duplicate("optimized", "scratch")
-        >>> lib.delete("scratch"); lib.exists("scratch")
-        False
-        >>> close_store(lib.store.url); folder.cleanup()
         """
         if self.is_preset(name):
             raise ScenarioError(f"library: {name!r} is a read-only preset")
@@ -629,28 +516,14 @@ class Library:
         self._run(write, write=True)
 
     def set_shared(self, name: str, shared: bool) -> None:
-        """Share a scenario with the team, or make it private to its owner (its owner only).
+        """Share ``name`` with the team, or make it private to its owner (its owner only).
 
         Parameters
         ----------
         name : str
             The scenario's key.
         shared : bool
-            True: everyone signed in sees it and may save new versions; False: its owner only.
-
-        Examples
-        --------
-        >>> from neoplan.store import User
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> where = folder.name + "/scenarios.sqlite"
-        >>> lib = Library(where, User("alice@example.com"))
-        >>> _ = lib.save("alice's plan", neoplan.load_scenario("optimized"))  # private: Alice is signed in
-        >>> Library(where, User("bob@example.com")).exists("alice's plan")
-        False
-        >>> lib.set_shared("alice's plan", True); Library(where, User("bob@example.com")).exists("alice's plan")
-        True
-        >>> close_store(lib.store.url); folder.cleanup()
+            True: everyone signed in sees it and may save versions; False: its owner only.
         """
 
         def write(conn: Connection) -> None:
@@ -663,7 +536,7 @@ class Library:
     # -- versions --------------------------------------------------------------------------------------------
 
     def history(self, name: str) -> list[Version]:
-        """Every version of a saved scenario, oldest first.
+        """Every version of ``name``, oldest first.
 
         Parameters
         ----------
@@ -673,17 +546,7 @@ class Library:
         Returns
         -------
         list of Version
-            Version number, author, time saved (ISO 8601, UTC) and message.
-
-        Examples
-        --------
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> lib = Library(folder.name + "/scenarios.sqlite")
-        >>> _ = lib.save("plan", neoplan.load_scenario("optimized"), message="first")
-        >>> [(v.version, v.author, v.message) for v in lib.history("plan")]  # LOCAL's id is ''
-        [(1, '', 'first')]
-        >>> close_store(lib.store.url); folder.cleanup()
+            Version, author, time saved (ISO 8601, UTC) and message of each.
         """
 
         def read(conn: Connection) -> list[Version]:
@@ -699,7 +562,7 @@ class Library:
         return self._run(read)
 
     def diff(self, name: str, a: int, b: int) -> Diff:
-        """What differs between two versions of a scenario: its inputs, and its headline KPIs, both evaluated.
+        """Version ``a`` against version ``b`` of ``name``: the inputs that differ and the KPI deltas.
 
         Parameters
         ----------
@@ -711,24 +574,12 @@ class Library:
         Returns
         -------
         Diff
-            ``inputs``: each input that differs by dotted path, old → new; ``kpis``: the headline figures of both
-            and their delta, in each figure's unit.
-
-        Examples
-        --------
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> lib = Library(folder.name + "/scenarios.sqlite")
-        >>> _ = lib.save("plan", neoplan.load_scenario("optimized"))
-        >>> _ = lib.save("plan", neoplan.load_scenario({"base": "optimized", "cluster": {"gpus": 2048}}))
-        >>> [(c.path, c.old, c.new) for c in lib.diff("plan", 1, 2).inputs]
-        [('cluster.gpus', 1024, 2048)]
-        >>> close_store(lib.store.url); folder.cleanup()
+            Inputs by dotted path (old → new); headline KPIs of both, evaluated, and their deltas in their units.
         """
         return diff(name, a, self.load(name, a), b, self.load(name, b))
 
     def restore(self, name: str, version: int, *, expected_version: int | None = None) -> Saved:
-        """Save an old version again, as the newest (the history keeps everything).
+        """Save version ``version`` of ``name`` again, as its newest version (the history keeps everything).
 
         Parameters
         ----------
@@ -742,19 +593,7 @@ class Library:
         Returns
         -------
         Saved
-            The restored scenario and its new version number.
-
-        Examples
-        --------
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> lib = Library(folder.name + "/scenarios.sqlite")
-        >>> _ = lib.save("plan", neoplan.load_scenario("optimized"))
-        >>> _ = lib.save("plan", neoplan.load_scenario({"base": "optimized", "cluster": {"gpus": 2048}}))
-        >>> restored = lib.restore("plan", 1)
-        >>> restored.version, restored.scenario.cluster.gpus
-        (3, 1024)
-        >>> close_store(lib.store.url); folder.cleanup()
+            The restored scenario and its new version.
         """
         return self.save(
             name, self.load(name, version), message=f"restored version {version}", expected_version=expected_version
@@ -763,7 +602,7 @@ class Library:
     # -- share links -----------------------------------------------------------------------------------------
 
     def share_token(self, name: str, version: int, secret: str | None, days: float = share.SHARE_DAYS) -> str:
-        """A signed token for a read-only link to one version of a scenario.
+        """A signed read-only link token to ``version`` of ``name``, valid for ``days``.
 
         Parameters
         ----------
@@ -772,31 +611,14 @@ class Library:
         version : int
             The version the link opens.
         secret : str or None
-            The signing secret (HMAC-SHA256), at least 16 characters, the same on every replica; changing it revokes
-            every link.
+            The HMAC-SHA256 secret (≥ 16 characters, the same on every replica; changing it revokes every link).
         days : float, optional
             How long the link is valid [days].
 
         Returns
         -------
         str
-            The token, for the app's ``?share=`` address.
-
-        Raises
-        ------
-        ShareError
-            Without a secret long enough (share links are then off).
-
-        Examples
-        --------
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> lib = Library(folder.name + "/scenarios.sqlite")
-        >>> _ = lib.save("plan", neoplan.load_scenario("optimized"))
-        >>> token = lib.share_token("plan", 1, "a secret of 16+ characters")
-        >>> lib.open_shared(token, "a secret of 16+ characters")[1]
-        '“plan” version 1 shared by local user'
-        >>> close_store(lib.store.url); folder.cleanup()
+            The token (ShareError without a secret: links are off); :meth:`open_shared` reads it.
         """
         if version not in {v.version for v in self.history(name)}:
             raise ScenarioError(f"library: “{name}” has no version {version}")
@@ -804,25 +626,7 @@ class Library:
         return share.make_token(share.grant_for(int(row.id), version, days), secret)
 
     def open_shared(self, token: str, secret: str | None) -> tuple[Scenario, str]:
-        """The scenario version a share token names (see :meth:`share_token`).
-
-        Parameters
-        ----------
-        token : str
-            The token of a share link.
-        secret : str or None
-            The secret it was signed with.
-
-        Returns
-        -------
-        tuple of (Scenario, str)
-            The scenario, and a description such as ``“Plan” version 3 shared by alice@example.com``.
-
-        Raises
-        ------
-        ShareError
-            For a token that is forged, expired or signed with another secret, or whose scenario was deleted.
-        """
+        """The scenario version a share token names, and a description ("“Plan” version 3, shared by …")."""
         grant = share.read_token(token, secret)
 
         def read(conn: Connection) -> Any | None:
@@ -842,23 +646,9 @@ class Library:
     # -- drafts ----------------------------------------------------------------------------------------------
 
     def save_draft(self, draft_id: str, draft: Draft, *, session: str = "") -> None:
-        """Keep what a browser session is editing, in place under its draft id.
+        """Keep ``draft`` under ``draft_id`` for this session (in place); DraftTaken if another session holds it.
 
-        Drafts untouched for :data:`DRAFT_DAYS` days are deleted on the way.
-
-        Parameters
-        ----------
-        draft_id : str
-            The draft's id (the app's ``?draft=`` address).
-        draft : Draft
-            The scenario being edited, what it was opened as and where from.
-        session : str, optional
-            The browser session writing it.
-
-        Raises
-        ------
-        DraftTaken
-            When another session (or user) holds the id: write this session's draft under a new id.
+        Prunes drafts older than DRAFT_DAYS.
         """
         if not DRAFT_ID.fullmatch(draft_id):
             raise ValueError(f"bad draft id {draft_id!r}")
@@ -899,37 +689,13 @@ class Library:
         return None if row is None else Draft(*row)
 
     def load_draft(self, draft_id: str) -> Draft | None:
-        """This user's draft under an id.
-
-        Parameters
-        ----------
-        draft_id : str
-            The draft's id.
-
-        Returns
-        -------
-        Draft or None
-            None when there is none, it is someone else's, or the id is malformed.
-        """
+        """This user's draft under ``draft_id``; None if there is none, it is someone else's, or the id is malformed."""
         if not DRAFT_ID.fullmatch(draft_id):
             return None
         return self._run(lambda conn: self._draft(conn, draft_id))
 
     def claim_draft(self, draft_id: str, session: str) -> Draft | None:
-        """:meth:`load_draft`, and ``session`` takes the draft over: its writes go to this row from now on.
-
-        Parameters
-        ----------
-        draft_id : str
-            The draft's id.
-        session : str
-            The session taking it over.
-
-        Returns
-        -------
-        Draft or None
-            As :meth:`load_draft`.
-        """
+        """Like :meth:`load_draft`, and ``session`` takes the draft over (its writes go to this row from now on)."""
         if not DRAFT_ID.fullmatch(draft_id):
             return None
 
@@ -944,33 +710,17 @@ class Library:
     # -- quote aliases ---------------------------------------------------------------------------------------
 
     def save_aliases(self, vendor: str, aliases: list[dict[str, str]], *, shared: bool = True) -> None:
-        """Keep a vendor's quote aliases as this user's list, replacing their earlier one.
+        """Keep ``aliases`` as this user's list for ``vendor``, replacing their earlier one.
 
         Parameters
         ----------
         vendor : str
             The vendor's name.
         aliases : list of dict
-            ``{"pattern", "category", "quantity_basis"?}`` each: a part number (else a case-insensitive regular
-            expression of the description), the component it is, and whether its quantity is ``per_server`` or the
-            line's ``total``.
+            ``{pattern, category, quantity_basis?}``: a part number (else a regex of the description), the
+            component, and whether its quantity is ``per_server`` or the line's ``total``.
         shared : bool, optional
             Whether the team reads it.
-
-        Raises
-        ------
-        ScenarioError
-            Naming the alias and field that is not one line of text, or an unknown quantity basis.
-
-        Examples
-        --------
-        >>> import tempfile, neoplan
-        >>> folder = tempfile.TemporaryDirectory()
-        >>> lib = Library(folder.name + "/scenarios.sqlite")
-        >>> lib.save_aliases("ACME", [{"pattern": "ACME-FC400", "category": "backend_nic"}])
-        >>> lib.aliases("ACME"), lib.alias_vendors()
-        ([{'pattern': 'ACME-FC400', 'category': 'backend_nic'}], ['ACME'])
-        >>> close_store(lib.store.url); folder.cleanup()
         """
         vendor = check_name(vendor, "vendor names")
         body = json.dumps(_checked_aliases(aliases), ensure_ascii=False)
@@ -990,18 +740,7 @@ class Library:
         return sa.select(a.owner, a.vendor, a.body, a.saved_at).where(seen)
 
     def aliases(self, vendor: str) -> list[dict[str, str]]:
-        """A vendor's quote aliases: this user's own list, else the newest one shared with the team.
-
-        Parameters
-        ----------
-        vendor : str
-            The vendor's name.
-
-        Returns
-        -------
-        list of dict
-            The aliases (see :meth:`save_aliases`); empty when there are none.
-        """
+        """The aliases for ``vendor``: this user's own list, else the newest one shared with the team ([] if none)."""
         a = aliases_t.c
         rows = self._run(lambda conn: conn.execute(self._alias_rows().where(a.vendor == vendor.strip())).all())
         if not rows:
