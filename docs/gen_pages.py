@@ -47,14 +47,14 @@ _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]|])")
 
 _SECTION = r"BRIEF(?:\.md)?\s*(?:§\s*|section\s+)[\d.]+"
 INTERNAL_REFERENCES = (
-    (re.compile(r"\s*\([Ii]ssue #?\d+\)"), ""),  # "Market check (issue 25):" → "Market check:"
-    (re.compile(r"\bwave \d+ "), ""),  # "Fitted (wave 3 re-fit) to …" → "Fitted (re-fit) to …"
-    (re.compile(rf",\s*{_SECTION}"), ""),  # "(2024-10-03, BRIEF.md section 3)" → "(2024-10-03)"
-    (re.compile(rf"\s*\({_SECTION}\)"), ""),  # " (BRIEF.md §2)" → ""
-    (re.compile(rf"\({_SECTION}:\s*"), "("),  # "(BRIEF.md §2: start with" → "(start with"
-    (re.compile(rf"{_SECTION}:\s*"), ""),  # "BRIEF §3: Latent Space" → "Latent Space"
-    (re.compile(_SECTION), "the SemiAnalysis AI Neocloud Playbook"),  # "Estimate from BRIEF.md §2" → the article
-    (re.compile(r"[;,]?\s*(?:\S*/)?(?:BRIEF|ARCHITECTURE|QUOTES)\.md"), ""),  # "guides (…); QUOTES.md" → "guides (…)"
+    (re.compile(r"\s*\([Ii]ssue #?\d+\)"), ""),  # "Market check (issue N):" → "Market check:"
+    (re.compile(r"\bwave \d+ "), ""),  # "Fitted (wave N re-fit) to …" → "Fitted (re-fit) to …"
+    (re.compile(rf",\s*{_SECTION}"), ""),  # "(2024-10-03, <notes> section N)" → "(2024-10-03)"
+    (re.compile(rf"\s*\({_SECTION}\)"), ""),  # " (<notes> §N)" → ""
+    (re.compile(rf"\({_SECTION}:\s*"), "("),  # "(<notes> §N: start with" → "(start with"
+    (re.compile(rf"{_SECTION}:\s*"), ""),  # "<notes> §N: Latent Space" → "Latent Space"
+    (re.compile(_SECTION), "the SemiAnalysis AI Neocloud Playbook"),  # "Estimate from <notes> §N" → the article
+    (re.compile(r"[;,]?\s*(?:\S*/)?(?:BRIEF|ARCHITECTURE|QUOTES)\.md"), ""),  # "guides (…); <notes>" → "guides (…)"
 )
 """Pointers in data rows to the project's internal notes, which a reader cannot open, and what the pages show
 instead: the public source each row also names stays; the pointer goes."""
