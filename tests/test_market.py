@@ -202,3 +202,24 @@ def test_every_platform_has_a_curve_and_an_on_demand_price() -> None:
     assert set(pricebook.price_curves()) == platforms == set(pricebook.default_rentals())
     for curve in {c.generation: c for c in pricebook.price_curves().values()}.values():
         assert len(curve.rows) >= 5 and all(r.first_year == curve.first_year for r in curve.rows)
+
+
+def test_the_manuals_presets_page_states_each_presets_project_irr_as_the_model_gives_it() -> None:
+    """The project IRR row of the presets page (docs: Reference → Presets, generated while the site builds) is the
+    model's, preset by preset, in the column of that preset."""
+    import sys
+
+    from neoplan import metrics
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs"))
+    import gen_pages
+
+    lines = gen_pages.presets_page().splitlines()
+    header = next(line for line in lines if line.startswith("|  | "))
+    row = next(line for line in lines if line.startswith("| Project IRR |"))
+    columns = [c.strip() for c in header.strip("|").split("|")][1:]
+    shown = [c.strip() for c in row.strip("|").split("|")][1:]
+    assert columns == [gen_pages.code(name) for name in preset_names()]
+    for preset, text in zip(preset_names(), shown, strict=True):
+        irr = neoplan.evaluate(neoplan.load_scenario(preset)).kpis["project_irr"]
+        assert text == metrics.text("project_irr", irr), preset

@@ -1,9 +1,9 @@
 """Sign-in: Streamlit's OIDC ``st.login`` when the secrets have an ``[auth]`` section; one local user otherwise.
 
 With ``[auth]`` (``redirect_uri``, ``cookie_secret``, and the provider's ``client_id``, ``client_secret``,
-``server_metadata_url``; see the README), every page asks for sign-in first, and the signed-in user — their e-mail,
-else their OIDC ``sub`` — owns what they save and the drafts they make. Without it the app is for one local user, as
-before sign-in existed, and sees every scenario.
+``server_metadata_url``; see docs/deployment.md), every page asks for sign-in first, and the signed-in user — their
+e-mail, else their OIDC ``sub`` — owns what they save and the drafts they make. Without it the app is for one local
+user, as before sign-in existed, and sees every scenario.
 
 The share-link secret is ``share_secret`` in the secrets, else ``$NEOPLAN_SHARE_SECRET``; without either, share
 links are off.

@@ -1,6 +1,6 @@
 """The article's recommendations, each tested on a scenario: does it win, by how much, and where would it flip?
 
-For every recommendation of the SemiAnalysis playbook (BRIEF.md §2, §4) the scenario is evaluated twice, once with
+For every recommendation of the SemiAnalysis *AI Neocloud Playbook* (2024-10) the scenario is evaluated twice, once with
 the recommended choice and once with the alternative, everything else as the scenario has it; the **NPV difference**
 is recommended minus alternative at the scenario's hurdle rate (> 0: the recommendation wins). Each row then names
 the one input that decides it (its **lever**) and solves for the value at which the two tie (the **flip point**):
@@ -441,11 +441,40 @@ def _row(scenario: Scenario, rec: Recommendation, rack_scale: bool) -> dict[str,
 
 
 def recommendations(scenario: Scenario) -> Any:
-    """The article's recommendations tested on ``scenario``: one row each (columns :data:`COLUMNS`).
+    """The article's recommendations, each tested on a scenario: does it win, by how much, where would it flip?
 
-    ``npv_difference_usd`` = NPV with the recommendation − NPV with the alternative [USD]; ``wins`` when > 0;
-    ``flip_value`` is the lever's value at which the two tie (None when there is none in the lever's range),
-    ``model_value`` the lever's value in the model.
+    Each recommendation is evaluated against its alternative, everything else as the scenario has it, at the
+    scenario's hurdle rate; then the one input that decides it (its lever) is solved for the value at which the two
+    tie. Each row is a few model evaluations: expect seconds, not milliseconds.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The plan to test the recommendations on.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per recommendation, columns :data:`COLUMNS`: ``npv_difference_usd`` = NPV with the recommendation −
+        NPV with the alternative [USD] (> 0: ``wins``); ``lever`` the input that decides it, in ``unit``;
+        ``model_value`` its value in the model and ``flip_value`` the value at which the two tie (None when none
+        lies in the lever's range); ``note`` why a row does not apply (its NPV columns then empty).
+
+    See Also
+    --------
+    markdown_table : the table as the manual shows it.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.analysis.advice import recommendations
+    >>> table = recommendations(neoplan.load_scenario("optimized"))
+    >>> rows = table.dropna(subset=["npv_difference_usd"])
+    >>> bool(((rows["npv_difference_usd"] > 0) == rows["wins"]).all())
+    True
+    >>> row = table.set_index("key").loc["no_ai_enterprise"]  # no NVIDIA AI Enterprise licences
+    >>> bool(row["wins"]), bool(row["npv_difference_usd"] > 1e6)  # [USD]
+    (True, True)
     """
     import pandas as pd
 
@@ -506,7 +535,7 @@ def text_table(table: Any) -> str:
 
 
 def markdown_table(table: Any) -> str:
-    """:func:`recommendations` as a Markdown table (the README's), rows that do not apply left out."""
+    """:func:`recommendations` as a Markdown table (the manual's), rows that do not apply left out."""
     lines = [
         "| recommendation | recommended / alternative | NPV difference | wins | decided by | model | flips at |",
         "|---|---|---|---|---|---|---|",

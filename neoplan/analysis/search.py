@@ -236,7 +236,33 @@ class SearchResult:
     """Wall time of the search [s]."""
 
     def scenario(self, rank: int) -> Scenario:
-        """The scenario of the row ranked ``rank`` (1 = best): the base with that design's changes, validated."""
+        """The scenario of one row: the base with that design's changes and debt share, validated.
+
+        Parameters
+        ----------
+        rank : int
+            The row's rank, 1 = best.
+
+        Returns
+        -------
+        Scenario
+            Ready for :func:`neoplan.evaluate`, or to save.
+
+        Raises
+        ------
+        ScenarioError
+            For a rank outside the table.
+
+        Examples
+        --------
+        >>> import neoplan
+        >>> found = neoplan.search(neoplan.load_scenario("optimized"), {"gpu_models": ["h100-sxm"],
+        ...     "topologies": ["tor"], "oversubscriptions": [1.0], "nics_per_node": [8],
+        ...     "storage_tiers": ["licensed"], "debt_shares": [0.4]})
+        >>> best = found.scenario(1)
+        >>> best.fabric.topology, best.fabric.oversubscription, best.financing.debt_share
+        ('tor', 1.0, 0.4)
+        """
         if not 1 <= rank <= len(self.table):
             raise ScenarioError(f"rank must be between 1 and {len(self.table)}, got {rank}")
         row = self.table.iloc[rank - 1]
@@ -385,10 +411,53 @@ def search(
     objective: str = "npv_usd",
     constraints: Constraints | Mapping[str, Any] | None = None,
 ) -> SearchResult:
-    """Every design of ``space`` (default :class:`Space`) around ``scenario``, ranked by ``objective`` (a key of
-    :data:`OBJECTIVES`) under ``constraints``: a :class:`SearchResult` whose ``table`` is a DataFrame, best first.
+    """Design search: every design of a space around a scenario, each designed and financed, ranked.
 
-    Raises :class:`ScenarioError` (one line, naming ``objective``, ``space.…`` or ``constraints.…``) for bad input.
+    One design per platform × back-end topology × oversubscription × back-end NICs × storage tier, at the
+    scenario's GPU count (or, sized by power, the largest that fits its envelope), each financed at every debt share
+    of the space. What moves with the platform (GPUs per node, rack power, scale-out NIC, reference rental price)
+    comes from its defaults; the scenario's own platform keeps its inputs. A design that cannot be built or breaks
+    a constraint stays in the table, ``feasible`` false, with the reason.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario the designs vary.
+    space : Space or mapping, optional
+        The values to combine (:class:`Space`; a mapping of its fields, lists allowed); default every platform a
+        price book prices × the five topologies × 1:1 and 2:1 × 4 or 8 NICs × both storage tiers × debt 40, 60
+        and 80 %.
+    objective : str, optional
+        What ranks the rows, a key of :data:`OBJECTIVES` (``npv_usd``, ``project_irr``, ``equity_irr``,
+        ``min_dscr``: higher is better; ``tco_usd_per_gpu_hour``, ``capex_usd``, the break-even and token costs:
+        lower is better).
+    constraints : Constraints or mapping, optional
+        ``min_dscr`` [ratio], ``max_capex_usd`` [USD], ``min_equity_irr`` [fraction per year]; None = none.
+
+    Returns
+    -------
+    SearchResult
+        ``table``: a pandas DataFrame, one row per design × debt share, best first (columns in the module
+        docstring, units as their names say, NaN where undefined); ``scenario(rank)`` opens a row as a scenario.
+
+    Raises
+    ------
+    ScenarioError
+        For bad input, in one line naming ``objective``, ``space.…`` or ``constraints.…``.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> base = neoplan.load_scenario("optimized")
+    >>> space = {"gpu_models": ["h100-sxm"], "topologies": ["vms", "tor"], "oversubscriptions": [2.0],
+    ...          "nics_per_node": [8], "storage_tiers": ["licensed"], "debt_shares": [0.6]}
+    >>> found = neoplan.search(base, space, objective="npv_usd")
+    >>> len(found.table), found.table["rank"].tolist()
+    (2, [1, 2])
+    >>> bool(found.table["npv_usd"].is_monotonic_decreasing)  # best first
+    True
+    >>> found.scenario(1).fabric.topology in ("vms", "tor")
+    True
     """
     import pandas as pd
 

@@ -105,11 +105,45 @@ def largest_fitting_nodes(candidates: _Candidates, node_kw: float, kw_per_node: 
 
 
 def size_to_power(scenario: Scenario, book: PriceBook | None = None, *, kw_per_node: float | None = None) -> Design:
-    """The largest design of ``scenario`` whose peak IT load fits ``facility.it_power_mw``, with its
-    :class:`Envelope`; ``cluster.gpus`` of the design's scenario is the count found. ``kw_per_node``: a first
-    guess of the peak IT load per node [kW] (see :func:`largest_fitting_nodes`).
+    """The largest design of a scenario whose peak IT load fits the site's power.
 
-    Raises :class:`ScenarioError` (naming ``facility.it_power_mw``) when not even one node fits.
+    Grows the cluster a node at a time (an HGX server, or a whole NVL72 rack); every candidate is a full design
+    whose peak IT load counts its networks, storage, management and CDU pumps, in racks filled as
+    ``facility.rack_power_kw`` allows. A safeguarded secant search over node counts finds the largest that fits in
+    a handful of designs.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The plan; ``facility.it_power_mw`` [MW] is the envelope (``cluster.gpus`` is ignored).
+    book : PriceBook, optional
+        Unit prices [USD per unit]; default the shipped book of ``scenario.prices_as_of`` with its overrides.
+    kw_per_node : float, optional
+        A first guess of the peak IT load per node [kW] (see :func:`largest_fitting_nodes`); it only speeds the
+        search up.
+
+    Returns
+    -------
+    Design
+        The design found; its ``scenario.cluster.gpus`` is the GPU count that fits [count], and its ``envelope``
+        (:class:`Envelope`) says the kW used and left and why one more node does not fit.
+
+    Raises
+    ------
+    ScenarioError
+        Naming ``facility.it_power_mw`` when it is not set or not even one node fits.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.design.sizing import size_to_power
+    >>> power_first = {"base": "optimized", "cluster": {"size_by": "power"}, "facility": {"it_power_mw": 10}}
+    >>> plan = neoplan.load_scenario(power_first)
+    >>> found = size_to_power(plan)
+    >>> found.envelope.used_kw <= 10_000 < found.envelope.next_used_kw  # [kW]: one more server would not fit
+    True
+    >>> round(found.scenario.cluster.gpus, -3)  # about 7,000 H100 in 10 MW of IT load
+    7000
     """
     mw = scenario.facility.it_power_mw
     if mw is None:
@@ -163,11 +197,40 @@ def _envelope(chosen: Design, nxt: Design | str, envelope_kw: float, node: str, 
 
 
 def design(scenario: Scenario, book: PriceBook | None = None) -> Design:
-    """The design of ``scenario`` with ``book`` (default: the shipped book of ``prices_as_of``); sized to the power
-    envelope when ``cluster.size_by`` is ``power``.
+    """The design stage: a scenario's cluster, bill of materials and site, before any money over time.
 
-    Raises :class:`ScenarioError` for a design the inputs make impossible (the message names the field); an
-    impossible fabric's :class:`~neoplan.design.fabric.FabricError` is passed on as one.
+    Node bill of materials → storage → back-end, front-end and out-of-band fabrics → management and site → capex
+    lines, at ``cluster.gpus`` or, when ``cluster.size_by`` is ``power``, the largest count that fits
+    ``facility.it_power_mw`` (:func:`size_to_power`). :func:`neoplan.evaluate` prices the design month by month.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The plan.
+    book : PriceBook, optional
+        Unit prices [USD per unit]; default the shipped book of ``scenario.prices_as_of`` with the scenario's
+        ``prices:`` overrides.
+
+    Returns
+    -------
+    Design
+        The node, storage, fabric and facility designs and every capex line [USD].
+
+    Raises
+    ------
+    ScenarioError
+        For a design the inputs make impossible, naming the field; an impossible fabric's
+        :class:`~neoplan.design.fabric.FabricError` is passed on as one.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.design.sizing import design
+    >>> reference = design(neoplan.load_scenario("reference"))  # 1,024 H100, non-blocking
+    >>> reference.fabric.backend.leaf_switches, reference.fabric.backend.spine_switches
+    (32, 16)
+    >>> design(neoplan.load_scenario("optimized")).fabric.backend.spine_switches  # 2:1 at the leaf
+    8
     """
     if scenario.cluster.size_by == "power":
         return size_to_power(scenario, book)

@@ -54,7 +54,20 @@ class LibraryError(ScenarioError):
 
 
 def default_path() -> Path:
-    """Where the embedded SQLite library lives unless told otherwise."""
+    """Where the embedded SQLite library lives unless told otherwise.
+
+    Returns
+    -------
+    pathlib.Path
+        ``$NEOPLAN_LIBRARY``, else ``scenarios.sqlite`` in ``$XDG_DATA_HOME/neoplan`` (default
+        ``~/.local/share/neoplan``).
+
+    Examples
+    --------
+    >>> from neoplan.store import default_path
+    >>> default_path().name
+    'scenarios.sqlite'
+    """
     if os.environ.get("NEOPLAN_LIBRARY"):
         return Path(os.environ["NEOPLAN_LIBRARY"]).expanduser()
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
@@ -67,7 +80,20 @@ def sqlite_url(path: str | Path) -> str:
 
 
 def default_url() -> str:
-    """``$NEOPLAN_DATABASE_URL`` if set, else the SQLite file at :func:`default_path`."""
+    """The library's database unless told otherwise.
+
+    Returns
+    -------
+    str
+        ``$NEOPLAN_DATABASE_URL`` if set (any SQLAlchemy URL), else the SQLite file at :func:`default_path`.
+
+    Examples
+    --------
+    >>> import os
+    >>> from neoplan.store import default_url
+    >>> default_url().startswith("sqlite:///") or "NEOPLAN_DATABASE_URL" in os.environ
+    True
+    """
     return os.environ.get("NEOPLAN_DATABASE_URL", "").strip() or sqlite_url(default_path())
 
 
@@ -80,7 +106,24 @@ def as_url(where: str | Path | None) -> str:
 
 
 def redact(url: str) -> str:
-    """``url`` with its password replaced by ``***`` (for logs and the operator's CLI)."""
+    """A database URL fit for a log: its password replaced by ``***``.
+
+    Parameters
+    ----------
+    url : str
+        An SQLAlchemy URL.
+
+    Returns
+    -------
+    str
+        The URL without its password (or a placeholder for a URL that cannot be read).
+
+    Examples
+    --------
+    >>> from neoplan.store import redact
+    >>> redact("postgresql+psycopg://neoplan:hunter2@db/neoplan")
+    'postgresql+psycopg://neoplan:***@db/neoplan'
+    """
     try:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:

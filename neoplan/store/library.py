@@ -193,7 +193,23 @@ _STORES_LOCK = threading.Lock()
 
 
 def open_store(url: str) -> Store:
-    """The one :class:`Store` of this process for ``url``."""
+    """The one :class:`Store` of this process for a database (an SQLAlchemy URL), migrated on first use.
+
+    Parameters
+    ----------
+    url : str
+        ``sqlite:///path/to/scenarios.sqlite`` or ``postgresql+psycopg://user:password@host/db``.
+
+    Returns
+    -------
+    Store
+        The same object for the same URL for the life of the process, shared by every :class:`Library` on it.
+
+    Examples
+    --------
+    >>> open_store("sqlite:////tmp/a.sqlite") is open_store("sqlite:////tmp/a.sqlite")  # nothing opened yet
+    True
+    """
     with _STORES_LOCK:
         if url not in _STORES:
             _STORES[url] = Store(url)
@@ -209,7 +225,20 @@ def close_store(url: str) -> None:
 
 
 class Library:
-    """Saved scenarios, versions, drafts and aliases as ``user`` sees them, plus the shipped presets (read-only)."""
+    """Saved scenarios, versions, drafts and aliases as ``user`` sees them, plus the shipped presets (read-only).
+
+    Every method in one session: the manual's Scenario library page (run as a doctest).
+
+    Parameters
+    ----------
+    where : str or pathlib.Path, optional
+        An SQLAlchemy URL, or an SQLite file's path; default ``$NEOPLAN_DATABASE_URL``, else
+        :func:`neoplan.store.default_path`.
+    user : User, optional
+        Who is asking; default ``LOCAL``, the one user of an app without sign-in, who sees everything.
+    store : Store, optional
+        The database to use instead of ``where``.
+    """
 
     def __init__(self, where: str | Path | None = None, user: User = LOCAL, *, store: Store | None = None) -> None:
         self.store = store if store is not None else open_store(as_url(where))
@@ -237,7 +266,7 @@ class Library:
         return result
 
     def check(self) -> None:
-        """Raise LibraryError unless the library can be read (migrating it on first use)."""
+        """Raise :class:`LibraryError` (words fit for any visitor) unless the library can be read; migrates it."""
         self._run(lambda conn: conn.execute(sa.select(sa.func.count()).select_from(scenarios_t)).scalar())
 
     # -- who sees what ---------------------------------------------------------------------------------------
@@ -275,7 +304,13 @@ class Library:
     # -- scenarios -------------------------------------------------------------------------------------------
 
     def entries(self) -> list[Entry]:
-        """Presets first, then saved scenarios by name; only the presets if the library cannot be read."""
+        """Presets first, then saved scenarios by name; only the presets if the library cannot be read (``error``).
+
+        Returns
+        -------
+        list of Entry
+            Key, read-only flag, time saved, owner, shared flag, version [count], whether the user owns it.
+        """
         presets = [Entry(p, True) for p in preset_names()]
         try:
             keyed = self._run(self._rows)
@@ -303,7 +338,20 @@ class Library:
         return self.is_preset(name) or self.entry(name) is not None
 
     def load(self, name: str, version: int | None = None) -> Scenario:
-        """The scenario saved (or shipped) under ``name``: its newest version, or ``version``."""
+        """The scenario saved (or shipped) under ``name``: its newest version, or ``version``.
+
+        Parameters
+        ----------
+        name : str
+            A preset's or saved scenario's key (``name (owner)`` where two share a name).
+        version : int, optional
+            The version; default the newest.
+
+        Returns
+        -------
+        Scenario
+            Validated again; ScenarioError for an unknown name or version.
+        """
         return self.load_versioned(name, version)[0]
 
     def load_versioned(self, name: str, version: int | None = None) -> tuple[Scenario, int | None]:
@@ -336,9 +384,24 @@ class Library:
     ) -> Saved:
         """Save ``scenario`` as a new version of ``name`` (a new scenario if there is none).
 
-        ``expected_version``: the version this save is based on (0: none, it must be new); None saves on top of
-        whatever is newest. ``shared`` sets who sees a scenario this user owns (a new one is private for a
-        signed-in user, shared for the local user). Raises :class:`Conflict` if someone saved in between.
+        Parameters
+        ----------
+        name : str
+            One line, not a preset's.
+        scenario : Scenario
+            What to save (renamed ``name``).
+        message : str, optional
+            A one-line note for the history.
+        expected_version : int, optional
+            The version this save is based on (0: none, it must be new); None saves on top of the newest.
+        shared : bool, optional
+            Who sees it (its owner only): a new one is private for a signed-in user, shared for the local user.
+
+        Returns
+        -------
+        Saved
+            The scenario as saved, its key and its new version; :class:`Conflict` (nothing written) if someone
+            saved after ``expected_version``.
         """
         if self.is_preset(name.strip()):
             raise ScenarioError(f"library: {name.strip()!r} is a read-only preset; save under another name")
@@ -412,7 +475,18 @@ class Library:
         return None if row is None else Version(*row)
 
     def duplicate(self, name: str, new_name: str) -> Saved:
-        """Save a copy of ``name`` (preset or saved) as the new scenario ``new_name``."""
+        """Save a copy of ``name`` (preset or saved) as the new scenario ``new_name``.
+
+        Parameters
+        ----------
+        name, new_name : str
+            The scenario to copy, and the copy's name (new).
+
+        Returns
+        -------
+        Saved
+            The copy, as version 1.
+        """
         new_name = check_name(new_name)
         if self.exists(new_name):
             raise ScenarioError(f"library: a scenario named {new_name!r} already exists")
@@ -423,7 +497,13 @@ class Library:
             raise ScenarioError(f"library: “{name}” belongs to {row.owner or 'the local user'}; only they can do that")
 
     def delete(self, name: str) -> None:
-        """Delete the saved scenario ``name`` and its history (its owner only); presets cannot be deleted."""
+        """Delete the saved scenario ``name`` and its history (its owner only); presets cannot be deleted.
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+        """
         if self.is_preset(name):
             raise ScenarioError(f"library: {name!r} is a read-only preset")
 
@@ -436,7 +516,15 @@ class Library:
         self._run(write, write=True)
 
     def set_shared(self, name: str, shared: bool) -> None:
-        """Share ``name`` with the team, or make it private to its owner (its owner only)."""
+        """Share ``name`` with the team, or make it private to its owner (its owner only).
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+        shared : bool
+            True: everyone signed in sees it and may save versions; False: its owner only.
+        """
 
         def write(conn: Connection) -> None:
             row = self._find(conn, name)
@@ -448,7 +536,18 @@ class Library:
     # -- versions --------------------------------------------------------------------------------------------
 
     def history(self, name: str) -> list[Version]:
-        """Every version of ``name``, oldest first."""
+        """Every version of ``name``, oldest first.
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+
+        Returns
+        -------
+        list of Version
+            Version, author, time saved (ISO 8601, UTC) and message of each.
+        """
 
         def read(conn: Connection) -> list[Version]:
             row = self._find(conn, name)
@@ -463,11 +562,39 @@ class Library:
         return self._run(read)
 
     def diff(self, name: str, a: int, b: int) -> Diff:
-        """Version ``a`` against version ``b`` of ``name``: the inputs that differ and the KPI deltas."""
+        """Version ``a`` against version ``b`` of ``name``: the inputs that differ and the KPI deltas.
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+        a, b : int
+            The two versions, old then new.
+
+        Returns
+        -------
+        Diff
+            Inputs by dotted path (old → new); headline KPIs of both, evaluated, and their deltas in their units.
+        """
         return diff(name, a, self.load(name, a), b, self.load(name, b))
 
     def restore(self, name: str, version: int, *, expected_version: int | None = None) -> Saved:
-        """Save version ``version`` of ``name`` again, as its newest version (the history keeps everything)."""
+        """Save version ``version`` of ``name`` again, as its newest version (the history keeps everything).
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+        version : int
+            The version to restore.
+        expected_version : int, optional
+            The newest version the caller saw (see :meth:`save`).
+
+        Returns
+        -------
+        Saved
+            The restored scenario and its new version.
+        """
         return self.save(
             name, self.load(name, version), message=f"restored version {version}", expected_version=expected_version
         )
@@ -475,7 +602,24 @@ class Library:
     # -- share links -----------------------------------------------------------------------------------------
 
     def share_token(self, name: str, version: int, secret: str | None, days: float = share.SHARE_DAYS) -> str:
-        """A signed read-only link token to ``version`` of ``name``, valid for ``days``."""
+        """A signed read-only link token to ``version`` of ``name``, valid for ``days``.
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+        version : int
+            The version the link opens.
+        secret : str or None
+            The HMAC-SHA256 secret (≥ 16 characters, the same on every replica; changing it revokes every link).
+        days : float, optional
+            How long the link is valid [days].
+
+        Returns
+        -------
+        str
+            The token (ShareError without a secret: links are off); :meth:`open_shared` reads it.
+        """
         if version not in {v.version for v in self.history(name)}:
             raise ScenarioError(f"library: “{name}” has no version {version}")
         row = self._run(lambda conn: self._find(conn, name))
@@ -566,8 +710,18 @@ class Library:
     # -- quote aliases ---------------------------------------------------------------------------------------
 
     def save_aliases(self, vendor: str, aliases: list[dict[str, str]], *, shared: bool = True) -> None:
-        """Keep ``aliases`` (dicts of ``pattern``, ``category``, optional ``quantity_basis``) as this user's for
-        ``vendor``, replacing their earlier list; shared with the team unless ``shared`` is False."""
+        """Keep ``aliases`` as this user's list for ``vendor``, replacing their earlier one.
+
+        Parameters
+        ----------
+        vendor : str
+            The vendor's name.
+        aliases : list of dict
+            ``{pattern, category, quantity_basis?}``: a part number (else a regex of the description), the
+            component, and whether its quantity is ``per_server`` or the line's ``total``.
+        shared : bool, optional
+            Whether the team reads it.
+        """
         vendor = check_name(vendor, "vendor names")
         body = json.dumps(_checked_aliases(aliases), ensure_ascii=False)
         values = {"owner": self.user.id, "vendor": vendor, "body": body, "shared": shared, "saved_at": _now()}

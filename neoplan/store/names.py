@@ -31,7 +31,36 @@ def _refusal(text: str) -> str | None:
 
 
 def check_name(name: str, what: str = "names") -> str:
-    """``name`` stripped; ScenarioError if empty, too long, or holding control or surrogate characters."""
+    """A scenario's (or vendor's) name, checked: one line of text.
+
+    Parameters
+    ----------
+    name : str
+        The name as typed.
+    what : str, optional
+        What the name is, for the message (``names``, ``vendor names``).
+
+    Returns
+    -------
+    str
+        The name, stripped.
+
+    Raises
+    ------
+    ScenarioError
+        When it is empty, longer than :data:`MAX_NAME_CHARS` characters, or holds line breaks, control or unpaired
+        surrogate characters.
+
+    Examples
+    --------
+    >>> from neoplan.store import check_name
+    >>> check_name("  10 MW plan ")
+    '10 MW plan'
+    >>> check_name("two\\nlines")
+    Traceback (most recent call last):
+    ...
+    neoplan.errors.ScenarioError: library: names cannot contain line breaks or control characters
+    """
     name = (name or "").strip()
     if not name:
         raise ScenarioError("library: a scenario needs a name" if what == "names" else f"library: {what} is empty")
@@ -44,7 +73,29 @@ def check_name(name: str, what: str = "names") -> str:
 
 
 def check_message(message: str | None) -> str:
-    """A version's one-line message, stripped ('' if none); ScenarioError if too long or not one line."""
+    """A version's message, checked: one line of text, or none.
+
+    Parameters
+    ----------
+    message : str or None
+        The message as typed.
+
+    Returns
+    -------
+    str
+        The message, stripped ('' for none).
+
+    Raises
+    ------
+    ScenarioError
+        When it is longer than :data:`MAX_MESSAGE_CHARS` characters or not one line.
+
+    Examples
+    --------
+    >>> from neoplan.store import check_message
+    >>> check_message(None), check_message(" twice the GPUs ")
+    ('', 'twice the GPUs')
+    """
     message = (message or "").strip()
     if len(message) > MAX_MESSAGE_CHARS:
         raise ScenarioError(f"library: a version message is at most {MAX_MESSAGE_CHARS} characters")
