@@ -120,7 +120,16 @@ def show(field: str, value: Any) -> str:
         "storage.usable_pb": "{:g} PB",
         "cluster.gpus": "{:,}",
     }
-    return forms.get(field, "{}").format(value)
+    if isinstance(value, str):  # a number the user quoted in a file ("60"): shown as the number it stands for
+        try:
+            number = float(value)
+            value = int(number) if number.is_integer() else number
+        except (ValueError, OverflowError):
+            return value
+    try:
+        return forms.get(field, "{}").format(value)
+    except (ValueError, TypeError):  # not the type the form expects: as typed
+        return str(value)
 
 
 # --- the table ---------------------------------------------------------------------------------------------------

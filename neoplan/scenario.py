@@ -35,6 +35,7 @@ from pydantic.fields import FieldInfo
 from .errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
 from .files import write_atomic
 from .limits import SCENARIO_FILE_BYTES, SCENARIO_FILE_MB, SCENARIO_MAX_DEPTH, SCENARIO_MAX_NODES, size_text
+from .plaintext import text_problem
 from .pricebook import DATA_DIR, MAX_UNIT_PRICE_USD, assumed, assumed_count, default_platforms, default_rentals
 
 SCHEMA_VERSION = 1
@@ -1034,6 +1035,16 @@ class Scenario(_Section):
         max_length=1000,
         description="Overrides of price-book unit prices by key [USD per unit].",
     )
+
+    @field_validator("name", "description")
+    @classmethod
+    def _plain_text(cls, text: str, info: ValidationInfo) -> str:
+        """Names are one line; neither holds control, bidirectional or zero-width characters (they would reorder or
+        hide text where it is shown, or drive a terminal that prints it)."""
+        problem = text_problem(text, lines=info.field_name == "description")
+        if problem:
+            raise ValueError(problem)
+        return text
 
     @field_validator("pricing")
     @classmethod

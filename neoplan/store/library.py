@@ -43,6 +43,7 @@ from .names import DRAFT_ID, LOCAL, MAX_NAME_CHARS, User, check_message, check_n
 from .schema import aliases as aliases_t
 from .schema import drafts as drafts_t
 from .schema import scenarios as scenarios_t
+from .schema import users as users_t
 from .schema import versions as versions_t
 from .versions import Diff, diff
 
@@ -83,6 +84,7 @@ class Entry:
     read_only: bool
     saved_at: str = ""
     owner: str = ""
+    """How people see its owner: their verified e-mail or OIDC subject ('' for the local user)."""
     shared: bool = False
     version: int = 0
     mine: bool = False
@@ -95,6 +97,7 @@ class Version:
 
     version: int
     author: str
+    """How people see who saved it: their verified e-mail or OIDC subject ('' for the local user)."""
     saved_at: str
     message: str
 
@@ -128,6 +131,11 @@ class Draft:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _shown(label: Any, user_id: Any) -> Any:
+    """SQL: how people see a user id (its ``users`` label; the id itself for users from before labels)."""
+    return sa.func.coalesce(label, user_id)
 
 
 def _upsert(conn: Connection) -> Any:
@@ -178,11 +186,14 @@ class Store:
             raise LibraryError("the scenario library was written by a newer neoplan; upgrade neoplan to open it")
         migrate.upgrade(conn)
 
-    def run(self, work: Callable[[Connection], T], *, write: bool, durable: bool = True) -> T:
-        """``work`` in one transaction (retried while the database is busy), after migrating on first use."""
+    def run(
+        self, work: Callable[[Connection], T], *, write: bool, durable: bool = True, budget_s: float | None = None
+    ) -> T:
+        """``work`` in one transaction (retried while the database is busy, for ``budget_s``), after migrating on
+        first use."""
         if not self._ready:
             self._migrate()
-        return self.backend.run(work, write=write, durable=durable)
+        return self.backend.run(work, write=write, durable=durable, budget_s=budget_s)
 
 
 _STORES: dict[str, Store] = {}
@@ -208,9 +219,18 @@ def close_store(url: str) -> None:
 class Library:
     """Saved scenarios, versions, drafts and aliases as ``user`` sees them, plus the shipped presets (read-only)."""
 
-    def __init__(self, where: str | Path | None = None, user: User = LOCAL, *, store: Store | None = None) -> None:
+    def __init__(
+        self,
+        where: str | Path | None = None,
+        user: User = LOCAL,
+        *,
+        store: Store | None = None,
+        budget_s: float | None = None,
+    ) -> None:
         self.store = store if store is not None else open_store(as_url(where))
         self.user = user
+        self.budget_s = budget_s
+        """How long each call retries a busy or unreachable database [s] (None: ``RETRY_BUDGET_S``)."""
         self.error: str | None = None
         """Why the library could not be used on the last call (None when it worked); names no file or host."""
 
@@ -226,7 +246,7 @@ class Library:
 
     def _run(self, work: Callable[[Connection], T], *, write: bool = False, durable: bool = True) -> T:
         try:
-            result = self.store.run(work, write=write, durable=durable)
+            result = self.store.run(work, write=write, durable=durable, budget_s=self.budget_s)
         except LibraryError as exc:
             self.error = str(exc)
             raise
@@ -245,10 +265,11 @@ class Library:
         return sa.or_(scenarios_t.c.owner == self.user.id, scenarios_t.c.shared.is_(True))
 
     def _rows(self, conn: Connection) -> dict[str, Any]:
-        """Visible scenarios (no bodies) by key, sorted by key without case."""
-        s = scenarios_t.c
+        """Visible scenarios (no bodies) by key, sorted by key without case; ``who`` is how people see the owner."""
+        s, u = scenarios_t.c, users_t.c
         rows = conn.execute(
-            sa.select(s.id, s.owner, s.name, s.shared, s.version, s.updated_at)
+            sa.select(s.id, s.owner, s.name, s.shared, s.version, s.updated_at, _shown(u.label, s.owner).label("who"))
+            .outerjoin(users_t, u.id == s.owner)
             .where(self._visible())
             .order_by(sa.func.lower(s.name), s.name, s.owner)
         ).all()
@@ -256,12 +277,12 @@ class Library:
         keyed: dict[str, Any] = {}
         for r in rows:
             alone = counts[r.name] == 1 or r.owner == self.user.id
-            keyed.setdefault(r.name if alone else f"{r.name} ({r.owner or 'local user'})", r)
+            keyed.setdefault(r.name if alone else f"{r.name} ({r.who or 'local user'})", r)
         return dict(sorted(keyed.items(), key=lambda item: (item[0].lower(), item[0])))
 
     def _entry(self, key: str, r: Any) -> Entry:
         mine = r.owner == self.user.id or self.user.sees_all
-        return Entry(key, False, r.updated_at, r.owner, bool(r.shared), int(r.version), mine)
+        return Entry(key, False, r.updated_at, r.who, bool(r.shared), int(r.version), mine)
 
     def _find(self, conn: Connection, name: str) -> Any:
         row = self._rows(conn).get(name)
@@ -310,10 +331,13 @@ class Library:
                 raise ScenarioError(f"library: {name!r} is a preset; presets have no versions")
             return load_scenario(name), None
 
+        if version is not None:
+            _check_version(version)
+
         def read(conn: Connection) -> tuple[str | None, int]:
             row = self._find(conn, name)
             v = versions_t.c
-            wanted = version or row.version
+            wanted = row.version if version is None else version
             body = conn.execute(sa.select(v.body).where(v.scenario_id == row.id, v.version == wanted)).scalar()
             return body, int(wanted)
 
@@ -399,13 +423,16 @@ class Library:
             )
         )
 
+    @staticmethod
+    def _versions_query() -> sa.Select[Any]:
+        v, u = versions_t.c, users_t.c
+        return sa.select(v.version, _shown(u.label, v.author), v.saved_at, v.message).outerjoin(
+            users_t, u.id == v.author
+        )
+
     def _version(self, conn: Connection, scenario_id: int, version: int) -> Version | None:
         v = versions_t.c
-        row = conn.execute(
-            sa.select(v.version, v.author, v.saved_at, v.message).where(
-                v.scenario_id == scenario_id, v.version == version
-            )
-        ).first()
+        row = conn.execute(self._versions_query().where(v.scenario_id == scenario_id, v.version == version)).first()
         return None if row is None else Version(*row)
 
     def duplicate(self, name: str, new_name: str) -> Saved:
@@ -450,9 +477,7 @@ class Library:
         def read(conn: Connection) -> list[Version]:
             row = self._find(conn, name)
             v = versions_t.c
-            rows = conn.execute(
-                sa.select(v.version, v.author, v.saved_at, v.message).where(v.scenario_id == row.id).order_by(v.version)
-            ).all()
+            rows = conn.execute(self._versions_query().where(v.scenario_id == row.id).order_by(v.version)).all()
             return [Version(*r) for r in rows]
 
         if self.is_preset(name):
@@ -472,29 +497,74 @@ class Library:
     # -- share links -----------------------------------------------------------------------------------------
 
     def share_token(self, name: str, version: int, secret: str | None, days: float = share.SHARE_DAYS) -> str:
-        """A signed read-only link token to ``version`` of ``name``, valid for ``days``."""
-        if version not in {v.version for v in self.history(name)}:
+        """A signed read-only link token to ``version`` of ``name``, valid for ``days``.
+
+        Only for a scenario shared with the team (or any, for the local user): a link opens only for people who may
+        see the scenario, so a link to a private one would open for nobody but its owner.
+        """
+
+        def read(conn: Connection) -> tuple[Any, str | None]:
+            row = self._find(conn, name)
+            v = versions_t.c
+            saved_at = conn.execute(sa.select(v.saved_at).where(v.scenario_id == row.id, v.version == version)).scalar()
+            return row, saved_at
+
+        share.make_token(share.Grant(0, 0, 0), secret)  # no secret, or a weak one: say so before anything else
+        _check_version(version)
+        row, saved_at = self._run(read)
+        if saved_at is None:
             raise ScenarioError(f"library: “{name}” has no version {version}")
-        row = self._run(lambda conn: self._find(conn, name))
-        return share.make_token(share.grant_for(int(row.id), version, days), secret)
+        if not row.shared and not self.user.sees_all:
+            raise ScenarioError(
+                f"library: “{name}” is private: share it with the team first (a link opens only for people who may "
+                "see the scenario)"
+            )
+        return share.make_token(share.grant_for(int(row.id), version, days, saved_at=saved_at), secret)
 
     def open_shared(self, token: str, secret: str | None) -> tuple[Scenario, str]:
-        """The scenario version a share token names, and a description ("“Plan” version 3, shared by …")."""
+        """The scenario version a share token names, and a description ("“Plan” version 3, shared by …").
+
+        Checked at every open: the link's signature and expiry, that the version is the one the link was made for,
+        and that this user may see the scenario *now* (its owner, or anyone while it is shared with the team).
+        """
         grant = share.read_token(token, secret)
 
         def read(conn: Connection) -> Any | None:
-            s, v = scenarios_t.c, versions_t.c
+            s, v, u = scenarios_t.c, versions_t.c, users_t.c
             return conn.execute(
-                sa.select(s.name, s.owner, v.body)
+                sa.select(s.name, s.owner, s.shared, v.body, v.saved_at, _shown(u.label, s.owner).label("who"))
                 .join(versions_t, v.scenario_id == s.id)
+                .outerjoin(users_t, u.id == s.owner)
                 .where(s.id == grant.scenario_id, v.version == grant.version)
             ).first()
 
         row = self._run(read)
-        if row is None:
+        if row is None or share.stamp_of(row.saved_at) != grant.stamp:
             raise share.ShareError("the scenario this link shares has been deleted")
+        if not (row.shared or row.owner == self.user.id or self.user.sees_all):
+            raise share.ShareError("the scenario this link shares is no longer shared with the team; ask its owner")
         scenario = parse_scenario(row.body, row.name)
-        return scenario, f"“{row.name}” version {grant.version} shared by {row.owner or 'local user'}"
+        return scenario, f"“{row.name}” version {grant.version} shared by {row.who or 'local user'}"
+
+    # -- users -----------------------------------------------------------------------------------------------
+
+    def register(self, label: str, email: str | None = None) -> None:
+        """Keep how people see this signed-in user (``label``: their verified e-mail, else their OIDC subject).
+
+        With a verified ``email``: what was owned by that address before user ids were the provider's (``iss``,
+        ``sub``) — scenarios, drafts, aliases, authorship — becomes this user's, once.
+        """
+        if self.user.sees_all or not self.user.id:
+            return
+        values = {"id": self.user.id, "label": check_name(label, "user labels"), "seen_at": _now()}
+
+        def write(conn: Connection) -> None:
+            insert = _upsert(conn)(users_t).values(**values)
+            conn.execute(insert.on_conflict_do_update(index_elements=[users_t.c.id], set_={"label": values["label"]}))
+            if email and email != self.user.id:
+                _adopt(conn, email, self.user.id)
+
+        self._run(write, write=True)
 
     # -- drafts ----------------------------------------------------------------------------------------------
 
@@ -596,6 +666,27 @@ class Library:
         """Vendors with aliases this user can read, sorted."""
         rows = self._run(lambda conn: conn.execute(self._alias_rows()).all())
         return sorted({r.vendor for r in rows}, key=lambda v: (v.lower(), v))
+
+
+MAX_VERSION = 2**31 - 1
+"""The largest version number a library can hold (a 32-bit integer column)."""
+
+
+def _check_version(version: int) -> None:
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= MAX_VERSION:
+        raise ScenarioError(f"library: a version is a whole number from 1 to {MAX_VERSION:,}, got {version!r}")
+
+
+def _adopt(conn: Connection, old: str, new: str) -> None:
+    """Move what user id ``old`` (an e-mail, as ids were before sign-in used ``iss`` and ``sub``) owns to ``new``;
+    a scenario whose name ``new`` already uses stays where it is."""
+    s, d, a, v = scenarios_t.c, drafts_t.c, aliases_t.c, versions_t.c
+    mine = sa.select(s.name).where(s.owner == new)
+    conn.execute(scenarios_t.update().where(s.owner == old, s.name.not_in(mine)).values(owner=new))
+    conn.execute(versions_t.update().where(v.author == old).values(author=new))
+    conn.execute(drafts_t.update().where(d.owner == old).values(owner=new))
+    taken = sa.select(a.vendor).where(a.owner == new)
+    conn.execute(aliases_t.update().where(a.owner == old, a.vendor.not_in(taken)).values(owner=new))
 
 
 QUANTITY_BASES = ("per_server", "total")
