@@ -55,7 +55,10 @@ def secret_problem(value: object, what: str) -> str | None:
         return f"{what} must be text"
     text = value.strip()
     if text in EXAMPLE_SECRETS or "change-me" in text.lower():
-        return f"{what} is the example from deploy/; set your own: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        return (
+            f"{what} is the example from deploy/; set your own: "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        )
     if len(text.encode()) < MIN_SECRET_BYTES:
         return f"{what} is {len(text.encode())} bytes; it must be at least {MIN_SECRET_BYTES} (a random string)"
     return None

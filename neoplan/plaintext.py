@@ -39,8 +39,10 @@ def for_markdown(text: object) -> str:
 
 
 INVISIBLE = frozenset(
-    [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]  # bidi marks, embeddings, isolates
-    + [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x180E]  # zero-width and invisible characters
+    [
+        *(0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)),  # bidi marks, embeddings, isolates
+        *(0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x180E),  # zero-width and invisible characters
+    ]
 )
 """Characters that change how the text around them reads without being seen: bidirectional controls (a name can
 show as ``gpj.exe`` while it is ``exe.jpg``) and zero-width characters (two names that look alike, one invisible)."""

@@ -3,8 +3,9 @@
 ``scenarios`` — one row per saved scenario: its owner (a user id; '' for the local user and libraries from before
 owners), name (unique per owner), whether it is shared with the team, and its newest version number, which every
 save checks and bumps (optimistic concurrency). Its id is never used again once deleted (SQLite ``AUTOINCREMENT``;
-PostgreSQL's sequence), so nothing that names an id (a share link) can reach a later scenario. ``versions`` — every save, with who, when and a one-line message.
-``drafts`` — what each browser session is editing, one row per session, updated in place. ``aliases`` — a vendor's
+PostgreSQL's sequence), so nothing that names an id (a share link) can reach a later scenario. ``versions`` — every
+save, with who, when and a one-line message. ``drafts`` — what each browser session is editing, one row per session,
+updated in place. ``aliases`` — a vendor's
 quote-line aliases, per owner. ``users`` — how each signed-in user id is shown to people (their verified e-mail, else
 their OIDC subject), kept at sign-in. Times are ISO 8601 text in UTC.
 """
