@@ -32,10 +32,9 @@ EXAMPLE_SECRETS = frozenset(
         "change-me-too-at-least-16-characters",
         "set-a-long-random-share-secret-here",
         "a long random string",
-        "a-cookie-secret-for-the-tests-only-0123456789",
     }
 )
-"""Placeholders that appear in deploy/env.example, deploy/secrets.example.toml or the tests: never a real secret."""
+"""Placeholders that appear in deploy/env.example and deploy/secrets.example.toml (and their earlier versions)."""
 MAX_USER_ID_CHARS = 320
 """Longest user id a library stores (``"<iss> <sub>"``) [characters]."""
 ALLOW_KEYS = ("allowed_domains", "allowed_emails", "allowed_subjects")
@@ -148,11 +147,11 @@ class Identity:
         """The identity in an ID token's claims (``st.user``); Refused if the token lacks ``iss`` or ``sub``."""
         issuer, subject = str(claims.get("iss") or "").strip(), str(claims.get("sub") or "").strip()
         if not issuer or not subject:
-            raise Refused("your sign-in did not say who you are (the provider sent no issuer or subject)")
+            raise Refused("Your sign-in did not say who you are (the provider sent no issuer or subject)")
         if " " in issuer or not _one_line(issuer) or not _one_line(subject):
-            raise Refused("your sign-in's issuer or subject is not one line of text")
+            raise Refused("Your sign-in's issuer or subject is not one line of text")
         if len(issuer) + 1 + len(subject) > MAX_USER_ID_CHARS:
-            raise Refused(f"your provider's issuer and subject are longer than {MAX_USER_ID_CHARS} characters")
+            raise Refused(f"Your provider's issuer and subject are longer than {MAX_USER_ID_CHARS} characters")
         email = str(claims.get("email") or "").strip()
         verified = email if email and _verified(claims) and _one_line(email) and "@" in email else None
         return cls(issuer, subject, verified)
@@ -166,12 +165,12 @@ def admit(claims: Mapping[str, Any], allow: AllowList) -> Identity:
     if identity.email is None:
         claimed = str(claims.get("email") or "").strip()
         why = (
-            f"your provider has not verified the e-mail address {claimed}"
+            f"Your provider has not verified the e-mail address {claimed}"
             if claimed
-            else "your provider did not give a verified e-mail address"
+            else "Your provider did not give a verified e-mail address"
         )
         raise Refused(f"{why}, and your account ({identity.subject}) is not on this neoplan's allow-list")
-    raise Refused(f"{identity.email} is not on this neoplan's allow-list")
+    raise Refused(f"The account {identity.email} is not on this neoplan's allow-list")
 
 
 def server_problems(auth: Mapping[str, Any] | None, share_secret: str | None) -> list[str]:
