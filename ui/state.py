@@ -10,9 +10,9 @@ signed-in user's own (someone else's opens nothing); the tab it was taken from, 
 on its next edit, so two tabs never write to one draft. A draft that cannot be written (the library is down)
 is said in the header, and retried on the next edit. A draft that cannot be *read* when the tab opens (a refresh
 while the library is down) keeps its id: the tab shows the default preset meanwhile, says so, and writes nothing
-under that id, so a refresh once the library answers brings the draft back. ``st.navigation`` drops query parameters on a page switch,
-so ``sync_url()`` (called by app.py on every run) puts the id back. ``?share=…`` opens a copy of the version a
-share link names.
+under that id, so a refresh once the library answers brings the draft back. ``st.navigation`` drops query
+parameters on a page switch, so ``sync_url()`` (called by app.py on every run) puts the id back. ``?share=…`` opens
+a copy of the version a share link names.
 
 Besides the scenario, the session knows what it was opened as (the *baseline*: a library entry, a file or a
 quote) so the header can mark unsaved changes and revert them; replacing a scenario that had unsaved
