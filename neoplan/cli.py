@@ -446,7 +446,7 @@ class _Visible(io.TextIOBase):
 def _visible_output() -> Iterator[None]:
     """stdout and stderr through :class:`_Visible` while a command runs."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Visible(out), _Visible(err)  # type: ignore[assignment]  # a TextIO in all but name
+    sys.stdout, sys.stderr = _Visible(out), _Visible(err)
     try:
         yield
     finally:
