@@ -13,12 +13,13 @@ to the user (0600, folder 0700). Connections are pooled; PostgreSQL's are pinged
 
 A busy or locked database, a connection lost mid-transaction, a serialization failure or a deadlock is
 *transient*: the whole transaction is retried with exponential back-off and jitter for up to the caller's budget
-(``RETRY_BUDGET_S``, 30 s, for the CLI and the library API; the app passes ``APP_BUDGET_S``, 8 s, so a page is
+(``RETRY_BUDGET_S``, 30 s, for the CLI and the library API; the app passes ``APP_BUDGET_S``, 5 s, so a page is
 never held long). A server that refuses connections or does not answer them (stopped, restarting, a host that is
 not up) is retried for ``CONNECT_BUDGET_S`` only (3 s: a restart or a fail-over blip), then reported. SQLite's own
 wait for a lock never outlasts the budget left (its busy timeout is set per attempt). Once a transaction has given
-up, the database counts as *down* for ``DOWN_S``: every transaction then makes one quick attempt (an SQLite lock
-waited for ``DOWN_BUSY_S`` at most) and fails fast unless it succeeds, which ends the down time. So a page that
+up, the database counts as *down* for ``DOWN_S`` (for writes only, when a write waited for a lock: SQLite readers
+never wait in WAL mode): every transaction then makes one quick attempt (an SQLite lock waited for ``DOWN_BUSY_S``
+at most) and fails fast unless it succeeds, which ends the down time. So a page that
 makes several calls while the database is locked or unreachable answers within about ``APP_BUDGET_S`` plus a
 fraction of a second per further call (``PAGE_BOUND_S``), and everything works again on the first call after it
 recovers. Anything else fails at once. Visitors are told what is wrong in words that name no file, host or
@@ -51,7 +52,7 @@ BUSY_TIMEOUT_S = 5.0
 """How long one SQLite statement waits for another writer's lock before the attempt counts as busy [s]."""
 RETRY_BUDGET_S = 30.0
 """How long a transaction is retried on a transient failure before the caller is told [s] (CLI, library API)."""
-APP_BUDGET_S = 8.0
+APP_BUDGET_S = 5.0
 """The app's budget [s]: how long one library call of a page may be retried before the page says what is wrong."""
 CONNECT_BUDGET_S = 3.0
 """How long a server that refuses or does not answer connections is retried [s]."""
@@ -256,8 +257,9 @@ class Backend:
         self._lock = threading.Lock()
         self._writer = threading.Lock()
         """SQLite: this process's threads write one at a time (other processes queue on the file's lock)."""
-        self._down_until = 0.0
-        """Until when (monotonic clock) the database counts as down: one quick attempt per transaction."""
+        self._down_until = {False: 0.0, True: 0.0}
+        """Until when (monotonic clock) reads (False) and writes (True) count as down: one quick attempt each. A
+        locked SQLite file stops writes only (readers never wait in WAL mode); a server that is down stops both."""
 
     @property
     def engine(self) -> Engine:
@@ -295,7 +297,7 @@ class Backend:
         """
         started = time.monotonic()
         budget = RETRY_BUDGET_S if budget_s is None else budget_s
-        down = started < self._down_until
+        down = started < self._down_until[write]
         if down:
             budget = 0.0
         delay = FIRST_BACKOFF_S
@@ -306,7 +308,9 @@ class Backend:
             try:
                 with self._transaction(write, durable, busy_s) as conn:
                     result = work(conn)
-                self._down_until = 0.0
+                self._down_until[write] = 0.0
+                if write:
+                    self._down_until[False] = 0.0
                 self.stats.add(retries, time.monotonic() - started, refused=False)
                 return result
             except (SQLAlchemyError, OSError) as exc:
@@ -316,7 +320,9 @@ class Backend:
                 retry = transient(exc) or unreachable(exc)
                 if not retry or waited + delay > limit or integrity_retries > 3:
                     if retry and not isinstance(exc, IntegrityError):
-                        self._down_until = time.monotonic() + DOWN_S
+                        until = time.monotonic() + DOWN_S
+                        for kind in (True, False) if unreachable(exc) or not write else (True,):
+                            self._down_until[kind] = until
                     self.stats.add(retries, waited, refused=True)
                     log.error("scenario library %s: %s (after %d retries, %.1f s)", self.location, exc, retries, waited)
                     raise LibraryError(describe(exc)) from exc

@@ -159,10 +159,11 @@ class Store:
         """Where the library is, without any password (server log, operator's CLI; never for visitors)."""
         return self.backend.location
 
-    def _migrate(self) -> None:
+    def _migrate(self, budget_s: float | None) -> None:
         with self._lock:
             if self._ready:
                 return
+            self.backend.run(lambda conn: None, write=False, budget_s=budget_s)  # reached, with the retry policy
             try:
                 raw = self.backend.engine.raw_connection()
                 try:
@@ -175,7 +176,7 @@ class Store:
             except Exception as exc:  # a driver error before any SQLAlchemy wrapping (corrupt file, no server)
                 log.error("scenario library %s cannot be opened: %s", self.location, exc)
                 raise LibraryError(describe(exc)) from exc
-            self.backend.run(self._upgrade, write=True)
+            self.backend.run(self._upgrade, write=True, budget_s=budget_s)
             self._ready = True
 
     def _upgrade(self, conn: Connection) -> None:
@@ -192,7 +193,7 @@ class Store:
         """``work`` in one transaction (retried while the database is busy, for ``budget_s``), after migrating on
         first use."""
         if not self._ready:
-            self._migrate()
+            self._migrate(budget_s)
         return self.backend.run(work, write=write, durable=durable, budget_s=budget_s)
 
 
