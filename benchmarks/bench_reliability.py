@@ -291,7 +291,7 @@ def fuzz(count: int = 12_000, seed: int = 39) -> int:
                 [
                     ["library", "show", "Fuzz", "--version", str(rng.choice([0, -1, 2**31, 10**20, 1]))],
                     ["library", "diff", "Fuzz", str(rng.randint(-5, 5)), str(rng.choice([1, 10**25]))],
-                    ["library", "save", rng.choice(ODD[26:30] + ["ok", " ", "x" * 200]) or "-", "optimized"],
+                    ["library", "save", rng.choice([*ODD[26:30], "ok", " ", "x" * 200]) or "-", "optimized"],
                     ["library", "--user", rng.choice(["a\nb", "x" * 400, "", "https://id.example.com u"]), "list"],
                     ["report", "optimized", "--out", rng.choice(["", "x" * 300, "/dev/null", str(folder / "r")])],
                     ["quote", str(folder / "missing.csv")],
