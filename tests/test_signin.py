@@ -8,7 +8,9 @@ contexts. The store-level rules are in ``test_store.py``.
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -216,7 +218,13 @@ def provider() -> Iterator[str]:
         need(False, "oidc-provider-mock is not installed (pip install -r requirements.txt)")
     with pytest.MonkeyPatch.context() as patch, run_server_in_thread() as server:
         patch.setenv("AUTHLIB_INSECURE_TRANSPORT", "1")  # plain http on localhost, for the provider in this process
-        yield f"http://localhost:{server.server_port}"
+        url = f"http://localhost:{server.server_port}"
+        for who in (ALICE, BOB):  # accounts whose provider verified their address (the mock's own are unverified)
+            body = json.dumps({"email": who, "email_verified": True}).encode()
+            request = urllib.request.Request(f"{url}/users/{who}", data=body, method="PUT")
+            request.add_header("Content-Type", "application/json")
+            urllib.request.urlopen(request, timeout=10).close()
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -227,7 +235,7 @@ def signed_app(provider: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
     secrets = folder / "secrets.toml"
     auth = {**AUTH, "redirect_uri": f"http://localhost:{port}/oauth2callback"}
     auth["server_metadata_url"] = f"{provider}/.well-known/openid-configuration"
-    secrets.write_text("[auth]\n" + "".join(f'{k} = "{v}"\n' for k, v in auth.items()))
+    secrets.write_text("[auth]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in auth.items()))  # TOML
     env = {"AUTHLIB_INSECURE_TRANSPORT": "1"}
     with streamlit_server(folder / "scenarios.sqlite", port=port, args=(f"--secrets.files={secrets}",), env=env):
         yield f"http://localhost:{port}"
