@@ -15,6 +15,7 @@ call after it is back works; bad input exits 2 with one line, never 1 (an intern
 from __future__ import annotations
 
 import contextlib
+import copy as copy_module
 import io
 import json
 import random
@@ -246,11 +247,11 @@ def _mutate(data: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             node = node[key]
         roll = rng.random()
         if roll < 0.8:
-            node[path[-1]] = rng.choice(ODD)
+            node[path[-1]] = copy_module.deepcopy(rng.choice(ODD))  # never the shared object itself
         elif roll < 0.9:
             del node[path[-1]]
         else:
-            node[f"{path[-1]}_unknown"] = rng.choice(ODD)
+            node[f"{path[-1]}_unknown"] = copy_module.deepcopy(rng.choice(ODD))
     if rng.random() < 0.3:
         copy.setdefault("cluster", {})
         if isinstance(copy["cluster"], dict):

@@ -77,3 +77,20 @@ def for_terminal(text: str) -> str:
     """``text`` with every control, bidirectional and zero-width character written visibly (``\\x1b``, ``\\u202e``),
     so printing it cannot move the cursor, recolour the terminal or reorder what is shown. Line breaks and tabs stay."""
     return text.translate(_VISIBLE)
+
+
+def visible(text: str, *, lines: bool = False) -> str:
+    """``text`` with every character :func:`text_problem` refuses written as its escape (``\\u202e``): how text
+    stored before that rule is shown, so nothing is lost and nothing is hidden."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if text_problem(ch, lines=lines) is None:
+            out.append(ch)
+        elif code < 0x100:
+            out.append(f"\\x{code:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return "".join(out)

@@ -300,3 +300,25 @@ def test_a_link_to_a_deleted_scenario_never_opens_a_later_one(as_user: Factory) 
     legacy += "." + share_mod._sign(SECRET.encode(), f"{ids[1]}.1.{2**40}".encode())
     with pytest.raises(ShareError, match="older neoplan"):
         alice.open_shared(legacy, SECRET)
+
+
+def test_text_stored_before_the_invisible_character_rule_opens_shown_visibly(as_user: Factory) -> None:
+    """A version saved when names could hold bidi or control characters still opens (issue 39: refused or shown
+    visibly): those characters come back written as escapes; nothing else changes."""
+    import sqlalchemy as sa
+
+    from neoplan.store.schema import versions
+
+    alice = as_user(ALICE)
+    alice.save("Old", scenario(cluster={"gpus": 256}), shared=True)
+    body = scenario(cluster={"gpus": 256}).model_dump(mode="json") | {
+        "name": "inv\u202eexe.pdf",
+        "description": "a\x1bb",
+        "description_by_user": True,
+    }
+    import json as json_
+
+    alice._run(lambda conn: conn.execute(sa.update(versions).values(body=json_.dumps(body))), write=True)
+    opened = alice.load("Old")
+    assert opened.name == "inv\\u202eexe.pdf" and opened.description == "a\\x1bb" and opened.cluster.gpus == 256
+    alice.register("x" * 400 + "\u202e", "")  # a label longer than a name and not plain: kept visibly, cut to fit

@@ -40,6 +40,7 @@ import neoplan
 from neoplan.scenario import Scenario, ScenarioError, scenario_from_dict, scenario_json
 from neoplan.store import Draft, DraftTaken, Library, LibraryError, Saved, ShareError, Store, default_url, open_store
 from neoplan.store.backend import APP_BUDGET_S
+from neoplan.store.library import parse_stored
 from neoplan.store.names import DRAFT_ID as DRAFT_ID_FORM
 from neoplan.store.versions import input_changes
 from ui import auth
@@ -124,9 +125,10 @@ class Status:
 
 
 def _from_draft(draft: Draft) -> tuple[Scenario, str] | None:
-    """The draft's scenario and baseline; None if it no longer validates (made by an older neoplan)."""
+    """The draft's scenario and baseline; None if it no longer validates (made by an older neoplan). Text stored
+    before names refused invisible characters comes back with them written visibly (``parse_stored``)."""
     try:
-        return scenario_from_dict(json.loads(draft.body)), scenario_json(scenario_from_dict(json.loads(draft.baseline)))
+        return parse_stored(draft.body, "draft"), scenario_json(parse_stored(draft.baseline, "draft"))
     except (ScenarioError, json.JSONDecodeError):
         return None
 

@@ -36,10 +36,11 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, make_url
 
+from ..plaintext import visible
 from ..scenario import Scenario, ScenarioError, load_scenario, parse_scenario, preset_names
 from . import migrate, share
 from .backend import Backend, LibraryError, as_url, describe, log
-from .names import DRAFT_ID, LOCAL, MAX_NAME_CHARS, User, check_message, check_name
+from .names import DRAFT_ID, LOCAL, MAX_NAME_CHARS, MAX_USER_CHARS, User, check_message, check_name
 from .schema import aliases as aliases_t
 from .schema import drafts as drafts_t
 from .schema import scenarios as scenarios_t
@@ -131,6 +132,25 @@ class Draft:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def parse_stored(body: str, name: str) -> Scenario:
+    """A scenario as the library stored it. One saved before names and descriptions refused control, bidirectional
+    and zero-width characters (issue 39) opens with those characters written visibly (``\\u202e``) instead of not
+    opening: nothing is lost, nothing is hidden."""
+    try:
+        return parse_scenario(body, name)
+    except ScenarioError:
+        try:
+            data = json.loads(body)
+        except json.JSONDecodeError:
+            raise
+        if not isinstance(data, dict):
+            raise
+        for key in ("name", "description"):
+            if isinstance(data.get(key), str):
+                data[key] = visible(data[key], lines=key == "description")
+        return parse_scenario(json.dumps(data), name)
 
 
 def _shown(label: Any, user_id: Any) -> Any:
@@ -345,7 +365,7 @@ class Library:
         body, read_version = self._run(read)
         if body is None:
             raise ScenarioError(f"library: “{name}” has no version {version}")
-        return parse_scenario(body, name), read_version
+        return parse_stored(body, name), read_version
 
     def save(
         self,
@@ -544,7 +564,7 @@ class Library:
             raise share.ShareError("the scenario this link shares has been deleted")
         if not (row.shared or row.owner == self.user.id or self.user.sees_all):
             raise share.ShareError("the scenario this link shares is no longer shared with the team; ask its owner")
-        scenario = parse_scenario(row.body, row.name)
+        scenario = parse_stored(row.body, row.name)
         return scenario, f"“{row.name}” version {grant.version} shared by {row.who or 'local user'}"
 
     # -- users -----------------------------------------------------------------------------------------------
@@ -557,7 +577,8 @@ class Library:
         """
         if self.user.sees_all or not self.user.id:
             return
-        values = {"id": self.user.id, "label": check_name(label, "user labels"), "seen_at": _now()}
+        label = visible(label.strip())[:MAX_USER_CHARS] or self.user.id[:MAX_USER_CHARS]
+        values = {"id": self.user.id, "label": label, "seen_at": _now()}
 
         def write(conn: Connection) -> None:
             insert = _upsert(conn)(users_t).values(**values)
