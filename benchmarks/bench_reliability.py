@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_reliability.py concurrency URL [SECONDS]   # threads racing on one library
     .venv/bin/python benchmarks/bench_reliability.py kill URL [ROUNDS]           # kill -9 of a process mid-save
     .venv/bin/python benchmarks/bench_reliability.py down URL "PG_CTL" [SECONDS] # the server stopped, then back
-    .venv/bin/python benchmarks/bench_reliability.py fuzz [COUNT]                # bad input through the CLI
+    .venv/bin/python benchmarks/bench_reliability.py fuzz [COUNT] [SEED]         # bad input through the CLI
 
 URL is a library (a PostgreSQL URL, or an SQLite file path); PG_CTL is the command that runs the server's pg_ctl
 with its data folder (``runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D DIR``). Each prints what it
@@ -327,4 +327,4 @@ if __name__ == "__main__":
         sys.exit(kill(rest[0], *(int(x) for x in rest[1:2])))
     if what == "down":
         sys.exit(down(rest[0], rest[1], *(float(x) for x in rest[2:3])))
-    sys.exit(fuzz(*(int(x) for x in rest[:1])))
+    sys.exit(fuzz(*(int(x) for x in rest[:2])))
