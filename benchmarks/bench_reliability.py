@@ -312,6 +312,8 @@ def fuzz(count: int = 12_000, seed: int = 39) -> int:
         codes[code] = codes.get(code, 0) + 1
         if code not in (0, 2) or (code == 2 and len(err.strip().splitlines()) != 1):
             crashes.append(f"{argv}: exit {code}: {err.strip()[:300]}")
+        if (i + 1) % 250 == 0:
+            print(f"  {i + 1:,} inputs: exit codes {dict(sorted(codes.items()))}, {len(crashes)} crashes", flush=True)
     took = time.monotonic() - started
     print(f"{count:,} bad inputs in {took:.0f} s: exit codes {dict(sorted(codes.items()))}; {len(crashes)} crashes")
     for line in crashes[:10]:
