@@ -214,6 +214,24 @@ def _set(data: dict[str, Any], path: str, value: Any) -> None:
     node[leaf] = value
 
 
+def _number(value: Any) -> float | None:
+    """A file's value as a number (a quoted one too); None when it is none (a list, a word, NaN: validation says
+    why, naming the field, after the switch)."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _count(value: Any, fallback: int) -> int:
+    """A GPU count from a file's value, or ``fallback`` when it holds no usable number."""
+    number = _number(value)
+    return int(number) if number is not None and number >= 1 else fallback
+
+
 def _same(a: Any, b: Any) -> bool:
     if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
         return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
@@ -224,7 +242,8 @@ def _requirement(field: str, value: Any, platform: Platform) -> str | None:
     """Why ``value`` of ``field`` cannot stay on ``platform`` (None if it can)."""
     if field == "prices_as_of" and platform.baseboard_price_key not in price_book(str(value)):
         return f"the {value} book has no price for the {platform.name}"
-    if field == "facility.rack_power_kw" and float(value) + 1e-9 < platform.node_max_power_kw:
+    power = _number(value)
+    if field == "facility.rack_power_kw" and power is not None and power + 1e-9 < platform.node_max_power_kw:
         unit = "one rack" if platform.rack_scale else "one server"
         return f"{unit} of the {platform.name} draws up to {platform.node_max_power_kw:g} kW"
     return None
@@ -266,7 +285,7 @@ def plan_switch(
     new = platforms[key]
     old_key = old if old is not None else _get(data, "cluster.gpu_model")
     old_defaults = default_table().get(str(old_key), {})
-    gpus = int(_get(data, "cluster.gpus") or new.gpus_per_node)
+    gpus = _count(_get(data, "cluster.gpus"), new.gpus_per_node)
     values: dict[str, Any] = {"cluster.gpu_model": key, "cluster.gpus_per_node": new.gpus_per_node}
     changes: list[Change] = []
     if not (users and "cluster.gpus" in users):
@@ -291,7 +310,7 @@ def plan_switch(
             mine = field in users
         else:
             before = old_defaults.get(field)
-            asked = int(_get(data, "cluster.gpus") or gpus)
+            asked = _count(_get(data, "cluster.gpus"), gpus)
             was_default = before is not None and _same(current, before.for_gpus(asked))
             mine = not was_default and not (baseline is not None and _same(current, _get(baseline, field)))
         if mine:

@@ -35,6 +35,22 @@ def test_a_quoted_number_with_platform_defaults_is_an_answer_not_an_internal_err
     assert code == 0 and "GPUs / servers" in out
 
 
+@pytest.mark.parametrize("value", ["[]", "{}", '""', '" "', "1e400", '"abc"', "-5"])
+@pytest.mark.parametrize("field", ["cluster:\n  gpus", "facility:\n  rack_power_kw", "prices_as_of"])
+def test_odd_values_beside_platform_defaults_are_answers_not_internal_errors(
+    field: str, value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by benchmarks/bench_reliability.py's fuzz: a list, a mapping or an empty string where the platform
+    switch reads a number was an internal error (exit 1)."""
+    plan = tmp_path / "p.yaml"
+    head = "cluster:\n  gpu_model: b200-sxm\n  platform_defaults: true\n"
+    plan.write_text(head + (f"  gpus: {value}\n" if field.startswith("cluster") else f"{field}: {value}\n"))
+    code, _, err = _main(capsys, "evaluate", str(plan))
+    assert code in (0, 2), err
+    if code == 2:
+        _one_line(code, err)
+
+
 @pytest.mark.parametrize("version", ["99999999999999999999", "0", "-1", "2147483648"])
 def test_a_version_out_of_range_exits_2(
     version: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
