@@ -40,6 +40,9 @@ def out_folder(text: str | Path) -> Path:
     if not str(text).strip():
         raise ValueError("must name a folder, got an empty path")
     path = Path(text)
-    if path.exists() and not path.is_dir():
-        raise ValueError("is a file, not a folder")
+    try:
+        if path.exists() and not path.is_dir():
+            raise ValueError("is a file, not a folder")
+    except OSError as exc:  # a name too long for the file system, a loop of links, …
+        raise ValueError(f"cannot be used ({exc.strerror or exc})") from None
     return path

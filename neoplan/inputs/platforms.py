@@ -129,7 +129,16 @@ def show(field: str, value: Any) -> str:
         "facility.colo_usd_per_kw_month": "${:g}/kW-month",
         "financing.tax_rate": "{:.1%}",
     }
-    return forms.get(field, "{}").format(value)
+    if isinstance(value, str):  # a number the user quoted in a file ("60"): shown as the number it stands for
+        try:
+            number = float(value)
+            value = int(number) if number.is_integer() else number
+        except (ValueError, OverflowError):
+            return value
+    try:
+        return forms.get(field, "{}").format(value)
+    except (ValueError, TypeError):  # not the type the form expects: as typed
+        return str(value)
 
 
 # --- the table ---------------------------------------------------------------------------------------------------
@@ -219,6 +228,24 @@ def _set(data: dict[str, Any], path: str, value: Any) -> None:
     node[leaf] = value
 
 
+def _number(value: Any) -> float | None:
+    """A file's value as a number (a quoted one too); None when it is none (a list, a word, NaN: validation says
+    why, naming the field, after the switch)."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _count(value: Any, fallback: int) -> int:
+    """A GPU count from a file's value, or ``fallback`` when it holds no usable number."""
+    number = _number(value)
+    return int(number) if number is not None and number >= 1 else fallback
+
+
 def _same(a: Any, b: Any) -> bool:
     if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
         return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
@@ -229,7 +256,8 @@ def _requirement(field: str, value: Any, platform: Platform) -> str | None:
     """Why ``value`` of ``field`` cannot stay on ``platform`` (None if it can)."""
     if field == "prices_as_of" and platform.baseboard_price_key not in price_book(str(value)):
         return f"the {value} book has no price for the {platform.name}"
-    if field == "facility.rack_power_kw" and float(value) + 1e-9 < platform.node_max_power_kw:
+    power = _number(value)
+    if field == "facility.rack_power_kw" and power is not None and power + 1e-9 < platform.node_max_power_kw:
         unit = "one rack" if platform.rack_scale else "one server"
         return f"{unit} of the {platform.name} draws up to {platform.node_max_power_kw:g} kW"
     return None
@@ -271,7 +299,7 @@ def plan_switch(
     new = platforms[key]
     old_key = old if old is not None else _get(data, "cluster.gpu_model")
     old_defaults = default_table().get(str(old_key), {})
-    gpus = int(_get(data, "cluster.gpus") or new.gpus_per_node)
+    gpus = _count(_get(data, "cluster.gpus"), new.gpus_per_node)
     values: dict[str, Any] = {"cluster.gpu_model": key, "cluster.gpus_per_node": new.gpus_per_node}
     changes: list[Change] = []
     if not (users and "cluster.gpus" in users):
@@ -296,7 +324,7 @@ def plan_switch(
             mine = field in users
         else:
             before = old_defaults.get(field)
-            asked = int(_get(data, "cluster.gpus") or gpus)
+            asked = _count(_get(data, "cluster.gpus"), gpus)
             was_default = before is not None and _same(current, before.for_gpus(asked))
             mine = not was_default and not (baseline is not None and _same(current, _get(baseline, field)))
         if mine:
@@ -322,7 +350,10 @@ def _site_switch(data: Mapping[str, Any], values: dict[str, Any], users: set[str
     rack_kw = values.get("facility.rack_power_kw", _get(data, "facility.rack_power_kw"))
     rack_kw = rack_kw if rack_kw is not None else _field_default("facility.rack_power_kw")
     limit = _get(data, "facility.air_cooled_rack_limit_kw") or _field_default("facility.air_cooled_rack_limit_kw")
-    density = density_of(float(rack_kw), float(limit))
+    rack_kw, limit = _number(rack_kw), _number(limit)
+    if rack_kw is None or limit is None:
+        return []  # not a number: validation names the field
+    density = density_of(rack_kw, limit)
     region = _get(data, "facility.region") or DEFAULT_REGION
     changes = []
     for path, value in site_changes(data, str(as_of), density).items():

@@ -21,10 +21,11 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 from pydantic.fields import FieldInfo
 
 from ..errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
+from ..plaintext import text_problem
 from .business import Customers, Financing, Operations, Opex, Pricing, Timeline
 from .fields import NODE_PRESET_LABELS, SCHEMA_VERSION, TOPOLOGY_LABELS, PriceKey, UnitPriceUsd, _Section
 from .hardware import Cluster, Fabric, Facility, Node, Storage
@@ -74,6 +75,16 @@ class Scenario(_Section):
         max_length=1000,
         description="Overrides of price-book unit prices by key [USD per unit].",
     )
+
+    @field_validator("name", "description")
+    @classmethod
+    def _plain_text(cls, text: str, info: ValidationInfo) -> str:
+        """Names are one line; neither holds control, bidirectional or zero-width characters (they would reorder or
+        hide text where it is shown, or drive a terminal that prints it)."""
+        problem = text_problem(text, lines=info.field_name == "description")
+        if problem:
+            raise ValueError(problem)
+        return text
 
     @model_validator(mode="after")
     def _power_plan_has_an_envelope(self) -> Scenario:

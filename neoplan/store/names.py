@@ -1,16 +1,17 @@
 """What a name, a message, a draft id and a user may be: checked once here, before anything is stored.
 
-Names are user text shown back to other people: one line, no control characters (C0, DEL, C1), no lone
-surrogates (they cannot be encoded, so no database can store them), at most ``MAX_NAME_CHARS`` characters.
+Names are user text shown back to other people: one line, no control characters (C0, DEL, C1), no bidirectional or
+zero-width characters (they make a name read as another), no lone surrogates (they cannot be encoded, so no database
+can store them), at most ``MAX_NAME_CHARS`` characters (:func:`neoplan.plaintext.text_problem`).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from ..errors import ScenarioError
+from ..plaintext import text_problem
 
 MAX_NAME_CHARS = 120
 MAX_MESSAGE_CHARS = 200
@@ -21,13 +22,7 @@ DRAFT_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 def _refusal(text: str) -> str | None:
     """Why ``text`` cannot be stored as one line of user text (None if it can)."""
-    for ch in text:
-        category = unicodedata.category(ch)
-        if category == "Cs":
-            return "cannot contain unpaired surrogate characters (the text is not valid Unicode)"
-        if category == "Cc":
-            return "cannot contain line breaks or control characters"
-    return None
+    return text_problem(text)
 
 
 def check_name(name: str, what: str = "names") -> str:
@@ -107,7 +102,7 @@ def check_message(message: str | None) -> str:
 
 @dataclass(frozen=True)
 class User:
-    """Who is asking: ``id`` owns what they save (the signed-in e-mail, else the OIDC ``sub``).
+    """Who is asking: ``id`` owns what they save (signed in: ``"<iss> <sub>"``, :mod:`neoplan.store.access`).
 
     ``sees_all`` is the one local user of an app without sign-in (and the CLI run by the operator): every
     scenario is theirs to open. ``LOCAL`` is that user; its saves belong to nobody in particular (``id`` '')
