@@ -93,9 +93,9 @@ HOVER = "%{customdata}<extra></extra>"
 """A hovertemplate showing each point's text (:func:`hover`) and nothing else."""
 
 
-def hover(texts: Iterable[str]) -> dict[str, Any]:
+def hover(texts: Iterable[str] | Iterable[list[str]]) -> dict[str, Any]:
     """Trace keywords that make each point's hover box its text (written with :mod:`neoplan.formats`; ``<br>``
-    between lines; user text already :func:`plain`)."""
+    between lines; user text already :func:`plain`); rows of texts for a 2-D trace (a contour's grid)."""
     return {"customdata": list(texts), "hovertemplate": HOVER}
 
 

@@ -310,6 +310,7 @@ def opex_by_year_figure(result: Result) -> go.Figure:
     fig.update_layout(
         barmode="stack",
         title="Opex per operating year",
+        xaxis={"title": {"text": "operating year (year 1 starts at go-live)"}},
         yaxis=money_axis("USD per year", totals),
         legend={**LEGEND_BELOW, "traceorder": "reversed"},
     )
