@@ -157,12 +157,12 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             context.close()
 
 
-CHART = '[data-testid="stVegaLiteChart"]'
-"""A chart on the page (Streamlit's Vega-Lite element)."""
-CHART_DRAWN = CHART + " svg.marks"
-"""A chart's drawing: Vega's SVG, there once the chart is drawn."""
+CHART = '[data-testid="stPlotlyChart"]'
+"""A chart on the page (Streamlit's plotly element)."""
+CHART_DRAWN = CHART + " .main-svg"
+"""A chart's drawing: plotly's SVG, there once the chart is drawn."""
 CHARTS_PENDING = (
-    f"[...document.querySelectorAll('{CHART}')].some(e => e.checkVisibility() && !e.querySelector('svg.marks'))"
+    f"[...document.querySelectorAll('{CHART}')].some(e => e.checkVisibility() && !e.querySelector('.main-svg'))"
 )
 """JavaScript: true while a chart on the page is not drawn yet (one in a tab that is not shown is drawn when the tab
 is opened)."""

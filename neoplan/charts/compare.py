@@ -95,12 +95,13 @@ def cumulative_cash_compare_figure(results: dict[str, Result]) -> go.Figure:
             mode="lines",
             name=name,
             line={"color": SERIES_COLORS[i % len(SERIES_COLORS)], "width": 2},
-            **hover(f"{name}<br>month {m}: {usd_exact(v)}" for m, v in zip(months, cum, strict=True)),
+            **hover(f"{name}: {usd_exact(v)}" for v in cum),
         )
     hline(fig, 0, color="#888", width=1)
     fig.update_layout(**STYLE)
     fig.update_layout(
         title="Cumulative project cash",
+        hovermode="x unified",  # every scenario's cash at the month pointed at, in one label
         xaxis={"title": {"text": "month from purchase order"}},
         yaxis=money_axis("USD", *curves),
         legend={**LEGEND_BELOW, "traceorder": "normal"},
