@@ -83,10 +83,55 @@ def mode_bar(filename: str) -> dict[str, Any]:
     }
 
 
-def figure(*data: BaseTraceType) -> go.Figure:
-    """A figure with ``data`` in the house template (plotly's default, :data:`TEMPLATE`), for
-    ``update_layout(**STYLE)``."""
-    return go.Figure(data=list(data) or None)
+def _merge(into: dict[str, Any], more: dict[str, Any]) -> None:
+    """``more`` merged into ``into`` as plotly's ``update_layout`` merges: a dict into a dict key by key, anything
+    else replacing."""
+    for key, value in more.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+class Draft:
+    """A figure being written: its traces and layout as plain dicts (``{"type": "bar", …}``, the house
+    :data:`STYLE` to start with), made a plotly Figure by :meth:`figure`, which validates the whole at once (some
+    five times faster than plotly's ``add_*`` and ``update_layout`` call by call, which re-validate as they go)."""
+
+    def __init__(self, *traces: dict[str, Any] | BaseTraceType, **layout: Any) -> None:
+        self.data: list[dict[str, Any] | BaseTraceType] = list(traces)
+        self.layout: dict[str, Any] = {"margin": dict(STYLE["margin"]), "height": STYLE["height"]}
+        _merge(self.layout, layout)
+
+    def add(self, kind: str, **trace: Any) -> None:
+        """A trace of type ``kind`` (``"bar"``, ``"scatter"``, …) with plotly's attributes ``trace``."""
+        self.data.append({"type": kind, **trace})
+
+    def update(self, **layout: Any) -> None:
+        """Layout attributes, merged as ``update_layout`` merges them (nested dicts, no ``a_b`` shorthand)."""
+        _merge(self.layout, layout)
+
+    def shape(self, **shape: Any) -> None:
+        """A layout shape (a line, a band)."""
+        self.layout.setdefault("shapes", []).append(shape)
+
+    def annotate(self, **annotation: Any) -> None:
+        """A layout annotation (a text on the plot)."""
+        self.layout.setdefault("annotations", []).append(annotation)
+
+    def figure(self) -> go.Figure:
+        """The plotly Figure, in the house template (plotly's default, :data:`TEMPLATE`), validated by plotly."""
+        return go.Figure({"data": self.data, "layout": self.layout})
+
+
+def trace(kind: str, **attributes: Any) -> dict[str, Any]:
+    """A trace of type ``kind`` as a dict, for :class:`Draft`."""
+    return {"type": kind, **attributes}
+
+
+def figure(*data: dict[str, Any] | BaseTraceType) -> go.Figure:
+    """A figure of ``data`` alone in the house style (:class:`Draft` for more)."""
+    return Draft(*data).figure()
 
 
 HOVER = "%{customdata}<extra></extra>"
@@ -116,14 +161,13 @@ def money_axis(title: str, *values: Any, **more: Any) -> dict[str, Any]:
     return {"title": {"text": title}, **ticks, **more}
 
 
-def two_rows(top_share: float, titles: tuple[str, str], spacing: float = 0.12) -> go.Figure:
-    """A :func:`figure` of two plots sharing the x axis, the top one ``top_share`` of the height: traces on the
+def two_rows(top_share: float, titles: tuple[str, str], spacing: float = 0.12) -> Draft:
+    """A :class:`Draft` of two plots sharing the x axis, the top one ``top_share`` of the height: traces on the
     lower plot take ``xaxis="x2", yaxis="y2"``. The layout ``make_subplots(rows=2, shared_xaxes=True, …)`` makes,
     written out (make_subplots costs more than all the rest of a figure)."""
     bottom = (1 - top_share) * (1 - spacing)
     top = 1 - top_share * (1 - spacing)
-    fig = figure()
-    fig.update_layout(
+    return Draft(
         xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False},
         yaxis={"anchor": "x", "domain": [top, 1.0]},
         xaxis2={"anchor": "y2", "domain": [0.0, 1.0]},
@@ -143,7 +187,6 @@ def two_rows(top_share: float, titles: tuple[str, str], spacing: float = 0.12) -
             for text, y in zip(titles, (1.0, bottom), strict=True)
         ],
     )
-    return fig
 
 
 def _line(color: str, dash: str | None, width: float | None) -> dict[str, Any]:
@@ -151,7 +194,7 @@ def _line(color: str, dash: str | None, width: float | None) -> dict[str, Any]:
 
 
 def hline(
-    fig: go.Figure,
+    fig: Draft,
     y: float,
     *,
     color: str,
@@ -163,11 +206,11 @@ def hline(
 ) -> None:
     """A line across the plot at ``y`` on axes ``x{axes}``/``y{axes}`` ("" = the first, "2" = the second subplot),
     ``text`` at its right end, above it (or ``below``). Like ``fig.add_hline`` at a fraction of its cost."""
-    fig.add_shape(
+    fig.shape(
         type="line", xref=f"x{axes} domain", x0=0, x1=1, yref=f"y{axes}", y0=y, y1=y, line=_line(color, dash, width)
     )
     if text:
-        fig.add_annotation(
+        fig.annotate(
             xref=f"x{axes} domain",
             x=1,
             yref=f"y{axes}",
@@ -181,7 +224,7 @@ def hline(
 
 
 def vline(
-    fig: go.Figure,
+    fig: Draft,
     x: float,
     *,
     color: str,
@@ -194,11 +237,11 @@ def vline(
 ) -> None:
     """A line up the plot at ``x``, ``text`` above it (or ``beside`` it, right of its top, ``yshift`` px up). Like
     ``fig.add_vline`` at a fraction of its cost."""
-    fig.add_shape(
+    fig.shape(
         type="line", xref=f"x{axes}", x0=x, x1=x, yref=f"y{axes} domain", y0=0, y1=1, line=_line(color, dash, width)
     )
     if text:
-        fig.add_annotation(
+        fig.annotate(
             xref=f"x{axes}",
             x=x,
             yref=f"y{axes} domain",
@@ -213,10 +256,10 @@ def vline(
 
 
 def vrect(
-    fig: go.Figure, x0: float, x1: float, *, fill: str, opacity: float, axes: str = "", text: str | None = None
+    fig: Draft, x0: float, x1: float, *, fill: str, opacity: float, axes: str = "", text: str | None = None
 ) -> None:
     """A shaded band from ``x0`` to ``x1`` over the plot, ``text`` in its top right corner (like ``add_vrect``)."""
-    fig.add_shape(
+    fig.shape(
         type="rect",
         xref=f"x{axes}",
         x0=x0,
@@ -230,7 +273,7 @@ def vrect(
         layer="below",
     )
     if text:
-        fig.add_annotation(
+        fig.annotate(
             xref=f"x{axes}",
             x=x1,
             yref=f"y{axes} domain",
@@ -242,9 +285,9 @@ def vrect(
         )
 
 
-def note(fig: go.Figure, text: str, *, color: str = "#555") -> None:
+def note(fig: Draft, text: str, *, color: str = "#555") -> None:
     """``text`` in the middle of an empty plot (what a chart shows when it has nothing to draw)."""
-    fig.add_annotation(
+    fig.annotate(
         x=0.5, y=0.5, xref="paper", yref="paper", text=text, showarrow=False, font={"size": 14, "color": color}
     )
 
@@ -276,10 +319,11 @@ def node_bom_figure(result: Result) -> go.Figure:
     )  # plotly draws the first category at the bottom: the costliest last
     items = [(this.get(k) or oem[k]).item for k in keys]
     labels = unique(plain(short(item)) for item in items)
-    fig = figure()
+    fig = Draft()
     for name, side, colour in (("OEM default", oem, PALETTE["oem"]), ("This node", this, PALETTE["this"])):
         usd = [side[k].total_usd if k in side else math.nan for k in keys]
-        fig.add_bar(
+        fig.add(
+            "bar",
             y=labels,
             x=usd,
             name=name,
@@ -291,15 +335,14 @@ def node_bom_figure(result: Result) -> go.Figure:
                 for item, v, k in zip(items, usd, keys, strict=True)
             ),
         )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         barmode="group",
         title="Cost per server by line item",
         xaxis={"title": {"text": "USD per server (log scale)"}, "type": "log", "tickprefix": "$"},
         legend={**LEGEND_BELOW, "traceorder": "normal"},
         height=max(320, 90 + 34 * len(keys)),
     )
-    return fig
+    return fig.figure()
 
 
 def capex_figure(result: Result) -> go.Figure:
@@ -309,8 +352,9 @@ def capex_figure(result: Result) -> go.Figure:
     capex = {k: v for k, v in result.capex_by_category().items() if k != "total" and v > 0}
     total = sum(capex.values())
     names = [CAPEX_LABELS.get(k, k) for k in capex]
-    fig = figure(
-        go.Bar(
+    fig = Draft(
+        trace(
+            "bar",
             x=names,
             y=list(capex.values()),
             marker_color=PALETTE["this"],
@@ -323,6 +367,5 @@ def capex_figure(result: Result) -> go.Figure:
             ),
         )
     )
-    fig.update_layout(**STYLE)
-    fig.update_layout(title="Capex by category", yaxis=money_axis("USD", list(capex.values())))
-    return fig
+    fig.update(title="Capex by category", yaxis=money_axis("USD", list(capex.values())))
+    return fig.figure()

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from ..categories import CAPEX_CATEGORIES, CAPEX_LABELS
 from ..formats import pct, usd_exact
 from . import site
-from .base import LEGEND_BELOW, PALETTE, STYLE, figure, hline, hover, money_axis, plain, unique
+from .base import LEGEND_BELOW, PALETTE, Draft, hline, hover, money_axis, plain, unique
 from .finance import TCO_COLORS
 
 if TYPE_CHECKING:
@@ -48,9 +48,10 @@ def _stacked(
     """Bars per scenario (x, in the given order) stacked by category (``values[label]``: one per scenario, the first
     category at the bottom, the legend in category order); the hover gives each part with its share of the bar."""
     totals = np.sum([v for v in values.values()], axis=0)
-    fig = figure()
+    fig = Draft()
     for (label, series), colour in zip(values.items(), colours, strict=True):
-        fig.add_bar(
+        fig.add(
+            "bar",
             x=names,
             y=series,
             name=label,
@@ -60,9 +61,8 @@ def _stacked(
                 for name, v, t in zip(names, series, totals, strict=True)
             ),
         )
-    fig.update_layout(**STYLE)
-    fig.update_layout(barmode="stack", title=title, yaxis=axis, legend={**LEGEND_BELOW, "traceorder": "normal"})
-    return fig
+    fig.update(barmode="stack", title=title, yaxis=axis, legend={**LEGEND_BELOW, "traceorder": "normal"})
+    return fig.figure()
 
 
 def capex_compare_figure(results: dict[str, Result]) -> go.Figure:
@@ -85,11 +85,12 @@ def tco_compare_figure(results: dict[str, Result]) -> go.Figure:
 
 def cumulative_cash_compare_figure(results: dict[str, Result]) -> go.Figure:
     """Cumulative project cash flow per scenario over the horizon, one line each [USD]."""
-    fig = figure()
+    fig = Draft()
     curves = [np.cumsum(r.ops.cash.project_fcf[0]) for r in results.values()]
     for i, (name, cum) in enumerate(zip(_names(results), curves, strict=True)):
         months = np.arange(cum.size)
-        fig.add_scatter(
+        fig.add(
+            "scatter",
             x=months,
             y=cum,
             mode="lines",
@@ -98,12 +99,11 @@ def cumulative_cash_compare_figure(results: dict[str, Result]) -> go.Figure:
             **hover(f"{name}: {usd_exact(v)}" for v in cum),
         )
     hline(fig, 0, color="#888", width=1)
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title="Cumulative project cash",
         hovermode="x unified",  # every scenario's cash at the month pointed at, in one label
         xaxis={"title": {"text": "month from purchase order"}},
         yaxis=money_axis("USD", *curves),
         legend={**LEGEND_BELOW, "traceorder": "normal"},
     )
-    return fig
+    return fig.figure()

@@ -30,7 +30,7 @@ from ..statements import (  # re-exported: the statements lived here before neop
     pnl_by_year,
     year_labels,
 )
-from .base import LEGEND_BELOW, PALETTE, STYLE, figure, hline, hover, money_axis, two_rows, vline, vrect
+from .base import LEGEND_BELOW, PALETTE, STYLE, Draft, hline, hover, money_axis, two_rows, vline, vrect
 
 if TYPE_CHECKING:
     from ..model import Result
@@ -115,10 +115,11 @@ def tco_figure(result: Result) -> go.Figure:
     go_live = result.sold_usd_per_gpu_hour_at_go_live
     lifetime = result.sold_usd_per_gpu_hour_lifetime
     span = max(v for v in (total, go_live, lifetime, 0.01) if _finite(v))
-    fig = figure()
+    fig = Draft()
     for cat, value in tco.items():
         share = f" ({pct(value / total)} of TCO)" if _finite(total) and total > 0 else ""
-        fig.add_bar(
+        fig.add(
+            "bar",
             y=["TCO"],
             x=[value],
             name=cat,
@@ -137,7 +138,7 @@ def tco_figure(result: Result) -> go.Figure:
     for i, (name, value, colour, dash) in enumerate(marks):
         if _finite(value):
             vline(fig, value, color=colour, dash=dash, width=2)
-            fig.add_annotation(
+            fig.annotate(
                 x=value,
                 y=1.0,
                 yref="paper",
@@ -153,7 +154,7 @@ def tco_figure(result: Result) -> go.Figure:
     if _finite(total) and _finite(lifetime) and lifetime > 0:
         margin = 1 - total / lifetime
         subtitle = f"margin on the average sold price {'−' if margin < 0 else ''}{abs(margin):.0%}"
-    fig.update_layout(
+    fig.update(
         **_layout(
             height=340,
             margin={"l": 10, "r": 10, "t": 120, "b": 10},
@@ -167,7 +168,7 @@ def tco_figure(result: Result) -> go.Figure:
             "rangemode": "tozero",
         },
     )
-    return fig
+    return fig.figure()
 
 
 def cash_flow_figure(result: Result) -> go.Figure:
@@ -178,12 +179,13 @@ def cash_flow_figure(result: Result) -> go.Figure:
     flow = c.project_fcf[0]
     cum = np.cumsum(flow)
     cum_equity = np.cumsum(c.equity_fcf[0])
-    fig = figure()
+    fig = Draft()
     for name, where, colour in (
         ("project cash flow (in)", flow >= 0, POSITIVE),
         ("project cash flow (out)", flow < 0, NEGATIVE),
     ):
-        fig.add_bar(
+        fig.add(
+            "bar",
             x=months[where],
             y=flow[where],
             name=name,
@@ -194,7 +196,8 @@ def cash_flow_figure(result: Result) -> go.Figure:
         (cum, "cumulative project cash", {"color": "#264653", "width": 2.5}),
         (cum_equity, "cumulative equity cash", {"color": EQUITY, "width": 1.5, "dash": "dot"}),
     ):
-        fig.add_scatter(
+        fig.add(
+            "scatter",
             x=months,
             y=values,
             mode="lines",
@@ -208,7 +211,8 @@ def cash_flow_figure(result: Result) -> go.Figure:
     payback = _kpi(result, "payback_months")
     if _finite(payback):
         vline(fig, payback, color=PALETTE["accent"], dash="dash", width=2)
-        fig.add_scatter(
+        fig.add(
+            "scatter",
             x=[payback],
             y=[0.0],
             mode="markers",
@@ -216,7 +220,7 @@ def cash_flow_figure(result: Result) -> go.Figure:
             marker={"color": PALETTE["accent"], "size": 12, "symbol": "diamond"},
             **hover([f"payback at month {payback:.1f}"]),
         )
-        fig.add_annotation(
+        fig.annotate(
             x=payback,
             y=0.55,
             yref="paper",
@@ -227,7 +231,7 @@ def cash_flow_figure(result: Result) -> go.Figure:
             bgcolor="rgba(255,255,255,0.8)",
         )
     else:
-        fig.add_annotation(
+        fig.annotate(
             x=0.99,
             y=0.05,
             xref="paper",
@@ -237,7 +241,7 @@ def cash_flow_figure(result: Result) -> go.Figure:
             xanchor="right",
             font={"color": NEGATIVE},
         )
-    fig.update_layout(
+    fig.update(
         **_layout(),
         title="Monthly project cash flow and cumulative cash",
         xaxis={"title": {"text": MONTH_AXIS}, "range": [-0.5, len(months) - 0.5]},
@@ -245,7 +249,7 @@ def cash_flow_figure(result: Result) -> go.Figure:
         bargap=0.1,
         barmode="relative",
     )
-    return fig
+    return fig.figure()
 
 
 def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.Figure:
@@ -254,10 +258,11 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
     grid = price_grid(result) if prices is None else np.asarray(prices, dtype=float)
     curve = result.returns_vs_price(grid)
     p = curve["usd_per_gpu_hour"]
-    fig = figure()
+    fig = Draft()
     curves = (("project_irr", "project IRR", RESERVED), ("equity_irr", "equity IRR", EQUITY))
     for key, name, colour in curves:
-        fig.add_scatter(
+        fig.add(
+            "scatter",
             x=p,
             y=curve[key],
             mode="lines",
@@ -274,7 +279,8 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
     breakeven = _kpi(result, "breakeven_usd_per_gpu_hour")
     if _finite(breakeven):
         vline(fig, breakeven, color="#264653", dash="dash", width=2)
-        fig.add_scatter(
+        fig.add(
+            "scatter",
             x=[breakeven],
             y=[hurdle],
             mode="markers",
@@ -282,7 +288,7 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
             marker={"color": "#264653", "size": 11, "symbol": "diamond"},
             **hover([f"break-even {_per_gpu_hour(breakeven)}: project NPV 0 at the {pct(hurdle, 0)} hurdle"]),
         )
-        fig.add_annotation(
+        fig.annotate(
             x=breakeven,
             y=1.0,
             yref="paper",
@@ -294,7 +300,7 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
         )
     price = result.scenario.pricing.usd_per_gpu_hour
     vline(fig, price, color=PALETTE["accent"], dash="dot", width=2)
-    fig.add_annotation(
+    fig.annotate(
         x=price,
         y=0.9,
         yref="paper",
@@ -306,7 +312,8 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
     for key, name, colour in curves:
         value = _kpi(result, key)
         if _finite(value):
-            fig.add_scatter(
+            fig.add(
+                "scatter",
                 x=[price],
                 y=[value],
                 mode="markers",
@@ -315,20 +322,21 @@ def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.
                 marker={"color": colour, "size": 9},
                 **hover([f"{name} at your price {_per_gpu_hour(price)}: {pct(value)}"]),
             )
-    fig.update_layout(
+    fig.update(
         **_layout(),
         title="IRR against headline price (all else equal)",
         xaxis={"title": {"text": "headline price at go-live [USD per GPU-hour]"}, "tickformat": "$.2f"},
         yaxis={"title": {"text": "IRR per year [%]"}, "tickformat": ".0%"},
     )
-    return fig
+    return fig.figure()
 
 
-def _balance(fig: go.Figure, result: Result) -> None:
+def _balance(fig: Draft, result: Result) -> None:
     """The debt figure's top plot: the balance, the repayment window and the sale proceeds swept into the loan."""
     d = result.ops.cash.debt
     months = np.arange(result.ops.dates.months)
-    fig.add_scatter(
+    fig.add(
+        "scatter",
         x=months,
         y=d.balance[0],
         mode="lines",
@@ -343,7 +351,8 @@ def _balance(fig: go.Figure, result: Result) -> None:
         vrect(fig, *window, fill="#b0b7c3", opacity=0.15, text="repayment window")
     swept = np.flatnonzero(d.swept[0] > 0)
     if swept.size:
-        fig.add_bar(
+        fig.add(
+            "bar",
             x=months[swept],
             y=d.swept[0, swept],
             name="sale proceeds repaying the loan",
@@ -355,7 +364,7 @@ def _balance(fig: go.Figure, result: Result) -> None:
         )
 
 
-def _cover(fig: go.Figure, result: Result) -> None:
+def _cover(fig: Draft, result: Result) -> None:
     """The debt figure's bottom plot: DSCR bars per 12 months of operation (coloured against the covenant and the
     target), the LLCR line, and lines at 1.0×, the covenant and the target."""
     fin = result.scenario.financing
@@ -365,7 +374,7 @@ def _cover(fig: go.Figure, result: Result) -> None:
     llcr = result.llcr_by_year()["llcr"]
     shown = np.isfinite(dscr)
     if not shown.any():
-        fig.add_annotation(
+        fig.annotate(
             x=0.5, y=0.2, xref="paper", yref="paper", text="no debt service", showarrow=False, font={"size": 14}
         )
         return
@@ -375,7 +384,8 @@ def _cover(fig: go.Figure, result: Result) -> None:
         pick = shown & (classes == k)
         if not pick.any():
             continue
-        fig.add_bar(
+        fig.add(
+            "bar",
             x=((starts + period_end) / 2 - 0.5)[pick],
             y=dscr[pick],
             width=((period_end - starts) * 0.9)[pick],
@@ -391,7 +401,8 @@ def _cover(fig: go.Figure, result: Result) -> None:
                 for a, b, v in zip(starts[pick], period_end[pick], dscr[pick], strict=True)
             ),
         )
-    fig.add_scatter(
+    fig.add(
+        "scatter",
         x=starts - 0.5,
         y=llcr,
         mode="lines+markers",
@@ -409,7 +420,7 @@ def _cover(fig: go.Figure, result: Result) -> None:
     cover = np.concatenate([dscr[shown], llcr[np.isfinite(llcr)]])
     top = max(float(cover.max()), fin.target_dscr, fin.covenant_dscr)
     bottom = min(float(cover.min()), 0.0)
-    fig.update_layout(yaxis2_range=[bottom * 1.25, top * 1.25])
+    fig.update(yaxis2={"range": [bottom * 1.25, top * 1.25]})
 
 
 def debt_figure(result: Result) -> go.Figure:
@@ -424,14 +435,14 @@ def debt_figure(result: Result) -> go.Figure:
     fig = two_rows(0.55, ("Debt balance at month end", "DSCR (bars) and LLCR (line) per 12 months of operation"))
     _balance(fig, result)
     _cover(fig, result)
-    fig.update_layout(
+    fig.update(
         yaxis=money_axis("USD", result.ops.cash.debt.balance[0]),
-        yaxis2_title_text="cover [×]",
+        yaxis2={"title": {"text": "cover [×]"}},
         xaxis2={"title": {"text": MONTH_AXIS}, "range": [-0.5, months - 0.5]},
-        xaxis_range=[-0.5, months - 0.5],
+        xaxis={"range": [-0.5, months - 0.5]},
     )
-    fig.update_layout(**_layout(height=580), title="Debt and cover", bargap=0.1)
-    return fig
+    fig.update(**_layout(height=580), title="Debt and cover", bargap=0.1)
+    return fig.figure()
 
 
 def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> go.Figure:
@@ -442,8 +453,9 @@ def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> go.Figure:
     """
     pnl = (pnl_by_year(result) if pnl is None else pnl).drop(index="Total")
     years = [str(y) for y in pnl.index]
-    fig = figure()  # revenue on y (right), margins on y2 overlaying it: make_subplots(secondary_y) written out
-    fig.add_bar(
+    fig = Draft()  # revenue on y (right), margins on y2 overlaying it: make_subplots(secondary_y) written out
+    fig.add(
+        "bar",
         x=years,
         y=pnl["revenue_usd"],
         name="revenue",
@@ -451,7 +463,8 @@ def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> go.Figure:
         **hover(f"{y}<br>revenue {usd_exact(v)}" for y, v in zip(years, pnl["revenue_usd"], strict=True)),
     )
     for key, name, colour in (("gross_margin", "gross margin", POSITIVE), ("ebitda_margin", "EBITDA margin", RESERVED)):
-        fig.add_scatter(
+        fig.add(
+            "scatter",
             x=years,
             y=pnl[key],
             mode="lines+markers+text",
@@ -463,7 +476,7 @@ def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> go.Figure:
             **hover(f"{y}<br>{name} {pct(v)}" for y, v in zip(years, pnl[key], strict=True)),
         )
     # margins on the overlaying axis so the lines draw above the bars, but with their axis on the left
-    fig.update_layout(
+    fig.update(
         xaxis={"anchor": "y", "domain": [0.0, 0.94], "title": {"text": "project year"}},
         yaxis2={
             "anchor": "x",
@@ -475,8 +488,8 @@ def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> go.Figure:
         },
         yaxis=money_axis("revenue [USD]", pnl["revenue_usd"], side="right", showgrid=False, rangemode="tozero"),
     )
-    fig.update_layout(**_layout(), title="Margins by project year (Y1 = months 0–11, includes construction)")
-    return fig
+    fig.update(**_layout(), title="Margins by project year (Y1 = months 0–11, includes construction)")
+    return fig.figure()
 
 
 def revenue_mix_figure(result: Result) -> go.Figure:
@@ -492,7 +505,8 @@ def revenue_mix_figure(result: Result) -> go.Figure:
         (reserved_usd, "reserved (take-or-pay)", RESERVED),
         (on_demand_usd, "on-demand", ON_DEMAND),
     ):
-        fig.add_scatter(
+        fig.add(
+            "scatter",
             x=months,
             y=y,
             mode="lines",
@@ -501,7 +515,8 @@ def revenue_mix_figure(result: Result) -> go.Figure:
             line={"color": colour, "width": 0.5},
             **hover(f"month {m}<br>{name}: {usd_exact(v)}" for m, v in zip(months, y, strict=True)),
         )
-    fig.add_scatter(
+    fig.add(
+        "scatter",
         x=months,
         y=rev.revenue_usd,
         mode="lines",
@@ -517,7 +532,8 @@ def revenue_mix_figure(result: Result) -> go.Figure:
         (rev.on_demand_usd_per_gpu_hour, "on-demand price", ON_DEMAND),
     ):
         shown = np.where(earning, y, np.nan)
-        fig.add_scatter(
+        fig.add(
+            "scatter",
             x=months,
             y=shown,
             mode="lines",
@@ -529,13 +545,13 @@ def revenue_mix_figure(result: Result) -> go.Figure:
             **hover(f"month {m}<br>{name}: {_per_gpu_hour(v, 3)}" for m, v in zip(months, shown, strict=True)),
         )
     hline(fig, result.scenario.pricing.usd_per_gpu_hour, color=PALETTE["accent"], dash="dot", axes="2", text="headline")
-    fig.update_layout(
+    fig.update(
         yaxis=money_axis("USD per month", reserved_usd + on_demand_usd),
         yaxis2={"title": {"text": "USD/GPU-h"}, "rangemode": "tozero", "tickformat": "$.2f"},
         xaxis2={"title": {"text": MONTH_AXIS}, "range": [0, len(months) - 1]},
     )
-    fig.update_layout(**_layout(height=580), title="Revenue by contract type and the price each pays")
-    return fig
+    fig.update(**_layout(height=580), title="Revenue by contract type and the price each pays")
+    return fig.figure()
 
 
 def timeline_figure(result: Result) -> go.Figure:
@@ -556,9 +572,10 @@ def timeline_figure(result: Result) -> go.Figure:
             ("debt: drawdown + grace", 0.0, float(debt.repay_start), "#a3b1c6"),
             ("debt: repayment", float(debt.repay_start), float(debt.maturity), RESERVED),
         ]
-    fig = figure()
+    fig = Draft()
     for name, start, end, colour in reversed(phases):  # plotly draws the first category at the bottom
-        fig.add_bar(
+        fig.add(
+            "bar",
             y=[name],
             x=[max(end - start, 0.0)],
             base=[start],
@@ -569,10 +586,10 @@ def timeline_figure(result: Result) -> go.Figure:
             **hover([f"{name}: month {start:.1f} → {end:.1f} ({months_text(max(end - start, 0.0))})"]),
         )
     vline(fig, d.go_live_month, color="#888", dash="dot", text="go-live", beside=True)
-    fig.update_layout(
+    fig.update(
         **_layout(height=300, margin={"l": 10, "r": 10, "t": 50, "b": 10}),
         title="Project timeline",
         xaxis={"title": {"text": MONTH_AXIS}, "range": [0, d.months]},
         bargap=0.35,
     )
-    return fig
+    return fig.figure()

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from ..fabric import DesignOption
 from ..formats import pct, usd_exact, usd_label
-from .base import PALETTE, STYLE, figure, hover, money_axis, plain
+from .base import PALETTE, Draft, hover, money_axis, plain, trace
 
 SHORT_LABELS = {
     "reference": "Reference",
@@ -34,8 +34,9 @@ def options_figure(options: list[DesignOption], chosen: str) -> go.Figure:
     ok = [o for o in options if o.feasible]
     colours = {"reference": PALETTE["oem"], chosen: PALETTE["accent"]}
     labels = [_bar_label(o, chosen) for o in ok]
-    fig = figure(
-        go.Bar(
+    fig = Draft(
+        trace(
+            "bar",
             x=labels,
             y=[o.capex_usd for o in ok],
             text=["baseline" if o.name == "reference" else pct(o.delta_vs_reference) for o in ok],
@@ -51,11 +52,10 @@ def options_figure(options: list[DesignOption], chosen: str) -> go.Figure:
             ),
         )
     )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title="Back-end capex by design (hardware)", yaxis=money_axis("USD", [o.capex_usd for o in ok]), height=440
     )
-    return fig
+    return fig.figure()
 
 
 NODE_SIZE = {"chassis": 28}
@@ -72,8 +72,9 @@ def topology_figure(picture: dict[str, Any]) -> go.Figure:
         (x0, y0), (x1, y1) = pos[e["source"]], pos[e["target"]]
         xs += [x0, x1, None]
         ys += [y0, y1, None]
-    fig = figure(
-        go.Scatter(
+    fig = Draft(
+        trace(
+            "scatter",
             x=xs,
             y=ys,
             mode="lines",
@@ -88,7 +89,8 @@ def topology_figure(picture: dict[str, Any]) -> go.Figure:
         members = [n for n in picture["nodes"] if n["tier"] == tier]
         if not members:
             continue
-        fig.add_scatter(
+        fig.add(
+            "scatter",
             x=[n["x"] for n in members],
             y=[n["y"] for n in members],
             mode="markers",
@@ -96,12 +98,11 @@ def topology_figure(picture: dict[str, Any]) -> go.Figure:
             name=f"{tier}: {shown[tier]:,} of {totals[tier]:,} shown",
             **hover(plain(n["label"]) for n in members),
         )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title="Back-end topology (a sample of each tier)",
         xaxis={"visible": False},
         yaxis={"visible": False},
         legend={"orientation": "h", "y": -0.05, "x": 0},
         height=440,
     )
-    return fig
+    return fig.figure()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import plotly.graph_objects as go
 
 from ..formats import pct, usd_exact, usd_label
-from .base import LEGEND_BELOW, PALETTE, STYLE, figure, hover, money_axis, plain, vline
+from .base import LEGEND_BELOW, PALETTE, Draft, hover, money_axis, plain, trace, vline
 
 if TYPE_CHECKING:
     from ..operations import OperationsReport
@@ -45,8 +45,9 @@ def gpu_hours_figure(report: OperationsReport) -> go.Figure:
     labels = ["Sellable", "Servers down", "Jobs interrupted", "Goodput", "Performance", "Delivered work"]
     values = [1.0, -down, -interrupted, report.goodput, delivered - report.goodput, delivered]
     after = [1.0, report.availability, report.goodput, report.goodput, delivered, delivered]
-    fig = figure(
-        go.Waterfall(
+    fig = Draft(
+        trace(
+            "waterfall",
             x=labels,
             y=values,
             measure=["absolute", "relative", "relative", "total", "relative", "total"],
@@ -66,8 +67,7 @@ def gpu_hours_figure(report: OperationsReport) -> go.Figure:
     )
     low = min(report.availability, report.goodput, delivered)
     span = max(1.0 - low, 0.005)  # the axis shows the top of the bars, where the losses are
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title="Where the sellable GPU-hours go (axis cut below)",
         yaxis={
             "title": {"text": "share of sellable GPU-hours (%)"},
@@ -77,7 +77,7 @@ def gpu_hours_figure(report: OperationsReport) -> go.Figure:
         showlegend=False,
         height=360,
     )
-    return fig
+    return fig.figure()
 
 
 def interruptions_figure(report: OperationsReport) -> go.Figure:
@@ -88,8 +88,9 @@ def interruptions_figure(report: OperationsReport) -> go.Figure:
     values = [report.interruptions_by_cause[c] for c in causes]
     labels = [CAUSE_LABELS.get(c, c) for c in causes]
     total = report.interruptions_per_month
-    fig = figure(
-        go.Bar(
+    fig = Draft(
+        trace(
+            "bar",
             y=labels,
             x=values,
             orientation="h",
@@ -103,14 +104,13 @@ def interruptions_figure(report: OperationsReport) -> go.Figure:
             ),
         )
     )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title=f"Interruptions a month by cause: {total:,.1f} in all",
         xaxis={"title": {"text": "interruptions per month"}},
         showlegend=False,
         height=320,
     )
-    return fig
+    return fig.figure()
 
 
 def lost_time_figure(report: OperationsReport, checkpoint_interval_minutes: float) -> go.Figure:
@@ -126,10 +126,11 @@ def lost_time_figure(report: OperationsReport, checkpoint_interval_minutes: floa
     parts["Relaunch, reboot or spare swap"] = max(report.lost_minutes_per_interruption - sum(parts.values()), 0.0)
     total = sum(parts.values())
     colours = [PALETTE["accent"], PALETTE["this"], "#264653", "#f4a261"]
-    fig = figure()
+    fig = Draft()
     for (name, minutes), colour in zip(parts.items(), colours, strict=True):
         text = f"{minutes:,.1f} min"
-        fig.add_bar(
+        fig.add(
+            "bar",
             y=["Per interruption"],
             x=[minutes],
             name=f"{name}: {text}",
@@ -140,8 +141,7 @@ def lost_time_figure(report: OperationsReport, checkpoint_interval_minutes: floa
             insidetextanchor="middle",
             **hover([f"{name}: {text}" + (f" ({pct(minutes / total)} of the time lost)" if total > 0 else "")]),
         )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         barmode="stack",
         title=f"Job time lost per interruption: {report.lost_minutes_per_interruption:,.0f} min",
         xaxis={"title": {"text": "minutes"}, "tickformat": ",.0f"},
@@ -149,7 +149,7 @@ def lost_time_figure(report: OperationsReport, checkpoint_interval_minutes: floa
         height=300,
         legend={**LEGEND_BELOW, "y": -0.35, "traceorder": "normal"},
     )
-    return fig
+    return fig.figure()
 
 
 def choices_figure(labels: Sequence[str], delta_npv_usd: Sequence[float | None], title: str) -> go.Figure:
@@ -160,8 +160,9 @@ def choices_figure(labels: Sequence[str], delta_npv_usd: Sequence[float | None],
         key=lambda row: row[1],
     )  # plotly draws the first category at the bottom: the largest gain last
     values = [value for _, value in rows]
-    fig = figure(
-        go.Bar(
+    fig = Draft(
+        trace(
+            "bar",
             y=[label for label, _ in rows],
             x=values,
             orientation="h",
@@ -176,8 +177,7 @@ def choices_figure(labels: Sequence[str], delta_npv_usd: Sequence[float | None],
         )
     )
     vline(fig, 0.0, color="#264653", width=1)
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title=plain(title),
         xaxis=money_axis("Δ NPV vs this scenario [USD]", values, automargin=True),
         yaxis={"automargin": True},
@@ -185,4 +185,4 @@ def choices_figure(labels: Sequence[str], delta_npv_usd: Sequence[float | None],
         height=max(280, 90 + 28 * len(rows)),
         margin={"l": 10, "r": 70, "t": 60, "b": 10},  # room for the outside labels of the largest bars
     )
-    return fig
+    return fig.figure()

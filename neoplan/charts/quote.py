@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from ..categories import QUOTE_LABELS
 from ..formats import usd_exact, usd_label
-from .base import PALETTE, STYLE, figure, hover, money_axis, plain, unique
+from .base import PALETTE, STYLE, Draft, hover, money_axis, plain, trace, unique
 
 if TYPE_CHECKING:
     from ..quote import QuoteReview
@@ -39,11 +39,12 @@ def quote_vs_recommended_figure(review: QuoteReview) -> go.Figure:
     by_cat = review.by_category()
     cats = list(reversed(by_cat))  # plotly draws the first category at the bottom: the first one on top
     labels = [plain(CATEGORY_LABELS.get(c, c)) for c in cats]
-    fig = figure()
+    fig = Draft()
     # grouped horizontal bars stack the first trace at the bottom of each group: the design first, the quote above
     for name, i, colour in ((SERIES[1], 1, PALETTE["this"]), (SERIES[0], 0, PALETTE["oem"])):
         values = [by_cat[c][i] for c in cats]
-        fig.add_bar(
+        fig.add(
+            "bar",
             y=labels,
             x=values,
             name=name,
@@ -54,8 +55,8 @@ def quote_vs_recommended_figure(review: QuoteReview) -> go.Figure:
             cliponaxis=False,
             **hover(f"{label}<br>{name}: {usd_exact(v)}" for label, v in zip(labels, values, strict=True)),
         )
-    fig.update_layout(**_layout(2 * len(cats)))
-    fig.update_layout(
+    fig.update(**_layout(2 * len(cats)))
+    fig.update(
         barmode="group",
         title="Quote vs recommended design, by category",
         xaxis=money_axis("USD (components the quote prices)", [v for pair in by_cat.values() for v in pair]),
@@ -68,7 +69,7 @@ def quote_vs_recommended_figure(review: QuoteReview) -> go.Figure:
             "traceorder": "reversed",
         },
     )
-    return fig
+    return fig.figure()
 
 
 def findings_figure(review: QuoteReview) -> go.Figure:
@@ -77,8 +78,9 @@ def findings_figure(review: QuoteReview) -> go.Figure:
     findings = sorted(review.findings, key=lambda f: f.saving_usd)  # plotly draws the first at the bottom
     names = [plain(f"{f.title} ({_where(f.sources)})") for f in findings]
     values = [f.saving_usd for f in findings]
-    fig = figure(
-        go.Bar(
+    fig = Draft(
+        trace(
+            "bar",
             y=unique(names),
             x=values,
             orientation="h",
@@ -93,11 +95,11 @@ def findings_figure(review: QuoteReview) -> go.Figure:
             ),
         )
     )
-    fig.update_layout(**_layout(len(findings)))
-    fig.update_layout(
+    fig.update(**_layout(len(findings)))
+    fig.update(
         title="Saving by finding",
         xaxis=money_axis("USD (negative = cost to fix)", values),
         yaxis={"automargin": True},
         showlegend=False,
     )
-    return fig
+    return fig.figure()

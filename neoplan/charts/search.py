@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import plotly.graph_objects as go
 
 from ..formats import pct, usd_exact
-from .base import STYLE, figure, hover, money_axis, plain
+from .base import Draft, hover, money_axis, plain
 
 if TYPE_CHECKING:
     from ..search import SearchResult
@@ -45,14 +45,15 @@ def frontier(points: Any) -> Any:
 def capex_irr_figure(found: SearchResult) -> go.Figure:
     """Project IRR against capex of every design built, by platform; feasible designs filled, the others hollow;
     the frontier of feasible designs as a dotted step line [USD, %]."""
-    fig = figure()
+    fig = Draft()
     points = designs(found)
     for platform, group in points.groupby("gpu_model", sort=False):
         for feasible in (True, False):
             part = group[group["feasible"] == feasible]
             if part.empty:
                 continue
-            fig.add_scatter(
+            fig.add(
+                "scatter",
                 x=part["capex_usd"],
                 y=part["project_irr"],
                 mode="markers",
@@ -73,7 +74,8 @@ def capex_irr_figure(found: SearchResult) -> go.Figure:
             )
     edge = frontier(points[points["feasible"]])
     if not edge.empty:
-        fig.add_scatter(
+        fig.add(
+            "scatter",
             x=edge["capex_usd"],
             y=edge["project_irr"],
             mode="lines",
@@ -81,11 +83,10 @@ def capex_irr_figure(found: SearchResult) -> go.Figure:
             line={"color": "#1d3557", "dash": "dot", "shape": "hv", "width": 1.5},
             hoverinfo="skip",
         )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title="Capex against project IRR: every design, and the frontier",
         xaxis=money_axis("Capex [USD]", points["capex_usd"]),
         yaxis={"title": {"text": "Project IRR [%]"}, "tickformat": ".0%"},
         height=440,
     )
-    return fig
+    return fig.figure()

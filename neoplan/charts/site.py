@@ -25,7 +25,7 @@ from ..statements import (
     opex_by_year,
     tco_by_source,
 )
-from .base import LEGEND_BELOW, PALETTE, STYLE, figure, hover, money_axis, note, plain, short, vline
+from .base import LEGEND_BELOW, PALETTE, Draft, hover, money_axis, note, plain, short, trace, vline
 from .finance import TCO_COLORS
 
 if TYPE_CHECKING:
@@ -104,8 +104,9 @@ def capex_waterfall_figure(result: Result) -> go.Figure:
     labels = [CAPEX_LABELS[c] for c in cats] + ["Total"]
     values = [capex[c] for c in cats] + [total]
     running = [sum(values[: i + 1]) for i in range(len(cats))] + [total]
-    fig = figure(
-        go.Waterfall(
+    fig = Draft(
+        trace(
+            "waterfall",
             x=labels,
             y=values,
             measure=["relative"] * len(cats) + ["total"],
@@ -123,9 +124,8 @@ def capex_waterfall_figure(result: Result) -> go.Figure:
             ),
         )
     )
-    fig.update_layout(**STYLE)
-    fig.update_layout(title="Capex by category", yaxis=money_axis("USD", total), showlegend=False)
-    return fig
+    fig.update(title="Capex by category", yaxis=money_axis("USD", total), showlegend=False)
+    return fig.figure()
 
 
 def capex_treemap_figure(result: Result) -> go.Figure:
@@ -155,8 +155,9 @@ def capex_treemap_figure(result: Result) -> go.Figure:
         colours.append(CATEGORY_COLORS.get(line.category, PALETTE["oem"]))
         amount = f"{line.quantity:,g} {plain(line.unit)} × {usd_exact(line.unit_price_usd)}"
         custom.append([usd_label(line.total_usd), _share(line.total_usd / total), f"{item}<br>{amount}"])
-    fig = figure(
-        go.Treemap(
+    fig = Draft(
+        trace(
+            "treemap",
             ids=ids,
             labels=labels,
             parents=parents,
@@ -172,13 +173,12 @@ def capex_treemap_figure(result: Result) -> go.Figure:
             name="capex",
         )
     )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title={"text": f"Capex by category and line: {usd_label(total)}", "subtitle": {"text": "click to zoom"}},
         height=480,
         margin={"l": 10, "r": 10, "t": 70, "b": 10},
     )
-    return fig
+    return fig.figure()
 
 
 def capex_sankey_figure(result: Result) -> go.Figure:
@@ -190,9 +190,9 @@ def capex_sankey_figure(result: Result) -> go.Figure:
     by_component = {k: float(v) for k, v in result.tco_breakdown_usd_per_gpu_hour.items() if v > 0}
     components = list(by_component)  # a component that costs nothing has no band (plotly drops a node without)
     if not (math.isfinite(total) and total > 0):
-        fig = figure()
+        fig = Draft()
         note(fig, "No GPU-hours sold in the horizon: no cost per GPU-hour to trace.")
-        fig.update_layout(**STYLE, title="Where the cost of a sold GPU-hour goes")
+        fig.update(title="Where the cost of a sold GPU-hour goes")
         return fig
     capital = flows[flows["component"] == "capital"]
     sources = [str(s) for s in capital["source"]]
@@ -209,8 +209,9 @@ def capex_sankey_figure(result: Result) -> go.Figure:
     height = [*_stacked(node_value[: len(sources)]), *_stacked(list(by_component.values())), 0.5]
     links = [(s, "capital", float(v)) for s, v in zip(sources, capital["usd_per_gpu_hour"], strict=True)]
     links += [(k, "TCO", v) for k, v in by_component.items()]
-    fig = figure(
-        go.Sankey(
+    fig = Draft(
+        trace(
+            "sankey",
             arrangement="snap",
             valueformat="$.3f",
             valuesuffix=" /GPU-h",
@@ -241,8 +242,7 @@ def capex_sankey_figure(result: Result) -> go.Figure:
             },
         )
     )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title={
             "text": f"Where the cost of a sold GPU-hour goes: TCO {usd_exact(total, 2)} /GPU-h",
             "subtitle": {"text": "capex categories → capital; capital and opex → TCO (levelised at the hurdle rate)"},
@@ -250,7 +250,7 @@ def capex_sankey_figure(result: Result) -> go.Figure:
         height=460,
         margin={"l": 10, "r": 10, "t": 80, "b": 10},
     )
-    return fig
+    return fig.figure()
 
 
 def _stacked(values: list[float]) -> list[float]:
@@ -280,12 +280,13 @@ def opex_by_year_figure(result: Result) -> go.Figure:
     table = opex_by_year(result)
     x = [str(label) for label in table.columns]
     totals = table.loc[TOTAL].tolist()
-    fig = figure()
+    fig = Draft()
     for cat, name in OPEX_LABELS.items():
         values = table.loc[name].tolist()
         if not any(v > 0 for v in values):
             continue
-        fig.add_bar(
+        fig.add(
+            "bar",
             x=x,
             y=values,
             name=name,
@@ -295,7 +296,8 @@ def opex_by_year_figure(result: Result) -> go.Figure:
                 for year, v, t in zip(x, values, totals, strict=True)
             ),
         )
-    fig.add_scatter(
+    fig.add(
+        "scatter",
         x=x,
         y=totals,
         mode="text",
@@ -306,15 +308,14 @@ def opex_by_year_figure(result: Result) -> go.Figure:
         cliponaxis=False,
         **hover(f"{year}: opex {usd_exact(t)}" for year, t in zip(x, totals, strict=True)),
     )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         barmode="stack",
         title="Opex per operating year",
         xaxis={"title": {"text": "operating year (year 1 starts at go-live)"}},
         yaxis=money_axis("USD per year", totals),
         legend={**LEGEND_BELOW, "traceorder": "reversed"},
     )
-    return fig
+    return fig.figure()
 
 
 # --- power and storage --------------------------------------------------------------------------
@@ -338,9 +339,10 @@ def power_figure(result: Result) -> go.Figure:
         )
     )
     rows = ["Average", "Peak"]
-    fig = figure()
+    fig = Draft()
     for name, colour, average, top in series:
-        fig.add_bar(
+        fig.add(
+            "bar",
             y=rows,
             x=[average, top],
             name=name,
@@ -348,15 +350,14 @@ def power_figure(result: Result) -> go.Figure:
             marker_color=colour,
             **hover(f"{name}, {row.lower()}: {kw_text(v)}" for row, v in zip(rows, (average, top), strict=True)),
         )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         barmode="stack",
         title="Site power: IT load by part and facility overhead",
         xaxis={"title": {"text": "kW"}, "tickformat": ",.0f"},
         height=320,
         legend={**LEGEND_BELOW, "y": -0.3, "traceorder": "normal"},
     )
-    return fig
+    return fig.figure()
 
 
 def storage_throughput_figure(result: Result) -> go.Figure:
@@ -365,8 +366,9 @@ def storage_throughput_figure(result: Result) -> go.Figure:
     s = result.storage
     values = [s.write_gbyte_per_s, s.read_gbyte_per_s]  # plotly draws the first category at the bottom
     texts = [f"{v:,.0f} GB/s" for v in values]
-    fig = figure(
-        go.Bar(
+    fig = Draft(
+        trace(
+            "bar",
             x=values,
             y=["Write", "Read"],
             orientation="h",
@@ -388,12 +390,11 @@ def storage_throughput_figure(result: Result) -> go.Figure:
             dash="dash",
             text=f"read target {s.target_gbyte_per_s:,.0f} GB/s",
         )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title="Aggregate storage bandwidth",
         xaxis={"title": {"text": "GB/s"}, "tickformat": ",.0f"},
         height=260,
         showlegend=False,
         margin={"l": 10, "r": 10, "t": 70, "b": 10},
     )
-    return fig
+    return fig.figure()

@@ -15,7 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..formats import usd, usd_exact
-from .base import LEGEND_BELOW, PALETTE, STYLE, figure, hover, money_axis, note, vline
+from .base import LEGEND_BELOW, PALETTE, Draft, hover, money_axis, note, trace, vline
 
 if TYPE_CHECKING:
     from ..stress import Grid, MonteCarlo, Tornado
@@ -111,12 +111,13 @@ def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> go.Figure:
     name = _short_title(metric)
     base = tornado.base[metric]
     labels = [r["label"] for r in rows]
-    fig = figure()
+    fig = Draft()
     if math.isfinite(base):
         for side, colour, legend in (("high", HIGH, "Driver at high"), ("low", LOW, "Driver at low")):
             change = np.array([r[f"change_at_{side}"] for r in rows], dtype=float)
             texts = [_value_text(r[f"{side}_value"], DRIVERS[r["driver"]].unit) for r in rows]
-            fig.add_bar(
+            fig.add(
+                "bar",
                 y=labels,
                 x=np.where(np.isfinite(change), change, np.nan),
                 base=base,
@@ -137,8 +138,7 @@ def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> go.Figure:
     else:
         note(fig, f"The scenario's own {name} is undefined: no change from it to draw.")
     ends = [base + r[f"change_at_{side}"] for r in rows for side in ("low", "high")]
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         barmode="group",
         bargap=0.25,
         bargroupgap=0.05,
@@ -149,8 +149,8 @@ def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> go.Figure:
         height=max(360, 120 + 36 * len(rows)),
     )
     if not math.isfinite(base):
-        fig.update_layout(height=260, xaxis_visible=False, yaxis_visible=False)
-    return fig
+        fig.update(height=260, xaxis={"visible": False}, yaxis={"visible": False})
+    return fig.figure()
 
 
 def _axis(driver: str) -> tuple[str, dict[str, Any]]:
@@ -214,8 +214,9 @@ def grid_figure(grid: Grid, metric: str = "equity_irr") -> go.Figure:
         for iy, y in enumerate(grid.y)
     ]
     tick = METRIC_AXIS[metric][1]
-    fig = figure(
-        go.Contour(
+    fig = Draft(
+        trace(
+            "contour",
             x=grid.x,
             y=grid.y,
             z=z,
@@ -238,9 +239,10 @@ def grid_figure(grid: Grid, metric: str = "equity_irr") -> go.Figure:
     )
     line = breakeven_trace(grid)
     if line is not None:
-        fig.add_trace(line)
+        fig.data.append(line)
     bx, by = grid.base_values[grid.x_driver], grid.base_values[grid.y_driver]
-    fig.add_scatter(
+    fig.add(
+        "scatter",
         x=[bx],
         y=[by],
         mode="markers",
@@ -248,15 +250,14 @@ def grid_figure(grid: Grid, metric: str = "equity_irr") -> go.Figure:
         name=SCENARIO_NAME,
         **hover([f"{SCENARIO_NAME}<br>{x_label} {_value_text(bx, x_unit)}<br>{y_label} {_value_text(by, y_unit)}"]),
     )
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title=f"{name} over two drivers",
         xaxis=x_axis,
         yaxis=y_axis,
         legend={**LEGEND_BELOW, "y": -0.15},
         height=520,
     )
-    return fig
+    return fig.figure()
 
 
 def _bins(values: np.ndarray, bins: int) -> np.ndarray:
@@ -288,9 +289,10 @@ def histogram_figure(mc: MonteCarlo, metric: str = "equity_irr", bins: int = 60)
     round-width bins (bars), with P10/P50/P90 and the scenario's own value (lines) [% of draws]."""
     name = _short_title(metric)
     edges, share = histogram_bins(mc, metric, bins)
-    fig = figure()
+    fig = Draft()
     if share.size:
-        fig.add_bar(
+        fig.add(
+            "bar",
             x=(edges[:-1] + edges[1:]) / 2,
             y=share,
             width=float(edges[1] - edges[0]),
@@ -305,8 +307,7 @@ def histogram_figure(mc: MonteCarlo, metric: str = "equity_irr", bins: int = 60)
     else:
         note(fig, f"No draw has a defined {name}.")
     _percentile_lines(fig, mc, metric)
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title=f"{name}: {mc.draws:,} draws",
         xaxis=_metric_axis(metric, edges),
         yaxis={"title": {"text": "share of draws (%)"}, "range": [0, 1.18 * float(share.max()) if share.size else 1]},
@@ -314,7 +315,7 @@ def histogram_figure(mc: MonteCarlo, metric: str = "equity_irr", bins: int = 60)
         showlegend=False,
         height=400,
     )
-    return fig
+    return fig.figure()
 
 
 def cdf_figure(mc: MonteCarlo, metric: str = "equity_irr") -> go.Figure:
@@ -324,8 +325,9 @@ def cdf_figure(mc: MonteCarlo, metric: str = "equity_irr") -> go.Figure:
     x, share = mc.cdf(metric)
     step = max(1, x.size // 2000)  # at most ~2,000 points on screen
     x, share = x[::step], share[::step]
-    fig = figure(
-        go.Scatter(
+    fig = Draft(
+        trace(
+            "scatter",
             x=x,
             y=share,
             mode="lines",
@@ -338,18 +340,17 @@ def cdf_figure(mc: MonteCarlo, metric: str = "equity_irr") -> go.Figure:
         )
     )
     _percentile_lines(fig, mc, metric)
-    fig.update_layout(**STYLE)
-    fig.update_layout(
+    fig.update(
         title=f"{name}: cumulative share",
         xaxis=_metric_axis(metric, x),
         yaxis={"title": {"text": "share of draws at or below (%)"}, "tickformat": ".0%", "range": [0, 1]},
         showlegend=False,
         height=400,
     )
-    return fig
+    return fig.figure()
 
 
-def _percentile_lines(fig: go.Figure, mc: MonteCarlo, metric: str) -> None:
+def _percentile_lines(fig: Draft, mc: MonteCarlo, metric: str) -> None:
     """Dotted lines at P10, P50 and P90 labelled at the top, and a line at the scenario's deterministic value
     labelled with its percentile below them."""
     for key, value in mc.percentiles(metric).items():
