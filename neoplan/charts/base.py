@@ -3,8 +3,9 @@ figures.
 
 Conventions for every chart module of :mod:`neoplan.charts`:
 
-- a builder is a pure function of the model's results returning a :class:`plotly.graph_objects.Figure`, built with
-  plotly's public API (``go.*`` traces, ``update_layout``) in the house template (:data:`TEMPLATE`);
+- a builder is a pure function of the model's results returning a :class:`plotly.graph_objects.Figure` in the house
+  template (:data:`TEMPLATE`): it writes the traces and layout as plotly's own attributes in plain dicts
+  (:class:`Draft`) and plotly builds and validates the figure once, with its public API (``go.Figure``);
 - hover text is written here, in Python, with :mod:`neoplan.formats` (``$1.26 M``, ``−5.0 %``, ``$2.13 /GPU-h``):
   each point's text rides in ``customdata`` and the trace's ``hovertemplate`` shows it (:func:`hover`), so a hover
   box reads as the app's cards do, minus sign and all. Axes carry units in their titles;
@@ -46,7 +47,7 @@ __all__ = [
 PALETTE = {"this": "#2a9d8f", "oem": "#b0b7c3", "accent": "#e76f51"}
 """This plan's colour, the OEM default's, and the accent (a warning, a price line)."""
 STYLE: dict[str, Any] = {"margin": {"l": 10, "r": 10, "t": 60, "b": 10}, "height": 420}
-"""Size and margins of every chart, for ``update_layout(**STYLE)``."""
+"""Size and margins of every chart (a :class:`Draft` starts with them)."""
 LEGEND_BELOW: dict[str, Any] = {"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0}
 """A horizontal legend under the plot."""
 TEMPLATE = "plotly_white"
