@@ -169,17 +169,18 @@ is opened)."""
 
 
 def settle(tab: Any) -> None:
-    """Wait until the script run is over and every chart is drawn."""
-    tab.wait_for_selector("[data-testid='stApp']", timeout=30_000)
+    """Wait until the script run is over and every chart is drawn (up to a minute each: a new tab evaluates
+    plotly.js, several seconds of the browser's main thread on a loaded machine)."""
+    tab.wait_for_selector("[data-testid='stApp']", timeout=60_000)
     tab.wait_for_timeout(300)
     tab.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " && !document.querySelector('[data-testid=\"stSkeleton\"]')"
         ' && document.querySelector(\'[data-testid="stMain"] [data-testid="stElementContainer"]\')',
-        timeout=30_000,
+        timeout=60_000,
     )
     tab.wait_for_timeout(400)
-    tab.wait_for_function(f"() => !({CHARTS_PENDING})", timeout=30_000)  # charts draw after the script finishes
+    tab.wait_for_function(f"() => !({CHARTS_PENDING})", timeout=60_000)  # charts draw after the script finishes
     tab.wait_for_timeout(300)
 
 
@@ -196,7 +197,7 @@ def metric(tab: Any, label: str) -> str:
         .filter(has=tab.get_by_test_id("stMetricLabel").filter(has_text=re.compile(f"^{re.escape(label)}$")))
         .first
     )
-    card.wait_for(timeout=30_000)
+    card.wait_for(timeout=60_000)
     return str(card.get_by_test_id("stMetricValue").inner_text()).strip()
 
 
