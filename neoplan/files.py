@@ -1,12 +1,14 @@
 """Files written whole or not at all: a temporary file beside the target, renamed into place.
 
 A full disk, a killed process or a bad path never leaves a truncated workbook or scenario behind: the target
-keeps its old content (or stays absent) until the new one is complete.
+keeps its old content (or stays absent) until the new one is complete. Take-away files are named after the scenario
+(:func:`slug`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from contextlib import suppress
 from pathlib import Path
@@ -46,3 +48,9 @@ def out_folder(text: str | Path) -> Path:
     except OSError as exc:  # a name too long for the file system, a loop of links, …
         raise ValueError(f"cannot be used ({exc.strerror or exc})") from None
     return path
+
+
+def slug(name: str) -> str:
+    """A file-name stem from a scenario name: ``Optimized (article's BoM)`` → ``optimized_article_s_bom``."""
+    stem = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+    return stem[:60].rstrip("_") or "scenario"

@@ -1,16 +1,22 @@
 """User text shown as text: the one place that escapes a string a user wrote (a scenario's name or description, a
-saved name, a file name, a cell of a quote) for the renderer that would otherwise read markup into it.
+saved name, a file name, a cell of a quote) for the two renderers that would otherwise read markup into it.
 
-Charts need nothing: Vega draws every string of a spec (titles, labels, legends, tooltips) as plain text, and the
-chart modules put user text in data values only (:mod:`neoplan.charts.spec`). Tables (``st.dataframe``) draw cells
-as text too. What remains is Markdown:
-
+- :func:`for_plotly`: plotly draws titles, tick labels, legends, hover and annotation text from a subset of HTML
+  (``<a href>``, ``<span style>``, ``<b>``, ``<br>``, …) and reads ``$…$`` as LaTeX; a name like
+  ``<span style="fill:url(//host/x)">`` would make every viewer's browser fetch that address. Escaped, it shows as
+  typed. The chart modules (:mod:`neoplan.charts`) pass every user string through it.
 - :func:`for_markdown`: Streamlit renders bodies, captions, alerts, labels and help texts as GitHub-flavoured
   Markdown; every ASCII punctuation character is backslash-escaped (no link, image, HTML, emphasis, colour or icon
   directive, LaTeX or heading), and what GFM turns into links by itself (``www.…``, ``http://…``, ``a@b.c``) is
   broken with an invisible word joiner (U+2060) so it stays text.
 
-It is pure, and idempotent on what it returns being shown: escaping twice shows the escapes, so escape once, where
+Tables (``st.dataframe``) draw cells as text and need neither.
+
+What may be stored is checked here too: :func:`text_problem` refuses control, bidirectional and zero-width characters
+in names and descriptions; :func:`for_terminal` and :func:`visible` write such characters as escapes (the CLI's
+output, text stored before the rule).
+
+Both are pure, and idempotent on what they return being shown: escaping twice shows the escapes, so escape once, where
 the text meets the renderer.
 """
 
@@ -94,3 +100,10 @@ def visible(text: str, *, lines: bool = False) -> str:
         else:
             out.append(f"\\U{code:08x}")
     return "".join(out)
+
+
+def for_plotly(text: object) -> str:
+    """``text`` escaped for any plotly string (title, tick label, legend, hover, annotation): ``&``, ``<`` and ``>``
+    as entities (plotly shows them as the characters), and a leading ``$`` as ``&#36;`` (no LaTeX)."""
+    escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return "&#36;" + escaped[1:] if escaped.startswith("$") else escaped

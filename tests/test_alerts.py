@@ -69,22 +69,18 @@ def test_the_lifetime_price_falls_with_the_decline_and_sits_below_go_live() -> N
     assert r.sold_usd_per_gpu_hour_lifetime < r.sold_usd_per_gpu_hour_at_go_live
 
 
-def _marks(spec: dict, kind: str) -> list[dict]:
-    return [layer for layer in spec["layer"] if layer["mark"]["type"] == kind]
-
-
 def test_the_tco_chart_draws_the_price_path() -> None:
     r = _result()
     fig = tco_figure(r)
-    notes = [t["encoding"]["text"]["value"] for t in _marks(fig, "text") if "value" in t["encoding"]["text"]]
+    notes = [a.text for a in fig.layout.annotations]
     assert f"sold on average ${r.sold_usd_per_gpu_hour_lifetime:.2f}" in notes
     assert f"sold at go-live ${r.sold_usd_per_gpu_hour_at_go_live:.2f}" in notes
     assert "headline price" not in " ".join(notes)
-    lines = {rule["encoding"]["x"]["datum"]: rule["mark"] for rule in _marks(fig, "rule")}
+    lines = {s.x0: s.line for s in fig.layout.shapes if s.type == "line"}
     go_live, average = lines[r.sold_usd_per_gpu_hour_at_go_live], lines[r.sold_usd_per_gpu_hour_lifetime]
-    assert "strokeDash" in go_live and "strokeDash" not in average  # go-live dashed, the average solid
+    assert (go_live.dash, average.dash) == ("dash", "solid")  # go-live dashed, the average solid
     margin = 1 - r.kpis["tco_usd_per_gpu_hour"] / r.sold_usd_per_gpu_hour_lifetime  # TCO $2.02 over $1.85: a loss
-    assert margin < 0 and f"margin on the average sold price −{abs(margin):.0%}" in fig["title"]["subtitle"]
+    assert margin < 0 and f"margin on the average sold price −{abs(margin):.0%}" in fig.layout.title.subtitle.text
 
 
 def test_overview_shows_the_alerts_with_links_and_no_dated_book_notice() -> None:

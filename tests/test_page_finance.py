@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from conftest import metric as _metric
 from conftest import page_path, run_page
+from plotly_support import drawn_charts
 from streamlit.testing.v1 import AppTest
 from test_user_text import shown  # Markdown as it reads on screen
-from vega_support import drawn_charts
 
 import neoplan
 from neoplan.charts.finance import debt_by_year, pnl_by_year, price_grid

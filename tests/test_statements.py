@@ -250,18 +250,30 @@ def test_charts_draw_the_statements(optimized: neoplan.Result) -> None:
 
     pnl = st.pnl_by_year(optimized)
     drawn = finance.margin_figure(optimized, pnl)
-    assert drawn == finance.margin_figure(optimized)
-    revenue = next(layer for layer in drawn["layer"] if layer.get("mark", {}).get("type") == "bar")["data"]["values"]
-    assert [row["year"] for row in revenue] == st.year_labels(optimized)
-    assert {row["series"] for row in revenue} == {"revenue"}
-    np.testing.assert_array_equal([row["usd"] for row in revenue], pnl.drop(index="Total").revenue_usd.to_numpy())
+    assert drawn.to_dict() == finance.margin_figure(optimized).to_dict()
+    revenue = next(t for t in drawn.data if t.name == "revenue")
+    assert list(revenue.x) == st.year_labels(optimized)
+    np.testing.assert_array_equal(revenue.y, pnl.drop(index="Total").revenue_usd.to_numpy())
     opex = st.opex_by_year(optimized)
-    opex_bars = site.opex_by_year_figure(optimized)["layer"][0]
-    assert opex_bars["encoding"]["x"]["sort"] == list(opex.columns)
-    drawn_opex = opex_bars["data"]["values"]
-    assert [v["year"] for v in drawn_opex if v["category"] == "Staff"] == list(opex.columns)
-    np.testing.assert_array_equal(
-        [v["usd"] for v in drawn_opex if v["category"] == "Colocation"], opex.loc["Colocation"]
+    bars = {t.name: t for t in site.opex_by_year_figure(optimized).data}
+    assert list(bars["Staff"].x) == list(opex.columns)
+    np.testing.assert_array_equal(bars["Colocation"].y, opex.loc["Colocation"].to_numpy())
+    np.testing.assert_array_equal(bars["total"].y, opex.loc["Total"].to_numpy())  # the label above each bar
+
+
+def test_tco_by_source_splits_capital_by_capex_and_adds_up_to_tco(optimized: neoplan.Result) -> None:
+    """Capital split over the capex categories in the capex's proportions, the other components as they are; the
+    rows add up to TCO per sold GPU-hour."""
+    table = st.tco_by_source(optimized)
+    tco = optimized.tco_breakdown_usd_per_gpu_hour
+    capital = table[table["component"] == "capital"]
+    capex = optimized.capex_usd
+    shown = [c for c in st.CAPEX_LABELS if capex[c] > 0]
+    assert list(capital["source"]) == [st.CAPEX_LABELS[c] for c in shown]
+    assert capital["usd_per_gpu_hour"].tolist() == pytest.approx(
+        [tco["capital"] * capex[c] / capex["total"] for c in shown], rel=1e-12
     )
-    totals = site.opex_by_year_figure(optimized)["layer"][1]["data"]["values"]  # the label above each bar
-    np.testing.assert_array_equal([v["usd"] for v in totals], opex.loc["Total"])
+    assert capital["usd_per_gpu_hour"].sum() == pytest.approx(tco["capital"], rel=1e-12)
+    rest = table[table["component"] != "capital"].set_index("component")["usd_per_gpu_hour"].to_dict()
+    assert rest == {k: v for k, v in tco.items() if k != "capital"}
+    assert table["usd_per_gpu_hour"].sum() == pytest.approx(optimized.kpis["tco_usd_per_gpu_hour"], rel=1e-12)

@@ -104,11 +104,11 @@ def test_a_page_of_the_app_answers_within_its_bound_while_the_library_is_locked(
     assert at.session_state["scenario_draft_id"] == "k" * 20
 
 
-def test_the_readme_states_the_retries_as_done() -> None:
-    """Issue 39: the README said 30 s for a lost connection while a refused one was retried 0 times."""
+def test_the_manual_states_the_retries_as_done() -> None:
+    """Issue 39: the manual said 30 s for a lost connection while a refused one was retried 0 times."""
     from neoplan.store.backend import RETRY_BUDGET_S
 
-    text = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    text = " ".join((Path(__file__).resolve().parent.parent / "docs" / "deployment.md").read_text().split())
     for words in (
         f"for up to {RETRY_BUDGET_S:g} s from the CLI, {APP_BUDGET_S:g} s from a page of the app",
         f"refuses or does not answer connections (stopped, restarting) is retried for {CONNECT_BUDGET_S:g} s",

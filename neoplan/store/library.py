@@ -71,6 +71,9 @@ class Library:
         Who is asking; default ``LOCAL``, the one user of an app without sign-in, who sees everything.
     store : Store, optional
         The database to use instead of ``where``.
+    budget_s : float, optional
+        How long each call retries a busy or unreachable database [s]; default ``RETRY_BUDGET_S`` (the app passes
+        a shorter one so a page answers quickly).
     """
 
     def __init__(

@@ -54,7 +54,7 @@ def check_name(name: str, what: str = "names") -> str:
     >>> check_name("two\\nlines")
     Traceback (most recent call last):
     ...
-    neoplan.errors.ScenarioError: library: names cannot contain line breaks or control characters
+    neoplan.errors.ScenarioError: library: names cannot contain line breaks or control characters (U+000A)
     """
     name = (name or "").strip()
     if not name:
