@@ -26,7 +26,7 @@ from .design.fabric import FabricDesign
 from .design.facility import FacilityDesign, it_average_kw_at
 from .design.sizing import Envelope
 from .design.storage import StorageDesign
-from .economics import customers, inference, operations, revenue
+from .economics import contracts, customers, inference, operations, revenue
 from .economics.operations import OperationsReport
 from .errors import ScenarioError
 from .finance import lender
@@ -41,11 +41,13 @@ from .finance.engine import (
     operating_basis,
     run_cases,
 )
+from .finance.irr_notes import irr_notes
 from .finance.returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     KPI_LABELS,
     TCO_CATEGORIES,
     SalesTerms,
+    TokenSale,
     _tco,
     breakeven_price,
     project_npv,
@@ -125,6 +127,10 @@ class Result:
     """What the cluster sells as tokens: workload, published rate, prices (:mod:`neoplan.economics.inference`)."""
     token_figures: dict[str, float | None] = field(default_factory=dict)
     """Tokens per second per GPU, cost and break-even per million tokens (see :func:`token_figures`)."""
+    irr_notes: dict[str, str] = field(default_factory=dict)
+    """Why the project or equity IRR is not a meaningful return, by KPI key (:mod:`neoplan.finance.irr_notes`)."""
+    token_demand_scale: float = 1.0
+    """Share of the GPU-hours planned for tokens that find buyers (the demand cap) [fraction]."""
 
     # --- the design ---------------------------------------------------------------------------------
     @property
@@ -197,6 +203,53 @@ class Result:
         rate = self.token_figures.get("tokens_per_second_per_gpu")
         mw = self.facility.it_peak_mw
         return None if rate is None or mw <= 0 else rate * self.gpus / mw
+
+    @property
+    def sold_output_tokens_per_day(self) -> float:
+        """Output tokens a day the book sold, on average over the months in service [tokens/day]; 0 without a
+        published rate or token sales."""
+        if self.tokens is None:
+            return 0.0
+        live = float(np.sum(self.ops.dates.live_share))
+        return inference.sold_output_tokens_per_day(self.ops.revenue.token_gpu_hours, self.tokens, live)
+
+    def contract_book(self) -> list[dict[str, Any]]:
+        """The contract book as the model reads it, one entry per contract: kind, share, term, prepayment,
+        counterparty, start and price at go-live [USD/GPU-h] (:mod:`neoplan.economics.contracts`)."""
+        book = (
+            self.basis.book
+            if self.basis is not None and self.basis.book is not None
+            else contracts.book_of(self.scenario)
+        )
+        p0 = self.scenario.pricing.usd_per_gpu_hour
+        premium = 1.0 if self.customers is None else 1.0 + self.customers.on_demand_premium
+        od = self.scenario.pricing.on_demand_price_multiple * premium
+        return [
+            {
+                "kind": line.kind,
+                "share": line.share,
+                "term_months": line.term_months,
+                "prepayment_share": line.prepayment_share,
+                "counterparty": line.counterparty,
+                "start_month": line.start_month,
+                "usd_per_gpu_hour": line.pinned_usd_per_gpu_hour
+                if line.pinned_usd_per_gpu_hour is not None
+                else p0 * (od if line.kind == "on_demand" else line.multiple),
+                "pinned": line.pinned_usd_per_gpu_hour is not None,
+            }
+            for line in book.lines
+        ] + [
+            {
+                "kind": "idle_spot",
+                "share": book.spot_share_of_idle,
+                "term_months": 0,
+                "prepayment_share": 0.0,
+                "counterparty": "sub_investment_grade",
+                "start_month": 0.0,
+                "usd_per_gpu_hour": p0 * book.spot_multiple,
+                "pinned": False,
+            }
+        ]
 
     def returns_by_sale(self) -> dict[str, dict[str, float]]:
         """Project IRR, equity IRR, NPV, payback and min DSCR of this design sold two ways, all else equal:
@@ -475,6 +528,8 @@ class Result:
             "covenant_headroom": _clean(self.covenant_headroom),
             **self._operations_dict(),
             **self._tokens_dict(),
+            "contracts": self.contract_book(),
+            "irr_notes": dict(self.irr_notes),
             "warnings": list(self.warnings),
         }
 
@@ -505,6 +560,10 @@ class Result:
                 else _clean(row.output_tokens_per_second_per_gpu),
                 "serving_load_factor": t.serving_load_factor,
                 "output_tokens_per_day": None if row is None else _clean(inference.output_tokens_per_day(sc, t)),
+                "sold_output_tokens_per_day": None if row is None else _clean(self.sold_output_tokens_per_day),
+                "demand_output_tokens_per_day": None if t.demand is None else _clean(t.demand_output_tokens_per_day),
+                "token_demand_share": t.demand_share,
+                "token_demand_scale": _clean(self.token_demand_scale),
                 "usd_per_million_input_tokens": t.usd_per_million_input,
                 "usd_per_million_output_tokens": t.usd_per_million_output,
                 "price_source": t.price_source,
@@ -618,6 +677,9 @@ def operating(plan: Design) -> Operating:
         reliability=reliability,
         reference_goodput=report.reference_goodput,
         tokens_per_gpu_hour=tokens.published_tokens_per_gpu_hour,  # the engine applies the load factor
+        book=contracts.book_of(scenario),
+        spare_gpus=plan.spare_servers * scenario.cluster.gpus_per_node,
+        token_demand_per_day=tokens.demand_output_tokens_per_day,
     )
     terms = customers.terms(scenario, reliability, own, report.reference_goodput)
     return Operating(d, basis, report, own, tokens, terms)
@@ -630,7 +692,7 @@ def levelised(
     depends on the financing."""
     tco = _tco(scenario, op.dates, capex_usd, opex_fixed, sold_gpu_hours)
     sold = operations.as_sold(scenario, op.report)
-    terms = sales_terms(scenario, op.dates, op.customers)
+    terms = sales_terms(scenario, op.dates, op.customers, op.report.utilization_factor, op.basis.spare_gpus)
     return tco, operations.headline_price(
         op.report, breakeven_price(sold, op.dates, capex_usd, opex_fixed, terms=terms)
     )
@@ -659,9 +721,8 @@ def economics(plan: Design) -> Result:
         "breakeven_usd_per_gpu_hour": breakeven,
         **{k: float(v[0]) for k, v in returns.items()},
     }
-    per_token = token_figures(
-        scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours, sales_terms(scenario, d, op.customers)
-    )
+    terms = sales_terms(scenario, d, op.customers, ops_report.utilization_factor, basis.spare_gpus)
+    per_token = token_figures(scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours, terms)
     rental_warning = rental_date_warning(platform, book)
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
     warnings += [plan.envelope.sentence()] if plan.envelope is not None else []
@@ -672,7 +733,8 @@ def economics(plan: Design) -> Result:
     warnings += _loan_warnings(scenario, d, cf, kpis)
     warnings += token_warnings(tokens, per_token, float(np.sum(rev.sold_gpu_hours)))
     warnings += inference.interactivity_warnings(scenario, tokens)
-    warnings += inference.demand_warnings(scenario, tokens)
+    demand_scale = float(cases.token_demand_scale[0])
+    warnings += inference.demand_warnings(scenario, tokens, demand_scale)
     return Result(
         scenario=scenario,
         design=plan,
@@ -685,21 +747,42 @@ def economics(plan: Design) -> Result:
         tokens=tokens,
         token_figures=per_token,
         customers=customers.report(scenario, op.customers),
+        irr_notes=irr_notes(cf),
+        token_demand_scale=demand_scale,
     )
 
 
-def sales_terms(scenario: Scenario, d: revenue.Dates, terms: customers.Terms) -> SalesTerms:
+def sales_terms_plain(scenario: Scenario) -> SalesTerms:
+    """:func:`sales_terms` without the failure model and customers: every GPU on sale at the scenario's use."""
+    return SalesTerms(
+        sellable_gpus=scenario.cluster.gpus,
+        on_demand_price_multiple=scenario.pricing.on_demand_price_multiple,
+        utilization=scenario.pricing.steady_utilization,
+    )
+
+
+def sales_terms(
+    scenario: Scenario,
+    d: revenue.Dates,
+    terms: customers.Terms,
+    utilization_factor: float = 1.0,
+    spare_gpus: int = 0,
+) -> SalesTerms:
     """What the price solvers take from the failure model and the customers
-    (:class:`~neoplan.finance.returns.SalesTerms`): GPUs on sale (held-back NVL72 trays excluded), the tier's on-demand
-    premium and the customer losses."""
+    (:class:`~neoplan.finance.returns.SalesTerms`): GPUs on sale (held-back NVL72 trays excluded, sold at spot when
+    idle with the ``spare_gpus`` of hot spares), the use after the checklist's ``utilization_factor``, the tier's
+    on-demand premium and the customer losses."""
     platform = pricebook.default_platforms()[scenario.cluster.gpu_model]
     trays = platform.compute_trays if platform.rack_scale else 1
     held = scenario.cluster.held_back_trays_per_rack if platform.rack_scale else 0
+    sellable = scenario.cluster.gpus * (trays - held) // trays
     return SalesTerms(
-        sellable_gpus=scenario.cluster.gpus * (trays - held) // trays,
+        sellable_gpus=sellable,
         on_demand_price_multiple=scenario.pricing.on_demand_price_multiple * (1.0 + float(terms.premium[0])),
         customer_loss_share=customers.acceptance_share(scenario, d, terms),
         reserved_loss_share=customers.churn_share(scenario, d, terms),
+        spare_gpus=spare_gpus + scenario.cluster.gpus - sellable,
+        utilization=scenario.pricing.steady_utilization * utilization_factor,
     )
 
 
@@ -724,18 +807,26 @@ def token_figures(
     [tokens/s]. ``cost_usd_per_million_tokens`` is
     levelised like TCO: PV(costs) ÷ PV(million output tokens served in the sold GPU-hours), so it equals TCO per
     GPU-hour ÷ million tokens per GPU-hour. ``breakeven_usd_per_million_tokens`` is the go-live token price at
-    which project NPV is 0 when every sellable GPU-hour serves tokens (the same contract book, declining at the
-    token price decline) [USD per million output tokens, their input tokens included].
+    which project NPV is 0 when every sellable GPU-hour is offered as tokens (the same contract book, declining at
+    the token price decline, capped by the plan's share of the model's market; the hours no buyer takes sell at
+    spot as GPU-hours) [USD per million output tokens, their input tokens included].
     """
     rate = tokens.tokens_per_gpu_hour
     if rate <= 0:
         return dict.fromkeys(TOKEN_FIGURES)
     millions = rate / inference.TOKENS_PER_MILLION  # per GPU-hour
     cost = sum(_tco(scenario, d, capex_usd, opex_fixed, sold_gpu_hours * millions).values())
-    seller = operations.as_sold(inference.all_tokens(scenario, tokens), report)
-    breakeven = (
-        operations.headline_price(report, breakeven_price(seller, d, capex_usd, opex_fixed, terms=terms)) / millions
+    seller = operations.as_sold(scenario, report)
+    terms = terms or sales_terms_plain(scenario)
+    planned = terms.sellable_gpus * inference.HOURS_PER_DAY * (terms.utilization or 0.0) * rate  # tokens a day
+    sale = TokenSale(
+        usd_per_gpu_hour=scenario.pricing.usd_per_gpu_hour * report.price_factor,
+        token_share=1.0,
+        decline_per_year=tokens.decline_per_year,
+        demand_scale=float(inference.demand_scale(planned, tokens.demand_output_tokens_per_day)),
     )
+    solved = breakeven_price(seller, d, capex_usd, opex_fixed, terms=replace(terms, tokens=sale))
+    breakeven = operations.headline_price(report, solved) / millions
     return {
         "tokens_per_second_per_gpu": rate / inference.SECONDS_PER_HOUR,
         "cost_usd_per_million_tokens": cost,
