@@ -63,7 +63,7 @@ TCO_COLORS = {
     "other": "#b0b7c3",
 }
 POSITIVE, NEGATIVE, WARN = "#2a9d8f", "#e76f51", "#e9c46a"
-RESERVED, ON_DEMAND, EQUITY = "#264653", "#8ab17d", "#6d597a"
+RESERVED, ON_DEMAND, EQUITY, SPOT = "#264653", "#8ab17d", "#6d597a", "#e9c46a"
 
 
 def _finite(value: float) -> bool:
@@ -592,21 +592,26 @@ def revenue_mix_figure(result: Result) -> Spec:
     rev = result.ops.revenue
     months = np.arange(result.ops.dates.months)
     earning = months + 1 > result.ops.dates.go_live_month
-    reserved_usd = rev.reserved_gpu_hours * rev.reserved_usd_per_gpu_hour
-    on_demand_usd = rev.on_demand_gpu_hours * rev.on_demand_usd_per_gpu_hour
     series = {
-        "reserved (take-or-pay)": RESERVED,
+        "committed (take-or-pay, reserved)": RESERVED,
         "on-demand": ON_DEMAND,
+        "spot (contracts, idle hours)": SPOT,
         "net of SLA credits": "#111",
-        "reserved price": RESERVED,
+        "committed price": RESERVED,
         "on-demand price": ON_DEMAND,
+        "spot price": SPOT,
     }
     colors = color("series", list(series), list(series.values()), legend={"columns": 3})
     x_axis = q("month", None, scale={"domain": [0, len(months) - 1], "nice": False})
     usd_tips = [tip("month", "month", "d"), tip("series", "series", kind="nominal"), tip("usd", "USD", "$,.0f")]
+    kinds = (
+        ("committed (take-or-pay, reserved)", rev.committed_usd),
+        ("on-demand", rev.on_demand_usd),
+        ("spot (contracts, idle hours)", rev.spot_usd),
+    )
     stacked = [
         row
-        for i, (name, values) in enumerate((("reserved (take-or-pay)", reserved_usd), ("on-demand", on_demand_usd)))
+        for i, (name, values) in enumerate(kinds)
         for row in rows(month=months, usd=values, series=[name] * len(months), order=[i] * len(months))
     ]
     top = [
@@ -634,13 +639,10 @@ def revenue_mix_figure(result: Result) -> Spec:
     ]
     y_price = q("usd_per_gpu_hour", "USD/GPU-h", "$.2f", scale={"zero": True})
 
-    def price(values: np.ndarray, name: str, interpolate: str) -> Spec:
+    def price(values: np.ndarray, hours: np.ndarray, name: str, interpolate: str) -> Spec:
+        shown = np.where(earning & (hours > 0), values, np.nan)  # a price only where hours of its kind sell
         return {
-            "data": {
-                "values": rows(
-                    month=months, usd_per_gpu_hour=np.where(earning, values, np.nan), series=[name] * len(months)
-                )
-            },
+            "data": {"values": rows(month=months, usd_per_gpu_hour=shown, series=[name] * len(months))},
             "transform": [{"filter": "isValid(datum.usd_per_gpu_hour)"}],
             "mark": {"type": "line", "strokeWidth": 2.5, "interpolate": interpolate, "point": "transparent"},
             "encoding": {
@@ -656,8 +658,9 @@ def revenue_mix_figure(result: Result) -> Spec:
         }
 
     bottom = [
-        price(rev.reserved_usd_per_gpu_hour, "reserved price", "step-after"),
-        price(rev.on_demand_usd_per_gpu_hour, "on-demand price", "linear"),
+        price(rev.reserved_usd_per_gpu_hour, rev.committed_gpu_hours, "committed price", "step-after"),
+        price(rev.on_demand_usd_per_gpu_hour, rev.on_demand_gpu_hours, "on-demand price", "linear"),
+        price(rev.spot_usd_per_gpu_hour, rev.spot_gpu_hours, "spot price", "linear"),
         *rule_y(result.scenario.pricing.usd_per_gpu_hour, color=PALETTE["accent"], text="headline", dash=DOT),
     ]
     return stack(

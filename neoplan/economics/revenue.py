@@ -6,21 +6,26 @@ Go-live falls inside a month; that month earns pro rata. Functions
 broadcast: pass a price or utilization as an array of shape ``(n, 1)`` and
 every schedule comes back with shape ``(n, months)`` (used by stress tests).
 
-Contract book (per GPU-hour of the sellable GPUs):
+Contract book (per GPU-hour of the sellable GPUs; the book itself, shorthand or ``pricing.contracts``:
+:mod:`neoplan.economics.contracts`):
 
-* **utilization** is the share of *all* sellable GPU-hours customers use at
-  steady state, reserved capacity included;
-* **reserved (take-or-pay)**: ``reserved_share`` of the GPU-hours is paid for
-  from go-live whether used or not, so billed hours never fall below it; the
-  first contracts pay the reserved price (multiple × headline, or the pinned
-  price) for ``reserved_term_months``, and each renewal re-prices to the
-  then-market price: the headline price along the price path to that date × the
-  reserved multiple (the multiple: :func:`neoplan.economics.market.reserved_multiple`);
-* **on demand** sells the rest of the use, ``max(utilization − reserved_share, 0)``,
-  ramped in linearly over ``ramp_months`` after go-live, at the headline price
-  × the on-demand multiple along the price path (:class:`neoplan.economics.market.PricePath`:
-  a flat ``price_decline_per_year`` compounded, or the generation's curve);
-* SLA credits are a share of gross revenue. Hot spares earn nothing.
+* **utilization** is the share of the sellable GPU-hours customers use at steady state: the sum of the book's shares
+  (``pricing.steady_utilization``), or the shorthand's ``pricing.utilization``; a stress case moves it;
+* **committed** (take-or-pay, reserved): each contract's share of the GPU-hours is billed from its start (go-live +
+  ``start_month``) whether used or not; its first term pays its price (its term's multiple × headline, or its own
+  pinned price), and each renewal re-prices to the then-market price: the headline price along the price path to
+  that date × its multiple. A take-or-pay contract may be prepaid: ``prepayment_share`` of its first term's value
+  arrives in the delivery month (it funds the hardware) and its bills are that much smaller for the first term;
+  revenue and tax follow the hours as earned;
+* **spot** contracts sell their share of the use above the committed share, **on demand** the rest,
+  ``max(utilization − committed − spot, 0)``, both ramped in linearly over ``ramp_months`` after their start, at the
+  headline price × the on-demand multiple (× the spot multiple for spot) along the price path
+  (:class:`neoplan.economics.market.PricePath`: a flat ``price_decline_per_year`` compounded, or the generation's
+  curve with the next generation's launch step);
+* **idle hours** (sellable hours no contract bills, and the hot spares' and held-back trays' from go-live) sell at
+  spot for ``pricing.spot_share_of_idle`` of them (:func:`sales_schedule`); they are used hours (power follows them);
+* SLA credits are a share of gross revenue; churn takes a share of a committed contract's revenue once it has
+  renewed, a failed acceptance test a share of all of it (:mod:`neoplan.economics.customers`).
 
 End of life (``timeline.end_of_life``), when the horizon runs past go-live +
 ``useful_life_months``: ``shutdown`` ends revenue (and, in :mod:`neoplan.economics.opex`,
@@ -30,7 +35,8 @@ sells at a new cluster's price; the decline is a generation's ageing) and its
 reserved contracts are signed afresh at the market, with no new ramp. It is
 ordered one life after the first (:func:`neoplan.finance.engine.refresh_payments`), so
 its delivery, install and burn-in overlap the old cluster's last months, at no
-extra opex.
+extra opex. A contract's renewals and its churn follow the months since its own start; its pinned first-term price,
+its prepayment and the contracted revenue lenders count are the first cluster's only.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ other input as the scenario has it:
   B300/GB300; ``data/gpu_platforms.csv``);
 * ``pricing.usd_per_gpu_hour``: the platform's reference rental price (its on-demand row of
   ``data/rental_contracts.csv``), and a pinned
-  reserved price is unpinned (it was a price of the old platform).
+  reserved price is unpinned, as is any contract's own price in ``pricing.contracts`` (they were prices of the old
+  platform: the contracts keep their kinds, shares, terms and credit, and price from the new platform's table).
 
 Cooling follows the platform itself (air for HGX, direct liquid for NVL72: ``data/gpu_platforms.csv``).
 """
@@ -41,6 +42,7 @@ CHANGED_FIELDS = (
     "fabric.nic_gbps",
     "pricing.usd_per_gpu_hour",
     "pricing.reserved_usd_per_gpu_hour",
+    "pricing.contracts",
 )
 """The inputs :func:`with_platform` may change; every other input stays as it was."""
 
@@ -76,6 +78,9 @@ def platform_changes(scenario: Scenario, platform_key: str) -> dict[str, object]
         "fabric.nic_gbps": p.scaleout_nic_gbps,
         "pricing.usd_per_gpu_hour": rental.usd_per_gpu_hour,
         "pricing.reserved_usd_per_gpu_hour": None,
+        "pricing.contracts": None
+        if scenario.pricing.contracts is None
+        else [c.model_copy(update={"usd_per_gpu_hour": None}) for c in scenario.pricing.contracts],
     }
 
 
