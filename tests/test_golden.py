@@ -78,7 +78,35 @@ $3.6762; b200_1024 project IRR −3.237 % → −3.190 %, NPV −$16,299,193 →
 gb200_nvl72_18rack equity IRR 18.25 % → 18.43 % (its project flows never lose in a profitable year); min DSCR
 moves for none. Mid-month capex is an option, off by default. Issue 23 added two keys,
 ``sold_usd_per_gpu_hour_at_go_live`` and ``sold_usd_per_gpu_hour_lifetime`` (the price path TCO is drawn against),
-and changed no number. To refresh after a deliberate model change::
+and changed no number.
+
+Issue 36 (the contract book as sold) re-pinned them once. Project IRR before → after, and the move of each change in
+this order, in points:
+
+==================  ========  =======  =====  ========  ========
+preset              before    after    step   spot      book
+==================  ========  =======  =====  ========  ========
+reference           −44.3 %   −41.8 %  0      +5.1      −2.6
+optimized           −4.1 %    −4.1 %   0      +2.5      −2.5
+h100_256            −8.7 %    −8.6 %   0      +2.6      −2.5
+h100_2048           −3.5 %    −3.5 %   0      +2.5      −2.5
+h200_1024           1.5 %     1.2 %    0      +2.7      −2.9
+b200_1024           −3.2 %    −1.7 %   −1.2   +2.9      −0.1
+gb200_nvl72_18rack  12.7 %    9.6 %    −1.5   +3.5      −5.1
+==================  ========  =======  =====  ========  ========
+
+*step* — Blackwell rents step down 20 % when Rubin reaches the clouds (2027-04, data/price_steps.csv), the curve's
+2027–28 rows carrying only the ageing after it (Blackwell 0.25, 0.20 → 0.10, 0.15). *spot* — half the idle hours,
+hot spares' and held-back trays' included, sell at the platform's spot price (``pricing.spot_share_of_idle`` 0.5).
+*book* — each preset sells through a named book of data/contract_books.csv instead of the 60 % 24-month shorthand:
+the H100/H200 presets 70 % 3-year take-or-pay + 20 % on demand (neocloud_2024, CoreWeave's S-1), b200_1024 80 %
+4-year + 10 % (ai_lab_committed), gb200_nvl72_18rack 90 % 5-year to an investment-grade hyperscaler at the table's
+new 5-year price $2.94 + 5 % (hyperscale_offtake, the IREN and Nebius contracts with Microsoft); utilization is the
+book's (90 %, 95 %) instead of 85 %. Min DSCR: optimized 0.205 → 0.286, gb200 0.446 → 1.169, b200 0.147 → −0.035
+(four years at $2.91 against an annuity sized on capex). Token keys moved with the token data: the median of the
+hosts of the last six months (Llama 70B $0.40 / $0.60 per million input / output tokens), the demand cap (5 % of
+the model's API market) and the serving block's new keys; new top-level keys ``contracts`` and ``irr_notes``. To
+refresh after a deliberate model change::
 
     for p in b200_1024 gb200_nvl72_18rack h100_2048 h100_256 h200_1024 optimized reference; do
         python -m neoplan evaluate $p --json > tests/golden/$p.json; done
