@@ -538,7 +538,8 @@ def demand_scale(planned_tokens_per_day: np.ndarray | float, demand_tokens_per_d
     """Share of the planned token sales that find buyers: min(1, demand ÷ planned) [fraction]; 1 when nothing is
     planned. ``planned_tokens_per_day`` [tokens/day] may be one per case (a column (n, 1))."""
     planned = np.asarray(planned_tokens_per_day, dtype=float)
-    return np.where(planned > demand_tokens_per_day, demand_tokens_per_day / np.where(planned > 0, planned, 1.0), 1.0)
+    capped = planned > demand_tokens_per_day  # then planned > 0 and the share is below 1
+    return np.divide(demand_tokens_per_day, planned, out=np.ones(planned.shape), where=capped)
 
 
 def sold_output_tokens_per_day(sold_token_gpu_hours: np.ndarray, tokens: Terms, live_months: float) -> float:

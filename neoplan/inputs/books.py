@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 
 from ..errors import DataError
 from .datafile import DATA_DIR, SourcedRow, column_error, read_numbered
+from .parsing import _short
 
 BOOKS_FILE = DATA_DIR / "contract_books.csv"
 ContractKind = Literal["take_or_pay", "reserved", "on_demand", "spot"]
@@ -90,5 +91,5 @@ def book_contracts(name: str) -> list[dict[str, Any]]:
     """The contracts of the book ``name`` as a scenario lists them; ValueError naming the books if unknown."""
     books = contract_books()
     if name not in books:
-        raise ValueError(f"must be a list of contracts or one of the books {', '.join(books)}, got {name!r}")
+        raise ValueError(f"must be a list of contracts or one of the books {', '.join(books)}, got {_short(name, 40)}")
     return [row.contract() for row in books[name]]
