@@ -220,10 +220,11 @@ def test_optimized_reference_values(optimized: neoplan.Result) -> None:
     assert debt.loc["Total", "interest_capitalized_usd"] == pytest.approx(623_840.84, abs=0.01)
     assert debt.loc["Y1", "balance_end_usd"] == pytest.approx(23_430_671.41, abs=0.01)
     assert debt.loc["Y5", "balance_end_usd"] == pytest.approx(0.0, abs=1e-6)  # 60-month term ends in month 59
-    # issue 25: the reserved 60 % at the 24-month contract price ($2.24, not 0.85 × $2.80), prices along the Hopper
-    # curve, the customers' losses (churn after the first renewal, the acceptance test)
-    assert pnl.loc["Y1", "revenue_usd"] == pytest.approx(10_441_781.46, abs=0.01)
-    assert pnl.loc["Total", "revenue_usd"] == pytest.approx(76_250_985.07, abs=0.01)
+    # issue 36: the neocloud_2024 book (70 % 3-year take-or-pay at $1.90, 20 % on demand at $2.81, half the idle
+    # hours at spot, $1.40), prices along the Hopper curve, the customers' losses (churn after the first renewal, the
+    # acceptance test)
+    assert pnl.loc["Y1", "revenue_usd"] == pytest.approx(10_282_655.05, abs=0.01)
+    assert pnl.loc["Total", "revenue_usd"] == pytest.approx(76_714_755.92, abs=0.01)
     opex = st.opex_by_year(optimized)
     assert list(opex.columns)[-1] == "Year 6 (7.6 mo)"
     g = optimized.ops.dates.go_live_month  # operating year 2 runs from month g + 12: 12 − g months in project year 2
