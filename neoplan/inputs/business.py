@@ -314,7 +314,8 @@ class Pricing(_Section):
         json_schema_extra={"unit": "fraction"},
         description="Share of all sellable GPU-hours customers use at steady state, reserved capacity included "
         "[fraction]. On demand sells what exceeds the reserved share; reserved capacity is paid for whether used or "
-        "not, so billed hours never fall below the reserved share.",
+        "not, so billed hours never fall below the reserved share. Shorthand: with contracts the book's shares set "
+        "the use, and a Stress-test case moves its on-demand (then spot) sales above the committed share.",
     )
     contracts: list[Contract] | None = Field(
         None,
