@@ -46,14 +46,12 @@ from .finance.returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     KPI_LABELS,
     TCO_CATEGORIES,
-    SalesTerms,
-    TokenSale,
     _tco,
     breakeven_price,
     project_npv,
     undefined_kpi_warnings,
 )
-from .inputs import pricebook
+from .finance.selling import sales_terms, token_figures, token_warnings
 from .inputs.pricebook import BOOK_DATES, Platform, PriceBook, default_rentals, months_apart
 from .inputs.scenario import Scenario
 from .timebase import MONTHS_PER_YEAR, operating_year_share
@@ -214,42 +212,14 @@ class Result:
         return inference.sold_output_tokens_per_day(self.ops.revenue.token_gpu_hours, self.tokens, live)
 
     def contract_book(self) -> list[dict[str, Any]]:
-        """The contract book as the model reads it, one entry per contract: kind, share, term, prepayment,
-        counterparty, start and price at go-live [USD/GPU-h] (:mod:`neoplan.economics.contracts`)."""
-        book = (
-            self.basis.book
-            if self.basis is not None and self.basis.book is not None
-            else contracts.book_of(self.scenario)
+        """The contract book as the model reads it, one entry per contract, then the idle hours at spot
+        (:func:`neoplan.economics.contracts.book_records`)."""
+        book = self.basis.book if self.basis is not None and self.basis.book is not None else None
+        premium = 0.0 if self.customers is None else self.customers.on_demand_premium
+        p = self.scenario.pricing
+        return contracts.book_records(
+            book or contracts.book_of(self.scenario), p.usd_per_gpu_hour, p.on_demand_price_multiple * (1.0 + premium)
         )
-        p0 = self.scenario.pricing.usd_per_gpu_hour
-        premium = 1.0 if self.customers is None else 1.0 + self.customers.on_demand_premium
-        od = self.scenario.pricing.on_demand_price_multiple * premium
-        return [
-            {
-                "kind": line.kind,
-                "share": line.share,
-                "term_months": line.term_months,
-                "prepayment_share": line.prepayment_share,
-                "counterparty": line.counterparty,
-                "start_month": line.start_month,
-                "usd_per_gpu_hour": line.pinned_usd_per_gpu_hour
-                if line.pinned_usd_per_gpu_hour is not None
-                else p0 * (od if line.kind == "on_demand" else line.multiple),
-                "pinned": line.pinned_usd_per_gpu_hour is not None,
-            }
-            for line in book.lines
-        ] + [
-            {
-                "kind": "idle_spot",
-                "share": book.spot_share_of_idle,
-                "term_months": 0,
-                "prepayment_share": 0.0,
-                "counterparty": "sub_investment_grade",
-                "start_month": 0.0,
-                "usd_per_gpu_hour": p0 * book.spot_multiple,
-                "pinned": False,
-            }
-        ]
 
     def returns_by_sale(self) -> dict[str, dict[str, float]]:
         """Project IRR, equity IRR, NPV, payback and min DSCR of this design sold two ways, all else equal:
@@ -750,104 +720,6 @@ def economics(plan: Design) -> Result:
         irr_notes=irr_notes(cf),
         token_demand_scale=demand_scale,
     )
-
-
-def sales_terms_plain(scenario: Scenario) -> SalesTerms:
-    """:func:`sales_terms` without the failure model and customers: every GPU on sale at the scenario's use."""
-    return SalesTerms(
-        sellable_gpus=scenario.cluster.gpus,
-        on_demand_price_multiple=scenario.pricing.on_demand_price_multiple,
-        utilization=scenario.pricing.steady_utilization,
-    )
-
-
-def sales_terms(
-    scenario: Scenario,
-    d: revenue.Dates,
-    terms: customers.Terms,
-    utilization_factor: float = 1.0,
-    spare_gpus: int = 0,
-) -> SalesTerms:
-    """What the price solvers take from the failure model and the customers
-    (:class:`~neoplan.finance.returns.SalesTerms`): GPUs on sale (held-back NVL72 trays excluded, sold at spot when
-    idle with the ``spare_gpus`` of hot spares), the use after the checklist's ``utilization_factor``, the tier's
-    on-demand premium and the customer losses."""
-    platform = pricebook.default_platforms()[scenario.cluster.gpu_model]
-    trays = platform.compute_trays if platform.rack_scale else 1
-    held = scenario.cluster.held_back_trays_per_rack if platform.rack_scale else 0
-    sellable = scenario.cluster.gpus * (trays - held) // trays
-    return SalesTerms(
-        sellable_gpus=sellable,
-        on_demand_price_multiple=scenario.pricing.on_demand_price_multiple * (1.0 + float(terms.premium[0])),
-        customer_loss_share=customers.acceptance_share(scenario, d, terms),
-        reserved_loss_share=customers.churn_share(scenario, d, terms),
-        spare_gpus=spare_gpus + scenario.cluster.gpus - sellable,
-        utilization=scenario.pricing.steady_utilization * utilization_factor,
-    )
-
-
-TOKEN_FIGURES = ("tokens_per_second_per_gpu", "cost_usd_per_million_tokens", "breakeven_usd_per_million_tokens")
-"""The token figures of every Result (``None`` when the platform has no published rate for the workload)."""
-
-
-def token_figures(
-    scenario: Scenario,
-    tokens: inference.Terms,
-    report: OperationsReport,
-    d: revenue.Dates,
-    capex_usd: float,
-    opex_fixed: dict[str, np.ndarray],
-    sold_gpu_hours: np.ndarray,
-    terms: SalesTerms | None = None,
-) -> dict[str, float | None]:
-    """Token figures of the design, whatever ``pricing.sell`` is; None without a published rate for the workload.
-    ``terms``: the failure model's and the customers' effects on the book (:func:`sales_terms`).
-
-    ``tokens_per_second_per_gpu`` is the achieved output rate: the published one × ``pricing.serving_load_factor``
-    [tokens/s]. ``cost_usd_per_million_tokens`` is
-    levelised like TCO: PV(costs) ÷ PV(million output tokens served in the sold GPU-hours), so it equals TCO per
-    GPU-hour ÷ million tokens per GPU-hour. ``breakeven_usd_per_million_tokens`` is the go-live token price at
-    which project NPV is 0 when every sellable GPU-hour is offered as tokens (the same contract book, declining at
-    the token price decline, capped by the plan's share of the model's market; the hours no buyer takes sell at
-    spot as GPU-hours) [USD per million output tokens, their input tokens included].
-    """
-    rate = tokens.tokens_per_gpu_hour
-    if rate <= 0:
-        return dict.fromkeys(TOKEN_FIGURES)
-    millions = rate / inference.TOKENS_PER_MILLION  # per GPU-hour
-    cost = sum(_tco(scenario, d, capex_usd, opex_fixed, sold_gpu_hours * millions).values())
-    seller = operations.as_sold(scenario, report)
-    terms = terms or sales_terms_plain(scenario)
-    planned = terms.sellable_gpus * inference.HOURS_PER_DAY * (terms.utilization or 0.0) * rate  # tokens a day
-    sale = TokenSale(
-        usd_per_gpu_hour=scenario.pricing.usd_per_gpu_hour * report.price_factor,
-        token_share=1.0,
-        decline_per_year=tokens.decline_per_year,
-        demand_scale=float(inference.demand_scale(planned, tokens.demand_output_tokens_per_day)),
-    )
-    solved = breakeven_price(seller, d, capex_usd, opex_fixed, terms=replace(terms, tokens=sale))
-    breakeven = operations.headline_price(report, solved) / millions
-    return {
-        "tokens_per_second_per_gpu": rate / inference.SECONDS_PER_HOUR,
-        "cost_usd_per_million_tokens": cost,
-        "breakeven_usd_per_million_tokens": breakeven,
-    }
-
-
-def token_warnings(tokens: inference.Terms, figures: dict[str, float | None], sold_gpu_hours: float) -> list[str]:
-    """Why a token figure is undefined when the workload has a published rate (none without one: n/a)."""
-    if tokens.row is None:
-        return []
-    out = []
-    cost, breakeven = figures["cost_usd_per_million_tokens"], figures["breakeven_usd_per_million_tokens"]
-    unsold = "no GPU-hours are sold, so no tokens are served" if not sold_gpu_hours > 0 else ""
-    if cost is None or not math.isfinite(cost):
-        out.append(f"Cost per million tokens undefined: {unsold or 'too few tokens are served to spread the costs'}.")
-    if breakeven is None or not math.isfinite(breakeven):
-        top = BREAKEVEN_MAX_USD_PER_GPU_HOUR / (tokens.tokens_per_gpu_hour / inference.TOKENS_PER_MILLION)
-        why = unsold or f"project NPV stays negative at every token price up to ${top:,.2f} per million tokens"
-        out.append(f"Token break-even undefined: {why}.")
-    return out
 
 
 def _lender_view(

@@ -19,7 +19,7 @@ The lenders' view: :func:`contracted_revenue_by_credit` is the committed revenue
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -156,6 +156,39 @@ def book_of(scenario: Scenario) -> Book:
             )
         )
     return Book(tuple(lines), p.spot_share_of_idle, spot)
+
+
+def book_records(book: Book, usd_per_gpu_hour: float, on_demand_multiple: float = 1.0) -> list[dict[str, Any]]:
+    """``book`` as plain records, one per contract then the idle hours at spot (kind ``idle_spot``, its share the
+    share of idle hours sold): kind, share, term, prepayment, counterparty, start and price at go-live before the
+    failure model's performance discount [USD/GPU-h] (headline × multiple, or the pinned price; on demand at the
+    headline × ``on_demand_multiple``), and whether it is pinned."""
+    records = [
+        {
+            "kind": line.kind,
+            "share": line.share,
+            "term_months": line.term_months,
+            "prepayment_share": line.prepayment_share,
+            "counterparty": line.counterparty,
+            "start_month": line.start_month,
+            "usd_per_gpu_hour": line.pinned_usd_per_gpu_hour
+            if line.pinned_usd_per_gpu_hour is not None
+            else usd_per_gpu_hour * (on_demand_multiple if line.kind == "on_demand" else line.multiple),
+            "pinned": line.pinned_usd_per_gpu_hour is not None,
+        }
+        for line in book.lines
+    ]
+    idle = {
+        "kind": "idle_spot",
+        "share": book.spot_share_of_idle,
+        "term_months": 0,
+        "prepayment_share": 0.0,
+        "counterparty": "sub_investment_grade",
+        "start_month": 0.0,
+        "usd_per_gpu_hour": usd_per_gpu_hour * book.spot_multiple,
+        "pinned": False,
+    }
+    return [*records, idle]
 
 
 def contracted_revenue_by_credit(schedule: RevenueSchedule) -> dict[str, np.ndarray]:

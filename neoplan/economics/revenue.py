@@ -14,9 +14,9 @@ Contract book (per GPU-hour of the sellable GPUs; the book itself, shorthand or 
 * **committed** (take-or-pay, reserved): each contract's share of the GPU-hours is billed from its start (go-live +
   ``start_month``) whether used or not; its first term pays its price (its term's multiple × the headline along the
   price path to its start, or its own pinned price), and each renewal re-prices to the then-market price: the
-  headline price along the price path to that date × its multiple. A take-or-pay contract may be prepaid: ``prepayment_share`` of its first term's value
-  arrives in the delivery month (it funds the hardware) and its bills are that much smaller for the first term;
-  revenue and tax follow the hours as earned;
+  headline price along the price path to that date × its multiple. A take-or-pay contract may be prepaid:
+  ``prepayment_share`` of its first term's value arrives in the delivery month (it funds the hardware) and its bills
+  are that much smaller for the first term; revenue and tax follow the hours as earned;
 * **spot** contracts sell their share of the use above the committed share, **on demand** the rest,
   ``max(utilization − committed − spot, 0)``, both ramped in linearly over ``ramp_months`` after their start, at the
   headline price × the on-demand multiple (× the spot multiple for spot) along the price path

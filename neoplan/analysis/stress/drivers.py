@@ -64,8 +64,8 @@ DRIVERS_FILE = DATA_DIR / "stress_drivers.csv"
 Rule = Literal["scale", "shift", "set", "curve", "market"]
 """How a default range end follows the scenario's value ``b``: ``b × by``, ``b + by``, ``by`` itself, or the low or
 high of the range the data spans for this scenario (:func:`_bands`): ``curve`` (the residual value's resale curve,
-when the scenario follows it; the token price trend's row) falls back to ``b + by``, ``market`` (price curves, contracts,
-token list prices) to ``b × by``."""
+when the scenario follows it; the token price trend's row) falls back to ``b + by``, ``market`` (price curves,
+contracts, token list prices) to ``b × by``."""
 BANDED = ("curve", "market")
 """Rules that take the data's band when it has one."""
 
