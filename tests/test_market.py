@@ -241,3 +241,29 @@ def test_the_readme_states_each_presets_project_irr_as_the_model_gives_it() -> N
         stated = float(before_after.split("→")[1].strip().rstrip("%").strip().replace("−", "-")) / 100
         irr = neoplan.evaluate(neoplan.load_scenario(preset)).kpis["project_irr"]
         assert irr == pytest.approx(stated, abs=0.0005 + 1e-12), preset
+
+
+def test_the_next_generations_launch_is_a_step_after_go_live_and_the_stress_band_spans_its_range() -> None:
+    """Blackwell (first volume year 2025) meets Rubin in volume on 2027-04 (age 2.25): a go-live before it sees the
+    rents fall 20 % at once on top of the curve's ageing (2027: 10 %/yr); one after it has the step in its go-live
+    price already. The Stress test's band takes the step's low and high (5 %, 35 %) with the curve's."""
+    steps = pricebook.price_curves()["gb200-nvl72"].step_declines()
+    assert steps == ((pytest.approx(2.25), 0.20),)
+    path = PricePath(2.0, tuple(math.log(1 - r) for r in (-0.19, 0.10, 0.15)), steps=((2.25, math.log(0.8)),))
+    assert path.index(0.2) == pytest.approx(0.9**0.2, rel=1e-12)  # before the step: the 2027 row's ageing
+    assert path.index(0.5) == pytest.approx(0.8 * 0.9**0.5, rel=1e-12)  # the step on 2027-04, then ageing
+    after = PricePath(2.5, path.log_kept, steps=path.steps)
+    assert after.index(0.4) == pytest.approx(0.9**0.4, rel=1e-12)  # live after the launch: no step
+    s = neoplan.load_scenario("gb200_nvl72_18rack")
+    go_live = revenue.dates(s.timeline).go_live_month
+    assert market.go_live_age_years(s, go_live) < 2.25  # the preset goes live before Rubin
+    low, high = market.decline_spread(s, go_live)
+    years = market.span_years(go_live, s.timeline.horizon_months, float(s.timeline.useful_life_months))
+    low_path, high_path = (market.curve_path(s, go_live, c) for c in ("low_decline_per_year", "high_decline_per_year"))
+    assert low_path.steps[0][1] == pytest.approx(math.log(0.95)) and high_path.steps[0][1] == pytest.approx(
+        math.log(0.65)
+    )
+    assert (low, high) == pytest.approx(
+        (market.average_decline(low_path, years), market.average_decline(high_path, years)), rel=1e-12
+    )
+    assert low < market.scenario_average_decline(s, go_live) < high
