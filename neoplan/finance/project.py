@@ -21,6 +21,11 @@ Conventions (stated once; the README and the Financing page repeat them):
   horizon at the hurdle rate (reinvestment).
 * Every array has shape ``(n, months)``: ``n`` cases evaluated at once (n = 1 for
   one scenario). Loops run over months only, never over cases.
+* numpy_financial at run time where it computes the same thing: the level payment and its principal split
+  (``npf.pmt``, ``npf.ppmt``; they broadcast over cases). :func:`npv` and :func:`mirr_annual` stay ours:
+  ``npf.npv`` takes one series and one scalar rate (no rate per case, no half-month part) and ``npf.mirr`` one
+  series; measured on 1,000 series of 72 months, looping them takes 12.6 ms and 33 ms against 0.8 ms and 7 ms
+  here. numpy_financial remains their oracle in the tests.
 * Revenue is earned in its month and collected ``receivable_days`` later (:func:`collections`); the receivables
   still open at the horizon are collected in its last month. Tax follows revenue as earned.
 * Debt: the all-in rate = ``interest_rate`` + ``credit_spread``, a nominal annual rate compounding monthly
@@ -64,6 +69,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy_financial as npf
 
 from ..errors import ScenarioError
 from ..inputs.business import Financing
@@ -317,14 +323,11 @@ def annuity_payment(
 ) -> np.ndarray:
     """Level monthly payment repaying ``principal`` over ``months`` [USD/month] (an array; 0-d for scalars).
 
-    As ``numpy_financial.pmt`` (payments at month end, ``P r / (1 − (1 + r)^−months)``, in npf's own steps); a rate
-    of at most 1e-9 a month repays ``P / months`` (no interest to speak of).
+    ``numpy_financial.pmt`` (payments at month end, ``P r / (1 − (1 + r)^−months)``), negated to a payment; a rate
+    of at most 1e-9 a month repays ``P / months`` (no interest to speak of: npf's own rate-0 branch).
     """
     rate = np.asarray(rate_per_month, dtype=float)
-    positive = rate > 1e-9
-    safe = np.where(positive, rate, 1.0)  # never 0: the formula is defined in every case, the mask picks
-    growth = (1.0 + safe) ** months
-    return np.where(positive, principal * growth / ((growth - 1.0) / safe), np.divide(principal, months))
+    return -npf.pmt(np.where(rate > 1e-9, rate, 0.0), months, principal)
 
 
 def _months(value: int | np.ndarray, n: int) -> np.ndarray:
@@ -524,7 +527,8 @@ def _level_schedule(
     Closed form of the month-by-month rules of :func:`debt_schedule` for loans fully drawn by each case's first
     repayment month ``start`` (n,): before it the balance compounds (capitalised interest, before the first
     operating month ``first_op``) or stays; from it the annuity balance is ``B q^(k+1) − P (q^(k+1) − 1) / r``
-    (q = 1 + r, k months into repayment; ``B − P (k+1)`` at a rate of 0) and the straight-line balance
+    (q = 1 + r, k months into repayment; ``B − P (k+1)`` at a rate of 0: ``B`` less the principal parts of the
+    payments, ``npf.ppmt``) and the straight-line balance
     ``B (T − t − 1) / (T − start)``, with whatever is left due at maturity ``T`` (n,) (or at the horizon).
     """
     n, months = draws.shape
@@ -543,11 +547,10 @@ def _level_schedule(
     at_start = drawn[_index(n), np.minimum(start, months - 1)][:, None]  # owed when repayment starts
     waiting = t < s
     if financing.amortization == "annuity":
-        step = np.cumprod(np.where(waiting, 1.0, q), axis=1)  # q^(k+1) from the start month on
-        payment = annuity_payment(at_start[:, 0], r_m, np.maximum(maturity - start, 1))[:, None]
-        positive = r > 1e-9  # as annuity_payment: no interest at a rate of 1e-9 a month or less
-        paid_down = np.where(positive, payment * (step - 1.0) / np.where(positive, r, 1.0), payment * (t - s + 1))
-        repaid = at_start * np.where(positive, step, 1.0) - paid_down
+        # numpy_financial's split of the level payment: principal of payment k + 1 (npf.ppmt, negated) summed
+        rate = np.where(r > 1e-9, r, 0.0)  # as annuity_payment: no interest at a rate of 1e-9 a month or less
+        paid = -npf.ppmt(rate, np.maximum(t - s + 1, 1), np.maximum(term - s, 1), at_start)
+        repaid = at_start - np.cumsum(np.where(waiting, 0.0, paid), axis=1)
     else:
         repaid = at_start * (term - t - 1) / np.maximum(term - s, 1)
     # whatever is left falls due at maturity (if within the horizon): no balance from month T − 1 on
