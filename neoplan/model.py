@@ -354,8 +354,9 @@ class Result:
         }
 
     def dscr_by_year(self) -> dict[str, np.ndarray]:
-        """DSCR per 12-month period of operation: ``start_month`` and ``dscr`` (nan where no debt service)."""
-        starts, table = finance.dscr_by_period(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))
+        """DSCR per 12-month period of repayment, from the first repayment month: ``start_month`` and ``dscr`` (nan
+        where no debt service; :mod:`neoplan.finance.cover`)."""
+        starts, table = finance.dscr_by_period(self.ops.cash)
         return {"start_month": starts, "dscr": table[0]}
 
     # --- lender's view ---------------------------------------------------------------------------
@@ -366,15 +367,14 @@ class Result:
 
     @property
     def llcr(self) -> float:
-        """Loan life cover ratio at the first full operating month [ratio]; nan without debt (see ``finance.llcr``)."""
-        return float(finance.llcr(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))[0])
+        """Loan life cover ratio at the first repayment month [ratio]; nan without debt (see ``finance.llcr``)."""
+        return float(finance.llcr(self.ops.cash)[0])
 
     def llcr_by_year(self) -> dict[str, np.ndarray]:
         """LLCR at the start of each 12-month period of operation: ``start_month`` and ``llcr`` (nan where no debt
         is outstanding; :func:`neoplan.finance.project.llcr_table`)."""
-        first = int(np.ceil(self.ops.dates.go_live_month))
-        table = finance.llcr_table(self.ops.cash, first)[0]
-        return {"start_month": first + MONTHS_PER_YEAR * np.arange(table.size), "llcr": table}
+        starts, dscr = finance.dscr_by_period(self.ops.cash)
+        return {"start_month": starts, "llcr": finance.llcr_table(self.ops.cash)[0]}
 
     @property
     def covenant_headroom(self) -> float:
@@ -645,8 +645,7 @@ def economics(plan: Design) -> Result:
     d, basis, ops_report, tokens = op.dates, op.basis, op.report, op.tokens
     cases = run_cases(scenario, basis, Drivers.of(scenario), op.own)  # financial close: the loan is sized here
     fin = scenario.financing
-    if fin.amortization == "sculpted" or fin.sizing == "contracted_revenue":
-        basis = replace(basis, closing=finance.closing_of(cases.cash))  # every other case meets this loan
+    basis = replace(basis, closing=finance.closing_of(cases.cash))  # every other case meets this debt
     returns = cases.kpis(scenario.financing.hurdle_rate)
     opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
     opex_fixed = {k: v for k, v in opex_by_category.items() if k != "sga"}
@@ -765,7 +764,7 @@ def _lender_view(
     """LLCR and covenant headroom of one case (``nan`` where undefined; see :mod:`neoplan.finance.project`)."""
     low = math.nan if min_dscr is None else min_dscr
     return {
-        "llcr": float(finance.llcr(cf, int(np.ceil(d.go_live_month)))[0]),
+        "llcr": float(finance.llcr(cf)[0]),
         "covenant_headroom": float(finance.covenant_headroom(low, covenant_dscr)),
     }
 

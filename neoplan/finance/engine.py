@@ -23,7 +23,7 @@ from ..economics.opex import monthly_opex, opex_basis, opex_by_year, sga_usd_per
 from ..inputs.pricebook import PriceBook
 from ..inputs.scenario import Scenario
 from ..timebase import HOURS_PER_MONTH, MONTHS_PER_YEAR
-from . import irr
+from . import irr, phases
 from . import project as finance
 
 COST_OF_REVENUE = ("power", "colocation", "hardware_support", "repairs", "software")
@@ -215,33 +215,44 @@ def operating_basis(
     return OperatingBasis(d, capex, it_idle_kw, it_busy_kw, site.colo_kw, table, per_rate)
 
 
-def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_share: float) -> np.ndarray:
-    """Capex paid per month (n, months): the deposit at month 0, the balance in the delivery month [USD].
+def capex_payments(
+    capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_share: float, *, order_month: Any = 0.0
+) -> np.ndarray:
+    """Capex paid per month (n, months): the deposit at the order, ``order_month`` (month 0 unless a later phase is
+    ordered later), the balance in the delivery month [USD].
 
-    ``capex_usd`` and the delivery month may each be one value or one per case (n,); n is the larger count.
+    ``capex_usd``, ``order_month`` and the delivery month may each be one value or one per case (n,); n is the
+    largest count.
     """
     capex = np.asarray(capex_usd, dtype=float).reshape(-1)
     delivery = np.asarray(d.delivery_month, dtype=float).reshape(-1)
-    n = max(capex.size, delivery.size)
+    order = np.asarray(order_month, dtype=float).reshape(-1)
+    n = max(capex.size, delivery.size, order.size)
     pay = np.zeros((n, d.months))
-    pay[:, 0] = deposit_share * capex
+    rows = np.arange(n)
+    ordered = np.minimum(np.floor(order).astype(int), d.months - 1)
+    pay[rows, np.broadcast_to(ordered, (n,))] += deposit_share * np.broadcast_to(capex, (n,))
     month = np.minimum(np.floor(delivery).astype(int), d.months - 1)
-    pay[np.arange(n), np.broadcast_to(month, (n,))] += (1.0 - deposit_share) * capex  # one cell per row
+    pay[rows, np.broadcast_to(month, (n,))] += (1.0 - deposit_share) * np.broadcast_to(capex, (n,))
     return pay
 
 
-def refresh_payments(capex_usd: np.ndarray, d: revenue.AnyDates, deposit_share: float, multiple: float) -> np.ndarray:
+def refresh_payments(
+    capex_usd: np.ndarray, d: revenue.AnyDates, deposit_share: float, multiple: float, *, order_month: Any = 0.0
+) -> np.ndarray:
     """Capex of the refresh clusters paid per month (n, months) [USD]; zero unless ``end_of_life`` is refresh.
 
     Each refresh repeats the order of the first cluster shifted by k useful lives, so that it goes live as the
-    old one's life ends (go-live + k × life, inside the horizon): the deposit k lives after month 0, the balance
-    k lives after delivery. ``capex_usd`` (n,) is the designed capex; each refresh costs ``multiple`` × it.
+    old one's life ends (go-live + k × life, inside the horizon): the deposit k lives after the first order
+    (``order_month``), the balance k lives after delivery. ``capex_usd`` (n,) is the designed capex; each refresh
+    costs ``multiple`` × it.
     """
     months = d.months
     capex = np.asarray(capex_usd, dtype=float).reshape(-1, 1) * multiple
     go_live = np.asarray(d.go_live_month, dtype=float).reshape(-1, 1)
     life = np.asarray(d.life_months, dtype=float).reshape(-1, 1)
-    pay = np.zeros((max(capex.shape[0], go_live.shape[0], life.shape[0]), months))  # sizes n or 1
+    order = np.asarray(order_month, dtype=float).reshape(-1, 1)
+    pay = np.zeros((max(capex.shape[0], go_live.shape[0], life.shape[0], order.shape[0]), months))  # sizes n or 1
     if d.end_of_life != "refresh":
         return pay
     delivery = np.asarray(d.delivery_month, dtype=float).reshape(-1, 1)
@@ -249,8 +260,8 @@ def refresh_payments(capex_usd: np.ndarray, d: revenue.AnyDates, deposit_share: 
     k = 1
     while np.any(go_live + k * life < months):
         due = go_live + k * life < months
-        order, deliver = np.floor(k * life), np.minimum(np.floor(delivery + k * life), months - 1)
-        pay += np.where(due & (t == order), deposit_share * capex, 0.0)
+        placed, deliver = np.floor(order + k * life), np.minimum(np.floor(delivery + k * life), months - 1)
+        pay += np.where(due & (t == placed), deposit_share * capex, 0.0)
         pay += np.where(due & (t == deliver), (1.0 - deposit_share) * capex, 0.0)
         k += 1
     return pay
@@ -276,7 +287,8 @@ class Cases:
 
         ``npv_usd`` at ``hurdle_rate`` [per year]; IRRs annual; ``payback_months`` from month 0 (and
         ``discounted_payback_months``, of the flows discounted at ``hurdle_rate``), only when reached for good;
-        ``min_dscr`` over 12-month periods from each case's first operating month; margins over the
+        ``min_dscr`` over 12-month periods from each case's first repayment month; the waterfall's events
+        (:func:`events`); margins over the
         horizon; ``equity_moic`` = cash to equity / cash from equity; ``equity_npv_usd``, the equity cash flow at
         ``hurdle_rate``, and ``equity_mirr`` (:func:`neoplan.finance.project.mirr_annual`: finance rate = the loan's
         all-in rate, reinvestment at ``hurdle_rate``). Undefined values are ``nan``. Mid-month capex
@@ -310,10 +322,26 @@ class Cases:
             "equity_mirr": finance.mirr_annual(equity, finance.loan_rate(cf), hurdle_rate, equity_mid),
             "payback_months": finance.payback_months(cf.project_fcf),
             "discounted_payback_months": finance.payback_months(cf.project_fcf, hurdle_rate, project_mid),
-            "min_dscr": finance.min_dscr(cf, self.first_operating_month),
+            "min_dscr": finance.min_dscr(cf),
+            **events(cf),
             **ratios,
             "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
         }
+
+
+def events(cf: finance.CashFlows) -> dict[str, np.ndarray]:
+    """What the cash waterfall counted in each case (n,): ``covenant_breaches`` (quarterly tests below the covenant
+    DSCR), ``lockup_months`` (months distributions were locked up), ``payment_default_months`` (months the cash and
+    the reserve could not pay the debt service due) and ``sponsor_cure_usd`` (what the sponsor paid in those months)
+    [count, months, months, USD]."""
+    w = cf.waterfall
+    cured = w.cure > finance.CASH_TOLERANCE_USD
+    return {
+        "covenant_breaches": w.breach.sum(axis=1).astype(float),
+        "lockup_months": w.locked.sum(axis=1).astype(float),
+        "payment_default_months": cured.sum(axis=1).astype(float),
+        "sponsor_cure_usd": np.where(cured, w.cure, 0.0).sum(axis=1),
+    }
 
 
 @dataclass(frozen=True)
@@ -363,19 +391,10 @@ def _reliability(
     return Reliability(out, design, factor, design.utilization_factor, terms)
 
 
-def run_cases(
-    scenario: Scenario, basis: OperatingBasis, drivers: Drivers, own: operations.Outcome | None = None
-) -> Cases:
-    """Revenue, opex and cash flows of n cases of one design at once, vectorised across cases.
-
-    Each case takes its own value of every driver (:class:`Drivers`); arrays are (n, months) and the
-    only Python loop is a sculpted loan's loop over months. Every case takes the same code path, alone or in a
-    batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree to rounding (numpy may sum
-    arrays of another shape in another order: a relative 1e-12 covers it). ``own``:
-    :func:`operations.own_outcome` of the basis's design when already computed and ``drivers`` are
-    ``Drivers.of(scenario)`` (one case at the scenario's own values), so the failure model runs once.
-    """
-    d = revenue.delayed(basis.dates, drivers.delivery_delay_months, drivers.useful_life_months)
+def _operate(
+    scenario: Scenario, basis: OperatingBasis, drivers: Drivers, d: revenue.CaseDates, own: operations.Outcome | None
+) -> tuple[revenue.RevenueSchedule, dict[str, np.ndarray], np.ndarray]:
+    """(revenue, opex by category other than SG&A, SG&A) of n cases of the whole cluster on dates ``d``."""
     gpus = scenario.cluster.gpus
     price, util = drivers.usd_per_gpu_hour, drivers.utilization
     on_demand = np.full(price.shape, scenario.pricing.on_demand_price_multiple)
@@ -423,45 +442,85 @@ def run_cases(
         if reliability is None
         else operations.repair_usd_per_month(scenario.opex.remote_hands_usd_per_hour, reliability.outcome),
     )
-    revenue_usd = rev.revenue_usd
-    sga = sga_usd_per_year(revenue_usd, drivers.sga_rate[:, None])
-    opex = sum(opex_fixed.values()) + sga
-    capex = basis.capex_usd * drivers.capex_multiple
+    return rev, opex_fixed, sga_usd_per_year(rev.revenue_usd, drivers.sga_rate[:, None])
+
+
+def run_cases(
+    scenario: Scenario, basis: OperatingBasis, drivers: Drivers, own: operations.Outcome | None = None
+) -> Cases:
+    """Revenue, opex and cash flows of n cases of one design at once, vectorised across cases.
+
+    Each case takes its own value of every driver (:class:`Drivers`); arrays are (n, months) and the only Python
+    loop is the cash waterfall's loop over months (:mod:`neoplan.finance.waterfall`). A phased build
+    (``timeline.phases``) is the sum of its phases (:mod:`neoplan.economics.phases`). Every case takes the same code
+    path, alone or in a batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree to rounding
+    (numpy may sum arrays of another shape in another order: a relative 1e-12 covers it). ``own``:
+    :func:`operations.own_outcome` of the basis's design when already computed and ``drivers`` are
+    ``Drivers.of(scenario)`` (one case at the scenario's own values), so the failure model runs once.
+    """
     timeline = scenario.timeline
-    cash = finance.cash_flows(
-        scenario.financing,
-        revenue=revenue_usd,
-        opex=opex,
-        capex_payments=capex_payments(capex, d, scenario.timeline.deposit_share),
-        capex_total=capex,
-        go_live=np.asarray(d.go_live_month).reshape(-1),
-        life_months=drivers.useful_life_months,
-        residual_share=drivers.residual_value_share,
+    d = revenue.delayed(basis.dates, drivers.delivery_delay_months, drivers.useful_life_months)
+    plan = phases.of(timeline, drivers.n)
+    rows = drivers if plan.k == 1 else drivers.take(plan.case_of_row)
+    row_dates = d if plan.k == 1 else plan.dates(basis.dates, drivers.delivery_delay_months, drivers.useful_life_months)
+    rev_rows, opex_rows, sga_rows = _operate(scenario, basis, rows, row_dates, own if plan.k == 1 else None)
+    capex = basis.capex_usd * rows.capex_multiple
+    share = plan.share_of_row
+    rev_rows = plan.scaled_revenue(rev_rows)
+    opex_rows = {k: plan.scaled(v) for k, v in {**opex_rows, "sga": sga_rows}.items()}
+    contracted_rows = contracted_cfads_by_credit(scenario, row_dates, rev_rows, sum(opex_rows.values()))
+    pay_rows = capex_payments(capex * share, row_dates, timeline.deposit_share, order_month=plan.order_of_row)
+    refresh_rows = refresh_payments(
+        capex * share, row_dates, timeline.deposit_share, timeline.refresh_capex_multiple, order_month=plan.order_of_row
+    )
+    rev = plan.combine_revenue(rev_rows)
+    opex_by_category = {k: plan.total(v) for k, v in opex_rows.items()}
+    opex = sum(opex_by_category.values())
+    assets = plan.assets(
+        capex * share,
+        row_dates,
+        rows.residual_value_share,
         residual_shape=residual.shape(scenario),
-        interest_rate=drivers.interest_rate,
-        debt_share=drivers.debt_share,
-        end_of_life=scenario.timeline.end_of_life,
-        refresh_payments=refresh_payments(capex, d, timeline.deposit_share, timeline.refresh_capex_multiple),
-        refresh_capex_usd=capex * timeline.refresh_capex_multiple,
+        refresh_capex_usd=capex * share * timeline.refresh_capex_multiple
+        if timeline.end_of_life == "refresh"
+        else None,
+        tax_method=scenario.financing.tax_depreciation,
+        tax_life_months=scenario.financing.tax_life_months,
+    )
+    groups = plan.groups(
+        pay_rows, row_dates, contracted_rows, refresh_rows if timeline.end_of_life == "refresh" else None
+    )
+    cash = finance.phased_cash_flows(
+        scenario.financing,
+        revenue=rev.revenue_usd,
+        opex=opex,
+        groups=groups,
+        assets=assets,
+        bought=plan.total(pay_rows) + (plan.total(refresh_rows) if timeline.end_of_life == "refresh" else 0.0),
+        contracted={c: plan.total(a) for c, a in contracted_rows.items()},
         receivable_days=scenario.pricing.receivable_days,
-        contracted_cfads=contracted_cfads(scenario, d, rev, opex),
+        rate_shift=drivers.interest_rate - scenario.financing.interest_rate,
+        debt_share=drivers.debt_share,
         closing=basis.closing,
         capex_timing=timeline.capex_timing,
+        as_of=scenario.prices_as_of,
     )
-    return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash)
+    return Cases(drivers, d, rev, opex_by_category, cash)
 
 
-def contracted_cfads(
+def contracted_cfads_by_credit(
     scenario: Scenario, d: revenue.AnyDates, rev: revenue.RevenueSchedule, opex: np.ndarray
-) -> np.ndarray | None:
-    """What a loan sized on contracted revenue is sized on (n, months) [USD]; None for ``sizing`` capex_share.
+) -> dict[str, np.ndarray]:
+    """The contracted cash flow at financial close by counterparty credit (``investment_grade``,
+    ``sub_investment_grade``), each (n, months) [USD]: what a loan sized on contracts is sized on, and what sets the
+    spread of a tranche whose spread follows the credit of its contracts.
 
-    The take-or-pay reserved revenue of the contracts signed at go-live (the first cluster's first reserved term;
-    renewals are not contracted at close) less the reserved share of each month's opex, before tax.
+    Today's book is one class, ``pricing.reserved_counterparty``: the take-or-pay reserved revenue of the contracts
+    signed at go-live (each cluster's first reserved term, as earned; renewals are not contracted at close) less the
+    reserved share of each month's opex, before tax. A contract book with several contracts, terms and counterparties
+    replaces this function's body (the one place the debt reads the book).
     """
-    if scenario.financing.sizing != "contracted_revenue":
-        return None
     pricing = scenario.pricing
     first_term = (revenue.cluster_index(d.months, d) == 0) & (d.cluster_months < pricing.reserved_term_months)
     contracted = rev.reserved_gpu_hours * rev.reserved_usd_per_gpu_hour * first_term
-    return np.asarray(contracted - pricing.reserved_share * opex)
+    return {pricing.reserved_counterparty: np.asarray(contracted - pricing.reserved_share * opex)}

@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 
 from ..errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
 from .fields import _Section
+from .loans import Credit, Phase, Tranche
 from .pricebook import assumed, assumed_count, default_rentals
 
 
@@ -118,11 +119,44 @@ class Financing(_Section):
         description="Repayment profile: annuity (level service), straight line (level principal) or sculpted to "
         "the base case's CFADS at the target DSCR; the schedule is fixed at financial close.",
     )
-    sizing: Literal["capex_share", "contracted_revenue"] = Field(
-        "capex_share",
-        description="How the loan is sized at financial close: capex_share (debt share × capex) or "
-        "contracted_revenue (at most the take-or-pay reserved revenue of the first contracts, less its share of "
-        "opex, discounted at the loan rate ÷ target DSCR, as delayed-draw loans against customer contracts are).",
+    sizing: Literal["dscr", "capex_share", "contracted_revenue"] = Field(
+        "dscr",
+        description="How the senior loan is sized at financial close: dscr (sculpted to target_dscr on the "
+        "contracted cash flow, every take-or-pay contract's term, as far as the forecast cash flow carries it, "
+        "capped at max_debt_share of capex; its repayment follows that cash flow whatever amortization says), "
+        "capex_share (debt share × capex) or contracted_revenue (at most the contracted cash flow discounted at the "
+        "loan rate ÷ target DSCR, repaid by amortization).",
+    )
+    max_debt_share: float = Field(
+        assumed("financing.max_debt_share"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Largest share of capex a loan sized on its contracts (sizing dscr) lends [fraction].",
+    )
+    lockup_dscr: float = Field(
+        assumed("financing.lockup_dscr"),
+        ge=0,
+        le=10,
+        description="Distribution lock-up: a quarterly test of the trailing 12 months' DSCR below this holds the "
+        "cash left after debt service and the reserve in the project (it pays later debt service first) until two "
+        "tests in a row pass; a covenant breach locks up too [ratio].",
+    )
+    cash_sweep_share: float = Field(
+        assumed("financing.cash_sweep_share"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of each month's cash left after debt service and the reserve that prepays the senior "
+        "loan (shortening it), locked up or not; after a covenant breach all of it, and the cash held, until a "
+        "test passes the covenant again [fraction].",
+    )
+    tranches: list[Tranche] = Field(
+        default_factory=list,
+        max_length=6,
+        description="The loans, most senior first (term_loan, delayed_draw, vendor, mezzanine), each a share of "
+        "capex (the first may be sized by sizing) with its own rate, term and repayment; empty = one senior loan "
+        "of the fields above.",
     )
     dsra_months: int = Field(
         assumed_count("financing.dsra_months"),
@@ -201,6 +235,22 @@ class Financing(_Section):
                 "financing.tax_period_months must be 12 (tax years) or 1 (each month on its own), "
                 f"got {self.tax_period_months}"
             )
+        return self
+
+    @model_validator(mode="after")
+    def _tranches_fit(self) -> Financing:
+        for i, tranche in enumerate(self.tranches[1:], start=2):
+            if tranche.share is None:
+                raise ValueError(
+                    f"financing.tranches: only the first tranche may leave share empty (sized by financing.sizing); "
+                    f"tranche {i} ({tranche.name!r}) needs one"
+                )
+        shares = sum(t.share or 0.0 for t in self.tranches)
+        if shares > 1.0 + 1e-9:
+            raise ValueError(f"financing.tranches: shares of capex must add up to at most 1, got {shares:g}")
+        names = [t.name for t in self.tranches]
+        if len(set(names)) < len(names):
+            raise ValueError(f"financing.tranches: names must differ, got {', '.join(names)}")
         return self
 
     @model_validator(mode="after")
@@ -286,10 +336,11 @@ class Pricing(_Section):
     )
     price_decline_per_year: float | None = Field(
         None,
-        ge=0,
+        ge=-0.5,
         le=0.95,
         json_schema_extra={"unit": "fraction"},
-        description="Flat yearly fall of on-demand and renewal prices [fraction]; empty = the platform "
+        description="Flat yearly fall of on-demand and renewal prices, negative for a rise (as one-year contract "
+        "prices rose in 2025-26) [fraction]; empty = the platform "
         "generation's curve by year of age (data/price_curves.csv), the age at go-live taken from the price "
         "book's date plus the go-live month.",
     )
@@ -357,6 +408,11 @@ class Pricing(_Section):
         description="Revenue given back as SLA credits [fraction]; used when operations.sla_credits is "
         "fixed_share (the default derives credits from the failure model).",
     )
+    reserved_counterparty: Credit = Field(
+        "sub_investment_grade",
+        description="Credit of the take-or-pay customers: investment_grade or sub_investment_grade; a loan whose "
+        "spread follows the credit of its contracts (a tranche's credit_spreads) reads it.",
+    )
     receivable_days: float = Field(
         assumed("pricing.receivable_days"),
         ge=0,
@@ -406,6 +462,13 @@ class Timeline(_Section):
         "(half a month earlier, with the debt drawn for it: NPV, IRR and MIRR count it so; the accounts keep it in "
         "its month).",
     )
+    phases: list[Phase] = Field(
+        default_factory=list,
+        max_length=12,
+        description="A phased build: each phase a share of the cluster delivered delay_months after the first "
+        "phase's delivery (the first at 0), its capex, draws, power, staff, opex and revenue following it; empty = "
+        "the whole cluster at once.",
+    )
     horizon_months: int = Field(72, ge=12, le=240, description="Analysis horizon from month 0 [months].")
     useful_life_months: int = Field(
         assumed_count("timeline.useful_life_months"),
@@ -436,6 +499,22 @@ class Timeline(_Section):
         description="Capex of each refresh cluster as a multiple of the designed capex at the price book's prices "
         "[ratio]; its insurance and hardware support follow it. Funded by equity.",
     )
+
+
+    @model_validator(mode="after")
+    def _phases_add_up(self) -> Timeline:
+        if not self.phases:
+            return self
+        total = sum(p.share for p in self.phases)
+        if abs(total - 1.0) > 1e-9:
+            raise ValueError(f"timeline.phases: shares must add up to 1, got {total:g}")
+        delays = [p.delay_months for p in self.phases]
+        if delays[0] != 0 or any(b < a for a, b in zip(delays, delays[1:], strict=False)):
+            raise ValueError(
+                "timeline.phases: the first phase's delay_months must be 0 and the others must not fall, got "
+                + ", ".join(f"{d:g}" for d in delays)
+            )
+        return self
 
 
 class Operations(_Section):
