@@ -365,6 +365,12 @@ class Result:
         """Debt drawn [USD]: debt share × capex, or for a sculpted loan the size its CFADS supports if lower."""
         return float(self.ops.cash.debt.drawn_usd[0])
 
+    @cached_property
+    def lending(self) -> dict[str, Any]:
+        """How much was lent at close and why: amount, share of capex, sizing, the contracted cash flow it is sized on,
+        the tranches and a sentence (:func:`neoplan.finance.lender.lending`)."""
+        return lender.lending(self.ops.cash, self.scenario.financing, self.capex_total_usd)
+
     @property
     def llcr(self) -> float:
         """Loan life cover ratio at the first repayment month [ratio]; nan without debt (see ``finance.llcr``)."""
@@ -373,7 +379,7 @@ class Result:
     def llcr_by_year(self) -> dict[str, np.ndarray]:
         """LLCR at the start of each 12-month period of operation: ``start_month`` and ``llcr`` (nan where no debt
         is outstanding; :func:`neoplan.finance.project.llcr_table`)."""
-        starts, dscr = finance.dscr_by_period(self.ops.cash)
+        starts, _dscr = finance.dscr_by_period(self.ops.cash)
         return {"start_month": starts, "llcr": finance.llcr_table(self.ops.cash)[0]}
 
     @property
@@ -644,7 +650,6 @@ def economics(plan: Design) -> Result:
     op = operating(plan)
     d, basis, ops_report, tokens = op.dates, op.basis, op.report, op.tokens
     cases = run_cases(scenario, basis, Drivers.of(scenario), op.own)  # financial close: the loan is sized here
-    fin = scenario.financing
     basis = replace(basis, closing=finance.closing_of(cases.cash))  # every other case meets this debt
     returns = cases.kpis(scenario.financing.hurdle_rate)
     opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
@@ -773,8 +778,9 @@ def _loan_warnings(
     scenario: Scenario, d: revenue.Dates, cf: finance.CashFlows, kpis: dict[str, float | None]
 ) -> list[str]:
     """Sponsor support, debt left at the horizon, a term past the useful life (:mod:`neoplan.finance.lender`)."""
-    term_end = int(np.max(cf.debt.first_draw)) + scenario.financing.term_months
+    term_end = int(cf.debt.pieces.maturity[:, 0].max(initial=0))  # the last maturity, horizon or not
     return [
+        *lender.waterfall_warnings(cf, scenario.financing),
         *lender.sponsor_support_warnings(cf, kpis, scenario.financing.hurdle_rate),
         *lender.horizon_debt_warnings(cf, d.months, term_end),
         *lender.term_past_life_warnings(cf, float(revenue.end_of_life_month(d)), d.end_of_life, term_end),

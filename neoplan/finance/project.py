@@ -469,6 +469,9 @@ class CashFlows:
     """Each case's first full operating month (n,) [month]."""
     build_capex_usd: np.ndarray | None = None
     """Capex of the build (its phases; refreshes left out) per case (n,) [USD]: the base of the debt share."""
+    sizing_basis: np.ndarray | None = None
+    """What the first tranche was sized on at close (n, months) [USD]; None = sized on none (a closed loan, or
+    capex_share)."""
 
     @property
     def project_mid_month(self) -> np.ndarray | None:
@@ -739,6 +742,7 @@ def phased_cash_flows(
         capex_mid_month=capex_timing == "mid_month",
         first_operating_month=first_operating,
         build_capex_usd=sum(g.payments.sum(axis=1) for g in groups if not g.refresh),
+        sizing_basis=sized_on,
     )
 
 

@@ -3,6 +3,7 @@ the timeline, operations (failures, performance, readiness) and customers."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -509,7 +510,7 @@ class Timeline(_Section):
         if abs(total - 1.0) > 1e-9:
             raise ValueError(f"timeline.phases: shares must add up to 1, got {total:g}")
         delays = [p.delay_months for p in self.phases]
-        if delays[0] != 0 or any(b < a for a, b in zip(delays, delays[1:], strict=False)):
+        if delays[0] != 0 or any(b < a for a, b in itertools.pairwise(delays)):
             raise ValueError(
                 "timeline.phases: the first phase's delay_months must be 0 and the others must not fall, got "
                 + ", ".join(f"{d:g}" for d in delays)

@@ -186,7 +186,7 @@ class Tranche(_Section):
             "fixed" if "interest_rate" in given else "sofr" if floating_given else row.rate_basis
         )
         filled: dict[str, Any] = {"rate_basis": basis}
-        filled.update({k: getattr(row, k) for k in TERMS[4:] + ("upfront_fee_rate",) if k not in given})
+        filled.update({k: getattr(row, k) for k in (*TERMS[4:], "upfront_fee_rate") if k not in given})
         if basis == "fixed" and "interest_rate" not in given:
             filled["interest_rate"] = row.interest_rate
         elif basis != "fixed" and not floating_given:
