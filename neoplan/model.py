@@ -402,7 +402,13 @@ class Result:
         return pd.DataFrame([line.as_record() for line in self.capex_lines])
 
     def monthly_table(self) -> Any:
-        """Monthly accounts and cash flows as a DataFrame (one row per month) [USD]."""
+        """Monthly accounts and cash flows as a DataFrame (one row per month) [USD; outflows negative].
+
+        Beside the accounts, the cash waterfall (:mod:`neoplan.finance.waterfall`): CFADS, debt service due, the
+        reserve drawn (paid into debt service), refilled and its balance, the covenant test's DSCR (nan without one)
+        and a breach, whether distributions are locked up, the cash held by a lock-up, the distributions and what the
+        sponsor paid in a payment default; ``sweep_usd`` is every prepayment (cash sweep and sale proceeds).
+        """
         import pandas as pd
 
         c, ops = self.ops.cash, self.ops
@@ -426,9 +432,21 @@ class Result:
             "debt_draw_usd": c.debt.draws[0],
             "principal_usd": -(c.debt.principal[0] + c.debt.payoff[0]),
             "sweep_usd": -c.debt.swept[0],
+            "cash_sweep_usd": -c.debt.cash_sweep[0],
             "interest_paid_usd": -c.debt.interest_paid[0],
             "debt_balance_usd": c.debt.balance[0],
             "reserve_usd": c.debt.reserve_flow[0],
+            "reserve_draw_usd": c.waterfall.reserve_draw[0],
+            "reserve_topup_usd": -c.waterfall.reserve_topup[0],
+            "reserve_balance_usd": c.waterfall.reserve_balance[0],
+            "cfads_usd": c.cfads[0],
+            "debt_service_usd": -c.debt.debt_service[0],
+            "covenant_test_dscr": c.waterfall.test_dscr[0],
+            "covenant_breach": c.waterfall.breach[0],
+            "lockup": c.waterfall.locked[0],
+            "cash_held_usd": c.waterfall.held[0],
+            "distribution_usd": c.waterfall.distributions[0],
+            "sponsor_cure_usd": -c.waterfall.cure[0],
             "project_fcf_usd": c.project_fcf[0],
             "equity_fcf_usd": c.equity_fcf[0],
             "cumulative_project_usd": np.cumsum(c.project_fcf[0]),
@@ -477,6 +495,7 @@ class Result:
             "sold_usd_per_gpu_hour_at_go_live": _clean(self.sold_usd_per_gpu_hour_at_go_live),
             "sold_usd_per_gpu_hour_lifetime": _clean(self.sold_usd_per_gpu_hour_lifetime),
             "debt_usd": _clean(self.debt_usd),
+            "lending": _lending_dict(self.lending),
             "llcr": _clean(self.llcr),
             "covenant_headroom": _clean(self.covenant_headroom),
             **self._operations_dict(),
@@ -544,6 +563,14 @@ class Result:
             "operations": None if o is None else o.to_dict(),
             "customers": None if self.customers is None else self.customers.to_dict(),
         }
+
+
+def _lending_dict(lending: dict[str, Any]) -> dict[str, Any]:
+    """:attr:`Result.lending` for the JSON contract (numbers cleaned)."""
+    return {
+        **{k: (_clean(v) if isinstance(v, float) else v) for k, v in lending.items() if k != "tranches"},
+        "tranches": [{**t, "debt_usd": _clean(t["debt_usd"])} for t in lending["tranches"]],
+    }
 
 
 def _clean(value: float | None) -> float | None:

@@ -94,6 +94,7 @@ with st.container(border=True, key="overview_headline"):
         for col, (label, value, help_text, page) in zip(cols, row, strict=True):
             col.metric(label, value, help=help_text)
             col.page_link(page, label="Explain →")
+    st.caption(f"**Debt.** {fmt.plain(result.lending['sentence'])}")  # how much was lent at close, and why
 
 # One chart at a time: the browser draws only the open tab's.
 inputs = scenario_json(result.scenario)

@@ -1,7 +1,8 @@
 """Debt cover: DSCR by year of repayment, LLCR, covenant headroom, and the sentence on a loan sized below its cap.
 
 DSCR is measured on 12-month periods from each case's first repayment month (the grace months' interest, paid
-before it, is in no period), cut at the last maturity (or the horizon): CFADS ÷ debt service due in the period
+before it, is in no period), to the last month with debt service due (the last maturity, the horizon, or sooner when
+the debt is repaid sooner): CFADS ÷ debt service due in the period
 (interest paid and principal, the balance due at maturity included; prepayments and the horizon's payoff excluded).
 CFADS and service smaller than :data:`~neoplan.finance.waterfall.CASH_TOLERANCE_USD` are rounding and count as 0.
 LLCR at the start of each period: CFADS to the last maturity discounted at the debt's average rate ÷ the debt owed
@@ -34,10 +35,15 @@ def _per_case(value: int | np.ndarray, n: int) -> np.ndarray:
 
 
 def repayment_periods(cf: CashFlows) -> tuple[np.ndarray, np.ndarray]:
-    """(first repayment month, month after the last maturity cut at the horizon) of each case (n,)."""
+    """(first repayment month, the month after the last one with debt service due) of each case (n,): repayment
+    ends at the last maturity, the horizon, or earlier when the debt is repaid sooner (a sculpted loan repaid as its
+    contracts pay, a prepaid one)."""
     debt = cf.debt
     n, horizon = debt.interest.shape
-    return _per_case(debt.repay_start, n), np.minimum(_per_case(debt.maturity, n), horizon)
+    due = debt.debt_service > CASH_TOLERANCE_USD
+    last = np.where(due.any(axis=1), horizon - 1 - due[:, ::-1].argmax(axis=1), -1)
+    end = np.minimum(np.minimum(_per_case(debt.maturity, n), horizon), last + 1)
+    return _per_case(debt.repay_start, n), end
 
 
 def _cleaned(a: np.ndarray) -> np.ndarray:

@@ -85,6 +85,7 @@ from .cover import (
     llcr_table,
     loan_rate,
     min_dscr,
+    repayment_periods,
     sculpted_size_warnings,
 )
 from .debt import BASE_RATE, Closing, Group, Pieces, annuity_payment, build_pieces
@@ -109,6 +110,7 @@ __all__ = [
     "loan_rate",
     "losses_carried",
     "min_dscr",
+    "repayment_periods",
     "sculpted_size_warnings",
     "tax_period_ends",
     "tax_with_loss_carry_forward",

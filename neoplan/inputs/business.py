@@ -501,7 +501,6 @@ class Timeline(_Section):
         "[ratio]; its insurance and hardware support follow it. Funded by equity.",
     )
 
-
     @model_validator(mode="after")
     def _phases_add_up(self) -> Timeline:
         if not self.phases:

@@ -34,6 +34,8 @@ Credit = Literal["investment_grade", "sub_investment_grade"]
 CREDITS: tuple[str, ...] = get_args(Credit)
 RateBasis = Literal["fixed", "sofr"]
 Amortization = Literal["annuity", "straight_line", "sculpted", "bullet"]
+AMORTIZATIONS: tuple[str, ...] = get_args(Amortization)
+RATE_BASES: tuple[str, ...] = get_args(RateBasis)
 TERMS = ("rate_basis", "interest_rate", "spread", "credit_spreads", "term_months", "grace_months", "amortization")
 """The terms a tranche takes from its kind's row of ``data/tranche_defaults.csv`` unless it sets them."""
 
@@ -92,6 +94,10 @@ def base_rate_points(path: Path = BASE_RATES_FILE) -> dict[str, tuple[BaseRatePo
     for _, row in read_numbered(path, BaseRatePoint):
         out.setdefault(row.key, []).append(row)
     return {k: tuple(sorted(v, key=lambda p: p.month)) for k, v in out.items()}
+
+
+CREDIT_SPREAD_SETS: tuple[str, ...] = tuple(sorted(credit_spreads()))
+"""The sets of ``data/credit_spreads.csv`` a tranche's ``credit_spreads`` may name."""
 
 
 def _year(month: str) -> float:

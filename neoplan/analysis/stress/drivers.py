@@ -172,6 +172,9 @@ def _field(path: str) -> Any:
 
 
 DRIVERS = read_drivers()
+STRUCTURING = ("debt_share",)
+"""Drivers that change the debt fixed at close (its size): the structuring view (two-way grids, the debt solver)
+varies them; the tornado leaves them out and the Monte Carlo holds them at the closed value."""
 """The stress drivers (``data/stress_drivers.csv``). Default ranges sit evenly around the scenario's value (the
 triangular's mean is the base) unless ``why`` says why not; ``source`` is where the range comes from."""
 

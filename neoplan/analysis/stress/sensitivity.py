@@ -14,6 +14,7 @@ from .drivers import (
     DRIVERS,
     MAX_GRID_POINTS,
     MC_CHUNK,
+    STRUCTURING,
     Range,
     _axis,
     _complete,
@@ -81,9 +82,10 @@ class Tornado:
 def tornado(
     result: Result, ranges: Mapping[str, Range] | None = None, drivers: tuple[str, ...] | None = None
 ) -> Tornado:
-    """Every driver (or ``drivers``) at its low and its high value, the others at base: one engine call."""
+    """Every driver but the structuring ones (:data:`STRUCTURING`: the loan's size is fixed at close), or every one
+    of ``drivers``, at its low and its high value, the others at base: one engine call."""
     ranges = _complete(result, ranges)
-    keys = tuple(drivers or DRIVERS)
+    keys = tuple(drivers or (k for k in DRIVERS if k not in STRUCTURING))
     base = base_values(result)
     k = len(keys)
     cases = result.drivers(1 + 2 * k)
