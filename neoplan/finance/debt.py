@@ -313,7 +313,8 @@ def repayment_window(
         raise ScenarioError(
             f"the term of {terms.name} ({terms.term_months} months) must be longer than construction plus grace: "
             f"repayment would start in month {int(start[i])}, at or after maturity in month {int(maturity[i])} (the "
-            "term runs from the draw; financing.term_months, or the tranche's term_months)"
+            "term runs from the first draw, a delayed-draw tranche's from each draw; financing.term_months, or the "
+            "tranche's term_months)"
         )
     return start, maturity
 

@@ -51,7 +51,7 @@ RELEASE_TESTS = 2
 """Tests in a row at or above the lock-up DSCR that release a lock-up."""
 CASH_TOLERANCE_USD = 1e-6
 """Amounts smaller than this are rounding, not cash [USD]: no default, no test, no support."""
-SETTLE_TOLERANCE = 1e-9
+SETTLE_TOLERANCE = 1e-11
 """The prepayments have settled when no month's moves by more than this share of the largest draw."""
 MAX_PASSES = 40
 """Most alternations of loan path and cash accounts."""
@@ -104,19 +104,22 @@ def loan_path(pieces: Pieces, prepaid: np.ndarray) -> dict[str, np.ndarray]:
     In month t the balance owed is the last one plus the draw; its interest is capitalised in capitalising months;
     the principal due is the installment, or what is left if less, and everything at maturity; prepayments come off
     after it. With G the running product of the capitalising months' growth, the balance is
-    ``max(G_t Σ_(s ≤ t) (draw_s / G_(s−1) − (installment_s + prepaid_s) / G_s), 0)``, 0 from the month before
-    maturity on (installments and prepayments never exceed what is owed once capitalisation has ended).
+    ``G_t Σ_(s ≤ t) (draw_s / G_(s−1) − (installment_s + prepaid_s) / G_s)``, 0 when below
+    :data:`CASH_TOLERANCE_USD` (installments and prepayments never exceed what is owed once capitalisation has ended)
+    and from the month before maturity on.
     """
     months = pieces.draws.shape[-1]
     after, before = compounding(pieces.rate, pieces.capitalizing)
     running = np.cumsum(pieces.draws / before - (pieces.installments + prepaid) / after, axis=-1)
-    balance = np.maximum(after * running, 0.0)
-    balance = np.where(np.arange(months) < pieces.maturity[..., None] - 1, balance, 0.0)
+    balance = after * running
+    live = (np.arange(months) < pieces.maturity[..., None] - 1) & (balance > CASH_TOLERANCE_USD)
+    balance = np.where(live, balance, 0.0)  # below a micro-dollar is the rounding of a repaid loan
     owed = pieces.draws.copy()
     owed[..., 1:] += balance[..., :-1]
     interest = owed * pieces.rate
     capitalized = np.where(pieces.capitalizing, interest, 0.0)
-    principal = np.maximum(owed + capitalized - balance - prepaid, 0.0)
+    repaying = np.arange(months) >= np.minimum(pieces.start, pieces.maturity - 1)[..., None]
+    principal = np.where(repaying, np.maximum(owed + capitalized - balance - prepaid, 0.0), 0.0)
     return {
         "interest": interest,
         "capitalized": capitalized,
@@ -193,6 +196,8 @@ def run(
         prepaid = moved
         if settled:
             break
+    if prepaid.any():
+        path = loan_path(pieces, prepaid)  # the loans as the last pass prepaid them (it moved them by ≤ the tolerance)
     balance = path["balance"].copy()
     payoff = np.zeros(balance.shape)
     payoff[..., -1], balance[..., -1] = balance[..., -1], 0.0
@@ -326,6 +331,8 @@ def _cash_accounts(
     zeros = np.zeros((n, 1))
     cure, draw, _, surplus, _ = _service(m, zeros, zeros, zeros, quiet)
     out["cure"][:, quiet], out["draw"][:, quiet], out["dist"][:, quiet] = cure, draw, surplus
+    before = np.arange(first_event)[None, :]
+    out["reserve"][:, :first_event] = np.where(before >= m.first_draw[:, None], target[:, None], 0.0)
     acc = _Accounts(
         np.where(m.first_draw < first_event, target, 0.0),
         np.zeros(n),
