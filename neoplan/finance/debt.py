@@ -422,12 +422,13 @@ def _size_and_profile(
     pay: np.ndarray,
     rate: np.ndarray,
     capitalizing: np.ndarray,
-    window: tuple[np.ndarray, np.ndarray],
+    window: tuple[np.ndarray, np.ndarray, np.ndarray],
     debt_share: np.ndarray,
     basis: np.ndarray | None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(share of ``pay`` lent (n,), installment shares by repayment month (n, months)) of one piece sized here."""
-    start, end = window
+    """(share of ``pay`` lent (n,), installment shares by repayment month (n, months)) of one piece sized here;
+    ``window`` = (first repayment month, its end cut at the horizon, maturity)."""
+    start, end, maturity = window
     n, months = pay.shape
     sculpted = terms.amortization == "sculpted" or (senior_sized and financing.sizing == "dscr")
     flow = np.zeros(pay.shape) if basis is None else basis
@@ -445,7 +446,7 @@ def _size_and_profile(
     if sculpted:
         return share, sculpted_profile(flow, rate, start, end)
     at_start = np.take_along_axis(rate, np.minimum(start, months - 1)[:, None], axis=1)[:, 0]
-    return share, level_profile(terms.amortization, at_start, end - start, months)
+    return share, level_profile(terms.amortization, at_start, maturity - start, months)  # over the whole term
 
 
 def _piece(
@@ -484,7 +485,7 @@ def _piece(
     rate = annual / MONTHS_PER_YEAR
     if fixed is None:
         share, profile = _size_and_profile(
-            financing, senior_sized, terms, pay, rate, capitalizing, (start, end), debt_share, group_basis
+            financing, senior_sized, terms, pay, rate, capitalizing, (start, end, maturity), debt_share, group_basis
         )
         draws = pay * share[:, None]
     else:

@@ -10,7 +10,9 @@ whatever the project needs, capex and interest during construction included; aft
    what is left of the balance.
 3. **Shortfall** (CFADS below debt service): paid from the cash held by a lock-up first, then the **debt service
    reserve** (DSRA); what they cannot pay is a **payment default**, counted, and paid by the sponsor (an equity cure)
-   so that every payment is still made.
+   so that every payment is still made. Before the first repayment month (the grace months, while revenue is first
+   collected) interest the CFADS does not cover is the sponsor's start-up cost, as lenders budget it with the
+   construction, not a default.
 4. **Surplus**: refills the reserve to its target first, then the **cash sweep** prepays the senior tranche
    (``cash_sweep_share`` of the surplus; under a covenant breach all of it and the cash held), then the rest is held
    in the project if distributions are locked up, else **distributed** with any cash held before.
@@ -247,6 +249,8 @@ class _Month:
     dscr: np.ndarray
     """DSCR of each month's covenant test, nan without one."""
     service: np.ndarray
+    """Debt service due from the first repayment month on: what a shortfall defaults on (before it, interest the
+    cash flow does not cover is the sponsor's start-up cost, as lenders budget it with the construction)."""
     tested: np.ndarray
     breach: np.ndarray
     below: np.ndarray
@@ -274,7 +278,8 @@ def _prepare(
     """What :func:`_cash_accounts` computes over whole arrays before its loop."""
     months = pieces.draws.shape[-1]
     service = path["service"].sum(axis=0)
-    dscr = covenant_tests(cfads, service, _first_repayment(pieces))
+    first_repayment = _first_repayment(pieces)
+    dscr = covenant_tests(cfads, service, first_repayment)
     tested = ~np.isnan(dscr)
     breach = tested & (dscr < financing.covenant_dscr)
     t = np.arange(months)
@@ -283,7 +288,7 @@ def _prepare(
     return _Month(
         gap=np.where(operating, service - cfads, 0.0),
         dscr=dscr,
-        service=np.where(operating, service, 0.0),
+        service=np.where(t[None, :] >= first_repayment[:, None], service, 0.0),
         tested=tested,
         breach=breach,
         below=tested & ((dscr < financing.lockup_dscr) | breach),
