@@ -82,10 +82,12 @@ class Tornado:
 def tornado(
     result: Result, ranges: Mapping[str, Range] | None = None, drivers: tuple[str, ...] | None = None
 ) -> Tornado:
-    """Every driver but the structuring ones (:data:`STRUCTURING`: the loan's size is fixed at close), or every one
-    of ``drivers``, at its low and its high value, the others at base: one engine call."""
+    """Every driver but the structuring ones (:data:`STRUCTURING`: the loan's size is fixed at close) unless
+    ``ranges`` gives them a range, or every one of ``drivers``, at its low and its high value, the others at base: one
+    engine call."""
+    asked = set(ranges or {})
+    keys = tuple(drivers or (k for k in DRIVERS if k not in STRUCTURING or k in asked))
     ranges = _complete(result, ranges)
-    keys = tuple(drivers or (k for k in DRIVERS if k not in STRUCTURING))
     base = base_values(result)
     k = len(keys)
     cases = result.drivers(1 + 2 * k)

@@ -244,15 +244,21 @@ class MonteCarlo:
         return float((self.metrics["payment_default_months"] > 0).mean())
 
     def probabilities(self) -> dict[str, float]:
-        """Every probability of the summary, by key [fraction]."""
-        return {
+        """Every probability of the summary, by key [fraction]; the waterfall's events where the draws carry them."""
+        out = {
             "probability_of_loss": self.probability_of_loss,
             "probability_npv_negative": self.probability_npv_negative,
             "probability_dscr_breach": self.probability_dscr_breach,
-            "probability_covenant_breach": self.probability_covenant_breach,
-            "probability_lockup": self.probability_lockup,
-            "probability_payment_default": self.probability_payment_default,
         }
+        events = {
+            "probability_covenant_breach": ("covenant_breaches", "probability_covenant_breach"),
+            "probability_lockup": ("lockup_months", "probability_lockup"),
+            "probability_payment_default": ("payment_default_months", "probability_payment_default"),
+        }
+        for key, (metric, name) in events.items():
+            if metric in self.metrics:
+                out[key] = getattr(self, name)
+        return out
 
     @property
     def measured_correlation(self) -> float | None:
