@@ -348,9 +348,7 @@ def test_loan_term_runs_from_the_first_draw() -> None:
 
 
 def test_idc_and_fee_are_capitalised_for_tax() -> None:
-    fin = _fin(
-        debt_share=0.6, interest_rate=0.12, term_months=60, grace_months=0, upfront_fee_rate=0.02, tax_rate=0.25
-    )
+    fin = _fin(debt_share=0.6, interest_rate=0.12, term_months=60, grace_months=0, upfront_fee_rate=0.02, tax_rate=0.25)
     cf, *_ = _project(fin)
     costs = cf.costs
     assert costs is not None
@@ -687,9 +685,7 @@ def test_cfads_leaves_out_the_sale_and_its_proceeds_sweep_the_loan() -> None:
 @pytest.mark.parametrize("amortization", ["annuity", "straight_line", "sculpted"])
 @pytest.mark.parametrize("dsra_months", [0, 6])
 def test_sources_equal_uses_with_reserve_working_capital_and_sweep(amortization: str, dsra_months: int) -> None:
-    fin = _fin(
-        debt_share=0.6, interest_rate=0.11, term_months=60, amortization=amortization, dsra_months=dsra_months
-    )
+    fin = _fin(debt_share=0.6, interest_rate=0.11, term_months=60, amortization=amortization, dsra_months=dsra_months)
     revenue = np.where(np.arange(MONTHS) >= 3, 50_000.0, 0.0)
     opex = np.where(np.arange(MONTHS) >= 3, 10_000.0, 0.0)
     cf = cash_flows(

@@ -372,7 +372,7 @@ def test_a_value_error_naming_a_field_is_still_a_bug(monkeypatch: pytest.MonkeyP
     ("sections", "field"),
     [
         ({"timeline": {"horizon_months": 12, "delivery_lead_months": 12}}, r"horizon_months must be after go-live"),
-        ({"financing": {"term_months": 12, "grace_months": 8}}, r"term of senior \(12 months\) must be longer than"),
+        ({"financing": {"term_months": 12, "grace_months": 8}}, r"term_months \(12\) must be longer than"),
         ({"storage": {"vendor_class": "licensed", "server_model": "nfs_2u24"}}, r"nfs_2u24' is a self_built model"),
     ],
 )

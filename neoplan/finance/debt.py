@@ -69,6 +69,8 @@ class LoanTerms:
     amortization: str
     fee_rate: float
     finances_refresh: bool = False
+    field: str = "financing.term_months"
+    """Where its term is set, for messages."""
 
     @property
     def per_draw(self) -> bool:
@@ -76,7 +78,7 @@ class LoanTerms:
         return self.kind == "delayed_draw"
 
 
-def _terms_of(tranche: Tranche) -> LoanTerms:
+def _terms_of(tranche: Tranche, index: int) -> LoanTerms:
     """A tranche's terms."""
     floating = tranche.rate_basis != "fixed"
     table = credit_spreads().get(tranche.credit_spreads or "") if floating and tranche.spread is None else None
@@ -93,6 +95,7 @@ def _terms_of(tranche: Tranche) -> LoanTerms:
         tranche.amortization,
         tranche.upfront_fee_rate,
         tranche.finances_refresh,
+        f"financing.tranches[{index}].term_months ({tranche.name})",
     )
 
 
@@ -100,7 +103,7 @@ def loan_terms(financing: Financing) -> tuple[LoanTerms, ...]:
     """The tranches of ``financing``, most senior first: ``financing.tranches``, or the one senior loan of the
     one-loan fields (fixed at ``interest_rate`` + ``credit_spread``, sized by ``sizing``)."""
     if financing.tranches:
-        return tuple(_terms_of(t) for t in financing.tranches)
+        return tuple(_terms_of(t, i) for i, t in enumerate(financing.tranches))
     f = financing
     single = LoanTerms(
         "senior",
@@ -278,7 +281,8 @@ def level_profile(amortization: str, rate_at_start: np.ndarray, periods: np.ndar
     inside = k < n
     if amortization == "annuity":
         rate = np.where(rate_at_start > 1e-9, rate_at_start, 0.0)[..., None]  # as annuity_payment
-        return np.where(inside, -npf.ppmt(rate, np.minimum(k + 1, n), n, 1.0), 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):  # npf computes its rate-0 branch beside the other
+            return np.where(inside, -npf.ppmt(rate, np.minimum(k + 1, n), n, 1.0), 0.0)
     if amortization == "straight_line":
         return np.where(inside, 1.0 / n, 0.0)
     return np.zeros((*np.shape(periods), months))
@@ -311,10 +315,9 @@ def repayment_window(
     if np.any(bad):
         i = int(np.argmax(bad))
         raise ScenarioError(
-            f"the term of {terms.name} ({terms.term_months} months) must be longer than construction plus grace: "
-            f"repayment would start in month {int(start[i])}, at or after maturity in month {int(maturity[i])} (the "
-            "term runs from the first draw, a delayed-draw tranche's from each draw; financing.term_months, or the "
-            "tranche's term_months)"
+            f"{terms.field} ({terms.term_months}) must be longer than construction plus grace: repayment would start "
+            f"in month {int(start[i])}, at or after maturity in month {int(maturity[i])} (the term runs from the first "
+            "draw, a delayed-draw tranche's from each draw)"
         )
     return start, maturity
 

@@ -468,14 +468,15 @@ def run_cases(
     share = plan.share_of_row
     rev_rows = plan.scaled_revenue(rev_rows)
     opex_rows = {k: plan.scaled(v) for k, v in {**opex_rows, "sga": sga_rows}.items()}
-    contracted_rows = contracted_cfads_by_credit(scenario, row_dates, rev_rows, sum(opex_rows.values()))
+    opex_rows_total = sum(opex_rows.values(), np.zeros(1))
+    contracted_rows = contracted_cfads_by_credit(scenario, row_dates, rev_rows, opex_rows_total)
     pay_rows = capex_payments(capex * share, row_dates, timeline.deposit_share, order_month=plan.order_of_row)
     refresh_rows = refresh_payments(
         capex * share, row_dates, timeline.deposit_share, timeline.refresh_capex_multiple, order_month=plan.order_of_row
     )
     rev = plan.combine_revenue(rev_rows)
     opex_by_category = {k: plan.total(v) for k, v in opex_rows.items()}
-    opex = sum(opex_by_category.values())
+    opex = sum(opex_by_category.values(), np.zeros(1))
     assets = plan.assets(
         capex * share,
         row_dates,

@@ -4,6 +4,8 @@ outlives its hardware. One case each (arrays (1, months) of :class:`neoplan.fina
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .. import formats
@@ -143,7 +145,7 @@ def waterfall_warnings(cf: CashFlows, financing: Financing) -> list[str]:
     return out
 
 
-def lending(cf: CashFlows, financing: Financing, capex_usd: float) -> dict[str, object]:
+def lending(cf: CashFlows, financing: Financing, capex_usd: float) -> dict[str, Any]:
     """How much was lent at close and why (one case): ``debt_usd``, ``debt_share`` (of capex), ``sizing``, the
     contracted CFADS the loan is sized on and its months, whether the cap bound, each tranche's amount and rate, and a
     ``sentence`` saying it [USD, fractions, months]."""
@@ -161,12 +163,12 @@ def lending(cf: CashFlows, financing: Financing, capex_usd: float) -> dict[str, 
     others = sum(t.share or 0.0 for t in terms[1:])
     cap = max(financing.max_debt_share - others, 0.0) + others
     capped = financing.sizing == "dscr" and share >= cap * (1.0 - 1e-9) and drawn > 0
-    out: dict[str, object] = {
+    out: dict[str, Any] = {
         "debt_usd": drawn,
         "debt_share": share,
         "sizing": financing.sizing,
-        "contracted_cfads_usd": None if basis is None else float(basis.sum()),
-        "sized_on_months": [int(months[0]), int(months[-1])] if months.size else None,
+        "contracted_cfads_usd": 0.0 if basis is None else float(basis.sum()),
+        "sized_on_months": [int(months[0]), int(months[-1])] if months.size else [],
         "capped": capped,
         "tranches": tranches,
     }
@@ -174,9 +176,9 @@ def lending(cf: CashFlows, financing: Financing, capex_usd: float) -> dict[str, 
     return out
 
 
-def _lending_sentence(financing: Financing, facts: dict[str, object], capex_usd: float) -> str:
+def _lending_sentence(financing: Financing, facts: dict[str, Any], capex_usd: float) -> str:
     """The sentence of :func:`lending`."""
-    drawn, share = float(facts["debt_usd"]), float(facts["debt_share"])  # type: ignore[arg-type]
+    drawn, share = float(facts["debt_usd"]), float(facts["debt_share"])
     lent = f"Lent {formats.usd(drawn)} ({formats.pct(share)} of capex)"
     tranches = facts["tranches"]
     assert isinstance(tranches, list)
@@ -192,17 +194,14 @@ def _lending_sentence(financing: Financing, facts: dict[str, object], capex_usd:
             f"share of opex), and sizing {financing.sizing} lends only against contracts; set financing.sizing to "
             "capex_share to borrow a share of capex."
         )
-    where = f" over months {span[0]}–{span[1]}" if isinstance(span, list) else ""
+    where = f" over months {span[0]}–{span[1]}" if span else ""
     if financing.sizing == "contracted_revenue":
         return (
             f"{lent}{split}: at most the contracted CFADS ({formats.usd(float(basis or 0.0))}{where}) discounted at "
             f"the loan rate ÷ {financing.target_dscr:g}, repaid {financing.amortization.replace('_', ' ')}."
         )
-    cap = (
-        " — capped at the maximum debt share"
-        if facts["capped"]
-        else f", below the {formats.pct(financing.max_debt_share)} cap"
-    )
+    top = formats.pct(financing.max_debt_share)
+    cap = f", capped at the {top} maximum debt share" if facts["capped"] else f", below the {top} cap"
     return (
         f"{lent}{split}: the senior loan is sculpted to {financing.target_dscr:.2f}× DSCR on the contracted cash flow "
         f"the forecast carries, {formats.usd(float(basis or 0.0))} of take-or-pay CFADS{where}{cap}; it is repaid as "

@@ -572,7 +572,7 @@ def cash_flows(
         contracted = {"sub_investment_grade": np.broadcast_to(np.atleast_2d(contracted), (n, months))}
     groups = [Group(pay, first_operating, weight=np.ones((n, months)), contracted=contracted)]
     refreshing = refresh is not None and refresh_payments is not None
-    if refreshing:
+    if refresh is not None and refresh_payments is not None:
         groups += refresh_groups(
             np.broadcast_to(refresh_payments, (n, months)), _each(go_live, n, float), _each(life_months, n, float)
         )
@@ -758,7 +758,8 @@ def _same(basis: np.ndarray, before: np.ndarray) -> bool:
 def closing_of(cash: CashFlows) -> Closing:
     """The debt structure of the first case of ``cash``, fixed at close (:class:`~neoplan.finance.debt.Closing`);
     its debt share is measured on the case's build capex (refreshes left out)."""
-    return debt_closing(cash.debt.pieces, float(cash.build_capex_usd[0]))
+    build = cash.capex.sum(axis=1) if cash.build_capex_usd is None else cash.build_capex_usd
+    return debt_closing(cash.debt.pieces, float(build[0]))
 
 
 def debt_schedule(

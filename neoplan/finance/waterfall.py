@@ -296,7 +296,7 @@ def _prepare(
         first_draw=np.where(drawn.any(axis=1), drawn.argmax(axis=1), months),
         sweepable=(pieces.tranche == 0)[:, None, None] & (t >= drawing.max(axis=-1)[..., None]),
         order=np.argsort(pieces.tranche, kind="stable"),
-        sales=proceeds.any(axis=0),
+        sales=np.asarray(proceeds.any(axis=0)),
     )
 
 
