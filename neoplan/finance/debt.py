@@ -182,7 +182,7 @@ class Pieces:
     capitalizing: np.ndarray
     """Months whose interest is added to the balance (before the group's first operating month)."""
     installments: np.ndarray
-    """Scheduled principal [USD]; negative: interest capitalised that month (a sculpted month below its interest)."""
+    """Principal due each month as scheduled at close [USD, ≥ 0]."""
     start: np.ndarray
     """First repayment month (P, n)."""
     maturity: np.ndarray
@@ -244,7 +244,8 @@ def sculpted_profile(basis: np.ndarray, rate: np.ndarray, start: np.ndarray, end
     Service in month ``start + k`` is basis × B / PV (B the balance when repayment starts, PV the value of the
     window's basis, floored at 0, at the loan's ``rate`` [fraction per month]): after it the balance is
     ``B G_k (1 − Σ_(j ≤ k) basis_j / G_j / PV)`` (G_k = Π_(j ≤ k) (1 + rate_j)), 0 once the window has passed; each
-    installment is the fall of that balance (negative where the basis is below the interest: capitalised). Without a
+    installment is the fall of that balance, none where it rises (a month whose basis is below its interest pays the
+    interest only; what is left then falls due at maturity). Without a
     basis to sculpt on (PV = 0) the profile is a straight line over the window.
     """
     months = basis.shape[-1]
@@ -260,7 +261,8 @@ def sculpted_profile(basis: np.ndarray, rate: np.ndarray, start: np.ndarray, end
     balance = np.where(pv > 0, left, level)  # share of B left after each month of the window
     before = np.concatenate([np.ones((*balance.shape[:-1], 1)), balance[..., :-1]], axis=-1)
     before = np.where(t == start[..., None], 1.0, before)
-    paid = np.where(window, before - balance, 0.0)  # calendar months
+    paid = np.where(window, np.maximum(before - balance, 0.0), 0.0)  # calendar months; a month whose basis is below
+    # its interest repays nothing (the interest is paid, not added to the loan), the rest falls due at maturity
     return _by_repayment_month(paid, start)
 
 
@@ -515,30 +517,53 @@ def _piece(
     }
 
 
-def scheduled_service(
-    pieces_draws: np.ndarray, rate: np.ndarray, capitalizing: np.ndarray, installments: np.ndarray, maturity: np.ndarray
-) -> np.ndarray:
-    """Debt service each piece owes as scheduled at close, without prepayments or the balance due at maturity
-    (..., months) [USD]: interest not capitalised + the installment."""
+def loan_path(
+    draws: np.ndarray, rate: np.ndarray, capitalizing: np.ndarray, installments: np.ndarray, maturity: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Interest, capitalised interest, principal, balance and debt service due of loans repaid as scheduled, no
+    prepayment (..., months) [USD], in closed form.
+
+    In month t the balance owed is the last one plus the draw; its interest is capitalised in capitalising months;
+    the principal due is the installment, or what is left if less, and everything at maturity. With G the running
+    product of the capitalising months' growth the balance is ``G_t Σ_(s ≤ t) (draw_s / G_(s−1) − installment_s /
+    G_s)``, 0 once below a micro-dollar (a repaid loan's rounding) and from the month before maturity on. The cash
+    waterfall applies the same rules a month at a time once prepayments begin (:mod:`neoplan.finance.waterfall`).
+    """
+    months = draws.shape[-1]
     after, before = compounding(rate, capitalizing)
-    balance = after * np.cumsum(pieces_draws / before - installments / after, axis=-1)
-    months = rate.shape[-1]
-    balance = np.where(_index(months) < maturity[..., None] - 1, np.maximum(balance, 0.0), 0.0)
-    owed = pieces_draws.copy()
+    balance = after * np.cumsum(draws / before - installments / after, axis=-1)
+    live = (_index(months) < maturity[..., None] - 1) & (balance > MICRO_USD)
+    balance = np.where(live, balance, 0.0)
+    owed = draws.copy()
     owed[..., 1:] += balance[..., :-1]
-    return np.maximum(np.where(capitalizing, 0.0, owed * rate) + installments, 0.0)
+    interest = owed * rate
+    capitalized = np.where(capitalizing, interest, 0.0)
+    principal = np.maximum(owed + capitalized - balance, 0.0)
+    principal = np.where(principal > MICRO_USD, principal, 0.0)
+    return {
+        "interest": interest,
+        "capitalized": capitalized,
+        "principal": principal,
+        "balance": balance,
+        "service": interest - capitalized + principal,
+    }
+
+
+MICRO_USD = 1e-6
+"""Below a micro-dollar a balance or a payment is rounding [USD]."""
 
 
 def reserve_target(dsra_months: int, stacked: Mapping[str, np.ndarray]) -> np.ndarray:
-    """Debt service reserve of each case (n,) [USD]: the largest scheduled service (:func:`scheduled_service`, every
-    piece) over any ``dsra_months`` consecutive months; 0 without a reserve."""
+    """Debt service reserve of each case (n,) [USD]: the largest service scheduled at close (:func:`loan_path`, every
+    piece; what falls due at maturity beyond the installment left out) over any ``dsra_months`` consecutive months;
+    0 without a reserve."""
     draws = stacked["draws"]
     n, months = draws.shape[1:]
     if dsra_months <= 0:
         return np.zeros(n)
-    service = scheduled_service(
-        draws, stacked["rate"], stacked["capitalizing"], stacked["installments"], stacked["maturity"]
-    ).sum(axis=0)
+    path = loan_path(draws, stacked["rate"], stacked["capitalizing"], stacked["installments"], stacked["maturity"])
+    regular = path["interest"] - path["capitalized"] + np.minimum(path["principal"], stacked["installments"])
+    service = regular.sum(axis=0)
     window = min(dsra_months, months)
     running = np.zeros((n, months + 1))
     np.cumsum(service, axis=1, out=running[:, 1:])

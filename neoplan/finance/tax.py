@@ -79,6 +79,22 @@ class TaxState:
         self.carried = np.zeros(n)
         self.taxed = np.zeros(n)
 
+    @classmethod
+    def resume(cls, taxable: np.ndarray, rate: float, period_months: int, months: int) -> TaxState:
+        """The state after the months of ``taxable`` (n, t0), the first t0 months of a horizon of ``months``: as if
+        :meth:`step` had run over them (the closed form of :func:`tax_with_loss_carry_forward`)."""
+        n, t0 = taxable.shape
+        state = cls(n, rate, period_months, months)
+        if t0 == 0:
+            return state
+        cumulative = np.cumsum(taxable, axis=1)
+        ends = np.flatnonzero(state.ends[:t0])
+        carried = np.maximum(cumulative[:, ends], 0.0).max(axis=1, initial=0.0) if ends.size else np.zeros(n)
+        state.cumulative = cumulative[:, -1]
+        state.carried = carried
+        state.taxed = np.maximum(carried, state.cumulative)
+        return state
+
     def step(self, t: int, taxable: np.ndarray) -> np.ndarray:
         """Tax of month ``t`` on ``taxable`` (n,) [USD]."""
         self.cumulative = self.cumulative + taxable
