@@ -111,38 +111,30 @@ def _test_months(first_repayment: np.ndarray, months: int) -> np.ndarray:
     return (since >= 0) & (since % TEST_MONTHS == 0)
 
 
-def covenant_tests(cfads: np.ndarray, service: np.ndarray, first_repayment: np.ndarray) -> np.ndarray:
-    """DSCR of each month's covenant test (n, months) [ratio]; nan in months without one (module docstring)."""
-    n, months = cfads.shape
-    cum_cf, cum_ds = _trailing_sums(cfads, service, first_repayment)
-    t = np.arange(months)
-    lo = np.clip(np.maximum(first_repayment[:, None], t + 1 - TEST_WINDOW_MONTHS), 0, t + 1)
-    due = cum_ds[:, 1:] - np.take_along_axis(cum_ds, lo, axis=1)
-    flow = cum_cf[:, 1:] - np.take_along_axis(cum_cf, lo, axis=1)
-    testing = _test_months(first_repayment, months) & (due > CASH_TOLERANCE_USD)
-    return np.divide(flow, due, out=np.full((n, months), np.nan), where=testing)
-
-
-def _trailing_sums(cfads: np.ndarray, service: np.ndarray, first_repayment: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Running sums of CFADS and debt service from each case's first repayment month, after 0 (n, months + 1)."""
+def covenant_tests(
+    cfads: np.ndarray, service: np.ndarray, first_repayment: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(DSCR of each month's covenant test (n, months), nan in months without one [ratio] (module docstring); the
+    running sums of CFADS and debt service from the first repayment month after each month (n, months + 1) [USD])."""
     n, months = cfads.shape
     repaying = np.arange(months)[None, :] >= first_repayment[:, None]
     cum_cf, cum_ds = np.zeros((n, months + 1)), np.zeros((n, months + 1))
     np.cumsum(np.where(repaying, cfads, 0.0), axis=1, out=cum_cf[:, 1:])
     np.cumsum(np.where(repaying, service, 0.0), axis=1, out=cum_ds[:, 1:])
-    return cum_cf, cum_ds
+    t = np.arange(months)
+    lo = np.clip(np.maximum(first_repayment[:, None], t + 1 - TEST_WINDOW_MONTHS), 0, t + 1)
+    due = cum_ds[:, 1:] - np.take_along_axis(cum_ds, lo, axis=1)
+    flow = cum_cf[:, 1:] - np.take_along_axis(cum_cf, lo, axis=1)
+    testing = _test_months(first_repayment, months) & (due > CASH_TOLERANCE_USD)
+    return np.divide(flow, due, out=np.full((n, months), np.nan), where=testing), cum_cf, cum_ds
 
 
 @dataclass(frozen=True)
 class _Setup:
-    """What every month of one waterfall reads, computed once: months first for the loop (months, ...) unless noted."""
+    """What every month of one waterfall reads: the pieces and the operating cash flows (n, months) and per piece
+    (P, n, months), as given."""
 
-    draws: np.ndarray
-    rate: np.ndarray
-    capitalizing: np.ndarray
-    installments: np.ndarray
-    due: np.ndarray
-    """The month before maturity, when what is left falls due (months, P, n)."""
+    pieces: Pieces
     cfads_before_tax: np.ndarray
     taxable_before_interest: np.ndarray
     idc_per_usd: np.ndarray
@@ -155,54 +147,13 @@ class _Setup:
     """(n,)"""
     first_draw: np.ndarray
     """(n,); the horizon without a draw"""
-    senior: np.ndarray
-    """(P,)"""
-    order: np.ndarray
-    """Pieces by seniority (P,)."""
     drawn_by: np.ndarray
     """Each piece's last draw month (P, n)."""
-    target: np.ndarray
-    """Debt service reserve (n,)."""
 
-
-def _setup(
-    pieces: Pieces,
-    cfads_before_tax: np.ndarray,
-    taxable: np.ndarray,
-    idc_per_usd: np.ndarray,
-    proceeds: np.ndarray,
-    operating: np.ndarray,
-) -> _Setup:
-    """:class:`_Setup` of one waterfall."""
-    months = pieces.draws.shape[-1]
-    t = np.arange(months)
-    drawing = np.where(pieces.draws > 0, t, -1)
-    drawn = pieces.draws.sum(axis=0) > 0
-    first_repayment = _first_repayment(pieces)
-
-    def by_month(a: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(np.moveaxis(a, -1, 0))
-
-    return _Setup(
-        by_month(pieces.draws),
-        by_month(pieces.rate),
-        by_month(pieces.capitalizing),
-        by_month(pieces.installments),
-        by_month(t == pieces.maturity[..., None] - 1),
-        by_month(cfads_before_tax),
-        by_month(taxable),
-        by_month(idc_per_usd),
-        by_month(proceeds),
-        by_month(operating),
-        by_month(_test_months(first_repayment, months)),
-        first_repayment,
-        drawing.max(axis=(0, 2)),
-        np.where(drawn.any(axis=1), drawn.argmax(axis=1), months),
-        pieces.tranche == 0,
-        np.argsort(pieces.tranche, kind="stable"),
-        drawing.max(axis=-1),
-        pieces.reserve_usd,
-    )
+    @property
+    def target(self) -> np.ndarray:
+        """Debt service reserve (n,)."""
+        return self.pieces.reserve_usd
 
 
 def run(
@@ -222,43 +173,62 @@ def run(
     deduction per USD of IDC (the first cluster's tax depreciation), ``proceeds`` the sale proceeds (all
     (n, months)); ``first_operating`` (n,) the project's first full operating month.
     """
-    _n_pieces, n, months = pieces.draws.shape
-    operating = np.arange(months)[None, :] >= first_operating[:, None]
+    months = pieces.draws.shape[-1]
+    t = np.arange(months)
+    operating = t[None, :] >= first_operating[:, None]
     path = loan_path(pieces.draws, pieces.rate, pieces.capitalizing, pieces.installments, pieces.maturity)
+    interest = path["interest"].sum(axis=0)
     tax, cfads = _tax_and_cfads(
-        financing,
-        path["interest"].sum(axis=0),
-        operating,
+        financing, interest, operating, cfads_before_tax, taxable_before_interest, idc_deduction_per_usd
+    )
+    service = path["service"].sum(axis=0)
+    drawing = np.where(pieces.draws > 0, t, -1)
+    drawn = pieces.draws.sum(axis=0) > 0
+    first_repayment = _first_repayment(pieces)
+    setup = _Setup(
+        pieces,
         cfads_before_tax,
         taxable_before_interest,
         idc_deduction_per_usd,
+        proceeds,
+        operating,
+        _test_months(first_repayment, months),
+        first_repayment,
+        drawing.max(axis=(0, 2)),
+        np.where(drawn.any(axis=1), drawn.argmax(axis=1), months),
+        drawing.max(axis=-1),
     )
-    service = path["service"].sum(axis=0)
-    setup = _setup(pieces, cfads_before_tax, taxable_before_interest, idc_deduction_per_usd, proceeds, operating)
-    dscr = covenant_tests(cfads, service, setup.first_repayment)
-    owing = (path["balance"].sum(axis=0) > CASH_TOLERANCE_USD) | (np.arange(months)[None, :] < setup.last_draw[:, None])
+    dscr, cum_cf, cum_ds = covenant_tests(cfads, service, first_repayment)
+    owing = (path["balance"].sum(axis=0) > CASH_TOLERANCE_USD) | (t[None, :] < setup.last_draw[:, None])
     span = np.flatnonzero((operating & (owing | np.roll(owing, 1, axis=1))).any(axis=0))
     start, end = (int(span[0]), int(span[-1]) + 1) if span.size else (months, months)
     below = ~np.isnan(dscr) & ((dscr < financing.lockup_dscr) | (dscr < financing.covenant_dscr))
-    surplus = np.where(operating, cfads - service, 0.0)
     events = (
         below.any(axis=0)
         | proceeds.any(axis=0)
         | ((setup.target > 0)[:, None] & owing).any(axis=0)
-        | ((financing.cash_sweep_share > 0) & (surplus > CASH_TOLERANCE_USD)).any(axis=0)
+        | ((financing.cash_sweep_share > 0) & operating & (cfads - service > CASH_TOLERANCE_USD)).any(axis=0)
     )
     first_event = start + int(np.argmax(events[start:end])) if events[start:end].any() else end
-    out = _Out.of(path, tax, cfads, service, dscr, n)
+    out = _Out.of(path, cfads, service, dscr)
     _quiet(out, setup, start, first_event)
     if first_event < end:
-        state = _State.at(first_event, path, setup, financing, taxable_before_interest, operating, out)
-        for t in range(first_event, end):
-            _month(state, setup, out, financing, t)
+        state = _State.at(first_event, path, setup, financing, cum_cf, cum_ds)
+        for month in range(first_event, end):
+            _month(state, setup, out, financing, month)
+        tax, cfads = _tax_and_cfads(  # the loop's own tax, in closed form on its interest (to rounding)
+            financing,
+            out.piece["interest"].sum(axis=0),
+            operating,
+            cfads_before_tax,
+            taxable_before_interest,
+            idc_deduction_per_usd,
+        )
     if end == months:  # the horizon: the reserve and the cash held go to equity
-        out.case["released"][-1] += out.case["reserve"][-1]
-        out.case["dist"][-1] += out.case["held"][-1]
-        out.case["reserve"][-1] = out.case["held"][-1] = 0.0
-    return out.flows(financing, cfads_before_tax, taxable_before_interest, idc_deduction_per_usd, operating)
+        out.case["released"][:, -1] += out.case["reserve"][:, -1]
+        out.case["dist"][:, -1] += out.case["held"][:, -1]
+        out.case["reserve"][:, -1] = out.case["held"][:, -1] = 0.0
+    return out.flows(financing, tax, cfads)
 
 
 def _tax_and_cfads(
@@ -280,53 +250,26 @@ def _tax_and_cfads(
 
 @dataclass
 class _Out:
-    """What the waterfall records, months first: per piece (months, P, n), per case (months, n)."""
+    """What the waterfall records: per piece (P, n, months), per case (n, months)."""
 
     piece: dict[str, np.ndarray]
     case: dict[str, np.ndarray]
     locked: np.ndarray
-    breach: np.ndarray
 
     @classmethod
-    def of(
-        cls,
-        path: dict[str, np.ndarray],
-        tax: np.ndarray,
-        cfads: np.ndarray,
-        service: np.ndarray,
-        dscr: np.ndarray,
-        n: int,
-    ) -> _Out:
+    def of(cls, path: dict[str, np.ndarray], cfads: np.ndarray, service: np.ndarray, dscr: np.ndarray) -> _Out:
         """The records of loans that follow their schedule, every account empty; the loop overwrites its months."""
-        months = tax.shape[1]
+        piece = {k: path[k] for k in ("interest", "capitalized", "principal", "balance")}
+        piece["cash"], piece["sale"] = np.zeros(path["balance"].shape), np.zeros(path["balance"].shape)
+        keys = ("draw", "topup", "released", "reserve", "held", "dist", "cure", "funded")
+        case = {k: np.zeros(cfads.shape) for k in keys}
+        case.update(cfads=cfads.copy(), service=service, dscr=dscr)
+        return cls(piece, case, np.zeros(cfads.shape, dtype=bool))
 
-        def by_month(a: np.ndarray) -> np.ndarray:
-            return np.array(np.moveaxis(a, -1, 0))
-
-        piece = {k: by_month(path[k]) for k in ("interest", "capitalized", "principal", "balance")}
-        piece["cash"], piece["sale"] = np.zeros(piece["balance"].shape), np.zeros(piece["balance"].shape)
-        case = {
-            k: np.zeros((months, n)) for k in ("draw", "topup", "released", "reserve", "held", "dist", "cure", "funded")
-        }
-        case.update(tax=by_month(tax), cfads=by_month(cfads), service=by_month(service), dscr=by_month(dscr))
-        return cls(piece, case, np.zeros((months, n), dtype=bool), np.zeros((months, n), dtype=bool))
-
-    def flows(
-        self,
-        financing: Financing,
-        cfads_before_tax: np.ndarray,
-        taxable: np.ndarray,
-        idc_per_usd: np.ndarray,
-        operating: np.ndarray,
-    ) -> Flows:
-        """The records as :class:`Flows` (n, months): the tax recomputed in closed form on the final interest (the
-        loop's own, to rounding), the horizon's balance paid off."""
-        piece = {k: np.ascontiguousarray(np.moveaxis(v, 0, -1)) for k, v in self.piece.items()}
-        case = {k: np.ascontiguousarray(v.T) for k, v in self.case.items()}
-        tax, cfads = _tax_and_cfads(
-            financing, piece["interest"].sum(axis=0), operating, cfads_before_tax, taxable, idc_per_usd
-        )
-        balance = piece["balance"]
+    def flows(self, financing: Financing, tax: np.ndarray, cfads: np.ndarray) -> Flows:
+        """The records as :class:`Flows`, the horizon's balance paid off."""
+        piece, case = self.piece, self.case
+        balance = piece["balance"].copy()
         payoff = np.zeros(balance.shape)
         payoff[..., -1], balance[..., -1] = balance[..., -1], 0.0
         dscr = case["dscr"]
@@ -349,7 +292,7 @@ class _Out:
             case["held"],
             case["dist"],
             case["cure"],
-            np.ascontiguousarray(self.locked.T),
+            self.locked,
             breach,
             dscr,
         )
@@ -359,10 +302,10 @@ def _service(
     gap: np.ndarray, service: np.ndarray, held: np.ndarray, reserve: np.ndarray, room: np.ndarray
 ) -> tuple[np.ndarray, ...]:
     """(cure, reserve draw, paid from the cash held, surplus left, reserve top-up) of months with debt service ``gap``
-    above CFADS (n, k) and debt service due from the first repayment month ``service`` (n, k), given the accounts
-    (n, 1) and the reserve's room to its target (n, k): the debt service from CFADS, then the cash held, then the
-    reserve, then the sponsor (a payment default: the debt service part; an operating loss beyond it is equity's
-    anyway); the surplus refills the reserve first."""
+    above CFADS and debt service due from the first repayment month ``service``, given the accounts and the reserve's
+    room to its target (arrays that broadcast): the debt service from CFADS, then the cash held, then the reserve,
+    then the sponsor (a payment default: the debt service part; an operating loss beyond it is equity's anyway); the
+    surplus refills the reserve first."""
     short = np.maximum(gap, 0.0)
     from_held = np.minimum(short, held)
     unpaid = np.minimum(short - from_held, service)
@@ -376,18 +319,16 @@ def _quiet(out: _Out, setup: _Setup, start: int, stop: int) -> None:
     """The waterfall's months ``start`` … ``stop`` − 1, before any case's accounts can hold cash: every account
     empty, the rules at once; the reserve stands funded from each case's first draw to ``stop``."""
     months = slice(start, stop)
-    service = out.case["service"][months].T
-    gap = np.where(setup.operating[months].T, service - out.case["cfads"][months].T, 0.0)
+    service = out.case["service"][:, months]
+    gap = np.where(setup.operating[:, months], service - out.case["cfads"][:, months], 0.0)
     repaying = np.arange(start, stop)[None, :] >= setup.first_repayment[:, None]
-    zeros = np.zeros((gap.shape[0], 1))
-    cure, draw, _, surplus, _ = _service(gap, np.where(repaying, service, 0.0), zeros, zeros, zeros)
-    out.case["cure"][months], out.case["draw"][months], out.case["dist"][months] = cure.T, draw.T, surplus.T
-    n = setup.target.size
-    out.case["funded"][np.minimum(setup.first_draw, out.case["funded"].shape[0] - 1), np.arange(n)] = np.where(
-        setup.first_draw < out.case["funded"].shape[0], setup.target, 0.0
-    )
-    funded = np.arange(stop)[:, None] >= setup.first_draw[None, :]
-    out.case["reserve"][:stop] = np.where(funded, setup.target[None, :], 0.0)
+    cure, draw, _, surplus, _ = _service(gap, np.where(repaying, service, 0.0), 0.0, 0.0, 0.0)
+    out.case["cure"][:, months], out.case["draw"][:, months], out.case["dist"][:, months] = cure, draw, surplus
+    n, horizon = setup.operating.shape
+    funded_in = np.minimum(setup.first_draw, horizon - 1)
+    out.case["funded"][np.arange(n), funded_in] = np.where(setup.first_draw < horizon, setup.target, 0.0)
+    standing = np.arange(stop)[None, :] >= setup.first_draw[:, None]
+    out.case["reserve"][:, :stop] = np.where(standing, setup.target[:, None], 0.0)
 
 
 @dataclass
@@ -403,7 +344,7 @@ class _State:
     idc: np.ndarray
     tax: TaxState
     cum_cf: np.ndarray
-    """Running CFADS from the first repayment month, after each month (months + 1, n)."""
+    """Running CFADS from the first repayment month, after each month (n, months + 1)."""
     cum_ds: np.ndarray
 
     @classmethod
@@ -413,22 +354,21 @@ class _State:
         path: dict[str, np.ndarray],
         setup: _Setup,
         financing: Financing,
-        taxable: np.ndarray,
-        operating: np.ndarray,
-        out: _Out,
+        cum_cf: np.ndarray,
+        cum_ds: np.ndarray,
     ) -> _State:
         """The state at the start of month ``t0``: the loans as scheduled until then, the reserve funded, no cash held,
         the tax as the closed form leaves it."""
         n = setup.target.size
-        interest = path["interest"].sum(axis=0)[:, :t0]
-        idc = np.where(operating[:, :t0], 0.0, interest).sum(axis=1)
+        operating = setup.operating[:, :t0]
+        interest = path["interest"][..., :t0].sum(axis=0)
+        idc = np.where(operating, 0.0, interest).sum(axis=1)
         known = (
-            taxable[:, :t0]
-            - np.where(operating[:, :t0], interest, 0.0)
-            - idc[:, None] * np.moveaxis(setup.idc_per_usd[:t0], 0, 1)
+            setup.taxable_before_interest[:, :t0]
+            - np.where(operating, interest, 0.0)
+            - idc[:, None] * setup.idc_per_usd[:, :t0]
         )
-        tax = TaxState.resume(known, financing.tax_rate, financing.tax_period_months, taxable.shape[1])
-        cum_cf, cum_ds = _trailing_sums(out.case["cfads"].T, out.case["service"].T, setup.first_repayment)
+        tax = TaxState.resume(known, financing.tax_rate, financing.tax_period_months, setup.operating.shape[1])
         balance = path["balance"][..., t0 - 1].copy() if t0 > 0 else np.zeros(path["balance"].shape[:2])
         return cls(
             balance,
@@ -439,22 +379,24 @@ class _State:
             np.zeros(n, dtype=int),
             idc,
             tax,
-            np.ascontiguousarray(cum_cf.T),
-            np.ascontiguousarray(cum_ds.T),
+            cum_cf.copy(),
+            cum_ds.copy(),
         )
 
 
 def _loans(state: _State, setup: _Setup, out: _Out, t: int) -> np.ndarray:
     """Month t of the loans: draw, interest (capitalised or due), the installment or what falls due at maturity.
     Returns the interest of every piece (P, n)."""
-    owed = state.balance + setup.draws[t]
-    interest = owed * setup.rate[t]
-    capitalized = np.where(setup.capitalizing[t], interest, 0.0)
+    p = setup.pieces
+    owed = state.balance + p.draws[..., t]
+    interest = owed * p.rate[..., t]
+    capitalized = np.where(p.capitalizing[..., t], interest, 0.0)
     owed = owed + capitalized
-    principal = np.where(setup.due[t], owed, np.minimum(setup.installments[t], owed))
+    principal = np.where(t == p.maturity - 1, owed, np.minimum(p.installments[..., t], owed))
     state.balance = owed - principal
-    out.piece["interest"][t], out.piece["capitalized"][t], out.piece["principal"][t] = interest, capitalized, principal
-    out.case["service"][t] = (interest - capitalized + principal).sum(axis=0)
+    out.piece["interest"][..., t], out.piece["capitalized"][..., t] = interest, capitalized
+    out.piece["principal"][..., t] = principal
+    out.case["service"][:, t] = (interest - capitalized + principal).sum(axis=0)
     return interest
 
 
@@ -462,59 +404,52 @@ def _month(state: _State, setup: _Setup, out: _Out, financing: Financing, t: int
     """Month t of the waterfall (module docstring): loans, tax and CFADS, the test, service, sweep, sale,
     distribution."""
     interest = _loans(state, setup, out, t).sum(axis=0)
-    operating = setup.operating[t]
+    operating = setup.operating[:, t]
     state.idc = state.idc + np.where(operating, 0.0, interest)
-    taxable = setup.taxable_before_interest[t] - np.where(operating, interest, 0.0) - state.idc * setup.idc_per_usd[t]
-    tax = state.tax.step(t, taxable)
-    cfads = setup.cfads_before_tax[t] - tax
-    service = out.case["service"][t]
-    out.case["tax"][t], out.case["cfads"][t] = tax, cfads
+    taxable = (
+        setup.taxable_before_interest[:, t] - np.where(operating, interest, 0.0) - state.idc * setup.idc_per_usd[:, t]
+    )
+    cfads = setup.cfads_before_tax[:, t] - state.tax.step(t, taxable)
+    service = out.case["service"][:, t]
+    out.case["cfads"][:, t] = cfads
     repaying = t >= setup.first_repayment
-    state.cum_cf[t + 1] = state.cum_cf[t] + np.where(repaying, cfads, 0.0)
-    state.cum_ds[t + 1] = state.cum_ds[t] + np.where(repaying, service, 0.0)
-    if setup.tests[t].any():
+    state.cum_cf[:, t + 1] = state.cum_cf[:, t] + np.where(repaying, cfads, 0.0)
+    state.cum_ds[:, t + 1] = state.cum_ds[:, t] + np.where(repaying, service, 0.0)
+    if setup.tests[:, t].any():
         _test(state, setup, out, financing, t)
     state.reserve = np.where(setup.first_draw == t, setup.target, state.reserve)
     standing = (state.balance.sum(axis=0) > CASH_TOLERANCE_USD) | (t < setup.last_draw)
     room = np.where(standing, np.maximum(setup.target - state.reserve, 0.0), 0.0)
     gap = np.where(operating, service - cfads, 0.0)
-    cure, draw, from_held, surplus, topup = (
-        a[:, 0]
-        for a in _service(
-            gap[:, None],
-            np.where(repaying, service, 0.0)[:, None],
-            state.held[:, None],
-            state.reserve[:, None],
-            room[:, None],
-        )
-    )
-    out.case["cure"][t], out.case["draw"][t], out.case["topup"][t] = cure, draw, topup
+    due = np.where(repaying, service, 0.0)
+    cure, draw, from_held, surplus, topup = _service(gap, due, state.held, state.reserve, room)
+    out.case["cure"][:, t], out.case["draw"][:, t], out.case["topup"][:, t] = cure, draw, topup
     state.held = state.held - from_held
     state.reserve = state.reserve - draw + topup
     share = np.where(state.in_breach, 1.0, financing.cash_sweep_share)
     if np.any(share * surplus > CASH_TOLERANCE_USD) or np.any(state.in_breach & (state.held > CASH_TOLERANCE_USD)):
         surplus = _sweep(state, setup, out, surplus, share, t)
-    if setup.proceeds[t].any():
+    if setup.proceeds[:, t].any():
         _sell(state, setup, out, t)
     still = (state.balance.sum(axis=0) > CASH_TOLERANCE_USD) | (t < setup.last_draw)
     keep = state.locked & still
-    out.case["dist"][t] = np.where(keep, 0.0, surplus + state.held)
+    out.case["dist"][:, t] = np.where(keep, 0.0, surplus + state.held)
     state.held = np.where(keep, state.held + surplus, 0.0)
-    out.case["released"][t] = np.where(still, 0.0, state.reserve)
+    out.case["released"][:, t] = np.where(still, 0.0, state.reserve)
     state.reserve = np.where(still, state.reserve, 0.0)
     state.locked = state.locked & still
-    out.case["reserve"][t], out.case["held"][t], out.locked[t] = state.reserve, state.held, state.locked
-    out.piece["balance"][t] = state.balance
+    out.case["reserve"][:, t], out.case["held"][:, t], out.locked[:, t] = state.reserve, state.held, state.locked
+    out.piece["balance"][..., t] = state.balance
 
 
 def _test(state: _State, setup: _Setup, out: _Out, financing: Financing, t: int) -> None:
     """A covenant test in month t (module docstring): the trailing DSCR, a breach, the passes in a row, the lock-up."""
     lo = np.clip(np.maximum(setup.first_repayment, t + 1 - TEST_WINDOW_MONTHS), 0, t + 1)
     rows = np.arange(lo.size)
-    due = state.cum_ds[t + 1] - state.cum_ds[lo, rows]
-    tested = setup.tests[t] & (due > CASH_TOLERANCE_USD)
-    dscr = np.divide(state.cum_cf[t + 1] - state.cum_cf[lo, rows], due, out=np.full(lo.size, np.nan), where=tested)
-    out.case["dscr"][t] = dscr
+    due = state.cum_ds[:, t + 1] - state.cum_ds[rows, lo]
+    tested = setup.tests[:, t] & (due > CASH_TOLERANCE_USD)
+    dscr = np.divide(state.cum_cf[:, t + 1] - state.cum_cf[rows, lo], due, out=np.full(lo.size, np.nan), where=tested)
+    out.case["dscr"][:, t] = dscr
     breach = tested & (dscr < financing.covenant_dscr)
     below = tested & ((dscr < financing.lockup_dscr) | breach)
     state.in_breach = np.where(tested, breach, state.in_breach)
@@ -526,12 +461,13 @@ def _sweep(state: _State, setup: _Setup, out: _Out, surplus: np.ndarray, share: 
     """Month t's cash sweep: ``share`` of the surplus (and the cash held under a breach) prepays the senior pieces
     already drawn, in proportion to what they owe. Returns what is left of the surplus (n,)."""
     offered = share * surplus + np.where(state.in_breach, state.held, 0.0)
-    owed = np.where(setup.senior[:, None] & (t >= setup.drawn_by), state.balance, 0.0)
+    senior = setup.pieces.tranche == 0
+    owed = np.where(senior[:, None] & (t >= setup.drawn_by), state.balance, 0.0)
     total = owed.sum(axis=0)
     paid = np.minimum(offered, total)
     swept = np.divide(owed, total, out=np.zeros(owed.shape), where=total > 0) * paid
     state.balance = state.balance - swept
-    out.piece["cash"][t] = swept
+    out.piece["cash"][..., t] = swept
     from_surplus = np.minimum(paid, share * surplus)
     state.held = state.held - (paid - from_surplus)
     return surplus - from_surplus
@@ -539,9 +475,9 @@ def _sweep(state: _State, setup: _Setup, out: _Out, surplus: np.ndarray, share: 
 
 def _sell(state: _State, setup: _Setup, out: _Out, t: int) -> None:
     """Month t's sale proceeds repay the pieces in order of seniority, after the month's service."""
-    left = setup.proceeds[t]
-    for p in setup.order:
+    left = setup.proceeds[:, t]
+    for p in np.argsort(setup.pieces.tranche, kind="stable"):
         paid = np.minimum(left, state.balance[p])
-        out.piece["sale"][t, p] = paid
+        out.piece["sale"][p, :, t] = paid
         state.balance[p] = state.balance[p] - paid
         left = left - paid
