@@ -416,7 +416,8 @@ def _on_calendar(profile: np.ndarray, start: np.ndarray, end: np.ndarray, months
     t = _index(months)
     k = t - start[:, None]
     inside = (k >= 0) & (t < end[:, None])
-    shares = np.take_along_axis(np.broadcast_to(profile, (start.size, months)), np.clip(k, 0, months - 1), axis=1)
+    at = np.clip(k, 0, months - 1)
+    shares = profile[0][at] if profile.shape[0] == 1 else np.take_along_axis(profile, at, axis=1)
     return np.where(inside, shares, 0.0)
 
 
@@ -500,7 +501,7 @@ def _piece(
         draws = (
             np.divide(pay, total, out=np.zeros(pay.shape), where=total > 0) * (closing.sizes_usd[k] * scale)[:, None]
         )
-        profile = np.broadcast_to(closing.profiles[k], (n, months))
+        profile = closing.profiles[k][None, :]  # one profile for every case
     owed = owed_at_start(draws, rate, capitalizing, start)
     fee = np.zeros(pay.shape)
     fee[_index(n), first_draw] = terms.fee_rate * draws.sum(axis=1)

@@ -9,6 +9,7 @@ clock and the meaning of "year" from :mod:`neoplan.timebase`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -282,18 +283,43 @@ class Cases:
         """First full month of operation of each case (n,) [month]."""
         return np.ceil(np.asarray(self.dates.go_live_month, dtype=float).reshape(-1)).astype(int)
 
-    def kpis(self, hurdle_rate: float) -> dict[str, np.ndarray]:
-        """Returns of each case (n,): the KPIs of :func:`evaluate` other than TCO and break-even price.
+    def kpis(self, hurdle_rate: float, keys: Collection[str] | None = None) -> dict[str, np.ndarray]:
+        """Returns of each case (n,): the KPIs of :func:`evaluate` other than TCO and break-even price (:data:`KPIS`);
+        only ``keys`` of them if given (the Monte Carlo asks for the figures it reports).
 
         ``npv_usd`` at ``hurdle_rate`` [per year]; IRRs annual; ``payback_months`` from month 0 (and
         ``discounted_payback_months``, of the flows discounted at ``hurdle_rate``), only when reached for good;
         ``min_dscr`` over 12-month periods from each case's first repayment month; the waterfall's events
-        (:func:`events`); margins over the
-        horizon; ``equity_moic`` = cash to equity / cash from equity; ``equity_npv_usd``, the equity cash flow at
-        ``hurdle_rate``, and ``equity_mirr`` (:func:`neoplan.finance.project.mirr_annual`: finance rate = the loan's
-        all-in rate, reinvestment at ``hurdle_rate``). Undefined values are ``nan``. Mid-month capex
-        (``timeline.capex_timing``) is counted half a month early by NPV, IRR, MIRR and discounted payback.
+        (:func:`events`); margins over the horizon; ``equity_moic`` = cash to equity / cash from equity;
+        ``equity_npv_usd``, the equity cash flow at ``hurdle_rate``, and ``equity_mirr``
+        (:func:`neoplan.finance.project.mirr_annual`: finance rate = the loan's average rate, reinvestment at
+        ``hurdle_rate``). Undefined values are ``nan``. Mid-month capex (``timeline.capex_timing``) is counted half a
+        month early by NPV, IRR, MIRR and discounted payback.
         """
+        want = set(KPIS if keys is None else keys)
+        cf = self.cash
+        project_mid, equity_mid = cf.project_mid_month, cf.equity_mid_month  # None: capex at month ends
+        out: dict[str, np.ndarray] = {}
+        if want & {"project_irr", "equity_irr"}:
+            out.update(_irrs(cf, hurdle_rate, project_mid, equity_mid, want))
+        figures: dict[str, Callable[[], np.ndarray]] = {
+            "npv_usd": lambda: finance.npv(hurdle_rate, cf.project_fcf, project_mid),
+            "equity_npv_usd": lambda: finance.npv(hurdle_rate, cf.equity_fcf, equity_mid),
+            "equity_mirr": lambda: finance.mirr_annual(cf.equity_fcf, finance.loan_rate(cf), hurdle_rate, equity_mid),
+            "payback_months": lambda: finance.payback_months(cf.project_fcf),
+            "discounted_payback_months": lambda: finance.payback_months(cf.project_fcf, hurdle_rate, project_mid),
+            "min_dscr": lambda: finance.min_dscr(cf),
+            "go_live_month": lambda: np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
+        }
+        out.update({k: f() for k, f in figures.items() if k in want})
+        if want & set(EVENTS):
+            out.update({k: v for k, v in events(cf).items() if k in want})
+        if want & {"ebitda_margin", "gross_margin", "equity_moic"}:
+            out.update({k: v for k, v in self._ratios().items() if k in want})
+        return {k: out[k] for k in KPIS if k in want}
+
+    def _ratios(self) -> dict[str, np.ndarray]:
+        """EBITDA and gross margin over the horizon, equity MOIC (n,) [fraction, ratio]."""
         cf = self.cash
         revenue_total = cf.revenue.sum(axis=1)
         earns = revenue_total > 0
@@ -302,31 +328,50 @@ class Cases:
         equity = cf.equity_fcf
         equity_in = -np.where(equity < 0, equity, 0.0).sum(axis=1)
         equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
-        n = cf.project_fcf.shape[0]
-        project_mid, equity_mid = cf.project_mid_month, cf.equity_mid_month  # None: capex at month ends
-        both_mid = None if project_mid is None or equity_mid is None else np.concatenate([project_mid, equity_mid])
-        irrs = irr.irr_annual(  # both at once
-            np.concatenate([cf.project_fcf, cf.equity_fcf]), hurdle=hurdle_rate, mid_month=both_mid
-        )
         with np.errstate(over="ignore"):  # a revenue or equity near 0 (a price of 1e-320) gives ±inf: undefined
-            ratios = {
+            return {
                 "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
                 "gross_margin": np.where(earns, 1.0 - cost_of_revenue / per_revenue, np.nan),
                 "equity_moic": np.where(equity_in > 0, equity_out / np.where(equity_in > 0, equity_in, 1.0), np.nan),
             }
-        return {
-            "npv_usd": finance.npv(hurdle_rate, cf.project_fcf, project_mid),
-            "project_irr": irrs[:n],
-            "equity_irr": irrs[n:],
-            "equity_npv_usd": finance.npv(hurdle_rate, equity, equity_mid),
-            "equity_mirr": finance.mirr_annual(equity, finance.loan_rate(cf), hurdle_rate, equity_mid),
-            "payback_months": finance.payback_months(cf.project_fcf),
-            "discounted_payback_months": finance.payback_months(cf.project_fcf, hurdle_rate, project_mid),
-            "min_dscr": finance.min_dscr(cf),
-            **events(cf),
-            **ratios,
-            "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
-        }
+
+
+def _irrs(
+    cf: finance.CashFlows,
+    hurdle_rate: float,
+    project_mid: np.ndarray | None,
+    equity_mid: np.ndarray | None,
+    want: set[str],
+) -> dict[str, np.ndarray]:
+    """Project and equity IRR (n,) [per year], both in one call when both are wanted."""
+    flows = {"project_irr": (cf.project_fcf, project_mid), "equity_irr": (cf.equity_fcf, equity_mid)}
+    keys = [k for k in flows if k in want]
+    rows = np.concatenate([flows[k][0] for k in keys])
+    mids = [flows[k][1] for k in keys]
+    mid = None if any(m is None for m in mids) else np.concatenate(mids)  # type: ignore[arg-type]
+    values = irr.irr_annual(rows, hurdle=hurdle_rate, mid_month=mid)
+    n = cf.project_fcf.shape[0]
+    return {k: values[i * n : (i + 1) * n] for i, k in enumerate(keys)}
+
+
+EVENTS = ("covenant_breaches", "lockup_months", "payment_default_months", "sponsor_cure_usd")
+"""The cash waterfall's events among the KPIs (:func:`events`)."""
+KPIS = (
+    "npv_usd",
+    "project_irr",
+    "equity_irr",
+    "equity_npv_usd",
+    "equity_mirr",
+    "payback_months",
+    "discounted_payback_months",
+    "min_dscr",
+    *EVENTS,
+    "ebitda_margin",
+    "gross_margin",
+    "equity_moic",
+    "go_live_month",
+)
+"""Every figure :meth:`Cases.kpis` returns, in order."""
 
 
 def events(cf: finance.CashFlows) -> dict[str, np.ndarray]:

@@ -410,11 +410,14 @@ def fee_amortization(pieces: Pieces) -> np.ndarray:
     return out
 
 
-def financing_costs(debt: DebtSchedule, first_operating_month: int | np.ndarray, first: Assets) -> FinancingCosts:
+def financing_costs(
+    debt: DebtSchedule, first_operating_month: int | np.ndarray, first: Assets, fees: np.ndarray | None = None
+) -> FinancingCosts:
     """Split the debt's interest and fees into expense, capitalised IDC and fee amortisation [USD].
 
     See :class:`FinancingCosts`; ``first_operating_month`` may be per case (n,); ``first`` holds the first
-    cluster's schedules per USD (:class:`~neoplan.finance.assets.Assets`), which the IDC follows.
+    cluster's schedules per USD (:class:`~neoplan.finance.assets.Assets`), which the IDC follows; ``fees`` the fee
+    amortisation if known (:func:`fee_amortization`).
     """
     n, months = debt.interest.shape
     building = np.arange(months) < _each(first_operating_month, n, int)[:, None]
@@ -424,7 +427,7 @@ def financing_costs(debt: DebtSchedule, first_operating_month: int | np.ndarray,
         idc,
         cost * first.first_book,
         np.where(building, 0.0, debt.interest),
-        fee_amortization(debt.pieces),
+        fee_amortization(debt.pieces) if fees is None else fees,
         cost * first.first_book_off,
         cost * first.first_tax,
         cost * first.first_tax_off,
@@ -673,11 +676,12 @@ def phased_cash_flows(
             basis=basis,
             closing=closing,
         )
+        fees = fee_amortization(pieces)
         flows = waterfall.run(
             pieces,
             financing,
             cfads_before_tax=collected_ebitda,
-            taxable_before_interest=operating_taxable - fee_amortization(pieces),
+            taxable_before_interest=operating_taxable - fees,
             idc_deduction_per_usd=assets.first_tax,
             first_operating=first_operating,
             proceeds=assets.proceeds,
@@ -685,7 +689,7 @@ def phased_cash_flows(
         debt = schedule_of(pieces, flows)
         cfads = collected_ebitda - flows.operating_tax
         sized_on = basis
-    costs = financing_costs(debt, first_operating, assets)
+    costs = financing_costs(debt, first_operating, assets, fees)
     on_sale = assets.tax_gain - costs.idc_tax_at_sale
     deductions = assets.tax_depreciation + costs.idc_tax_depreciation + costs.interest_expense + costs.fee_amortization
     taxable = ebitda - deductions + on_sale

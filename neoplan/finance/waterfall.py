@@ -112,20 +112,25 @@ def _test_months(first_repayment: np.ndarray, months: int) -> np.ndarray:
 
 
 def covenant_tests(
-    cfads: np.ndarray, service: np.ndarray, first_repayment: np.ndarray
+    cfads: np.ndarray, service: np.ndarray, first_repayment: np.ndarray, tests: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(DSCR of each month's covenant test (n, months), nan in months without one [ratio] (module docstring); the
-    running sums of CFADS and debt service from the first repayment month after each month (n, months + 1) [USD])."""
+    running sums of CFADS and debt service from the first repayment month after each month (n, months + 1) [USD]).
+    ``tests``: :func:`_test_months`, if known.
+
+    The sums count nothing before the first repayment month, so a window's sum is the running sum now less the one
+    12 months ago (from the first repayment month while fewer have passed)."""
     n, months = cfads.shape
     repaying = np.arange(months)[None, :] >= first_repayment[:, None]
     cum_cf, cum_ds = np.zeros((n, months + 1)), np.zeros((n, months + 1))
     np.cumsum(np.where(repaying, cfads, 0.0), axis=1, out=cum_cf[:, 1:])
     np.cumsum(np.where(repaying, service, 0.0), axis=1, out=cum_ds[:, 1:])
-    t = np.arange(months)
-    lo = np.clip(np.maximum(first_repayment[:, None], t + 1 - TEST_WINDOW_MONTHS), 0, t + 1)
-    due = cum_ds[:, 1:] - np.take_along_axis(cum_ds, lo, axis=1)
-    flow = cum_cf[:, 1:] - np.take_along_axis(cum_cf, lo, axis=1)
-    testing = _test_months(first_repayment, months) & (due > CASH_TOLERANCE_USD)
+    lag = TEST_WINDOW_MONTHS
+    due, flow = cum_ds[:, 1:].copy(), cum_cf[:, 1:].copy()
+    if months > lag:
+        due[:, lag:] -= cum_ds[:, 1 : months + 1 - lag]
+        flow[:, lag:] -= cum_cf[:, 1 : months + 1 - lag]
+    testing = (_test_months(first_repayment, months) if tests is None else tests) & (due > CASH_TOLERANCE_USD)
     return np.divide(flow, due, out=np.full((n, months), np.nan), where=testing), cum_cf, cum_ds
 
 
@@ -198,37 +203,97 @@ def run(
         np.where(drawn.any(axis=1), drawn.argmax(axis=1), months),
         drawing.max(axis=-1),
     )
-    dscr, cum_cf, cum_ds = covenant_tests(cfads, service, first_repayment)
     owing = (path["balance"].sum(axis=0) > CASH_TOLERANCE_USD) | (t[None, :] < setup.last_draw[:, None])
     span = np.flatnonzero((operating & (owing | np.roll(owing, 1, axis=1))).any(axis=0))
     start, end = (int(span[0]), int(span[-1]) + 1) if span.size else (months, months)
-    below = ~np.isnan(dscr) & ((dscr < financing.lockup_dscr) | (dscr < financing.covenant_dscr))
-    events = (
-        below.any(axis=0)
-        | proceeds.any(axis=0)
-        | ((setup.target > 0)[:, None] & owing).any(axis=0)
-        | ((financing.cash_sweep_share > 0) & operating & (cfads - service > CASH_TOLERANCE_USD)).any(axis=0)
+    dscr, cum_cf, cum_ds = covenant_tests(cfads[:, :end], service[:, :end], first_repayment, setup.tests[:, :end])
+    dscr = np.concatenate([dscr, np.full((dscr.shape[0], months - end), np.nan)], axis=1)  # no debt after the span
+    window = slice(start, end)
+    lowest = max(financing.lockup_dscr, financing.covenant_dscr)  # a test below either locks up (nan: no test)
+    events = (  # the cells where an account can come to hold cash
+        (dscr[:, window] < lowest)
+        | (proceeds[:, window] > 0)
+        | ((setup.target > 0)[:, None] & owing[:, window])
+        | (
+            (financing.cash_sweep_share > 0)
+            & operating[:, window]
+            & (cfads[:, window] - service[:, window] > CASH_TOLERANCE_USD)
+        )
     )
-    first_event = start + int(np.argmax(events[start:end])) if events[start:end].any() else end
     out = _Out.of(path, cfads, service, dscr)
-    _quiet(out, setup, start, first_event)
-    if first_event < end:
-        state = _State.at(first_event, path, setup, financing, cum_cf, cum_ds)
+    _quiet(out, setup, start, end)
+    rows = np.flatnonzero(events.any(axis=1))  # the cases the loop runs for: the others stay quiet
+    if rows.size:
+        first_event = start + int(events[rows].any(axis=0).argmax())
+        sub = _subset(rows, path, setup, cfads, service, dscr)
+        state = _State.at(first_event, sub.path, sub.setup, financing, cum_cf[rows], cum_ds[rows])
+        flags = _Flags.of(sub.setup)
         for month in range(first_event, end):
-            _month(state, setup, out, financing, month)
-        tax, cfads = _tax_and_cfads(  # the loop's own tax, in closed form on its interest (to rounding)
+            _month(state, sub.setup, flags, sub.out, financing, month)
+        sub.put_back(out, rows, first_event, end)
+        tax[rows], cfads[rows] = _tax_and_cfads(  # the loop's own tax, in closed form on its interest (to rounding)
             financing,
-            out.piece["interest"].sum(axis=0),
-            operating,
-            cfads_before_tax,
-            taxable_before_interest,
-            idc_deduction_per_usd,
+            sub.out.piece["interest"].sum(axis=0),
+            operating[rows],
+            cfads_before_tax[rows],
+            taxable_before_interest[rows],
+            idc_deduction_per_usd[rows],
         )
     if end == months:  # the horizon: the reserve and the cash held go to equity
         out.case["released"][:, -1] += out.case["reserve"][:, -1]
         out.case["dist"][:, -1] += out.case["held"][:, -1]
         out.case["reserve"][:, -1] = out.case["held"][:, -1] = 0.0
     return out.flows(financing, tax, cfads)
+
+
+@dataclass(frozen=True)
+class _Sub:
+    """The cases the loop runs for: their loans' scheduled path, their setup and their records."""
+
+    path: dict[str, np.ndarray]
+    setup: _Setup
+    out: _Out
+
+    def put_back(self, out: _Out, rows: np.ndarray, t0: int, end: int) -> None:
+        """Write the loop's months ``t0`` … ``end`` − 1 of these cases into the records of all cases."""
+        for key, value in self.out.piece.items():
+            out.piece[key][:, rows, t0:end] = value[..., t0:end]
+        for key, value in self.out.case.items():
+            out.case[key][rows, t0:end] = value[:, t0:end]
+        out.locked[rows, t0:end] = self.out.locked[:, t0:end]
+
+
+def _subset(
+    rows: np.ndarray,
+    path: dict[str, np.ndarray],
+    setup: _Setup,
+    cfads: np.ndarray,
+    service: np.ndarray,
+    dscr: np.ndarray,
+) -> _Sub:
+    """The cases ``rows`` only (:class:`_Sub`)."""
+    p = setup.pieces
+    pieces = Pieces(
+        p.names,
+        p.tranche,
+        *(a[:, rows] for a in (p.draws, p.rate, p.capitalizing, p.installments, p.start, p.maturity, p.fee)),
+        p.profiles[:, rows] if p.profiles.shape[1] > 1 else p.profiles,
+        p.rates_at_close[:, rows],
+        p.reserve_usd[rows],
+    )
+    case = (setup.cfads_before_tax, setup.taxable_before_interest, setup.idc_per_usd, setup.proceeds)
+    sub = _Setup(
+        pieces,
+        *(a[rows] for a in case),
+        setup.operating[rows],
+        setup.tests[rows],
+        setup.first_repayment[rows],
+        setup.last_draw[rows],
+        setup.first_draw[rows],
+        setup.drawn_by[:, rows],
+    )
+    sub_path = {k: v[:, rows] for k, v in path.items()}
+    return _Sub(sub_path, sub, _Out.of(sub_path, cfads[rows], service[rows], dscr[rows]))
 
 
 def _tax_and_cfads(
@@ -384,54 +449,109 @@ class _State:
         )
 
 
-def _loans(state: _State, setup: _Setup, out: _Out, t: int) -> np.ndarray:
+@dataclass(frozen=True)
+class _Flags:
+    """Which months hold anything of a kind, in some case (Python lists of bools, one per month): the loop skips what
+    no case has that month."""
+
+    draw: list[bool]
+    capitalizing: list[bool]
+    due: list[bool]
+    operating: list[bool]
+    """Every case operating."""
+    repaying: list[bool]
+    """Every case repaying."""
+    test: list[bool]
+    funded: list[bool]
+    sale: list[bool]
+
+    @classmethod
+    def of(cls, setup: _Setup) -> _Flags:
+        """The flags of ``setup``'s months."""
+        p = setup.pieces
+        months = p.draws.shape[-1]
+        t = np.arange(months)
+        return cls(
+            (p.draws > 0).any(axis=(0, 1)).tolist(),
+            p.capitalizing.any(axis=(0, 1)).tolist(),
+            (t[None, None, :] == p.maturity[..., None] - 1).any(axis=(0, 1)).tolist(),
+            setup.operating.all(axis=0).tolist(),
+            (t[None, :] >= setup.first_repayment[:, None]).all(axis=0).tolist(),
+            setup.tests.any(axis=0).tolist(),
+            (t[None, :] == setup.first_draw[:, None]).any(axis=0).tolist(),
+            (setup.proceeds > 0).any(axis=0).tolist(),
+        )
+
+
+def _loans(state: _State, setup: _Setup, flags: _Flags, out: _Out, t: int) -> tuple[np.ndarray, np.ndarray]:
     """Month t of the loans: draw, interest (capitalised or due), the installment or what falls due at maturity.
-    Returns the interest of every piece (P, n)."""
+    Returns (interest, debt service due) of every case (n,)."""
     p = setup.pieces
-    owed = state.balance + p.draws[..., t]
+    owed = state.balance + p.draws[..., t] if flags.draw[t] else state.balance
     interest = owed * p.rate[..., t]
-    capitalized = np.where(p.capitalizing[..., t], interest, 0.0)
-    owed = owed + capitalized
-    principal = np.where(t == p.maturity - 1, owed, np.minimum(p.installments[..., t], owed))
+    paid = interest
+    if flags.capitalizing[t]:
+        capitalized = np.where(p.capitalizing[..., t], interest, 0.0)
+        owed, paid = owed + capitalized, interest - capitalized
+        out.piece["capitalized"][..., t] = capitalized
+    principal = np.minimum(p.installments[..., t], owed)
+    if flags.due[t]:
+        principal = np.where(t == p.maturity - 1, owed, principal)
     state.balance = owed - principal
-    out.piece["interest"][..., t], out.piece["capitalized"][..., t] = interest, capitalized
-    out.piece["principal"][..., t] = principal
-    out.case["service"][:, t] = (interest - capitalized + principal).sum(axis=0)
-    return interest
+    out.piece["interest"][..., t], out.piece["principal"][..., t] = interest, principal
+    if interest.shape[0] == 1:
+        total, service = interest[0], paid[0] + principal[0]
+    else:
+        total, service = interest.sum(axis=0), (paid + principal).sum(axis=0)
+    out.case["service"][:, t] = service
+    return total, service
 
 
-def _month(state: _State, setup: _Setup, out: _Out, financing: Financing, t: int) -> None:
+def _month(state: _State, setup: _Setup, flags: _Flags, out: _Out, financing: Financing, t: int) -> None:
     """Month t of the waterfall (module docstring): loans, tax and CFADS, the test, service, sweep, sale,
     distribution."""
-    interest = _loans(state, setup, out, t).sum(axis=0)
+    interest, service = _loans(state, setup, flags, out, t)
     operating = setup.operating[:, t]
-    state.idc = state.idc + np.where(operating, 0.0, interest)
-    taxable = (
-        setup.taxable_before_interest[:, t] - np.where(operating, interest, 0.0) - state.idc * setup.idc_per_usd[:, t]
-    )
+    if flags.operating[t]:
+        taxable = setup.taxable_before_interest[:, t] - interest - state.idc * setup.idc_per_usd[:, t]
+    else:
+        state.idc = state.idc + np.where(operating, 0.0, interest)
+        taxable = (
+            setup.taxable_before_interest[:, t]
+            - np.where(operating, interest, 0.0)
+            - state.idc * setup.idc_per_usd[:, t]
+        )
     cfads = setup.cfads_before_tax[:, t] - state.tax.step(t, taxable)
-    service = out.case["service"][:, t]
     out.case["cfads"][:, t] = cfads
-    repaying = t >= setup.first_repayment
-    state.cum_cf[:, t + 1] = state.cum_cf[:, t] + np.where(repaying, cfads, 0.0)
-    state.cum_ds[:, t + 1] = state.cum_ds[:, t] + np.where(repaying, service, 0.0)
-    if setup.tests[:, t].any():
+    gap = service - cfads if flags.operating[t] else np.where(operating, service - cfads, 0.0)
+    if flags.repaying[t]:
+        due = service
+        state.cum_cf[:, t + 1] = state.cum_cf[:, t] + cfads
+        state.cum_ds[:, t + 1] = state.cum_ds[:, t] + service
+    else:
+        repaying = t >= setup.first_repayment
+        due = np.where(repaying, service, 0.0)
+        state.cum_cf[:, t + 1] = state.cum_cf[:, t] + np.where(repaying, cfads, 0.0)
+        state.cum_ds[:, t + 1] = state.cum_ds[:, t] + due
+    if flags.test[t]:
         _test(state, setup, out, financing, t)
-    state.reserve = np.where(setup.first_draw == t, setup.target, state.reserve)
+    if flags.funded[t]:
+        state.reserve = np.where(setup.first_draw == t, setup.target, state.reserve)
     standing = (state.balance.sum(axis=0) > CASH_TOLERANCE_USD) | (t < setup.last_draw)
-    room = np.where(standing, np.maximum(setup.target - state.reserve, 0.0), 0.0)
-    gap = np.where(operating, service - cfads, 0.0)
-    due = np.where(repaying, service, 0.0)
+    room = np.where(standing, setup.target - state.reserve, 0.0)  # the reserve is never above its target
     cure, draw, from_held, surplus, topup = _service(gap, due, state.held, state.reserve, room)
     out.case["cure"][:, t], out.case["draw"][:, t], out.case["topup"][:, t] = cure, draw, topup
     state.held = state.held - from_held
     state.reserve = state.reserve - draw + topup
-    share = np.where(state.in_breach, 1.0, financing.cash_sweep_share)
-    if np.any(share * surplus > CASH_TOLERANCE_USD) or np.any(state.in_breach & (state.held > CASH_TOLERANCE_USD)):
-        surplus = _sweep(state, setup, out, surplus, share, t)
-    if setup.proceeds[:, t].any():
+    prepaid = False
+    if financing.cash_sweep_share > 0 or state.in_breach.any():
+        share = np.where(state.in_breach, 1.0, financing.cash_sweep_share)
+        if np.any(share * surplus > CASH_TOLERANCE_USD) or np.any(state.in_breach & (state.held > CASH_TOLERANCE_USD)):
+            surplus, prepaid = _sweep(state, setup, out, surplus, share, t), True
+    if flags.sale[t]:
         _sell(state, setup, out, t)
-    still = (state.balance.sum(axis=0) > CASH_TOLERANCE_USD) | (t < setup.last_draw)
+        prepaid = True
+    still = (state.balance.sum(axis=0) > CASH_TOLERANCE_USD) | (t < setup.last_draw) if prepaid else standing
     keep = state.locked & still
     out.case["dist"][:, t] = np.where(keep, 0.0, surplus + state.held)
     state.held = np.where(keep, state.held + surplus, 0.0)
@@ -444,11 +564,11 @@ def _month(state: _State, setup: _Setup, out: _Out, financing: Financing, t: int
 
 def _test(state: _State, setup: _Setup, out: _Out, financing: Financing, t: int) -> None:
     """A covenant test in month t (module docstring): the trailing DSCR, a breach, the passes in a row, the lock-up."""
-    lo = np.clip(np.maximum(setup.first_repayment, t + 1 - TEST_WINDOW_MONTHS), 0, t + 1)
-    rows = np.arange(lo.size)
-    due = state.cum_ds[:, t + 1] - state.cum_ds[rows, lo]
+    lo = max(t + 1 - TEST_WINDOW_MONTHS, 0)  # the sums are 0 until the first repayment month (covenant_tests)
+    due = state.cum_ds[:, t + 1] - state.cum_ds[:, lo]
     tested = setup.tests[:, t] & (due > CASH_TOLERANCE_USD)
-    dscr = np.divide(state.cum_cf[:, t + 1] - state.cum_cf[rows, lo], due, out=np.full(lo.size, np.nan), where=tested)
+    flow = state.cum_cf[:, t + 1] - state.cum_cf[:, lo]
+    dscr = np.divide(flow, due, out=np.full(due.size, np.nan), where=tested)
     out.case["dscr"][:, t] = dscr
     breach = tested & (dscr < financing.covenant_dscr)
     below = tested & ((dscr < financing.lockup_dscr) | breach)

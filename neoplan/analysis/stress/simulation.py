@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import ScenarioError
-from ...finance.engine import Drivers
+from ...finance.engine import EVENTS, Drivers
 from ...inputs.scenario import Scenario
 from ...model import Result
 from .drivers import (
@@ -36,6 +36,9 @@ from .drivers import (
 )
 
 # --- Monte Carlo -----------------------------------------------------------------------------------
+
+MC_KEYS = (*METRICS, *EVENTS)
+"""The figures each draw keeps: the summary's metrics and the cash waterfall's events (the rest is not computed)."""
 
 
 def _triangular(u: np.ndarray, low: float, mode: float, high: float) -> np.ndarray:
@@ -348,7 +351,7 @@ def monte_carlo(
         values = {k: v[start : start + MC_CHUNK] for k, v in samples.items()}
         return result.drivers(min(MC_CHUNK, draws - start)).with_values(**values)
 
-    metrics = _run_chunked(result, int(draws), chunk, workers, progress)
+    metrics = _run_chunked(result, int(draws), chunk, workers, progress, MC_KEYS)
     deterministic = {m: float(v[0]) for m, v in _run(result, result.drivers(1)).items()}
     return MonteCarlo(
         int(draws), int(seed), float(correlation), float(covenant_dscr), ranges, samples, metrics, deterministic
