@@ -67,6 +67,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -265,10 +266,16 @@ class DebtSchedule:
     """Prepaid: the cash sweep and sale proceeds [USD]."""
     reserve_funded: np.ndarray
     reserve_released: np.ndarray
-    rate_per_month: np.ndarray
-    """Average interest rate of each case's debt: interest ÷ balance owed over its life (n,) [fraction per month]."""
     pieces: Pieces
     flows: Flows
+
+    @cached_property
+    def rate_per_month(self) -> np.ndarray:
+        """Average interest rate of each case's debt: interest ÷ balance owed over its life (n,) [fraction per
+        month]; a fixed rate is its rate."""
+        n = self.draws.shape[0]
+        owed = np.maximum(self.balance, 0.0)[:, :-1].sum(axis=1) + self.draws.sum(axis=1)
+        return np.divide(self.interest.sum(axis=1), owed, out=np.zeros(n), where=owed > 1e-9)
 
     @property
     def debt_service(self) -> np.ndarray:
@@ -321,7 +328,7 @@ def _one_or_each(months: np.ndarray) -> int | np.ndarray:
 
 def schedule_of(pieces: Pieces, flows: Flows) -> DebtSchedule:
     """The debt of every tranche together (:class:`DebtSchedule`)."""
-    _n_pieces, n, months = pieces.draws.shape
+    _n_pieces, _n, months = pieces.draws.shape
     drawn = pieces.draws.sum(axis=-1) > 0
     start = np.where(drawn, pieces.start, months).min(axis=0)
     maturity = np.minimum(np.where(drawn, pieces.maturity, 0).max(axis=0), months)
@@ -329,8 +336,6 @@ def schedule_of(pieces: Pieces, flows: Flows) -> DebtSchedule:
     first_draw = (total > 0).argmax(axis=1)
     interest = flows.interest.sum(axis=0)
     capitalized = flows.capitalized.sum(axis=0)
-    owed = np.maximum(flows.balance.sum(axis=0), 0.0)[:, :-1].sum(axis=1) + total.sum(axis=1)
-    rate = np.divide(interest.sum(axis=1), owed, out=np.zeros(n), where=owed > 1e-9)
     return DebtSchedule(
         draws=total,
         interest=interest,
@@ -346,7 +351,6 @@ def schedule_of(pieces: Pieces, flows: Flows) -> DebtSchedule:
         sweep=(flows.cash_sweep + flows.sale_sweep).sum(axis=0),
         reserve_funded=flows.reserve_funded,
         reserve_released=flows.reserve_released,
-        rate_per_month=rate,
         pieces=pieces,
         flows=flows,
     )
