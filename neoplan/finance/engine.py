@@ -348,7 +348,8 @@ def _irrs(
     keys = [k for k in flows if k in want]
     rows = np.concatenate([flows[k][0] for k in keys])
     mids = [flows[k][1] for k in keys]
-    mid = None if any(m is None for m in mids) else np.concatenate(mids)  # type: ignore[arg-type]
+    given = [m for m in mids if m is not None]
+    mid = np.concatenate(given) if len(given) == len(mids) else None  # capex mid-month: every row's part
     values = irr.irr_annual(rows, hurdle=hurdle_rate, mid_month=mid)
     n = cf.project_fcf.shape[0]
     return {k: values[i * n : (i + 1) * n] for i, k in enumerate(keys)}

@@ -1,4 +1,5 @@
-"""Monthly project finance: debt, tax, cash flows and returns (assets and their sale: :mod:`neoplan.finance.assets`).
+"""Monthly project finance: the accounts and cash flows, NPV and payback (the debt: :mod:`neoplan.finance.debt`;
+the cash waterfall: :mod:`neoplan.finance.waterfall`; assets and their sale: :mod:`neoplan.finance.assets`).
 
 Conventions (stated once; the README and the Financing page repeat them):
 
@@ -28,24 +29,20 @@ Conventions (stated once; the README and the Financing page repeat them):
   here. numpy_financial remains their oracle in the tests.
 * Revenue is earned in its month and collected ``receivable_days`` later (:func:`collections`); the receivables
   still open at the horizon are collected in its last month. Tax follows revenue as earned.
-* Debt: the all-in rate = ``interest_rate`` + ``credit_spread``, a nominal annual rate compounding monthly
-  (``rate / 12`` a month, as loans quote it), unlike the discount rate. Debt is drawn pro rata with capex
-  payments; interest accrues on the balance after the month's draw. Before the first full operating month interest
-  is capitalised (or paid, if ``capitalize_idc`` is false); repayment starts ``grace_months`` after that month and
-  the loan matures ``term_months`` after its first draw.
-* **The loan is fixed at financial close** on the base case (:class:`Closing`): a sculpted loan's size and its
-  principal profile (the balance after each repayment month as a share of the balance when repayment starts,
-  :func:`sculpted_profile`), a loan sized on contracted revenue its size. Every other case (stress cases, grid
-  cells, solver steps) draws its own debt share of its own capex and repays it on that profile at its own rate;
-  a case whose repayment starts later (a delivery delay) follows the profile from its own start, and what is left
-  at maturity falls due then. A sculpted loan sized without a closing is sized on its own CFADS (:func:`cash_flows`
-  iterates sizing and tax until the loan's size and its service both settle).
-* **Sweep:** the proceeds of each sale repay the loan outstanding after that month's scheduled service first; the
-  rest of the schedule shrinks pro rata. Debt still outstanding at the horizon is repaid then (``payoff``), by
-  equity where the proceeds fall short: the model assumes no refinancing.
-* **Debt service reserve** (``dsra_months``): the largest scheduled service over any ``dsra_months`` consecutive
-  months, funded by equity at the first draw and released in the month the loan is repaid; it earns nothing and
-  pays no service.
+* **Debt** (:mod:`neoplan.finance.debt`): tranches (``financing.tranches``, or one senior loan of the one-loan
+  fields at ``interest_rate`` + ``credit_spread``), nominal rates compounding monthly (``rate / 12`` a month),
+  unlike the discount rate; drawn pro rata with the capex of what they finance (a phase, a refresh), interest
+  on the balance after the month's draw, capitalised before the first full operating month (or paid, if
+  ``capitalize_idc`` is false), repayment ``grace_months`` after that month on installments fixed at close,
+  maturity a term after the draw. Sized at close by ``financing.sizing`` (``dscr``: sculpted on the contracted cash
+  flow the forecast carries; :func:`phased_cash_flows` iterates sizing, waterfall and tax until the loan is sized on
+  its own CFADS). **The debt is fixed at financial close** on the base case (:class:`Closing`): every other case
+  (stress cases, grid cells, solver steps) meets its sizes, installments, fixed rates and reserve.
+* **The cash waterfall** (:mod:`neoplan.finance.waterfall`): CFADS pays debt service by seniority, then refills the
+  debt service reserve, then the cash sweep; the rest is held under a lock-up or distributed; a shortfall is paid
+  from the cash held, then the reserve, then by the sponsor (a payment default). Quarterly covenant tests lock up and,
+  below the covenant, sweep everything. Sale proceeds repay the tranches first; prepayments shorten the loan. Debt
+  still outstanding at the horizon is repaid then (``payoff``), by equity: the model assumes no refinancing.
 * Tax (:func:`tax_with_loss_carry_forward`): each tax year owes tax on its net taxable income (losses netted within
   the year, carried forward across years, none back), paid as it accrues: by each month's end the year has paid the
   tax on its income to date, so a loss later in the year gives back tax paid earlier in it. Tax years are the
@@ -55,19 +52,18 @@ Conventions (stated once; the README and the Financing page repeat them):
   and 12 of the tax year, the annualised-income method), paid monthly instead of quarterly and trued up within the
   year instead of after it. Depreciation for tax and book
   (:mod:`neoplan.finance.assets`); interest during construction is capitalised into the asset and depreciated with it
-  (by book and by tax); the upfront fee (paid at the first draw) is amortised over the loan term
-  (:class:`FinancingCosts`). The P&L books the tax paid (no deferred tax).
+  (by book and by tax); each draw's upfront fee is amortised over its term (:class:`FinancingCosts`). The P&L books
+  the tax paid (no deferred tax). Tax losses still carried forward at the horizon are not valued (no later income
+  offsets them inside it): :func:`losses_carried` reports them.
 * CFADS (cash flow available for debt service) = revenue collected − opex − tax on operations, where the tax on
   operations leaves out the sales (their gain and its tax; the proceeds sweep the loan instead). DSCR is measured
-  on 12-month periods from the first full operating month; LLCR at the start of each period, at the loan rate
-  (:func:`llcr_table`).
+  on 12-month periods from the first repayment month; LLCR at the start of each period (:mod:`neoplan.finance.cover`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -92,6 +88,7 @@ from .cover import (
 from .debt import BASE_RATE, Closing, Group, Pieces, annuity_payment, build_pieces
 from .debt import closing_of as debt_closing
 from .irr import half_month_grid
+from .schedule import DebtSchedule, debt_schedule, schedule_of, sizing_basis
 from .tax import losses_carried, tax_period_ends, tax_with_loss_carry_forward
 from .waterfall import CASH_TOLERANCE_USD, Flows
 
@@ -99,10 +96,12 @@ __all__ = [
     "CASH_TOLERANCE_USD",
     "Assets",
     "Closing",
+    "DebtSchedule",
     "Group",
     "annuity_payment",
     "asset_flows",
     "covenant_headroom",
+    "debt_schedule",
     "depreciation",
     "dscr_by_period",
     "dscr_table",
@@ -239,121 +238,6 @@ def collections(revenue: np.ndarray, receivable_days: float) -> np.ndarray:
             out[..., shift:] += weight * rev[..., : months - shift]
     out[..., -1] += rev.sum(axis=-1) - out.sum(axis=-1)
     return out
-
-
-@dataclass(frozen=True)
-class DebtSchedule:
-    """Monthly debt flows of every tranche together (n, months) [USD]; ``balance`` is at the end of each month.
-
-    The months ``repay_start``, ``maturity`` and ``first_draw`` are the earliest repayment month, the latest
-    maturity (cut at the horizon) and the first draw, as one int when every case has the same month (one scenario
-    always has), else per case (n,). ``pieces`` holds the loans one by one (:class:`~neoplan.finance.debt.Pieces`)
-    and ``flows`` what the waterfall made of them (:class:`~neoplan.finance.waterfall.Flows`).
-    """
-
-    draws: np.ndarray
-    interest: np.ndarray
-    interest_capitalized: np.ndarray
-    interest_paid: np.ndarray
-    principal: np.ndarray
-    payoff: np.ndarray
-    balance: np.ndarray
-    fee: np.ndarray
-    repay_start: int | np.ndarray
-    maturity: int | np.ndarray
-    first_draw: int | np.ndarray
-    sweep: np.ndarray
-    """Prepaid: the cash sweep and sale proceeds [USD]."""
-    reserve_funded: np.ndarray
-    reserve_released: np.ndarray
-    pieces: Pieces
-    flows: Flows
-
-    @cached_property
-    def rate_per_month(self) -> np.ndarray:
-        """Average interest rate of each case's debt: interest ÷ balance owed over its life (n,) [fraction per
-        month]; a fixed rate is its rate."""
-        n = self.draws.shape[0]
-        owed = np.maximum(self.balance, 0.0)[:, :-1].sum(axis=1) + self.draws.sum(axis=1)
-        return np.divide(self.interest.sum(axis=1), owed, out=np.zeros(n), where=owed > 1e-9)
-
-    @property
-    def debt_service(self) -> np.ndarray:
-        """Debt service due per month: interest paid + principal (installments and what falls due at maturity);
-        sweeps and the horizon's payoff excluded [USD]."""
-        return self.interest_paid + self.principal
-
-    @property
-    def drawn_usd(self) -> np.ndarray:
-        """Debt drawn by each case (n,) [USD]; for a sized loan, its size after sizing."""
-        return self.draws.sum(axis=1)
-
-    @property
-    def swept(self) -> np.ndarray:
-        """:attr:`sweep` (n, months) [USD]."""
-        return self.sweep
-
-    @property
-    def cash_sweep(self) -> np.ndarray:
-        """Prepaid from the waterfall's surplus (n, months) [USD]."""
-        return self.flows.cash_sweep.sum(axis=0)
-
-    @property
-    def reserve_flow(self) -> np.ndarray:
-        """Reserve released − funded: the reserve's cash to equity per month (n, months) [USD]."""
-        return self.reserve_released - self.reserve_funded
-
-    @property
-    def financed_usd(self) -> np.ndarray:
-        """Capex the pieces draw on, per case (n,) [USD]."""
-        return self.draws.sum(axis=1)
-
-    def tranche(self, name: str) -> dict[str, np.ndarray]:
-        """Draws, interest, principal, prepayment and balance of one tranche (n, months) [USD]."""
-        mine = np.array([p == name for p in self.pieces.names])
-        f = self.flows
-        return {
-            "draws": self.pieces.draws[mine].sum(axis=0),
-            "interest": f.interest[mine].sum(axis=0),
-            "principal": f.principal[mine].sum(axis=0),
-            "prepaid": (f.cash_sweep + f.sale_sweep + f.payoff)[mine].sum(axis=0),
-            "balance": f.balance[mine].sum(axis=0),
-        }
-
-
-def _one_or_each(months: np.ndarray) -> int | np.ndarray:
-    """Per-case months (n,) as one int when every case agrees, as :class:`DebtSchedule` reports them."""
-    return int(months[0]) if months.size and (months == months[0]).all() else months
-
-
-def schedule_of(pieces: Pieces, flows: Flows) -> DebtSchedule:
-    """The debt of every tranche together (:class:`DebtSchedule`)."""
-    _n_pieces, _n, months = pieces.draws.shape
-    drawn = pieces.draws.sum(axis=-1) > 0
-    start = np.where(drawn, pieces.start, months).min(axis=0)
-    maturity = np.minimum(np.where(drawn, pieces.maturity, 0).max(axis=0), months)
-    total = pieces.draws.sum(axis=0)
-    first_draw = (total > 0).argmax(axis=1)
-    interest = flows.interest.sum(axis=0)
-    capitalized = flows.capitalized.sum(axis=0)
-    return DebtSchedule(
-        draws=total,
-        interest=interest,
-        interest_capitalized=capitalized,
-        interest_paid=interest - capitalized,
-        principal=flows.principal.sum(axis=0),
-        payoff=flows.payoff.sum(axis=0),
-        balance=flows.balance.sum(axis=0),
-        fee=pieces.fee.sum(axis=0),
-        repay_start=_one_or_each(start),
-        maturity=_one_or_each(maturity),
-        first_draw=_one_or_each(first_draw),
-        sweep=(flows.cash_sweep + flows.sale_sweep).sum(axis=0),
-        reserve_funded=flows.reserve_funded,
-        reserve_released=flows.reserve_released,
-        pieces=pieces,
-        flows=flows,
-    )
 
 
 def project_flows(
@@ -615,20 +499,6 @@ def refresh_groups(payments: np.ndarray, go_live: np.ndarray, life_months: np.nd
     return out
 
 
-def _sizing_basis(
-    financing: Financing, cfads: np.ndarray, contracted: Mapping[str, np.ndarray] | None
-) -> np.ndarray | None:
-    """What the first tranche is sized on (n, months) [USD]: the smaller of the contracted CFADS and the forecast
-    CFADS each month (sizing dscr), the contracted CFADS (contracted_revenue), or the CFADS (a sculpted capex_share
-    loan); None otherwise."""
-    total = None if not contracted else sum(contracted.values())
-    if financing.sizing == "dscr":
-        return np.zeros(cfads.shape) if total is None else np.minimum(total, cfads)
-    if financing.sizing == "contracted_revenue":
-        return np.zeros(cfads.shape) if total is None else np.asarray(total)
-    return cfads
-
-
 def phased_cash_flows(
     financing: Financing,
     *,
@@ -668,7 +538,7 @@ def phased_cash_flows(
     cfads = collected_ebitda
     sized_on: np.ndarray | None = None
     for _ in range(SCULPT_ITERATIONS if iterate else 1):
-        basis = None if closing is not None else _sizing_basis(financing, cfads, contracted)
+        basis = None if closing is not None else sizing_basis(financing, cfads, contracted)
         if sized_on is not None and basis is not None and _same(basis, sized_on):
             break  # the loan of the last pass was sized on this very CFADS: loan, tax and CFADS agree
         pieces = build_pieces(
@@ -768,58 +638,3 @@ def closing_of(cash: CashFlows) -> Closing:
     its debt share is measured on the case's build capex (refreshes left out)."""
     build = cash.capex.sum(axis=1) if cash.build_capex_usd is None else cash.build_capex_usd
     return debt_closing(cash.debt.pieces, float(build[0]))
-
-
-def debt_schedule(
-    financing: Financing,
-    capex_payments: np.ndarray,
-    first_operating_month: int | np.ndarray,
-    cfads: np.ndarray | None = None,
-    rate: float | np.ndarray | None = None,
-    debt_share: float | np.ndarray | None = None,
-    *,
-    closing: Closing | None = None,
-    contracted_cfads: np.ndarray | None = None,
-    proceeds: np.ndarray | None = None,
-) -> DebtSchedule:
-    """The loan on its own, as scheduled [USD]: draws, interest, repayment and balance of ``capex_payments``
-    (n, months), every payment made when due (the waterfall of :func:`phased_cash_flows` fed ample CFADS: no
-    shortfall, no lock-up, no cash sweep; ``proceeds`` (n, months) still prepay, as sales do).
-
-    ``cfads`` is what a sculpted loan is sized on, ``contracted_cfads`` what a loan sized on contracts is;
-    ``rate`` [per year, before the spread] and ``debt_share`` may be per case (n,).
-    """
-    pay = np.atleast_2d(np.asarray(capex_payments, dtype=float))
-    n, months = pay.shape
-    first_op = _each(first_operating_month, n, int)
-    contracted = (
-        None if contracted_cfads is None else {"sub_investment_grade": np.broadcast_to(contracted_cfads, pay.shape)}
-    )
-    group = Group(pay, first_op, weight=np.ones(pay.shape), contracted=contracted)
-    flow = np.zeros(pay.shape) if cfads is None else np.broadcast_to(np.atleast_2d(cfads), pay.shape)
-    shift = np.zeros(n) if rate is None else _each(rate, n, float) - financing.interest_rate
-    share = _each(financing.debt_share if debt_share is None else debt_share, n, float)
-    pieces = build_pieces(
-        financing,
-        [group],
-        base_path=base_rate_path(BASE_RATE, BASE_BOOK_DATE, months),
-        rate_shift=shift,
-        debt_share=share,
-        basis=None if closing is not None else _sizing_basis(financing, flow, contracted),
-        closing=closing,
-    )
-    ample = np.full(pay.shape, AMPLE_USD)
-    flows = waterfall.run(
-        pieces,
-        financing.model_copy(update={"tax_rate": 0.0, "cash_sweep_share": 0.0}),
-        cfads_before_tax=np.where(np.arange(months) >= first_op[:, None], ample, 0.0),
-        taxable_before_interest=np.zeros(pay.shape),
-        idc_deduction_per_usd=np.zeros(pay.shape),
-        first_operating=first_op,
-        proceeds=np.zeros(pay.shape) if proceeds is None else np.broadcast_to(proceeds, pay.shape),
-    )
-    return schedule_of(pieces, flows)
-
-
-AMPLE_USD = 1e15
-"""CFADS that pays any debt service: the loan as scheduled (:func:`debt_schedule`)."""

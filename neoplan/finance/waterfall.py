@@ -41,6 +41,7 @@ Carlo cases, the two forms are ~5× faster than the loop from month 0; tests che
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -276,15 +277,23 @@ def _subset(
     pieces = Pieces(
         p.names,
         p.tranche,
-        *(a[:, rows] for a in (p.draws, p.rate, p.capitalizing, p.installments, p.start, p.maturity, p.fee)),
+        p.draws[:, rows],
+        p.rate[:, rows],
+        p.capitalizing[:, rows],
+        p.installments[:, rows],
+        p.start[:, rows],
+        p.maturity[:, rows],
+        p.fee[:, rows],
         p.profiles[:, rows] if p.profiles.shape[1] > 1 else p.profiles,
         p.rates_at_close[:, rows],
         p.reserve_usd[rows],
     )
-    case = (setup.cfads_before_tax, setup.taxable_before_interest, setup.idc_per_usd, setup.proceeds)
     sub = _Setup(
         pieces,
-        *(a[rows] for a in case),
+        setup.cfads_before_tax[rows],
+        setup.taxable_before_interest[rows],
+        setup.idc_per_usd[rows],
+        setup.proceeds[rows],
         setup.operating[rows],
         setup.tests[rows],
         setup.first_repayment[rows],
@@ -364,7 +373,11 @@ class _Out:
 
 
 def _service(
-    gap: np.ndarray, service: np.ndarray, held: np.ndarray, reserve: np.ndarray, room: np.ndarray
+    gap: np.ndarray,
+    service: np.ndarray,
+    held: np.ndarray | float,
+    reserve: np.ndarray | float,
+    room: np.ndarray | float,
 ) -> tuple[np.ndarray, ...]:
     """(cure, reserve draw, paid from the cash held, surplus left, reserve top-up) of months with debt service ``gap``
     above CFADS and debt service due from the first repayment month ``service``, given the accounts and the reserve's
@@ -472,15 +485,20 @@ class _Flags:
         months = p.draws.shape[-1]
         t = np.arange(months)
         return cls(
-            (p.draws > 0).any(axis=(0, 1)).tolist(),
-            p.capitalizing.any(axis=(0, 1)).tolist(),
-            (t[None, None, :] == p.maturity[..., None] - 1).any(axis=(0, 1)).tolist(),
-            setup.operating.all(axis=0).tolist(),
-            (t[None, :] >= setup.first_repayment[:, None]).all(axis=0).tolist(),
-            setup.tests.any(axis=0).tolist(),
-            (t[None, :] == setup.first_draw[:, None]).any(axis=0).tolist(),
-            (setup.proceeds > 0).any(axis=0).tolist(),
+            _listed((p.draws > 0).any(axis=(0, 1))),
+            _listed(p.capitalizing.any(axis=(0, 1))),
+            _listed((t[None, None, :] == p.maturity[..., None] - 1).any(axis=(0, 1))),
+            _listed(setup.operating.all(axis=0)),
+            _listed((t[None, :] >= setup.first_repayment[:, None]).all(axis=0)),
+            _listed(setup.tests.any(axis=0)),
+            _listed((t[None, :] == setup.first_draw[:, None]).any(axis=0)),
+            _listed((setup.proceeds > 0).any(axis=0)),
         )
+
+
+def _listed(flags: Any) -> list[bool]:
+    """One Python bool per month (cheaper to read in a loop than a numpy scalar)."""
+    return [bool(f) for f in np.ravel(flags)]
 
 
 def _loans(state: _State, setup: _Setup, flags: _Flags, out: _Out, t: int) -> tuple[np.ndarray, np.ndarray]:
