@@ -372,6 +372,14 @@ class Result:
         return lender.lending(self.ops.cash, self.scenario.financing, self.capex_total_usd)
 
     @property
+    def tax_losses_carried_usd(self) -> float:
+        """Tax losses still carried forward at the horizon [USD]: the model does not value them (the cluster is sold
+        at the horizon and no later income inside it offsets them); their worth is this × the tax rate."""
+        fin = self.scenario.financing
+        taxable = self.ops.cash.taxable_income[0]
+        return float(finance.losses_carried(taxable, period_months=fin.tax_period_months))
+
+    @property
     def llcr(self) -> float:
         """Loan life cover ratio at the first repayment month [ratio]; nan without debt (see ``finance.llcr``)."""
         return float(finance.llcr(self.ops.cash)[0])
@@ -496,6 +504,7 @@ class Result:
             "sold_usd_per_gpu_hour_lifetime": _clean(self.sold_usd_per_gpu_hour_lifetime),
             "debt_usd": _clean(self.debt_usd),
             "lending": _lending_dict(self.lending),
+            "tax_losses_carried_usd": _clean(self.tax_losses_carried_usd),
             "llcr": _clean(self.llcr),
             "covenant_headroom": _clean(self.covenant_headroom),
             **self._operations_dict(),

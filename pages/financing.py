@@ -306,6 +306,13 @@ if result is not None:
         per_row=4,
     )
     st.caption(fmt.plain(result.lending["sentence"]))
+    losses = result.tax_losses_carried_usd
+    if losses > 1.0:
+        st.caption(
+            f"Tax losses still carried forward at the horizon: {fmt.usd(losses)}, worth "
+            f"{fmt.usd(losses * f.tax_rate)} at the tax rate against later profits; the model does not value them "
+            "(the cluster is sold at the horizon and no income inside it offsets them)."
+        )
     cover = cover_by_year(result)
     if cover.empty:
         st.caption("No debt, so no debt cover to show.")
