@@ -78,7 +78,23 @@ $3.6762; b200_1024 project IRR −3.237 % → −3.190 %, NPV −$16,299,193 →
 gb200_nvl72_18rack equity IRR 18.25 % → 18.43 % (its project flows never lose in a profitable year); min DSCR
 moves for none. Mid-month capex is an option, off by default. Issue 23 added two keys,
 ``sold_usd_per_gpu_hour_at_go_live`` and ``sold_usd_per_gpu_hour_lifetime`` (the price path TCO is drawn against),
-and changed no number. To refresh after a deliberate model change::
+and changed no number.
+
+Issue 37 (finance as neoclouds are financed) re-pinned them once. The numpy_financial swap alone (the level payment
+and its principal split from ``npf.pmt``/``npf.ppmt``) moved no number beyond 1e-9. Then every preset's loan is
+sized on what its contracts carry (``financing.sizing: dscr``, the new default): sculpted to 1.30× on the smaller of
+the take-or-pay CFADS of the first 24-month contracts and the forecast CFADS, capped at 65 % of capex, instead of
+60 % of capex at 11 % whatever the contracts carry; DSCR counted from the first repayment month to the last month
+with debt service (the grace months in no period). Debt before → after, min DSCR, equity IRR: reference $25.72 M →
+$4.75 M (11.1 % of capex), −0.48 → 1.34, −69.8 % → −46.1 %; optimized $23.19 M → $7.48 M (19.4 %), 0.20 → 1.53,
+−24.7 % → −5.7 %; h100_256 $6.13 M → $1.80 M, 0.10 → 1.53, −34.6 % → −10.4 %; h100_2048 $46.26 M → $15.08 M, 0.22 →
+1.53, −23.2 % → −5.0 %; h200_1024 $26.09 M → $8.83 M, 0.35 → 1.61, −11.2 % → +0.4 %; b200_1024 $34.06 M →
+$12.80 M, 0.15 → 1.49, −26.7 % → −5.1 %; gb200_nvl72_18rack $38.65 M → $20.81 M (32.3 %), 0.45 → 1.44, 18.4 % →
+13.2 % (less leverage on a project that earns more than the loan costs). Project IRR, NPV, TCO and break-even are
+unlevered and move for none. The sponsor-support warning leaves every preset but h100_256 and reference (the
+smaller loan is repaid as the contracts pay). New keys: ``lending`` (how much was lent and why), the waterfall's
+events (``covenant_breaches``, ``lockup_months``, ``payment_default_months``, ``sponsor_cure_usd``; all 0 for every
+preset) and ``tax_losses_carried_usd``. To refresh after a deliberate model change::
 
     for p in b200_1024 gb200_nvl72_18rack h100_2048 h100_256 h200_1024 optimized reference; do
         python -m neoplan evaluate $p --json > tests/golden/$p.json; done
