@@ -414,3 +414,62 @@ def test_every_preset_meets_its_covenant_in_its_base_case(preset: str) -> None:
         assert k["min_dscr"] >= f.covenant_dscr, (preset, k["min_dscr"])
     assert k["covenant_breaches"] == 0 and k["payment_default_months"] == 0 and k["lockup_months"] == 0
     assert r.lending["sentence"].startswith("Lent") or r.lending["sentence"].startswith("No loan")
+
+
+# --- stress that respects the close, and the small defects ---------------------------------------------------------
+
+
+def test_the_monte_carlo_meets_the_debt_fixed_at_close_and_reports_its_events() -> None:
+    from neoplan.analysis import stress
+
+    r = neoplan.evaluate(neoplan.load_scenario("b200_1024"))
+    mc = stress.monte_carlo(r, draws=400, seed=3)
+    assert np.all(mc.samples["debt_share"] == r.debt_usd / r.capex_total_usd)  # the closed size, every draw
+    summary = mc.summary()
+    for key in ("probability_covenant_breach", "probability_lockup", "probability_payment_default"):
+        p = summary[key]
+        assert 0.0 <= p <= 1.0 and summary["standard_errors"][key] == pytest.approx(np.sqrt(p * (1 - p) / 400))
+    t = stress.tornado(r)
+    assert "debt_share" not in t.drivers  # a structuring question, not a stress
+
+
+def test_a_shutdown_inside_the_loan_leaves_no_rounding_residue() -> None:
+    """A 48-month life under an 84-month loan: after the shutdown the CFADS is 0 (not a 1e-9 residue), so the
+    headroom is undefined with its reason instead of −1.8e14, and no sponsor-support month is a rounding residue."""
+    r = neoplan.evaluate(
+        neoplan.load_scenario(
+            {
+                "base": "optimized",
+                "timeline": {"useful_life_months": 48},
+                "financing": {"sizing": "capex_share", "term_months": 84},
+            }
+        )
+    )
+    k = r.to_dict()
+    assert k["covenant_headroom"] is None or k["covenant_headroom"] > -10
+    equity = r.ops.cash.equity_fcf[0]
+    _, months = neoplan.finance.lender.sponsor_support(equity)
+    assert np.all(-equity[months] > 1e-6)
+
+
+def test_a_negative_flat_decline_is_a_rise() -> None:
+    rising = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"price_decline_per_year": -0.1}}))
+    flat = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"price_decline_per_year": 0.0}}))
+    assert rising.kpis["npv_usd"] > flat.kpis["npv_usd"]
+
+
+def test_dscr_years_start_at_the_first_repayment() -> None:
+    r = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "financing": {"sizing": "capex_share"}}))
+    start = int(np.ravel(r.ops.cash.debt.repay_start)[0])
+    assert start == int(np.ceil(r.ops.dates.go_live_month)) + r.scenario.financing.grace_months
+    assert r.dscr_by_year()["start_month"][0] == start
+
+
+def test_the_lending_sentence_says_how_much_and_why() -> None:
+    r = neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack"))
+    lending = r.lending
+    assert lending["sizing"] == "dscr" and lending["debt_usd"] == pytest.approx(r.debt_usd)
+    assert lending["sentence"].startswith(f"Lent {neoplan.formats.usd(r.debt_usd)}")
+    assert "1.30× DSCR" in lending["sentence"] and lending["sized_on_months"][0] == r.ops.cash.debt.repay_start
+    nothing = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"reserved_share": 0.0}}))
+    assert nothing.debt_usd == 0 and nothing.lending["sentence"].startswith("No loan")

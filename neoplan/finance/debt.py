@@ -393,7 +393,7 @@ def build_pieces(
             names.append(terms.name)
             tranche_of.append(i)
             index += 1
-    stacked = {k: np.stack([r[k] for r in rows]) for k in rows[0]}
+    stacked = {k: rows[0][k][None] if len(rows) == 1 else np.stack([r[k] for r in rows]) for k in rows[0]}
     reserve = reserve_target(financing.dsra_months, stacked) if closing is None else np.full(n, closing.reserve_usd)
     return Pieces(
         tuple(names),

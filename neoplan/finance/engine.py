@@ -517,12 +517,21 @@ def run_cases(
     opex_rows_total = sum(opex_rows.values(), np.zeros(1))
     contracted_rows = contracted_cfads_by_credit(scenario, row_dates, rev_rows, opex_rows_total)
     pay_rows = capex_payments(capex * share, row_dates, timeline.deposit_share, order_month=plan.order_of_row)
-    refresh_rows = refresh_payments(
-        capex * share, row_dates, timeline.deposit_share, timeline.refresh_capex_multiple, order_month=plan.order_of_row
+    refreshing = timeline.end_of_life == "refresh"
+    refresh_rows = (
+        refresh_payments(
+            capex * share,
+            row_dates,
+            timeline.deposit_share,
+            timeline.refresh_capex_multiple,
+            order_month=plan.order_of_row,
+        )
+        if refreshing
+        else None
     )
     rev = plan.combine_revenue(rev_rows)
     opex_by_category = {k: plan.total(v) for k, v in opex_rows.items()}
-    opex = sum(opex_by_category.values(), np.zeros(1))
+    opex = opex_rows_total if plan.k == 1 else plan.total(opex_rows_total)
     assets = plan.assets(
         capex * share,
         row_dates,
@@ -534,16 +543,14 @@ def run_cases(
         tax_method=scenario.financing.tax_depreciation,
         tax_life_months=scenario.financing.tax_life_months,
     )
-    groups = plan.groups(
-        pay_rows, row_dates, contracted_rows, refresh_rows if timeline.end_of_life == "refresh" else None
-    )
+    groups = plan.groups(pay_rows, row_dates, contracted_rows, refresh_rows)
     cash = finance.phased_cash_flows(
         scenario.financing,
         revenue=rev.revenue_usd,
         opex=opex,
         groups=groups,
         assets=assets,
-        bought=plan.total(pay_rows) + (plan.total(refresh_rows) if timeline.end_of_life == "refresh" else 0.0),
+        bought=plan.total(pay_rows) + (0.0 if refresh_rows is None else plan.total(refresh_rows)),
         contracted={c: plan.total(a) for c, a in contracted_rows.items()},
         receivable_days=scenario.pricing.receivable_days,
         rate_shift=drivers.interest_rate - scenario.financing.interest_rate,

@@ -155,6 +155,10 @@ class Plan:
         then one per refresh cluster of each phase (rows (n k, months), already scaled)."""
         go_live = np.ravel(d.go_live_month)
         life = np.broadcast_to(np.ravel(d.life_months), go_live.shape)
+        if self.k == 1:  # one phase carries the whole basis
+            groups = [Group(payments, np.ceil(go_live).astype(int), weight=np.ones(1), contracted=contracted)]
+            refreshes = [] if refresh is None else refresh_groups(refresh, go_live, life)
+            return groups + refreshes
         totals = {c: self.total(a) for c, a in contracted.items()}
         everything = sum(totals.values(), np.zeros((self.n, d.months)))
         out = []
