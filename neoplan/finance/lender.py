@@ -15,8 +15,10 @@ from .debt import loan_terms
 from .project import CashFlows, loan_rate
 from .waterfall import CASH_TOLERANCE_USD
 
-SUPPORT_TOLERANCE = 1e-6
-"""Sponsor support smaller than this share of the equity first put in is rounding, not support [fraction]."""
+SUPPORT_TOLERANCE = 1e-3
+"""Sponsor support below this share of the equity first put in is immaterial [fraction]: a few hundred dollars of
+ramp-up interest on tens of millions of equity is no call a sponsor plans for (0.1 %: $28 k on the optimized
+preset's $28 M), and it leaves the equity IRR meaningful."""
 
 
 def month_ranges(months: np.ndarray) -> str:
