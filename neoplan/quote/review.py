@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from ..formats import usd_exact
-from ..model import Result, evaluate
-from ..pricebook import PriceBook, default_platforms, default_price_book, price_book
-from ..scenario import Scenario, ScenarioError, load_scenario
+from ..model import Result
+from ..pricebook import PriceBook, default_price_book, price_book
+from ..scenario import Scenario
+from .aggregates import node_parts, per_server_aggregates, priced_as_nodes, whole_server_price
 from .cells import QuoteError, _finite
 from .classify import UNMATCHED, CatalogueEntry, Identity, Rule, default_catalogue, default_rules, identity_of_rule
 from .codes import DEFAULT_PRICE_TOLERANCE, DESIGN_CATEGORIES, DESIGN_FINDINGS
@@ -35,9 +36,11 @@ from .corrections import (
     parse_aliases,
     parse_corrections,
 )
+from .design import design
 from .findings import Finding, find_all
 from .guard import Withheld, check, padding_saving_usd
-from .lines import QuoteLine, identify_line, make_line, raw_money, system_parts, with_price_check
+from .lines import QuoteLine, identify_line, make_line, raw_money, with_price_check
+from .quantities import cluster_quantities, included_sub_items, parents
 from .read import read_quote_file
 from .size import (
     Conflict,
@@ -52,7 +55,6 @@ from .size import (
 )
 from .structure import ParsedQuote, RawLine
 from .system import NODE_PARTS, SystemConfig, parse_system
-from .units import per_server_count
 
 MAX_SERVERS = 100_000
 _GPUS_PER_SERVER_DEFAULT = 8
@@ -285,6 +287,146 @@ def review_quote(
     return replace(again, warnings=(note, *again.warnings))
 
 
+@dataclass(frozen=True)
+class _Identified:
+    """Stage 1 of a review: the reviewed option's raw lines with the user's classes and their identities."""
+
+    raws: list[RawLine]
+    classes: list[str | None]
+    idents: list[tuple[Identity, SystemConfig | None]]
+    parents: list[int | None]
+    included: set[int]
+    options: tuple[str, ...]
+    chosen: str | None
+
+
+def _check_inputs(servers_quoted: int | None, price_tolerance: float) -> None:
+    """QuoteError naming the first of the user's numbers that is out of range."""
+    if servers_quoted is not None and not (
+        isinstance(servers_quoted, int) and not isinstance(servers_quoted, bool) and 1 <= servers_quoted <= MAX_SERVERS
+    ):
+        raise QuoteError(f"servers quoted must be a whole number from 1 to {MAX_SERVERS:,}, got {servers_quoted!r}")
+    if not (isinstance(price_tolerance, int | float) and 0 <= price_tolerance <= 10):
+        raise QuoteError(f"price tolerance must be between 0 and 10 (a fraction), got {price_tolerance!r}")
+
+
+def _read(
+    quote: ParsedQuote,
+    rules: Sequence[Rule],
+    catalogue: Sequence[CatalogueEntry],
+    option: int | str | None,
+    aliases: Sequence[Mapping[str, Any] | Alias],
+    corrections: Sequence[Mapping[str, Any] | Correction],
+) -> _Identified:
+    """Stage 1: the user's corrections and the vendor's aliases applied, the option picked, each line identified."""
+    user_aliases = [a for a in aliases if isinstance(a, Alias)]
+    user_aliases += parse_aliases([a for a in aliases if not isinstance(a, Alias)], rules)
+    fixes = parse_corrections(corrections, rules)
+    all_raws = apply_to_raw(list(quote.lines), fixes, user_aliases)
+    options = tuple(dict.fromkeys([*getattr(quote, "options", ()), *(r.option for r in all_raws if r.option)]))
+    chosen = choose_option(options, option)
+    raws = [r for r in all_raws if not r.option or r.option == chosen]
+    classes = [class_of(raw, fixes, user_aliases) for raw in raws]
+    memo: dict[tuple[str, str], tuple[Identity, SystemConfig | None]] = {}
+    idents = [_identify(raw, rules, catalogue, memo, cls) for raw, cls in zip(raws, classes, strict=True)]
+    parent_of = parents(raws)
+    included = included_sub_items(raws, idents, parent_of)
+    return _Identified(raws, classes, idents, parent_of, included, options, chosen)
+
+
+def _lines(
+    reading: _Identified, quantities: Sequence[float], rate: float, book: PriceBook, tolerance: float, notes: list[str]
+) -> tuple[list[QuoteLine], tuple[QuoteLine, ...]]:
+    """Stage 3: the quote lines in USD for the order, checked against the book; (lines, lines the user ignores)."""
+    rows = zip(reading.raws, reading.idents, quantities, reading.classes, strict=True)
+    lines = [
+        _mark_ignored(make_line(i, raw, ident, config, qty, rate, book, tolerance), cls)
+        for i, (raw, (ident, config), qty, cls) in enumerate(rows, 1)
+    ]
+    lines = _bundle_free_parts([_with_parent(ln, reading.parents[k]) for k, ln in enumerate(lines)])
+    ignored = tuple(ln for ln in lines if ln.status == "ignored")
+    optional = [raw for raw, cls in zip(reading.raws, reading.classes, strict=True) if raw.optional and cls == IGNORE]
+    if optional:
+        notes.append(
+            f"{len(optional)} optional line(s) (section {optional[0].section[:60]!r}) are not counted: add-ons the "
+            "quote does not total; untick Ignore (or correct them) to count them"
+        )
+    return [ln for ln in lines if ln.status != "ignored"], ignored
+
+
+def _children(lines: Sequence[QuoteLine]) -> dict[int, list[QuoteLine]]:
+    out: dict[int, list[QuoteLine]] = defaultdict(list)
+    for ln in lines:
+        if ln.parent_id is not None:
+            out[ln.parent_id].append(ln)
+    return out
+
+
+def _options_note(options: Sequence[str], chosen: str | None, warnings: list[str]) -> None:
+    if options:
+        others = ", ".join(f"{k} = {name}" for k, name in enumerate(options, 1) if name != chosen)
+        warnings.insert(
+            0,
+            f"the quote offers {len(options)} alternatives ({', '.join(options)}): reviewed {chosen} on its own; "
+            f"pick another with --option ({others})",
+        )
+
+
+def _with_design(
+    lines: list[QuoteLine],
+    children: Mapping[int, list[QuoteLine]],
+    result: Result | None,
+    tolerance: float,
+) -> list[QuoteLine]:
+    """Stage 5: whole-server lines checked against the recommended design's whole node."""
+    if result is None:
+        return lines
+    node_usd = result.node_capex_usd
+    return [
+        with_price_check(priced_as_nodes(ln, node_usd), tolerance)
+        if ln.component == "system" and ln.status == "classified" and whole_server_price(ln, children[ln.id])
+        else ln
+        for ln in lines
+    ]
+
+
+def _configuration_notes(parts: Sequence[QuoteLine], servers: int | None, warnings: list[str]) -> bool:
+    """Warn when the GPU servers' configuration is not listed; True when it is (CPUs, memory or NICs)."""
+    described = any(p.component in ("backend_nic", "cpu", "ram") for p in parts)
+    if servers and not described:
+        warnings.append(
+            "the quote does not list the GPU servers' configuration (CPUs, memory, NICs): those are not checked"
+        )
+    elif servers and not any(p.component == "backend_nic" for p in parts):
+        warnings.append(
+            "the quote lists no back-end NIC: integrated or quoted apart? the NICs per server are not checked"
+        )
+    return described
+
+
+def _findings(
+    quote: ParsedQuote,
+    lines: Sequence[QuoteLine],
+    parts: Sequence[QuoteLine],
+    size: tuple[int | None, int | None, str | None],
+    described: bool,
+    chosen: str | None,
+    rate: float,
+    book: PriceBook,
+    tolerance: float,
+) -> tuple[list[Finding], list[Withheld]]:
+    """Stage 6: the findings, cited by the quote's own rows, and those withheld by the invariants."""
+    servers, gpus, gpu_model = size
+    where = {ln.id: (ln.sheet, ln.row) for ln in lines}
+    found = [
+        _cited(f, where)
+        for f in find_all(parts, servers, gpus, book, tolerance)
+        if not (f.code == "nics_below_8" and (not described or (gpu_model or "").endswith("nvl72")))
+    ]
+    found += total_findings(quote, lines, chosen, rate)
+    return check(found, lines, sum(ln.total_usd for ln in lines))
+
+
 def _review(
     quote: ParsedQuote,
     servers_quoted: int | None,
@@ -300,92 +442,35 @@ def _review(
     corrections: Sequence[Mapping[str, Any] | Correction],
     size_from: str | None,
 ) -> QuoteReview:
-    """:func:`review_quote` with the lines checked against ``book``."""
-    if servers_quoted is not None and not (
-        isinstance(servers_quoted, int) and not isinstance(servers_quoted, bool) and 1 <= servers_quoted <= MAX_SERVERS
-    ):
-        raise QuoteError(f"servers quoted must be a whole number from 1 to {MAX_SERVERS:,}, got {servers_quoted!r}")
-    if not (isinstance(price_tolerance, int | float) and 0 <= price_tolerance <= 10):
-        raise QuoteError(f"price tolerance must be between 0 and 10 (a fraction), got {price_tolerance!r}")
+    """:func:`review_quote` with the lines checked against ``book``, in named stages: read (corrections, option,
+    identity), quantities, lines, size, design, findings."""
+    _check_inputs(servers_quoted, price_tolerance)
     currency = getattr(quote, "currency", "USD") or "USD"
     rate = usd_rate(currency, usd_per_unit)
     rules = rules if rules is not None else default_rules()
     catalogue = catalogue if catalogue is not None else default_catalogue()
-    user_aliases = [a for a in aliases if isinstance(a, Alias)]
-    user_aliases += parse_aliases([a for a in aliases if not isinstance(a, Alias)], rules)
-    fixes = parse_corrections(corrections, rules)
-    all_raws = apply_to_raw(list(quote.lines), fixes, user_aliases)
-    options = tuple(dict.fromkeys([*getattr(quote, "options", ()), *(r.option for r in all_raws if r.option)]))
-    chosen = choose_option(options, option)
-    raws = [r for r in all_raws if not r.option or r.option == chosen]
-    classes = [class_of(raw, fixes, user_aliases) for raw in raws]
-    memo: dict[tuple[str, str], tuple[Identity, SystemConfig | None]] = {}
-    idents = [_identify(raw, rules, catalogue, memo, cls) for raw, cls in zip(raws, classes, strict=True)]
-    parents = _parents(raws)
-    included = _included_sub_items(raws, idents, parents)
-    quantities, multiplier, inferred, notes = _cluster_quantities(
-        quote, raws, idents, parents, servers_quoted, included
+    reading = _read(quote, rules, catalogue, option, aliases, corrections)
+    quantities, multiplier, inferred, notes = cluster_quantities(
+        quote, reading.raws, reading.idents, reading.parents, servers_quoted, reading.included
     )
-    lines = [
-        _mark_ignored(make_line(i, raw, ident, config, qty, rate, book, price_tolerance), cls)
-        for i, (raw, (ident, config), qty, cls) in enumerate(zip(raws, idents, quantities, classes, strict=True), 1)
-    ]
-    lines = _bundle_free_parts([_with_parent(ln, parents[k]) for k, ln in enumerate(lines)])
-    ignored = tuple(ln for ln in lines if ln.status == "ignored")
-    optional = [raw for raw, cls in zip(raws, classes, strict=True) if raw.optional and cls == IGNORE]
-    if optional:
-        notes.append(
-            f"{len(optional)} optional line(s) (section {optional[0].section[:60]!r}) are not counted: add-ons the "
-            "quote does not total; untick Ignore (or correct them) to count them"
-        )
-    lines = [ln for ln in lines if ln.status != "ignored"]
-    children: dict[int, list[QuoteLine]] = defaultdict(list)
-    for ln in lines:
-        if ln.parent_id is not None:
-            children[ln.parent_id].append(ln)
+    lines, ignored = _lines(reading, quantities, rate, book, price_tolerance, notes)
+    children = _children(lines)
     size = _size(quote, lines, children, size_from)
     servers, gpus, gpu_model = size[0], size[1], size[2]
     warnings = list(quote.warnings) + notes + size[5]
-    if options:
-        others = ", ".join(f"{k} = {name}" for k, name in enumerate(options, 1) if name != chosen)
-        warnings.insert(
-            0,
-            f"the quote offers {len(options)} alternatives ({', '.join(options)}): reviewed {chosen} on its own; "
-            f"pick another with --option ({others})",
-        )
-    recommended, result = _design(quote.name, lines, gpus, gpu_model, servers, base, book, warnings)
+    _options_note(reading.options, reading.chosen, warnings)
+    recommended, result = design(quote.name, lines, gpus, gpu_model, servers, base, book, warnings)
     if recommended is not None and recommended.prices_as_of != book.as_of:
         warnings.append(
             f"the recommended design is priced by the {recommended.prices_as_of} book: the {book.as_of} book the "
             f"lines are checked against does not price {gpu_model}"
         )
-    if result is not None:
-        node_usd = result.node_capex_usd
-        lines = [
-            with_price_check(_priced_as_nodes(ln, node_usd), price_tolerance)
-            if ln.component == "system" and ln.status == "classified" and _whole_server_price(ln, children[ln.id])
-            else ln
-            for ln in lines
-        ]
-    parts = _parts(lines, children, rules, book)
-    where = {ln.id: (ln.sheet, ln.row) for ln in lines}
-    described = any(p.component in ("backend_nic", "cpu", "ram") for p in parts)
-    if servers and not described:
-        warnings.append(
-            "the quote does not list the GPU servers' configuration (CPUs, memory, NICs): those are not checked"
-        )
-    elif servers and not any(p.component == "backend_nic" for p in parts):
-        warnings.append(
-            "the quote lists no back-end NIC: integrated or quoted apart? the NICs per server are not checked"
-        )
-    found = [
-        _cited(f, where)
-        for f in find_all(parts, servers, gpus, book, price_tolerance)
-        if not (f.code == "nics_below_8" and (not described or (gpu_model or "").endswith("nvl72")))
-    ]
-    found += total_findings(quote, lines, chosen, rate)
-    quote_total = sum(ln.total_usd for ln in lines)
-    findings, withheld = check(found, lines, quote_total)
+    lines = _with_design(lines, children, result, price_tolerance)
+    parts = node_parts(lines, children, rules, book)
+    described = _configuration_notes(parts, servers, warnings)
+    findings, withheld = _findings(
+        quote, lines, parts, (servers, gpus, gpu_model), described, reading.chosen, rate, book, price_tolerance
+    )
     comparison = compare([ln for ln in lines if ln.classified], result, rules)
     return QuoteReview(
         name=quote.name,
@@ -406,8 +491,8 @@ def _review(
         parts=tuple(parts),
         per_server=per_server_aggregates(parts, servers, gpus),
         servers_inferred=inferred,
-        option=chosen,
-        options=options,
+        option=reading.chosen,
+        options=reading.options,
         withheld=tuple(withheld),
         conflicts=size[4],
         readings=size[6],
@@ -554,335 +639,10 @@ def load_quote(
     return review_quote(read_quote_file(path, currency), servers_quoted, **kwargs)
 
 
-# --- quantities -----------------------------------------------------------------------------------------------------
-
-
-def _parents(raws: Sequence[RawLine]) -> list[int | None]:
-    """Index of each sub-item's parent line (same sheet, the row it names), else None."""
-    index = {(raw.sheet, raw.row): k for k, raw in enumerate(raws)}
-    out: list[int | None] = []
-    for k, raw in enumerate(raws):
-        parent_row = getattr(raw, "parent_row", None)
-        parent = index.get((raw.sheet, parent_row)) if parent_row is not None else None
-        out.append(parent if parent is not None and parent < k else None)
-    return out
-
-
-_BUNDLED_PARTS = frozenset({*NODE_PARTS, "node_accessory", "attribute", "rack_tray", None})
-"""What a free line right under a server line may be to count as part of that server (never a licence or service:
-those stand alone, and a free one saves nothing)."""
-_SUB_ITEM_MAX_QUANTITY = 32
-"""Above this many per server a $0 line after a server line is an order total (power cords for all), not a
-configuration item of the server."""
-
-
-def _included_sub_items(
-    raws: Sequence[RawLine], idents: Sequence[tuple[Any, Any]], parents: list[int | None]
-) -> set[int]:
-    """Lines that are configuration items of the server line above them although the file does not mark them.
-
-    A server line priced for the whole server followed, on the next rows of its sheet, by node parts at $0 or
-    without a price ("configured as below"): those quantities are per server. ``parents`` is updated in place.
-    """
-    out: set[int] = set()
-    system: int | None = None
-    for k, raw in enumerate(raws):
-        ident = idents[k][0]
-        unit, ext = raw_money(raw)
-        free = not unit and not ext
-        if ident.component == "system" and not free:
-            system = k
-            continue
-        prev = raws[k - 1] if k else None
-        contiguous = prev is not None and prev.sheet == raw.sheet and raw.row - prev.row <= 2
-        if (
-            system is not None
-            and contiguous
-            and free
-            and ident.component in _BUNDLED_PARTS
-            and parents[k] is None
-            and _basis(raw) == "total"
-            and getattr(raw, "per_rack", None) is None  # a rack BoM's quantities are the order's already
-            and 0 < raw.quantity <= _SUB_ITEM_MAX_QUANTITY
-            and (k - 1 == system or k - 1 in out)
-        ):
-            parents[k] = system
-            out.add(k)
-        elif not free:
-            system = None
-    return out
-
-
-def _basis(raw: RawLine) -> str:
-    return getattr(raw, "quantity_basis", "total") or "total"
-
-
-def _cluster_quantities(
-    quote: ParsedQuote,
-    raws: Sequence[RawLine],
-    idents: Sequence[tuple[Any, Any]],
-    parents: Sequence[int | None],
-    servers_quoted: int | None,
-    included: set[int] = frozenset(),  # type: ignore[assignment]
-) -> tuple[list[float], int, bool, list[str]]:
-    """(quantity of each line for the whole order, servers multiplier, inferred?, notes).
-
-    Per-server lines (and every line of a quote priced per server) are multiplied by the servers bought:
-    ``servers_quoted``, else the count the quote states. A quote with total quantities that holds one server is
-    scaled the same way; one that holds several keeps its quantities.
-    """
-    notes: list[str] = []
-    stated = getattr(quote, "servers_stated", None)
-    whole_per_server = bool(getattr(quote, "per_server", False))
-    per_server_lines = whole_per_server or any(_basis(raw) == "per_server" for raw in raws)
-    own = _own_quantities(raws, parents, [1.0] * len(raws), included)
-    in_quote = sum(
-        own[k] * (config.servers_per_unit if config is not None else 1)
-        for k, (ident, config) in enumerate(idents)
-        if ident.status == "classified"
-        and (
-            ident.component == "system"
-            or (ident.component == "gpu_baseboard" and not _under_system(k, idents, parents))
-        )
-        and _basis(raws[k]) != "per_server"
-    )
-    inferred = servers_quoted is None
-    racks = _rack_factors(quote, raws, notes)
-    if per_server_lines:
-        n = servers_quoted or stated or (round(in_quote) if in_quote > 1 + 1e-9 else None)
-        if n is None:
-            n = 1
-            notes.append(
-                "the quote prices one server and does not say how many are bought: set servers quoted "
-                "(--servers N) to size the cluster"
-            )
-        factors = [
-            float(n) if (whole_per_server and _basis(raw) != "per_rack") or _basis(raw) == "per_server" else r
-            for raw, r in zip(raws, racks, strict=True)
-        ]
-        return _own_quantities(raws, parents, factors, included), int(n), inferred, notes
-    if servers_quoted is not None:
-        if in_quote <= 1 + 1e-9:
-            mult = servers_quoted
-            if mult == 1 and abs(in_quote - 1) < 1e-9:
-                notes.append("the quote prices a single server: set servers quoted to the number of servers bought")
-        else:
-            mult = 1
-            if round(in_quote) != servers_quoted:
-                notes.append(
-                    f"the quote lists {in_quote:,.0f} servers with total quantities; servers quoted "
-                    f"({servers_quoted:,}) applies to quotes that price one server and is not used"
-                )
-    elif stated and stated > 1 and in_quote <= 1 + 1e-9:
-        mult = int(stated)
-    else:
-        mult = 1
-        if abs(in_quote - 1) < 1e-9:
-            notes.append("the quote prices a single server: set servers quoted to the number of servers bought")
-    factors = [racks[k] if racks[k] != 1.0 else float(mult) if parents[k] is None else 1.0 for k in range(len(raws))]
-    if mult == 1 and in_quote > 1:  # "ConnectX-7 400G (4 per server)" with quantity 4 in a 16-server quote
-        for k, raw in enumerate(raws):
-            per = per_server_count(raw.description)
-            if parents[k] is None and per is not None and raw.quantity == per and idents[k][0].component in NODE_PARTS:
-                factors[k] = round(in_quote)
-                notes.append(
-                    f"{_where(raw)}: quantity {per:g} read as {per:g} per server (the line says so), "
-                    f"{per * round(in_quote):,.0f} in all"
-                )
-    return _own_quantities(raws, parents, factors, included), int(mult), inferred, notes
-
-
-def _rack_factors(quote: ParsedQuote, raws: Sequence[RawLine], notes: list[str]) -> list[float]:
-    """The factor of each line quoted per rack without a rack count on its row: the racks the quote states."""
-    if not any(_basis(raw) == "per_rack" for raw in raws):
-        return [1.0] * len(raws)
-    racks = getattr(quote, "racks_stated", None)
-    if not racks:
-        notes.append("quantities are per rack and the quote does not say how many racks: read as one rack")
-        racks = 1
-    return [float(racks) if _basis(raw) == "per_rack" else 1.0 for raw in raws]
-
-
-def _where(raw: RawLine) -> str:
-    return f"{raw.sheet}!{raw.row}" if raw.sheet else f"row {raw.row}"
-
-
-def _own_quantities(
-    raws: Sequence[RawLine],
-    parents: Sequence[int | None],
-    factors: Sequence[float],
-    included: set[int] | frozenset[int] = frozenset(),
-) -> list[float]:
-    """Each line's quantity × its factor; a sub-item's quantity × its parent's (quantities per parent)."""
-    out: list[float] = []
-    for k, raw in enumerate(raws):
-        parent = parents[k]
-        total = getattr(raw, "total_quantity", None)
-        if parent is not None and (_basis(raw) == "per_parent" or k in included):
-            out.append(raw.quantity * out[parent])
-        elif total is not None and _basis(raw) == "per_server" and total >= raw.quantity:
-            out.append(float(total))
-        else:
-            out.append(raw.quantity * factors[k])
-    return out
-
-
-def _under_system(k: int, idents: Sequence[tuple[Any, Any]], parents: Sequence[int | None]) -> bool:
-    parent = parents[k]
-    return parent is not None and idents[parent][0].component == "system"
-
-
-# --- size and parts -------------------------------------------------------------------------------------------------
-
-
-def _priced_as_nodes(line: QuoteLine, node_usd: float) -> QuoteLine:
-    """A server line with the book price of its servers: the model's whole node × servers per unit [USD]."""
-    per_unit = line.system.servers_per_unit if line.system is not None else 1
-    return replace(line, book_unit_price_usd=node_usd * per_unit, book_quantity=line.cluster_quantity * per_unit)
-
-
-def _whole_server_price(line: QuoteLine, children: Sequence[QuoteLine]) -> bool:
-    """True when a server line's price is the whole server's: its description lists the configuration, or its
-    configuration is unpriced sub-items under it (Dell style); not an HPE-style base line priced alone."""
-    if line.system is not None and line.system.gpu_model is not None:
-        return True
-    return bool(children) and not any(c.priced and (c.total_usd or 0) > 0 for c in children)
-
-
-def _parts(
-    lines: Sequence[QuoteLine], children: Mapping[int, list[QuoteLine]], rules: Sequence[Rule], book: PriceBook
-) -> list[QuoteLine]:
-    """Classified lines (no server lines) plus the components read from server lines' descriptions."""
-    by_id = {ln.id: ln for ln in lines}
-    out = [ln for ln in lines if ln.status == "classified" and ln.component != "system" and _in_gpu_server(ln, by_id)]
-    for ln in lines:
-        if ln.component == "system" and ln.status == "classified":
-            covered = {c.component for c in children.get(ln.id, ()) if c.component}
-            out += system_parts(ln, {c for c in covered if c is not None}, rules, book)
-    return out
-
-
-def _in_gpu_server(line: QuoteLine, by_id: Mapping[int, QuoteLine]) -> bool:
-    """False for a configuration item of a server line identified as something else than a GPU server (the CPU
-    and DIMMs of a management or storage server are not the GPU servers' parts)."""
-    parent = by_id.get(line.parent_id) if line.parent_id is not None else None
-    return parent is None or parent.component in ("system", None) or parent.status != "classified"
-
-
 def _cited(finding: Finding, where: Mapping[int, tuple[str, int]]) -> Finding:
     """The finding with each line once and the quote's own (sheet, row) of each line it rests on."""
     ids = tuple(dict.fromkeys(finding.lines))
     return replace(finding, lines=ids, sources=tuple(where[i] for i in ids if i in where))
-
-
-def per_server_aggregates(parts: Sequence[QuoteLine], servers: int | None, gpus: int | None) -> dict[str, Any]:
-    """RAM [GB], back-end NICs, DPUs, CPUs (count, vendor, tier) and GPUs per server; None when unknown."""
-    if not servers:
-        return {
-            "ram_gb": None,
-            "backend_nics": None,
-            "dpus": None,
-            "cpus": None,
-            "cpu_vendor": None,
-            "cpu_tier": None,
-            "gpus": None,
-        }
-    ram = sum(ln.ram_gb for ln in parts if ln.component == "ram")
-    nics = sum(ln.cluster_quantity for ln in parts if ln.component == "backend_nic")
-    if nics >= servers:
-        nics = servers * math.floor(nics / servers + 1e-9)  # a stray NIC of a management node does not count
-    dpus = sum(ln.cluster_quantity for ln in parts if "dpu_bluefield" in ln.rule_findings)
-    cpus_lines = [ln for ln in parts if ln.component == "cpu"]
-    cpus = sum(ln.cluster_quantity for ln in cpus_lines)
-    by_vendor: dict[str, float] = defaultdict(float)
-    for ln in cpus_lines:
-        vendor = _vendor(ln)
-        if vendor is not None:
-            by_vendor[vendor] += ln.cluster_quantity
-    tiers = {ln.price_key for ln in cpus_lines if ln.price_key}
-    return {
-        "ram_gb": round(ram / servers, 1) if ram else None,
-        "backend_nics": round(nics / servers, 2),
-        "dpus": round(dpus / servers, 2),
-        "cpus": round(cpus / servers, 2) if cpus else None,
-        "cpu_vendor": max(by_vendor, key=lambda v: by_vendor[v]) if by_vendor else None,  # the most CPUs
-        "cpu_tier": {"cpu_top": "top", "cpu_mid": "mid", "cpu_entry": "entry"}.get(max(tiers, default=""))
-        if tiers
-        else None,
-        "gpus": round(gpus / servers, 2) if gpus else None,
-    }
-
-
-def _vendor(line: QuoteLine) -> str | None:
-    if line.cpu_vendor:
-        return line.cpu_vendor
-    text = line.text.lower()
-    if "epyc" in text or "amd" in text:
-        return "amd"
-    if "xeon" in text or "intel" in text:
-        return "intel"
-    return None
-
-
-# --- design ---------------------------------------------------------------------------------------------------------
-
-
-def _design(
-    name: str,
-    lines: Sequence[QuoteLine],
-    gpus: int | None,
-    gpu_model: str | None,
-    servers: int | None,
-    base: str,
-    book: PriceBook,
-    warnings: list[str],
-) -> tuple[Scenario | None, Result | None]:
-    """The recommended scenario at the quote's size and its evaluation; None (with a warning) when impossible."""
-    if not gpus or not gpu_model:
-        return None, None
-    platform = default_platforms().get(gpu_model)
-    if platform is None or platform.rack_scale:  # the review compares with HGX designs; NVL72 quotes are sized per tray
-        known = ", ".join(sorted(k for k, p in default_platforms().items() if not p.rack_scale))
-        what = "a rack-scale platform" if platform is not None else "a platform the price book does not know"
-        warnings.append(
-            f"the quote is for {gpu_model}, {what}: the comparison with a recommended design is made for HGX "
-            f"quotes only ({known}); findings are listed"
-        )
-        return None, None
-    try:
-        recommended = _recommended_scenario(name, lines, gpus, gpu_model, servers, base, book)
-        return recommended, evaluate(recommended)
-    except (QuoteError, ScenarioError) as exc:
-        warnings.append(f"the {base} design cannot be built at {gpus:,} GPUs ({exc}); no comparison")
-        return None, None
-
-
-def _recommended_scenario(
-    name: str, lines: Sequence[QuoteLine], gpus: int, gpu_model: str, servers: int | None, base: str, book: PriceBook
-) -> Scenario:
-    """The ``base`` design at the quote's GPU count and platform, keeping the quote's local NVMe per server.
-
-    The platform brings its defaults (``cluster.platform_defaults``: rack power, servers per rack, NIC, rental
-    price) where it is not the base design's own; the design is priced by ``book`` (the book of the quote's
-    lines) when that book prices the platform, else by the platform's own book."""
-    node: dict[str, Any] = {}
-    nvme_tb = sum(ln.book_quantity for ln in lines if ln.price_key == "nvme_7_68tb" and ln.classified) * 7.68
-    if servers and nvme_tb > 0:
-        node["nvme_tb"] = round(min(nvme_tb / servers, 500.0), 2)
-    data: dict[str, Any] = {
-        "base": base,
-        "name": f"Recommended for {name}"[:120],
-        "description": f"{base} design at the size of the quote {name} ({gpus:,} GPUs), from the Quote review.",
-        "cluster": {"gpus": gpus, "gpu_model": gpu_model, "platform_defaults": True},
-    }
-    if default_platforms()[gpu_model].baseboard_price_key in book:
-        data["prices_as_of"] = book.as_of
-    if node:
-        data["node"] = node
-    try:
-        return load_scenario(data)
-    except ScenarioError as exc:
-        raise QuoteError(f"cannot build the recommended design for this quote: {exc}") from None
 
 
 def apply_recommendations(review: QuoteReview) -> Scenario:
