@@ -214,6 +214,58 @@ def is_attribute(description: str) -> bool:
     return bool(_ATTRIBUTE.match(description)) and not _HAS_SIZE.search(description)
 
 
+def _vetted_entry(
+    part: str, description: str, norm: str, catalogue: Sequence[CatalogueEntry], service: bool
+) -> CatalogueEntry | None:
+    """The catalogue entry of a line's part number, unless the words say the line is something else."""
+    entry = catalogue_match(part, description, catalogue)
+    if entry is None:
+        return None
+    if entry.component == "frontend_switch" and _BACK_END.search(norm) and not _FRONT.search(norm):
+        return None  # "SN5600 … Spectrum-X switch": the back end of a Spectrum-X fabric, as the rules read it
+    if entry.component == "system" and service and not looks_like_system(head(norm)):
+        return None  # "XD670 power supply kit", "3 year service for XE9680": a part of the server, not the server
+    if entry.component == "system" and is_rack_scale(norm) and gpu_model(norm) is None:
+        return None  # "NVL72 rack with power shelves and manifold": the rack's infrastructure, no GPUs named
+    return entry
+
+
+def _server_identity(
+    part: str,
+    description: str,
+    norm: str,
+    entry: CatalogueEntry | None,
+    service: bool,
+    rules: Sequence[Rule],
+) -> tuple[Identity, SystemConfig | None] | None:
+    """The identity of a line that names a server (a GPU board in a barebone, a bare chassis, a whole server); None
+    for a line that names none."""
+    bare = is_bare_chassis(norm) and not server_with_board(norm)
+    if bare and _WITH_BOARD.search(norm) and gpu_model(norm):  # "barebone with HGX B200 8-GPU"
+        board = board_identity(gpu_model(norm), rules)
+        if board is not None:
+            return replace(board, confidence=0.85, basis="rules", gpu_model=gpu_model(norm)), None
+    if entry is not None and entry.component == "system":
+        if not bare:
+            return system_identity(entry), parse_system(description or part, rules, entry.cpu_vendor or None)
+        chassis = next((r for r in rules if r.price_key == "node_chassis"), None)
+        return (identity_of_rule(chassis, CATALOGUE_CONFIDENCE, "catalogue"), None) if chassis is not None else None
+    if entry is None and not bare and not service and looks_like_system(norm):
+        config = parse_system(description or part, rules)
+        if config.gpu_model is not None:
+            return system_identity(None), config
+    return None
+
+
+def _board_of_model(ident: Identity, norm: str, rules: Sequence[Rule]) -> Identity:
+    """A GPU-board identity priced as the board of the GPU the text names (a catalogue part naming another GPU)."""
+    model = gpu_model(norm) or ident.gpu_model
+    board = board_identity(model, rules)
+    if board is not None and board.price_key != ident.price_key:
+        ident = replace(board, confidence=ident.confidence, basis=ident.basis)
+    return replace(ident, gpu_model=model)
+
+
 def identify_line(
     part: str, description: str, rules: Sequence[Rule], catalogue: Sequence[CatalogueEntry]
 ) -> tuple[Identity, SystemConfig | None]:
@@ -227,35 +279,11 @@ def identify_line(
         return ATTRIBUTE, None
     text = f"{part} {description}".strip()
     norm = normalise(text)
-    entry = catalogue_match(part, description, catalogue)
-    if (
-        entry is not None
-        and entry.component == "frontend_switch"
-        and _BACK_END.search(norm)
-        and not _FRONT.search(norm)
-    ):
-        entry = None  # "SN5600 … Spectrum-X switch": the back end of a Spectrum-X fabric, as the rules read it
     service = is_server_part(norm, part)
-    if entry is not None and entry.component == "system" and service and not looks_like_system(head(norm)):
-        entry = None  # "XD670 power supply kit", "3 year service for XE9680": a part of the server, not the server
-    if entry is not None and entry.component == "system" and is_rack_scale(norm) and gpu_model(norm) is None:
-        entry = None  # "NVL72 rack with power shelves and manifold": the rack's infrastructure, no GPUs named
-    bare = is_bare_chassis(norm) and not server_with_board(norm)
-    if bare and _WITH_BOARD.search(norm) and gpu_model(norm):  # "barebone with HGX B200 8-GPU"
-        board = board_identity(gpu_model(norm), rules)
-        if board is not None:
-            return replace(board, confidence=0.85, basis="rules", gpu_model=gpu_model(norm)), None
-    if entry is not None and entry.component == "system":
-        if bare:
-            chassis = next((r for r in rules if r.price_key == "node_chassis"), None)
-            if chassis is not None:
-                return identity_of_rule(chassis, CATALOGUE_CONFIDENCE, "catalogue"), None
-        else:
-            return system_identity(entry), parse_system(description or part, rules, entry.cpu_vendor or None)
-    if entry is None and not bare and not service and looks_like_system(norm):
-        config = parse_system(description or part, rules)
-        if config.gpu_model is not None:
-            return system_identity(None), config
+    entry = _vetted_entry(part, description, norm, catalogue, service)
+    server = _server_identity(part, description, norm, entry, service, rules)
+    if server is not None:
+        return server
     if entry is not None:
         ident = identity_of_entry(entry, rules)
     else:  # the description first: part numbers carry misleading tokens ("AOC-HGX-H100-PWR" is a power cord)
@@ -264,11 +292,7 @@ def identify_line(
             whole = identify_rules(text, rules)
             ident = replace(whole, confidence=round(whole.confidence * 0.8, 3))
     if ident.component == "gpu_baseboard":
-        model = gpu_model(norm) or ident.gpu_model
-        board = board_identity(model, rules)
-        if board is not None and board.price_key != ident.price_key:  # a catalogue part naming another GPU
-            ident = replace(board, confidence=ident.confidence, basis=ident.basis)
-        ident = replace(ident, gpu_model=model)
+        ident = _board_of_model(ident, norm, rules)
     return ident, None
 
 

@@ -133,6 +133,10 @@ def resolve_yen(label: str, statements: Sequence[str], texts: Sequence[str]) -> 
     )
 
 
+def _yen_as(code: str, yen: str) -> str:
+    return yen if code == AMBIGUOUS_YEN else code
+
+
 def currency(
     label: str,
     cells: Counter[str],
@@ -146,16 +150,16 @@ def currency(
     yen = AMBIGUOUS_YEN
     if AMBIGUOUS_YEN in cells or AMBIGUOUS_YEN in headers or AMBIGUOUS_YEN in said:
         yen = resolve_yen(label, statements, texts)
-    cells = Counter({(yen if c == AMBIGUOUS_YEN else c): n for c, n in cells.items()})
-    headers = Counter({(yen if c == AMBIGUOUS_YEN else c): n for c, n in headers.items()})
-    said = [yen if c == AMBIGUOUS_YEN else c for c in said if c]
+    cells = Counter({_yen_as(c, yen): n for c, n in cells.items()})
+    headers = Counter({_yen_as(c, yen): n for c, n in headers.items()})
+    said = [_yen_as(c, yen) for c in said]
     for source in (cells, headers):
         if len(source) > 1:
             names = " and ".join(sorted(c for c in source if c))
             raise QuoteError(f"{label}: prices are in several currencies ({names}); ask for the quote in one currency")
     found = next(iter(cells), None) or next(iter(headers), None)
     if found is None:
-        return said[0] if said and said[0] else "USD"
+        return said[0] if said else "USD"
     if said and said[0] != found:
         warnings.append(f"{label}: the quote says its prices are in {said[0]}, but its prices are marked {found}")
     return found

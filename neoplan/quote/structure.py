@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .cells import HEADER_SCAN_ROWS, MAX_CELL_CHARS, Cell, QuoteError, _text, currency_of, quantity_unit
 from .groups import Item, group_sub_items
@@ -219,6 +220,21 @@ def _item(
     )
 
 
+def _per_rack(c: RowCells, qty: float, out: SheetResult) -> tuple[str, float, float | None, float]:
+    """(basis, quantity, extended, quantity per rack) of a row of a per-rack BoM: multiplied out by the row's racks
+    (its extended too, when it is per rack), else left per rack for the racks the quote states."""
+    total_qty, racks, ext = c.total_qty, c.racks, c.ext
+    if racks is not None and racks.is_integer() and racks >= 1:
+        out.racks[int(racks)] += 1
+    if total_qty is not None:
+        return "total", total_qty, ext, qty
+    if racks is None or racks <= 0:
+        return "per_rack", qty, ext, qty
+    if ext is not None and c.unit is not None and abs(ext - c.unit * qty) < abs(ext - c.unit * qty * racks):
+        ext = ext * racks  # the extended is per rack
+    return "total", qty * racks, ext, qty
+
+
 def _quantities(
     c: RowCells, cols: Columns, out: SheetResult
 ) -> tuple[str, float | None, float, float | None, float | None]:
@@ -237,21 +253,7 @@ def _quantities(
     elif "nodes" in cols.roles and qty is not None and nodes is not None:
         basis, total = "per_server", qty * nodes
     elif cols.per_rack and qty is not None:
-        per_rack, racks = qty, c.racks
-        if racks is not None and racks.is_integer() and racks >= 1:
-            out.racks[int(racks)] += 1
-        if total_qty is not None:
-            qty = total_qty
-        elif racks is not None and racks > 0:
-            if (
-                ext is not None
-                and c.unit is not None
-                and abs(ext - c.unit * per_rack) < abs(ext - c.unit * qty * racks)
-            ):
-                ext = ext * racks  # the extended is per rack
-            qty = qty * racks
-        else:
-            basis = "per_rack"
+        basis, qty, ext, per_rack = _per_rack(c, qty, out)
     if nodes is not None and nodes.is_integer() and nodes >= 1 and basis == "per_server":
         out.nodes[int(nodes)] += 1
     quantity = qty if qty is not None else (total_qty if total_qty is not None else 1.0)
@@ -261,25 +263,19 @@ def _quantities(
 # --- the quote --------------------------------------------------------------------------------------------------------
 
 
-def parse_sheets(
-    sheets: Sequence[tuple[str, list[list[Cell]]]],
-    label: str,
-    notes: Sequence[str] = (),
-    currency_code: str | None = None,
-) -> ParsedQuote:
-    """Every sheet's table read into lines (steps 1–5); the quote's currency (``currency_code`` when the user gives
-    it), stated counts, options and totals."""
-    warnings: list[str] = list(notes)
-    skipped: Counter[str] = Counter()
-    no_price: list[str] = []
+def _tables(
+    sheets: Sequence[tuple[str, list[list[Cell]]]], label: str, skipped: Counter[str], statements: list[str]
+) -> list[tuple[str, SheetResult]]:
+    """Step 1–4 on every sheet: the tables read (where, result); the text of sheets without a table goes to
+    ``statements``. QuoteError when no sheet holds a priced table."""
     results: list[tuple[str, SheetResult]] = []
-    global_statements: list[str] = []
+    no_price: list[str] = []
     for sheet, rows in sheets:
         header = find_table_header(rows)
         where = f"{label}, sheet {sheet!r}" if sheet else label
         if header is None:
             skipped["sheet without a quote table"] += 1 if sheet else 0
-            global_statements += [t for t in map(row_text, rows[:200]) if t]
+            statements += [t for t in map(row_text, rows[:200]) if t]
             continue
         if not any(r in header.roles for r in PRICE_ROLES):
             no_price.append(where)
@@ -292,27 +288,41 @@ def parse_sheets(
             f"{label}: no header row (description or part number, quantity, price) in the first "
             f"{HEADER_SCAN_ROWS} rows{' of any sheet' if len(sheets) > 1 else ''}"
         )
+    return results
+
+
+def _counted(results: Sequence[tuple[str, SheetResult]], name: str) -> Counter[Any]:
+    """The sheets' counters of ``name`` (nodes, racks, ratios, cell or header currencies) added up."""
+    out: Counter[Any] = Counter()
+    for _, r in results:
+        out.update(getattr(r, name))
+    return out
+
+
+def parse_sheets(
+    sheets: Sequence[tuple[str, list[list[Cell]]]],
+    label: str,
+    notes: Sequence[str] = (),
+    currency_code: str | None = None,
+) -> ParsedQuote:
+    """Every sheet's table read into lines (steps 1–5); the quote's currency (``currency_code`` when the user gives
+    it), stated counts, options and totals."""
+    warnings: list[str] = list(notes)
+    skipped: Counter[str] = Counter()
+    global_statements: list[str] = []
+    results = _tables(sheets, label, skipped, global_statements)
     global_statements += _drop_summaries(results, skipped)
     for _where, result in results:
         skipped.update(result.skipped)
         warnings += result.warnings
     all_statements = global_statements + [s for _, r in results for s in r.statements]
     options = find_options(results, all_statements)
-    nodes, ratios, racks = Counter[int](), Counter[float](), Counter[int]()
-    for _, r in results:
-        nodes.update(r.nodes)
-        ratios.update(r.ratios)
-        racks.update(r.racks)
-    servers = servers_stated(all_statements, nodes, ratios)
+    servers = servers_stated(all_statements, _counted(results, "nodes"), _counted(results, "ratios"))
     lines, totals, per_server = _per_server_and_totals(results, global_statements, servers, warnings)
     if not any(ln.unit_price is not None or ln.extended is not None for ln in lines):
         raise QuoteError(f"{label}: the quote table has no priced lines")
     texts = all_statements + [h for _, r in results for h in r.headers] + [ln.description for ln in lines[:400]]
-    cells: Counter[str] = Counter()
-    headers: Counter[str] = Counter()
-    for _, r in results:
-        cells.update(r.cell_currencies)
-        headers.update(r.header_currencies)
+    cells, headers = _counted(results, "cell_currencies"), _counted(results, "header_currencies")
     return ParsedQuote(
         name=label,
         lines=tuple(lines),
@@ -325,7 +335,7 @@ def parse_sheets(
         notes=tuple(s[:200] for s in all_statements[:100]),
         options=options,
         totals=tuple(totals),
-        racks_stated=racks_stated(all_statements, racks),
+        racks_stated=racks_stated(all_statements, _counted(results, "racks")),
     )
 
 
@@ -454,6 +464,50 @@ def rounding(lines: Sequence[RawLine]) -> float:
     return max(1.0, sum(step + (step / 2 * abs(ln.quantity) if ln.extended is None else 0.0) for ln in lines))
 
 
+def _sums(
+    t: StatedTotal,
+    result: SheetResult,
+    before: Sequence[RawLine],
+    previous_row: int,
+    subtotals: Sequence[float],
+    factors: Sequence[int],
+) -> list[tuple[float, list[RawLine]]]:
+    """The sums a stated total can be, each with its lines: its section, the sheet so far, the quote so far, the
+    option, the whole sheet (× the servers of a per-server quote), the subtotals above it; each with or without the
+    charges (tax, freight) above it."""
+    above = [ln for ln in result.lines if ln.row < t.row]
+    groups = [
+        [ln for ln in above if ln.row > previous_row],
+        above,
+        [*before, *above],
+        [ln for ln in above if ln.option and ln.option == (above[-1].option if above else "")],
+        list(result.lines),
+    ]
+    sums = [(sum(map(line_total, g)) * k, g) for g in groups if g for k in factors]
+    if subtotals:
+        sums.append((sum(subtotals), groups[1]))
+    charges = sum(a for row, a in result.charges if row < t.row)
+    if charges:
+        sums += [(s + charges, g) for s, g in sums]
+    return sums
+
+
+def _checked(
+    t: StatedTotal, sums: Sequence[tuple[float, list[RawLine]]], option: str, factors: Sequence[int], where: str,
+    warnings: list[str],
+) -> StatedTotal:  # fmt: skip
+    """The total as checked against its possible ``sums``: equal to one, else warned and ``off`` when near one."""
+    if any(abs(t.amount - s) <= rounding(g) * k for s, g in sums for k in factors):
+        return replace(t, computed=t.amount, option=option)
+    nearest, group = min(sums, key=lambda sg: abs(t.amount - sg[0]))
+    off = abs(t.amount - nearest) <= _NEAR_TOTAL * max(abs(nearest), 1.0)
+    warnings.append(
+        f"{where}: the quote's total ({t.amount:,.2f}, row {t.row}) differs from the sum of its lines ({nearest:,.2f})"
+    )
+    lines = tuple((ln.sheet, ln.row) for ln in group) if off else ()
+    return replace(t, computed=nearest, off=off, option=option, lines=lines)
+
+
 def check_totals(
     result: SheetResult, before: Sequence[RawLine], servers: int | None, where: str, warnings: list[str]
 ) -> list[StatedTotal]:
@@ -468,42 +522,13 @@ def check_totals(
     subtotals: list[float] = []
     factors = (1, servers) if servers and servers > 1 else (1,)
     for t in sorted(result.totals, key=lambda t: t.row):
-        above = [ln for ln in result.lines if ln.row < t.row]
-        groups = [
-            [ln for ln in above if ln.row > previous_row],
-            above,
-            [*before, *above],
-            [ln for ln in above if ln.option and ln.option == (above[-1].option if above else "")],
-            list(result.lines),
-        ]
-        sums = [(sum(map(line_total, g)) * k, g) for g in groups if g for k in factors]
-        if subtotals:
-            sums.append((sum(subtotals), groups[1]))
-        charges = sum(a for row, a in result.charges if row < t.row)
-        if charges:
-            sums += [(s + charges, g) for s, g in sums]
+        sums = _sums(t, result, before, previous_row, subtotals, factors)
         previous_row = t.row
         if not sums:
             out.append(t)
             continue
-        if any(abs(t.amount - s) <= rounding(g) * k for s, g in sums for k in factors):
-            subtotals.append(t.amount)
-            out.append(replace(t, computed=t.amount, option=above[-1].option if above else ""))
-            continue
-        nearest, group = min(sums, key=lambda sg: abs(t.amount - sg[0]))
-        off = abs(t.amount - nearest) <= _NEAR_TOTAL * max(abs(nearest), 1.0)
-        warnings.append(
-            f"{where}: the quote's total ({t.amount:,.2f}, row {t.row}) differs from the sum of its lines "
-            f"({nearest:,.2f})"
-        )
+        above = [ln for ln in result.lines if ln.row < t.row]
+        checked = _checked(t, sums, above[-1].option if above else "", factors, where, warnings)
         subtotals.append(t.amount)
-        out.append(
-            replace(
-                t,
-                computed=nearest,
-                off=off,
-                option=above[-1].option if above else "",
-                lines=tuple((ln.sheet, ln.row) for ln in group) if off else (),
-            )
-        )
+        out.append(checked)
     return out
