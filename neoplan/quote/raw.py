@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .currency import StatedRate
+
 
 @dataclass(frozen=True)
 class RawLine:
@@ -44,6 +46,8 @@ class RawLine:
     per_rack: float | None = None
     optional: bool = False
     """In a section of optional items ("Optional items – not included in total"): not counted unless the user says."""
+    currency: str = ""
+    """The currency the line's own price cells (or a currency column) name; "" = the quote's."""
 
     @property
     def unit_price_usd(self) -> float | None:
@@ -100,3 +104,14 @@ class ParsedQuote:
     options: tuple[str, ...] = ()
     totals: tuple[StatedTotal, ...] = field(default=())
     racks_stated: int | None = None
+    currency_from: str = ""
+    """Where the currency was read (price cells, headers, totals, a sentence, or ``you (--currency)``); "" when
+    nothing names it (read as USD)."""
+    currencies: tuple[str, ...] = ()
+    """The currencies of the lines when they use several (each line's in ``RawLine.currency``), else ()."""
+    rates: tuple[StatedRate, ...] = ()
+    """Exchange rates the quote states (``1 USD = 3.75 SAR``), with their rows."""
+    date: str | None = None
+    """The quote's date as ``YYYY-MM-DD`` (or ``YYYY-MM``), None when it states none."""
+    date_from: str = ""
+    """The text the date was read from."""

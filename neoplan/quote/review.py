@@ -9,7 +9,6 @@ compare with the recommended design.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -19,7 +18,7 @@ from typing import Any
 
 from ..formats import usd_exact
 from ..model import Result
-from ..pricebook import PriceBook, default_price_book, price_book
+from ..pricebook import BOOK_DATES, PriceBook, default_price_book, price_book
 from ..scenario import Scenario
 from .aggregates import node_parts, per_server_aggregates, priced_as_nodes, whole_server_price
 from .cells import QuoteError, _finite
@@ -36,6 +35,7 @@ from .corrections import (
     parse_aliases,
     parse_corrections,
 )
+from .currency import Conversion, conversion
 from .design import design
 from .findings import Finding, find_all
 from .guard import Withheld, check, padding_saving_usd
@@ -97,6 +97,16 @@ class QuoteReview:
     """The reading the size was taken from (``lines``, ``stated``, ``trays``, ``cpus``, ``nics``)."""
     ignored: tuple[QuoteLine, ...] = ()
     """Lines the user said are no lines (left out of the total, the size and the findings)."""
+    currency_from: str = ""
+    """Where the currency was read: the price cells, headers, totals, a sentence of the quote, or ``you``."""
+    rates: Mapping[str, float] = field(default_factory=dict)
+    """USD per unit of every currency the lines use [USD] (``{"USD": 1.0, "SAR": 0.2667}``)."""
+    rate_sources: Mapping[str, str] = field(default_factory=dict)
+    """Where each rate comes from: ``you (--usd-per-unit)``, the quote's row that states it, ``USD``."""
+    book: str = ""
+    """The price book the lines are checked against (``2024-10``, ``2026-11``)."""
+    book_from: str = ""
+    """Why that book: the quote's date, the platform's first book, the default, or ``you (--book)``."""
 
     @property
     def classified(self) -> list[QuoteLine]:
@@ -212,20 +222,41 @@ class QuoteReview:
             "padding_saving_usd": _finite(self.padding_saving_usd),
             "design_change_usd": _finite(self.design_change_usd),
             "ignored": [ln.to_dict() for ln in self.ignored],
+            "currency_from": self.currency_from,
+            "rates": dict(self.rates),
+            "rate_sources": dict(self.rate_sources),
+            "book": self.book,
+            "book_from": self.book_from,
         }
 
 
 def usd_rate(currency: str, usd_per_unit: float | None) -> float:
-    """USD per unit of the quote's currency: 1 for USD, the user's rate otherwise; QuoteError naming the currency."""
-    if usd_per_unit is not None:
-        if isinstance(usd_per_unit, bool) or not (
-            isinstance(usd_per_unit, int | float) and math.isfinite(usd_per_unit) and 1e-6 <= usd_per_unit <= 1e6
-        ):
-            raise QuoteError(f"the USD rate must be a positive number (USD per {currency}), got {usd_per_unit!r}")
-        return 1.0 if currency == "USD" else float(usd_per_unit)
-    if currency != "USD":
-        raise QuoteError(f"the quote is in {currency}: give the USD rate, e.g. --usd-per-unit 1.08")
-    return 1.0
+    """USD per unit of the quote's currency: 1 for USD, the user's rate otherwise; QuoteError naming the currency
+    (one currency, nothing stated: see :func:`neoplan.quote.currency.conversion` for the rest)."""
+    return conversion(currency, [currency], (), usd_per_unit, currency).usd_per_unit
+
+
+def _book(quote: ParsedQuote, book: PriceBook | str | None) -> tuple[PriceBook, str]:
+    """The book to check the lines against and why: the user's, else the book nearest the quote's date, else the
+    default one."""
+    if isinstance(book, PriceBook):
+        return book, "you (--book)"
+    if isinstance(book, str):
+        if book not in BOOK_DATES:
+            raise QuoteError(f"book must be one of {', '.join(BOOK_DATES)} (a price book date), got {book!r}")
+        return price_book(book), "you (--book)"
+    date = getattr(quote, "date", None)
+    if not date:
+        return default_price_book(), "the default book (the quote states no date)"
+    nearest = min(BOOK_DATES, key=lambda d: (abs(_months(d) - _months(date)), d))
+    said = getattr(quote, "date_from", "")[:60]
+    return price_book(nearest), f"the book nearest the quote's date {date} ({said!r})"
+
+
+def _months(date: str) -> int:
+    """Months since year 0 of a ``YYYY-MM[-DD]`` date."""
+    year, month = int(date[:4]), int(date[5:7])
+    return year * 12 + month - 1
 
 
 def review_quote(
@@ -235,7 +266,7 @@ def review_quote(
     usd_per_unit: float | None = None,
     price_tolerance: float = DEFAULT_PRICE_TOLERANCE,
     base: str = "optimized",
-    book: PriceBook | None = None,
+    book: PriceBook | str | None = None,
     rules: Sequence[Rule] | None = None,
     catalogue: Sequence[CatalogueEntry] | None = None,
     option: int | str | None = None,
@@ -247,16 +278,19 @@ def review_quote(
 
     ``servers_quoted`` [count]: the servers bought when the quote prices one server (per-server quantities or
     a one-server quote); None = as the quote states ("order quantity 32", "16 nodes") or as its lines count.
-    ``usd_per_unit`` [USD per unit of the quote's currency] is required for a quote not in USD.
+    ``usd_per_unit`` [USD per unit of the quote's currency] is required for a quote not in USD (unless the quote
+    states its rate); it is applied, or refused with the reason, never dropped (:mod:`.currency`).
     ``price_tolerance`` [fraction] is how far over the book a unit price may be before ``price_above_book``.
-    ``book``: the price book the lines are checked against and the design priced by; None = the 2024-10 book, or
-    the first book that prices the quote's platform when that one does not (an HGX B300 quote: 2026-11, said in a
-    warning).
+    ``book``: the price book the lines are checked against and the design priced by (a :class:`PriceBook` or a book
+    date such as ``"2026-11"``); None = the book nearest the quote's date (the default book when it states none),
+    or the first book that prices the quote's platform when that one does not (an HGX B300 quote: 2026-11, said in
+    a warning). The book used and why are ``review.book`` and ``review.book_from``.
     ``option``: the alternative to review (1-based number or label) when the quote offers several (default 1).
     ``aliases``: the vendor's alias list (``{pattern, category, quantity_basis?}``, see :mod:`.corrections`);
     ``corrections``: the user's reading of single lines (``{sheet, row, category?, quantity_basis?, option?,
     ignore?}``); ``size_from``: the reading of the cluster's size to take (see :mod:`.size`).
     """
+    chosen, why = _book(quote, book)
     review = partial(
         _review,
         quote,
@@ -271,20 +305,19 @@ def review_quote(
         corrections=corrections,
         size_from=size_from,
     )
-    if book is not None:
-        return review(book=book)
-    first = review(book=default_price_book())
+    first = replace(review(book=chosen), book=chosen.as_of, book_from=why)
     design_book = None if first.recommended is None else first.recommended.prices_as_of
-    if design_book is None or design_book == default_price_book().as_of:
+    if book is not None or design_book is None or design_book == chosen.as_of:
         return first
-    # the default book does not price the quote's platform (an HGX B300 quote against 2024-10): review it again
+    # the chosen book does not price the quote's platform (an HGX B300 quote against 2024-10): review it again
     # against the book its recommended design is priced by, so that lines and design share one book
     again = review(book=price_book(design_book))
     note = (
-        f"priced against the {design_book} price book, the first that prices {first.gpu_model} (the default "
-        f"{default_price_book().as_of} book does not)"
+        f"priced against the {design_book} price book, the first that prices {first.gpu_model} (the "
+        f"{chosen.as_of} book, {why}, does not)"
     )
-    return replace(again, warnings=(note, *again.warnings))
+    why_again = f"the first book that prices {first.gpu_model}"
+    return replace(again, warnings=(note, *again.warnings), book=design_book, book_from=why_again)
 
 
 @dataclass(frozen=True)
@@ -334,13 +367,32 @@ def _read(
     return _Identified(raws, classes, idents, parent_of, included, options, chosen)
 
 
+def _used(quote: ParsedQuote, raws: Sequence[RawLine], currency: str) -> set[str]:
+    """The currencies the reviewed lines are priced in (the quote's for lines that name none)."""
+    return {getattr(raw, "currency", "") or currency for raw in raws} | {currency}
+
+
+def _conversion(quote: ParsedQuote, raws: Sequence[RawLine], usd_per_unit: float | None) -> Conversion:
+    """Stage 2: the USD rate of every currency the reviewed lines use (:func:`neoplan.quote.currency.conversion`)."""
+    currency = getattr(quote, "currency", "USD") or "USD"
+    used = sorted({getattr(raw, "currency", "") or currency for raw in raws})
+    evidence = getattr(quote, "currency_from", "USD")
+    return conversion(currency, used, getattr(quote, "rates", ()), usd_per_unit, evidence)
+
+
 def _lines(
-    reading: _Identified, quantities: Sequence[float], rate: float, book: PriceBook, tolerance: float, notes: list[str]
+    reading: _Identified,
+    quantities: Sequence[float],
+    money: Conversion,
+    book: PriceBook,
+    tolerance: float,
+    notes: list[str],
 ) -> tuple[list[QuoteLine], tuple[QuoteLine, ...]]:
-    """Stage 3: the quote lines in USD for the order, checked against the book; (lines, lines the user ignores)."""
+    """Stage 3: the quote lines in USD for the order (each at its currency's rate), checked against the book;
+    (lines, lines the user ignores)."""
     rows = zip(reading.raws, reading.idents, quantities, reading.classes, strict=True)
     lines = [
-        _mark_ignored(make_line(i, raw, ident, config, qty, rate, book, tolerance), cls)
+        _mark_ignored(make_line(i, raw, ident, config, qty, money.rate_of(raw.currency), book, tolerance), cls)
         for i, (raw, (ident, config), qty, cls) in enumerate(rows, 1)
     ]
     lines = _bundle_free_parts([_with_parent(ln, reading.parents[k]) for k, ln in enumerate(lines)])
@@ -445,15 +497,16 @@ def _review(
     """:func:`review_quote` with the lines checked against ``book``, in named stages: read (corrections, option,
     identity), quantities, lines, size, design, findings."""
     _check_inputs(servers_quoted, price_tolerance)
-    currency = getattr(quote, "currency", "USD") or "USD"
-    rate = usd_rate(currency, usd_per_unit)
     rules = rules if rules is not None else default_rules()
     catalogue = catalogue if catalogue is not None else default_catalogue()
     reading = _read(quote, rules, catalogue, option, aliases, corrections)
+    money = _conversion(quote, reading.raws, usd_per_unit)
+    rate = money.usd_per_unit
     quantities, multiplier, inferred, notes = cluster_quantities(
         quote, reading.raws, reading.idents, reading.parents, servers_quoted, reading.included
     )
-    lines, ignored = _lines(reading, quantities, rate, book, price_tolerance, notes)
+    notes += money.notes
+    lines, ignored = _lines(reading, quantities, money, book, price_tolerance, notes)
     children = _children(lines)
     size = _size(quote, lines, children, size_from)
     servers, gpus, gpu_model = size[0], size[1], size[2]
@@ -486,8 +539,11 @@ def _review(
         skipped=quote.skipped,
         warnings=tuple(warnings),
         sheets=quote.sheets,
-        currency=currency,
+        currency=money.currency,
         usd_per_unit=rate,
+        currency_from=getattr(quote, "currency_from", ""),
+        rates={c: money.rates[c] for c in money.rates if c in _used(quote, reading.raws, money.currency)},
+        rate_sources={c: money.sources[c] for c in money.rates if c in _used(quote, reading.raws, money.currency)},
         parts=tuple(parts),
         per_server=per_server_aggregates(parts, servers, gpus),
         servers_inferred=inferred,

@@ -17,11 +17,12 @@ per-server price basis, the currency; and every stated total checked against the
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cells import HEADER_SCAN_ROWS, MAX_CELL_CHARS, Cell, QuoteError, _text, currency_of, quantity_unit
+from .currency import StatedRate, stated_rates
 from .groups import Item, group_sub_items
 from .header import (
     PRICE_ROLES,
@@ -57,7 +58,16 @@ from .sections import (
     says_select_one,
     sections_with_totals,
 )
-from .statements import currency, racks_stated, says_per_server, servers_stated
+from .statements import (
+    AMBIGUOUS_YEN,
+    CurrencyReading,
+    currency,
+    quote_date,
+    racks_stated,
+    resolve_yen,
+    says_per_server,
+    servers_stated,
+)
 
 __all__ = [
     "Header",
@@ -92,6 +102,10 @@ class SheetResult:
     """(row, amount) of tax lines, freight and other amounts that are no item: a total may include them."""
     cell_currencies: Counter[str] = field(default_factory=Counter)
     header_currencies: Counter[str] = field(default_factory=Counter)
+    total_currencies: Counter[str] = field(default_factory=Counter)
+    """Currencies written on the amounts of totals and tax rows."""
+    rates: list[StatedRate] = field(default_factory=list)
+    """Exchange rates the sheet's text states, with their rows."""
     nodes: Counter[int] = field(default_factory=Counter)
     racks: Counter[int] = field(default_factory=Counter)
     ratios: Counter[float] = field(default_factory=Counter)
@@ -103,11 +117,18 @@ class SheetResult:
 # --- one table --------------------------------------------------------------------------------------------------------
 
 
+def _rates_in(rows: Sequence[Sequence[Cell]], indexes: Iterable[int], sheet: str, out: SheetResult) -> None:
+    """Exchange rates stated on the rows at ``indexes`` (``1 USD = 3.75 SAR``), kept with their rows."""
+    for i in indexes:
+        out.rates += stated_rates(row_text(rows[i]), sheet, i + 1)
+
+
 def read_table(rows: Sequence[Sequence[Cell]], header: Header, sheet: str, where: str) -> SheetResult:
     """The lines of the table under ``header`` (steps 2–4), with what was skipped and what the text says."""
     out = SheetResult(sheet=sheet, has_quantity=any(r in header.roles for r in QUANTITY_ROLES))
     out.titles = [t for t in map(row_text, rows[: header.row]) if t][:_TITLE_ROWS]
     out.statements += [t for t in map(row_text, rows[: header.row]) if t]
+    _rates_in(rows, range(header.row), sheet, out)
     if sheet:
         out.statements.append(sheet)
     _header_currencies(header, out)
@@ -129,24 +150,35 @@ def read_table(rows: Sequence[Sequence[Cell]], header: Header, sheet: str, where
             continue
         if kind in BREAKS:
             after_break, state.previous_description = True, None
-        if kind == "subtotal or total":
-            _total(cells, sheet, state, out)
-        elif kind in ("tax", "unlabelled amount", "below the total") and cells.amounts:
-            out.charges.append(
-                (cells.index + 1, next(v for v in (cells.ext, cells.unit, *cells.amounts) if v is not None))
-            )
-        elif kind == "header of another table":
-            other = new_header(rows[i], i, state.cols.roles)
-            assert other is not None  # row_kind found it
-            state.cols, state.closed = assign_columns(rows, other, out.statements), False
-            _header_currencies(other, out)
-        elif kind == "section title or note":
-            out.statements.append(row_text(rows[i]))
-            if not note_line(cells.label) and len(cells.label.split()) <= 12:
-                section = cells.label[:120]
+        section = _other_row(kind, cells, rows, sheet, state, out, section)
     out.lines = group_sub_items(items)
     out.per_server_columns = bool(out.lines) and per_server_only == len(out.lines)
     return out
+
+
+def _other_row(
+    kind: str, cells: RowCells, rows: Sequence[Sequence[Cell]], sheet: str, state: TableState, out: SheetResult,
+    section: str,
+) -> str:  # fmt: skip
+    """A row that is no item read for what it says (a total, a charge, another table's header, a section title or
+    a note); the section the next items are in."""
+    i = cells.index
+    if kind == "subtotal or total":
+        _total(cells, sheet, state, out)
+    elif kind in ("tax", "unlabelled amount", "below the total") and cells.amounts:
+        out.charges.append((i + 1, next(v for v in (cells.ext, cells.unit, *cells.amounts) if v is not None)))
+        _amount_currencies(cells, out)
+    elif kind == "header of another table":
+        other = new_header(rows[i], i, state.cols.roles)
+        assert other is not None  # row_kind found it
+        state.cols, state.closed = assign_columns(rows, other, out.statements), False
+        _header_currencies(other, out)
+    elif kind == "section title or note":
+        out.statements.append(row_text(rows[i]))
+        _rates_in(rows, (i,), sheet, out)
+        if not note_line(cells.label) and len(cells.label.split()) <= 12:
+            return cells.label[:120]
+    return section
 
 
 def _continued(item: Item, text: str) -> Item:
@@ -155,9 +187,18 @@ def _continued(item: Item, text: str) -> Item:
     return replace(item, line=replace(line, description=f"{line.description} {text}"[:_MAX_DESCRIPTION_CHARS]))
 
 
+def _amount_currencies(cells: RowCells, out: SheetResult) -> None:
+    """The currencies written on a total's or a charge's amounts (``₩ 3,970,328,000``)."""
+    for raw in cells.price_cells:
+        code = currency_of(raw) if isinstance(raw, str) and any(ch.isdigit() for ch in raw) else None
+        if code:
+            out.total_currencies[code] += 1
+
+
 def _total(cells: RowCells, sheet: str, state: TableState, out: SheetResult) -> None:
     state.closed = state.closed or is_grand_total(cells.label)
     out.statements.append(cells.label)
+    _amount_currencies(cells, out)
     amount = next((v for v in (cells.ext, cells.unit, cells.ext_list, cells.list_price) if v is not None), None)
     if amount is not None and not is_gross_total(cells.label):
         out.totals.append(StatedTotal(sheet, cells.index + 1, cells.label[:120], amount))
@@ -180,11 +221,13 @@ def _item(
     for value, raw in zip((c.unit, c.ext, c.list_price), c.price_cells[:3], strict=False):
         if value is None and isinstance(raw, str) and raw.strip() not in ("", "-", "–", "—", "--"):
             out.warnings.append(f"{where} row {line_no}: price {_text(raw)[:20]!r} is not an amount; left blank")
+    own = ""
     for value, raw in ((c.unit, c.price_cells[0]), (c.ext, c.price_cells[1]), (c.list_price, c.price_cells[2]),
                        (1.0, c.currency_cell)):  # fmt: skip
         code = currency_of(raw) if isinstance(raw, str) and value is not None else None
         if code:
             out.cell_currencies[code] += 1
+            own = own or code
     assumed = c.qty is None and c.total_qty is None
     if assumed and _text(c.qty_cell) and _text(c.qty_cell) != c.label:
         out.warnings.append(f"{where} row {line_no}: quantity {_text(c.qty_cell)[:20]!r} is not a number; taken as 1")
@@ -207,6 +250,7 @@ def _item(
         category=c.category,
         quantity_unit=quantity_unit(c.qty_cell),
         per_rack=per_rack,
+        currency=own,
     )
     return Item(
         line=replace(line, optional=True) if optional_section(section) else line,
@@ -264,10 +308,11 @@ def _quantities(
 
 
 def _tables(
-    sheets: Sequence[tuple[str, list[list[Cell]]]], label: str, skipped: Counter[str], statements: list[str]
-) -> list[tuple[str, SheetResult]]:
+    sheets: Sequence[tuple[str, list[list[Cell]]]], label: str, skipped: Counter[str], statements: list[str],
+    rates: list[StatedRate],
+) -> list[tuple[str, SheetResult]]:  # fmt: skip
     """Step 1–4 on every sheet: the tables read (where, result); the text of sheets without a table goes to
-    ``statements``. QuoteError when no sheet holds a priced table."""
+    ``statements`` (the rates it states to ``rates``). QuoteError when no sheet holds a priced table."""
     results: list[tuple[str, SheetResult]] = []
     no_price: list[str] = []
     for sheet, rows in sheets:
@@ -276,6 +321,7 @@ def _tables(
         if header is None:
             skipped["sheet without a quote table"] += 1 if sheet else 0
             statements += [t for t in map(row_text, rows[:200]) if t]
+            rates += [r for i, row in enumerate(rows[:200]) for r in stated_rates(row_text(row), sheet, i + 1)]
             continue
         if not any(r in header.roles for r in PRICE_ROLES):
             no_price.append(where)
@@ -310,7 +356,8 @@ def parse_sheets(
     warnings: list[str] = list(notes)
     skipped: Counter[str] = Counter()
     global_statements: list[str] = []
-    results = _tables(sheets, label, skipped, global_statements)
+    rates: list[StatedRate] = []
+    results = _tables(sheets, label, skipped, global_statements, rates)
     global_statements += _drop_summaries(results, skipped)
     for _where, result in results:
         skipped.update(result.skipped)
@@ -322,14 +369,21 @@ def parse_sheets(
     if not any(ln.unit_price is not None or ln.extended is not None for ln in lines):
         raise QuoteError(f"{label}: the quote table has no priced lines")
     texts = all_statements + [h for _, r in results for h in r.headers] + [ln.description for ln in lines[:400]]
-    cells, headers = _counted(results, "cell_currencies"), _counted(results, "header_currencies")
+    reading = _quote_currency(label, results, all_statements, texts, warnings, currency_code)
+    lines = _line_currencies(lines, reading, currency_code, label, all_statements, texts)
+    date, date_from = quote_date(all_statements)
     return ParsedQuote(
         name=label,
         lines=tuple(lines),
         skipped=dict(skipped),
         warnings=tuple(warnings),
         sheets=tuple(r.sheet for _, r in results),
-        currency=currency_code or currency(label, cells, headers, all_statements, texts, warnings),
+        currency=reading.code,
+        currency_from=reading.evidence,
+        currencies=reading.currencies,
+        rates=tuple(rates + [r for _, res in results for r in res.rates]),
+        date=date,
+        date_from=date_from,
         servers_stated=servers,
         per_server=per_server,
         notes=tuple(s[:200] for s in all_statements[:100]),
@@ -340,6 +394,43 @@ def parse_sheets(
 
 
 _parse_sheets = parse_sheets  # the name read.py used
+
+
+def _quote_currency(
+    label: str, results: Sequence[tuple[str, SheetResult]], statements: Sequence[str], texts: Sequence[str],
+    warnings: list[str], user: str | None,
+) -> CurrencyReading:  # fmt: skip
+    """The quote's currency: the user's (lines marked in the currency the document uses most become the user's),
+    else as the document says it (:func:`neoplan.quote.statements.currency`)."""
+    cells, headers = _counted(results, "cell_currencies"), _counted(results, "header_currencies")
+    if user is not None:
+        several = (
+            tuple(sorted({user, *(c for c in cells if c != cells.most_common(1)[0][0])})) if len(cells) > 1 else ()
+        )
+        return CurrencyReading(user, "you (--currency)", several)
+    return currency(label, cells, headers, statements, texts, warnings, _counted(results, "total_currencies"))
+
+
+def _line_currencies(
+    lines: list[RawLine], reading: CurrencyReading, user: str | None, label: str, statements: Sequence[str],
+    texts: Sequence[str],
+) -> list[RawLine]:  # fmt: skip
+    """Each line's own currency as an ISO code ("" = the quote's): a ¥ resolved, the quote's own marks cleared; with
+    the user's currency, the marks of the currency the lines use most become the user's."""
+    marks = Counter(ln.currency for ln in lines if ln.currency)
+    main = marks.most_common(1)[0][0] if marks else ""
+    if not reading.currencies:
+        return [replace(ln, currency="") if ln.currency else ln for ln in lines]
+    yen = reading.code if reading.code in ("CNY", "JPY") else None
+    out = []
+    for ln in lines:
+        code = ln.currency
+        if code == AMBIGUOUS_YEN:
+            code = yen or resolve_yen(label, statements, texts)
+        if (user is not None and ln.currency == main) or code == reading.code:
+            code = ""
+        out.append(ln if code == ln.currency else replace(ln, currency=code))
+    return out
 
 
 def _drop_summaries(results: list[tuple[str, SheetResult]], skipped: Counter[str]) -> list[str]:
