@@ -109,6 +109,8 @@ class ParsedQuote:
     nothing names it (read as USD)."""
     currencies: tuple[str, ...] = ()
     """The currencies of the lines when they use several (each line's in ``RawLine.currency``), else ()."""
+    currencies_seen: tuple[str, ...] = ()
+    """Every currency the document writes (price cells, headers, totals, text), whatever was taken."""
     rates: tuple[StatedRate, ...] = ()
     """Exchange rates the quote states (``1 USD = 3.75 SAR``), with their rows."""
     date: str | None = None

@@ -40,6 +40,7 @@ from .design import design
 from .findings import Finding, find_all
 from .guard import Withheld, check, padding_saving_usd
 from .lines import QuoteLine, identify_line, make_line, raw_money, with_price_check
+from .plausibility import Breach, GuardInput, check_reading, withhold
 from .quantities import cluster_quantities, included_sub_items, parents
 from .read import read_quote_file
 from .size import (
@@ -107,6 +108,13 @@ class QuoteReview:
     """The price book the lines are checked against (``2024-10``, ``2026-11``)."""
     book_from: str = ""
     """Why that book: the quote's date, the platform's first book, the default, or ``you (--book)``."""
+    implausible: tuple[Breach, ...] = ()
+    """Figures of the reading outside their bands (:mod:`.plausibility`): no headline, saving or comparison then."""
+
+    @property
+    def headline_withheld(self) -> str | None:
+        """Why the headline (quote total, design, savings) is not shown: the guard's first sentence; None if shown."""
+        return self.implausible[0].sentence if self.implausible else None
 
     @property
     def classified(self) -> list[QuoteLine]:
@@ -140,8 +148,9 @@ class QuoteReview:
 
     @property
     def recommended_total_usd(self) -> float | None:
-        """The recommended design over the same components [USD]; None without a GPU count."""
-        if self.recommended is None:
+        """The recommended design over the same components [USD]; None without a GPU count or when the reading
+        breaks a band (:attr:`implausible`)."""
+        if self.recommended is None or self.implausible:
             return None
         return sum(r.recommended_usd for r in self.comparison if r.in_scope)
 
@@ -166,7 +175,7 @@ class QuoteReview:
     def design_change_usd(self) -> float | None:
         """What the recommended design changes in fabric and storage [USD]: quote minus design over those
         categories (positive = the design costs less); None without a design."""
-        if self.recommended is None:
+        if self.recommended is None or self.implausible:
             return None
         return sum(r.saving_usd for r in self.comparison if r.in_scope and r.category in DESIGN_CATEGORIES)
 
@@ -204,11 +213,11 @@ class QuoteReview:
             "unmatched": [ln.to_dict() for ln in self.unmatched],
             "could_not_price": [ln.to_dict() for ln in self.could_not_price],
             "findings": [f.to_dict() for f in self.findings],
-            "quote_total_usd": _finite(self.quote_total_usd),
+            "quote_total_usd": None if self.implausible else _finite(self.quote_total_usd),
             "compared_quote_usd": _finite(self.compared_quote_usd),
             "recommended_total_usd": _finite(self.recommended_total_usd),
             "saving_usd": _finite(self.saving_usd),
-            "findings_saving_usd": _finite(self.findings_saving_usd),
+            "findings_saving_usd": None if self.implausible else _finite(self.findings_saving_usd),
             "comparison": [r.to_dict() for r in self.comparison],
             "price_tolerance": self.price_tolerance,
             "skipped_rows": dict(self.skipped),
@@ -219,13 +228,15 @@ class QuoteReview:
             "withheld": [w.to_dict() for w in self.withheld],
             "size_from": self.size_from,
             "size_readings": [r.to_dict() for r in self.readings],
-            "padding_saving_usd": _finite(self.padding_saving_usd),
+            "padding_saving_usd": None if self.implausible else _finite(self.padding_saving_usd),
             "design_change_usd": _finite(self.design_change_usd),
             "ignored": [ln.to_dict() for ln in self.ignored],
             "currency_from": self.currency_from,
             "rates": dict(self.rates),
             "rate_sources": dict(self.rate_sources),
             "book": self.book,
+            "implausible": [b.to_dict() for b in self.implausible],
+            "headline_withheld": self.headline_withheld,
             "book_from": self.book_from,
         }
 
@@ -525,6 +536,14 @@ def _review(
         quote, lines, parts, (servers, gpus, gpu_model), described, reading.chosen, rate, book, price_tolerance
     )
     comparison = compare([ln for ln in lines if ln.classified], result, rules)
+    guard = GuardInput(
+        lines, parts, servers, gpus, gpu_model, book, result.node_capex_usd if result is not None else None, money,
+        size[6], getattr(quote, "currencies_seen", ()),
+    )  # fmt: skip
+    breaches = check_reading(guard)
+    if breaches:
+        findings, withheld = withhold(breaches, findings, withheld)
+        comparison = []
     return QuoteReview(
         name=quote.name,
         servers_quoted=multiplier,
@@ -554,6 +573,7 @@ def _review(
         readings=size[6],
         size_from=size[3],
         ignored=ignored,
+        implausible=tuple(breaches),
     )
 
 
@@ -703,6 +723,10 @@ def _cited(finding: Finding, where: Mapping[int, tuple[str, int]]) -> Finding:
 
 def apply_recommendations(review: QuoteReview) -> Scenario:
     """The quote turned into a scenario: its GPU count and platform with the recommended (optimized) BoM."""
+    if review.implausible:
+        raise QuoteError(
+            f"the quote's reading breaks a band, so there is no design to apply: {review.headline_withheld}"
+        )
     if review.recommended is None:
         raise QuoteError(
             "the quote has no GPU server or GPU baseboard line the model can evaluate, so there is no design to apply"

@@ -149,6 +149,8 @@ class CurrencyReading:
     """Where the currency was read (the price cells, headers, totals or a sentence); "" when nothing names it."""
     currencies: tuple[str, ...] = ()
     """The currencies of the price cells when they use several (hardware in USD, services in SAR), else ()."""
+    seen: tuple[str, ...] = ()
+    """Every currency the document writes (price cells, headers, totals, text), whatever was taken."""
 
 
 def _said(statements: Sequence[str]) -> list[tuple[str, str]]:
@@ -188,6 +190,7 @@ def currency(
         yen = resolve_yen(label, statements, texts)
     cells, headers, totals = (Counter({_yen_as(c, yen): n for c, n in src.items()}) for src in (cells, headers, totals))
     said = [(_yen_as(c, yen), text) for c, text in said]
+    seen = tuple(sorted({*cells, *headers, *totals, *(c for c, _ in said)}))
     if len(headers) > 1:
         names = " and ".join(sorted(c for c in headers if c))
         raise QuoteError(f"{label}: prices are in several currencies ({names}); ask for the quote in one currency")
@@ -198,12 +201,12 @@ def currency(
     elif totals:
         found, evidence = totals.most_common(1)[0][0], f"the totals' amounts ({_counts(totals)})"
     elif said:
-        return CurrencyReading(said[0][0], f"the text {said[0][1][:60]!r}")
+        return CurrencyReading(said[0][0], f"the text {said[0][1][:60]!r}", seen=seen)
     else:
-        return CurrencyReading("USD", "")
+        return CurrencyReading("USD", "", seen=seen)
     if said and said[0][0] != found:
         warnings.append(f"{label}: the quote says its prices are in {said[0][0]}, but its prices are marked {found}")
-    return CurrencyReading(found, evidence, tuple(sorted(cells)) if len(cells) > 1 else ())
+    return CurrencyReading(found, evidence, tuple(sorted(cells)) if len(cells) > 1 else (), seen)
 
 
 # --- the quote's date -------------------------------------------------------------------------------------------------

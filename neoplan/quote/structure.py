@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cells import HEADER_SCAN_ROWS, MAX_CELL_CHARS, Cell, QuoteError, _text, currency_of, quantity_unit
-from .currency import StatedRate, stated_rates
+from .currency import StatedRate, money_currencies, stated_rates
 from .groups import Item, group_sub_items
 from .header import (
     PRICE_ROLES,
@@ -381,6 +381,7 @@ def parse_sheets(
         currency=reading.code,
         currency_from=reading.evidence,
         currencies=reading.currencies,
+        currencies_seen=reading.seen,
         rates=tuple(rates + [r for _, res in results for r in res.rates]),
         date=date,
         date_from=date_from,
@@ -404,10 +405,11 @@ def _quote_currency(
     else as the document says it (:func:`neoplan.quote.statements.currency`)."""
     cells, headers = _counted(results, "cell_currencies"), _counted(results, "header_currencies")
     if user is not None:
-        several = (
-            tuple(sorted({user, *(c for c in cells if c != cells.most_common(1)[0][0])})) if len(cells) > 1 else ()
-        )
-        return CurrencyReading(user, "you (--currency)", several)
+        main = cells.most_common(1)[0][0] if cells else user
+        several = tuple(sorted({user, *(c for c in cells if c != main)})) if len(cells) > 1 else ()
+        said = {c for s in statements for c in money_currencies(s)}
+        seen = {*cells, *headers, *_counted(results, "total_currencies"), *said} - {AMBIGUOUS_YEN}
+        return CurrencyReading(user, "you (--currency)", several, tuple(sorted(seen)))
     return currency(label, cells, headers, statements, texts, warnings, _counted(results, "total_currencies"))
 
 
