@@ -796,8 +796,9 @@ def test_system_lines_feed_size_aggregates_and_findings() -> None:
     assert (review.gpus, review.servers, review.gpu_model) == (128, 16, "h200-sxm")
     ps = review.per_server
     assert (ps["ram_gb"], ps["backend_nics"], ps["dpus"], ps["cpus"], ps["cpu_vendor"]) == (2048, 8, 2, 2, "intel")
-    assert {"cpu_top_bin", "ram_over_1tb", "dpu_bluefield"} <= codes(review)
+    assert {"cpu_top_bin", "dpu_bluefield"} <= codes(review)
     assert "nics_below_8" not in codes(review)
+    assert "ram_over_1tb" not in codes(review)  # 2 TB on H200: what its 1,128 GB of HBM per server needs
     system = review.lines[0]
     assert system.component == "system" and system.book_unit_price_usd == pytest.approx(
         neoplan.evaluate(review.recommended).node_capex_usd
@@ -936,7 +937,8 @@ def test_euro_sample_reads_whole_server_lines() -> None:
     review = review_quote(quote, usd_per_unit=1.08)
     assert (review.gpus, review.servers, review.gpu_model) == (256, 32, "h200-sxm")
     assert review.lines[0].component == "system" and review.lines[0].price_check == "ok"
-    assert {"cpu_top_bin", "ram_over_1tb", "dpu_bluefield", "nvaie_license"} <= codes(review)
+    assert {"cpu_top_bin", "dpu_bluefield", "nvaie_license"} <= codes(review)
+    assert "ram_over_1tb" not in codes(review)  # 2 TB per H200 server is the platform's recommendation
     assert not review.unsure and not review.unmatched and not review.could_not_price
 
 
@@ -972,3 +974,32 @@ def test_a_per_server_count_in_the_description_scales_its_line() -> None:
     review = review_rows(rows)
     assert [ln.cluster_quantity for ln in review.lines] == [16, 64, 64]  # the total line is left as it is
     assert review.per_server["backend_nics"] == 8 and any("4 per server" in w for w in review.warnings)
+
+
+def test_ram_advice_never_recommends_less_than_the_gpus_hold() -> None:
+    """The RAM finding's target is the platform's ``node.ram_tb`` default: at least the HBM of its 8 GPUs on every
+    HGX platform (H100 1 TB > 640 GB; H200 2 TB > 1,128 GB; B200 2 TB > 1,440 GB; B300 3 TB > 2,304 GB)."""
+    from neoplan.pricebook import default_platforms
+    from neoplan.quote.findings import ram_gb_recommended
+
+    for key, platform in default_platforms().items():
+        if not platform.rack_scale:
+            assert ram_gb_recommended(key) >= platform.gpus_per_node * platform.gpu_memory_gb, key
+    assert ram_gb_recommended("h100-sxm") == 1024 and ram_gb_recommended("b300-sxm") == 3072
+    assert ram_gb_recommended("h20-sxm") == 1024  # a platform the model does not know: the article's 1 TB
+
+
+def test_licences_are_saved_at_the_quoted_price_whatever_the_book_says() -> None:
+    """NVIDIA AI Enterprise quoted for less (or more) than the book's per-GPU-year price is dropped for what the
+    quote charges; a price far off the book is a licence's own terms, not a misread line."""
+    rows = [
+        {"Part Number": "SYS-821GE-TNHR", "Description": SYSTEM, "Qty": 16, "Unit Price (USD)": 300_000.0,
+         "Extended Price (USD)": 4_800_000.0},
+        {"Part Number": "NVAIE-5Y", "Description": "NVIDIA AI Enterprise 5-year subscription per GPU", "Qty": 128,
+         "Unit Price (USD)": 5_000.0, "Extended Price (USD)": 640_000.0},
+    ]  # fmt: skip
+    review = review_rows(rows)
+    (licence,) = [f for f in review.findings if f.code == "nvaie_license"]
+    assert licence.saving_usd == pytest.approx(640_000.0)  # the book says 128 × 5 × $4,500 = $2.88 M
+    line = next(ln for ln in review.lines if ln.part_number == "NVAIE-5Y")
+    assert line.price_check != "could_not_price" and "as quoted" in line.note

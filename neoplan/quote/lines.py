@@ -323,16 +323,7 @@ def make_line(
     total = ext_usd * scale if ext_usd is not None else cluster_quantity * (unit_usd or 0.0)
     text = normalise(f"{raw.part_number} {raw.description}")
     status = ident.status
-    book_unit, ratio, note = _book_unit(ident, text, book) if status == "classified" else (None, 1.0, "")
-    gb = 0.0
-    if ident.component == "gpu_baseboard" and book_unit is not None and _per_gpu(text, unit_usd, book_unit):
-        ratio = 1.0 / _GPUS_PER_BOARD  # priced per GPU: a board is 8 of these units
-        book_unit *= ratio
-    if ident.component == "ram":
-        per_unit_gb = ram_gb(text) or ident.book_size
-        gb = per_unit_gb * cluster_quantity
-        ratio = per_unit_gb / DIMM_GB
-        book_unit = book.price(ident.price_key) * ratio if book_unit is not None and ident.price_key else book_unit
+    book_unit, ratio, note, gb = _line_book(ident, text, book, unit_usd, cluster_quantity)
     line = QuoteLine(
         id=line_id,
         sheet=raw.sheet,
@@ -363,10 +354,38 @@ def make_line(
         note=note,
         system=config,
     )
-    check, check_note = price_check_of(line.effective_unit_usd, book_unit, tolerance, line.price_key or "")
+    check, check_note = _licence_check(
+        price_check_of(line.effective_unit_usd, book_unit, tolerance, line.price_key or ""), ident
+    )
     if check == line.price_check and not check_note:
         return line
     return replace(line, price_check=check, note=check_note or line.note)
+
+
+def _line_book(
+    ident: Identity, text: str, book: PriceBook, unit_usd: float | None, cluster_quantity: float
+) -> tuple[float | None, float, str, float]:
+    """(book price per quoted unit [USD], book units per quoted unit, note, memory for the order [GB]) of a line:
+    GPUs priced one by one count an eighth of a board; DIMMs scale the book's 64 GB price by their size."""
+    if ident.status != "classified":
+        return None, 1.0, "", 0.0
+    book_unit, ratio, note = _book_unit(ident, text, book)
+    if ident.component == "gpu_baseboard" and book_unit is not None and _per_gpu(text, unit_usd, book_unit):
+        ratio = 1.0 / _GPUS_PER_BOARD  # priced per GPU: a board is 8 of these units
+        book_unit *= ratio
+    if ident.component != "ram":
+        return book_unit, ratio, note, 0.0
+    per_unit_gb = ram_gb(text) or ident.book_size
+    ratio = per_unit_gb / DIMM_GB
+    book_unit = book.price(ident.price_key) * ratio if book_unit is not None and ident.price_key else book_unit
+    return book_unit, ratio, note, per_unit_gb * cluster_quantity
+
+
+def _licence_check(check: tuple[str | None, str], ident: Identity) -> tuple[str | None, str]:
+    """A licence priced far off the book is priced on its own terms (years, per GPU or per node), not misread."""
+    if check[0] == "could_not_price" and "nvaie_license" in ident.findings:
+        return None, "a licence priced on its own terms (years, per GPU or per node): saved as quoted"
+    return check
 
 
 def _per_gpu(text: str, unit_usd: float | None, board_usd: float) -> bool:

@@ -483,7 +483,7 @@ def _findings(
     where = {ln.id: (ln.sheet, ln.row) for ln in lines}
     found = [
         _cited(f, where)
-        for f in find_all(parts, servers, gpus, book, tolerance)
+        for f in find_all(parts, servers, gpus, book, tolerance, gpu_model)
         if not (f.code == "nics_below_8" and (not described or (gpu_model or "").endswith("nvl72")))
     ]
     found += total_findings(quote, lines, chosen, rate)

@@ -434,6 +434,24 @@ def ranges(rows: Sequence[int]) -> str:
     return ",".join(out)
 
 
+PLATFORM_RAM_GB = {"h100-sxm": 1024, "h200-sxm": 2048, "b200-sxm": 2048, "b300-sxm": 3072}
+"""RAM per server the advice recommends on each platform: at least the GPUs' HBM, as OEMs ship it (DGX H200 and DGX
+B200: 2 TB; B300's 8 x 288 GB of HBM: 3 TB); the article's 1 TB on H100. More is padding (``ram_over_1tb``); up to
+it, never (issue 38: no finding recommends less memory than the GPUs hold)."""
+
+
+def ram_advice(expect: dict[str, Any]) -> dict[str, Any]:
+    """``expect`` with the RAM finding demanded or forbidden by the quote's RAM per server and its platform."""
+    ram = expect.get("per_server", {}).get("ram_gb")
+    recommended = PLATFORM_RAM_GB.get(expect.get("gpu_model") or "")
+    if ram is None or recommended is None:
+        return expect
+    must = [c for c in expect["findings_must"] if c != "ram_over_1tb"]
+    must_not = [c for c in expect["findings_must_not"] if c != "ram_over_1tb"]
+    (must if ram > recommended else must_not).append("ram_over_1tb")
+    return {**expect, "findings_must": must, "findings_must_not": must_not}
+
+
 def entry(quote: Quote) -> dict[str, Any]:
     by_name = {s.name: s for s in quote.sheets}
     csv_file = quote.file.endswith(".csv")
@@ -444,6 +462,7 @@ def entry(quote: Quote) -> dict[str, Any]:
     expect = dict(quote.expect)
     expect.setdefault("findings_must", [])
     expect.setdefault("findings_must_not", [])
+    expect = ram_advice(expect)
     overlap = set(expect["findings_must"]) & set(expect["findings_must_not"])
     assert not overlap, (quote.file, overlap)
     expect["lines"] = lines
