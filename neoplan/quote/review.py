@@ -39,6 +39,7 @@ from .currency import Conversion, conversion
 from .design import design
 from .findings import Finding, find_all
 from .guard import Withheld, check, padding_saving_usd
+from .layout import base_modules, child_bases
 from .lines import QuoteLine, identify_line, make_line, raw_money, with_price_check
 from .plausibility import Breach, GuardInput, check_reading, withhold
 from .quantities import cluster_quantities, included_sub_items, parents
@@ -342,6 +343,7 @@ class _Identified:
     included: set[int]
     options: tuple[str, ...]
     chosen: str | None
+    notes: tuple[str, ...] = ()
 
 
 def _check_inputs(servers_quoted: int | None, price_tolerance: float) -> None:
@@ -375,7 +377,8 @@ def _read(
     idents = [_identify(raw, rules, catalogue, memo, cls) for raw, cls in zip(raws, classes, strict=True)]
     parent_of = parents(raws)
     included = included_sub_items(raws, idents, parent_of)
-    return _Identified(raws, classes, idents, parent_of, included, options, chosen)
+    notes = base_modules(raws, idents, parent_of) + child_bases(raws, idents, parent_of, included)
+    return _Identified(raws, classes, idents, parent_of, included, options, chosen, tuple(notes))
 
 
 def _used(quote: ParsedQuote, raws: Sequence[RawLine], currency: str) -> set[str]:
@@ -516,7 +519,7 @@ def _review(
     quantities, multiplier, inferred, notes = cluster_quantities(
         quote, reading.raws, reading.idents, reading.parents, servers_quoted, reading.included
     )
-    notes += money.notes
+    notes += money.notes + reading.notes
     lines, ignored = _lines(reading, quantities, money, book, price_tolerance, notes)
     children = _children(lines)
     size = _size(quote, lines, children, size_from)
