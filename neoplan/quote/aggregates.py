@@ -35,11 +35,16 @@ def whole_server_price(line: QuoteLine, children: Sequence[QuoteLine]) -> bool:
 def node_parts(
     lines: Sequence[QuoteLine], children: Mapping[int, list[QuoteLine]], rules: Sequence[Rule], book: PriceBook
 ) -> list[QuoteLine]:
-    """Classified lines (no server lines) plus the components read from server lines' descriptions."""
+    """Classified lines (no server lines, no spares pool) plus the components read from server lines'
+    descriptions."""
     by_id = {ln.id: ln for ln in lines}
-    out = [ln for ln in lines if ln.status == "classified" and ln.component != "system" and _in_gpu_server(ln, by_id)]
+    out = [
+        ln
+        for ln in lines
+        if ln.status == "classified" and ln.component != "system" and ln.pool != "spares" and _in_gpu_server(ln, by_id)
+    ]
     for ln in lines:
-        if ln.component == "system" and ln.status == "classified":
+        if ln.component == "system" and ln.status == "classified" and ln.pool != "spares":
             covered = {c.component for c in children.get(ln.id, ()) if c.component}
             out += system_parts(ln, {c for c in covered if c is not None}, rules, book)
     return out

@@ -60,7 +60,7 @@ def compare(lines: Sequence[QuoteLine], result: Result | None, rules: Sequence[R
     quote: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
     for ln in lines:
         if ln.component is not None and ln.category is not None:
-            comp = _as_system(ln.component, ln.category, systems)
+            comp = "spares" if ln.pool == "spares" else _as_system(ln.component, ln.category, systems)
             q = quote[(ln.category, comp)]
             q[0] += ln.book_quantity if comp == ln.component else 0.0
             q[1] += ln.total_usd

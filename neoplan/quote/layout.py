@@ -42,6 +42,18 @@ def _where(raw: RawLine) -> str:
     return f"{raw.sheet}!{raw.row}" if raw.sheet else f"row {raw.row}"
 
 
+def rows_text(raws: Sequence[Any]) -> str:
+    """``row 12`` / ``rows 12, 14, 15`` / ``Compute!12, Compute!14`` of lines as the file shows them (at most 4)."""
+    seen = list(dict.fromkeys((raw.sheet, raw.row) for raw in raws))
+    if not seen:
+        return "the lines"
+    if all(not sheet for sheet, _ in seen):
+        text = ("row " if len(seen) == 1 else "rows ") + ", ".join(str(row) for _, row in seen[:4])
+    else:
+        text = ", ".join(f"{sheet}!{row}" if sheet else f"row {row}" for sheet, row in seen[:4])
+    return text + (f" and {len(seen) - 4} more" if len(seen) > 4 else "")
+
+
 def base_modules(
     raws: Sequence[RawLine], idents: list[tuple[Identity, SystemConfig | None]], parent_of: Sequence[int | None]
 ) -> list[str]:
@@ -135,3 +147,20 @@ def child_bases(
             "if not"
         )
     return notes
+
+
+def spares(raws: list[RawLine], idents: Sequence[tuple[Identity, SystemConfig | None]]) -> list[str]:
+    """Mark the parts of a spares pool (its section says so, or a part's own words: "Spare: 8x 64GB RDIMM"; a server
+    line's words never, "(5+1 spare PSU)"); ``raws`` is updated in place. A note lists them."""
+    from .sections import is_spares
+
+    for k, raw in enumerate(raws):
+        if raw.pool != "spares" and idents[k][0].component not in ("system", None) and is_spares(raw.description):
+            raws[k] = replace(raw, pool="spares")
+    pool = [raw for raw in raws if raw.pool == "spares"]
+    if not pool:
+        return []
+    return [
+        f"{rows_text(pool)}: a spares pool (kept on the shelf, not in the servers): counted in the quote total, kept "
+        "out of the cluster's size, the per-server figures and the comparison with the design"
+    ]

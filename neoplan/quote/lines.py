@@ -105,6 +105,8 @@ class QuoteLine:
     derived: bool = False
     parent_id: int | None = None
     note: str = ""
+    pool: str = ""
+    """``spares``: a part of a spares pool (counted in the total, not in the cluster's size or per-server figures)."""
     system: SystemConfig | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -186,6 +188,7 @@ class QuoteLine:
             "price_check": self.price_check,
             "gpu_model": self.gpu_model,
             "note": self.note,
+            "pool": self.pool,
         }
 
 
@@ -353,6 +356,7 @@ def make_line(
         ram_gb=gb,
         note=note,
         system=config,
+        pool=getattr(raw, "pool", ""),
     )
     check, check_note = _licence_check(
         price_check_of(line.effective_unit_usd, book_unit, tolerance, line.price_key or ""), ident

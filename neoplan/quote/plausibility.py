@@ -24,6 +24,7 @@ from .bands import Band, count_band, quote_band, ratio_band, server_band
 from .currency import Conversion
 from .findings import Finding
 from .guard import Withheld
+from .layout import rows_text
 from .lines import QuoteLine
 from .size import Reading
 
@@ -83,18 +84,6 @@ class GuardInput:
     readings: Sequence[Reading] = ()
     seen: Sequence[str] = ()
     """Every currency the document writes (a sign the user overrode, a total in won)."""
-
-
-def _rows(lines: Sequence[QuoteLine]) -> str:
-    """``row 12`` / ``rows 12, 14`` / ``Compute!12, Compute!14`` of the lines as the file shows them (at most four)."""
-    seen = list(dict.fromkeys(ln.source for ln in lines))
-    if not seen:
-        return "the lines"
-    if all(s.startswith("row ") for s in seen):
-        text = ("row " if len(seen) == 1 else "rows ") + ", ".join(s.removeprefix("row ") for s in seen[:4])
-    else:
-        text = ", ".join(seen[:4])
-    return text + (f" and {len(seen) - 4} more" if len(seen) > 4 else "")
 
 
 def _compared(lines: Sequence[QuoteLine]) -> list[QuoteLine]:
@@ -230,7 +219,7 @@ def _count_breach(r: GuardInput, figure: str, label: str, components: Sequence[s
     if amount <= 0 or band.holds(value):
         return None
     own = [p for p in parts if not p.derived] or parts
-    where = _rows(own)
+    where = rows_text(own)
     if servers > 1 and value > band.high and band.holds(value / servers):
         cause, why = "quantity_basis", f"the quantities look like totals for the {servers:,} servers read per server"
         fix = f"untick 'Per server' on {where} in the Lines table (a correction with quantity_basis: total)"

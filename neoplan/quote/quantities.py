@@ -31,6 +31,10 @@ def basis(raw: RawLine) -> str:
     return getattr(raw, "quantity_basis", "total") or "total"
 
 
+def _spare(raw: RawLine) -> bool:
+    return getattr(raw, "pool", "") == "spares"
+
+
 def where(raw: RawLine) -> str:
     """The raw line's place as a spreadsheet user writes it: ``Sheet!12`` or ``row 12``."""
     return f"{raw.sheet}!{raw.row}" if raw.sheet else f"row {raw.row}"
@@ -118,6 +122,7 @@ def servers_in_quote(
             or (ident.component == "gpu_baseboard" and not _under_system(k, idents, parent_of))
         )
         and basis(raws[k]) != "per_server"
+        and getattr(raws[k], "pool", "") != "spares"
     )
 
 
@@ -197,7 +202,11 @@ def cluster_quantities(
     if whole_per_server or any(basis(raw) == "per_server" for raw in raws):
         n = _servers_per_server_quote(servers_quoted, stated, in_quote, notes)
         factors = [
-            float(n) if (whole_per_server and basis(raw) != "per_rack") or basis(raw) == "per_server" else r
+            1.0
+            if getattr(raw, "pool", "") == "spares"
+            else float(n)
+            if (whole_per_server and basis(raw) != "per_rack") or basis(raw) == "per_server"
+            else r
             for raw, r in zip(raws, racks, strict=True)
         ]
         return own_quantities(raws, parent_of, factors, included), n, inferred, notes

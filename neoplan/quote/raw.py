@@ -48,6 +48,9 @@ class RawLine:
     """In a section of optional items ("Optional items – not included in total"): not counted unless the user says."""
     currency: str = ""
     """The currency the line's own price cells (or a currency column) name; "" = the quote's."""
+    pool: str = ""
+    """``spares`` for a part of a spares pool or an advance-replacement kit (its section or its words say so): counted
+    in the total, kept out of the cluster's size and the per-server figures."""
 
     @property
     def unit_price_usd(self) -> float | None:

@@ -37,9 +37,9 @@ from .corrections import (
 )
 from .currency import Conversion, conversion
 from .design import design
-from .findings import Finding, find_all
+from .findings import Finding, find_above_book, find_all, find_mismatch
 from .guard import Withheld, check, padding_saving_usd
-from .layout import base_modules, child_bases
+from .layout import base_modules, child_bases, spares
 from .lines import QuoteLine, identify_line, make_line, raw_money, with_price_check
 from .plausibility import Breach, GuardInput, check_reading, withhold
 from .quantities import cluster_quantities, included_sub_items, parents
@@ -377,7 +377,8 @@ def _read(
     idents = [_identify(raw, rules, catalogue, memo, cls) for raw, cls in zip(raws, classes, strict=True)]
     parent_of = parents(raws)
     included = included_sub_items(raws, idents, parent_of)
-    notes = base_modules(raws, idents, parent_of) + child_bases(raws, idents, parent_of, included)
+    notes = spares(raws, idents) + base_modules(raws, idents, parent_of)
+    notes += child_bases(raws, idents, parent_of, included)
     return _Identified(raws, classes, idents, parent_of, included, options, chosen, tuple(notes))
 
 
@@ -489,6 +490,8 @@ def _findings(
         for f in find_all(parts, servers, gpus, book, tolerance, gpu_model)
         if not (f.code == "nics_below_8" and (not described or (gpu_model or "").endswith("nvl72")))
     ]
+    pool = [ln for ln in lines if ln.pool == "spares" and ln.classified]
+    found += [_cited(f, where) for f in find_above_book(pool, tolerance) + find_mismatch(pool)]
     found += total_findings(quote, lines, chosen, rate)
     return check(found, lines, sum(ln.total_usd for ln in lines))
 

@@ -33,6 +33,11 @@ def option_label(text: str) -> str | None:
     return " ".join(m.group(0).split()).strip(" -:#") or None if m is not None else None
 
 
+def is_spares(text: str) -> bool:
+    """True for a spares pool or an advance-replacement kit ("Spares pool", "Advance replacement kit", "备件")."""
+    return bool(text) and bool(pattern("spares").search(fold(text)))
+
+
 def optional_section(title: str) -> bool:
     """True for a section of optional items the quote offers but does not total ("Optional items", "选配")."""
     return bool(title) and option_label(title) is None and bool(pattern("optional_title").search(fold(title)))

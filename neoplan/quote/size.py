@@ -159,7 +159,7 @@ def lines_reading(
     by_id = {ln.id: ln for ln in lines}
     count = _Count()
     for ln in lines:
-        if ln.status != "classified" or ln.cluster_quantity <= 0:
+        if ln.status != "classified" or ln.cluster_quantity <= 0 or ln.pool == "spares":
             continue
         parent = by_id.get(ln.parent_id) if ln.parent_id is not None else None
         under_system = parent is not None and parent.component == "system"
@@ -220,6 +220,7 @@ def tray_reading(lines: Sequence[QuoteLine]) -> Reading | None:
         ln
         for ln in lines
         if ln.component == "rack_tray"
+        and ln.pool != "spares"
         and ln.parent_id is not None
         and getattr(by_id.get(ln.parent_id), "component", None) == "system"
         and gpu_count(ln.text)
@@ -233,7 +234,11 @@ def tray_reading(lines: Sequence[QuoteLine]) -> Reading | None:
 
 def _own(lines: Sequence[QuoteLine], component: str) -> list[QuoteLine]:
     """Classified lines of ``component`` that are not read from a server line's own description."""
-    return [ln for ln in lines if ln.component == component and ln.status == "classified" and not ln.derived]
+    return [
+        ln
+        for ln in lines
+        if ln.component == component and ln.status == "classified" and not ln.derived and ln.pool != "spares"
+    ]
 
 
 def cpu_reading(lines: Sequence[QuoteLine], model: str | None) -> Reading | None:

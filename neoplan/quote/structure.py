@@ -52,6 +52,7 @@ from .sections import (
     GPU_WORDS,
     MAX_OPTIONS,
     distinct,
+    is_spares,
     option_label,
     optional_section,
     options_by_section,
@@ -253,7 +254,7 @@ def _item(
         currency=own,
     )
     return Item(
-        line=replace(line, optional=True) if optional_section(section) else line,
+        line=replace(line, optional=optional_section(section), pool="spares" if is_spares(section) else ""),
         prices_blank=c.prices_blank,
         zero=c.zero,
         has_amounts=bool(c.amounts),
