@@ -354,7 +354,7 @@ def make_line(
         gpu_model=(config.gpu_model if config is not None else None) or ident.gpu_model,
         cpu_vendor=(config.cpu_vendor if config is not None else None) or ident.cpu_vendor,
         ram_gb=gb,
-        note=note,
+        note=note or (f"the unit price of the {raw.tier} price break" if getattr(raw, "tier", "") else ""),
         system=config,
         pool=getattr(raw, "pool", ""),
     )

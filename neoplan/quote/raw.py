@@ -48,6 +48,8 @@ class RawLine:
     """In a section of optional items ("Optional items – not included in total"): not counted unless the user says."""
     currency: str = ""
     """The currency the line's own price cells (or a currency column) name; "" = the quote's."""
+    tier: str = ""
+    """The volume price break whose unit price the line takes (``10–49``), "" when the quote has none."""
     pool: str = ""
     """``spares`` for a part of a spares pool or an advance-replacement kit (its section or its words say so): counted
     in the total, kept out of the cluster's size and the per-server figures."""

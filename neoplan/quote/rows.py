@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from .cells import Cell, _text, parse_money, parse_percent, parse_quantity
 from .header import QUANTITY_ROLES, Columns, Header, assign, header_name, is_full_header
+from .tiers import Tier, tier_for
 from .vocab import fold, pattern
 
 _BULLET_START = frozenset("-•·–—>*")
@@ -76,6 +77,8 @@ class RowCells:
     category: str
     amounts: tuple[float, ...]
     """The row's price cells that hold amounts."""
+    tier: str = ""
+    """The price break whose unit price the row takes (``10–49``), "" without price breaks."""
 
     @property
     def prices_blank(self) -> bool:
@@ -135,12 +138,14 @@ def _scaled(value: float | None, scale: float) -> float | None:
 
 
 def _prices(
-    row: Sequence[Cell], cols: Columns
+    row: Sequence[Cell], cols: Columns, tier: Tier | None = None
 ) -> tuple[tuple[Cell, ...], float | None, float | None, float | None, float | None, float | None]:
     """(price cells, net unit, net extended, list, extended list, discount [fraction]) of a row: the net from list
-    and discount when the table has no net column."""
+    and discount when the table has no net column; the unit price of the price break ``tier`` when it has several."""
     roles = cols.roles
     price_cells = tuple(cell(row, roles, r) for r in ("unit", "extended", "list", "ext_list"))
+    if tier is not None:
+        price_cells = (row[tier.column] if tier.column < len(row) else "", *price_cells[1:])
     unit, ext, list_price, ext_list = (
         _scaled(parse_money(c, decimal=cols.decimal), cols.money_scale) for c in price_cells
     )
@@ -169,7 +174,10 @@ def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
     label = desc or part or next((t for t in texts if t and not _NUMBER_TEXT.fullmatch(t)), "")
     qty_cell = row[cols.qty_col] if cols.qty_col is not None and cols.qty_col < len(row) else ""
     total_cell = row[cols.total_col] if cols.total_col is not None and cols.total_col < len(row) else None
-    price_cells, unit, ext, list_price, ext_list, discount = _prices(row, cols)
+    qty = cols.matrix.quantity(row, decimal) if cols.matrix is not None else parse_quantity(qty_cell, decimal)
+    total_qty = parse_quantity(total_cell, decimal) if total_cell is not None else None
+    tier = tier_for(cols.tiers, total_qty if total_qty is not None else qty) if cols.tiers else None
+    price_cells, unit, ext, list_price, ext_list, discount = _prices(row, cols, tier)
     return RowCells(
         index=index,
         texts=texts,
@@ -178,8 +186,8 @@ def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
         label=label,
         indent=max(indent_of(cell(row, roles, "description")), indent_of(cell(row, roles, "part"))),
         qty_cell=qty_cell,
-        qty=parse_quantity(qty_cell, decimal),
-        total_qty=parse_quantity(total_cell, decimal) if total_cell is not None else None,
+        qty=qty,
+        total_qty=total_qty,
         nodes=_number_at(row, roles, "nodes", decimal),
         racks=_number_at(row, roles, "racks", decimal),
         unit=unit,
@@ -192,6 +200,7 @@ def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
         line_number=item_number(cell(row, roles, "line")) if "line" in roles else "",
         category=_at(texts, roles, "category"),
         amounts=tuple(v for v in (unit, ext, list_price, ext_list) if v is not None),
+        tier=tier.label if tier is not None else "",
     )
 
 

@@ -136,7 +136,14 @@ def read_table(rows: Sequence[Sequence[Cell]], header: Header, sheet: str, where
     state = TableState(assign_columns(rows, header, out.statements))
     items: list[Item] = []
     section, after_break, per_server_only = "", True, 0
+    if state.cols.matrix is not None:
+        out.warnings.append(
+            f"{where}: quantities are per rack of each type ({state.cols.matrix.text}): a part's quantity is their sum"
+        )
     for i in range(header.row + header.span, len(rows)):
+        if state.cols.matrix is not None and i == state.cols.matrix.row:
+            out.skipped["racks row"] += 1
+            continue
         cells = read_cells(rows[i], i, state.cols)
         kind = row_kind(cells, rows[i], state)
         if kind == "item":
@@ -252,6 +259,7 @@ def _item(
         quantity_unit=quantity_unit(c.qty_cell),
         per_rack=per_rack,
         currency=own,
+        tier=c.tier,
     )
     return Item(
         line=replace(line, optional=optional_section(section), pool="spares" if is_spares(section) else ""),
