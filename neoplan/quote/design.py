@@ -8,6 +8,7 @@ from typing import Any
 from ..model import Result, evaluate
 from ..pricebook import PriceBook, default_platforms
 from ..scenario import Scenario, ScenarioError, load_scenario
+from .accelerators import unsupported
 from .cells import QuoteError
 from .lines import QuoteLine
 
@@ -26,6 +27,16 @@ def design(
     if not gpus or not gpu_model:
         return None, None
     platform = default_platforms().get(gpu_model)
+    other = unsupported(gpu_model)
+    if other is not None:
+        warnings.insert(
+            0,
+            f"{other.name} ({other.per_server} per server, {other.hbm_gb:g} GB of HBM each): this platform is not "
+            f"priced here (the price book prices NVIDIA HGX and NVL72 systems), so the quote is read — {gpus:,} "
+            f"accelerators in {servers or '?'} servers, its lines, the network and price findings — with no "
+            "comparison with an NVIDIA design and no advice on its servers' CPUs, memory or NICs",
+        )
+        return None, None
     if platform is None or platform.rack_scale:  # the review compares with HGX designs; NVL72 quotes are sized per tray
         known = ", ".join(sorted(k for k, p in default_platforms().items() if not p.rack_scale))
         what = "a rack-scale platform" if platform is not None else "a platform the price book does not know"

@@ -209,8 +209,23 @@ def _headline_rows(review: QuoteReview) -> list[tuple[str, str]]:
     return rows
 
 
+def _rate_card_text(review: QuoteReview) -> str:
+    """A rate card's rates, one a line, each beside the model's rental price."""
+    money = "USD" if review.currency == "USD" else review.currency
+    out = [f"rate card  {review.name}: {len(review.rate_card)} rental rates, prices in {money}"]
+    for r in review.rate_card:
+        per_gpu = f" = {r.per_gpu_hour:,.2f}/GPU-h" if r.per_gpu_hour and r.unit != "GPU-hour" else ""
+        term = f", {r.term}" if r.term else ""
+        ref = f"; {r.reference}" if r.reference else ""
+        out.append(f"  {r.row:>4}  {r.label[:60]}{term}: {r.price:,.2f} per {r.unit}{per_gpu}{ref}")
+    out += [f"warning: {w}" for w in review.warnings]
+    return "\n".join(out)
+
+
 def text_summary(review: QuoteReview) -> str:
     """Plain-text summary of a review for ``python -m neoplan quote FILE`` (amounts in USD)."""
+    if review.rate_card:
+        return _rate_card_text(review)
     size = (
         f"{review.gpus:,} GPUs in {review.servers:,} servers ({review.gpu_model or 'GPU model not named'})"
         if review.gpus and review.servers

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .currency import StatedRate
+
+if TYPE_CHECKING:
+    from .ratecard import RateCard
 
 
 @dataclass(frozen=True)
@@ -122,3 +126,5 @@ class ParsedQuote:
     """The quote's date as ``YYYY-MM-DD`` (or ``YYYY-MM``), None when it states none."""
     date_from: str = ""
     """The text the date was read from."""
+    rate_card: RateCard | None = None
+    """The rental rates of a rate card ($/GPU-hour, $/month): the file is no hardware quote (``lines`` is empty)."""

@@ -20,6 +20,7 @@ from ..formats import usd_exact
 from ..model import Result
 from ..pricebook import BOOK_DATES, PriceBook, default_price_book, price_book
 from ..scenario import Scenario
+from .accelerators import unsupported
 from .aggregates import node_parts, per_server_aggregates, priced_as_nodes, whole_server_price
 from .cells import QuoteError, _finite
 from .classify import UNMATCHED, CatalogueEntry, Identity, Rule, default_catalogue, default_rules, identity_of_rule
@@ -43,6 +44,7 @@ from .layout import base_modules, child_bases, spares
 from .lines import QuoteLine, identify_line, make_line, raw_money, with_price_check
 from .plausibility import Breach, GuardInput, check_reading, withhold
 from .quantities import cluster_quantities, included_sub_items, parents
+from .ratecard import Rate
 from .read import read_quote_file
 from .size import (
     Conflict,
@@ -59,6 +61,8 @@ from .structure import ParsedQuote, RawLine
 from .system import NODE_PARTS, SystemConfig, parse_system
 
 MAX_SERVERS = 100_000
+NODE_ADVICE = ("cpu_top_bin", "cpu_amd", "ram_over_1tb", "dpu_bluefield", "nics_below_8")
+"""Findings written for NVIDIA HGX servers: not given on a platform the book does not price (AMD, Gaudi, TPU)."""
 _GPUS_PER_SERVER_DEFAULT = 8
 
 
@@ -111,6 +115,13 @@ class QuoteReview:
     """Why that book: the quote's date, the platform's first book, the default, or ``you (--book)``."""
     implausible: tuple[Breach, ...] = ()
     """Figures of the reading outside their bands (:mod:`.plausibility`): no headline, saving or comparison then."""
+    rate_card: tuple[Rate, ...] = ()
+    """The rental rates of a rate card (the file is no hardware quote: no lines, no findings)."""
+
+    @property
+    def kind(self) -> str:
+        """``rate_card`` for a broker's rental rates, ``quote`` for a hardware quote."""
+        return "rate_card" if self.rate_card else "quote"
 
     @property
     def headline_withheld(self) -> str | None:
@@ -236,6 +247,8 @@ class QuoteReview:
             "rates": dict(self.rates),
             "rate_sources": dict(self.rate_sources),
             "book": self.book,
+            "kind": self.kind,
+            "rate_card": [r.to_dict() for r in self.rate_card],
             "implausible": [b.to_dict() for b in self.implausible],
             "headline_withheld": self.headline_withheld,
             "book_from": self.book_from,
@@ -246,6 +259,46 @@ def usd_rate(currency: str, usd_per_unit: float | None) -> float:
     """USD per unit of the quote's currency: 1 for USD, the user's rate otherwise; QuoteError naming the currency
     (one currency, nothing stated: see :func:`neoplan.quote.currency.conversion` for the rest)."""
     return conversion(currency, [currency], (), usd_per_unit, currency).usd_per_unit
+
+
+def _rate_card_review(quote: ParsedQuote, usd_per_unit: float | None, tolerance: float) -> QuoteReview:
+    """A rate card reported as such: its rates beside the model's rental prices, nothing reviewed as hardware."""
+    card = quote.rate_card
+    assert card is not None
+    money = conversion(quote.currency, [quote.currency], (), usd_per_unit, quote.currency_from) if (
+        quote.currency == "USD" or usd_per_unit is not None
+    ) else None  # fmt: skip
+    rates = card.rates
+    notes = [
+        f"{quote.name} is a rate card (rental prices per GPU-hour or per month), not a hardware quote: its "
+        f"{len(rates)} rates are listed beside the model's rental prices (data/rental_contracts.csv); nothing is "
+        "reviewed against the hardware price book"
+    ]
+    if money is None:
+        notes.append(f"the rates are in {quote.currency}: give the USD rate (--usd-per-unit) to read them in USD")
+    elif money.usd_per_unit != 1.0:
+        rates = tuple(replace(r, per_gpu_hour=(r.per_gpu_hour or 0) * money.usd_per_unit) for r in rates)
+    return QuoteReview(
+        name=quote.name,
+        servers_quoted=1,
+        price_tolerance=tolerance,
+        lines=(),
+        findings=(),
+        comparison=(),
+        servers=None,
+        gpus=None,
+        gpu_model=next((r.gpu_model for r in rates if r.gpu_model), None),
+        recommended=None,
+        skipped=quote.skipped,
+        warnings=(*quote.warnings, *notes, *(money.notes if money else ())),
+        sheets=quote.sheets,
+        currency=money.currency if money else quote.currency,
+        usd_per_unit=money.usd_per_unit if money else 1.0,
+        currency_from=quote.currency_from,
+        rates=dict(money.rates) if money else {},
+        rate_sources=dict(money.sources) if money else {},
+        rate_card=rates,
+    )
 
 
 def _book(quote: ParsedQuote, book: PriceBook | str | None) -> tuple[PriceBook, str]:
@@ -302,6 +355,8 @@ def review_quote(
     ``corrections``: the user's reading of single lines (``{sheet, row, category?, quantity_basis?, option?,
     ignore?}``); ``size_from``: the reading of the cluster's size to take (see :mod:`.size`).
     """
+    if getattr(quote, "rate_card", None) is not None:
+        return _rate_card_review(quote, usd_per_unit, price_tolerance)
     chosen, why = _book(quote, book)
     review = partial(
         _review,
@@ -485,10 +540,12 @@ def _findings(
     """Stage 6: the findings, cited by the quote's own rows, and those withheld by the invariants."""
     servers, gpus, gpu_model = size
     where = {ln.id: (ln.sheet, ln.row) for ln in lines}
+    other = unsupported(gpu_model)
     found = [
         _cited(f, where)
         for f in find_all(parts, servers, gpus, book, tolerance, gpu_model)
         if not (f.code == "nics_below_8" and (not described or (gpu_model or "").endswith("nvl72")))
+        and not (other is not None and f.code in NODE_ADVICE)
     ]
     pool = [ln for ln in lines if ln.pool == "spares" and ln.classified]
     found += [_cited(f, where) for f in find_above_book(pool, tolerance) + find_mismatch(pool)]

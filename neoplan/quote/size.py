@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..pricebook import default_platforms
+from .accelerators import unsupported
 from .lines import QuoteLine
 from .units import gpu_count, gpu_model
 
@@ -87,9 +88,13 @@ class Size:
 
 
 def gpus_per_node(model: str | None) -> int:
-    """GPUs per server (per rack for NVL72) of a GPU model id; 8 when unknown."""
+    """GPUs per server (per rack for NVL72) of a GPU model id (accelerators per server of one the book does not
+    price); 8 when unknown."""
     platform = default_platforms().get(model or "")
-    return int(platform.gpus_per_node) if platform is not None else GPUS_PER_SERVER_DEFAULT
+    if platform is not None:
+        return int(platform.gpus_per_node)
+    other = unsupported(model)
+    return other.per_server if other is not None else GPUS_PER_SERVER_DEFAULT
 
 
 def _rack_scale(model: str | None) -> bool:

@@ -35,6 +35,7 @@ from .header import (
     header_quality,
     header_roles,
 )
+from .ratecard import RateCard, read_rate_card
 from .raw import ParsedQuote, RawLine, StatedTotal
 from .rows import (
     BREAKS,
@@ -366,6 +367,9 @@ def parse_sheets(
     skipped: Counter[str] = Counter()
     global_statements: list[str] = []
     rates: list[StatedRate] = []
+    card = read_rate_card(sheets)
+    if card is not None:
+        return _rate_card_quote(label, sheets, card, currency_code, warnings)
     results = _tables(sheets, label, skipped, global_statements, rates)
     global_statements += _drop_summaries(results, skipped)
     for _where, result in results:
@@ -404,6 +408,28 @@ def parse_sheets(
 
 
 _parse_sheets = parse_sheets  # the name read.py used
+
+
+def _rate_card_quote(
+    label: str, sheets: Sequence[tuple[str, list[list[Cell]]]], card: RateCard, user: str | None,
+    warnings: list[str],
+) -> ParsedQuote:  # fmt: skip
+    """A rate card as a parsed quote without lines: its rates, its currency (the user's when given), its date."""
+    statements = [t for _, rows in sheets for t in map(row_text, rows[:HEADER_SCAN_ROWS]) if t]
+    date, date_from = quote_date(statements)
+    return ParsedQuote(
+        name=label,
+        lines=(),
+        skipped={},
+        warnings=tuple(warnings),
+        sheets=tuple(dict.fromkeys(r.sheet for r in card.rates)),
+        currency=user or card.currency,
+        currency_from="you (--currency)" if user else "the rate card",
+        notes=tuple(s[:200] for s in statements[:100]),
+        date=date,
+        date_from=date_from,
+        rate_card=card,
+    )
 
 
 def _quote_currency(
