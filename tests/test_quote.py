@@ -919,16 +919,20 @@ def test_catalogue_rows_have_sources_and_compile() -> None:
     assert len(entries) >= 30 and all(e.source and e.line > 0 for e in entries)
 
 
-def test_a_rack_scale_nvl72_line_is_sized_and_warned() -> None:
+def test_a_rack_scale_nvl72_line_is_sized_in_racks_and_compared_with_the_nvl72_design() -> None:
     data = (
         b"Description,Qty,Unit Price,Extended Price\n"
         b'"NVIDIA GB200 NVL72 rack, 72x Blackwell GPUs, 36x Grace CPUs, liquid cooled",2,"$3,400,000","$6,800,000"\n'
     )
     review = review_quote(read_quote(data, "nvl.csv"))
-    assert (review.gpus, review.servers, review.gpu_model, review.recommended) == (144, 36, "gb200-nvl72", None)
-    assert any(
-        "rack-scale platform" in w and "HGX quotes only" in w for w in review.warnings
-    ) and "nics_below_8" not in codes(review)
+    assert (review.gpus, review.servers, review.racks, review.gpu_model) == (144, 36, 2, "gb200-nvl72")
+    assert review.size_text == "144 GPUs in 2 NVL72 racks (36 compute trays)"
+    assert review.recommended is not None and review.recommended.cluster.gpus == 144
+    assert review.recommended.cluster.gpu_model == "gb200-nvl72" and review.book == "2026-11"
+    rack = review.lines[0]
+    node = neoplan.evaluate(review.recommended).node_capex_usd  # one NVL72 rack, its NICs, NVMe and services
+    assert rack.book_unit_price_usd == pytest.approx(node) and rack.price_check in ("ok", "above_book")
+    assert "nics_below_8" not in codes(review) and review.saving_usd is not None
 
 
 def test_euro_sample_reads_whole_server_lines() -> None:

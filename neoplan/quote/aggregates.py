@@ -18,9 +18,10 @@ from .classify import Rule
 from .lines import QuoteLine, system_parts
 
 
-def priced_as_nodes(line: QuoteLine, node_usd: float) -> QuoteLine:
-    """A server line with the book price of its servers: the model's whole node × servers per unit [USD]."""
-    per_unit = line.system.servers_per_unit if line.system is not None else 1
+def priced_as_nodes(line: QuoteLine, node_usd: float, trays_per_node: int = 1) -> QuoteLine:
+    """A server line with the book price of its servers: the model's whole node × nodes per unit [USD]; a rack-scale
+    node is a rack of ``trays_per_node`` compute trays (an NVL72 line of 18 trays is one rack)."""
+    per_unit = (line.system.servers_per_unit if line.system is not None else 1) / trays_per_node
     return replace(line, book_unit_price_usd=node_usd * per_unit, book_quantity=line.cluster_quantity * per_unit)
 
 

@@ -23,7 +23,8 @@ def design(
     book: PriceBook,
     warnings: list[str],
 ) -> tuple[Scenario | None, Result | None]:
-    """The recommended scenario at the quote's size and its evaluation; None (with a warning) when impossible."""
+    """The recommended scenario at the quote's size and its evaluation (an NVL72 quote: the NVL72 design of the
+    same racks); None (with a warning) when impossible."""
     if not gpus or not gpu_model:
         return None, None
     platform = default_platforms().get(gpu_model)
@@ -37,12 +38,11 @@ def design(
             "comparison with an NVIDIA design and no advice on its servers' CPUs, memory or NICs",
         )
         return None, None
-    if platform is None or platform.rack_scale:  # the review compares with HGX designs; NVL72 quotes are sized per tray
-        known = ", ".join(sorted(k for k, p in default_platforms().items() if not p.rack_scale))
-        what = "a rack-scale platform" if platform is not None else "a platform the price book does not know"
+    if platform is None:
+        known = ", ".join(sorted(default_platforms()))
         warnings.append(
-            f"the quote is for {gpu_model}, {what}: the comparison with a recommended design is made for HGX "
-            f"quotes only ({known}); findings are listed"
+            f"the quote is for {gpu_model}, a platform the price book does not know: the comparison with a "
+            f"recommended design is made for {known}; findings are listed"
         )
         return None, None
     try:

@@ -227,7 +227,7 @@ def text_summary(review: QuoteReview) -> str:
     if review.rate_card:
         return _rate_card_text(review)
     size = (
-        f"{review.gpus:,} GPUs in {review.servers:,} servers ({review.gpu_model or 'GPU model not named'})"
+        f"{review.size_text} ({review.gpu_model or 'GPU model not named'})"
         if review.gpus and review.servers
         else "unknown (no GPU server or baseboard line)"
     )

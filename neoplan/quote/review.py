@@ -44,6 +44,7 @@ from .layout import base_modules, child_bases, spares
 from .lines import QuoteLine, identify_line, make_line, raw_money, with_price_check
 from .plausibility import Breach, GuardInput, check_reading, withhold
 from .quantities import cluster_quantities, included_sub_items, parents
+from .rackscale import per_rack_services, rack_platform
 from .ratecard import Rate
 from .read import read_quote_file
 from .size import (
@@ -117,6 +118,21 @@ class QuoteReview:
     """Figures of the reading outside their bands (:mod:`.plausibility`): no headline, saving or comparison then."""
     rate_card: tuple[Rate, ...] = ()
     """The rental rates of a rate card (the file is no hardware quote: no lines, no findings)."""
+
+    @property
+    def racks(self) -> int | None:
+        """NVL72 racks of a rack-scale quote (its GPUs ÷ 72); None for HGX servers."""
+        platform = rack_platform(self.gpu_model)
+        return round(self.gpus / platform.gpus_per_node) if platform is not None and self.gpus else None
+
+    @property
+    def size_text(self) -> str:
+        """``256 GPUs in 32 servers``, ``288 GPUs in 4 NVL72 racks (72 compute trays)``, ``size unknown``."""
+        if not (self.gpus and self.servers):
+            return "size unknown"
+        if self.racks is not None:
+            return f"{self.gpus:,} GPUs in {self.racks:,} NVL72 racks ({self.servers:,} compute trays)"
+        return f"{self.gpus:,} GPUs in {self.servers:,} servers"
 
     @property
     def kind(self) -> str:
@@ -247,6 +263,7 @@ class QuoteReview:
             "rates": dict(self.rates),
             "rate_sources": dict(self.rate_sources),
             "book": self.book,
+            "racks": self.racks,
             "kind": self.kind,
             "rate_card": [r.to_dict() for r in self.rate_card],
             "implausible": [b.to_dict() for b in self.implausible],
@@ -499,13 +516,16 @@ def _with_design(
     children: Mapping[int, list[QuoteLine]],
     result: Result | None,
     tolerance: float,
+    gpu_model: str | None = None,
 ) -> list[QuoteLine]:
-    """Stage 5: whole-server lines checked against the recommended design's whole node."""
+    """Stage 5: whole-server lines checked against the recommended design's whole node (an NVL72 rack's)."""
     if result is None:
         return lines
     node_usd = result.node_capex_usd
+    rack = rack_platform(gpu_model)
+    trays = rack.compute_trays if rack is not None else 1
     return [
-        with_price_check(priced_as_nodes(ln, node_usd), tolerance)
+        with_price_check(priced_as_nodes(ln, node_usd, trays), tolerance)
         if ln.component == "system" and ln.status == "classified" and whole_server_price(ln, children[ln.id])
         else ln
         for ln in lines
@@ -592,7 +612,8 @@ def _review(
             f"the recommended design is priced by the {recommended.prices_as_of} book: the {book.as_of} book the "
             f"lines are checked against does not price {gpu_model}"
         )
-    lines = _with_design(lines, children, result, price_tolerance)
+    lines = _with_design(lines, children, result, price_tolerance, gpu_model)
+    lines = per_rack_services(lines, gpu_model, gpus, book, price_tolerance)
     parts = node_parts(lines, children, rules, book)
     described = _configuration_notes(parts, servers, warnings)
     findings, withheld = _findings(

@@ -4677,8 +4677,8 @@ def nvl72_gb200_2racks_liquid() -> Quote:
         ("", "  Compute tray: 2x Grace CPU, 4x B200 GPU, 4x ConnectX-7 400G", 18, "", "tray"),
         ("", "  NVLink switch tray", 9, ""),
         ("", "  Power shelf 33kW", 8, ""),
-        ("SVC-NVL72-L11", "NVL72 rack-level validation (L11), per rack", 2, 48_000.0, "validation"),
-        ("CDU-1350-IR", "In-rack CDU 1.35 MW liquid-to-liquid", 2, 95_000.0, "cdu"),
+        ("SVC-NVL72-L11", "NVL72 rack-level validation (L11), per rack", 2, 38_000.0, "validation"),
+        ("CDU-150-IR", "In-rack CDU 150 kW liquid-to-liquid, per rack", 2, 36_000.0, "cdu"),
         ("FWK-NVL72", "Facility water kit and manifold connection, per rack", 2, 14_000.0, "water"),
         ("MQ3400", "NVIDIA Quantum-X800 Q3400 144-port XDR switch", 2, 168_000.0, "switch"),
     ]
