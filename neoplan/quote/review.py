@@ -35,11 +35,12 @@ from .corrections import (
     identity_for,
     parse_aliases,
     parse_corrections,
+    split_bundle,
 )
 from .currency import Conversion, conversion
 from .design import design
 from .findings import Finding, find_above_book, find_all, find_mismatch
-from .guard import Withheld, check, padding_saving_usd
+from .guard import TOLERANCE_USD, Withheld, check, padding_saving_usd
 from .layout import base_modules, child_bases, spares
 from .lines import QuoteLine, identify_line, make_line, raw_money, with_price_check
 from .plausibility import Breach, GuardInput, check_reading, withhold
@@ -118,6 +119,8 @@ class QuoteReview:
     """Figures of the reading outside their bands (:mod:`.plausibility`): no headline, saving or comparison then."""
     rate_card: tuple[Rate, ...] = ()
     """The rental rates of a rate card (the file is no hardware quote: no lines, no findings)."""
+    refused: tuple[tuple[Correction, str], ...] = ()
+    """The user's corrections refused, with why (one that would create a negative saving is not applied)."""
 
     @property
     def racks(self) -> int | None:
@@ -266,6 +269,7 @@ class QuoteReview:
             "racks": self.racks,
             "kind": self.kind,
             "rate_card": [r.to_dict() for r in self.rate_card],
+            "refused_corrections": [{**c.to_dict(), "refused_because": why} for c, why in self.refused],
             "implausible": [b.to_dict() for b in self.implausible],
             "headline_withheld": self.headline_withheld,
             "book_from": self.book_from,
@@ -316,6 +320,59 @@ def _rate_card_review(quote: ParsedQuote, usd_per_unit: float | None, tolerance:
         rate_sources=dict(money.sources) if money else {},
         rate_card=rates,
     )
+
+
+def _created(with_fix: QuoteReview, without: QuoteReview, fix: Correction) -> tuple[Finding, str] | None:
+    """(finding, why) of a negative-saving finding on the corrected line that the correction creates (or deepens)
+    although the line, read so, is priced far off its new class (a kit of 8 NICs at 13× one NIC); else None."""
+    corrected = [ln for ln in with_fix.lines if (ln.sheet, ln.row) == (fix.sheet, fix.row)]
+    off = next((ln for ln in corrected if ln.price_check == "could_not_price"), None)
+    if off is None:
+        return None
+    ids = {ln.id for ln in corrected}
+    before = {f.code: f.saving_usd for f in without.findings}
+    for f in with_fix.findings:
+        if f.saving_usd < -TOLERANCE_USD and ids & set(f.lines) and f.saving_usd < before.get(f.code, 0.0) - 1:
+            ratio = (off.effective_unit_usd or 0) / (off.book_unit_price_usd or 1)
+            return f, f"although the line, read so, costs {ratio:,.1f}× its book item: it bundles several parts"
+    return None
+
+
+def _what(fix: Correction) -> str:
+    if fix.split:
+        return "split into " + " and ".join(f"{c} × {n:g}" for c, n in fix.split)
+    if fix.category:
+        return f"a {fix.category} line"
+    return f"quantities {fix.quantity_basis}" if fix.quantity_basis else "corrected"
+
+
+def _corrected(
+    review: Any, book: PriceBook, corrections: Sequence[Mapping[str, Any] | Correction], rules: Sequence[Rule] | None
+) -> QuoteReview:
+    """The review with the user's corrections, except those that would create a negative saving on the line they
+    correct (a bundle read as one part, a kit of 8 NICs read as one): refused, with the reason."""
+    first: QuoteReview = review(book=book, corrections=corrections)
+    if not corrections or not any(f.saving_usd < -TOLERANCE_USD for f in first.findings):
+        return first
+    fixes = parse_corrections(corrections, rules if rules is not None else default_rules())
+    refused: list[tuple[Correction, str]] = []
+    for fix in fixes:
+        others = [c for c in fixes if c is not fix]
+        created = _created(first, review(book=book, corrections=others), fix)
+        if created is not None:
+            finding, why = created
+            refused.append(
+                (
+                    fix,
+                    f"{fix.where} read as {_what(fix)} would add '{finding.title}' at {usd_exact(finding.saving_usd)} "
+                    f"({finding.detail[:90]}) {why}: not applied; split it instead (each part's class and count per "
+                    "bundle)",
+                )
+            )
+    if not refused:
+        return first
+    kept = [c for c in fixes if all(c is not r for r, _ in refused)]
+    return replace(review(book=book, corrections=kept), refused=tuple(refused))
 
 
 def _book(quote: ParsedQuote, book: PriceBook | str | None) -> tuple[PriceBook, str]:
@@ -386,16 +443,15 @@ def review_quote(
         catalogue=catalogue,
         option=option,
         aliases=aliases,
-        corrections=corrections,
         size_from=size_from,
     )
-    first = replace(review(book=chosen), book=chosen.as_of, book_from=why)
+    first = replace(_corrected(review, chosen, corrections, rules), book=chosen.as_of, book_from=why)
     design_book = None if first.recommended is None else first.recommended.prices_as_of
     if book is not None or design_book is None or design_book == chosen.as_of:
         return first
     # the chosen book does not price the quote's platform (an HGX B300 quote against 2024-10): review it again
     # against the book its recommended design is priced by, so that lines and design share one book
-    again = review(book=price_book(design_book))
+    again = _corrected(review, price_book(design_book), corrections, rules)
     note = (
         f"priced against the {design_book} price book, the first that prices {first.gpu_model} (the "
         f"{chosen.as_of} book, {why}, does not)"
@@ -428,6 +484,28 @@ def _check_inputs(servers_quoted: int | None, price_tolerance: float) -> None:
         raise QuoteError(f"price tolerance must be between 0 and 10 (a fraction), got {price_tolerance!r}")
 
 
+def _split_bundles(
+    raws: list[RawLine], classes: list[str | None], fixes: Sequence[Correction], rules: Sequence[Rule], book: PriceBook
+) -> tuple[list[RawLine], list[str | None]]:
+    """Bundles the user split: one line per part (its class, its count per bundle), the price shared by book."""
+    splits = {(c.sheet, c.row): c.split for c in fixes if c.split}
+    if not splits:
+        return raws, classes
+    out_raws: list[RawLine] = []
+    out_classes: list[str | None] = []
+    for raw, cls in zip(raws, classes, strict=True):
+        parts = splits.get((raw.sheet, raw.row))
+        if not parts:
+            out_raws.append(raw)
+            out_classes.append(cls)
+            continue
+        keys = [(identity_for(category, raw, rules) or UNMATCHED).price_key for category, _ in parts]
+        weights = [book.price(k) * per if k and k in book else 0.0 for k, (_, per) in zip(keys, parts, strict=True)]
+        out_raws += split_bundle(raw, parts, weights)
+        out_classes += [category for category, _ in parts]
+    return out_raws, out_classes
+
+
 def _read(
     quote: ParsedQuote,
     rules: Sequence[Rule],
@@ -435,8 +513,10 @@ def _read(
     option: int | str | None,
     aliases: Sequence[Mapping[str, Any] | Alias],
     corrections: Sequence[Mapping[str, Any] | Correction],
+    book: PriceBook,
 ) -> _Identified:
-    """Stage 1: the user's corrections and the vendor's aliases applied, the option picked, each line identified."""
+    """Stage 1: the user's corrections and the vendor's aliases applied (bundles split), the option picked, each
+    line identified."""
     user_aliases = [a for a in aliases if isinstance(a, Alias)]
     user_aliases += parse_aliases([a for a in aliases if not isinstance(a, Alias)], rules)
     fixes = parse_corrections(corrections, rules)
@@ -445,6 +525,7 @@ def _read(
     chosen = choose_option(options, option)
     raws = [r for r in all_raws if not r.option or r.option == chosen]
     classes = [class_of(raw, fixes, user_aliases) for raw in raws]
+    raws, classes = _split_bundles(raws, classes, fixes, rules, book)
     memo: dict[tuple[str, str], tuple[Identity, SystemConfig | None]] = {}
     idents = [_identify(raw, rules, catalogue, memo, cls) for raw, cls in zip(raws, classes, strict=True)]
     parent_of = parents(raws)
@@ -593,7 +674,7 @@ def _review(
     _check_inputs(servers_quoted, price_tolerance)
     rules = rules if rules is not None else default_rules()
     catalogue = catalogue if catalogue is not None else default_catalogue()
-    reading = _read(quote, rules, catalogue, option, aliases, corrections)
+    reading = _read(quote, rules, catalogue, option, aliases, corrections, book)
     money = _conversion(quote, reading.raws, usd_per_unit)
     rate = money.usd_per_unit
     quantities, multiplier, inferred, notes = cluster_quantities(
