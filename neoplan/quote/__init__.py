@@ -96,6 +96,7 @@ from .corrections import (
     guess_vendor,
     parse_aliases,
     parse_corrections,
+    parse_split,
     read_aliases_file,
 )
 from .export import (
@@ -228,6 +229,7 @@ __all__ = [
     "parse_corrections",
     "parse_money",
     "parse_quantity",
+    "parse_split",
     "parse_system",
     "read_aliases_file",
     "read_catalogue",
