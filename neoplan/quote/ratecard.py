@@ -23,10 +23,15 @@ from .vocab import fold
 HOURS_PER_MONTH = 730.0
 """Hours in an average month (8,760 / 12), the convention of monthly GPU rental prices."""
 _HOURLY = re.compile(
-    r"/\s*(?:gpu|card|chip)?\s*[- ]?\s*(?:hr|hour|h)\b|per\s+(?:gpu[- ]?)?hour|hourly|gpu[- ]?h(?:ou)?r|時間|小时|시간",
+    r"/\s*(?:gpu|card|chip)?\s*[- ]?\s*(?:hr|hour|h|std)\b|per\s+(?:gpu[- ]?)?hour|hourly|gpu[- ]?h(?:ou)?r|"
+    r"(?:pro|par|por)\s+(?:gpu[- ]?)?(?:stunde|heure|hora)|stundensatz|時間|小时|시간",
     re.I,
 )
-_MONTHLY = re.compile(r"/\s*(?:mo|month)\b|per\s+month|monthly|\bmonth(?:ly)?\s+(?:price|rate|cost)|月額|月租|월", re.I)
+_MONTHLY = re.compile(
+    r"/\s*(?:mo|month|monat|mois|mes)\b|per\s+(?:gpu[- ]?)?month|monthly|\bmonth(?:ly)?\s+(?:price|rate|cost)|"
+    r"(?:pro|par|por)\s+(?:gpu[- ]?)?(?:monat|mois|mes)|monatlich|mensuel|mensual|月額|月租|월",
+    re.I,
+)
 _PER_NODE = re.compile(r"node|server|system|instance|cluster|8\s*x|per\s+8|/\s*8", re.I)
 _TERM_HEADER = re.compile(r"term|commit|duration|contract|period|reservation|laufzeit|期間|期限|기간", re.I)
 _TERM_WORDS = re.compile(

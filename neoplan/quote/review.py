@@ -9,7 +9,7 @@ compare with the recommended design.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -282,6 +282,12 @@ def usd_rate(currency: str, usd_per_unit: float | None) -> float:
     return conversion(currency, [currency], (), usd_per_unit, currency).usd_per_unit
 
 
+def _most_named(rates: Sequence[Rate]) -> str | None:
+    """The platform a rate card prices most often (alphabetical among equals), None when it names none."""
+    counts = Counter(r.gpu_model for r in rates if r.gpu_model)
+    return min(counts, key=lambda k: (-counts[k], k)) if counts else None
+
+
 def _rate_card_review(quote: ParsedQuote, usd_per_unit: float | None, tolerance: float) -> QuoteReview:
     """A rate card reported as such: its rates beside the model's rental prices, nothing reviewed as hardware."""
     card = quote.rate_card
@@ -308,7 +314,7 @@ def _rate_card_review(quote: ParsedQuote, usd_per_unit: float | None, tolerance:
         comparison=(),
         servers=None,
         gpus=None,
-        gpu_model=next((r.gpu_model for r in rates if r.gpu_model), None),
+        gpu_model=_most_named(rates),
         recommended=None,
         skipped=quote.skipped,
         warnings=(*quote.warnings, *notes, *(money.notes if money else ())),
