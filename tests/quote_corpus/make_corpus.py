@@ -5453,8 +5453,9 @@ def sa_integrator_h200_32_usd_sar() -> Quote:
     """USD hardware with local services in SAR and the rate stated in the title block."""
     money = Money()
     sh = Sheet("")
+    rate = ("Exchange rate: 1 USD = 3.75 SAR (hardware in USD, local services in SAR)",)
     dated_title(sh, "Riyadh Compute Integrators", "Quotation: GPU cluster, supply and services", "RCI-24-118",
-                ("Date:", "2024-11-04"), [("Exchange rate: 1 USD = 3.75 SAR (hardware in USD, local services in SAR)",)])  # fmt: skip
+                ("Date:", "2024-11-04"), [rate])  # fmt: skip
     sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
     hw = [("SYS-821GE-TNHR", f"Supermicro SYS-821GE-TNHR, {CLEAN_H200}", 32, 292_000.0, "system"),
           *fabric_rows(32, NDR_2024)]  # fmt: skip
@@ -5483,7 +5484,7 @@ def sa_integrator_h200_32_usd_sar() -> Quote:
             "USD",
             per_server={"ram_gb": 2048, "backend_nics": 8},
             rates={"SAR": round(1 / 3.75, 6)},
-        ),  # fmt: skip
+        ),
         [("", "system", "system"), ("", "install", "installation")],
         money.total,
         note="Hardware in USD ('$'), local services in SAR ('SAR 937.50') and 'Exchange rate: 1 USD = 3.75 SAR' in the "
@@ -5521,7 +5522,7 @@ def ae_reseller_h100_16_usd_aed_column() -> Quote:
             "USD",
             per_server={"ram_gb": 1024, "backend_nics": 8},
             rates={"AED": round(1 / 3.6725, 6)},
-        ),  # fmt: skip
+        ),
         [("Quotation", "system", "system"), ("Quotation", "install", "installation")],
         money.total,
         note="A Currency column per line (USD / AED), bare amounts, the rate as 'USD/AED 3.6725' (one USD is 3.6725 "
@@ -5577,7 +5578,7 @@ def dell_xe9680_h100_16_base_module() -> Quote:
             ("Quote", "base", "chassis"),
             ("Quote", "cpu", "cpu"),
             ("Quote", "nic", "backend_nic"),
-        ],  # fmt: skip
+        ],
         money.total,
         note="Dell configurator: 'PowerEdge XE9680' priced once, then its modules (Module / Description / SKU / Qty) "
         "with Dell's own 'Base' row naming the server and its HGX board again: one server, not two",
@@ -5650,7 +5651,7 @@ def reseller_child_totals_h100_16_amd() -> Quote:
             "findings_must": ["cpu_top_bin", "cpu_amd", "ram_over_1tb", "dpu_bluefield"],
             "findings_must_not": not_padding(
                 "cpu_top_bin", "cpu_amd", "ram_over_1tb", "dpu_bluefield", extra=["total_mismatch", "nics_below_8"]
-            ),  # fmt: skip
+            ),
             "savings_at_most": {"ram_over_1tb": 268_000 * 16, "dpu_bluefield": 268_000 * 16},
         },
         [("", "system", "system"), ("", "cpu", "cpu"), ("", "dimm", "ram"), ("", "nic", "backend_nic")],
@@ -5730,7 +5731,7 @@ def integrator_rack_matrix_h100_32() -> Quote:
             ("Rack BOM", "system", "system"),
             ("Rack BOM", "ib_switch", "backend_switch"),
             ("Rack BOM", "xcvr", "backend_server_link"),
-        ],  # fmt: skip
+        ],
         money.total,
         note="Rack matrix: 'Compute rack' and 'Network rack' quantity columns, 'Number of racks | 8 | 1' under the "
         "header: 4 servers per compute rack × 8 racks = 32 servers, not the first column's 4",
@@ -5901,7 +5902,7 @@ def broker_rate_card_2026() -> Quote:
             "findings_must_not": list(PADDING),
             "kind": "rate_card",
             "rate_count": 10,
-        },  # fmt: skip
+        },
         [],
         money.total,
         note="A broker's rate card ($/GPU-hr and monthly per node by GPU and term, no quantity): reported as such, "
@@ -5938,7 +5939,7 @@ def broker_rate_card_eur_monthly() -> Quote:
             "findings_must_not": list(PADDING),
             "kind": "rate_card",
             "rate_count": 4,
-        },  # fmt: skip
+        },
         [],
         money.total,
         usd_per_unit=1.08,
@@ -5973,7 +5974,7 @@ def smc_amd_mi355x_32() -> Quote:
             "findings_must": [],
             "findings_must_not": ACCELERATOR_EXPECT,
             "recommended": False,
-        },  # fmt: skip
+        },
         [("", "system", "system"), ("", "ib_switch", "backend_switch")],
         money.total,
         note="AMD Instinct MI355X servers (8 per server, EPYC, 2.3 TB): named as a platform the book does not price; "
@@ -6006,7 +6007,7 @@ def dell_xe9680_mi300x_16() -> Quote:
             "findings_must": [],
             "findings_must_not": ACCELERATOR_EXPECT,
             "recommended": False,
-        },  # fmt: skip
+        },
         [("Quote", "system", "system"), ("Quote", "base", "chassis")],
         money.total,
         note="Dell XE9680 with eight AMD Instinct MI300X named in its Base module: one server per unit, an AMD "
@@ -6040,7 +6041,7 @@ def reseller_gaudi3_16() -> Quote:
             "findings_must": [],
             "findings_must_not": ACCELERATOR_EXPECT,
             "recommended": False,
-        },  # fmt: skip
+        },
         [("", "system", "system")],
         money.total,
         note="Intel Gaudi 3 servers (eight HL-325L OAM): named and read, no NVIDIA comparison",
@@ -6145,7 +6146,7 @@ def nvl72_gb200_4racks_services() -> Quote:
             "findings_must": ["price_above_book"],
             "findings_must_not": not_padding("price_above_book", extra=["extended_mismatch", "total_mismatch"]),
             "above_book_rows": ["integration", "warranty"],
-        },  # fmt: skip
+        },
         [
             ("", "rack", "system"),
             ("", "integration", "integration"),
@@ -6153,7 +6154,7 @@ def nvl72_gb200_4racks_services() -> Quote:
             ("", "cdu", "liquid_cooling"),
             ("", "water", "liquid_cooling"),
             ("", "warranty", "warranty"),
-        ],  # fmt: skip
+        ],
         money.total,
         note="Four NVL72 racks with services per rack: integration $94k (2.6x the book's 18 trays x $2,000), warranty "
         "$165k for 3 years (53 % over 18 x 3 x $2,000); installation, CDU (120 kW) and water honest; 4 racks, not 72 "
@@ -6189,7 +6190,7 @@ def nvl72_gb300_2racks_honest() -> Quote:
             "book": "2026-11",
             "findings_must": [],
             "findings_must_not": not_padding(extra=["extended_mismatch", "total_mismatch"]),
-        },  # fmt: skip
+        },
         [("Quote", "rack", "system"), ("Quote", "integration", "integration"), ("Quote", "warranty", "warranty")],
         money.total,
         note="Two GB300 NVL72 racks, integration, CDU and warranty per rack within the book's per-rack prices",
@@ -6221,7 +6222,7 @@ def reseller_nic_kit_bundle_h100_16() -> Quote:
             **clean_expect(128, 16, "h100-sxm", per_server={"ram_gb": 1024}),
             "bundle_row": "kit",
             "findings_must_not": list(PADDING),
-        },  # fmt: skip
+        },
         [("", "system", "system")],
         money.total,
         note="'Network kit: 8x 400G adapters with optics' at $22,000 per server: a bundle; read as one back-end NIC "
@@ -6237,7 +6238,7 @@ def dell_nic_kit_bundle_h200_32() -> Quote:
     title(sh, "DELL TECHNOLOGIES", "Sales Quote", "3000176510.1", "Example Neocloud Inc.")
     sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
     simple(sh, money, [
-        ("XE9680-CFG", f"PowerEdge XE9680, HGX H200 8-GPU, 2x Intel Xeon Gold 6530, 2TB (32x 64GB) DDR5", 32, 276_000.0,
+        ("XE9680-CFG", "PowerEdge XE9680, HGX H200 8-GPU, 2x Intel Xeon Gold 6530, 2TB (32x 64GB) DDR5", 32, 276_000.0,
          "system"),
         ("FAB-KIT-NDR8", "Compute fabric kit per server: 8x NDR 400G adapters, 8x OSFP transceivers and 8x MPO fibres",
          32, 22_600.0, "kit"),
@@ -6254,7 +6255,7 @@ def dell_nic_kit_bundle_h200_32() -> Quote:
             **clean_expect(256, 32, "h200-sxm", per_server={"ram_gb": 2048}),
             "bundle_row": "kit",
             "findings_must_not": list(PADDING),
-        },  # fmt: skip
+        },
         [("Quote", "system", "system")],
         money.total,
         note="A per-server 'compute fabric kit' (8 NICs, 8 optics, 8 fibres) on one line: a bundle to split, never "
