@@ -39,7 +39,7 @@ _CURRENCY_ALIASES = {
 _CCY = "|".join(
     sorted((re.escape(k) for k in (*ISO_CURRENCIES, *_CURRENCY_ALIASES) if k != "$"), key=len, reverse=True)
 )
-_NUM = r"\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
+_NUM = r"\d{1,3}(?:[,.\s]\d{3})+(?![\d])(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
 _RATE_PATTERNS = (
     # 1 USD = 3.75 SAR / 1 USD = SAR 3.75 / USD 1 = SAR 3.75 / 1 US$ = 1,380 원
     re.compile(rf"(?<![\d.,])(?:1|one)\s*(?P<a>{_CCY}|\$)\s*=\s*(?P<n>{_NUM})\s*(?P<b>{_CCY})", re.I),

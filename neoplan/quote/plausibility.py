@@ -29,7 +29,10 @@ from .lines import QuoteLine
 from .size import Reading
 
 CAUSES = ("currency", "size", "classification", "quantity_basis")
-_WHOLE_QUOTE = frozenset({"book_ratio", "quote_usd_per_gpu", "server_usd_per_gpu"})
+_WHOLE_QUOTE = frozenset({"book_ratio", "quote_usd_per_gpu", "server_usd_per_gpu", "extended_ratio"})
+_EXTENDED = Band(
+    "extended_ratio", 1 / 1.1, 1.1, "× quantity × unit price", "an extended price is its quantity times its unit price"
+)
 _COUNTS = (
     ("ram_gb_per_server", "RAM per server", ("ram",), "GB"),
     ("cpus_per_server", "CPUs per server", ("cpu",), ""),
@@ -94,15 +97,21 @@ def _compared(lines: Sequence[QuoteLine]) -> list[QuoteLine]:
         if ln.classified
         and not ln.derived
         and ln.category != "discount"
-        and (ln.effective_unit_usd or 0) > 0
+        and (_unit(ln) or 0) > 0
         and (ln.book_unit_price_usd or 0) > 0
     ]
+
+
+def _unit(line: QuoteLine) -> float | None:
+    """The line's unit price as written [USD] (its extended over its quantity when it writes none): a misread
+    quantity moves the extended's share, never the unit price."""
+    return line.unit_price_usd if (line.unit_price_usd or 0) > 0 else line.effective_unit_usd
 
 
 def _median_ratio(lines: Sequence[QuoteLine]) -> float | None:
     """The median of the lines' unit prices over the book's [ratio]; None for fewer than three lines unless every
     line is off the book the same way (a currency moves every price, a padded line only its own)."""
-    ratios = sorted((ln.effective_unit_usd or 0) / (ln.book_unit_price_usd or 1) for ln in lines)
+    ratios = sorted((_unit(ln) or 0) / (ln.book_unit_price_usd or 1) for ln in lines)
     if not ratios:
         return None
     band = ratio_band()
@@ -150,12 +159,40 @@ def _currency_breach(r: GuardInput) -> Breach | None:
     example = max(compared, key=lambda ln: ln.total_usd)
     sentence = (
         f"The {len(compared)} lines priced against the {r.book.as_of} book cost a median {_times(ratio)} its "
-        f"like-for-like items (e.g. {example.source}: {usd(example.effective_unit_usd)} for an item the book prices "
+        f"like-for-like items (e.g. {example.source}: {usd(_unit(example))} for an item the book prices "
         f"at {usd(example.book_unit_price_usd)}), outside the ⅓–3× band: the prices are probably not in "
         f"{'USD' if r.money.currency in ('USD', 'unstated') else r.money.currency} at this rate{hint}; "
         f"{_currency_fix(r, ratio)}; no saving is claimed on this reading."
     )
     return Breach("book_ratio", ratio, band, "currency", tuple(ln.id for ln in compared), sentence)
+
+
+def _quantity_breach(r: GuardInput) -> Breach | None:
+    """The extended prices a median far from the quantities read times their unit prices: the quantities are
+    misread (a matrix or per-rack columns read as one quantity), whatever each line's own mismatch says."""
+    lines = [
+        ln
+        for ln in r.lines
+        if not ln.derived and ln.category != "discount" and ln.quantity > 0
+        and (ln.unit_price_usd or 0) > 0 and (ln.extended_usd or 0) > 0
+    ]  # fmt: skip
+    if len(lines) < 2:
+        return None
+    ratios = [(ln.extended_usd or 0) / (ln.quantity * (ln.unit_price_usd or 1)) for ln in lines]
+    ratio = math.exp(statistics.median(math.log(x) for x in ratios))
+    if _EXTENDED.holds(ratio):
+        return None
+    off = [ln for ln, x in zip(lines, ratios, strict=True) if not _EXTENDED.holds(x)]
+    ex = max(off, key=lambda ln: ln.extended_usd or 0)
+    sentence = (
+        f"The extended prices are a median {_times(ratio)} the quantities read times their unit prices ({len(off)} "
+        f"of {len(lines)} lines, e.g. {ex.source}: {ex.quantity:,g} × {usd(ex.unit_price_usd)} but "
+        f"{usd(ex.extended_usd)}), outside the 0.9–1.1× band: the quantities are probably misread, so the cluster's "
+        "size is too (a quantity matrix, per-rack or per-server columns read as one quantity); check the table's "
+        "quantity columns or set the servers bought (--servers N; 'Servers quoted' on the page); no saving is "
+        "claimed on this reading."
+    )
+    return Breach("extended_ratio", ratio, _EXTENDED, "size", tuple(ln.id for ln in off), sentence)
 
 
 def _gpus_per_unit(line: QuoteLine) -> float:
@@ -166,11 +203,11 @@ def _gpus_per_unit(line: QuoteLine) -> float:
 
 def _server_breach(r: GuardInput, band: Band) -> Breach | None:
     systems = [ln for ln in _compared(r.lines) if ln.component == "system"]
-    off = [ln for ln in systems if not band.holds((ln.effective_unit_usd or 0) / _gpus_per_unit(ln))]
+    off = [ln for ln in systems if not band.holds((_unit(ln) or 0) / _gpus_per_unit(ln))]
     if not off:
         return None
     line = max(off, key=lambda ln: ln.total_usd)
-    value = (line.effective_unit_usd or 0) / _gpus_per_unit(line)
+    value = (_unit(line) or 0) / _gpus_per_unit(line)
     sentence = (
         f"The server line ({line.source}: {line.label[:50]}) costs {usd(value)} per GPU, outside the "
         f"{band.text(True)} band ({band.basis}): the line probably prices a lot, a rack or a single GPU rather than "
@@ -238,12 +275,14 @@ def _count_breach(r: GuardInput, figure: str, label: str, components: Sequence[s
 
 
 def check_reading(r: GuardInput) -> list[Breach]:
-    """Every figure of the reading outside its band, the whole quote's first (currency, then server price, size)."""
+    """Every figure of the reading outside its band, the whole quote's first (currency, then the quantities read,
+    a server's price, the total per GPU), then what one server holds."""
     out: list[Breach] = []
     currency = _currency_breach(r)
     server = server_band(r.gpu_model, r.book, r.node_usd) if r.gpus else None
-    if currency is not None:
-        out.append(currency)
+    whole = currency or _quantity_breach(r)
+    if whole is not None:
+        out.append(whole)
     elif server is not None:
         out += [b for b in (_server_breach(r, server), _size_breach(r, server)) if b is not None]
     out += [b for figure, label, kinds, unit in _COUNTS if (b := _count_breach(r, figure, label, kinds, unit))]
