@@ -2,8 +2,9 @@
 
 A platform (``cluster.gpu_model``) fixes the node's shape (GPUs per node: 8 for HGX, 72 for an NVL72 rack) and
 has *defaults* for the inputs that depend on it: the price book, the rental price, rack power and servers per rack,
-the back-end NIC generation, storage per GPU and the RAM per server (at least the GPUs' HBM, as OEMs ship it). They live in one table, ``data/platform_defaults.csv`` (one row per
-platform and field, each with why, source, date and basis), the one place a platform's rack power is stated: the
+the back-end NIC generation, storage per GPU and the RAM per server (at least the GPUs' HBM, as OEMs ship it).
+They live in one table, ``data/platform_defaults.csv`` (one row per platform and field, each with why, source,
+date and basis), the one place a platform's rack power is stated: the
 design search's moves (:mod:`neoplan.profiles`) read it too. A value may name another table instead of a number:
 
 - ``@rental_contracts:<contract>``: the price of a contract in ``data/rental_contracts.csv`` (``on_demand`` is the
