@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cells import QuoteError, currency_of
-from .currency import money_currencies
+from .currency import money_currencies, stated_rates
 from .vocab import fold, pattern
 
 AMBIGUOUS_YEN = "¥"
@@ -158,6 +158,8 @@ def _said(statements: Sequence[str]) -> list[tuple[str, str]]:
     or an amount with its sign or code ("견적금액: ₩ 4,367,360,800")."""
     out: list[tuple[str, str]] = []
     for text in statements:
+        if stated_rates(text):
+            continue  # "1 USD = 3.75 SAR" names two currencies and says neither is the prices'
         code = currency_of(text) if _CURRENCY_STATEMENT.search(text) else None
         codes = [code] if code else money_currencies(text)
         out += [(c, text) for c in codes[:1]]
@@ -204,7 +206,7 @@ def currency(
         return CurrencyReading(said[0][0], f"the text {said[0][1][:60]!r}", seen=seen)
     else:
         return CurrencyReading("USD", "", seen=seen)
-    if said and said[0][0] != found:
+    if said and said[0][0] != found and said[0][0] not in cells:
         warnings.append(f"{label}: the quote says its prices are in {said[0][0]}, but its prices are marked {found}")
     return CurrencyReading(found, evidence, tuple(sorted(cells)) if len(cells) > 1 else (), seen)
 
