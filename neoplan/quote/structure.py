@@ -261,9 +261,11 @@ def _item(
         per_rack=per_rack,
         currency=own,
         tier=c.tier,
+        optional=optional_section(section),
+        pool="spares" if is_spares(section) else "",
     )
     return Item(
-        line=replace(line, optional=optional_section(section), pool="spares" if is_spares(section) else ""),
+        line=line,
         prices_blank=c.prices_blank,
         zero=c.zero,
         has_amounts=bool(c.amounts),
@@ -452,12 +454,12 @@ def _line_currencies(
     lines: list[RawLine], reading: CurrencyReading, user: str | None, label: str, statements: Sequence[str],
     texts: Sequence[str],
 ) -> list[RawLine]:  # fmt: skip
-    """Each line's own currency as an ISO code ("" = the quote's): a ¥ resolved, the quote's own marks cleared; with
+    """Each line's own currency as an ISO code ("" or the quote's code: the quote's): a ¥ resolved; with
     the user's currency, the marks of the currency the lines use most become the user's."""
     marks = Counter(ln.currency for ln in lines if ln.currency)
     main = marks.most_common(1)[0][0] if marks else ""
-    if not reading.currencies:
-        return [replace(ln, currency="") if ln.currency else ln for ln in lines]
+    if user is None and AMBIGUOUS_YEN not in marks and set(marks) <= {reading.code}:
+        return lines  # one currency, the quote's: every mark already says it
     yen = reading.code if reading.code in ("CNY", "JPY") else None
     out = []
     for ln in lines:
