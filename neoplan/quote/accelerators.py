@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from pydantic import Field
 
@@ -44,8 +45,13 @@ class Accelerator:
 
 @lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/quote_accelerators.csv
 def accelerators() -> dict[str, Accelerator]:
-    """The accelerators of ``data/quote_accelerators.csv`` by key; DataError on a bad row or pattern."""
-    rows = read_numbered(ACCELERATORS_FILE, AcceleratorRow)
+    """The accelerators of ``data/quote_accelerators.csv`` by key (cached; treat as read-only)."""
+    return read_accelerators()
+
+
+def read_accelerators(path: Path = ACCELERATORS_FILE) -> dict[str, Accelerator]:
+    """The accelerators of a file by key; DataError naming the file, row and column of a bad row or pattern."""
+    rows = read_numbered(path, AcceleratorRow)
     out = {}
     for line, row in rows:
         try:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from pydantic import Field
 
@@ -54,10 +55,15 @@ class BandRow(SourcedRow):
 
 @lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/quote_bands.csv
 def band_rows() -> dict[tuple[str, str], BandRow]:
-    """The rows of ``data/quote_bands.csv`` by (figure, platform); DataError on a bad row."""
+    """The rows of ``data/quote_bands.csv`` by (figure, platform) (cached; treat as read-only)."""
+    return read_bands()
+
+
+def read_bands(path: Path = BANDS_FILE) -> dict[tuple[str, str], BandRow]:
+    """The rows of a bands file by (figure, platform); DataError naming the file, row and column of a bad one."""
     out: dict[tuple[str, str], BandRow] = {}
     platforms = default_platforms()
-    for line, row in read_numbered(BANDS_FILE, BandRow):
+    for line, row in read_numbered(path, BandRow):
         if row.figure not in FIGURES:
             raise DataError(BANDS_FILE.name, f"not a figure ({', '.join(FIGURES)})", row=line, column="figure")
         if row.platform != "*" and row.platform not in platforms:
