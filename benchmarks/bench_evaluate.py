@@ -23,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anyw
 from timing import median_ms, times_ms
 
 from neoplan import evaluate
-from neoplan.operations import operations_report
-from neoplan.scenario import Scenario, scenario_from_dict
+from neoplan.economics.operations import operations_report
+from neoplan.inputs.loading import scenario_from_dict
+from neoplan.inputs.scenario import Scenario
 
 TARGET_MS = 5.0
 

@@ -14,9 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anyw
 
 from timing import median_ms
 
-from neoplan.fabric import design_fabric, design_options
-from neoplan.pricebook import default_price_book
-from neoplan.scenario import scenario_from_dict
+from neoplan.design.fabric import design_fabric, design_options
+from neoplan.inputs.loading import scenario_from_dict
+from neoplan.inputs.pricebook import default_price_book
 
 
 def main(repeats: int = 50) -> None:

@@ -25,7 +25,8 @@ SCENARIO = {"base": "optimized", "financing": {"amortization": "sculpted"}}
 
 def run_once(draws: int) -> dict[str, float]:
     """One Monte Carlo of ``draws`` draws in this process: seconds, seconds per 10⁵ draws, peak RSS [MiB]."""
-    from neoplan import evaluate, load_scenario, stress
+    from neoplan import evaluate, load_scenario
+    from neoplan.analysis import stress
 
     result = evaluate(load_scenario(SCENARIO))
     start = time.perf_counter()

@@ -19,8 +19,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anyw
 
 from timing import times_ms
 
-from neoplan import evaluate, search
-from neoplan.scenario import Scenario, scenario_from_dict
+from neoplan import evaluate
+from neoplan.analysis import search
+from neoplan.inputs.loading import scenario_from_dict
+from neoplan.inputs.scenario import Scenario
 
 BASE = "b200_1024"
 SPACES = {

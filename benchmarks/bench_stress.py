@@ -28,7 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere without installing
 
-from neoplan import evaluate, load_scenario, stress
+from neoplan import evaluate, load_scenario
+from neoplan.analysis import stress
 
 GOALS_S = {"evaluate": 0.005, "tornado": 0.3, "grid 21x21": 0.5, "monte carlo 10k": 1.0, "mc 10k mid-month": 1.0}
 

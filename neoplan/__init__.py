@@ -6,10 +6,13 @@
 256400.0
 """
 
+from .analysis.search import SearchResult, search
+from .errors import ScenarioError
+from .inputs.loading import load_scenario, parse_scenario, save_scenario
+from .inputs.presets import preset_names
+from .inputs.pricebook import PriceBook, default_price_book
+from .inputs.scenario import Scenario
 from .model import Result, evaluate
-from .pricebook import PriceBook, default_price_book
-from .scenario import Scenario, ScenarioError, load_scenario, parse_scenario, preset_names, save_scenario
-from .search import SearchResult, search
 
 __all__ = [
     "PriceBook",

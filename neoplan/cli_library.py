@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from .scenario import load_scenario
+from .inputs.loading import load_scenario
 
 
 class _Usage(ValueError):

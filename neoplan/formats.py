@@ -1,7 +1,8 @@
 """Number formats shared by the app, the exports, the reports and the charts: $1.74 M, $256,400, $2.13 /GPU-h, 18.4 %.
 
 Presentation only: the model never calls these; pages (through ui.format), :mod:`neoplan.export`, the charts'
-labels and the messages of :mod:`neoplan.stress` and :mod:`neoplan.quote` do. :func:`usd` is the one money format.
+labels and the messages of :mod:`neoplan.analysis.stress` and :mod:`neoplan.quote` do. :func:`usd` is the one money
+format.
 """
 
 from __future__ import annotations

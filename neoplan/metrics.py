@@ -4,7 +4,7 @@ Every page's metric cards, the CLI summary, the workbook's KPI sheet and the HTM
 formatted value and help text from :data:`METRICS`, so a figure has one name and one definition everywhere.
 ``key`` is the figure's dotted key in ``Result.to_dict()`` (``capex_usd.total`` = ``to_dict()["capex_usd"]["total"]``);
 ``unit`` is the unit of that stored value; ``fmt`` shows it (``neoplan.formats``); ``source`` is the function that
-makes it and ``data`` the rows it reads (the README's map is generated from these: :func:`readme_table`).
+makes it and ``data`` the rows it reads (the manual's map of figures is generated from these: :func:`readme_table`).
 
 Presentation only, like ``neoplan.formats``: the model never imports this module.
 """
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import formats
-from .categories import CAPEX_LABELS, short_labels
+from .inputs.categories import CAPEX_LABELS, short_labels
 
 PRICES = "data/prices/*.csv"
 
@@ -68,7 +68,7 @@ TOKEN_KEYS = (
     "usd_per_million_tokens",
 )
 """The token-serving figures, in the order the CLI and the pages show them."""
-_CASH = "neoplan.engine.Cases.kpis"
+_CASH = "neoplan.finance.engine.Cases.kpis"
 _OPS = "data/operations.csv, data/assumptions.csv (operations.*), scenario operations.*"
 _FLOWS = f"{PRICES} (capex), data/assumptions.csv (opex, financing, pricing, timeline)"
 
@@ -90,7 +90,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.count,
         "Compute servers in service: GPUs ÷ GPUs per server, hot spares excluded.",
         "pages/compute_node.py",
-        "neoplan.node.compute_servers",
+        "neoplan.design.node.compute_servers",
         "scenario cluster.gpus, data/gpu_platforms.csv",
     ),
     Metric(
@@ -100,7 +100,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.count,
         "Extra servers bought and racked to replace failed ones: hot-spare share × servers, rounded up.",
         "pages/compute_node.py",
-        "neoplan.node.compute_servers",
+        "neoplan.design.node.compute_servers",
         "scenario cluster.hot_spare_share",
     ),
     Metric(
@@ -110,7 +110,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.usd_exact,
         "Price of one compute server: the sum of its bill of materials.",
         "pages/compute_node.py",
-        "neoplan.node.node_lines",
+        "neoplan.design.node.node_lines",
         f"{PRICES} (compute rows)",
     ),
     Metric(
@@ -120,7 +120,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.usd_exact,
         "Price of the OEM's default server on the same platform and NIC count.",
         "pages/compute_node.py",
-        "neoplan.node.node_lines",
+        "neoplan.design.node.node_lines",
         f"{PRICES} (compute rows), data/node_presets.yaml",
     ),
     Metric(
@@ -196,7 +196,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.mw,
         "IT load with every server, switch and storage node at maximum power: the power to contract.",
         "pages/storage_site.py",
-        "neoplan.facility.design_facility",
+        "neoplan.design.facility.design_facility",
         "data/gpu_platforms.csv, data/network_catalogue.csv, data/storage_catalogue.csv (power columns)",
         short="IT peak",
     ),
@@ -207,7 +207,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.count,
         "Compute, network, storage and management racks.",
         "pages/storage_site.py",
-        "neoplan.facility.design_facility",
+        "neoplan.design.facility.design_facility",
         "scenario site.rack_power_kw",
     ),
     Metric(
@@ -217,7 +217,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.mw,
         "IT load the site can deliver, which a power-first plan fills (facility.it_power_mw); n/a when sized by GPUs.",
         "pages/overview.py",
-        "neoplan.sizing.size_to_power",
+        "neoplan.design.sizing.size_to_power",
         "scenario facility.it_power_mw",
     ),
     Metric(
@@ -228,7 +228,7 @@ _METRICS: tuple[Metric, ...] = (
         "IT envelope the largest design that fits leaves unused: less than one more node with its network, storage "
         "and cooling would need.",
         "pages/overview.py",
-        "neoplan.sizing.size_to_power",
+        "neoplan.design.sizing.size_to_power",
         "scenario facility.it_power_mw, data/gpu_platforms.csv (node power)",
     ),
     Metric(
@@ -238,7 +238,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.pct,
         "Peak IT load of the design ÷ the IT envelope.",
         "pages/overview.py",
-        "neoplan.sizing.Envelope.fill_share",
+        "neoplan.design.cluster.Envelope.fill_share",
         "scenario facility.it_power_mw",
     ),
     Metric(
@@ -259,7 +259,7 @@ _METRICS: tuple[Metric, ...] = (
         "Cost per sold GPU-hour, before tax: present value of capex less the residual plus opex before SG&A, ÷ "
         "present value of sold GPU-hours, both at the hurdle rate.",
         "pages/results.py",
-        "neoplan.returns._tco",
+        "neoplan.finance.returns._tco",
         _FLOWS,
     ),
     Metric(
@@ -293,7 +293,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.usd_per_gpu_hour,
         "Go-live headline price at which project NPV at the hurdle rate is zero, all else equal.",
         "pages/pricing.py",
-        "neoplan.returns.breakeven_price",
+        "neoplan.finance.returns.breakeven_price",
         _FLOWS,
         short="Break-even",
     ),
@@ -306,7 +306,7 @@ _METRICS: tuple[Metric, ...] = (
         "published rate (MLPerf Inference, InferenceMAX; or derived from a sibling platform's ratio) × the serving "
         "load factor; n/a when nothing is published for the platform and workload.",
         "pages/pricing.py",
-        "neoplan.inference.throughput",
+        "neoplan.economics.inference.throughput",
         "data/inference_throughput.csv (is_default rows), data/inference_derivations.csv, data/workloads.csv, "
         "data/assumptions.csv (pricing.serving_load_factor)",
         short="Tokens/GPU",
@@ -330,7 +330,7 @@ _METRICS: tuple[Metric, ...] = (
         "Go-live price of a million output tokens with their requests' input tokens: output price + input price × "
         "input ÷ output tokens of the workload.",
         "pages/pricing.py",
-        "neoplan.inference.blended_usd_per_million",
+        "neoplan.economics.inference.blended_usd_per_million",
         "data/token_prices.csv, data/workloads.csv, scenario pricing.usd_per_million_tokens",
     ),
     Metric(
@@ -363,7 +363,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.usd,
         "Project free cash flow (after project-level tax, before financing) discounted at the hurdle rate.",
         "pages/results.py",
-        f"{_CASH} → neoplan.finance.npv",
+        f"{_CASH} → neoplan.finance.project.npv",
         _FLOWS,
     ),
     Metric(
@@ -373,7 +373,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.pct,
         "Annual IRR of the project free cash flow, unlevered and after tax.",
         "pages/results.py",
-        f"{_CASH} → neoplan.irr.irr_annual",
+        f"{_CASH} → neoplan.finance.irr.irr_annual",
         _FLOWS,
     ),
     Metric(
@@ -383,7 +383,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.pct,
         "Annual IRR of the cash flow to and from equity, after debt service.",
         "pages/financing.py",
-        f"{_CASH} → neoplan.irr.irr_annual",
+        f"{_CASH} → neoplan.finance.irr.irr_annual",
         f"{_FLOWS}, scenario financing.*",
     ),
     Metric(
@@ -394,7 +394,7 @@ _METRICS: tuple[Metric, ...] = (
         "The cash flow to and from equity (after debt service, the reserve and the sweep) discounted at the hurdle "
         "rate: read it beside the equity IRR when equity puts cash in again after distributions.",
         "pages/financing.py",
-        f"{_CASH} → neoplan.finance.npv",
+        f"{_CASH} → neoplan.finance.project.npv",
         f"{_FLOWS}, scenario financing.*",
     ),
     Metric(
@@ -405,7 +405,7 @@ _METRICS: tuple[Metric, ...] = (
         "Modified IRR of the equity cash flow: outflows discounted at the loan's all-in rate (the finance rate), "
         "inflows compounded to the horizon at the hurdle rate (reinvestment); one root, whatever the signs.",
         "pages/financing.py",
-        f"{_CASH} → neoplan.finance.mirr_annual",
+        f"{_CASH} → neoplan.finance.project.mirr_annual",
         f"{_FLOWS}, scenario financing.*",
     ),
     Metric(
@@ -416,7 +416,7 @@ _METRICS: tuple[Metric, ...] = (
         "Months from the purchase order until cumulative project cash turns positive for good (linear within "
         "the month); n/a = it ends the horizon below zero.",
         "pages/results.py",
-        f"{_CASH} → neoplan.finance.payback_months",
+        f"{_CASH} → neoplan.finance.project.payback_months",
         _FLOWS,
     ),
     Metric(
@@ -426,7 +426,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.months,
         "Payback of the project cash flows discounted at the hurdle rate; n/a = NPV below zero.",
         "pages/results.py",
-        f"{_CASH} → neoplan.finance.payback_months",
+        f"{_CASH} → neoplan.finance.project.payback_months",
         _FLOWS,
     ),
     Metric(
@@ -437,7 +437,7 @@ _METRICS: tuple[Metric, ...] = (
         "Lowest CFADS (revenue collected − opex − tax on operations, sales left out) ÷ scheduled debt service over "
         "12-month periods from the first full operating month; n/a = no debt.",
         "pages/financing.py",
-        f"{_CASH} → neoplan.finance.min_dscr",
+        f"{_CASH} → neoplan.finance.project.min_dscr",
         f"{_FLOWS}, scenario financing.*",
     ),
     Metric(
@@ -449,7 +449,7 @@ _METRICS: tuple[Metric, ...] = (
         "or on contracted revenue) the smaller size whose CFADS (or contracted cash flow) ÷ target DSCR repays it by "
         "maturity.",
         "pages/financing.py",
-        "neoplan.finance.debt_schedule",
+        "neoplan.finance.project.debt_schedule",
         f"{_FLOWS}, scenario financing.*",
     ),
     Metric(
@@ -460,7 +460,7 @@ _METRICS: tuple[Metric, ...] = (
         "Loan life cover ratio at the first full operating month: CFADS to the loan's maturity discounted at the "
         "loan's all-in rate ÷ debt outstanding then (each period's on the Financing page); n/a = no debt.",
         "pages/financing.py",
-        "neoplan.finance.llcr",
+        "neoplan.finance.project.llcr",
         f"{_FLOWS}, scenario financing.*",
     ),
     Metric(
@@ -513,7 +513,7 @@ _METRICS: tuple[Metric, ...] = (
         "Month from the purchase order when the cluster starts earning: after delivery, OEM burn-in, site "
         "installation and on-site burn-in.",
         "pages/financing.py",
-        "neoplan.revenue.dates",
+        "neoplan.economics.revenue.dates",
         "data/assumptions.csv (timeline.*)",
     ),
     Metric(
@@ -524,7 +524,7 @@ _METRICS: tuple[Metric, ...] = (
         "Job-interrupting failures per month of the whole cluster at steady state: the failure preset's rate "
         "per GPU × GPUs ÷ the MTBF multiple, network failures scaled by the fabric's optics.",
         "pages/operations.py",
-        "neoplan.operations.interruptions_by_cause",
+        "neoplan.economics.operations.interruptions_by_cause",
         _OPS,
     ),
     Metric(
@@ -535,7 +535,7 @@ _METRICS: tuple[Metric, ...] = (
         "Share of sellable GPU-hours whose server is up: servers waiting for parts or rebooting and not "
         "covered by a hot spare are down.",
         "pages/operations.py",
-        "neoplan.operations.outcome",
+        "neoplan.economics.operations.outcome",
         _OPS,
     ),
     Metric(
@@ -546,7 +546,7 @@ _METRICS: tuple[Metric, ...] = (
         "Availability less the job GPU-hours lost to interruptions (detection, half a checkpoint interval, "
         "restore, restart) in the first operating year, early-life failures included.",
         "pages/operations.py",
-        "neoplan.operations.operations_report",
+        "neoplan.economics.operations.operations_report",
         _OPS,
     ),
     Metric(
@@ -557,7 +557,7 @@ _METRICS: tuple[Metric, ...] = (
         "Training throughput vs the NVIDIA reference design with the full software stack: back-end NICs, "
         "spine oversubscription, rail layout, GPUDirect RDMA, topology.conf, NCCL topology in VMs.",
         "pages/operations.py",
-        "neoplan.operations.performance_factor",
+        "neoplan.economics.operations.performance_factor",
         _OPS,
     ),
     Metric(
@@ -568,13 +568,13 @@ _METRICS: tuple[Metric, ...] = (
         "Revenue given back in the first operating year: unavailability × the SLA credit multiple (or the "
         "fixed share) plus early-life failure losses at the performance elasticity.",
         "pages/operations.py",
-        "neoplan.engine.Reliability.credit_share",
+        "neoplan.finance.engine.Reliability.credit_share",
         _OPS,
     ),
 )
 
 METRICS: Mapping[str, Metric] = {m.key: m for m in _METRICS}
-"""Every headline figure by its dotted ``Result.to_dict()`` key, in the order the README lists them."""
+"""Every headline figure by its dotted ``Result.to_dict()`` key, in the order the manual lists them."""
 
 HEADLINE = (
     "capex_usd.total",
@@ -638,7 +638,8 @@ def cards(data: Mapping[str, Any], keys: list[str] | tuple[str, ...]) -> list[Ca
 
 
 def readme_table() -> str:
-    """The README's map of figures as a Markdown table, one row per metric (kept equal by a test)."""
+    """The map of figures as a Markdown table, one row per metric: the manual's Metrics page, generated while the site
+    builds (``docs/gen_pages.py``)."""
     rows = ["| Figure | Key in `to_dict()` | Unit | Explained on | Made by | Reads |", "|---|---|---|---|---|---|"]
     rows += [f"| {m.label} | `{m.key}` | {m.unit} | `{m.page}` | `{m.source}` | {m.data} |" for m in METRICS.values()]
     return "\n".join(rows)

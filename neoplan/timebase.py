@@ -6,7 +6,7 @@
   and the debt table.
 - **Operating year** ``k`` ≥ 1 = the k-th 12 months after go-live: what opex by year, hardware support
   after the warranty and the DSCR periods count in. Year 1 starts at go-live.
-- **Labels** (:mod:`neoplan.statements`): "Y1", "Y2", … name project years (P&L, debt by year); "Year 1",
+- **Labels** (:mod:`neoplan.finance.statements`): "Y1", "Y2", … name project years (P&L, debt by year); "Year 1",
   "Year 2", … name operating years (opex by year). Neither is a calendar year.
 
 Hours: one definition, the mean Julian year of 365.25 days = 8,766 h, so a month is 730.5 h for both the

@@ -10,7 +10,8 @@ import streamlit as st
 import neoplan
 from neoplan import metrics
 from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare_figure, tco_compare_figure
-from neoplan.scenario import ScenarioError, scenario_json
+from neoplan.errors import ScenarioError
+from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_scenario, get_library, get_scenario
 from ui.widgets import figure_tabs, keep, put

@@ -6,9 +6,11 @@ import streamlit as st
 
 from neoplan import metrics
 from neoplan.charts import node_bom_figure
-from neoplan.platforms import plan_switch
-from neoplan.pricebook import BOOK_DATES, book_differences, default_platforms, default_rentals, price_book
-from neoplan.scenario import NODE_PRESET_LABELS, scenario_json
+from neoplan.inputs.fields import NODE_PRESET_LABELS
+from neoplan.inputs.loading import scenario_json
+from neoplan.inputs.platforms import plan_switch
+from neoplan.inputs.pricebook import BOOK_DATES, book_differences, default_platforms, default_rentals, price_book
+from neoplan.inputs.profiles import vintage_changes
 from ui import format as fmt
 from ui import state
 from ui.format import plain
@@ -17,10 +19,34 @@ from ui.widgets import chart, field_input, lazy_expander
 
 PLATFORM_KEY = "compute_node.platform"
 NOTE_KEY = "compute_node.platform_note"
+BOOK_KEY = "compute_node.prices_as_of"
+
+
+def _change_book() -> None:
+    """Another price book: the plan moves to that date whole (neoplan.inputs.profiles.vintage_changes): the market it
+    rents in, the site's region values and the reference rent follow; values the user set stay."""
+    as_of = st.session_state[BOOK_KEY]
+    state.update_fields(vintage_changes(get_scenario(), as_of), error_path="prices_as_of")
+
+
+def _book_input() -> None:
+    st.session_state[BOOK_KEY] = get_scenario().prices_as_of
+    st.selectbox(
+        "Price book (hardware prices as of)",
+        list(BOOK_DATES),
+        key=BOOK_KEY,
+        on_change=_change_book,
+        help="The date the plan is priced at: the hardware book, the rental market and price curve, and the site's "
+        "region values all of that date; a rent or site number you set yourself stays.",
+    )
+    error = field_errors().get("prices_as_of")
+    if error:
+        st.error(plain(error))
 
 
 def _switch_platform() -> None:
-    """Move the plan to the chosen platform with its defaults (neoplan.platforms), keeping the user's own values."""
+    """Move the plan to the chosen platform with its defaults (neoplan.inputs.platforms), keeping the user's own
+    values."""
     key = st.session_state[PLATFORM_KEY]
     before = get_scenario()
     switch = plan_switch(before.model_dump(mode="json"), key, baseline=state.baseline())
@@ -61,7 +87,7 @@ left, right = st.columns([1, 2], gap="large")
 with left:
     st.subheader("Options")
     field_input("node.preset", "Preset", options_labels=NODE_PRESET_LABELS)
-    field_input("prices_as_of", "Price book (hardware prices as of)")
+    _book_input()
     _platform_input()
     chosen = default_platforms().get(get_scenario().cluster.gpu_model)
     rack_scale = chosen is not None and chosen.rack_scale
@@ -86,7 +112,7 @@ with left:
 result = evaluate_current()
 if result is not None:
     with left:
-        rental = default_rentals().get(result.platform.key)
+        rental = default_rentals(result.book.as_of).get(result.platform.key)
         if rental is not None:
             st.caption(
                 f"Reference rental price of the {result.platform.name}: ${rental.usd_per_gpu_hour:.2f}/GPU-hour "

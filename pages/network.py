@@ -6,9 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from neoplan import Result, metrics
-from neoplan.categories import CAPEX_LABELS, short_labels
 from neoplan.charts.network import SHORT_LABELS, options_figure, topology_figure
-from neoplan.fabric import (
+from neoplan.design.fabric import (
     AUTO_SWITCH,
     IB_FAMILIES,
     SPECTRUM_X_FAMILIES,
@@ -18,7 +17,10 @@ from neoplan.fabric import (
     topology_picture,
     with_scenario_design,
 )
-from neoplan.scenario import TOPOLOGY_LABELS, scenario_json
+from neoplan.frozen import freeze
+from neoplan.inputs.categories import CAPEX_LABELS, short_labels
+from neoplan.inputs.fields import TOPOLOGY_LABELS
+from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import chart, compact_metrics, field_input, lazy_expander
@@ -39,7 +41,7 @@ BACKEND_FAMILIES = IB_FAMILIES + SPECTRUM_X_FAMILIES
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_options(scenario_text: str, _result: Result) -> list[DesignOption]:
     """``design_options`` of ``_result``'s scenario (JSON ``scenario_text``): five fabrics sized and priced."""
-    return design_options(_result.scenario, _result.book)
+    return freeze(design_options(_result.scenario, _result.book))
 
 
 def design_label(option: DesignOption, chosen: str) -> str:

@@ -15,10 +15,14 @@ from annotated_types import Ge, Le
 
 import neoplan
 from neoplan import Result, metrics
-from neoplan.advice import flip_text, recommendations, value_text
+from neoplan.analysis.advice import breakeven_performance_loss, flip_text, recommendations, value_text
 from neoplan.charts.operations import choices_figure, gpu_hours_figure, interruptions_figure, lost_time_figure
-from neoplan.operations import OperationsReport, breakeven_performance_loss
-from neoplan.scenario import Scenario, ScenarioError, deep_merge, scenario_from_dict, scenario_json
+from neoplan.economics.operations import OperationsReport
+from neoplan.errors import ScenarioError
+from neoplan.frozen import freeze
+from neoplan.inputs.loading import scenario_from_dict, scenario_json
+from neoplan.inputs.presets import deep_merge
+from neoplan.inputs.scenario import Scenario
 from ui import format as fmt
 from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
 from ui.widgets import chart, compact_metrics, current_value, field_info, field_input, keep, metric_cards
@@ -223,11 +227,11 @@ def _priced(scenario_text: str, label: str, _choice: Choice, _base: Result) -> P
     try:
         variant = neoplan.evaluate(scenario_from_dict(deep_merge(json.loads(scenario_text), _nested(_choice.change))))
     except ScenarioError as exc:
-        return Priced(_choice, None, {}, str(exc))
+        return freeze(Priced(_choice, None, {}, str(exc)))
     loss = None
     if _choice.group == "Design" and _choice.change[0][0] != "fabric.subnet_manager":
         loss = breakeven_performance_loss(*_cheaper_first(variant, _base))
-    return Priced(_choice, variant, variant.to_dict(), breakeven_loss=loss)
+    return freeze(Priced(_choice, variant, variant.to_dict(), breakeven_loss=loss))
 
 
 def priced_choices(base: Result, groups: tuple[str, ...] = ("Operations", "Design", "Readiness")) -> list[Priced]:
@@ -539,7 +543,7 @@ def choices_tab(result: Result | None, report: OperationsReport | None, base: di
 
 @st.cache_data(max_entries=32, show_spinner="Testing each recommendation on this scenario …")
 def _advice(scenario_text: str) -> pd.DataFrame:
-    """:func:`neoplan.advice.recommendations` of the scenario (JSON), once per scenario."""
+    """:func:`neoplan.analysis.advice.recommendations` of the scenario (JSON), once per scenario."""
     return recommendations(scenario_from_dict(json.loads(scenario_text)))
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 from neoplan import metrics
-from neoplan.alerts import alerts
+from neoplan.analysis.alerts import alerts
 from neoplan.charts.finance import cash_flow_figure, tco_figure
 from neoplan.charts.site import capex_treemap_figure
-from neoplan.costs import share_by_basis
-from neoplan.scenario import scenario_json
+from neoplan.design.costs import share_by_basis
+from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
 from ui.power import power_plan_input
 from ui.state import evaluate_current, get_scenario

@@ -7,12 +7,14 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from neoplan import formats, inference, market, metrics, revenue
+from neoplan import formats, metrics
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
+from neoplan.economics import inference, market, revenue
 from neoplan.errors import ScenarioError
+from neoplan.inputs.loading import scenario_json
+from neoplan.inputs.pricebook import CONTRACT_LABELS, assumed, rental_contracts, rental_market
+from neoplan.inputs.scenario import Scenario
 from neoplan.model import Result
-from neoplan.pricebook import CONTRACT_LABELS, assumed, rental_contracts
-from neoplan.scenario import Scenario, scenario_json
 from ui.format import plain
 from ui.state import WIDGET_PREFIX, evaluate_current, evaluate_scenario, get_scenario, update_field
 from ui.widgets import field_info, field_input, figure_tabs, lazy_expander, metric_cards
@@ -84,8 +86,14 @@ def data_or_own_input(path: str, label: str, fmt: str) -> None:
 
 
 def market_table(scenario: Scenario) -> pd.DataFrame:
-    """The platform's rows of data/rental_contracts.csv: contract, price, range, basis, date and source."""
-    rows = [row for (platform, _), row in rental_contracts().items() if platform == scenario.cluster.gpu_model]
+    """The platform's rows of the rental contracts in the market of the scenario's book date: contract, price, range,
+    basis, date and source."""
+    key = scenario.cluster.gpu_model
+    rows = [
+        row
+        for (platform, _), row in rental_contracts(rental_market(key, scenario.prices_as_of)).items()
+        if platform == key
+    ]
     return pd.DataFrame(
         [
             {
@@ -105,7 +113,7 @@ def market_table(scenario: Scenario) -> pd.DataFrame:
 
 def curve_table(scenario: Scenario) -> pd.DataFrame:
     """The platform generation's rows of data/price_curves.csv."""
-    curve = market.curve_of(scenario.cluster.gpu_model)
+    curve = market.curve_of(scenario.cluster.gpu_model, scenario.prices_as_of)
     return pd.DataFrame(
         [
             {

@@ -7,8 +7,9 @@ import streamlit as st
 
 from neoplan import metrics
 from neoplan.charts.finance import cash_flow_figure, margin_figure, tco_figure
-from neoplan.scenario import scenario_json
-from neoplan.statements import PNL_BOLD, PNL_LABELS, pnl_by_year
+from neoplan.charts.site import capex_sankey_figure
+from neoplan.finance.statements import PNL_BOLD, PNL_LABELS, pnl_by_year
+from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import figure_tabs, metric_cards
@@ -60,6 +61,7 @@ if result is not None:
     inputs = scenario_json(result.scenario)
     charts = [  # one figure drawn at a time
         ("TCO and the price path", tco_figure, "results_tco_chart"),
+        ("Where the money goes", capex_sankey_figure, "results_sankey_chart"),
         ("Cash flow", cash_flow_figure, "results_cash_chart"),
         ("Margins", margin_figure, "results_margin_chart"),
     ]

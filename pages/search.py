@@ -7,10 +7,11 @@ from collections.abc import Callable
 import streamlit as st
 
 from neoplan import formats, metrics
+from neoplan.analysis.search import OBJECTIVES, Space
 from neoplan.charts.search import capex_irr_figure
-from neoplan.profiles import CHANGED_FIELDS
-from neoplan.scenario import ScenarioError, scenario_json
-from neoplan.search import OBJECTIVES, Space
+from neoplan.errors import ScenarioError
+from neoplan.inputs.loading import scenario_json
+from neoplan.inputs.profiles import CHANGED_FIELDS
 from ui.format import plain
 from ui.state import get_scenario, search_current, set_scenario
 from ui.widgets import chart, keep, metric_cards, number_field

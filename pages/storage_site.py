@@ -15,11 +15,13 @@ from neoplan.charts.site import (
     power_figure,
     storage_throughput_figure,
 )
-from neoplan.scenario import scenario_json
-from neoplan.statements import capex_by_category, opex_by_year
-from neoplan.storage import default_storage_catalogue
+from neoplan.design.storage import default_storage_catalogue
+from neoplan.finance.statements import capex_by_category, opex_by_year
+from neoplan.inputs.loading import scenario_json
+from neoplan.inputs.regions import region_values, regions, site_density
 from ui import format as fmt
-from ui.state import evaluate_current
+from ui.format import plain
+from ui.state import evaluate_current, field_errors, get_scenario, update_fields
 from ui.widgets import chart, compact_metrics, field_input, lazy_expander, lazy_tabs
 
 CHART_KEY = "storage_site.capex_chart"
@@ -159,12 +161,43 @@ if tab_storage.open is not False:
                 }
                 st.table(pd.DataFrame({"Storage design": list(details.values())}, index=list(details)))
 
+REGION_KEY = "storage_site.region"
+
+
+def _choose_region() -> None:
+    """A region chosen: the site's power and colocation prices, PUE and tax rate become the region's as of the
+    scenario's book date, for its rack density (neoplan.inputs.regions); each stays editable after."""
+    region = st.session_state[REGION_KEY]
+    scenario = get_scenario()
+    values = region_values(region, scenario.prices_as_of, site_density(scenario.model_dump(mode="json")))
+    update_fields({"facility.region": region, **{path: v.value for path, v in values.items()}}, "facility.region")
+
+
+def _region_input() -> None:
+    known = regions()
+    st.session_state[REGION_KEY] = get_scenario().facility.region
+    st.selectbox(
+        "Region",
+        list(known),
+        format_func=lambda k: known[k].name,
+        key=REGION_KEY,
+        on_change=_choose_region,
+        help="Where the site is (data/regions.csv, each number with its source): choosing one sets the power price, "
+        "the colocation price for the rack density, the PUE and the tax rate to the region's as of the price book's "
+        "date; edit any of them after to use your site's own.",
+    )
+    error = field_errors().get("facility.region")
+    if error:
+        st.error(plain(error))
+
+
 # --- site & power -------------------------------------------------------------------------------
 if tab_site.open is not False:
     with tab_site:
         left, right = st.columns([1, 2], gap="large")
         with left:
             st.subheader("Site inputs")
+            _region_input()
             field_input("facility.rack_power_kw", "Rack power [kW]", fmt="%.1f")
             field_input("facility.servers_per_rack", "Servers per compute rack, at most [count]")
             field_input("facility.pue", "PUE [ratio]")

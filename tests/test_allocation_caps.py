@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 import neoplan
-from neoplan import stress
+from neoplan.analysis import stress
+from neoplan.analysis.stress import drivers as stress_drivers
 from neoplan.charts.finance import price_grid
-from neoplan.fabric import topology_picture
+from neoplan.design.fabric import topology_picture
+from neoplan.errors import ScenarioError
 from neoplan.model import MAX_CASES, MAX_ENGINE_CASES
-from neoplan.scenario import ScenarioError
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +56,7 @@ def test_grid_values_must_be_a_flat_list_of_numbers(result: neoplan.Result, valu
 
 def test_a_chunked_grid_equals_one_engine_call(result: neoplan.Result, monkeypatch: pytest.MonkeyPatch) -> None:
     whole = stress.grid(result, points=5)
-    monkeypatch.setattr(stress, "MC_CHUNK", 7)  # 25 cases in chunks of 7
+    monkeypatch.setattr(stress_drivers, "MC_CHUNK", 7)  # 25 cases in chunks of 7
     chunked = stress.grid(result, points=5)
     for metric, values in whole.metrics.items():
         np.testing.assert_allclose(chunked.metrics[metric], values, rtol=1e-12, equal_nan=True, err_msg=metric)

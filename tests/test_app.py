@@ -13,8 +13,8 @@ from conftest import metric as _metric
 from streamlit.testing.v1 import AppTest
 
 import neoplan
+from neoplan.inputs.scenario import Scenario
 from neoplan.library import Library, default_path
-from neoplan.scenario import Scenario
 from ui.format import plain
 
 APP = page_path("app")

@@ -14,7 +14,7 @@ import pytest
 
 from neoplan import evaluate, load_scenario
 from neoplan.cli import main
-from neoplan.pricebook import default_price_book
+from neoplan.inputs.pricebook import default_price_book
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,7 +122,7 @@ def test_broken_data_file_exits_1_with_one_line_naming_file_row_and_column(tmp_p
         csv.writer(fh).writerows(rows)
     plan = _write(tmp_path, "plan.yaml", "base: optimized\nprices_as_of: 2026-11\n")
     code = (
-        "import sys, pathlib; import neoplan.pricebook as pb; pb.PRICES_DIR = pathlib.Path(sys.argv[1]); "
+        "import sys, pathlib; import neoplan.inputs.pricebook as pb; pb.PRICES_DIR = pathlib.Path(sys.argv[1]); "
         "from neoplan.cli import main; sys.exit(main(['evaluate', sys.argv[2]]))"
     )
     proc = subprocess.run(

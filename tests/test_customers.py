@@ -1,5 +1,5 @@
-"""Customer economics (neoplan.customers): tier, premium and churn from the cluster's record; the acceptance test;
-where their losses fall in the contract book. Reference values, invariants and properties."""
+"""Customer economics (neoplan.economics.customers): tier, premium and churn from the cluster's record; the acceptance
+test; where their losses fall in the contract book. Reference values, invariants and properties."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from test_operations import _result  # the optimized preset with a few fields changed, cached
 
 import neoplan
-from neoplan import customers, operations
-from neoplan.scenario import Customers
+from neoplan.economics import customers, operations
+from neoplan.inputs.business import Customers
 from neoplan.timebase import DAYS_PER_MONTH, WEEKS_PER_MONTH
 
 C = Customers()

@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 from pydantic import Field
 
-from neoplan import operations, pricebook, storage
-from neoplan.datafile import DataRow, keyed, read_numbered, read_rows
+from neoplan.design import storage
+from neoplan.design.fabric import catalogue
+from neoplan.economics import operations
 from neoplan.errors import DataError, ScenarioError
-from neoplan.fabric import catalogue
+from neoplan.inputs import pricebook
+from neoplan.inputs.datafile import DataRow, keyed, read_numbered, read_rows
 from neoplan.quote.accelerators import read_accelerators
 from neoplan.quote.bands import read_bands
 

@@ -10,7 +10,8 @@ from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 
 import neoplan
-from neoplan.scenario import describe, parse_scenario
+from neoplan.inputs.loading import parse_scenario
+from neoplan.inputs.scenario import describe
 from ui.state import SCENARIO
 
 pytestmark = pytest.mark.usefixtures("run_like_the_server")

@@ -1,14 +1,15 @@
-"""The design stage (:mod:`neoplan.design`): one function from scenario to node, storage, fabric and site."""
+"""The design stage (:mod:`neoplan.design.cluster`): one function from scenario to node, storage, fabric and site."""
 
 from __future__ import annotations
 
 import pytest
 
 import neoplan
-from neoplan import design as design_module
-from neoplan.design import Design, design
+from neoplan.design import sizing as design_module
+from neoplan.design.cluster import Design
+from neoplan.design.node import compute_servers
+from neoplan.design.sizing import design
 from neoplan.model import economics
-from neoplan.node import compute_servers
 
 PRESETS = ("optimized", "reference", "b200_1024", "gb200_nvl72_18rack")
 

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from test_golden import _same as same_json
 
 import neoplan
-from neoplan import finance, residual, revenue
+from neoplan.economics import residual, revenue
+from neoplan.finance import project as finance
 
 CAPEX = 720.0  # 10 a month over a 72-month life
 
@@ -59,12 +60,12 @@ def test_a_240_month_horizon_with_a_72_month_life_refreshes_three_times():
 
 def test_refresh_payments_repeat_the_order_one_life_later():
     d = revenue.CaseDates(240, np.array([[3.0]]), np.array([[3.5]]), np.array([[4.25]]), 72.0, "refresh")
-    pay = neoplan.engine.refresh_payments(np.array([1000.0]), d, 0.3, 0.5)
+    pay = neoplan.finance.engine.refresh_payments(np.array([1000.0]), d, 0.3, 0.5)
     # orders at 72, 144, 216 (deposit 30 % of 500), deliveries 3 months later; go-lives 76.25, 148.25, 220.25
     assert np.flatnonzero(pay[0]).tolist() == [72, 75, 144, 147, 216, 219]
     assert pay[0, [72, 75]] == pytest.approx([150.0, 350.0])
     shutdown = revenue.CaseDates(240, np.array([[3.0]]), np.array([[3.5]]), np.array([[4.25]]), 72.0, "shutdown")
-    assert not neoplan.engine.refresh_payments(np.array([1000.0]), shutdown, 0.3, 0.5).any()
+    assert not neoplan.finance.engine.refresh_payments(np.array([1000.0]), shutdown, 0.3, 0.5).any()
 
 
 @settings(max_examples=80, deadline=None)

@@ -1,4 +1,4 @@
-"""Tests of neoplan.fabric: reference values (BRIEF.md §2.3, §5), invariants, properties, errors."""
+"""Tests of neoplan.design.fabric: reference values (BRIEF.md §2.3, §5), invariants, properties, errors."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan.costs import CAPEX_CATEGORIES, total_usd
-from neoplan.fabric import (
+from neoplan.design.costs import CAPEX_CATEGORIES, total_usd
+from neoplan.design.fabric import (
     DESIGN_CHOICES,
     FabricError,
     backend_lines,
@@ -27,8 +27,8 @@ from neoplan.fabric import (
     topology_picture,
     with_scenario_design,
 )
-from neoplan.pricebook import default_price_book, price_book
-from neoplan.scenario import scenario_from_dict
+from neoplan.inputs.loading import scenario_from_dict
+from neoplan.inputs.pricebook import default_price_book, price_book
 
 BOOK = default_price_book()
 CAT = default_network_catalogue()

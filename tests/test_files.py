@@ -10,10 +10,10 @@ import pytest
 
 import neoplan
 from neoplan import export as ex
-from neoplan import stress
+from neoplan.analysis import stress
 from neoplan.cli import main
 from neoplan.files import out_folder, write_atomic
-from neoplan.scenario import save_scenario
+from neoplan.inputs.loading import save_scenario
 
 
 def _disk_full(*_args: object) -> None:

@@ -12,9 +12,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan import finance
 from neoplan.errors import ScenarioError
-from neoplan.finance import (
+from neoplan.finance import project as finance
+from neoplan.finance.irr import half_month_grid, irr_annual, irr_candidates_annual
+from neoplan.finance.project import (
     annuity_payment,
     cash_flows,
     covenant_headroom,
@@ -28,9 +29,8 @@ from neoplan.finance import (
     sculpted_size_warnings,
     tax_with_loss_carry_forward,
 )
-from neoplan.irr import half_month_grid, irr_annual, irr_candidates_annual
-from neoplan.returns import _irr_reason
-from neoplan.scenario import Financing
+from neoplan.finance.returns import _irr_reason
+from neoplan.inputs.business import Financing
 from neoplan.timebase import DAYS_PER_MONTH, monthly_rate
 
 MONTHS = 72

@@ -27,8 +27,10 @@ from strategies import (
     yaml_texts,
 )
 
+from neoplan.errors import ScenarioError
+from neoplan.inputs.loading import load_scenario, parse_scenario
+from neoplan.inputs.scenario import Scenario
 from neoplan.model import KPI_LABELS, evaluate
-from neoplan.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
 
 EXAMPLES = 3000
 SECTIONS = ("cluster", "node", "fabric", "storage", "facility", "opex", "financing", "pricing", "timeline", "top")
@@ -49,9 +51,9 @@ def _outcome(data: dict[str, Any], text: str | None = None, form: str = "yaml") 
     it went: refused by validation, refused by the design, evaluated, or evaluated with a null KPI."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)  # numpy overflow / invalid value is a bug here, except in
-        # the IRR solver of neoplan.finance, whose grid end of -99 %/month overflows (inf factors beyond month 155,
-        # inf products in its first interpolation); its results are checked in test_finance and reported
-        warnings.filterwarnings("ignore", category=RuntimeWarning, module="neoplan.finance")
+        # the IRR solver of neoplan.finance.project, whose grid end of -99 %/month overflows (inf factors beyond month
+        # 155, inf products in its first interpolation); its results are checked in test_finance and reported
+        warnings.filterwarnings("ignore", category=RuntimeWarning, module="neoplan.finance.project")
         try:
             scenario = load_scenario(data) if text is None else parse_scenario(text, f"fuzz.{form}")
         except ScenarioError as exc:

@@ -1,5 +1,5 @@
-"""Selling tokens (:mod:`neoplan.inference`): published throughput, the share of it achieved, the latency the list
-prices are sold at, token prices, the same contract book."""
+"""Selling tokens (:mod:`neoplan.economics.inference`): published throughput, the share of it achieved, the latency the
+list prices are sold at, token prices, the same contract book."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from conftest import ROOT
 
 import neoplan
-from neoplan import inference
-from neoplan.pricebook import assumed
-from neoplan.scenario import ScenarioError
+from neoplan.economics import inference
+from neoplan.errors import ScenarioError
+from neoplan.inputs.pricebook import assumed
 
 ROWS = [r for r in csv.DictReader((ROOT / "data" / "inference_throughput.csv").open(encoding="utf-8"))]
 DEFAULT = {

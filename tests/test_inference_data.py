@@ -11,9 +11,9 @@ from collections import Counter
 
 import pytest
 
-from neoplan import inference
+from neoplan.economics import inference
 from neoplan.errors import DataError
-from neoplan.pricebook import BASES, DATA_DIR, default_platforms
+from neoplan.inputs.pricebook import BASES, DATA_DIR, default_platforms
 
 PLATFORMS = default_platforms()
 DATE = re.compile(r"^(20\d\d)-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")

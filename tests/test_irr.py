@@ -1,16 +1,17 @@
-"""The IRR search of :mod:`neoplan.irr`: grid with the hurdle, bracket rule, batches (see also test_finance.py)."""
+"""The IRR search of :mod:`neoplan.finance.irr`: grid with the hurdle, bracket rule, batches (see also
+test_finance.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from neoplan import irr
+from neoplan.finance import irr
 from neoplan.timebase import monthly_rate
 
 
 def _bracket_by_hand(sign: np.ndarray, at_zero: int, at_hurdle: int) -> tuple[int, bool]:
-    """The rule of :func:`neoplan.irr.irr_annual` for one row of grid signs, read point by point."""
+    """The rule of :func:`neoplan.finance.irr.irr_annual` for one row of grid signs, read point by point."""
     s0 = sign[at_zero]
     if s0 > 0:  # from 0 up: the first grid point where NPV is ≤ 0 ends the bracket
         ends = [k for k in range(at_zero + 1, sign.size) if sign[k] <= 0]
@@ -82,7 +83,7 @@ def test_mid_month_flows_zero_npv_at_their_irr_with_the_same_timing() -> None:
     month less (finance.npv), is numpy-financial's IRR of that grid, and lies below the month-end IRR."""
     import numpy_financial as npf
 
-    from neoplan import finance
+    from neoplan.finance import project as finance
 
     rng = np.random.default_rng(11)
     months = 36

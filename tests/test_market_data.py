@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from neoplan.pricebook import BASES
+from neoplan.inputs.pricebook import BASES
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 CONTRACTS = ("on_demand", "reserved_1y", "reserved_3y", "spot")

@@ -10,9 +10,11 @@ from hypothesis import strategies as st
 from strategies import evaluable_scenario_dicts, node_options
 
 from neoplan import evaluate, load_scenario
-from neoplan.node import DIMM_GB, NVME_DRIVE_TB, compute_servers, dimms, node_lines, node_price_usd, nvme_drives
-from neoplan.pricebook import Platform, PriceBook, default_platforms, default_price_book
-from neoplan.scenario import Fabric, Node, ScenarioError, scenario_from_dict
+from neoplan.design.node import DIMM_GB, NVME_DRIVE_TB, compute_servers, dimms, node_lines, node_price_usd, nvme_drives
+from neoplan.errors import ScenarioError
+from neoplan.inputs.hardware import Fabric, Node
+from neoplan.inputs.loading import scenario_from_dict
+from neoplan.inputs.pricebook import Platform, PriceBook, default_platforms, default_price_book
 
 FAST = settings(max_examples=50, deadline=None)
 OEM_NODE_USD = 270_000.0  # BRIEF.md §5: OEM-default HGX H100 server
@@ -269,7 +271,7 @@ def test_gpus_per_node_must_match_the_platform() -> None:
 
 def test_nvl72_rack_bom_by_hand() -> None:
     """One GB200 NVL72 node = the rack system + per-tray NICs, DPU, drives, integration and warranty."""
-    from neoplan.pricebook import price_book
+    from neoplan.inputs.pricebook import price_book
 
     book = price_book("2026-11")
     nvl = default_platforms()["gb200-nvl72"]

@@ -25,7 +25,7 @@ from streamlit.testing.v1 import AppTest
 
 import neoplan
 from neoplan.formats import parse_number
-from neoplan.scenario import Scenario
+from neoplan.inputs.scenario import Scenario
 from ui.state import SCENARIO
 from ui.widgets import is_fraction
 
@@ -186,7 +186,7 @@ def test_an_emptied_price_is_not_zero() -> None:
     before = at.session_state[SCENARIO].pricing.usd_per_gpu_hour
     assert _type(at, "pricing.usd_per_gpu_hour", "") == before
     assert math.isclose(parse_number(at.text_input(key="w.pricing.usd_per_gpu_hour").value), before)
-    assert "pricing.usd_per_gpu_hour: enter a number, got “”; kept 2.81" in _errors(at)
+    assert "pricing.usd_per_gpu_hour: enter a number, got “”; kept 2.99" in _errors(at)
 
 
 # -- numbers that are no scenario input (ui.widgets.number_field) ------------------------------------------------

@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan import revenue
-from neoplan.costs import priced
-from neoplan.facility import design_facility
-from neoplan.node import node_lines
-from neoplan.opex import (
+from neoplan.design.costs import priced
+from neoplan.design.facility import design_facility
+from neoplan.design.node import node_lines
+from neoplan.design.storage import design_storage
+from neoplan.economics import revenue
+from neoplan.economics.opex import (
     OPEX_CATEGORIES,
     OpexBasis,
     colo_usd_per_year,
@@ -26,9 +27,9 @@ from neoplan.opex import (
     software_usd_per_year,
     staff_usd_per_year,
 )
-from neoplan.pricebook import default_platforms, default_price_book
-from neoplan.scenario import Scenario, load_scenario
-from neoplan.storage import design_storage
+from neoplan.inputs.loading import load_scenario
+from neoplan.inputs.pricebook import default_platforms, default_price_book
+from neoplan.inputs.scenario import Scenario
 from neoplan.timebase import HOURS_PER_MONTH, HOURS_PER_YEAR
 
 BOOK = default_price_book()

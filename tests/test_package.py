@@ -91,7 +91,9 @@ def test_wheel_ships_every_data_file_and_the_console_command(wheel: Path) -> Non
 
 
 def test_installed_command_evaluates_like_the_repository(venv: Path, tmp_path: Path) -> None:
-    where = _run([str(venv / "bin" / "python"), "-c", "import neoplan.pricebook as p; print(p.DATA_DIR)"], tmp_path)
+    where = _run(
+        [str(venv / "bin" / "python"), "-c", "import neoplan.inputs.pricebook as p; print(p.DATA_DIR)"], tmp_path
+    )
     assert where.returncode == 0, where.stderr
     assert Path(where.stdout.strip()).is_relative_to(venv)  # the installed copy, not the repository's data/
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from conftest import page_path, run_page
 from streamlit.testing.v1 import AppTest
 
-from neoplan import load_scenario, stress
+from neoplan import load_scenario
+from neoplan.analysis import stress
 from neoplan.export import TABLES
-from neoplan.scenario import scenario_json
+from neoplan.inputs.loading import scenario_json
 
 APP = page_path("app")
 

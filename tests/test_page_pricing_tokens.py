@@ -11,7 +11,7 @@ from test_user_text import shown  # Markdown as it reads on screen
 
 import neoplan
 from neoplan import metrics
-from neoplan.pricebook import CONTRACT_LABELS
+from neoplan.inputs.pricebook import CONTRACT_LABELS
 from ui import format as fmt
 from ui.state import SCENARIO
 

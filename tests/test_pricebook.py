@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from neoplan.errors import DataError
-from neoplan.pricebook import (
+from neoplan.inputs.pricebook import (
     BASES,
     BOOK_DATES,
     PRICE_COLUMNS,

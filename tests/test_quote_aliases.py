@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from neoplan.cli import main
+from neoplan.errors import ScenarioError
 from neoplan.library import Library
 from neoplan.quote import (
     QuoteError,
@@ -21,7 +22,6 @@ from neoplan.quote import (
     read_quote,
     review_quote,
 )
-from neoplan.scenario import ScenarioError
 
 ALIASES = [
     {"pattern": "ACME-NIC-400", "category": "backend_nic", "quantity_basis": "per_server"},

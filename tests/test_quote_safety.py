@@ -12,13 +12,7 @@ from typing import Any
 import pytest
 
 from neoplan.cli import main
-from neoplan.quote import (
-    Finding,
-    QuoteError,
-    read_quote,
-    review_quote,
-    text_summary,
-)
+from neoplan.quote import Finding, QuoteError, read_quote, review_quote, text_summary
 from neoplan.quote.guard import check, quoted_amount
 
 HEADER = ["Part Number", "Description", "Qty", "Unit Price", "Extended Price"]

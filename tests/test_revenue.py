@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from neoplan.revenue import (
+from neoplan.economics.revenue import (
     active_share,
     cluster_index,
     dates,
@@ -28,7 +28,7 @@ from neoplan.revenue import (
     revenue_schedule,
     years_since,
 )
-from neoplan.scenario import Pricing, Timeline
+from neoplan.inputs.business import Pricing, Timeline
 
 HOURS = 8766.0 / 12  # 730.5 h in a mean Julian month
 

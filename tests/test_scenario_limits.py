@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 import neoplan
+from neoplan.errors import ScenarioError
+from neoplan.inputs.loading import parse_scenario
 from neoplan.limits import SCENARIO_FILE_BYTES, SCENARIO_MAX_DEPTH, SCENARIO_MAX_NODES
-from neoplan.scenario import ScenarioError, parse_scenario
 
 MB = 1_000_000
 CPU_S = 1.0

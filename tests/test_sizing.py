@@ -1,4 +1,4 @@
-"""Plan from power (:mod:`neoplan.sizing`): the largest design that fits ``facility.it_power_mw``."""
+"""Plan from power (:mod:`neoplan.design.sizing`): the largest design that fits ``facility.it_power_mw``."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from conftest import ROOT
 
 import neoplan
-from neoplan.design import design, design_at_count
-from neoplan.scenario import ScenarioError
-from neoplan.sizing import with_gpus
+from neoplan.design.cluster import design_at_count
+from neoplan.design.sizing import design, with_gpus
+from neoplan.errors import ScenarioError
 
 H100 = {"base": "optimized"}
 GB200 = {"base": "gb200_nvl72_18rack"}

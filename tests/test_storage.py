@@ -9,10 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
-from neoplan.costs import total_usd
-from neoplan.pricebook import default_price_book
-from neoplan.scenario import Storage, load_scenario
-from neoplan.storage import (
+from neoplan.design.costs import total_usd
+from neoplan.design.storage import (
     BACKEND_WARNING,
     NFS_WARNING,
     checkpoint_tb,
@@ -27,6 +25,9 @@ from neoplan.storage import (
     size_storage,
     stripe_data_blocks,
 )
+from neoplan.inputs.hardware import Storage
+from neoplan.inputs.loading import load_scenario
+from neoplan.inputs.pricebook import default_price_book
 
 BOOK = default_price_book()
 CATALOGUE = default_storage_catalogue()

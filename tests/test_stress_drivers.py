@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import neoplan
-from neoplan import stress
-from neoplan.engine import Drivers
+from neoplan.analysis import stress
 from neoplan.errors import DataError
+from neoplan.finance.engine import Drivers
 
 TEXT = stress.DRIVERS_FILE.read_text(encoding="utf-8")
 ROWS = list(csv.DictReader(io.StringIO(TEXT)))
@@ -120,7 +120,7 @@ def test_the_shipped_table_reads_back_as_loaded(tmp_path: Path) -> None:
         ),
         ("pue", {"distribution": "gamma"}, "row 9, column 'distribution': input should be"),
         ("pue", {"path": "facility.pue_typo"}, "row 9, column 'path': must be a dotted Scenario field"),
-        ("pue", {"key": "pue_typo"}, "row 9, column 'key': must be a field of neoplan.engine.Drivers"),
+        ("pue", {"key": "pue_typo"}, "row 9, column 'key': must be a field of neoplan.finance.engine.Drivers"),
         ("pue", {"date": "2024-13"}, "row 9, column 'date': must be a date YYYY-MM or YYYY-MM-DD, got '2024-13'"),
         ("pue", {"basis": "guess"}, "row 9, column 'basis': input should be 'quoted', 'estimate' or 'fitted'"),
         ("pue", {"why": "short"}, "row 9, column 'why': string should have at least 20 characters"),

@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from neoplan import facility, revenue, timebase
+from neoplan import timebase
+from neoplan.design import facility
+from neoplan.economics import revenue
 
 
 def test_constants_are_the_ones_every_module_uses() -> None:

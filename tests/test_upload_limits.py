@@ -9,9 +9,11 @@ import pytest
 from conftest import ROOT, page_path
 from streamlit.testing.v1 import AppTest
 
+from neoplan.errors import ScenarioError
+from neoplan.inputs.fields import MAX_FILE_BYTES
+from neoplan.inputs.loading import parse_scenario
 from neoplan.limits import MIB, QUOTE_FILE_BYTES, QUOTE_FILE_MB, SCENARIO_FILE_BYTES, SCENARIO_FILE_MB, UPLOAD_MB
 from neoplan.quote import MAX_QUOTE_BYTES, QuoteError, read_quote
-from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, parse_scenario
 
 
 def test_the_server_accepts_the_largest_uploader_limit() -> None:

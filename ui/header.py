@@ -13,8 +13,12 @@ from typing import Any
 import streamlit as st
 
 import neoplan
+from neoplan.errors import ScenarioError
+from neoplan.inputs.fields import MAX_FILE_BYTES
+from neoplan.inputs.loading import parse_scenario
+from neoplan.inputs.platform_switch import platform_defaults_note
+from neoplan.inputs.scenario import describe
 from neoplan.limits import SCENARIO_FILE_MB, size_text
-from neoplan.scenario import MAX_FILE_BYTES, ScenarioError, describe, parse_scenario, platform_defaults_note
 from neoplan.store import MAX_MESSAGE_CHARS, Conflict
 from ui import auth, state
 from ui.format import plain
@@ -166,11 +170,19 @@ def header() -> None:
     if message:
         (st.success if message[1] else st.error)(plain(message[0]))
     conflict()
+    unread = state.draft_unread()
+    if unread:
+        st.warning(
+            f"Your draft could not be opened ({plain(unread)}). This tab shows the default preset meanwhile and keeps "
+            "nothing you change here; your draft is untouched: refresh once the library answers to get it back.",
+            icon=":material/sync_problem:",
+        )
     failed = state.draft_error()
     if failed:
         st.warning(
-            f"Your latest edit is open here but could not be kept as a draft ({plain(failed)}): a refresh now would "
-            "lose it. It is tried again with your next edit; Save or download to keep it for sure.",
+            f"Your latest edit is open here but could not be kept as a draft ({plain(failed)}). It is tried again "
+            "with your next edit; a refresh now would bring back your last edit that was kept. Save or download "
+            "to keep this one for sure.",
             icon=":material/sync_problem:",
         )
 
@@ -193,7 +205,7 @@ def conflict() -> None:
 
 def details() -> None:
     """Name and description of the open scenario, editable; an empty description is generated from the plan
-    (:func:`neoplan.scenario.describe`) and stays true as the plan changes."""
+    (:func:`neoplan.inputs.scenario.describe`) and stays true as the plan changes."""
     scenario = state.get_scenario()
     generation = state.generation()
     with st.popover("Details", help="Name and description of the open scenario."):

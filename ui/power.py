@@ -1,5 +1,5 @@
 """Plan from power: the size-by toggle and the IT envelope input, bound to ``cluster.size_by`` and
-``facility.it_power_mw`` (the model sizes the design; see :mod:`neoplan.sizing`)."""
+``facility.it_power_mw`` (the model sizes the design; see :mod:`neoplan.design.sizing`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import math
 
 import streamlit as st
 
+from neoplan.inputs.hardware import Cluster
 from neoplan.model import Result
-from neoplan.scenario import Cluster
 
 from .format import plain
 from .state import WIDGET_PREFIX, field_errors, get_scenario, update_field

@@ -17,7 +17,7 @@ import pandas as pd
 from pydantic import BaseModel
 
 from .. import formats, metrics
-from ..statements import (
+from ..finance.statements import (
     OPERATING_YEAR_NOTE,
     PNL_LABELS,
     capex_by_category,
@@ -28,8 +28,8 @@ from ..statements import (
 )
 
 if TYPE_CHECKING:
+    from ..analysis.stress import Settings, StressRun
     from ..model import Result
-    from ..stress import Settings, StressRun
 
 TABLES = {
     "kpis": "Every figure of the JSON contract (Result.to_dict), flattened: key, label, value, unit, definition.",
@@ -388,7 +388,7 @@ HISTOGRAM_BINS = 20
 
 
 def metric_kind(metric: str) -> str:
-    """Display kind of a stress metric (:data:`neoplan.stress.METRICS`)."""
+    """Display kind of a stress metric (:data:`neoplan.analysis.stress.METRICS`)."""
     if metric.endswith("_irr"):
         return "pct"
     return {"npv_usd": "usd", "payback_months": "months"}.get(metric, "ratio")
@@ -396,7 +396,7 @@ def metric_kind(metric: str) -> str:
 
 def driver_kind(driver: str) -> str:
     """Display kind of a stress driver's values, from its unit."""
-    from ..stress import DRIVERS
+    from ..analysis.stress import DRIVERS
 
     unit = DRIVERS[driver].unit
     return {"× design": "ratio", "ratio": "number", "USD/kWh": "number"}.get(unit) or kind_of_unit(unit)
@@ -404,7 +404,7 @@ def driver_kind(driver: str) -> str:
 
 def tornado_table(run: StressRun) -> pd.DataFrame:
     """Every driver at its low and its high value, for every metric (largest swing first within a metric)."""
-    from ..stress import METRIC_LABELS, METRICS
+    from ..analysis.stress import METRIC_LABELS, METRICS
 
     rows = [
         {"metric": m, "metric_label": METRIC_LABELS[m], **r, "metric_at_base": run.tornado.base[m]}
@@ -431,7 +431,7 @@ def tornado_table(run: StressRun) -> pd.DataFrame:
 
 def grid_table(run: StressRun, metric: str) -> pd.DataFrame:
     """``metric`` over the grid: one row per y value (first column), one column per x value (header as text)."""
-    from ..stress import DRIVERS
+    from ..analysis.stress import DRIVERS
 
     g = run.grid
     x_kind, y_label = driver_kind(g.x_driver), DRIVERS[g.y_driver].label
@@ -447,7 +447,7 @@ def grid_table(run: StressRun, metric: str) -> pd.DataFrame:
 def mc_percentile_table(run: StressRun) -> pd.DataFrame:
     """P10/P50/P90 of every metric with their standard errors (``se_p10`` …, :meth:`MonteCarlo.percentile_errors`), the
     scenario's own value, its percentile and the share undefined."""
-    from ..stress import METRIC_LABELS, METRICS
+    from ..analysis.stress import METRIC_LABELS, METRICS
 
     mc = run.monte_carlo
     return pd.DataFrame(
@@ -502,7 +502,7 @@ def mc_settings_table(run: StressRun) -> pd.DataFrame:
 
 def mc_ranges_table(run: StressRun) -> pd.DataFrame:
     """The ranges the Monte Carlo drew from: driver, base, low, high, distribution, why and source."""
-    from ..stress import DRIVERS
+    from ..analysis.stress import DRIVERS
 
     rows = []
     for key, rng in run.monte_carlo.ranges.items():
@@ -528,7 +528,7 @@ def mc_histogram_table(run: StressRun, bins: int = HISTOGRAM_BINS) -> pd.DataFra
     undefined draws (no IRR, never paid back, no debt); share and cumulative share of all draws."""
     import numpy as np
 
-    from ..stress import METRICS, WORST_LOW
+    from ..analysis.stress import METRICS, WORST_LOW
 
     mc = run.monte_carlo
     rows = []
@@ -558,7 +558,7 @@ def mc_histogram_table(run: StressRun, bins: int = HISTOGRAM_BINS) -> pd.DataFra
 
 def solver_table(run: StressRun) -> pd.DataFrame:
     """Every break-even solver: driver, metric, target, the value found (empty if out of reach), achieved, why."""
-    from ..stress import DRIVERS, SOLVERS
+    from ..analysis.stress import DRIVERS, SOLVERS
 
     return pd.DataFrame(
         [
@@ -596,8 +596,9 @@ def stress_tables(run: StressRun) -> dict[str, pd.DataFrame]:
 
 
 def stress_run(result: Result, settings: Settings | None = None) -> StressRun:
-    """The stress test the exports show: :func:`neoplan.stress.run_all` with ``settings`` (default settings)."""
-    from ..stress import run_all
+    """The stress test the exports show: :func:`neoplan.analysis.stress.run_all` with ``settings`` (default
+    settings)."""
+    from ..analysis.stress import run_all
 
     return run_all(result, settings)
 

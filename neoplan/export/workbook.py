@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from ..finance.statements import DEBT_LABELS, OPERATING_YEAR_NOTE, PNL_BOLD, PNL_LABELS, PROJECT_YEAR_NOTE
 from ..spreadsheet import is_formula_like, xml_text
-from ..statements import DEBT_LABELS, OPERATING_YEAR_NOTE, PNL_BOLD, PNL_LABELS, PROJECT_YEAR_NOTE
 from .sheets import (
     GRID_METRICS,
     KINDS,
@@ -38,8 +38,8 @@ from .sheets import (
 if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet
 
+    from ..analysis.stress import StressRun
     from ..model import Result
-    from ..stress import StressRun
 
 SHEETS = (
     "KPIs",
@@ -55,7 +55,7 @@ SHEETS = (
     "Monte Carlo",
     "Solvers",
 )
-"""Workbook sheets, in order; the last four hold the stress test (:mod:`neoplan.stress`)."""
+"""Workbook sheets, in order; the last four hold the stress test (:mod:`neoplan.analysis.stress`)."""
 STRESS_SHEETS = ("Tornado", "Grid", "Monte Carlo", "Solvers")
 HEADER_ROW = 4
 MAX_COLUMN_WIDTH = 60
@@ -148,7 +148,7 @@ def _kind_format(kind: str) -> str:
 
 def stress_sheet_blocks(data: Mapping[str, pd.DataFrame], run: StressRun) -> dict[str, list[Block]]:
     """What goes on each stress sheet (:data:`STRESS_SHEETS`), from :func:`stress_tables`."""
-    from ..stress import METRIC_LABELS
+    from ..analysis.stress import METRIC_LABELS
 
     def tornado_format(r: Mapping[str, Any], c: str) -> str:
         if c in ("base_value", "low_value", "high_value"):

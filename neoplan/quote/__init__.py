@@ -19,7 +19,8 @@ spares pools), :mod:`.quantities` (each line for the order), :mod:`.size` (the c
 readings), :mod:`.rackscale` (NVL72 services per rack), :mod:`.aggregates`, :mod:`.design`, :mod:`.findings`,
 :mod:`.guard` (invariants: a finding that would break one is withheld), :mod:`.bands` and :mod:`.plausibility` (a
 reading that breaks a band shows no headline), :mod:`.corrections` (the user's corrections, bundles split, and a
-vendor's aliases), :mod:`.compare`, :mod:`.review` (the stages), :mod:`.export`.
+vendor's aliases), :mod:`.compare`, :mod:`.review` (the stages), :mod:`.reviewed` (what a review found),
+:mod:`.export`.
 
 Plausible or withheld
 ---------------------
@@ -99,10 +100,7 @@ from .codes import (
     RAM_GB_PER_SERVER_RECOMMENDED,
     UFM_REQUIRED_ABOVE_GPUS,
 )
-from .compare import (
-    ComparisonRow,
-    compare,
-)
+from .compare import ComparisonRow, compare
 from .corrections import (
     Alias,
     Correction,
@@ -147,26 +145,11 @@ from .guard import Withheld
 from .lines import MAX_BOOK_RATIO, QuoteLine, identify_line
 from .plausibility import Breach
 from .ratecard import Rate, RateCard
-from .read import (
-    read_quote,
-    read_quote_file,
-)
-from .review import (
-    QuoteReview,
-    apply_recommendations,
-    choose_option,
-    load_quote,
-    review_quote,
-    usd_rate,
-)
+from .read import read_quote, read_quote_file
+from .review import apply_recommendations, choose_option, load_quote, review_quote, usd_rate
+from .reviewed import QuoteReview
 from .size import READINGS, Conflict, Reading
-from .structure import (
-    ParsedQuote,
-    RawLine,
-    StatedTotal,
-    find_header,
-    header_roles,
-)
+from .structure import ParsedQuote, RawLine, StatedTotal, find_header, header_roles
 from .system import SystemConfig, SystemPart, parse_system
 from .units import normalise
 

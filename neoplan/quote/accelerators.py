@@ -15,9 +15,9 @@ from pathlib import Path
 
 from pydantic import Field
 
-from ..datafile import SourcedRow, keyed, read_numbered
 from ..errors import DataError
-from ..pricebook import DATA_DIR
+from ..inputs.datafile import SourcedRow, keyed, read_numbered
+from ..inputs.pricebook import DATA_DIR
 
 ACCELERATORS_FILE = DATA_DIR / "quote_accelerators.csv"
 

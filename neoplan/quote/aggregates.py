@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..pricebook import PriceBook
+from ..inputs.pricebook import PriceBook
 from .classify import Rule
 from .lines import QuoteLine, system_parts
 

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from pydantic import Field
 
-from ..datafile import SourcedRow, read_numbered
 from ..errors import DataError
 from ..formats import usd
-from ..pricebook import DATA_DIR, PriceBook, default_platforms
+from ..inputs.datafile import SourcedRow, read_numbered
+from ..inputs.pricebook import DATA_DIR, PriceBook, default_platforms
 from .lines import MAX_BOOK_RATIO
 
 BANDS_FILE = DATA_DIR / "quote_bands.csv"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from ..pricebook import BOOK_DATES, DATA_DIR, PriceBook, default_price_book, price_book
+from ..inputs.pricebook import BOOK_DATES, DATA_DIR, PriceBook, default_price_book, price_book
 from .cells import RULES_FILE, QuoteError
 from .codes import CATEGORIES, FINDINGS
 from .units import normalise

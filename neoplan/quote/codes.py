@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from ..categories import QUOTE_CATEGORIES
-from ..costs import total_usd
-from ..fabric import UFM_REQUIRED_ABOVE_GPUS as UFM_REQUIRED_ABOVE_GPUS  # defined once, in fabric.py
-from ..fabric import backend_lines, size_backend
+from ..design.costs import total_usd
+from ..design.fabric import UFM_REQUIRED_ABOVE_GPUS as UFM_REQUIRED_ABOVE_GPUS  # defined once, in fabric.py
+from ..design.fabric import backend_lines, size_backend
 from ..formats import usd_exact
-from ..pricebook import default_platforms, default_price_book
+from ..inputs.categories import QUOTE_CATEGORIES
+from ..inputs.pricebook import default_platforms, default_price_book
 
 DEFAULT_PRICE_TOLERANCE = 0.15
 RAM_GB_PER_SERVER_RECOMMENDED = 1024.0
@@ -113,7 +113,9 @@ def _cited_figures() -> dict[str, str]:
     reference, spines_nonblocking = backend("reference")
     vms, _ = backend("vms")
     vms_2to1, spines_2to1 = backend("vms", 2.0)
-    from ..platforms import default_table  # the platform switch reads the scenario schema, which reads this module
+    from ..inputs.platforms import (
+        default_table,  # the platform switch reads the scenario schema, which reads this module
+    )
 
     platforms = default_platforms()
     ram = {k: fields["node.ram_tb"].value for k, fields in default_table().items() if not platforms[k].rack_scale}

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..inputs.pricebook import default_platforms
 from ..model import Result
-from ..pricebook import default_platforms
 from .cells import _finite
 from .classify import Rule, component_of_key
 from .codes import CATEGORIES

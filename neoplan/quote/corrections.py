@@ -253,7 +253,7 @@ _SPECIAL = re.compile(r"supernic|spx|splitter|lacc|twin|nvidia", re.IGNORECASE)
 
 def _speed_gap(price_key: str, text: str) -> int:
     """0 when the book item of ``price_key`` runs at exactly the speeds the text names, 1 when it shares one, 2 else."""
-    from ..pricebook import default_price_book
+    from ..inputs.pricebook import default_price_book
 
     book = default_price_book()
     speeds = speeds_gbps(text)

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import ScenarioError
+from ..inputs.loading import load_scenario
+from ..inputs.pricebook import PriceBook, default_platforms
+from ..inputs.scenario import Scenario
 from ..model import Result, evaluate
-from ..pricebook import PriceBook, default_platforms
-from ..scenario import Scenario, ScenarioError, load_scenario
 from .accelerators import unsupported
 from .cells import QuoteError
 from .lines import QuoteLine

@@ -12,7 +12,7 @@ from ..formats import usd_exact
 from ..model import Result
 from ..spreadsheet import safe_cell
 from .cells import SAMPLES_DIR
-from .review import QuoteReview
+from .reviewed import QuoteReview
 
 # --- a design written as a quote ------------------------------------------------------------------------------------
 

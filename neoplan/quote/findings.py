@@ -8,9 +8,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..design.node import DIMM_GB
 from ..formats import usd_exact
-from ..node import DIMM_GB
-from ..pricebook import PriceBook
+from ..inputs.pricebook import PriceBook
 from .cells import _finite
 from .codes import (
     _DROP_FINDINGS,
@@ -180,7 +180,7 @@ def ram_gb_recommended(gpu_model: str | None) -> float:
     """RAM per server the platform needs [GB]: its ``node.ram_tb`` default (at least the GPUs' HBM, as OEMs ship
     it: 1 TB on H100, 2 TB on H200 and B200, 3 TB on B300; ``data/platform_defaults.csv``); 1 TB for a platform the
     model does not know."""
-    from ..platforms import default_table
+    from ..inputs.platforms import default_table
 
     default = default_table().get(gpu_model or "", {}).get("node.ram_tb")
     return float(default.value) * 1024 if default is not None else RAM_GB_PER_SERVER_RECOMMENDED
@@ -375,7 +375,7 @@ def find_optics_everywhere(lines: Sequence[QuoteLine], book: PriceBook, family: 
 
 
 def _radix(key: str | None) -> int:
-    from ..fabric import default_network_catalogue
+    from ..design.fabric import default_network_catalogue
 
     return next((it.radix for it in default_network_catalogue().values() if it.price_key == key and it.radix), 64)
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..node import DIMM_GB
+from ..design.node import DIMM_GB
 from .bands import count_band
 from .classify import Identity
 from .raw import RawLine

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..design.node import DIMM_GB
 from ..formats import usd_exact
-from ..node import DIMM_GB
-from ..pricebook import PriceBook
+from ..inputs.pricebook import PriceBook
 from .classify import (
     CATALOGUE_CONFIDENCE,
     UNMATCHED,

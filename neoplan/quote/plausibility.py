@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..formats import usd
-from ..pricebook import PriceBook, default_platforms
+from ..inputs.pricebook import PriceBook, default_platforms
 from .bands import Band, count_band, quote_band, ratio_band, server_band
 from .currency import Conversion
 from .findings import Finding

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..pricebook import Platform, PriceBook, default_platforms
+from ..inputs.pricebook import Platform, PriceBook, default_platforms
 from .lines import QuoteLine, with_price_check
 
 _PER_RACK = re.compile(r"\bper[- ]rack\b|/\s*rack\b|\brack[- ]level\b|\beach\s+rack\b|\bper\s+NVL72\b", re.I)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..pricebook import default_platforms, rental_contracts
+from ..inputs.pricebook import default_platforms, rental_contracts
 from .accelerators import unsupported
 from .cells import HEADER_SCAN_ROWS, MAX_COLUMNS, Cell, _text, currency_of, parse_money
 from .units import gpu_count, gpu_model

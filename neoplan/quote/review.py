@@ -11,21 +11,21 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ..formats import usd_exact
+from ..inputs.pricebook import BOOK_DATES, PriceBook, default_price_book, price_book
+from ..inputs.scenario import Scenario
 from ..model import Result
-from ..pricebook import BOOK_DATES, PriceBook, default_price_book, price_book
-from ..scenario import Scenario
 from .accelerators import unsupported
 from .aggregates import node_parts, per_server_aggregates, priced_as_nodes, whole_server_price
-from .cells import QuoteError, _finite
+from .cells import QuoteError
 from .classify import UNMATCHED, CatalogueEntry, Identity, Rule, default_catalogue, default_rules, identity_of_rule
-from .codes import DEFAULT_PRICE_TOLERANCE, DESIGN_CATEGORIES, DESIGN_FINDINGS
-from .compare import ComparisonRow, compare
+from .codes import DEFAULT_PRICE_TOLERANCE
+from .compare import compare
 from .corrections import (
     IGNORE,
     Alias,
@@ -40,14 +40,15 @@ from .corrections import (
 from .currency import Conversion, conversion
 from .design import design
 from .findings import Finding, find_above_book, find_all, find_mismatch
-from .guard import TOLERANCE_USD, Withheld, check, padding_saving_usd
+from .guard import TOLERANCE_USD, Withheld, check
 from .layout import base_modules, child_bases, spares
 from .lines import QuoteLine, identify_line, make_line, raw_money, with_price_check
-from .plausibility import Breach, GuardInput, check_reading, withhold
+from .plausibility import GuardInput, check_reading, withhold
 from .quantities import cluster_quantities, included_sub_items, parents
 from .rackscale import per_rack_services, rack_platform
 from .ratecard import Rate
 from .read import read_quote_file
+from .reviewed import QuoteReview
 from .size import (
     Conflict,
     Reading,
@@ -66,214 +67,6 @@ MAX_SERVERS = 100_000
 NODE_ADVICE = ("cpu_top_bin", "cpu_amd", "ram_over_1tb", "dpu_bluefield", "nics_below_8")
 """Findings written for NVIDIA HGX servers: not given on a platform the book does not price (AMD, Gaudi, TPU)."""
 _GPUS_PER_SERVER_DEFAULT = 8
-
-
-@dataclass(frozen=True)
-class QuoteReview:
-    """A reviewed quote: identified lines, findings, and the comparison with the recommended design."""
-
-    name: str
-    servers_quoted: int
-    price_tolerance: float
-    lines: tuple[QuoteLine, ...]
-    findings: tuple[Finding, ...]
-    comparison: tuple[ComparisonRow, ...]
-    servers: int | None
-    gpus: int | None
-    gpu_model: str | None
-    recommended: Scenario | None
-    skipped: Mapping[str, int]
-    warnings: tuple[str, ...]
-    sheets: tuple[str, ...]
-    currency: str = "USD"
-    usd_per_unit: float = 1.0
-    parts: tuple[QuoteLine, ...] = field(default=(), repr=False)
-    """Lines the findings read: classified quote lines and the components read from server lines."""
-    per_server: Mapping[str, Any] = field(default_factory=dict)
-    servers_inferred: bool = True
-    """True when the server count came from the quote, False when the user gave it."""
-    option: str | None = None
-    """The alternative reviewed (``Option A``), None when the quote offers one configuration."""
-    options: tuple[str, ...] = ()
-    """Every alternative the quote offers, in file order (reviewed one at a time: ``option=2``)."""
-    withheld: tuple[Withheld, ...] = ()
-    """Findings that would break an invariant (save more than their lines cost, rest on a discount …), with why."""
-    conflicts: tuple[Conflict, ...] = ()
-    """Readings of the cluster's size that disagree, the one taken and the sentence that says so."""
-    readings: tuple[Reading, ...] = ()
-    size_from: str = "lines"
-    """The reading the size was taken from (``lines``, ``stated``, ``trays``, ``cpus``, ``nics``)."""
-    ignored: tuple[QuoteLine, ...] = ()
-    """Lines the user said are no lines (left out of the total, the size and the findings)."""
-    currency_from: str = ""
-    """Where the currency was read: the price cells, headers, totals, a sentence of the quote, or ``you``."""
-    rates: Mapping[str, float] = field(default_factory=dict)
-    """USD per unit of every currency the lines use [USD] (``{"USD": 1.0, "SAR": 0.2667}``)."""
-    rate_sources: Mapping[str, str] = field(default_factory=dict)
-    """Where each rate comes from: ``you (--usd-per-unit)``, the quote's row that states it, ``USD``."""
-    book: str = ""
-    """The price book the lines are checked against (``2024-10``, ``2026-11``)."""
-    book_from: str = ""
-    """Why that book: the quote's date, the platform's first book, the default, or ``you (--book)``."""
-    implausible: tuple[Breach, ...] = ()
-    """Figures of the reading outside their bands (:mod:`.plausibility`): no headline, saving or comparison then."""
-    rate_card: tuple[Rate, ...] = ()
-    """The rental rates of a rate card (the file is no hardware quote: no lines, no findings)."""
-    refused: tuple[tuple[Correction, str], ...] = ()
-    """The user's corrections refused, with why (one that would create a negative saving is not applied)."""
-
-    @property
-    def racks(self) -> int | None:
-        """NVL72 racks of a rack-scale quote (its GPUs ÷ 72); None for HGX servers."""
-        platform = rack_platform(self.gpu_model)
-        return round(self.gpus / platform.gpus_per_node) if platform is not None and self.gpus else None
-
-    @property
-    def size_text(self) -> str:
-        """``256 GPUs in 32 servers``, ``288 GPUs in 4 NVL72 racks (72 compute trays)``, ``size unknown``."""
-        if not (self.gpus and self.servers):
-            return "size unknown"
-        if self.racks is not None:
-            return f"{self.gpus:,} GPUs in {self.racks:,} NVL72 racks ({self.servers:,} compute trays)"
-        return f"{self.gpus:,} GPUs in {self.servers:,} servers"
-
-    @property
-    def kind(self) -> str:
-        """``rate_card`` for a broker's rental rates, ``quote`` for a hardware quote."""
-        return "rate_card" if self.rate_card else "quote"
-
-    @property
-    def headline_withheld(self) -> str | None:
-        """Why the headline (quote total, design, savings) is not shown: the guard's first sentence; None if shown."""
-        return self.implausible[0].sentence if self.implausible else None
-
-    @property
-    def classified(self) -> list[QuoteLine]:
-        """Lines identified surely enough to be used."""
-        return [ln for ln in self.lines if ln.status == "classified"]
-
-    @property
-    def unsure(self) -> list[QuoteLine]:
-        """Lines whose identity is below the confidence threshold (listed, never priced into a finding)."""
-        return [ln for ln in self.lines if ln.status == "unsure"]
-
-    @property
-    def unmatched(self) -> list[QuoteLine]:
-        """Lines nothing identified (listed, never dropped)."""
-        return [ln for ln in self.lines if ln.status == "unmatched"]
-
-    @property
-    def could_not_price(self) -> list[QuoteLine]:
-        """Lines whose price is more than 3× off the book's: check the classification."""
-        return [ln for ln in self.lines if ln.price_check == "could_not_price"]
-
-    @property
-    def quote_total_usd(self) -> float:
-        """Everything the quote charges, for the order [USD]."""
-        return sum(ln.total_usd for ln in self.lines)
-
-    @property
-    def compared_quote_usd(self) -> float:
-        """The part of the quote compared with the design: components the model prices, plus discounts [USD]."""
-        return sum(r.quote_usd for r in self.comparison if r.in_scope)
-
-    @property
-    def recommended_total_usd(self) -> float | None:
-        """The recommended design over the same components [USD]; None without a GPU count or when the reading
-        breaks a band (:attr:`implausible`)."""
-        if self.recommended is None or self.implausible:
-            return None
-        return sum(r.recommended_usd for r in self.comparison if r.in_scope)
-
-    @property
-    def saving_usd(self) -> float | None:
-        """Compared quote minus recommended design [USD]; None without a GPU count."""
-        rec = self.recommended_total_usd
-        return None if rec is None else self.compared_quote_usd - rec
-
-    @property
-    def findings_saving_usd(self) -> float:
-        """Sum of the findings' savings [USD] (findings may overlap)."""
-        return sum(f.saving_usd for f in self.findings)
-
-    @property
-    def padding_saving_usd(self) -> float:
-        """What the padding findings save together [USD]: design findings (fabric) left out, overlaps capped at what
-        the quote charges for the lines they cite."""
-        return padding_saving_usd(self.findings, self.lines, DESIGN_FINDINGS)
-
-    @property
-    def design_change_usd(self) -> float | None:
-        """What the recommended design changes in fabric and storage [USD]: quote minus design over those
-        categories (positive = the design costs less); None without a design."""
-        if self.recommended is None or self.implausible:
-            return None
-        return sum(r.saving_usd for r in self.comparison if r.in_scope and r.category in DESIGN_CATEGORIES)
-
-    def findings_of(self, line_id: int) -> list[str]:
-        """Codes of the findings that rest on line ``line_id``."""
-        return [f.code for f in self.findings if line_id in f.lines]
-
-    def by_category(self) -> dict[str, tuple[float, float]]:
-        """In-scope (quote, recommended) cost by category [USD]."""
-        out: dict[str, tuple[float, float]] = {}
-        for r in self.comparison:
-            if r.in_scope:
-                q, rec = out.get(r.category, (0.0, 0.0))
-                out[r.category] = (q + r.quote_usd, rec + r.recommended_usd)
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON contract of ``python -m neoplan quote FILE --json`` (USD, counts; undefined = null).
-
-        ``lines`` holds every line with its ``status`` (classified / unsure / unmatched), ``confidence`` and
-        ``price_check``; ``unsure``, ``unmatched`` and ``could_not_price`` list those lines again.
-        """
-        return {
-            "name": self.name,
-            "currency": self.currency,
-            "usd_per_unit": self.usd_per_unit,
-            "servers_quoted": self.servers_quoted,
-            "servers": self.servers,
-            "gpus": self.gpus,
-            "gpu_model": self.gpu_model,
-            "per_server": dict(self.per_server),
-            "lines": [ln.to_dict() for ln in self.lines],
-            "classified": len(self.classified),
-            "unsure": [ln.to_dict() for ln in self.unsure],
-            "unmatched": [ln.to_dict() for ln in self.unmatched],
-            "could_not_price": [ln.to_dict() for ln in self.could_not_price],
-            "findings": [f.to_dict() for f in self.findings],
-            "quote_total_usd": None if self.implausible else _finite(self.quote_total_usd),
-            "compared_quote_usd": _finite(self.compared_quote_usd),
-            "recommended_total_usd": _finite(self.recommended_total_usd),
-            "saving_usd": _finite(self.saving_usd),
-            "findings_saving_usd": None if self.implausible else _finite(self.findings_saving_usd),
-            "comparison": [r.to_dict() for r in self.comparison],
-            "price_tolerance": self.price_tolerance,
-            "skipped_rows": dict(self.skipped),
-            "warnings": list(self.warnings),
-            "option": self.option,
-            "options": list(self.options),
-            "conflicts": [c.to_dict() for c in self.conflicts],
-            "withheld": [w.to_dict() for w in self.withheld],
-            "size_from": self.size_from,
-            "size_readings": [r.to_dict() for r in self.readings],
-            "padding_saving_usd": None if self.implausible else _finite(self.padding_saving_usd),
-            "design_change_usd": _finite(self.design_change_usd),
-            "ignored": [ln.to_dict() for ln in self.ignored],
-            "currency_from": self.currency_from,
-            "rates": dict(self.rates),
-            "rate_sources": dict(self.rate_sources),
-            "book": self.book,
-            "racks": self.racks,
-            "kind": self.kind,
-            "rate_card": [r.to_dict() for r in self.rate_card],
-            "refused_corrections": [{**c.to_dict(), "refused_because": why} for c, why in self.refused],
-            "implausible": [b.to_dict() for b in self.implausible],
-            "headline_withheld": self.headline_withheld,
-            "book_from": self.book_from,
-        }
 
 
 def usd_rate(currency: str, usd_per_unit: float | None) -> float:
@@ -419,21 +212,70 @@ def review_quote(
     corrections: Sequence[Mapping[str, Any] | Correction] = (),
     size_from: str | None = None,
 ) -> QuoteReview:
-    """Identify ``quote``'s lines, size the cluster, find the padding and compare with the ``base`` design.
+    """Review an OEM quote: identify its lines, size the cluster, find the padding, compare with the design.
 
-    ``servers_quoted`` [count]: the servers bought when the quote prices one server (per-server quantities or
-    a one-server quote); None = as the quote states ("order quantity 32", "16 nodes") or as its lines count.
-    ``usd_per_unit`` [USD per unit of the quote's currency] is required for a quote not in USD (unless the quote
-    states its rate); it is applied, or refused with the reason, never dropped (:mod:`.currency`).
-    ``price_tolerance`` [fraction] is how far over the book a unit price may be before ``price_above_book``.
-    ``book``: the price book the lines are checked against and the design priced by (a :class:`PriceBook` or a book
-    date such as ``"2026-11"``); None = the book nearest the quote's date (the default book when it states none),
-    or the first book that prices the quote's platform when that one does not (an HGX B300 quote: 2026-11, said in
-    a warning). The book used and why are ``review.book`` and ``review.book_from``.
-    ``option``: the alternative to review (1-based number or label) when the quote offers several (default 1).
-    ``aliases``: the vendor's alias list (``{pattern, category, quantity_basis?}``, see :mod:`.corrections`);
-    ``corrections``: the user's reading of single lines (``{sheet, row, category?, quantity_basis?, option?,
-    ignore?}``); ``size_from``: the reading of the cluster's size to take (see :mod:`.size`).
+    Safe when unsure: no finding saves more than the quote charges for the lines it cites, the savings never exceed
+    the quote total, a discount is never an item, and a finding that would break one of these is withheld with the
+    reason. A reading outside a plausibility band (currency, size, quantity basis, classification) withholds the
+    headline, the comparison and every saving resting on it, with one sentence naming the cause and the fix
+    (``review.implausible``, ``review.headline_withheld``). Alternatives (Option A/B) are reviewed one at a time. A
+    broker's rate card ($/GPU-hour, no quantity) is reviewed as such (``review.rate_card``).
+
+    Parameters
+    ----------
+    quote : ParsedQuote
+        The quote as :func:`read_quote` or :func:`read_quote_file` read it.
+    servers_quoted : int, optional
+        The servers bought [count] when the quote prices one server (per-server quantities, a one-server quote);
+        None = as the quote states ("order quantity 32", "16 nodes") or as its lines count.
+    usd_per_unit : float, optional
+        USD per unit of the quote's currency; required for a quote not in USD unless the quote states its rate
+        ("1 USD = 3.75 SAR"). A typed rate is applied, or refused with the reason, never dropped
+        (:mod:`.currency`).
+    price_tolerance : float, optional
+        How far over the book a unit price may be before it is flagged ``price_above_book`` [fraction].
+    base : str, optional
+        The preset whose design the quote is compared with (``optimized``: the article's recommended BoM).
+    book : PriceBook or str, optional
+        The price book the lines are checked against and the design priced by, or its date (``"2026-11"``);
+        None = the book nearest the quote's date (the default book when it states none), or the first book that
+        prices the quote's platform when that one does not (an HGX B300 quote: 2026-11, said in a warning).
+    rules, catalogue : sequence, optional
+        Classification rules and part numbers; default ``data/quote_rules.csv`` and ``data/quote_catalogue.csv``.
+    option : int or str, optional
+        The alternative to review, a 1-based number or its label, when the quote offers several (default 1).
+    aliases : sequence of mapping, optional
+        The vendor's alias list, ``{pattern, category, quantity_basis?}`` (see :mod:`.corrections`).
+    corrections : sequence of mapping, optional
+        The user's reading of single lines, ``{sheet, row, category?, quantity_basis?, option?, ignore?, split?}``;
+        a correction that would create a negative saving is refused with the reason (``review.refused``).
+    size_from : str, optional
+        The reading of the cluster's size to take (``lines``, ``boards``, ``stated``, ``trays``, ``cpus``,
+        ``nics``; see :mod:`.size`); default the most consistent one.
+
+    Returns
+    -------
+    QuoteReview
+        Every line with its reading and confidence, the findings with their savings [USD], the cluster's GPUs,
+        servers and racks [count], the quote's total and the recommended design's [USD], withheld findings and size
+        conflicts, the currency and rates applied, and the book used and why (``review.book``, ``review.book_from``).
+
+    Raises
+    ------
+    QuoteError
+        For a quote in another currency without a rate, an unknown option, size reading or book date, or a bad
+        alias or correction, with a one-line message.
+
+    Examples
+    --------
+    >>> from neoplan.quote import SAMPLES_DIR, read_quote_file, review_quote
+    >>> review = review_quote(read_quote_file(SAMPLES_DIR / "oem_padded_1024_h100.xlsx"))  # synthetic sample
+    >>> review.gpus, review.servers, review.gpu_model
+    (1024, 128, 'h100-sxm')
+    >>> 0 < review.padding_saving_usd <= review.quote_total_usd  # [USD]
+    True
+    >>> "ram_over_1tb" in {f.code for f in review.findings}  # 2 TB of RAM where 1 TB does
+    True
     """
     if getattr(quote, "rate_card", None) is not None:
         return _rate_card_review(quote, usd_per_unit, price_tolerance)
@@ -893,7 +735,31 @@ def _cited(finding: Finding, where: Mapping[int, tuple[str, int]]) -> Finding:
 
 
 def apply_recommendations(review: QuoteReview) -> Scenario:
-    """The quote turned into a scenario: its GPU count and platform with the recommended (optimized) BoM."""
+    """The quote turned into a scenario: its GPU count and platform with the recommended (optimized) BoM.
+
+    Parameters
+    ----------
+    review : QuoteReview
+        A reviewed quote.
+
+    Returns
+    -------
+    Scenario
+        The recommended design of the quote's cluster, ready for :func:`neoplan.evaluate`.
+
+    Raises
+    ------
+    QuoteError
+        When the quote has no GPU server or baseboard line the model can evaluate, or its reading breaks a
+        plausibility band (``review.implausible``).
+
+    Examples
+    --------
+    >>> from neoplan.quote import SAMPLES_DIR, apply_recommendations, read_quote_file, review_quote
+    >>> plan = apply_recommendations(review_quote(read_quote_file(SAMPLES_DIR / "oem_padded_1024_h100.xlsx")))
+    >>> plan.cluster.gpus, plan.node.preset
+    (1024, 'optimized')
+    """
     if review.implausible:
         raise QuoteError(
             f"the quote's reading breaks a band, so there is no design to apply: {review.headline_withheld}"

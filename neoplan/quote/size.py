@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..pricebook import default_platforms
+from ..inputs.pricebook import default_platforms
 from .accelerators import unsupported
 from .lines import QuoteLine
 from .units import gpu_count, gpu_model

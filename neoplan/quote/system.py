@@ -13,14 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .classify import (
-    SYSTEM_CONFIDENCE,
-    CatalogueEntry,
-    Identity,
-    Rule,
-    identify_rules,
-    identity_of_rule,
-)
+from .classify import SYSTEM_CONFIDENCE, CatalogueEntry, Identity, Rule, identify_rules, identity_of_rule
 from .units import count_before, dimm_count, gpu_count, gpu_model, lead_count, normalise, ram_gb
 
 NODE_PARTS = ("gpu_baseboard", "cpu", "ram", "backend_nic", "frontend_nic", "nic", "local_nvme", "boot_drive")

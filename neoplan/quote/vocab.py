@@ -15,8 +15,8 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-from ..pricebook import DATA_DIR
-from .cells import QuoteError
+from ..inputs.pricebook import DATA_DIR
+from .errors import QuoteError
 
 HEADERS_FILE = DATA_DIR / "quote_headers.csv"
 VOCABULARY_FILE = DATA_DIR / "quote_vocabulary.csv"

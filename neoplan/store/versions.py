@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import metrics
-from ..scenario import Scenario
+from ..inputs.scenario import Scenario
 
 _ABSENT = object()
 
