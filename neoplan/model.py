@@ -26,7 +26,7 @@ from .design.fabric import FabricDesign
 from .design.facility import FacilityDesign, it_average_kw_at
 from .design.sizing import design
 from .design.storage import StorageDesign
-from .economics import customers, inference, operations, revenue
+from .economics import contracts, customers, inference, operations, revenue
 from .economics.operations import OperationsReport
 from .errors import ScenarioError
 from .finance import lender
@@ -41,18 +41,25 @@ from .finance.engine import (
     operating_basis,
     run_cases,
 )
+from .finance.irr_notes import irr_notes
 from .finance.returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     KPI_LABELS,
     TCO_CATEGORIES,
-    SalesTerms,
     _tco,
     breakeven_price,
     project_npv,
     undefined_kpi_warnings,
 )
-from .inputs import pricebook
-from .inputs.pricebook import BOOK_DATES, Platform, PriceBook, months_apart, rental_contracts, rental_market
+from .finance.selling import sales_terms, token_figures, token_warnings
+from .inputs.pricebook import (
+    BOOK_DATES,
+    Platform,
+    PriceBook,
+    months_apart,
+    rental_contracts,
+    rental_market,
+)
 from .inputs.scenario import Scenario
 from .timebase import MONTHS_PER_YEAR, operating_year_share
 
@@ -140,6 +147,10 @@ class Result:
     """What the cluster sells as tokens: workload, published rate, prices (:mod:`neoplan.economics.inference`)."""
     token_figures: dict[str, float | None] = field(default_factory=dict)
     """Tokens per second per GPU, cost and break-even per million tokens (see :func:`token_figures`)."""
+    irr_notes: dict[str, str] = field(default_factory=dict)
+    """Why the project or equity IRR is not a meaningful return, by KPI key (:mod:`neoplan.finance.irr_notes`)."""
+    token_demand_scale: float = 1.0
+    """Share of the GPU-hours planned for tokens that find buyers (the demand cap) [fraction]."""
 
     # --- the design ---------------------------------------------------------------------------------
     @property
@@ -212,6 +223,25 @@ class Result:
         rate = self.token_figures.get("tokens_per_second_per_gpu")
         mw = self.facility.it_peak_mw
         return None if rate is None or mw <= 0 else rate * self.gpus / mw
+
+    @property
+    def sold_output_tokens_per_day(self) -> float:
+        """Output tokens a day the book sold, on average over the months in service [tokens/day]; 0 without a
+        published rate or token sales."""
+        if self.tokens is None:
+            return 0.0
+        live = float(np.sum(self.ops.dates.live_share))
+        return inference.sold_output_tokens_per_day(self.ops.revenue.token_gpu_hours, self.tokens, live)
+
+    def contract_book(self) -> list[dict[str, Any]]:
+        """The contract book as the model reads it, one entry per contract, then the idle hours at spot
+        (:func:`neoplan.economics.contracts.book_records`)."""
+        book = self.basis.book if self.basis is not None and self.basis.book is not None else None
+        premium = 0.0 if self.customers is None else self.customers.on_demand_premium
+        p = self.scenario.pricing
+        return contracts.book_records(
+            book or contracts.book_of(self.scenario), p.usd_per_gpu_hour, p.on_demand_price_multiple * (1.0 + premium)
+        )
 
     def returns_by_sale(self) -> dict[str, dict[str, float]]:
         """The returns of this design sold two ways, all else equal: GPU-hours rented or tokens served.
@@ -650,6 +680,8 @@ class Result:
             "covenant_headroom": _clean(self.covenant_headroom),
             **self._operations_dict(),
             **self._tokens_dict(),
+            "contracts": self.contract_book(),
+            "irr_notes": dict(self.irr_notes),
             "warnings": list(self.warnings),
         }
 
@@ -680,6 +712,10 @@ class Result:
                 else _clean(row.output_tokens_per_second_per_gpu),
                 "serving_load_factor": t.serving_load_factor,
                 "output_tokens_per_day": None if row is None else _clean(inference.output_tokens_per_day(sc, t)),
+                "sold_output_tokens_per_day": None if row is None else _clean(self.sold_output_tokens_per_day),
+                "demand_output_tokens_per_day": None if t.demand is None else _clean(t.demand_output_tokens_per_day),
+                "token_demand_share": t.demand_share,
+                "token_demand_scale": _clean(self.token_demand_scale),
                 "usd_per_million_input_tokens": t.usd_per_million_input,
                 "usd_per_million_output_tokens": t.usd_per_million_output,
                 "price_source": t.price_source,
@@ -832,6 +868,9 @@ def operating(plan: Design) -> Operating:
         reliability=reliability,
         reference_goodput=report.reference_goodput,
         tokens_per_gpu_hour=tokens.published_tokens_per_gpu_hour,  # the engine applies the load factor
+        book=contracts.book_of(scenario),
+        spare_gpus=plan.spare_servers * scenario.cluster.gpus_per_node,
+        token_demand_per_day=tokens.demand_output_tokens_per_day,
     )
     terms = customers.terms(scenario, reliability, own, report.reference_goodput)
     return Operating(d, basis, report, own, tokens, terms)
@@ -844,7 +883,7 @@ def levelised(
     depends on the financing."""
     tco = _tco(scenario, op.dates, capex_usd, opex_fixed, sold_gpu_hours)
     sold = operations.as_sold(scenario, op.report)
-    terms = sales_terms(scenario, op.dates, op.customers)
+    terms = sales_terms(scenario, op.dates, op.customers, op.report.utilization_factor, op.basis.spare_gpus)
     return tco, operations.headline_price(
         op.report, breakeven_price(sold, op.dates, capex_usd, opex_fixed, terms=terms)
     )
@@ -873,9 +912,8 @@ def economics(plan: Design) -> Result:
         "breakeven_usd_per_gpu_hour": breakeven,
         **{k: float(v[0]) for k, v in returns.items()},
     }
-    per_token = token_figures(
-        scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours, sales_terms(scenario, d, op.customers)
-    )
+    terms = sales_terms(scenario, d, op.customers, ops_report.utilization_factor, basis.spare_gpus)
+    per_token = token_figures(scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours, terms)
     rental_warning = rental_date_warning(platform, book)
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
     warnings += [plan.envelope.sentence()] if plan.envelope is not None else []
@@ -886,7 +924,8 @@ def economics(plan: Design) -> Result:
     warnings += _loan_warnings(scenario, d, cf, kpis)
     warnings += token_warnings(tokens, per_token, float(np.sum(rev.sold_gpu_hours)))
     warnings += inference.interactivity_warnings(scenario, tokens)
-    warnings += inference.demand_warnings(scenario, tokens)
+    demand_scale = float(cases.token_demand_scale[0])
+    warnings += inference.demand_warnings(scenario, tokens, demand_scale)
     return Result(
         scenario=scenario,
         design=plan,
@@ -899,78 +938,9 @@ def economics(plan: Design) -> Result:
         tokens=tokens,
         token_figures=per_token,
         customers=customers.report(scenario, op.customers),
+        irr_notes=irr_notes(cf),
+        token_demand_scale=demand_scale,
     )
-
-
-def sales_terms(scenario: Scenario, d: revenue.Dates, terms: customers.Terms) -> SalesTerms:
-    """What the price solvers take from the failure model and the customers
-    (:class:`~neoplan.finance.returns.SalesTerms`): GPUs on sale (held-back NVL72 trays excluded), the tier's on-demand
-    premium and the customer losses."""
-    platform = pricebook.default_platforms()[scenario.cluster.gpu_model]
-    trays = platform.compute_trays if platform.rack_scale else 1
-    held = scenario.cluster.held_back_trays_per_rack if platform.rack_scale else 0
-    return SalesTerms(
-        sellable_gpus=scenario.cluster.gpus * (trays - held) // trays,
-        on_demand_price_multiple=scenario.pricing.on_demand_price_multiple * (1.0 + float(terms.premium[0])),
-        customer_loss_share=customers.acceptance_share(scenario, d, terms),
-        reserved_loss_share=customers.churn_share(scenario, d, terms),
-    )
-
-
-TOKEN_FIGURES = ("tokens_per_second_per_gpu", "cost_usd_per_million_tokens", "breakeven_usd_per_million_tokens")
-"""The token figures of every Result (``None`` when the platform has no published rate for the workload)."""
-
-
-def token_figures(
-    scenario: Scenario,
-    tokens: inference.Terms,
-    report: OperationsReport,
-    d: revenue.Dates,
-    capex_usd: float,
-    opex_fixed: dict[str, np.ndarray],
-    sold_gpu_hours: np.ndarray,
-    terms: SalesTerms | None = None,
-) -> dict[str, float | None]:
-    """Token figures of the design, whatever ``pricing.sell`` is; None without a published rate for the workload.
-    ``terms``: the failure model's and the customers' effects on the book (:func:`sales_terms`).
-
-    ``tokens_per_second_per_gpu`` is the achieved output rate: the published one × ``pricing.serving_load_factor``
-    [tokens/s]. ``cost_usd_per_million_tokens`` is
-    levelised like TCO: PV(costs) ÷ PV(million output tokens served in the sold GPU-hours), so it equals TCO per
-    GPU-hour ÷ million tokens per GPU-hour. ``breakeven_usd_per_million_tokens`` is the go-live token price at
-    which project NPV is 0 when every sellable GPU-hour serves tokens (the same contract book, declining at the
-    token price decline) [USD per million output tokens, their input tokens included].
-    """
-    rate = tokens.tokens_per_gpu_hour
-    if rate <= 0:
-        return dict.fromkeys(TOKEN_FIGURES)
-    millions = rate / inference.TOKENS_PER_MILLION  # per GPU-hour
-    cost = sum(_tco(scenario, d, capex_usd, opex_fixed, sold_gpu_hours * millions).values())
-    seller = operations.as_sold(inference.all_tokens(scenario, tokens), report)
-    breakeven = (
-        operations.headline_price(report, breakeven_price(seller, d, capex_usd, opex_fixed, terms=terms)) / millions
-    )
-    return {
-        "tokens_per_second_per_gpu": rate / inference.SECONDS_PER_HOUR,
-        "cost_usd_per_million_tokens": cost,
-        "breakeven_usd_per_million_tokens": breakeven,
-    }
-
-
-def token_warnings(tokens: inference.Terms, figures: dict[str, float | None], sold_gpu_hours: float) -> list[str]:
-    """Why a token figure is undefined when the workload has a published rate (none without one: n/a)."""
-    if tokens.row is None:
-        return []
-    out = []
-    cost, breakeven = figures["cost_usd_per_million_tokens"], figures["breakeven_usd_per_million_tokens"]
-    unsold = "no GPU-hours are sold, so no tokens are served" if not sold_gpu_hours > 0 else ""
-    if cost is None or not math.isfinite(cost):
-        out.append(f"Cost per million tokens undefined: {unsold or 'too few tokens are served to spread the costs'}.")
-    if breakeven is None or not math.isfinite(breakeven):
-        top = BREAKEVEN_MAX_USD_PER_GPU_HOUR / (tokens.tokens_per_gpu_hour / inference.TOKENS_PER_MILLION)
-        why = unsold or f"project NPV stays negative at every token price up to ${top:,.2f} per million tokens"
-        out.append(f"Token break-even undefined: {why}.")
-    return out
 
 
 def _lender_view(

@@ -35,7 +35,7 @@ scenario = get_scenario()
 st.caption(
     f"**{fmt.plain(scenario.name)}**: {scenario.cluster.gpus:,} GPUs at "
     f"{fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)} "
-    f"and {fmt.pct(scenario.pricing.utilization, 0)} utilization. Edit inputs on the Financing and "
+    f"and {fmt.pct(scenario.pricing.steady_utilization, 0)} utilization. Edit inputs on the Financing and "
     "Pricing & revenue pages; every figure here comes from the model's Result."
 )
 

@@ -592,7 +592,7 @@ def solver_section(result: Any, covenant: float) -> None:
             delta_color="inverse",
             delta=None
             if util.value is None
-            else f"{(util.value - scenario.pricing.utilization) * 100:+.1f} points vs scenario",
+            else f"{(util.value - scenario.pricing.steady_utilization) * 100:+.1f} points vs scenario",
         )
         c[2].metric(
             "Max debt share",

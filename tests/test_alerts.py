@@ -35,7 +35,11 @@ def test_the_default_plan_breaches_its_covenant_and_loses_money() -> None:
 
 
 def test_a_plan_that_pays_raises_no_alert() -> None:
-    paying = {"base": "b300_1024", "financing": {"debt_share": 0.2}}  # NPV > 0, min DSCR 1.26×
+    paying = {  # NPV +$1.65 M, min DSCR 1.47×
+        "base": "b300_1024",
+        "financing": {"debt_share": 0.2},
+        "pricing": {"contracts": "neocloud_2024"},
+    }
     assert alerts(neoplan.evaluate(neoplan.load_scenario(paying))) == []
 
 
@@ -49,11 +53,12 @@ def test_a_price_above_break_even_clears_the_npv_alert() -> None:
 
 
 def test_with_one_flat_price_every_sold_hour_sells_at_the_headline() -> None:
-    """No decline, no reserved book, no ramp, no credits, no performance discount, no churn or acceptance test: the
-    price path is flat, at the headline × the market tier's on-demand premium."""
+    """No decline, no reserved book, no spot, no ramp, no credits, no performance discount, no churn or acceptance
+    test: the price path is flat, at the headline × the market tier's on-demand premium."""
     no_churn = {f"churn_{tier}_per_year": 0.0 for tier in ("gold", "silver", "bronze")}
+    flat_book = {"contracts": None, "reserved_share": 0.0, "spot_share_of_idle": 0.0}
     r = _result(
-        pricing={"price_decline_per_year": 0.0, "reserved_share": 0.0, "ramp_months": 0, "sla_credit_share": 0.0},
+        pricing={"price_decline_per_year": 0.0, **flat_book, "ramp_months": 0, "sla_credit_share": 0.0},
         operations={"sla_credits": "fixed_share", "performance_elasticity": 0.0},
         customers={**no_churn, "acceptance_test_days": 0, "acceptance_failure_credit": 0.0},
     )

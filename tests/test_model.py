@@ -273,8 +273,12 @@ def test_no_debt_means_no_dscr_with_a_reason() -> None:
     }
 
 
+NOTHING_SOLD = {"contracts": None, "utilization": 0.0, "reserved_share": 0.0, "spot_share_of_idle": 0.0}
+"""A book that sells nothing: no contract, no use, no idle hours at spot."""
+
+
 def test_nothing_sold_explains_every_undefined_kpi() -> None:
-    why = _undefined(_eval(pricing={"utilization": 0.0, "reserved_share": 0.0}))
+    why = _undefined(_eval(pricing=NOTHING_SOLD))
     assert set(why) == {
         "tco_usd_per_gpu_hour",
         "breakeven_usd_per_gpu_hour",
@@ -307,7 +311,7 @@ def test_tiny_positive_price_explains_the_margins(price: float) -> None:
 
 
 def test_undefined_kpi_warnings_name_each_kpi_once() -> None:
-    r = _eval(pricing={"utilization": 0.0, "reserved_share": 0.0}, financing={"debt_share": 0.0})
+    r = _eval(pricing=NOTHING_SOLD, financing={"debt_share": 0.0})
     nulls = [k for k, v in r.kpis.items() if v is None or not math.isfinite(v)]
     lender = {"llcr": r.llcr, "covenant_headroom": r.covenant_headroom}
     nulls += [k for k, v in lender.items() if not math.isfinite(v)]
@@ -428,7 +432,8 @@ def test_price_book_overrides_are_bounded(value: object) -> None:
 @pytest.mark.parametrize("in_colo", [False, True])
 def test_a_steady_years_power_and_colocation_are_the_facilitys_bills(in_colo: bool) -> None:
     r = _eval(
-        pricing={"reserved_share": 1.0, "utilization": 0.7},  # every sold hour from go-live: a steady sold share
+        # every sold hour from go-live: a steady sold share (the shorthand book, no idle hours at spot)
+        pricing={"contracts": None, "reserved_share": 1.0, "utilization": 0.7, "spot_share_of_idle": 0.0},
         facility={"pue": 1.3, "electricity_in_colo": in_colo},
         opex={"escalation_per_year": 0.0},  # the site's bills are at today's prices
     )

@@ -30,6 +30,16 @@ def _page(path: str) -> AppTest:
     return run_page(path)
 
 
+def _shorthand(path: str) -> AppTest:
+    """The page on the optimized preset sold through the shorthand book (reserved share, on demand): its reserved
+    fields are shown, its utilization typed (a contract book sets both)."""
+    at = run_page(path)
+    at.session_state[SCENARIO] = neoplan.load_scenario({"base": "optimized", "pricing": {"contracts": None}})
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def _pct(text: str) -> float:
     """'−58.4 %' → -0.584."""
     return float(text.replace("−", "-").replace("%", "").replace(",", "").strip()) / 100
@@ -88,7 +98,7 @@ def test_higher_headline_price_raises_equity_irr() -> None:
 
 
 def test_pinned_reserved_price_moves_returns_and_unpins() -> None:
-    at = _page(PRICING)
+    at = _shorthand(PRICING)
     before = _metric(at, "Equity IRR")
     assert at.text_input(key="w.pricing.reserved_usd_per_gpu_hour").disabled
     at.checkbox(key="w.pricing.reserved_usd_per_gpu_hour.pinned").check().run()
@@ -167,7 +177,7 @@ def _scenario(at: AppTest) -> neoplan.Scenario:
     ],
 )
 def test_rates_are_typed_in_percent(path: str, key: str, shown_before: float, typed: float, stored: float) -> None:
-    at = _page(path)
+    at = _shorthand(path)
     widget = at.text_input(key=f"w.{key}")
     assert parse_number(widget.value) == pytest.approx(shown_before) and "%" in widget.label
     assert "Allowed: 0 to " in widget.help and widget.help.endswith(" %.")
@@ -181,7 +191,7 @@ def test_rates_are_typed_in_percent(path: str, key: str, shown_before: float, ty
 def test_market_data_switches_fill_the_reserved_multiple_and_the_decline_until_unticked() -> None:
     """The reserved multiple and the price decline come from the market data (fields empty) until the user unticks
     the switch; the number then becomes the scenario's own, starting at what the data gave."""
-    at = _page(PRICING)
+    at = _shorthand(PRICING)
     scenario = _scenario(at)
     assert scenario.pricing.reserved_price_multiple is None and scenario.pricing.price_decline_per_year is None
     decline = at.text_input(key="w.pricing.price_decline_per_year")

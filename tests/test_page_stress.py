@@ -100,7 +100,7 @@ def test_page_says_why_the_default_ranges_are_what_they_are() -> None:
     reasons = next(f.value for f in at.dataframe if "Source" in f.value.columns).set_index("Driver")
     for spec in stress.DRIVERS.values():
         assert reasons.loc[spec.label, "Why"] == spec.why and reasons.loc[spec.label, "Source"] == spec.source
-    assert reasons.loc["Utilization", "Default low"] == "75.0 %"  # ±10 points around 85 %
+    assert reasons.loc["Utilization", "Default low"] == "80.0 %"  # ±10 points around the book's 90 %
 
 
 def test_the_run_shown_is_left_for_the_export_page() -> None:
@@ -138,10 +138,10 @@ def test_too_few_draws_shows_an_error() -> None:
 
 def test_inverted_range_shows_an_error_and_stops() -> None:
     at = _page()
-    _submit(at, at.text_input(key="stress.low.utilization"), 99.0, "stress.apply_ranges")
+    _submit(at, at.text_input(key="stress.high.utilization"), 70.0, "stress.apply_ranges")
     assert not at.exception
     messages = [shown(e.value) for e in at.error]
-    assert any("Utilization: low (99.0 %) must be ≤ high (95.0 %)" in m for m in messages), messages
+    assert any("Utilization: low (80.0 %) must be ≤ high (70.0 %)" in m for m in messages), messages
     assert drawn_charts(at) == 0
     at.button(key="stress.reset").click().run()
     assert not at.error and drawn_charts(at) == 1  # the open tab's tornado
@@ -287,11 +287,13 @@ def test_tornado_bars_run_from_the_scenario_to_each_driver_value(optimized: neop
 
 
 def _near_break_even() -> dict[str, object]:
-    """The optimized preset priced 5 % under its own break-even, so the default ±25 % price axis crosses NPV = 0
-    (whatever the market and financing defaults make that break-even)."""
-    breakeven = neoplan.evaluate(neoplan.load_scenario("optimized")).kpis["breakeven_usd_per_gpu_hour"]
+    """The optimized preset on the shorthand book (whose ``pricing.utilization`` is the grid's utilization driver;
+    a named book sets its use by its shares) priced 5 % under its own break-even, so the default ±25 % price axis
+    crosses NPV = 0 (whatever the market and financing defaults make that break-even)."""
+    shorthand = {"base": "optimized", "pricing": {"contracts": None}}
+    breakeven = neoplan.evaluate(neoplan.load_scenario(shorthand)).kpis["breakeven_usd_per_gpu_hour"]
     assert breakeven is not None
-    return {"base": "optimized", "pricing": {"usd_per_gpu_hour": round(0.95 * breakeven, 2)}}
+    return {"base": "optimized", "pricing": {"contracts": None, "usd_per_gpu_hour": round(0.95 * breakeven, 2)}}
 
 
 @pytest.fixture(scope="module")

@@ -220,11 +220,11 @@ def test_optimized_reference_values(optimized: neoplan.Result) -> None:
     assert debt.loc["Total", "interest_capitalized_usd"] == pytest.approx(623_840.84, abs=0.01)
     assert debt.loc["Y1", "balance_end_usd"] == pytest.approx(23_430_671.41, abs=0.01)
     assert debt.loc["Y5", "balance_end_usd"] == pytest.approx(0.0, abs=1e-6)  # 60-month term ends in month 59
-    # issue 25: the reserved 60 % at the 24-month contract price, prices along the Hopper curve, the customers' losses
-    # (churn after the first renewal, the acceptance test); issue 36: of the 2024-10 market ($2.99 on demand, $2.17
-    # reserved for 24 months, the curve as forecast in 2024-10)
-    assert pnl.loc["Y1", "revenue_usd"] == pytest.approx(10_341_279.40, abs=0.01)
-    assert pnl.loc["Total", "revenue_usd"] == pytest.approx(67_570_556.74, abs=0.01)
+    # issue 36: the neocloud_2024 book in the market of 2024-10 (70 % 3-year take-or-pay at $1.85, 20 % on demand at
+    # $2.99, half the idle hours at spot, $1.50), prices along the Hopper curve as forecast in 2024-10, the customers'
+    # losses (churn after the first renewal, the acceptance test)
+    assert pnl.loc["Y1", "revenue_usd"] == pytest.approx(10_230_859.60, abs=0.01)
+    assert pnl.loc["Total", "revenue_usd"] == pytest.approx(70_010_984.34, abs=0.01)
     opex = st.opex_by_year(optimized)
     assert list(opex.columns)[-1] == "Year 6 (7.6 mo)"
     g = optimized.ops.dates.go_live_month  # operating year 2 runs from month g + 12: 12 − g months in project year 2

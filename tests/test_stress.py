@@ -40,9 +40,21 @@ KPIS = (
 )
 
 
+SHORTHAND = {"contracts": None}
+"""The optimized preset sold through the shorthand book (reserved share and on demand), whose utilization is the
+``pricing.utilization`` field: a driver set to a value moves the model as its field set to it (with a contract book
+the book's shares set the use instead; :func:`test_on_a_book_the_utilization_driver_moves_the_on_demand_share`)."""
+
+
+def _scenario(**sections: dict) -> neoplan.Scenario:
+    return neoplan.load_scenario(
+        {"base": "optimized", **sections, "pricing": {**SHORTHAND, **sections.get("pricing", {})}}
+    )
+
+
 @pytest.fixture(scope="module")
 def opt() -> neoplan.Result:
-    return neoplan.evaluate(neoplan.load_scenario("optimized"))
+    return neoplan.evaluate(_scenario())
 
 
 STRONG_USD = 5.0
@@ -52,11 +64,22 @@ STRONG_USD = 5.0
 @pytest.fixture(scope="module")
 def strong() -> neoplan.Result:
     """A scenario that earns money, so IRRs, payback and DSCR are all defined and well inside their ranges."""
-    return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"usd_per_gpu_hour": STRONG_USD}}))
+    return neoplan.evaluate(_scenario(pricing={"usd_per_gpu_hour": STRONG_USD}))
 
 
 def _eval(**sections: dict) -> neoplan.Result:
-    return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **sections}))
+    return neoplan.evaluate(_scenario(**sections))
+
+
+def test_on_a_book_the_utilization_driver_moves_the_on_demand_share() -> None:
+    """The optimized preset's book (70 % take-or-pay, 20 % on demand: 90 % used): a case at 95 % is the book with
+    25 % on demand."""
+    book = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    more = [{"kind": "take_or_pay", "share": 0.7, "term_months": 36}, {"kind": "on_demand", "share": 0.25}]
+    direct = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"contracts": more}})).kpis
+    case = book.cases(book.drivers(1).with_values(utilization=0.95)).kpis(0.12)
+    for key in ("npv_usd", "project_irr", "equity_irr", "min_dscr", "equity_moic"):
+        assert float(case[key][0]) == pytest.approx(direct[key], rel=1e-9, nan_ok=True), key
 
 
 REL = 1e-12
@@ -609,11 +632,7 @@ def test_price_for_target_equity_irr(opt: neoplan.Result, target: float) -> None
 def test_utilization_for_zero_npv(strong: neoplan.Result) -> None:
     sol = stress.utilization_for_zero_npv(strong)
     assert sol.found and 0 < sol.value < strong.scenario.pricing.utilization
-    direct = neoplan.evaluate(
-        neoplan.load_scenario(
-            {"base": "optimized", "pricing": {"usd_per_gpu_hour": STRONG_USD, "utilization": sol.value}}
-        )
-    ).kpis["npv_usd"]
+    direct = _eval(pricing={"usd_per_gpu_hour": STRONG_USD, "utilization": sol.value}).kpis["npv_usd"]
     assert abs(direct) < 1e-6 * strong.capex_total_usd
 
 
@@ -621,11 +640,7 @@ def test_utilization_for_zero_npv(strong: neoplan.Result) -> None:
 def test_max_debt_share_for_covenant(strong: neoplan.Result, covenant: float) -> None:
     sol = stress.max_debt_share_for_dscr(strong, covenant)
     assert sol.found and 0 < sol.value < 1
-    at = neoplan.evaluate(
-        neoplan.load_scenario(
-            {"base": "optimized", "pricing": {"usd_per_gpu_hour": STRONG_USD}, "financing": {"debt_share": sol.value}}
-        )
-    ).kpis["min_dscr"]
+    at = _eval(pricing={"usd_per_gpu_hour": STRONG_USD}, financing={"debt_share": sol.value}).kpis["min_dscr"]
     assert at == pytest.approx(covenant, abs=1e-6)
     more = stress.tornado(strong, {"debt_share": stress.Range(sol.value * 0.98, sol.value * 1.02)})
     i = more.drivers.index("debt_share")
@@ -754,9 +769,9 @@ def test_cli_as_a_process() -> None:
 
 @pytest.fixture(scope="module")
 def sculpted() -> neoplan.Result:
-    """A sculpted loan that reaches its 1.30× target below the 60 % cap (at the preset's own 2024-10 price its CFADS
-    cannot; at $5 the cap binds first)."""
-    return _eval(financing={"amortization": "sculpted"}, pricing={"usd_per_gpu_hour": 4.0})
+    """A sculpted loan that reaches its 1.30× target below the 60 % cap (52 % of capex at $3.60; at the preset's own
+    2024-10 price its CFADS cannot; from about $4 the cap binds first)."""
+    return _eval(financing={"amortization": "sculpted"}, pricing={"usd_per_gpu_hour": 3.6})
 
 
 def test_a_25_percent_lower_price_meets_the_schedule_fixed_at_close(sculpted: neoplan.Result) -> None:

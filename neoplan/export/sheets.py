@@ -138,14 +138,19 @@ KPI_GROUP_LABELS = {
 
 
 def flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Nested dicts as one level with dotted keys; list items as ``key.1``, ``key.2`` … ."""
+    """Nested dicts as one level with dotted keys; list items as ``key.1``, ``key.2`` … (an item that is a mapping,
+    such as a contract of the book, flattened in turn: ``contracts.1.kind``)."""
     out: dict[str, Any] = {}
     for key, value in data.items():
         name = f"{prefix}{key}"
         if isinstance(value, Mapping):
             out.update(flatten(value, f"{name}."))
         elif isinstance(value, list | tuple):
-            out.update({f"{name}.{i}": item for i, item in enumerate(value, start=1)})
+            for i, item in enumerate(value, start=1):
+                if isinstance(item, Mapping):
+                    out.update(flatten(item, f"{name}.{i}."))
+                else:
+                    out[f"{name}.{i}"] = item
         else:
             out[name] = value
     return out

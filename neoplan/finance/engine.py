@@ -9,7 +9,7 @@ clock and the meaning of "year" from :mod:`neoplan.timebase`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -17,7 +17,7 @@ import numpy as np
 from ..design.costs import CostLine, total_usd
 from ..design.facility import FacilityDesign
 from ..design.storage import StorageDesign
-from ..economics import customers, inference, market, operations, residual, revenue
+from ..economics import contracts, customers, inference, market, operations, residual, revenue
 from ..economics.opex import hardware_capex_usd as _hardware_capex_usd
 from ..economics.opex import monthly_opex, opex_basis, opex_by_year, sga_usd_per_year
 from ..inputs.pricebook import PriceBook
@@ -86,7 +86,10 @@ class Drivers:
     serving_load_factor: np.ndarray
     """Tokens served on average as a share of the published rate [fraction]; moves token revenue only."""
     reserved_price_multiple: np.ndarray
-    """Reserved price ÷ the headline price [ratio] (:func:`neoplan.economics.market.reserved_multiple`)."""
+    """Committed price ÷ the headline price [ratio] (:func:`neoplan.economics.market.reserved_multiple`; for a book
+    of several contracts, their share-weighted multiple: each contract's moves in proportion)."""
+    spot_share_of_idle: np.ndarray
+    """Share of idle GPU-hours (unsold, hot spares, held-back trays) sold at spot [fraction]."""
     sga_rate: np.ndarray
     """Sales, general and administrative costs [fraction of revenue]."""
     support_rate: np.ndarray
@@ -103,7 +106,7 @@ class Drivers:
         base = {
             "usd_per_gpu_hour": p.usd_per_gpu_hour,
             "price_decline_per_year": market.scenario_average_decline(scenario, go_live),
-            "utilization": p.utilization,
+            "utilization": p.steady_utilization,
             "capex_multiple": 1.0,
             "interest_rate": fin.interest_rate,
             "debt_share": fin.debt_share,
@@ -121,6 +124,7 @@ class Drivers:
             "token_price_decline_per_year": tokens.decline_per_year,
             "serving_load_factor": tokens.serving_load_factor,
             "reserved_price_multiple": market.reserved_multiple(scenario),
+            "spot_share_of_idle": p.spot_share_of_idle,
             "sga_rate": scenario.opex.sga_rate,
             "support_rate": scenario.opex.support_rate,
             "staff_fte_per_1000_gpus": scenario.opex.staff_fte_per_1000_gpus,
@@ -183,6 +187,12 @@ class OperatingBasis:
     closing: finance.Closing | None = None
     """The loan fixed at financial close on the base case (a sculpted loan, or one sized on contracted revenue);
     every case of :func:`run_cases` meets it. None = each case sizes its own loan (the base case itself)."""
+    book: contracts.Book | None = None
+    """The contract book (:func:`neoplan.economics.contracts.book_of`); None = read from the scenario."""
+    spare_gpus: int = 0
+    """GPUs of hot-spare servers and held-back trays: idle, sold at spot for the spot share of idle [count]."""
+    token_demand_per_day: float = float("inf")
+    """Output tokens a day the plan can sell (its share of the model's API market) [tokens/day]; inf = no cap."""
 
 
 def operating_basis(
@@ -265,6 +275,8 @@ class Cases:
     revenue: revenue.RevenueSchedule
     opex_by_category: dict[str, np.ndarray]
     cash: finance.CashFlows
+    token_demand_scale: np.ndarray = field(default_factory=lambda: np.ones(1))
+    """Share of each case's GPU-hours planned for tokens that find buyers (n,) [fraction]."""
 
     @property
     def first_operating_month(self) -> np.ndarray:
@@ -391,10 +403,15 @@ def run_cases(
     token_price = drivers.usd_per_million_tokens * (achieved / inference.TOKENS_PER_MILLION)
     if reliability is not None:
         token_price = token_price * reliability.price_factor
+    planned = drivers.token_share * sellable * inference.HOURS_PER_DAY * util * achieved  # tokens a day
+    demand_scale = inference.demand_scale(planned, basis.token_demand_per_day)
     rev = revenue.sales_schedule(
         scenario.pricing,
         sellable,
         d,
+        book=basis.book if basis.book is not None else contracts.book_of(scenario),
+        spare_gpus=basis.spare_gpus + gpus - sellable,
+        spot_share_of_idle=drivers.spot_share_of_idle[:, None],
         usd_per_gpu_hour=price[:, None],
         utilization=util[:, None],
         sla_credit_share=None if reliability is None else reliability.credit_share(scenario),
@@ -405,6 +422,7 @@ def run_cases(
         token_share=drivers.token_share[:, None],
         token_usd_per_gpu_hour=token_price[:, None],
         token_price_decline_per_year=drivers.token_price_decline_per_year[:, None],
+        token_demand_scale=demand_scale[:, None],
     )
     opex_fixed = monthly_opex(
         scenario,
@@ -414,7 +432,7 @@ def run_cases(
         it_idle_kw=basis.it_idle_kw,
         it_busy_kw=basis.it_busy_kw,
         it_peak_kw=basis.it_peak_kw,
-        utilization_by_month=rev.used_gpu_hours / (gpus * HOURS_PER_MONTH),
+        utilization_by_month=np.minimum(rev.used_gpu_hours / (gpus * HOURS_PER_MONTH), 1.0),
         electricity_usd_per_kwh=drivers.electricity_usd_per_kwh,
         pue=drivers.pue,
         colo_usd_per_kw_month=drivers.colo_usd_per_kw_month,
@@ -444,11 +462,20 @@ def run_cases(
         refresh_payments=refresh_payments(capex, d, timeline.deposit_share, timeline.refresh_capex_multiple),
         refresh_capex_usd=capex * timeline.refresh_capex_multiple,
         receivable_days=scenario.pricing.receivable_days,
+        prepayment_flow=prepayment_flow(rev, scenario.pricing.receivable_days),
         contracted_cfads=contracted_cfads(scenario, d, rev, opex),
         closing=basis.closing,
         capex_timing=timeline.capex_timing,
     )
-    return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash)
+    return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash, demand_scale)
+
+
+def prepayment_flow(rev: revenue.RevenueSchedule, receivable_days: float) -> np.ndarray | None:
+    """Cash prepayments move (n, months) [USD]: received at signing, less the bills they settle (collected as the
+    bills would be, ``receivable_days`` after their month); sums to 0. None without prepayments."""
+    if not np.any(rev.prepayment_received_usd):
+        return None
+    return np.asarray(rev.prepayment_received_usd - finance.collections(rev.prepaid_revenue_usd, receivable_days))
 
 
 def contracted_cfads(
@@ -456,12 +483,12 @@ def contracted_cfads(
 ) -> np.ndarray | None:
     """What a loan sized on contracted revenue is sized on (n, months) [USD]; None for ``sizing`` capex_share.
 
-    The take-or-pay reserved revenue of the contracts signed at go-live (the first cluster's first reserved term;
-    renewals are not contracted at close) less the reserved share of each month's opex, before tax.
+    The committed revenue of the contracts signed at go-live (each contract's first term on the first cluster;
+    renewals are not contracted at close), of every credit (:func:`neoplan.economics.contracts.contracted_revenue_
+    by_credit`), less the committed share of each month's opex, before tax.
     """
     if scenario.financing.sizing != "contracted_revenue":
         return None
-    pricing = scenario.pricing
-    first_term = (revenue.cluster_index(d.months, d) == 0) & (d.cluster_months < pricing.reserved_term_months)
-    contracted = rev.reserved_gpu_hours * rev.reserved_usd_per_gpu_hour * first_term
-    return np.asarray(contracted - pricing.reserved_share * opex)
+    contracted = sum(revenue.contracted_revenue_by_credit(rev).values())
+    book = contracts.book_of(scenario)
+    return np.asarray(contracted - book.committed_share * opex)

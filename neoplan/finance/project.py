@@ -817,6 +817,7 @@ def cash_flows(
     refresh_payments: np.ndarray | None = None,
     refresh_capex_usd: np.ndarray | None = None,
     receivable_days: float = 0.0,
+    prepayment_flow: np.ndarray | None = None,
     contracted_cfads: np.ndarray | None = None,
     closing: Closing | None = None,
     capex_timing: str = "end_of_month",
@@ -829,7 +830,9 @@ def cash_flows(
     ``end_of_life`` (``shutdown`` or ``refresh``) sells each cluster at go-live + life when that falls inside the
     horizon (None: at the horizon); with ``refresh``, ``refresh_payments`` (n, months) [USD] buy the new clusters
     of ``refresh_capex_usd`` (n,) [USD] each, paid by equity (the debt funds the first cluster only).
-    ``receivable_days`` [days] delays collections (:func:`collections`); ``contracted_cfads`` (n, months) [USD] is
+    ``receivable_days`` [days] delays collections (:func:`collections`); ``prepayment_flow`` (n, months) [USD] adds
+    customers' prepayments to the cash collected and takes off the bills they settle (it sums to 0: tax follows
+    revenue as earned, working capital turns negative); ``contracted_cfads`` (n, months) [USD] is
     what a loan sized on contracted revenue is sized on; ``closing`` fixes the loan (module docstring);
     ``capex_timing`` (``end_of_month`` or ``mid_month``) says when in its month capex is paid (module docstring).
     """
@@ -840,6 +843,8 @@ def cash_flows(
     first_operating = np.ceil(_each(go_live, n, float)).astype(int)  # each case's first full operating month
     ebitda = revenue - opex
     collected = collections(revenue, receivable_days)
+    if prepayment_flow is not None:
+        collected = collected + prepayment_flow
     collected_ebitda = collected - opex
     refresh = refresh_capex_usd if end_of_life == "refresh" else None
     clusters = asset_flows(

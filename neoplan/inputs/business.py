@@ -3,11 +3,12 @@ the timeline, operations (failures, performance, readiness) and customers."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ..errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
+from .books import COMMITTED_KINDS, ContractKind, Counterparty, book_contracts
 from .fields import _Section
 from .pricebook import BASE_BOOK_DATE, assumed, assumed_count, default_rentals
 
@@ -240,6 +241,71 @@ class TokenPrices(_Section):
     )
 
 
+class Contract(_Section):
+    """One contract of the book: a share of the sellable GPU-hours sold one way, from go-live (+ ``start_month``)."""
+
+    kind: ContractKind = Field(
+        description="take_or_pay (billed whether used or not for the term, may be prepaid), reserved (billed whether "
+        "used or not for the term), on_demand (the use above the committed and spot shares, at the headline price, "
+        "ramped in) or spot (interruptible hours at the platform's spot price, ramped in).",
+    )
+    share: float = Field(
+        gt=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of the sellable GPU-hours this contract takes at steady state [fraction].",
+    )
+    term_months: int = Field(
+        0,
+        ge=0,
+        le=120,
+        description="Term of a committed contract before it renews at the then-market price [months]; 0 for "
+        "on_demand and spot.",
+    )
+    prepayment_share: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of the first term's contract value the customer pays ahead, with the hardware it funds "
+        "(in the delivery month, or as many months later as the contract starts after go-live), and that its "
+        "monthly bills then draw down [fraction]; take_or_pay only.",
+    )
+    counterparty: Counterparty = Field(
+        "sub_investment_grade",
+        description="Credit of the customer: investment_grade (a hyperscaler, a rated lab) or sub_investment_grade; "
+        "lenders size debt on contracted revenue by credit.",
+    )
+    usd_per_gpu_hour: float | None = Field(
+        None,
+        gt=0,
+        le=100,
+        description="Price of the first term at go-live [USD/GPU-hour]: a committed contract holds it for its first "
+        "term and renews at the market; a spot contract starts at it and follows the price path. Empty = from "
+        "data/rental_contracts.csv by term (spot: the spot row), scaled to the headline price; on_demand always "
+        "pays the headline price.",
+    )
+    start_month: int = Field(
+        0, ge=0, le=120, description="Months after go-live the contract starts (0 = at go-live) [months]."
+    )
+
+    @model_validator(mode="after")
+    def _a_contract(self) -> Contract:
+        committed = self.kind in COMMITTED_KINDS
+        if committed and self.term_months < 1:
+            raise ValueError(f"term_months of a {self.kind} contract must be ≥ 1, got {self.term_months}")
+        if not committed and self.term_months:
+            raise ValueError(f"a {self.kind} contract has no term: term_months must be 0, got {self.term_months}")
+        if self.prepayment_share and self.kind != "take_or_pay":
+            raise ValueError(f"only a take_or_pay contract is prepaid: prepayment_share of {self.kind} must be 0")
+        if self.usd_per_gpu_hour is not None and self.kind == "on_demand":
+            raise ValueError(
+                "an on_demand contract pays the headline price (pricing.usd_per_gpu_hour × the on-demand multiple): "
+                "leave its usd_per_gpu_hour empty"
+            )
+        return self
+
+
 class Pricing(_Section):
     """What customers pay."""
 
@@ -257,7 +323,25 @@ class Pricing(_Section):
         json_schema_extra={"unit": "fraction"},
         description="Share of all sellable GPU-hours customers use at steady state, reserved capacity included "
         "[fraction]. On demand sells what exceeds the reserved share; reserved capacity is paid for whether used or "
-        "not, so billed hours never fall below the reserved share.",
+        "not, so billed hours never fall below the reserved share. Shorthand: with contracts the book's shares set "
+        "the use, and a Stress-test case moves its on-demand (then spot) sales above the committed share.",
+    )
+    contracts: list[Contract] | None = Field(
+        None,
+        max_length=20,
+        description="The contract book as sold: take-or-pay, reserved, on-demand and spot contracts, each a share of "
+        "the sellable GPU-hours with its term, prepayment, counterparty and price; or the name of a book of "
+        "data/contract_books.csv. When given it is the one book the model reads: utilization is the sum of its "
+        "shares and the reserved fields below are not used. Empty = the shorthand: reserved share at the reserved "
+        "term, on demand the use above it.",
+    )
+    spot_share_of_idle: float = Field(
+        assumed("pricing.spot_share_of_idle"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of the idle GPU-hours (sellable hours no contract takes, and the hot spares' and "
+        "held-back trays') sold as interruptible spot capacity at the platform's spot price [fraction].",
     )
     reserved_share: float = Field(
         assumed("pricing.reserved_share"),
@@ -265,7 +349,7 @@ class Pricing(_Section):
         le=1,
         json_schema_extra={"unit": "fraction"},
         description="Share of sellable GPUs under take-or-pay contracts, paid for from go-live whether used or "
-        "not; each renewal re-prices to the then-market price [fraction].",
+        "not; each renewal re-prices to the then-market price [fraction]. Shorthand, when contracts is empty.",
     )
     reserved_price_multiple: float | None = Field(
         None,
@@ -350,6 +434,15 @@ class Pricing(_Section):
         description="Token prices per million input and output tokens at go-live [USD]; a request of the workload's "
         "shape pays input × input price + output × output price.",
     )
+    token_demand_share: float | None = Field(
+        assumed("pricing.token_demand_share"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of the model's API market (output tokens a day, data/token_demand.csv) the plan can sell: "
+        "tokens above it find no buyer, their GPU-hours stay idle (and may sell as spot) [fraction]; empty = no cap "
+        "(the plan has buyers for every token it serves, e.g. its own product or a contracted offtaker).",
+    )
     token_price_decline_per_year: float | None = Field(
         None,
         ge=0,
@@ -373,6 +466,28 @@ class Pricing(_Section):
         description="Days from the end of the month revenue is earned to the customer's payment: working capital "
         "tied up in receivables, collected at the horizon at the latest; tax follows revenue as earned [days].",
     )
+
+    @field_validator("contracts", mode="before")
+    @classmethod
+    def _named_book(cls, value: Any) -> Any:
+        """A book's name (``data/contract_books.csv``) stands for its contracts."""
+        return book_contracts(value) if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _shares_fit(self) -> Pricing:
+        if self.contracts is not None:
+            total = sum(c.share for c in self.contracts)
+            if total > 1.0 + 1e-9:
+                raise ValueError(f"pricing.contracts: the shares must sum to at most 100 %, got {100 * total:.4g} %")
+        return self
+
+    @property
+    def steady_utilization(self) -> float:
+        """Share of the sellable GPU-hours customers use at steady state [fraction]: the sum of the contract book's
+        shares when ``contracts`` is given (committed capacity is used), else ``utilization``."""
+        if self.contracts is None:
+            return self.utilization
+        return min(sum(c.share for c in self.contracts), 1.0)
 
 
 class Timeline(_Section):

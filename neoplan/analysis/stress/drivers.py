@@ -15,7 +15,7 @@ import numpy as np
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import Field, ValidationInfo, field_validator
 
-from ...economics import market, residual, revenue
+from ...economics import inference, market, residual, revenue
 from ...errors import DataError, ScenarioError
 from ...finance.engine import Drivers
 from ...inputs.datafile import DATA_DIR, SourcedRow, read_rows
@@ -64,7 +64,8 @@ DRIVERS_FILE = DATA_DIR / "stress_drivers.csv"
 Rule = Literal["scale", "shift", "set", "curve", "market"]
 """How a default range end follows the scenario's value ``b``: ``b × by``, ``b + by``, ``by`` itself, or the low or
 high of the range the data spans for this scenario (:func:`_bands`): ``curve`` (the residual value's resale curve,
-when the scenario follows it) falls back to ``b + by``, ``market`` (price curves and contracts) to ``b × by``."""
+when the scenario follows it; the token price trend's row) falls back to ``b + by``, ``market`` (price curves,
+contracts, token list prices) to ``b × by``."""
 BANDED = ("curve", "market")
 """Rules that take the data's band when it has one."""
 
@@ -223,6 +224,28 @@ def _bands(scenario: Scenario) -> dict[str, tuple[float, float]]:
     on_demand = market.on_demand_range(scenario)
     if on_demand is not None:
         out["usd_per_gpu_hour"] = on_demand
+    out.update(_token_bands(scenario))
+    return out
+
+
+def _token_bands(scenario: Scenario) -> dict[str, tuple[float, float]]:
+    """The token price's and decline's ranges in the data: the hosts' lowest and highest price of the workload's
+    request (scaled to a scenario's own price) and the trend row's low and high decline (moved with a scenario's own
+    decline) (:mod:`neoplan.economics.inference`)."""
+    tokens = inference.terms(scenario, strict=False)
+    ref = inference.list_price(scenario)
+    reference = inference.blended_usd_per_million(
+        ref.usd_per_million_input, ref.usd_per_million_output, tokens.workload
+    )
+    out: dict[str, tuple[float, float]] = {}
+    if ref.hosts and reference > 0:
+        low, high = tokens.price_range()
+        scale = tokens.usd_per_million_tokens / reference
+        out["usd_per_million_tokens"] = (low * scale, high * scale)
+    trend = inference.reference_trend(tokens.workload.model_key)
+    if trend.low_decline_per_year is not None and trend.high_decline_per_year is not None:
+        shift = tokens.decline_per_year - trend.decline_per_year
+        out["token_price_decline_per_year"] = (trend.low_decline_per_year + shift, trend.high_decline_per_year + shift)
     return out
 
 
