@@ -463,10 +463,10 @@ class Result:
         }
 
     def dscr_by_year(self) -> dict[str, np.ndarray]:
-        """Debt service cover ratio for each 12-month period of operation.
+        """Debt service cover ratio for each 12-month period of repayment.
 
-        DSCR = CFADS ÷ scheduled debt service over 12 months from the first full month of operation (the sale and
-        its tax left out; the manual's Conventions page states the rest).
+        DSCR = CFADS ÷ scheduled debt service over 12 months from the first repayment month (the sale and its tax
+        left out; :mod:`neoplan.finance.cover`; the manual's Conventions page states the rest).
 
         Returns
         -------
@@ -481,7 +481,7 @@ class Result:
         >>> sorted(table), len(table["dscr"]) == len(table["start_month"])
         (['dscr', 'start_month'], True)
         """
-        starts, table = finance.dscr_by_period(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))
+        starts, table = finance.dscr_by_period(self.ops.cash)
         return {"start_month": starts, "dscr": table[0]}
 
     # --- lender's view ---------------------------------------------------------------------------
@@ -490,13 +490,27 @@ class Result:
         """Debt drawn [USD]: debt share × capex, or for a sculpted loan the size its CFADS supports if lower."""
         return float(self.ops.cash.debt.drawn_usd[0])
 
+    @cached_property
+    def lending(self) -> dict[str, Any]:
+        """How much was lent at close and why: amount, share of capex, sizing, the contracted cash flow it is sized on,
+        the tranches and a sentence (:func:`neoplan.finance.lender.lending`)."""
+        return lender.lending(self.ops.cash, self.scenario.financing, self.capex_total_usd)
+
+    @property
+    def tax_losses_carried_usd(self) -> float:
+        """Tax losses still carried forward at the horizon [USD]: the model does not value them (the cluster is sold
+        at the horizon and no later income inside it offsets them); their worth is this × the tax rate."""
+        fin = self.scenario.financing
+        taxable = self.ops.cash.taxable_income[0]
+        return float(finance.losses_carried(taxable, period_months=fin.tax_period_months))
+
     @property
     def llcr(self) -> float:
-        """Loan life cover ratio at the first full operating month [ratio]; nan without debt (see ``finance.llcr``)."""
-        return float(finance.llcr(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))[0])
+        """Loan life cover ratio at the first repayment month [ratio]; nan without debt (see ``finance.llcr``)."""
+        return float(finance.llcr(self.ops.cash)[0])
 
     def llcr_by_year(self) -> dict[str, np.ndarray]:
-        """Loan life cover ratio at the start of each 12-month period of operation.
+        """Loan life cover ratio at the start of each 12-month period of repayment.
 
         LLCR = CFADS to maturity discounted at the loan's all-in rate ÷ debt outstanding
         (:func:`neoplan.finance.project.llcr_table`).
@@ -509,13 +523,13 @@ class Result:
         Examples
         --------
         >>> import neoplan
-        >>> r = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "financing": {"debt_share": 0}}))
+        >>> no_debt = {"base": "optimized", "financing": {"sizing": "capex_share", "debt_share": 0}}
+        >>> r = neoplan.evaluate(neoplan.load_scenario(no_debt))
         >>> bool(all(r.llcr_by_year()["llcr"] != r.llcr_by_year()["llcr"]))  # no debt: NaN throughout
         True
         """
-        first = int(np.ceil(self.ops.dates.go_live_month))
-        table = finance.llcr_table(self.ops.cash, first)[0]
-        return {"start_month": first + MONTHS_PER_YEAR * np.arange(table.size), "llcr": table}
+        starts, _dscr = finance.dscr_by_period(self.ops.cash)
+        return {"start_month": starts, "llcr": finance.llcr_table(self.ops.cash)[0]}
 
     @property
     def covenant_headroom(self) -> float:
@@ -568,14 +582,19 @@ class Result:
     def monthly_table(self) -> Any:
         """The monthly accounts and cash flows, one row per month of the horizon.
 
+        Beside the accounts, the cash waterfall (:mod:`neoplan.finance.waterfall`): CFADS, debt service due, the
+        reserve drawn (paid into debt service), refilled and its balance, the covenant test's DSCR (nan without one)
+        and a breach, whether distributions are locked up, the cash held by a lock-up, the distributions and what the
+        sponsor paid in a payment default; ``sweep_usd`` is every prepayment (cash sweep and sale proceeds).
+
         Returns
         -------
         pandas.DataFrame
             ``month`` (0 = the purchase order), ``sold_gpu_hours`` [GPU-h], then signed money per month [USD]:
             revenue earned and collected, opex by category and in total, EBITDA, depreciation, EBIT, interest,
             fees, tax, net income, capex and resale (``residual_usd``), debt draws, principal, sweep, interest
-            paid, the debt balance and reserve, project and equity free cash flow and their running sums. Outflows
-            are negative.
+            paid, the debt balance and reserve, the waterfall's accounts, project and equity free cash flow and their
+            running sums. Outflows are negative.
 
         Examples
         --------
@@ -608,9 +627,21 @@ class Result:
             "debt_draw_usd": c.debt.draws[0],
             "principal_usd": -(c.debt.principal[0] + c.debt.payoff[0]),
             "sweep_usd": -c.debt.swept[0],
+            "cash_sweep_usd": -c.debt.cash_sweep[0],
             "interest_paid_usd": -c.debt.interest_paid[0],
             "debt_balance_usd": c.debt.balance[0],
             "reserve_usd": c.debt.reserve_flow[0],
+            "reserve_draw_usd": c.waterfall.reserve_draw[0],
+            "reserve_topup_usd": -c.waterfall.reserve_topup[0],
+            "reserve_balance_usd": c.waterfall.reserve_balance[0],
+            "cfads_usd": c.cfads[0],
+            "debt_service_usd": -c.debt.debt_service[0],
+            "covenant_test_dscr": c.waterfall.test_dscr[0],
+            "covenant_breach": c.waterfall.breach[0],
+            "lockup": c.waterfall.locked[0],
+            "cash_held_usd": c.waterfall.held[0],
+            "distribution_usd": c.waterfall.distributions[0],
+            "sponsor_cure_usd": -c.waterfall.cure[0],
             "project_fcf_usd": c.project_fcf[0],
             "equity_fcf_usd": c.equity_fcf[0],
             "cumulative_project_usd": np.cumsum(c.project_fcf[0]),
@@ -676,6 +707,8 @@ class Result:
             "sold_usd_per_gpu_hour_at_go_live": _clean(self.sold_usd_per_gpu_hour_at_go_live),
             "sold_usd_per_gpu_hour_lifetime": _clean(self.sold_usd_per_gpu_hour_lifetime),
             "debt_usd": _clean(self.debt_usd),
+            "lending": _lending_dict(self.lending),
+            "tax_losses_carried_usd": _clean(self.tax_losses_carried_usd),
             "llcr": _clean(self.llcr),
             "covenant_headroom": _clean(self.covenant_headroom),
             **self._operations_dict(),
@@ -749,6 +782,14 @@ class Result:
             "operations": None if o is None else o.to_dict(),
             "customers": None if self.customers is None else self.customers.to_dict(),
         }
+
+
+def _lending_dict(lending: dict[str, Any]) -> dict[str, Any]:
+    """:attr:`Result.lending` for the JSON contract (numbers cleaned)."""
+    return {
+        **{k: (_clean(v) if isinstance(v, float) else v) for k, v in lending.items() if k != "tranches"},
+        "tranches": [{**t, "debt_usd": _clean(t["debt_usd"])} for t in lending["tranches"]],
+    }
 
 
 def _clean(value: float | None) -> float | None:
@@ -897,9 +938,7 @@ def economics(plan: Design) -> Result:
     op = operating(plan)
     d, basis, ops_report, tokens = op.dates, op.basis, op.report, op.tokens
     cases = run_cases(scenario, basis, Drivers.of(scenario), op.own)  # financial close: the loan is sized here
-    fin = scenario.financing
-    if fin.amortization == "sculpted" or fin.sizing == "contracted_revenue":
-        basis = replace(basis, closing=finance.closing_of(cases.cash))  # every other case meets this loan
+    basis = replace(basis, closing=finance.closing_of(cases.cash))  # every other case meets this debt
     returns = cases.kpis(scenario.financing.hurdle_rate)
     opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
     opex_fixed = {k: v for k, v in opex_by_category.items() if k != "sga"}
@@ -949,7 +988,7 @@ def _lender_view(
     """LLCR and covenant headroom of one case (``nan`` where undefined; see :mod:`neoplan.finance.project`)."""
     low = math.nan if min_dscr is None else min_dscr
     return {
-        "llcr": float(finance.llcr(cf, int(np.ceil(d.go_live_month)))[0]),
+        "llcr": float(finance.llcr(cf)[0]),
         "covenant_headroom": float(finance.covenant_headroom(low, covenant_dscr)),
     }
 
@@ -958,8 +997,9 @@ def _loan_warnings(
     scenario: Scenario, d: revenue.Dates, cf: finance.CashFlows, kpis: dict[str, float | None]
 ) -> list[str]:
     """Sponsor support, debt left at the horizon, a term past the useful life (:mod:`neoplan.finance.lender`)."""
-    term_end = int(np.max(cf.debt.first_draw)) + scenario.financing.term_months
+    term_end = int(cf.debt.pieces.maturity[:, 0].max(initial=0))  # the last maturity, horizon or not
     return [
+        *lender.waterfall_warnings(cf, scenario.financing),
         *lender.sponsor_support_warnings(cf, kpis, scenario.financing.hurdle_rate),
         *lender.horizon_debt_warnings(cf, d.months, term_end),
         *lender.term_past_life_warnings(cf, float(revenue.end_of_life_month(d)), d.end_of_life, term_end),

@@ -104,6 +104,7 @@ with st.container(border=True, key="overview_headline"):
             if note is not None:  # the IRR of these flows is no return to rank by: say so beside it
                 col.caption(f"Not meaningful: {fmt.plain(note.removeprefix('not meaningful: '))}")
             col.page_link(page, label="Explain →")
+    st.caption(f"**Debt.** {fmt.plain(result.lending['sentence'])}")  # how much was lent at close, and why
 
 # One chart at a time: the browser draws only the open tab's.
 inputs = scenario_json(result.scenario)

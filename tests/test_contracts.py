@@ -48,11 +48,20 @@ def test_a_five_year_take_or_pay_with_prepayment_by_hand() -> None:
 
 def test_a_prepayment_moves_cash_earlier_not_revenue_nor_its_total() -> None:
     """Through the whole model: the same book with and without a 20 % prepayment earns the same revenue and tax; the
-    cash arrives earlier (NPV up), and over the horizon the same cash is collected."""
+    cash arrives earlier (NPV up), and over the horizon the same cash is collected. (No loan in either: a loan sized
+    on the contracts lends less against bills the prepayment has already paid, and the cash waterfall of any loan
+    moves with the cash.)"""
     book = [{"kind": "take_or_pay", "share": 0.9, "term_months": 60, "counterparty": "investment_grade"}]
-    plain = neoplan.evaluate(scenario_from_dict({"base": "gb200_nvl72_18rack", "pricing": {"contracts": book}}))
+    same_loan = {"sizing": "capex_share", "debt_share": 0.0}
+    plain = neoplan.evaluate(
+        scenario_from_dict({"base": "gb200_nvl72_18rack", "pricing": {"contracts": book}, "financing": same_loan})
+    )
     prepaid_book = [{**book[0], "prepayment_share": 0.2}]
-    paid = neoplan.evaluate(scenario_from_dict({"base": "gb200_nvl72_18rack", "pricing": {"contracts": prepaid_book}}))
+    paid = neoplan.evaluate(
+        scenario_from_dict(
+            {"base": "gb200_nvl72_18rack", "pricing": {"contracts": prepaid_book}, "financing": same_loan}
+        )
+    )
     a, b = plain.ops.cash, paid.ops.cash
     np.testing.assert_allclose(b.revenue, a.revenue, rtol=1e-12)
     np.testing.assert_allclose(b.taxable_income, a.taxable_income, rtol=1e-9, atol=1e-3)

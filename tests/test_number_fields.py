@@ -46,6 +46,7 @@ VIEWS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("operations", {"operations.tab": "Reliability"}, {}),
     ("operations", {"operations.tab": "Effect of each choice"}, {}),
     ("financing", {}, {"timeline": {"end_of_life": "refresh"}}),
+    ("financing", {}, {"financing": {"sizing": "capex_share"}}),
     ("pricing", {}, {"pricing": {"contracts": None, "reserved_usd_per_gpu_hour": 2.0}}),  # the shorthand's fields
     (
         "pricing",

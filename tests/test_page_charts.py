@@ -263,7 +263,9 @@ def test_debt_figure_marks_the_covenant() -> None:
     (covenant red and dotted, target dashed, each labelled) and colours each year against them: red below the
     covenant, amber below target, one legend entry per class."""
     r = neoplan.evaluate(
-        neoplan.load_scenario({"base": "optimized", "financing": {"covenant_dscr": 1.5, "target_dscr": 1.6}})
+        neoplan.load_scenario(  # a loan of 60 % of capex (sized on the contracts, no year would fall below target)
+            {"base": "optimized", "financing": {"sizing": "capex_share", "covenant_dscr": 1.5, "target_dscr": 1.6}}
+        )
     )
     fig = finance.debt_figure(r)
     drawn_traces = traces_by_name(fig)

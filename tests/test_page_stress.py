@@ -83,9 +83,14 @@ def test_small_monte_carlo_shows_p10_p50_p90(optimized: neoplan.Result) -> None:
     loss, breach = mc.probability_of_loss, mc.probability_dscr_breach  # each ± its standard error
     assert _metric(at, "Probability of loss") == f"{fmt.pct(loss)} ± {fmt.pct(mc.probability_error(loss))}"
     covenant = optimized.scenario.financing.covenant_dscr  # the scenario's covenant by default
-    assert _metric(at, f"Covenant breach (DSCR < {covenant:.2f}×)") == (
-        f"{fmt.pct(breach)} ± {fmt.pct(mc.probability_error(breach))}"
-    )
+    assert _metric(at, f"Min DSCR < {covenant:.2f}×") == f"{fmt.pct(breach)} ± {fmt.pct(mc.probability_error(breach))}"
+    for label, key in (
+        ("Covenant breach", "probability_covenant_breach"),
+        ("Lock-up", "probability_lockup"),
+        ("Payment default", "probability_payment_default"),
+    ):  # the waterfall's events, each ± its standard error
+        p = mc.probabilities()[key]
+        assert _metric(at, label) == f"{fmt.pct(p)} ± {fmt.pct(mc.probability_error(p))}"
     errors = mc.percentile_errors("npv_usd")
     assert table.loc["NPV", "± SE P50"] == fmt.usd(errors["p50"])
     # where the scenario sits among the draws, per metric and in words
@@ -109,7 +114,15 @@ def test_the_run_shown_is_left_for_the_export_page() -> None:
     scenario_text, settings = at.session_state["stress.export_settings"]
     assert scenario_text == scenario_json(neoplan.load_scenario("optimized"))
     assert (settings.draws, settings.seed, settings.grid_x, settings.grid_points) == (DRAWS, 5, "usd_per_gpu_hour", 21)
-    assert settings.ranges == stress.default_ranges(neoplan.load_scenario("optimized"))
+    defaults = stress.default_ranges(neoplan.evaluate(neoplan.load_scenario("optimized")))
+    assert settings.ranges.keys() == defaults.keys()
+    for key, rng in defaults.items():  # the page shows them in percent and reads them back
+        got = settings.ranges[key]
+        assert (got.low, got.high, got.distribution) == (
+            pytest.approx(rng.low),
+            pytest.approx(rng.high),
+            rng.distribution,
+        )
 
 
 def test_new_seed_reruns_the_monte_carlo() -> None:

@@ -104,3 +104,14 @@ def test_the_readme_presets_table_is_the_models() -> None:
     assert block == presets_markdown(), (
         "README is stale: run python -m neoplan.analysis.presets_table --write README.md"
     )
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_every_preset_meets_its_covenant_in_its_own_base_case(name: str) -> None:
+    """Issue 37: no lender signs a loan that breaches in the base case; sized on the preset's own contracts, every
+    preset's minimum DSCR is at or above its covenant and its cash waterfall counts no breach and no payment default."""
+    r = RESULTS[name]
+    fin, k = r.scenario.financing, r.to_dict()
+    assert k["min_dscr"] >= fin.covenant_dscr, (name, k["min_dscr"])
+    assert k["covenant_breaches"] == 0 and k["payment_default_months"] == 0, name
+    assert 0 < k["debt_usd"] <= fin.max_debt_share * r.capex_total_usd * (1 + 1e-9), name

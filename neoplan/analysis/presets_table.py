@@ -121,6 +121,8 @@ def _row(name: str, r: Result, sources: _Sources) -> str:
         decline_cell,
         site_cell,
         f"{s.storage.usable_pb:g} PB",
+        f"{formats.usd(r.debt_usd)} ({formats.pct(r.debt_usd / r.capex_total_usd, 0)}; min DSCR "
+        f"{formats.ratio(k.get('min_dscr'))})",
         formats.pct(k.get("project_irr")),
         formats.pct(k.get("equity_irr")),
     ]
@@ -129,8 +131,9 @@ def _row(name: str, r: Result, sources: _Sources) -> str:
 
 HEADER = (
     "| preset | cluster | prices as of | capex per GPU (sourced range) | on demand at go-live (range) | "
-    "contract book at go-live | price decline, life average (range) | site | storage | project IRR | equity IRR |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|"
+    "contract book at go-live | price decline, life average (range) | site | storage | "
+    "debt sized on the contracts (min DSCR) | project IRR | equity IRR |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 

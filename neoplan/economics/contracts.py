@@ -111,7 +111,8 @@ class Book:
 
 def shorthand_book(pricing: Pricing, reserved_multiple: float, utilization: float | None = None) -> Book:
     """The shorthand's book: reserved ``reserved_share`` for ``reserved_term_months`` at ``reserved_multiple`` (or
-    its pinned price), and on demand the use above it (``utilization``, default ``pricing.utilization``)."""
+    its pinned price) with customers of ``reserved_counterparty``'s credit, and on demand the use above it
+    (``utilization``, default ``pricing.utilization``)."""
     util = pricing.utilization if utilization is None else utilization
     lines = [
         Line(
@@ -120,6 +121,7 @@ def shorthand_book(pricing: Pricing, reserved_multiple: float, utilization: floa
             pricing.reserved_term_months,
             reserved_multiple,
             pricing.reserved_usd_per_gpu_hour,
+            counterparty=pricing.reserved_counterparty,
         ),
         Line("on_demand", max(util - pricing.reserved_share, 0.0)),
     ]

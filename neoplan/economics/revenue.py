@@ -54,6 +54,9 @@ from ..timebase import DAYS_PER_MONTH, HOURS_PER_MONTH, MONTHS_PER_YEAR, WEEKS_P
 from .contracts import CREDITS, Book, Line, shorthand_book
 from .market import PricePath
 
+SHARE_TOL = 1e-12
+"""A committed share at or below this is none (a share of 1e-313 would overflow the used share it divides)."""
+
 
 class _Shares:
     """Month-by-month shares of a set of dates that both revenue and opex read, each computed on first use and kept
@@ -482,7 +485,7 @@ def revenue_schedule(
 
     committed_hours = total(committed, lambda c: c["hours"])
     on_demand_hours, spot_hours = total(od, lambda x: x[0]), total(spot, lambda x: x[0])
-    used_share = np.minimum(util / committed_share, 1.0) if committed_share > 0 else 0.0
+    used_share = np.minimum(util / committed_share, 1.0) if committed_share > SHARE_TOL else 0.0
     gross = total(committed, lambda c: c["usd"]) + total(od, lambda x: x[1]) + total(spot, lambda x: x[1])
     by_credit = {
         credit: total(

@@ -477,12 +477,12 @@ _REASONS: dict[str, Callable[[_Case], str]] = {
         else "the project does not earn the hurdle rate (NPV below 0), so its discounted cash never gets back to 0"
     ),
     "min_dscr": lambda c: (
-        "no debt, so no DSCR" if c.no_debt else "no debt service falls due in any 12-month period of operation"
+        "no debt, so no DSCR" if c.no_debt else "no debt service falls due in any 12-month period of repayment"
     ),
     "ebitda_margin": _Case.margin,
     "gross_margin": _Case.margin,
     "llcr": lambda c: (
-        "no debt is outstanding at the first full operating month"
+        "no debt is outstanding at the first repayment month"
         if c.no_debt
         else "the loan is repaid before the first full operating month, or its CFADS are not finite"
     ),

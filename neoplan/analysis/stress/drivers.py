@@ -173,6 +173,9 @@ def _field(path: str) -> Any:
 
 
 DRIVERS = read_drivers()
+STRUCTURING = ("debt_share",)
+"""Drivers that change the debt fixed at close (its size): the structuring view (two-way grids, the debt solver)
+varies them; the tornado leaves them out and the Monte Carlo holds them at the closed value."""
 """The stress drivers (``data/stress_drivers.csv``). Default ranges sit evenly around the scenario's value (the
 triangular's mean is the base) unless ``why`` says why not; ``source`` is where the range comes from."""
 
@@ -298,10 +301,10 @@ def _complete(result: Result, ranges: Mapping[str, Range] | None) -> dict[str, R
     return out
 
 
-def _run(result: Result, drivers: Drivers) -> dict[str, np.ndarray]:
-    """KPIs (n,) of n cases of ``result``'s design; impossible driver values (go-live past the horizon …) raise
-    ScenarioError where the engine checks them."""
-    return result.cases(drivers).kpis(result.scenario.financing.hurdle_rate)
+def _run(result: Result, drivers: Drivers, keys: tuple[str, ...] | None = None) -> dict[str, np.ndarray]:
+    """KPIs (n,) of n cases of ``result``'s design (only ``keys`` if given); impossible driver values (go-live past
+    the horizon …) raise ScenarioError where the engine checks them."""
+    return result.cases(drivers).kpis(result.scenario.financing.hurdle_rate, keys)
 
 
 def _run_chunked(
@@ -310,15 +313,16 @@ def _run_chunked(
     chunk: Callable[[int], Drivers],
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    keys: tuple[str, ...] | None = None,
 ) -> dict[str, np.ndarray]:
     """:func:`_run` over ``n`` cases in chunks of :data:`MC_CHUNK` on ``workers`` threads (default ``MC_WORKERS``),
     joined in order: the same numbers as one call (every case is computed independently), in bounded memory.
     ``chunk(start)`` builds the drivers of cases ``start`` to ``start + MC_CHUNK``; ``progress(done, total)`` is
-    called from the calling thread as chunks finish, in order."""
+    called from the calling thread as chunks finish, in order; ``keys``: only those KPIs."""
     starts = range(0, n, MC_CHUNK)
     metrics: dict[str, np.ndarray] = {}
     with ThreadPoolExecutor(max_workers=max(1, workers or MC_WORKERS)) as pool:
-        for start, part in zip(starts, pool.map(lambda s: _run(result, chunk(s)), starts), strict=True):
+        for start, part in zip(starts, pool.map(lambda s: _run(result, chunk(s), keys), starts), strict=True):
             for m, v in part.items():
                 metrics.setdefault(m, np.empty(n))[start : start + v.size] = v
             if progress is not None:
