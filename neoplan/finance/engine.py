@@ -563,6 +563,7 @@ def run_cases(
         else None,
         tax_method=scenario.financing.tax_depreciation,
         tax_life_months=scenario.financing.tax_life_months,
+        book_life_months=scenario.financing.depreciation_life_months,
     )
     groups = plan.groups(pay_rows, row_dates, contracted_rows, refresh_rows)
     cash = finance.phased_cash_flows(
