@@ -596,11 +596,13 @@ def sales_schedule(
         "on_demand_price_multiple": on_demand_price_multiple,
     }
     path = price_path if price_path is not None else _flat_path(pricing, price_decline_per_year)
-    hours = revenue_schedule(
-        pricing, sellable_gpus, d, book=book, usd_per_gpu_hour=usd_per_gpu_hour, price_path=path, **contracts
-    )
     share = np.asarray(token_share, dtype=float)
-    sold = hours
+    only_tokens = share.size > 0 and bool(np.all(share == 1.0))  # nothing rented: that side would weigh 0, not built
+    if not only_tokens:
+        hours = revenue_schedule(
+            pricing, sellable_gpus, d, book=book, usd_per_gpu_hour=usd_per_gpu_hour, price_path=path, **contracts
+        )
+        sold = hours
     if np.any(share > 0):
         tokens = revenue_schedule(
             pricing.model_copy(update={"reserved_usd_per_gpu_hour": None}),
@@ -614,7 +616,7 @@ def sales_schedule(
         served = share * np.asarray(token_demand_scale, dtype=float)
         tokens = tokens.scaled(served)
         tokens = replace(tokens, token_gpu_hours=tokens.sold_gpu_hours)
-        sold = hours.scaled(1.0 - share) + tokens
+        sold = tokens if only_tokens else hours.scaled(1.0 - share) + tokens
     if book is None:
         return sold
     capacity = (sellable_gpus * d.live_share + spare_gpus * d.live_share) * HOURS_PER_MONTH
