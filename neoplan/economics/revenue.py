@@ -333,10 +333,12 @@ def _per_hour(usd: np.ndarray, hours: np.ndarray) -> np.ndarray:
     return np.divide(usd, hours, out=np.zeros(np.broadcast_shapes(usd.shape, hours.shape)), where=hours > 0)
 
 
+_SCHEDULE_FIELDS = tuple(f.name for f in fields(RevenueSchedule))
+
+
 def schedule_arrays(schedule: RevenueSchedule) -> tuple[np.ndarray, ...]:
     """The arrays of ``schedule`` in field order, broadcast to one shape."""
-    arrays = [np.asarray(getattr(schedule, f.name)) for f in fields(RevenueSchedule)]
-    return tuple(np.broadcast_arrays(*arrays))
+    return tuple(np.broadcast_arrays(*(np.asarray(getattr(schedule, name)) for name in _SCHEDULE_FIELDS)))
 
 
 def _flat_path(pricing: Pricing, decline: np.ndarray | float | None) -> PricePath:
