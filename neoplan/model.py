@@ -909,6 +909,7 @@ def operating(plan: Design) -> Operating:
     own = operations.own_outcome(scenario.operations, reliability)  # the failure model at the own drivers, once
     report = operations.operations_report(scenario, reliability, own)
     tokens = inference.terms(scenario)  # refuses selling tokens on a platform with no published rate
+    terms = customers.terms(scenario, reliability, own, report.reference_goodput)
     basis = replace(
         basis,
         reliability=reliability,
@@ -917,8 +918,8 @@ def operating(plan: Design) -> Operating:
         book=contracts.book_of(scenario),
         spare_gpus=plan.spare_servers * scenario.cluster.gpus_per_node,
         token_demand_per_day=tokens.demand_output_tokens_per_day,
+        own_customers=terms,
     )
-    terms = customers.terms(scenario, reliability, own, report.reference_goodput)
     return Operating(d, basis, report, own, tokens, terms, capital_flows(scenario, d))
 
 
