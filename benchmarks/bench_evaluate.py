@@ -1,8 +1,10 @@
 """Timing of the whole model: ``python benchmarks/bench_evaluate.py [repeats]``.
 
 Reports the median (and fastest) wall time [ms] of ``neoplan.evaluate`` (sizing, monthly engine, failure model,
-KPIs) and of the operations report alone, at 1,024 and 16,384 GPUs. Target: ``evaluate`` ≤ 5 ms median at 1,024
-GPUs. On a shared 2-core machine the median moves with other load; the fastest run shows the code's own cost.
+KPIs) and of the operations report alone, at 1,024 and 16,384 GPUs. Target: ``evaluate`` ≤ 3.5 ms median at 1,024
+GPUs (issue 34: load + evaluate + ``to_dict`` 5× faster than ai-infra-model's GPU Cloud Model, 17.7 ms in a paired
+run; ``bench_paired.py`` measures that ratio side by side). On a shared 2-core machine the median moves with other
+load; the fastest run shows the code's own cost.
 
 Every timed run evaluates fresh inputs, as a user's edit does: the run's price, utilization, colocation rate, debt
 share, hurdle rate, checkpoint interval, MTBF multiple and usable storage differ from every earlier run's by a few
@@ -27,7 +29,7 @@ from neoplan.economics.operations import operations_report
 from neoplan.inputs.loading import scenario_from_dict
 from neoplan.inputs.scenario import Scenario
 
-TARGET_MS = 5.0
+TARGET_MS = 3.5
 
 
 def fresh_scenarios(base: str, gpus: int) -> Callable[[], Scenario]:

@@ -46,8 +46,10 @@ from .finance.returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     KPI_LABELS,
     TCO_CATEGORIES,
+    CapitalPerUsd,
     _tco,
     breakeven_price,
+    capital_flows,
     project_npv,
     undefined_kpi_warnings,
 )
@@ -882,6 +884,9 @@ class Operating:
     tokens: inference.Terms
     customers: customers.Terms
     """Tier, premium, churn and acceptance at the scenario's own drivers (:mod:`neoplan.economics.customers`)."""
+    capital: CapitalPerUsd
+    """The capital flows per USD of capex (:func:`neoplan.finance.returns.capital_flows`) the price solvers and the
+    TCO discount."""
 
 
 def operating(plan: Design) -> Operating:
@@ -904,6 +909,7 @@ def operating(plan: Design) -> Operating:
     own = operations.own_outcome(scenario.operations, reliability)  # the failure model at the own drivers, once
     report = operations.operations_report(scenario, reliability, own)
     tokens = inference.terms(scenario)  # refuses selling tokens on a platform with no published rate
+    terms = customers.terms(scenario, reliability, own, report.reference_goodput)
     basis = replace(
         basis,
         reliability=reliability,
@@ -912,9 +918,9 @@ def operating(plan: Design) -> Operating:
         book=contracts.book_of(scenario),
         spare_gpus=plan.spare_servers * scenario.cluster.gpus_per_node,
         token_demand_per_day=tokens.demand_output_tokens_per_day,
+        own_customers=terms,
     )
-    terms = customers.terms(scenario, reliability, own, report.reference_goodput)
-    return Operating(d, basis, report, own, tokens, terms)
+    return Operating(d, basis, report, own, tokens, terms, capital_flows(scenario, d))
 
 
 def levelised(
@@ -922,11 +928,11 @@ def levelised(
 ) -> tuple[dict[str, float], float]:
     """(TCO per sold GPU-hour by category [USD/GPU-h], break-even headline price [USD/GPU-h]) of one design; neither
     depends on the financing."""
-    tco = _tco(scenario, op.dates, capex_usd, opex_fixed, sold_gpu_hours)
+    tco = _tco(scenario, op.dates, capex_usd, opex_fixed, sold_gpu_hours, op.capital)
     sold = operations.as_sold(scenario, op.report)
     terms = sales_terms(scenario, op.dates, op.customers, op.report.utilization_factor, op.basis.spare_gpus)
     return tco, operations.headline_price(
-        op.report, breakeven_price(sold, op.dates, capex_usd, opex_fixed, terms=terms)
+        op.report, breakeven_price(sold, op.dates, capex_usd, opex_fixed, terms=terms, capital=op.capital)
     )
 
 
@@ -952,7 +958,9 @@ def economics(plan: Design) -> Result:
         **{k: float(v[0]) for k, v in returns.items()},
     }
     terms = sales_terms(scenario, d, op.customers, ops_report.utilization_factor, basis.spare_gpus)
-    per_token = token_figures(scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours, terms)
+    per_token = token_figures(
+        scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours, terms, capital=op.capital
+    )
     rental_warning = rental_date_warning(platform, book)
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
     warnings += [plan.envelope.sentence()] if plan.envelope is not None else []

@@ -363,7 +363,7 @@ def _rows(number: int, changes: dict[str, object], base: Scenario, space: Space,
     sold = cases.revenue.sold_gpu_hours[0]  # committed, on demand and spot
     tco, breakeven = levelised(scenario, op, capex, opex_fixed, sold)
     terms = sales_terms(scenario, op.dates, op.customers, op.report.utilization_factor, op.basis.spare_gpus)
-    per_token = token_figures(scenario, op.tokens, op.report, op.dates, capex, opex_fixed, sold, terms)
+    per_token = token_figures(scenario, op.tokens, op.report, op.dates, capex, opex_fixed, sold, terms, op.capital)
     fixed = {
         **key,
         "gpus": plan.gpus,

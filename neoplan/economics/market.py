@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
@@ -199,6 +200,18 @@ def reserved_multiple_range(scenario: Scenario) -> tuple[float, float]:
 # --- price path -----------------------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=256)  # keyed on a path's log rates (a tuple of floats): a pure function of them
+def _knots(log_kept: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(ages 0 … N + 1, ∫₀^age of the log rate at them) of the rows ``log_kept`` (rows 1 … N) [years, ln ratio]."""
+    rates = np.asarray(log_kept, dtype=float)
+    n = rates.size
+    knots = np.arange(n + 2, dtype=float)
+    per_year = rates[np.clip(np.arange(n + 1), 1, n) - 1]  # the rate on [k, k + 1), k = 0 … N
+    at_knots = np.concatenate([[0.0], np.cumsum(per_year)])
+    knots.flags.writeable = at_knots.flags.writeable = False  # shared by every path with these rates
+    return knots, at_knots
+
+
 @dataclass(frozen=True)
 class PricePath:
     """The on-demand price index after go-live (1 at go-live) of one case or n cases.
@@ -224,19 +237,16 @@ class PricePath:
 
     def _cumulative(self, age: np.ndarray) -> np.ndarray:
         """∫₀^age of the log rate [ln ratio]; the row of age a applies on [a, a + 1), row 1 before, row N after."""
-        rates = np.asarray(self.log_kept, dtype=float)
-        n = rates.size
-        knots = np.arange(n + 2, dtype=float)  # ages 0 … N + 1
-        per_year = rates[np.clip(np.arange(n + 1), 1, n) - 1]  # the rate on [k, k + 1), k = 0 … N
-        at_knots = np.concatenate([[0.0], np.cumsum(per_year)])
+        knots, at_knots = _knots(self.log_kept)
+        first, last = self.log_kept[0], self.log_kept[-1]
         inside = np.interp(age, knots, at_knots)  # flat outside [0, N + 1]: add the straight parts
-        return inside + np.minimum(age, 0.0) * rates[0] + np.maximum(age - (n + 1), 0.0) * rates[-1]
+        return inside + np.minimum(age, 0.0) * first + np.maximum(age - knots[-1], 0.0) * last
 
     def index(self, years: np.ndarray | float) -> np.ndarray:
         """Price index ``years`` after go-live [ratio, 1 at go-live]; broadcasts against the path's columns."""
         t = np.asarray(years, dtype=float)
         a0 = np.asarray(self.start_age_years, dtype=float)
-        log_index = self._cumulative(a0 + t) - self._cumulative(a0 + 0.0 * t) + self.tilt_per_year * t
+        log_index = self._cumulative(a0 + t) - self._cumulative(a0) + self.tilt_per_year * t
         for age, log_kept in self.steps:
             log_index = log_index + np.where((a0 < age) & (a0 + t >= age), log_kept, 0.0)
         return np.exp(log_index)

@@ -333,10 +333,12 @@ def _per_hour(usd: np.ndarray, hours: np.ndarray) -> np.ndarray:
     return np.divide(usd, hours, out=np.zeros(np.broadcast_shapes(usd.shape, hours.shape)), where=hours > 0)
 
 
+_SCHEDULE_FIELDS = tuple(f.name for f in fields(RevenueSchedule))
+
+
 def schedule_arrays(schedule: RevenueSchedule) -> tuple[np.ndarray, ...]:
     """The arrays of ``schedule`` in field order, broadcast to one shape."""
-    arrays = [np.asarray(getattr(schedule, f.name)) for f in fields(RevenueSchedule)]
-    return tuple(np.broadcast_arrays(*arrays))
+    return tuple(np.broadcast_arrays(*(np.asarray(getattr(schedule, name)) for name in _SCHEDULE_FIELDS)))
 
 
 def _flat_path(pricing: Pricing, decline: np.ndarray | float | None) -> PricePath:
@@ -361,6 +363,8 @@ class _Market:
     """Months into the cluster in service at each month's middle."""
     first_cluster: np.ndarray
     """True in the months of the first cluster."""
+    on_path: np.ndarray
+    """The price path's index at ``since`` [ratio] (what the usage lines and idle spot sell at), worked out once."""
 
     def index(self, months_after_go_live: np.ndarray) -> np.ndarray:
         """The price path's index that many months after go-live [ratio]."""
@@ -405,9 +409,9 @@ def _usage_line(line: Line, share: np.ndarray, m: _Market, multiple: np.ndarray 
     ramped = ramp(d.months, np.asarray(d.go_live_month) + line.start_month, ramp_months) * d.service_share
     hours = m.capacity * share * ramped
     if line.pinned_usd_per_gpu_hour is not None:
-        price = line.pinned_usd_per_gpu_hour * m.index(m.since)
+        price = line.pinned_usd_per_gpu_hour * m.on_path
     else:
-        price = m.p0 * multiple * m.index(m.since)
+        price = m.p0 * multiple * m.on_path
     return hours, hours * price
 
 
@@ -435,6 +439,7 @@ def revenue_schedule(
     on_demand_price_multiple: np.ndarray | float | None = None,
     customer_loss_share: np.ndarray | float = 0.0,
     reserved_loss_share: np.ndarray | float = 0.0,
+    on_path: np.ndarray | None = None,
 ) -> RevenueSchedule:
     """Monthly contract book of ``sellable_gpus`` GPUs (no idle spot: :func:`sales_schedule` adds it).
 
@@ -450,7 +455,8 @@ def revenue_schedule(
     overrides ``pricing.sla_credit_share``, a float or one share per case and month (n, months);
     ``customer_loss_share`` [fraction of gross revenue] is lost to a failed acceptance test and
     ``reserved_loss_share`` [fraction of a committed contract's revenue] to churn once it has renewed
-    (:mod:`neoplan.economics.customers`).
+    (:mod:`neoplan.economics.customers`). ``on_path``: the price path's index at ``d.cluster_months`` if already
+    worked out (:func:`path_index`).
     """
     if book is None:
         multiple = pricing.reserved_price_multiple if reserved_price_multiple is None else reserved_price_multiple
@@ -464,7 +470,8 @@ def revenue_schedule(
     if reserved_price_multiple is not None and book.committed_multiple > 0:
         scale = np.asarray(reserved_price_multiple, dtype=float) / book.committed_multiple
     od_multiple = pricing.on_demand_price_multiple if on_demand_price_multiple is None else on_demand_price_multiple
-    m = _Market(sellable_gpus * HOURS_PER_MONTH, p0, path, d, d.cluster_months, cluster_index(d.months, d) == 0)
+    index = path_index(path, d) if on_path is None else on_path
+    m = _Market(sellable_gpus * HOURS_PER_MONTH, p0, path, d, d.cluster_months, cluster_index(d.months, d) == 0, index)
 
     committed = [_committed_line(line, m, scale, reserved_loss_share) for line in book.committed]
     committed_share = book.committed_share
@@ -513,6 +520,12 @@ def revenue_schedule(
     )
 
 
+def path_index(path: PricePath, d: AnyDates) -> np.ndarray:
+    """The price index of ``path`` in the middle of each month, counted from the go-live of the cluster in service
+    [ratio]."""
+    return path.index(d.cluster_months / MONTHS_PER_YEAR)
+
+
 def idle_spot_schedule(
     idle_gpu_hours: np.ndarray,
     book: Book,
@@ -523,17 +536,16 @@ def idle_spot_schedule(
     spot_share_of_idle: np.ndarray | float | None = None,
     sla_credit_share: np.ndarray | float = 0.0,
     customer_loss_share: np.ndarray | float = 0.0,
+    on_path: np.ndarray | None = None,
 ) -> RevenueSchedule:
     """Idle GPU-hours sold at spot: ``spot_share_of_idle`` (default the book's) of ``idle_gpu_hours`` [GPU-h] at the
     headline price × the spot multiple along the price path; used hours, with their SLA credits and acceptance
-    losses (shares of gross, as the book's)."""
+    losses (shares of gross, as the book's). ``on_path``: :func:`path_index` of ``price_path`` if already worked
+    out."""
     share = book.spot_share_of_idle if spot_share_of_idle is None else spot_share_of_idle
     hours = np.maximum(idle_gpu_hours, 0.0) * share
-    price = (
-        np.asarray(usd_per_gpu_hour, dtype=float)
-        * book.spot_multiple
-        * price_path.index(d.cluster_months / MONTHS_PER_YEAR)
-    )
+    index = path_index(price_path, d) if on_path is None else on_path
+    price = np.asarray(usd_per_gpu_hour, dtype=float) * book.spot_multiple * index
     gross = hours * price
     zero = _zeros(gross)
     return RevenueSchedule(
@@ -596,11 +608,21 @@ def sales_schedule(
         "on_demand_price_multiple": on_demand_price_multiple,
     }
     path = price_path if price_path is not None else _flat_path(pricing, price_decline_per_year)
-    hours = revenue_schedule(
-        pricing, sellable_gpus, d, book=book, usd_per_gpu_hour=usd_per_gpu_hour, price_path=path, **contracts
-    )
     share = np.asarray(token_share, dtype=float)
-    sold = hours
+    only_tokens = share.size > 0 and bool(np.all(share == 1.0))  # nothing rented: that side would weigh 0, not built
+    on_path = path_index(path, d) if book is not None or not only_tokens else None  # rented and idle hours', once
+    if not only_tokens:
+        hours = revenue_schedule(
+            pricing,
+            sellable_gpus,
+            d,
+            book=book,
+            usd_per_gpu_hour=usd_per_gpu_hour,
+            price_path=path,
+            on_path=on_path,
+            **contracts,
+        )
+        sold = hours
     if np.any(share > 0):
         tokens = revenue_schedule(
             pricing.model_copy(update={"reserved_usd_per_gpu_hour": None}),
@@ -614,7 +636,7 @@ def sales_schedule(
         served = share * np.asarray(token_demand_scale, dtype=float)
         tokens = tokens.scaled(served)
         tokens = replace(tokens, token_gpu_hours=tokens.sold_gpu_hours)
-        sold = hours.scaled(1.0 - share) + tokens
+        sold = tokens if only_tokens else hours.scaled(1.0 - share) + tokens
     if book is None:
         return sold
     capacity = (sellable_gpus * d.live_share + spare_gpus * d.live_share) * HOURS_PER_MONTH
@@ -629,6 +651,7 @@ def sales_schedule(
         spot_share_of_idle=spot_share_of_idle,
         sla_credit_share=credits,
         customer_loss_share=customer_loss_share,
+        on_path=on_path,
     )
     return sold + idle
 

@@ -194,6 +194,9 @@ class OperatingBasis:
     """GPUs of hot-spare servers and held-back trays: idle, sold at spot for the spot share of idle [count]."""
     token_demand_per_day: float = float("inf")
     """Output tokens a day the plan can sell (its share of the model's API market) [tokens/day]; inf = no cap."""
+    own_customers: customers.Terms | None = None
+    """The customers' terms (:func:`neoplan.economics.customers.terms`) at the failure model's own outcome, reused by
+    :func:`run_cases` given that outcome; None = worked out there."""
 
 
 def operating_basis(
@@ -445,7 +448,10 @@ def _reliability(
     ops = scenario.operations
     out = operations.outcome(ops, design, drivers.mtbf_multiple, drivers.detection_minutes) if own is None else own
     factor = operations.price_factor(ops, design, drivers.performance_penalty)
-    terms = customers.terms(scenario, design, out, basis.reference_goodput)
+    if own is not None and basis.own_customers is not None:
+        terms = basis.own_customers  # the same outcome, design and reference: the same terms
+    else:
+        terms = customers.terms(scenario, design, out, basis.reference_goodput)
     return Reliability(out, design, factor, design.utilization_factor, terms)
 
 

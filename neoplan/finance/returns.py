@@ -35,7 +35,7 @@ _TCO_OF_OPEX = {
 }
 
 
-class _CapitalPerUsd(NamedTuple):
+class CapitalPerUsd(NamedTuple):
     """The capital flows of a design per dollar of its capex (months,) [USD per USD]: they all scale with capex.
 
     As the engine books them (:func:`neoplan.finance.assets.asset_flows`): the first cluster's payments, refresh
@@ -56,7 +56,7 @@ class _CapitalPerUsd(NamedTuple):
     """Tax depreciation − taxable gain: what the capital takes off taxable income."""
 
 
-def _capital_flows(scenario: Scenario, d: revenue.Dates) -> _CapitalPerUsd:
+def capital_flows(scenario: Scenario, d: revenue.Dates) -> CapitalPerUsd:
     """The design's capital flows per dollar of capex (multiply by the capex) from the timeline alone."""
     t, fin = scenario.timeline, scenario.financing
     capex = np.ones(1)
@@ -78,7 +78,7 @@ def _capital_flows(scenario: Scenario, d: revenue.Dates) -> _CapitalPerUsd:
     dep, proceeds, gain = flows.tax_depreciation[0], flows.proceeds[0], flows.tax_gain[0]
     mid = paid[0] if t.capex_timing == "mid_month" else None
     outflow = finance.at_month_end(fin.hurdle_rate, paid[0], mid) - proceeds
-    return _CapitalPerUsd(paid[0], dep, proceeds, gain, outflow, dep - gain)
+    return CapitalPerUsd(paid[0], dep, proceeds, gain, outflow, dep - gain)
 
 
 def _tco(
@@ -87,10 +87,12 @@ def _tco(
     capex_usd: float,
     opex_fixed: dict[str, np.ndarray],
     sold_gpu_hours: np.ndarray,
+    capital: CapitalPerUsd | None = None,
 ) -> dict[str, float]:
-    """Levelised cost per sold GPU-hour by TCO category: PV(costs) / PV(sold hours) at the hurdle rate."""
-    capital = capex_usd * _capital_flows(scenario, d).outflow
-    rows = np.array([sold_gpu_hours, capital, *opex_fixed.values()])
+    """Levelised cost per sold GPU-hour by TCO category: PV(costs) / PV(sold hours) at the hurdle rate. ``capital``:
+    the design's :func:`capital_flows` if already worked out."""
+    capital_usd = capex_usd * (capital_flows(scenario, d) if capital is None else capital).outflow
+    rows = np.array([sold_gpu_hours, capital_usd, *opex_fixed.values()])
     present = finance.npv(scenario.financing.hurdle_rate, rows).tolist()  # one discounting for all
     hours = present[0]
     if hours <= 0:
@@ -184,7 +186,7 @@ def project_npv(
     rev = _schedule(scenario, d, prices[:, None], terms)
     opex = rev.revenue_usd * scenario.opex.sga_rate + sum(opex_fixed.values())
     collected = _collected(rev, scenario.pricing.receivable_days) - opex
-    c = _capital_flows(scenario, d)
+    c = capital_flows(scenario, d)
     pay, dep, proceeds, gain = (capex_usd * a for a in (c.paid, c.tax_depreciation, c.residual, c.tax_gain))
     fin = scenario.financing
     _, fcf = finance.project_flows(
@@ -282,6 +284,7 @@ def _price_curve(
     capex_usd: float,
     opex_fixed: dict[str, np.ndarray],
     terms: SalesTerms | None = None,
+    capital: CapitalPerUsd | None = None,
 ) -> _PriceCurve:
     """:func:`project_npv` as a function of one price, with everything price-independent built once.
 
@@ -296,7 +299,8 @@ def _price_curve(
     off_line = np.abs(rev[2] - rev[1] - per_usd).max(initial=0.0)
     if off_line > 1e-9 * np.abs(rev[2]).max(initial=0.0) + 1e-6:
         raise RuntimeError(f"revenue is not affine in the headline price (off by ${off_line:,.2f} at $2/GPU-h)")
-    capital, months, sga = _capital_flows(scenario, d), d.months, scenario.opex.sga_rate
+    capital = capital_flows(scenario, d) if capital is None else capital
+    months, sga = d.months, scenario.opex.sga_rate
     keep, days = 1.0 - sga, scenario.pricing.receivable_days
     fixed = np.add.reduce(np.array([*opex_fixed.values()]))
     ebitda_at_zero = at_zero * keep - fixed
@@ -521,11 +525,13 @@ def breakeven_price(
     opex_fixed: dict[str, np.ndarray],
     max_usd_per_gpu_hour: float = BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     terms: SalesTerms | None = None,
+    capital: CapitalPerUsd | None = None,
 ) -> float:
     """Headline price at which project NPV at the hurdle rate is 0 [USD/GPU-h]; 0 if NPV at price 0 is already
-    ≥ 0, nan if none up to the max. ``terms``: the failure model's and customers' effects (:class:`SalesTerms`).
+    ≥ 0, nan if none up to the max. ``terms``: the failure model's and customers' effects (:class:`SalesTerms`);
+    ``capital``: the design's :func:`capital_flows` if already worked out.
 
     NPV (:func:`project_npv`) rises with price and, revenue being affine in it, is concave and piecewise linear (tax
     switches on): Newton steps from price 0 land on the root exactly (:meth:`_PriceCurve.root`).
     """
-    return _price_curve(scenario, d, capex_usd, opex_fixed, terms).root(float(max_usd_per_gpu_hour))
+    return _price_curve(scenario, d, capex_usd, opex_fixed, terms, capital).root(float(max_usd_per_gpu_hour))

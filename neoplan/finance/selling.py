@@ -13,7 +13,7 @@ from ..economics import customers, inference, operations, revenue
 from ..economics.operations import OperationsReport
 from ..inputs import pricebook
 from ..inputs.scenario import Scenario
-from .returns import BREAKEVEN_MAX_USD_PER_GPU_HOUR, SalesTerms, TokenSale, _tco, breakeven_price
+from .returns import BREAKEVEN_MAX_USD_PER_GPU_HOUR, CapitalPerUsd, SalesTerms, TokenSale, _tco, breakeven_price
 
 
 def sales_terms_plain(scenario: Scenario) -> SalesTerms:
@@ -63,9 +63,11 @@ def token_figures(
     opex_fixed: dict[str, np.ndarray],
     sold_gpu_hours: np.ndarray,
     terms: SalesTerms | None = None,
+    capital: CapitalPerUsd | None = None,
 ) -> dict[str, float | None]:
     """Token figures of the design, whatever ``pricing.sell`` is; None without a published rate for the workload.
-    ``terms``: the failure model's and the customers' effects on the book (:func:`sales_terms`).
+    ``terms``: the failure model's and the customers' effects on the book (:func:`sales_terms`); ``capital``: the
+    design's capital flows per USD (:func:`~neoplan.finance.returns.capital_flows`) if already worked out.
 
     ``tokens_per_second_per_gpu`` is the achieved output rate: the published one × ``pricing.serving_load_factor``
     [tokens/s]. ``cost_usd_per_million_tokens`` is
@@ -79,7 +81,7 @@ def token_figures(
     if rate <= 0:
         return dict.fromkeys(TOKEN_FIGURES)
     millions = rate / inference.TOKENS_PER_MILLION  # per GPU-hour
-    cost = sum(_tco(scenario, d, capex_usd, opex_fixed, sold_gpu_hours * millions).values())
+    cost = sum(_tco(scenario, d, capex_usd, opex_fixed, sold_gpu_hours * millions, capital).values())
     seller = operations.as_sold(scenario, report)
     terms = terms or sales_terms_plain(scenario)
     planned = terms.sellable_gpus * inference.HOURS_PER_DAY * (terms.utilization or 0.0) * rate  # tokens a day
@@ -89,7 +91,7 @@ def token_figures(
         decline_per_year=tokens.decline_per_year,
         demand_scale=float(inference.demand_scale(planned, tokens.demand_output_tokens_per_day)),
     )
-    solved = breakeven_price(seller, d, capex_usd, opex_fixed, terms=replace(terms, tokens=sale))
+    solved = breakeven_price(seller, d, capex_usd, opex_fixed, terms=replace(terms, tokens=sale), capital=capital)
     breakeven = operations.headline_price(report, solved) / millions
     return {
         "tokens_per_second_per_gpu": rate / inference.SECONDS_PER_HOUR,

@@ -388,11 +388,13 @@ def rental_contracts(as_of: str = LATEST_BOOK_DATE) -> dict[tuple[str, str], Ren
     return read_rental_contracts(*_market_file(as_of, CONTRACTS_FILE))
 
 
-def _nearest_first(as_of: str) -> list[str]:
+@lru_cache(maxsize=64)  # keyed on a date string: a pure function of it and the shipped BOOK_DATES
+def _nearest_first(as_of: str) -> tuple[str, ...]:
     """The book dates, ``as_of`` first, then by distance in months (the older first on a tie)."""
-    return sorted(BOOK_DATES, key=lambda d: (d != as_of, months_apart(d, as_of), d))
+    return tuple(sorted(BOOK_DATES, key=lambda d: (d != as_of, months_apart(d, as_of), d)))
 
 
+@lru_cache(maxsize=256)  # keyed on (platform, date) strings over the shipped, read-only market files
 def rental_market(platform: str, as_of: str) -> str:
     """The book date whose market rents ``platform`` for a scenario priced as of ``as_of``: ``as_of`` when its market
     has the platform's on-demand row, else the nearest market that has (``as_of`` when none has)."""
@@ -544,6 +546,7 @@ def price_curves(as_of: str = LATEST_BOOK_DATE) -> dict[str, Curve]:
     return read_price_curves(*_market_file(as_of, CURVES_FILE), steps_path=_market_file(as_of, STEPS_FILE)[0])
 
 
+@lru_cache(maxsize=256)  # keyed on (platform, date) strings over the shipped, read-only curve files
 def curve_market(platform: str, as_of: str) -> str:
     """The book date whose market has a price curve for ``platform`` for a scenario priced as of ``as_of`` (as
     :func:`rental_market`)."""
