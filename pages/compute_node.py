@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from neoplan import metrics
+from neoplan.model import Result
 from neoplan.charts import node_bom_figure
 from neoplan.inputs.fields import NODE_PRESET_LABELS
 from neoplan.inputs.loading import scenario_json
@@ -31,7 +34,9 @@ def _switch_platform() -> None:
         st.session_state[NOTE_KEY] = f"Switched to the {name}: {switch.note()}." if switch.changes else ""
 
 
-def _platform_input() -> None:
+def _platform_input() -> Any:
+    """The platform picker; returns a placeholder under it for the note of the last switch (drawn once the plan is
+    sized: :func:`_switch_note`)."""
     platforms = default_platforms()
     current = get_scenario().cluster.gpu_model
     st.session_state[PLATFORM_KEY] = current
@@ -46,12 +51,25 @@ def _platform_input() -> None:
         "price book, rental price, rack power, back-end NIC generation, storage per GPU) except the values you set "
         "yourself; a note lists every change and why.",
     )
-    note = st.session_state.pop(NOTE_KEY, "")
-    if note:
-        st.info(plain(note), icon=":material/swap_horiz:")
+    where = st.empty()
     error = field_errors().get("cluster.gpu_model")
     if error:
         st.error(plain(error))
+    return where
+
+
+def _switch_note(where: Any, result: Result | None) -> None:
+    """The last platform switch's note in ``where``; a plan sized by power says the count it was sized to."""
+    note = st.session_state.pop(NOTE_KEY, "")
+    if not note:
+        return
+    if result is not None and result.envelope is not None:
+        unit = "racks" if result.platform.rack_scale else "servers"
+        note += (
+            f" Sized by power: {result.gpus:,} GPUs in {result.servers:,} {unit} within "
+            f"{result.envelope.it_power_kw / 1000:,g} MW of IT power."
+        )
+    where.info(plain(note), icon=":material/swap_horiz:")
 
 
 st.title("Compute node")
@@ -64,7 +82,7 @@ with left:
     st.subheader("Options")
     field_input("node.preset", "Preset", options_labels=NODE_PRESET_LABELS)
     field_input("prices_as_of", "Price book (hardware prices as of)")
-    _platform_input()
+    note_box = _platform_input()
     chosen = default_platforms().get(get_scenario().cluster.gpu_model)
     rack_scale = chosen is not None and chosen.rack_scale
     per = " per compute tray" if rack_scale else ""
@@ -82,10 +100,23 @@ with left:
     field_input("fabric.nic_gbps", "Back-end NIC speed [Gbit/s]")
     field_input("node.warranty_years", "Warranty [years]")
     st.divider()
-    field_input("cluster.gpus", "GPUs in the cluster")
+    by_power = get_scenario().cluster.size_by == "power"
+    gpus_box = st.empty() if by_power else None  # a power plan's count is found by the sizing: shown once sized
+    if not by_power:
+        field_input("cluster.gpus", "GPUs in the cluster")
     field_input("cluster.hot_spare_share", "Hot spares [% of servers]")
 
 result = evaluate_current()
+_switch_note(note_box, result)
+if gpus_box is not None:
+    st.session_state["compute_node.sized_gpus"] = f"{result.gpus:,}" if result is not None else ""
+    gpus_box.text_input(
+        "GPUs in the cluster",
+        disabled=True,
+        key="compute_node.sized_gpus",
+        help="Sized by power: the largest design whose peak IT load fits the IT power available (Overview, "
+        "Plan from power). Switch that off to set the count yourself.",
+    )
 if result is not None:
     with left:
         rental = default_rentals().get(result.platform.key)

@@ -19,10 +19,11 @@ PAGE_TITLES = {"pages/financing.py": "Financing", "pages/pricing.py": "Pricing &
 
 scenario = get_scenario()
 st.title("neoplan")
-about = f" — {fmt.plain(scenario.description)}" if scenario.description else ""
+result = evaluate_current()
+described = result.scenario if result is not None else scenario  # as sized (a power plan's GPU count is found)
+about = f" — {fmt.plain(described.description)}" if described.description else ""
 st.markdown(f"**{fmt.plain(scenario.name)}**{about}")
 
-result = evaluate_current()
 for alert in alerts(result) if result is not None else ():  # what a lender stops at first, above every other notice
     with st.container(border=True, key=f"overview_alert_{alert.key}"):
         st.warning(f"**{alert.title}.** {fmt.plain(alert.reason)}", icon=":material/report:")

@@ -18,8 +18,9 @@ from neoplan.charts.site import (
 from neoplan.design.storage import default_storage_catalogue
 from neoplan.finance.statements import capex_by_category, opex_by_year
 from neoplan.inputs.loading import scenario_json
+from neoplan.inputs.platforms import default_table
 from ui import format as fmt
-from ui.state import evaluate_current
+from ui.state import evaluate_current, get_scenario
 from ui.widgets import chart, compact_metrics, field_input, lazy_expander, lazy_tabs
 
 CHART_KEY = "storage_site.capex_chart"
@@ -73,7 +74,11 @@ if tab_storage.open is not False:
         left, right = st.columns([1, 2], gap="large")
         with left:
             st.subheader("Storage inputs")
-            field_input("storage.usable_pb", "Usable capacity [PB]")
+            rule = default_table().get(get_scenario().cluster.gpu_model, {}).get("storage.usable_pb")
+            per_gpus = f"{rule.value:g} PB per {rule.per_gpus or 1:,} GPUs" if rule else "none"
+            field_input("storage.usable_pb", "Usable capacity [PB]", placeholder=f"platform rule: {per_gpus}")
+            if result is not None and get_scenario().storage.usable_pb is None:
+                st.caption(f"{result.storage.usable_pb:,.1f} PB: the platform's {per_gpus} for {result.gpus:,} GPUs.")
             field_input(
                 "storage.vendor_class",
                 "Vendor class",

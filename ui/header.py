@@ -17,7 +17,6 @@ from neoplan.errors import ScenarioError
 from neoplan.inputs.fields import MAX_FILE_BYTES
 from neoplan.inputs.loading import parse_scenario
 from neoplan.inputs.platform_switch import platform_defaults_note
-from neoplan.inputs.scenario import describe
 from neoplan.limits import SCENARIO_FILE_MB, size_text
 from neoplan.store import MAX_MESSAGE_CHARS, Conflict
 from ui import auth, state
@@ -200,6 +199,7 @@ def details() -> None:
     (:func:`neoplan.inputs.scenario.describe`) and stays true as the plan changes."""
     scenario = state.get_scenario()
     generation = state.generation()
+    generated = state.sized_description()  # as sized: a power plan counts the GPUs its envelope holds
     with st.popover("Details", help="Name and description of the open scenario."):
         name_key, text_key = f"header.name.{generation}", f"header.description.{generation}"
         st.session_state[name_key] = scenario.name  # always the scenario's own (a rejected name springs back)
@@ -213,14 +213,14 @@ def details() -> None:
             max_chars=2000,
             on_change=_describe,
             args=(text_key,),
-            placeholder=describe(scenario),
+            placeholder=generated,
             help="Your own words, kept as written. Left empty, it is generated from the plan (platform, GPUs, "
             "fabric, price book) and kept true as the plan changes.",
         )
         if state.field_errors().get("description"):
             st.error(plain(state.field_errors()["description"]))
         if scenario.description_by_user:
-            st.caption(f"Generated from the plan: {plain(describe(scenario))}")
+            st.caption(f"Generated from the plan: {plain(generated)}")
         else:
             st.caption("Generated from the plan; type your own to replace it.")
 

@@ -8,14 +8,16 @@ import math
 import streamlit as st
 
 from neoplan.inputs.hardware import Cluster
+from neoplan.inputs.platforms import follows_rule
 from neoplan.model import Result
 
 from .format import plain
-from .state import WIDGET_PREFIX, field_errors, get_scenario, update_field
+from .state import WIDGET_PREFIX, field_errors, get_scenario, update_field, update_fields
 from .widgets import field_input
 
 SIZE_BY = "cluster.size_by"
 ENVELOPE = "facility.it_power_mw"
+STORAGE = "storage.usable_pb"
 TOGGLE_KEY = WIDGET_PREFIX + SIZE_BY
 DEFAULT_MW = 10.0
 
@@ -33,7 +35,10 @@ def _on_toggle(result: Result | None) -> None:
     if by_power:
         if sc.facility.it_power_mw is None:
             update_field(ENVELOPE, _envelope_from(result))
-        update_field(SIZE_BY, "power")
+        values: dict[str, object] = {SIZE_BY: "power"}
+        if follows_rule(sc.model_dump(mode="json")):  # storage by the platform's rule follows the count found
+            values[STORAGE] = None
+        update_fields(values)
         return
     # back to a GPU count: keep the count the power plan found, so the plan does not jump
     gpus = result.gpus if result is not None and result.scenario.cluster.size_by == "power" else sc.cluster.gpus

@@ -37,7 +37,7 @@ import streamlit as st
 import neoplan
 from neoplan.errors import ScenarioError
 from neoplan.inputs.loading import scenario_from_dict, scenario_json
-from neoplan.inputs.scenario import Scenario
+from neoplan.inputs.scenario import Scenario, describe
 from neoplan.store import Draft, DraftTaken, Library, LibraryError, Saved, ShareError, Store, default_url, open_store
 from neoplan.store.versions import input_changes
 from ui import auth
@@ -516,6 +516,17 @@ def evaluate_current() -> neoplan.Result | None:
     except ScenarioError as exc:  # bad input: one line; anything else is a bug and shows as one
         st.error(f"This scenario cannot be evaluated: {plain(str(exc))}")
         return None
+
+
+def sized_description() -> str:
+    """What the open plan is, as sized (:func:`neoplan.inputs.scenario.describe` of the evaluated scenario: a plan
+    sized by power counts the GPUs the sizing found); from the inputs alone when it cannot be evaluated."""
+    scenario = get_scenario()
+    try:
+        sized = _evaluate_cached(scenario_json(scenario)).scenario
+    except ScenarioError:  # the page says why; the inputs still say what the plan is
+        return describe(scenario)
+    return describe(sized, sized=True)
 
 
 def _store() -> Store:

@@ -232,7 +232,7 @@ def _summary(result: Result) -> str:
         f"PUE {s.facility.pue:g}",
         f"back end {b['topology']} {b['oversubscription']:g}:1 ({b['leaf_switches']} leaf / {b['spine_switches']} "
         f"spine / {b['core_switches']} core switches)",
-        f"{s.storage.usable_pb:g} PB usable storage on {result.storage.servers} servers",
+        f"{result.storage.usable_pb:g} PB usable storage on {result.storage.servers} servers",
         f"go-live in {metrics.text('go_live_month', d['go_live_month'])}, horizon {s.timeline.horizon_months} months",
         (
             f"{formats.pct(fin.debt_share)} debt at {formats.pct(fin.interest_rate)} over {fin.term_months} months"

@@ -87,13 +87,17 @@ class Change:
     after: Any
     why: str
     kept: bool = False
+    after_text: str = ""
+    """How ``after`` reads when it is no plain value (storage left to the platform's rule: ``4.7 PB per 1,024
+    GPUs``)."""
 
     def text(self) -> str:
         """``rental price $2.80 → $5.30/GPU-h: the platform's reference on-demand rental price (2026-06, quoted)``."""
         label = LABELS.get(self.field, self.field)
         if self.kept:
             return f"kept your {label} {show(self.field, self.before)}: {self.why}"
-        return f"{label} {show(self.field, self.before)} → {show(self.field, self.after)}: {self.why}"
+        after = self.after_text or show(self.field, self.after)
+        return f"{label} {show(self.field, self.before)} → {after}: {self.why}"
 
 
 LABELS = {
@@ -112,7 +116,7 @@ LABELS = {
 def show(field: str, value: Any) -> str:
     """A default's value for people: ``$5.30/GPU-h``, ``60 kW``, ``400G``, ``4.5 PB``, ``2026-11``."""
     if value is None:
-        return "none"
+        return "the platform's rule" if field == "storage.usable_pb" else "none"
     forms = {
         "pricing.usd_per_gpu_hour": "${:.2f}/GPU-h",
         "facility.rack_power_kw": "{:g} kW",
@@ -179,13 +183,17 @@ def platform_defaults(key: str) -> dict[str, Default]:
 # --- switching ---------------------------------------------------------------------------------------------------
 
 
-def _get(data: Mapping[str, Any], path: str) -> Any:
+def _get(data: Mapping[str, Any], path: str, missing: Any = None) -> Any:
+    """The value at dotted ``path`` of ``data``; ``missing`` where ``data`` leaves it out."""
     node: Any = data
     for part in path.split("."):
         if not isinstance(node, Mapping) or part not in node:
-            return None
+            return missing
         node = node[part]
     return node
+
+
+_ABSENT = object()
 
 
 def _field_default(path: str) -> Any:
@@ -258,9 +266,10 @@ def plan_switch(
     old_key = old if old is not None else _get(data, "cluster.gpu_model")
     old_defaults = default_table().get(str(old_key), {})
     gpus = int(_get(data, "cluster.gpus") or new.gpus_per_node)
+    power = _get(data, "cluster.size_by") == "power"  # the count is found by the sizing: no count to round or scale
     values: dict[str, Any] = {"cluster.gpu_model": key, "cluster.gpus_per_node": new.gpus_per_node}
     changes: list[Change] = []
-    if not (users and "cluster.gpus" in users):
+    if not (users and "cluster.gpus" in users) and not power:
         whole = max(new.gpus_per_node, math.ceil(gpus / new.gpus_per_node) * new.gpus_per_node)
         if whole != gpus:
             unit = "racks" if new.rack_scale else f"{new.gpus_per_node}-GPU servers"
@@ -274,16 +283,16 @@ def plan_switch(
         )
         changes.append(Change("cooling", was.cooling, new.cooling, f"the {new.name} is {new.cooling} cooled{heat}"))
     for field, default in platform_defaults(key).items():
-        current = _get(data, field)
-        if current is None:
+        current = _get(data, field, _ABSENT)
+        if current is _ABSENT or (current is None and not _optional_rule(field, default)):
             current = _field_default(field)
-        target = default.for_gpus(gpus)
+        target = None if power and _optional_rule(field, default) else default.for_gpus(gpus)
         if users is not None:
             mine = field in users
         else:
             before = old_defaults.get(field)
             asked = int(_get(data, "cluster.gpus") or gpus)
-            was_default = before is not None and _same(current, before.for_gpus(asked))
+            was_default = current is None or (before is not None and _same(current, before.for_gpus(asked)))
             mine = not was_default and not (baseline is not None and _same(current, _get(baseline, field)))
         if mine:
             problem = _requirement(field, current, new)
@@ -296,8 +305,25 @@ def plan_switch(
             why = f"{default.why} ({default.date}, {default.basis})"
         if not _same(current, target):
             values[field] = target
-            changes.append(Change(field, current, target, why))
+            rule = f"{default.value:g} PB per {default.per_gpus:,} GPUs" if target is None else ""
+            changes.append(Change(field, current, target, why, after_text=rule))
     return Switch(values, changes)
+
+
+def _optional_rule(field: str, default: Default) -> bool:
+    """Whether ``field`` may be left empty to follow ``default`` per GPU (``storage.usable_pb``): a plan sized by
+    power leaves it so, since its GPU count is known only once sized."""
+    return field == "storage.usable_pb" and default.per_gpus is not None
+
+
+def follows_rule(data: Mapping[str, Any]) -> bool:
+    """Whether the scenario ``data`` (a mapping) has the storage its platform's rule gives its GPU count: its value
+    is the platform's default, or empty (the rule itself). A plan switched to power sizing then leaves it empty."""
+    current = _get(data, "storage.usable_pb")
+    key = str(_get(data, "cluster.gpu_model"))
+    if current is None or key not in default_table():
+        return current is None
+    return _same(current, platform_defaults(key)["storage.usable_pb"].for_gpus(int(_get(data, "cluster.gpus") or 0)))
 
 
 def apply_file_defaults(
