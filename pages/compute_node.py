@@ -7,12 +7,12 @@ from typing import Any
 import streamlit as st
 
 from neoplan import metrics
-from neoplan.model import Result
 from neoplan.charts import node_bom_figure
 from neoplan.inputs.fields import NODE_PRESET_LABELS
 from neoplan.inputs.loading import scenario_json
 from neoplan.inputs.platforms import plan_switch
 from neoplan.inputs.pricebook import BOOK_DATES, book_differences, default_platforms, default_rentals, price_book
+from neoplan.model import Result
 from ui import format as fmt
 from ui import state
 from ui.format import plain
