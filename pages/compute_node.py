@@ -96,7 +96,13 @@ with left:
     field_input("node.dpus", f"BlueField-3 DPUs [count]{per}")
     field_input("node.frontend_nics", f"ConnectX front-end NICs [count]{per}")
     field_input("fabric.frontend.port_gbps", "Front-end port speed [Gbit/s]")
-    field_input("fabric.nics_per_node", "Back-end NICs per 8 GPUs [count]" if rack_scale else "Back-end NICs [count]")
+    if rack_scale and chosen is not None:  # the tray carries its scale-out NICs: not a choice
+        st.caption(
+            f"Back-end NICs: {chosen.scaleout_nics_per_tray} per compute tray, one per GPU "
+            f"({chosen.scaleout_nics_per_node} per rack), fixed by the tray."
+        )
+    else:
+        field_input("fabric.nics_per_node", "Back-end NICs [count]")
     field_input("fabric.nic_gbps", "Back-end NIC speed [Gbit/s]")
     field_input("node.warranty_years", "Warranty [years]")
     st.divider()

@@ -21,6 +21,7 @@ from neoplan.economics.operations import OperationsReport, breakeven_performance
 from neoplan.errors import ScenarioError
 from neoplan.inputs.loading import scenario_from_dict, scenario_json
 from neoplan.inputs.presets import deep_merge
+from neoplan.inputs.pricebook import default_platforms
 from neoplan.inputs.scenario import Scenario
 from ui import format as fmt
 from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
@@ -154,8 +155,10 @@ def choices(scenario: Scenario) -> list[Choice]:
             (("operations.virtual_machines", not ops.virtual_machines),),
         )
     )
-    nics = 4 if fabric.nics_per_node == 8 else 8
-    out.append(Choice("Design", f"{nics} back-end NICs per server", (("fabric.nics_per_node", nics),)))
+    platform = default_platforms().get(scenario.cluster.gpu_model)
+    if platform is not None and not platform.rack_scale:  # a rack-scale tray fixes its back-end NICs
+        nics = 4 if fabric.nics_per_node == 8 else 8
+        out.append(Choice("Design", f"{nics} back-end NICs per server", (("fabric.nics_per_node", nics),)))
     topologies = set(_literal("fabric.topology"))
     for (topology, oversub), label in TOPOLOGIES.items():
         if topology in topologies and (topology, oversub) != (fabric.topology, fabric.oversubscription):
@@ -448,7 +451,8 @@ def choices_tab(result: Result | None, report: OperationsReport | None, base: di
         st.subheader("Performance by design")
         field_input("operations.performance_elasticity", "Price elasticity to performance [ratio]")
         field_input("operations.virtual_machines", "Tenants on virtual machines")
-        field_input("fabric.nics_per_node", "Back-end NICs per server")
+        if result is None or not result.platform.rack_scale:
+            field_input("fabric.nics_per_node", "Back-end NICs per server")
         field_input("fabric.topology", "Back-end design")
         field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]")
         field_input("fabric.subnet_manager", "Subnet manager", options_labels=SUBNET_MANAGERS)

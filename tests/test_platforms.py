@@ -15,6 +15,7 @@ from neoplan.design.facility import effective_servers_per_rack
 from neoplan.design.node import backend_nics_per_node
 from neoplan.errors import DataError, ScenarioError
 from neoplan.inputs.hardware import Fabric, Facility
+from neoplan.inputs.platforms import plan_switch
 from neoplan.inputs.pricebook import (
     BOOK_DATES,
     PriceBookError,
@@ -180,8 +181,21 @@ def test_gpus_per_node_72_only_for_rack_scale() -> None:
 def test_backend_nics_follow_the_rails() -> None:
     nvl = PLATFORMS["gb200-nvl72"]
     assert backend_nics_per_node(Fabric(nics_per_node=8), nvl) == 72
-    assert backend_nics_per_node(Fabric(nics_per_node=4), nvl) == 36
     assert backend_nics_per_node(Fabric(nics_per_node=4), PLATFORMS["b200-sxm"]) == 4
+
+
+@pytest.mark.parametrize("model", ["gb200-nvl72", "gb300-nvl72"])
+def test_a_rack_scale_tray_fixes_its_nics(model: str) -> None:
+    """Issue 34: "4 NICs per 8 GPUs" on an NVL72 bought half the NICs but kept the fabric and 400G per GPU (NPV
+    $0.92 M → $1.89 M). Refused, naming the field and why; the platform switch sets the tray's count, saying why."""
+    s = _scenario(model)
+    four = s.model_copy(update={"fabric": s.fabric.model_copy(update={"nics_per_node": 4})})
+    with pytest.raises(ScenarioError, match=r"fabric\.nics_per_node must be 8 on the .*NVL72.*one per GPU.*got 4"):
+        neoplan.evaluate(four)
+    hgx = neoplan.load_scenario({"base": "optimized", "fabric": {"nics_per_node": 4}})
+    switch = plan_switch(hgx.model_dump(mode="json"), model)
+    assert switch.values["fabric.nics_per_node"] == 8
+    assert "back-end NICs per 8 GPUs 4 → 8G" not in switch.note() and "4 → 8: each compute tray" in switch.note()
 
 
 @settings(max_examples=25, deadline=None)

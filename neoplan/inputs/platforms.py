@@ -109,6 +109,7 @@ LABELS = {
     "storage.usable_pb": "storage",
     "cluster.gpus": "GPUs",
     "cluster.gpus_per_node": "GPUs per node",
+    "fabric.nics_per_node": "back-end NICs per 8 GPUs",
     "cooling": "cooling",
 }
 
@@ -276,6 +277,10 @@ def plan_switch(
             changes.append(Change("cluster.gpus", gpus, whole, f"whole {unit}"))
             gpus = whole
         values["cluster.gpus"] = gpus
+    tray = _tray_nics(data, new, users)
+    if tray is not None:
+        values[tray.field] = tray.after
+        changes.append(tray)
     was = platforms.get(str(old_key))
     if was is not None and was.cooling != new.cooling:
         heat = (
@@ -308,6 +313,32 @@ def plan_switch(
             rule = f"{default.value:g} PB per {default.per_gpus:,} GPUs" if target is None else ""
             changes.append(Change(field, current, target, why, after_text=rule))
     return Switch(values, changes)
+
+
+FULL_NICS = 8
+"""``fabric.nics_per_node`` of one scale-out NIC per GPU (counted per 8 GPUs)."""
+
+
+def tray_nics_problem(platform: Platform, nics_per_node: int) -> str | None:
+    """Why ``fabric.nics_per_node`` cannot be ``nics_per_node`` on ``platform`` (None if it can): a rack-scale
+    system's compute trays carry their scale-out NICs, one per GPU (a GB200 NVL72 tray: four ConnectX-7), so fewer
+    cannot be bought; an HGX server takes 4 or 8."""
+    if not platform.rack_scale or nics_per_node == FULL_NICS:
+        return None
+    return (
+        f"fabric.nics_per_node must be {FULL_NICS} on the {platform.name}: each compute tray carries "
+        f"{platform.scaleout_nics_per_tray} scale-out NICs, one per GPU (fewer is an HGX option), got {nics_per_node}"
+    )
+
+
+def _tray_nics(data: Mapping[str, Any], new: Platform, users: set[str] | None) -> Change | None:
+    """The back-end NIC count a switch to ``new`` must change (a rack-scale tray fixes it), unless a file sets it
+    itself (then evaluation refuses it, saying why)."""
+    nics = _get(data, "fabric.nics_per_node", FULL_NICS)
+    if (users and "fabric.nics_per_node" in users) or tray_nics_problem(new, nics) is None:
+        return None
+    why = f"each compute tray of the {new.name} carries {new.scaleout_nics_per_tray} scale-out NICs, one per GPU"
+    return Change("fabric.nics_per_node", nics, FULL_NICS, why)
 
 
 def _optional_rule(field: str, default: Default) -> bool:
@@ -348,13 +379,18 @@ def _paths(data: Mapping[str, Any], prefix: str = "") -> set[str]:
     return out
 
 
-def platform_problems(gpu_model: str, gpus_per_node: int, prices_as_of: str, rack_power_kw: float) -> list[str]:
+def platform_problems(
+    gpu_model: str, gpus_per_node: int, prices_as_of: str, rack_power_kw: float, nics_per_node: int = FULL_NICS
+) -> list[str]:
     """What the inputs cannot be on platform ``gpu_model``, each with the one option that fixes it (empty: none)."""
     platform = default_platforms()[gpu_model]
     problems = []
     if gpus_per_node != platform.gpus_per_node:
         kind = "one rack-scale system" if platform.rack_scale else "an HGX server; 72 only for rack-scale"
         problems.append(f"cluster.gpus_per_node must be {platform.gpus_per_node} ({kind}), got {gpus_per_node}")
+    nics = tray_nics_problem(platform, nics_per_node)
+    if nics:
+        problems.append(nics)
     if _requirement("prices_as_of", prices_as_of, platform):
         books = [d for d in BOOK_DATES if platform.baseboard_price_key in price_book(d)]
         problems.append(f"prices_as_of must be {' or '.join(books)} (the {prices_as_of} book has no price for it)")
