@@ -10,7 +10,7 @@ from neoplan import metrics
 from neoplan.charts import node_bom_figure
 from neoplan.inputs.fields import NODE_PRESET_LABELS
 from neoplan.inputs.loading import scenario_json
-from neoplan.inputs.platforms import plan_switch
+from neoplan.inputs.platforms import FULL_NICS, plan_switch
 from neoplan.inputs.pricebook import BOOK_DATES, book_differences, default_platforms, default_rentals, price_book
 from neoplan.model import Result
 from ui import format as fmt
@@ -96,7 +96,7 @@ with left:
     field_input("node.dpus", f"BlueField-3 DPUs [count]{per}")
     field_input("node.frontend_nics", f"ConnectX front-end NICs [count]{per}")
     field_input("fabric.frontend.port_gbps", "Front-end port speed [Gbit/s]")
-    if rack_scale and chosen is not None:  # the tray carries its scale-out NICs: not a choice
+    if rack_scale and chosen is not None and get_scenario().fabric.nics_per_node == FULL_NICS:  # fixed by the tray
         st.caption(
             f"Back-end NICs: {chosen.scaleout_nics_per_tray} per compute tray, one per GPU "
             f"({chosen.scaleout_nics_per_node} per rack), fixed by the tray."
