@@ -24,6 +24,8 @@ An edit that fails validation keeps the last good scenario and records the messa
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import logging
 import secrets
@@ -35,6 +37,7 @@ from typing import Any
 import streamlit as st
 
 import neoplan
+from neoplan.analysis import stress
 from neoplan.errors import ScenarioError
 from neoplan.inputs.loading import scenario_from_dict, scenario_json
 from neoplan.inputs.scenario import Scenario, describe
@@ -527,6 +530,41 @@ def sized_description() -> str:
     except ScenarioError:  # the page says why; the inputs still say what the plan is
         return describe(scenario)
     return describe(sized, sized=True)
+
+
+STRESS_RUN = "stress.export_run"
+"""Page-state key of the stress run the Stress test page last showed: the open scenario's fingerprint and the
+settings (:func:`remember_stress_run`)."""
+
+
+def _fingerprint(scenario: Scenario) -> str:
+    return hashlib.sha256(scenario_json(scenario).encode()).hexdigest()
+
+
+def remember_stress_run(settings: stress.Settings) -> None:
+    """Keep ``settings`` (ranges, draws, seed, grid, …) as the stress run of the open scenario, for the exports; kept
+    with the draft (a refresh keeps it) and keyed on the scenario as entered, so a plan sized by power finds it too."""
+    data = dataclasses.asdict(settings)
+    kept = {"scenario": _fingerprint(get_scenario()), "settings": data}
+    if page_state().get(STRESS_RUN) != kept:
+        page_state()[STRESS_RUN] = kept
+        save_page_state()
+
+
+def stress_run_settings() -> stress.Settings | None:
+    """The stress settings last run on the Stress test page for the open scenario as it is now; None if none (the
+    scenario changed since, or no run): the exports then say they hold the default settings."""
+    kept = page_state().get(STRESS_RUN)
+    if not isinstance(kept, dict) or kept.get("scenario") != _fingerprint(get_scenario()):
+        return None
+    try:
+        data = dict(kept["settings"])
+        ranges = data.pop("ranges")
+        if ranges is not None:
+            ranges = {key: stress.Range(**rng) for key, rng in ranges.items()}
+        return stress.Settings(ranges=ranges, **data)
+    except (KeyError, TypeError, ValueError):  # written by another version: the defaults, said so
+        return None
 
 
 def _store() -> Store:

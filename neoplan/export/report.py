@@ -286,6 +286,7 @@ def _stress_note(run: StressRun) -> str:
         else ""
     )
     return (
+        f'<p class="small"><b>Which run:</b> {_esc(run.settings.text())}.</p>'
         f'<p class="small">{_esc(place)}Probability of loss (equity gets back less than it put in): '
         f"<b>{_esc(formats.pct(mc.probability_of_loss))}</b>; NPV below zero at the hurdle rate: "
         f"{_esc(formats.pct(mc.probability_npv_negative))}; minimum DSCR below the {mc.covenant_dscr:.2f}× covenant: "

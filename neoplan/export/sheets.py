@@ -470,6 +470,7 @@ def mc_settings_table(run: StressRun) -> pd.DataFrame:
     """The run's settings and probabilities: key, label, value, unit."""
     mc = run.monte_carlo
     rows = [
+        ("run", "Which stress run this is", run.settings.text(), "text"),
         ("draws", "Draws", mc.draws, "count"),
         ("seed", "Seed (same seed, same draws)", mc.seed, "count"),
         ("price_utilization_correlation", "Price–utilization rank correlation asked", mc.correlation, "number"),
