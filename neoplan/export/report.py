@@ -226,8 +226,9 @@ def _summary(result: Result) -> str:
     fin = s.financing
     b = d["backend"]
     spares = f" + {result.spare_servers:,} hot spares" if result.spare_servers else ""
+    nodes = "racks" if result.platform.rack_scale else "servers"
     parts = [
-        f"{result.gpus:,} × {result.platform.name} GPUs in {result.servers:,} servers{spares}",
+        f"{result.gpus:,} × {result.platform.name} GPUs in {result.servers:,} {nodes}{spares}",
         f"{metrics.text('racks', f.racks)} racks, {metrics.text('it_power_peak_kw', f.it_peak_kw)} IT at peak, "
         f"PUE {s.facility.pue:g}",
         f"back end {b['topology']} {b['oversubscription']:g}:1 ({b['leaf_switches']} leaf / {b['spine_switches']} "
