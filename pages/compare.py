@@ -13,6 +13,7 @@ from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare
 from neoplan.errors import ScenarioError
 from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
+from ui.labels import humanize
 from ui.state import evaluate_scenario, get_library, get_scenario
 from ui.widgets import figure_tabs, keep, put
 
@@ -58,7 +59,7 @@ for name in chosen:
         scenario = get_scenario() if name == CURRENT else library.load(name)
         results[name] = evaluate_scenario(scenario)
     except ScenarioError as exc:
-        st.error(fmt.plain(f"{name}: {exc}"))
+        st.error(fmt.plain(f"{name}: {humanize(str(exc))}"))
 if len(results) < 2:
     st.stop()
 

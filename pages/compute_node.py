@@ -16,6 +16,7 @@ from neoplan.model import Result
 from ui import format as fmt
 from ui import state
 from ui.format import plain
+from ui.labels import humanize
 from ui.state import evaluate_current, field_errors, get_scenario
 from ui.widgets import chart, field_input, lazy_expander
 
@@ -54,7 +55,7 @@ def _platform_input() -> Any:
     where = st.empty()
     error = field_errors().get("cluster.gpu_model")
     if error:
-        st.error(plain(error))
+        st.error(plain(humanize(error)))
     return where
 
 

@@ -24,6 +24,7 @@ from neoplan.inputs.presets import deep_merge
 from neoplan.inputs.pricebook import default_platforms
 from neoplan.inputs.scenario import Scenario
 from ui import format as fmt
+from ui.labels import humanize
 from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
 from ui.widgets import chart, compact_metrics, current_value, field_info, field_input, keep, metric_cards
 
@@ -258,7 +259,7 @@ def checklist_box(path: str, label: str, where: Any) -> None:
     where.checkbox(label, key=key, help=field_info(path)[0].description or None, on_change=_on_check, args=(path,))
     error = field_errors().get(path)
     if error:
-        where.error(fmt.plain(error))
+        where.error(fmt.plain(humanize(error)))
 
 
 def _signed_usd(value: float | None) -> str:

@@ -18,6 +18,7 @@ from neoplan.formats import parse_number
 from neoplan.inputs.loading import scenario_json
 from neoplan.model import Result
 from ui import format as fmt
+from ui.labels import humanize
 from ui.state import evaluate_current, get_scenario, page_state, remember_stress_run, save_page_state
 from ui.widgets import (
     KEPT,
@@ -405,7 +406,7 @@ def grid_section(result: Any, ranges: dict[str, stress.Range]) -> None:
     try:
         two_way = cached_grid(scenario_json(result.scenario), _ranges_text(ranges), x, y, points, result, ranges)
     except ScenarioError as exc:
-        st.error(f"Grid not drawn: {fmt.plain(exc)}")
+        st.error(f"Grid not drawn: {fmt.plain(humanize(str(exc)))}")
         return
     inputs = json.dumps([scenario_json(result.scenario), _ranges_text(ranges), x, y, points, metric])
     chart(grid_figure, two_way, metric, inputs=inputs, key="stress_grid_chart")
@@ -481,7 +482,7 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
             bar.empty()
             st.session_state.pop(MC_RESULT, None)
             st.session_state.pop(MC_INPUTS, None)
-            st.error(f"Monte Carlo not run: {fmt.plain(exc)}")
+            st.error(f"Monte Carlo not run: {fmt.plain(humanize(str(exc)))}")
             return float(covenant)
         bar.empty()
         st.session_state[MC_RESULT], st.session_state[MC_INPUTS] = mc, inputs
@@ -566,7 +567,7 @@ def solver_section(result: Any, covenant: float) -> None:
     try:
         price, util, debt = cached_solvers(scenario_json(scenario), target / 100, covenant, result)
     except ScenarioError as exc:
-        st.error(f"Solvers not run: {fmt.plain(exc)}")
+        st.error(f"Solvers not run: {fmt.plain(humanize(str(exc)))}")
         return
     compact_metrics(SOLVER_KEY, 1.5)
     with st.container(key=SOLVER_KEY):

@@ -113,7 +113,7 @@ def test_out_of_range_interest_rate_shows_error_and_keeps_last_good_scenario() -
     at.text_input(key="w.financing.interest_rate").input(str(200.0)).run()
     assert not at.exception
     messages = [shown(e.value) for e in at.error]
-    assert "financing.interest_rate must be between 0 and 100 %, got 200.0 %; kept 11.0 %" in messages, messages
+    assert "Interest rate [% per year] must be between 0 and 100 %, got 200.0 %; kept 11.0 %" in messages, messages
     assert at.text_input(key="w.financing.interest_rate").value == "11.0"  # springs back to the last good value
     assert _metric(at, "Equity IRR") == before
 

@@ -21,6 +21,7 @@ from neoplan.limits import SCENARIO_FILE_MB, size_text
 from neoplan.store import MAX_MESSAGE_CHARS, Conflict
 from ui import auth, state
 from ui.format import plain
+from ui.labels import humanize
 from ui.widgets import scenario_downloads
 
 _log = logging.getLogger(__name__)
@@ -167,7 +168,7 @@ def header() -> None:
         actions("header", status)
     message = st.session_state.pop(MESSAGE, None)
     if message:
-        (st.success if message[1] else st.error)(plain(message[0]))
+        (st.success if message[1] else st.error)(plain(humanize(message[0])))
     conflict()
     failed = state.draft_error()
     if failed:

@@ -12,6 +12,7 @@ from neoplan.inputs.platforms import follows_rule
 from neoplan.model import Result
 
 from .format import plain
+from .labels import humanize
 from .state import WIDGET_PREFIX, field_errors, get_scenario, update_field, update_fields
 from .widgets import field_input
 
@@ -70,4 +71,4 @@ def power_plan_input(result: Result | None, where: object = None) -> None:
     )
     error = field_errors().get(SIZE_BY)
     if error:
-        box.error(plain(error))  # type: ignore[attr-defined]
+        box.error(plain(humanize(error)))  # type: ignore[attr-defined]

@@ -45,6 +45,7 @@ from neoplan.store import Draft, DraftTaken, Library, LibraryError, Saved, Share
 from neoplan.store.versions import input_changes
 from ui import auth
 from ui.format import plain
+from ui.labels import humanize, label_of
 
 _log = logging.getLogger("neoplan.app")
 
@@ -368,7 +369,7 @@ def change_summary() -> str:
         before = scenario_from_dict(json.loads(str(st.session_state[BASELINE])))
     except (ScenarioError, json.JSONDecodeError, KeyError):
         return ""
-    paths = [c.path for c in input_changes(before, get_scenario())]
+    paths = [label_of(c.path) for c in input_changes(before, get_scenario())]  # by the names the app gives them
     if not paths:
         return ""
     shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
@@ -484,7 +485,8 @@ def update_field(path: str, value: Any) -> bool:
 
 def update_fields(values: Mapping[str, Any], error_path: str | None = None) -> bool:
     """Set several fields (dotted paths) at once, validated together; on bad input keep the old scenario and record
-    why under ``error_path`` (default: the first path)."""
+    why under ``error_path`` (default: the first path). A valid update clears every field's error: each field then
+    holds a valid value (a refused entry's kept one, or the one just set)."""
     data = get_scenario().model_dump(mode="json")
     for path, value in values.items():
         if path == "node.preset":
@@ -501,7 +503,7 @@ def update_fields(values: Mapping[str, Any], error_path: str | None = None) -> b
     except ScenarioError as exc:
         errors[where] = str(exc)
         return False
-    errors.pop(where, None)
+    errors.clear()  # the whole scenario is valid now: no field's error stands (one edit can fix another's)
     _persist()
     return True
 
@@ -517,7 +519,7 @@ def evaluate_current() -> neoplan.Result | None:
     try:
         return _evaluate_cached(scenario_json(scenario))
     except ScenarioError as exc:  # bad input: one line; anything else is a bug and shows as one
-        st.error(f"This scenario cannot be evaluated: {plain(str(exc))}")
+        st.error(f"This scenario cannot be evaluated: {plain(humanize(str(exc)))}")
         return None
 
 

@@ -19,6 +19,7 @@ from neoplan.formats import parse_number
 from neoplan.inputs.scenario import Scenario, field_of
 
 from .format import plain
+from .labels import humanize
 from .state import WIDGET_PREFIX, field_errors, get_scenario, page_state, save_page_state, update_field
 
 KEPT = "ui.kept"
@@ -178,7 +179,8 @@ def field_input(
     description = info.description or ""
     if fraction:  # the model's "[fraction of capex]" reads "[% of capex]" next to a widget in percent
         description = description.replace("[fraction", "[%")
-    kwargs: dict[str, Any] = {"key": key, "help": description or None, "on_change": _on_change, "args": (path,)}
+    description = f"{description} In a scenario file: `{path}`.".strip()  # messages name the field by its label
+    kwargs: dict[str, Any] = {"key": key, "help": description, "on_change": _on_change, "args": (path,)}
     numeric = ann in (int, float, int | None, float | None) and options is None
     if numeric:
         fmt = fmt or ("%.1f" if fraction else None)
@@ -205,7 +207,7 @@ def field_input(
             where.text_input(label, disabled=disabled, **kwargs)
     error = field_errors().get(path)
     if error:
-        where.error(plain(error))
+        where.error(plain(humanize(error, {path: label})))
     return current_value(path)
 
 
