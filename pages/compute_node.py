@@ -17,6 +17,7 @@ from ui import format as fmt
 from ui import state
 from ui.format import plain
 from ui.labels import humanize
+from ui.power import gpus_input, show_sized_gpus
 from ui.state import evaluate_current, field_errors, get_scenario
 from ui.widgets import chart, field_input, lazy_expander
 
@@ -107,23 +108,12 @@ with left:
     field_input("fabric.nic_gbps", "Back-end NIC speed [Gbit/s]")
     field_input("node.warranty_years", "Warranty [years]")
     st.divider()
-    by_power = get_scenario().cluster.size_by == "power"
-    gpus_box = st.empty() if by_power else None  # a power plan's count is found by the sizing: shown once sized
-    if not by_power:
-        field_input("cluster.gpus", "GPUs in the cluster")
+    gpus_box = gpus_input()  # a power plan's count is found by the sizing: shown once sized
     field_input("cluster.hot_spare_share", "Hot spares [% of servers]")
 
 result = evaluate_current()
 _switch_note(note_box, result)
-if gpus_box is not None:
-    st.session_state["compute_node.sized_gpus"] = f"{result.gpus:,}" if result is not None else ""
-    gpus_box.text_input(
-        "GPUs in the cluster",
-        disabled=True,
-        key="compute_node.sized_gpus",
-        help="Sized by power: the largest design whose peak IT load fits the IT power available (Overview, "
-        "Plan from power). Switch that off to set the count yourself.",
-    )
+show_sized_gpus(gpus_box, result)
 if result is not None:
     with left:
         rental = default_rentals().get(result.platform.key)

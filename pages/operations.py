@@ -165,13 +165,14 @@ def choices(scenario: Scenario) -> list[Choice]:
         if topology in topologies and (topology, oversub) != (fabric.topology, fabric.oversubscription):
             out.append(Choice("Design", label, (("fabric.topology", topology), ("fabric.oversubscription", oversub))))
     manager = "opensm" if fabric.subnet_manager == "ufm" else "ufm"
-    out.append(
-        Choice(
-            "Design",
-            "OpenSM instead of UFM" if manager == "opensm" else "UFM instead of OpenSM",
-            (("fabric.subnet_manager", manager),),
+    if fabric.topology != "spectrum_x":  # an InfiniBand choice: Ethernet (RoCE) has no subnet manager
+        out.append(
+            Choice(
+                "Design",
+                "OpenSM instead of UFM" if manager == "opensm" else "UFM instead of OpenSM",
+                (("fabric.subnet_manager", manager),),
+            )
         )
-    )
     for item, label in CHECKLIST.items():
         if item == "nccl_topo_file" and not ops.virtual_machines:
             continue  # matters only inside VMs
@@ -456,7 +457,8 @@ def choices_tab(result: Result | None, report: OperationsReport | None, base: di
             field_input("fabric.nics_per_node", "Back-end NICs per server")
         field_input("fabric.topology", "Back-end design")
         field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]")
-        field_input("fabric.subnet_manager", "Subnet manager", options_labels=SUBNET_MANAGERS)
+        if get_scenario().fabric.topology != "spectrum_x":  # InfiniBand only
+            field_input("fabric.subnet_manager", "Subnet manager", options_labels=SUBNET_MANAGERS)
     if result is None or report is None:
         return
     priced = priced_choices(result)
@@ -561,8 +563,11 @@ def advice_tab(result: Result | None) -> None:
         field_input("customers.churn_silver_per_year", "Churn at renewal, silver tier [% a year]")
         field_input("customers.idle_months", "Idle months after a churned customer")
         field_input("customers.acceptance_test_days", "Acceptance test [days]")
-        field_input("operations.four_nic_refusal_share", "Customers refusing 4 NICs [%]")
-        field_input("opex.opensm_engineering_fte", "OpenSM engineering [FTE]")
+        platform = default_platforms().get(get_scenario().cluster.gpu_model)
+        if platform is None or not platform.rack_scale:  # a rack-scale tray fixes its NICs: no 4-NIC offer
+            field_input("operations.four_nic_refusal_share", "Customers refusing 4 NICs [%]")
+        if get_scenario().fabric.topology != "spectrum_x":  # OpenSM is an InfiniBand subnet manager
+            field_input("opex.opensm_engineering_fte", "OpenSM engineering [FTE]")
         with st.expander("More customer inputs"):
             field_input("customers.churn_gold_per_year", "Churn at renewal, gold tier [% a year]")
             field_input("customers.churn_bronze_per_year", "Churn at renewal, bronze tier [% a year]")

@@ -313,7 +313,8 @@ if tab_opex.open is not False:
             field_input("opex.support_rate", "Hardware support after warranty [% of hardware capex per year]")
             field_input("opex.insurance_rate", "Insurance [% of capex per year]", fmt="%.2f")
             field_input("opex.ai_enterprise", "NVIDIA AI Enterprise")
-            field_input("opex.ufm_subscription", "UFM as a yearly subscription")
+            if get_scenario().fabric.topology != "spectrum_x":  # UFM manages InfiniBand only
+                field_input("opex.ufm_subscription", "UFM as a yearly subscription")
             field_input("opex.transit_usd_per_month", "Transit and cross-connects [USD/month]", fmt="%.0f")
             field_input("opex.sga_rate", "SG&A [% of revenue]")
             field_input("opex.escalation_per_year", "Opex escalation [% per year]")

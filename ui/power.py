@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import streamlit as st
 
@@ -72,3 +73,29 @@ def power_plan_input(result: Result | None, where: object = None) -> None:
     error = field_errors().get(SIZE_BY)
     if error:
         box.error(plain(humanize(error)))  # type: ignore[attr-defined]
+
+
+SIZED_KEY = "power.sized_gpus"
+
+
+def gpus_input(label: str = "GPUs in the cluster") -> Any:
+    """The GPU count: a field for a plan sized by GPUs; for one sized by power a place for the count found, filled by
+    :func:`show_sized_gpus` once the plan is evaluated (returned; None for a count plan)."""
+    if get_scenario().cluster.size_by != "power":
+        field_input("cluster.gpus", label)
+        return None
+    return st.empty()
+
+
+def show_sized_gpus(where: Any, result: Result | None, label: str = "GPUs in the cluster") -> None:
+    """The count a power plan was sized to, in ``where`` (from :func:`gpus_input`), as a field that cannot be typed."""
+    if where is None:
+        return
+    st.session_state[SIZED_KEY] = f"{result.gpus:,}" if result is not None else ""
+    where.text_input(
+        label,
+        disabled=True,
+        key=SIZED_KEY,
+        help="Sized by power: the largest design whose peak IT load fits the IT power available (Overview, Plan "
+        "from power). Switch that off to set the count yourself.",
+    )
