@@ -45,7 +45,7 @@ def _platform_input() -> Any:
     st.selectbox(
         "GPU platform",
         list(platforms),
-        format_func=lambda k: platforms[k].name,
+        format_func=lambda k: platforms[k].short_name,
         key=PLATFORM_KEY,
         on_change=_switch_platform,
         help="HGX servers hold 8 GPUs; a GB200/GB300 NVL72 rack is one 72-GPU node (18 compute trays × 4 GPUs, "

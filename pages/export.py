@@ -7,11 +7,13 @@ stays fast; every figure in them comes from the same Result as the other pages.
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import streamlit as st
 
 from neoplan import Result, export
 from neoplan.analysis import stress
+from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
 from ui.state import evaluate_current, get_scenario, stress_run_settings
 from ui.widgets import scenario_downloads
@@ -34,14 +36,25 @@ SHEET_HELP = {
 }
 
 
+@st.cache_resource(max_entries=2, show_spinner=False)  # a 100,000-draw run holds ~20 MB of draws
+def _stress_run(scenario_text: str, settings_text: str, _result: Result, _settings: stress.Settings | None) -> Any:
+    """The stress run of ``_result`` (scenario JSON ``scenario_text``) with ``_settings`` (``settings_text``): run
+    once for the workbook and the report together."""
+    return export.stress_run(_result, _settings)
+
+
+def _run(result: Result, settings: stress.Settings | None) -> Any:
+    return _stress_run(scenario_json(result.scenario), repr(settings), result, settings)
+
+
 def _workbook_bytes(result: Result, settings: stress.Settings | None) -> bytes:
     """The workbook with the stress sheets of ``settings`` (built on click)."""
-    return export.workbook_bytes(result, export.stress_run(result, settings))
+    return export.workbook_bytes(result, _run(result, settings))
 
 
 def _html_bytes(result: Result, settings: stress.Settings | None) -> bytes:
     """The HTML report as UTF-8 bytes, stress section from ``settings`` (built on click)."""
-    return export.html_report(result, export.stress_run(result, settings)).encode("utf-8")
+    return export.html_report(result, _run(result, settings)).encode("utf-8")
 
 
 st.title("Export")

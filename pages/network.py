@@ -28,7 +28,8 @@ from ui.power import gpus_input, show_sized_gpus
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import chart, compact_metrics, field_input, lazy_expander
 
-GENERATIONS = {400: "400G: NDR / ConnectX-7 / BlueField-3", 800: "800G: XDR / ConnectX-8"}
+GENERATIONS = {400: "400G (NDR, CX-7)", 800: "800G (XDR, CX-8)"}  # short enough to show whole at 1,280 px
+DESIGNS = {k: label if k == "reference" else label.split(" (")[0] for k, label in TOPOLOGY_LABELS.items()}
 OOB_SHARING = {
     None: "As many racks as the ports fit",
     1: "One switch in every rack",
@@ -80,7 +81,7 @@ with left:
     st.subheader("Back end")
     fab = get_scenario().fabric
     platform = default_platforms().get(get_scenario().cluster.gpu_model)
-    field_input("fabric.topology", "Design", options_labels=TOPOLOGY_LABELS)
+    field_input("fabric.topology", "Design", options_labels=DESIGNS)
     field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]")
     if platform is not None and platform.rack_scale and fab.nics_per_node == FULL_NICS:  # fixed by the tray
         per_tray = platform.scaleout_nics_per_tray

@@ -375,8 +375,9 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
     if result is None or report is None:
         return
     with right:
-        with st.container(key=f"{DETAIL_KEY}_reliability"):
-            c1, c2, c3, c4 = st.columns(4)
+        with st.container(key=f"{DETAIL_KEY}_reliability"):  # three a row: "Lost per interruption" whole at 1,280 px
+            c1, c2, c3 = st.columns(3)
+            c4, c5, c6 = st.columns(3)
             c1.metric(
                 "Cluster MTBF",
                 _hours(report.mtbf_hours),
@@ -400,7 +401,6 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
                 help="Job time lost: detection + half the checkpoint interval + checkpoint restore + relaunch "
                 "(+ a reboot or spare swap for hardware failures).",
             )
-            c5, c6, c7, c8 = st.columns(4)
             c5.metric(
                 "Lost GPU-hours",
                 f"{report.lost_gpu_hours_per_month:,.0f} /month",
@@ -413,6 +413,7 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
                 f"{report.servers_down:,.2f}",
                 help=f"Mean {unit}s out of service and not covered by a hot spare (the {unit} is the unit of repair).",
             )
+            c7, c8, c9 = st.columns(3)
             label, value, help_text = metrics.card("spare_servers", result.spare_servers)
             c7.metric(label, value, help=help_text)
             c8.metric(
@@ -421,13 +422,13 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
                 help="Extra failures of new hardware reaching customers after go-live; burn-in finds them "
                 f"before. Goodput once they have died out: {fmt.pct(report.steady_goodput, 2)}.",
             )
-            c9, c10, _, _ = st.columns(4)
             c9.metric(
                 "Repairs (RMA)",
                 f"{report.repairs_per_month:,.1f} /month",
                 help="Failures that need a part or the server replaced: each is an RMA to the OEM and a "
                 "remote-hands visit. Parts are the OEM's under warranty, then the support contract's.",
             )
+            c10, _, _ = st.columns(3)
             c10.metric(
                 "Repair bill",
                 fmt.usd(report.repair_usd_per_year) + " /year",
@@ -580,8 +581,9 @@ def advice_tab(result: Result | None) -> None:
         return
     c = result.customers
     with right:
-        with st.container(key=f"{DETAIL_KEY}_advice"):
-            c1, c2, c3, c4 = st.columns(4)
+        with st.container(key=f"{DETAIL_KEY}_advice"):  # two a row: "Acceptance test fails" whole at 1,280 px
+            c1, c2 = st.columns(2)
+            c3, c4 = st.columns(2)
             c1.metric(
                 "Market tier",
                 f"{c.tier} ({c.tier_position:.2f})",

@@ -23,10 +23,19 @@ PIN = "pricing.reserved_usd_per_gpu_hour"
 PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
 KPI_KEY = "pricing_kpis"
 SELL_LABELS = {"gpu_hours": "GPU-hours (rent GPUs)", "tokens": "Tokens (serve an API)", "mix": "A mix of both"}
+SHORT_WORKLOADS = {  # the field shows ~21 characters whole at 1,280 px; the full names are in its help
+    "llama70b-chat": "Llama 70B chat",
+    "llama405b-long": "Llama 405B, long",
+    "llama8b-summarize": "Llama 8B summaries",
+    "deepseek-r1-reasoning": "DeepSeek-R1 reasoning",
+    "gpt-oss-120b": "gpt-oss-120b",
+    "deepseek-r1-8k1k": "DeepSeek-R1 8k→1k",
+    "gpt-oss-120b-1k8k": "gpt-oss-120b 1k→8k",
+}
 SCENARIO_LABELS = {
-    "interactive": "Interactive (chat speed, as list prices)",
-    "server": "Server (MLPerf's looser p99 limits)",
-    "offline": "Offline (batch, no latency bound)",
+    "interactive": "Interactive (chat)",  # short enough to show whole in the field at 1,280 px; more in the help
+    "server": "Server (MLPerf p99)",
+    "offline": "Offline (batch)",
 }
 
 
@@ -182,8 +191,11 @@ def token_inputs(result: Result | None) -> None:
     if p.sell == "mix":
         field_input("pricing.token_share", "Share served as tokens [% of GPU-hours]")
     loads = inference.workloads()
-    field_input(
-        "pricing.workload", "Workload", options=list(loads), options_labels={k: w.name for k, w in loads.items()}
+    field_input(  # short names in the field; each one's full name in the list's help
+        "pricing.workload",
+        "Workload",
+        options=list(loads),
+        options_labels={k: SHORT_WORKLOADS.get(k, w.name) for k, w in loads.items()},
     )
     field_input("pricing.serving_scenario", "Latency", options=list(SCENARIO_LABELS), options_labels=SCENARIO_LABELS)
     field_input("pricing.serving_load_factor", "Serving load factor [% of the benchmark rate]")

@@ -100,7 +100,13 @@ def _save_as(key: str, replace: bool = False) -> None:
         st.session_state[CONFIRM] = (key, name)  # ask first: the next run shows "Replace it?" beside that field
         return
     st.session_state.pop(CONFIRM, None)
+    st.session_state[_popover(key)] = False  # saved: the popover has done its job and closes
     _saved(saved, replaced)
+
+
+def _popover(key: str) -> str:
+    """The key of the Save-as popover that holds the name field ``key`` (``header.save_as_name.3``)."""
+    return key.split(".save_as_name.")[0] + ".save_as_popover"
 
 
 def _sibling(key: str, what: str) -> str:
@@ -242,8 +248,10 @@ def actions(prefix: str, status: state.Status, *, undo_always: bool = True) -> N
         if can_save
         else "Presets, uploads and quotes are saved with “Save as”.",
     )
-    with st.popover("Save as", help="Save under a new name in the library."):
-        key = f"{prefix}.save_as_name.{state.generation()}"
+    key = f"{prefix}.save_as_name.{state.generation()}"
+    with st.popover(
+        "Save as", help="Save under a new name in the library.", key=_popover(key), on_change="rerun"
+    ):  # keyed and tracked: a save closes it (_save_as)
         st.text_input(
             "Name",
             value=status.name,

@@ -79,8 +79,14 @@ def percent(fraction: float | None) -> float | None:
     return None if fraction is None else round(fraction * 100, 10)
 
 
+NONE_OPTION = "__none__"
+"""What a select box holds for a field's ``None`` choice (a default such as "Default of the vendor class"): Streamlit
+reads ``None`` as "nothing chosen" and shows its "Choose an option" placeholder instead of the default's name."""
+
+
 def _on_change(path: str) -> None:
-    update_field(path, st.session_state[WIDGET_PREFIX + path])
+    value = st.session_state[WIDGET_PREFIX + path]
+    update_field(path, None if value == NONE_OPTION else value)
 
 
 def number_text(value: float | None, fmt: str | None = None, *, integer: bool = False) -> str:
@@ -199,7 +205,9 @@ def field_input(
         st.session_state[key] = value
         if options is not None or typing.get_origin(ann) is typing.Literal:
             options = options if options is not None else list(typing.get_args(ann))
-            labels = options_labels or {}
+            labels = {NONE_OPTION if k is None else k: v for k, v in (options_labels or {}).items()}
+            options = [NONE_OPTION if o is None else o for o in options]
+            st.session_state[key] = NONE_OPTION if value is None else value
             where.selectbox(label, options, format_func=lambda o: labels.get(o, str(o)), disabled=disabled, **kwargs)
         elif ann is bool:
             where.toggle(label, disabled=disabled, **kwargs)
