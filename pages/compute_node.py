@@ -124,7 +124,7 @@ if result is not None:
                 f"${result.scenario.pricing.usd_per_gpu_hour:.2f}."
             )
         for warning in (w for w in result.warnings if w.startswith("prices_as_of")):
-            st.warning(plain(warning))
+            st.warning(plain(humanize(warning)))
         if result.book.as_of != BOOK_DATES[0]:
             changes = book_differences(price_book(BOOK_DATES[0]), price_book(result.book.as_of))
             book_changes = lazy_expander(

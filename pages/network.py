@@ -24,6 +24,7 @@ from neoplan.inputs.loading import scenario_json
 from neoplan.inputs.platforms import FULL_NICS
 from neoplan.inputs.pricebook import default_platforms
 from ui import format as fmt
+from ui.labels import humanize
 from ui.power import gpus_input, show_sized_gpus
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import chart, compact_metrics, field_input, lazy_expander
@@ -208,7 +209,7 @@ if result is not None:
                 for col, (label, value, help_text) in zip(st.columns(3), cards[row : row + 3], strict=False):
                     col.metric(label, value, help=help_text)
         for warning in fabric.warnings:
-            st.warning(fmt.plain(warning))
+            st.warning(fmt.plain(humanize(warning)))
 
     st.subheader("Compare back-end designs")
     options, chosen = with_scenario_design(

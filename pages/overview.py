@@ -11,6 +11,7 @@ from neoplan.charts.site import capex_treemap_figure
 from neoplan.design.costs import share_by_basis
 from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
+from ui.labels import humanize
 from ui.power import power_plan_input
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import compact_metrics, figure_tabs, metric_cards
@@ -112,4 +113,4 @@ st.caption(
     "data/prices/*.csv, or the Export page's workbook."
 )
 for warning in result.warnings:
-    st.warning(fmt.plain(warning))
+    st.warning(fmt.plain(humanize(warning)))

@@ -16,6 +16,7 @@ from neoplan.inputs.pricebook import CONTRACT_LABELS, assumed, rental_contracts
 from neoplan.inputs.scenario import Scenario
 from neoplan.model import Result
 from ui.format import plain
+from ui.labels import humanize
 from ui.state import WIDGET_PREFIX, evaluate_current, evaluate_scenario, get_scenario, update_field
 from ui.widgets import field_info, field_input, figure_tabs, lazy_expander, metric_cards
 
@@ -277,7 +278,7 @@ def sale_comparison(result: Result) -> None:
     )
     token_assumptions(result)
     for warning in (w for w in result.warnings if w.startswith("pricing.serving_scenario")):
-        st.warning(plain(warning))
+        st.warning(plain(humanize(warning)))
 
 
 def token_assumptions(result: Result) -> None:

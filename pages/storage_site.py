@@ -20,6 +20,7 @@ from neoplan.finance.statements import capex_by_category, opex_by_year
 from neoplan.inputs.loading import scenario_json
 from neoplan.inputs.platforms import default_table
 from ui import format as fmt
+from ui.labels import humanize
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import chart, compact_metrics, field_input, lazy_expander, lazy_tabs
 
@@ -61,7 +62,7 @@ with st.container():
         c4.metric(label, value, help=help_text, border=True)
         # Every storage and facility warning, above the tabs so none is hidden in a closed tab.
         for warning in (*s.warnings, *f.warnings):
-            st.warning(fmt.plain(warning), icon=":material/warning:")
+            st.warning(fmt.plain(humanize(warning)), icon=":material/warning:")
 
 for tab_name in ("storage", "site", "opex"):
     compact_metrics(f"{METRICS_KEY}_{tab_name}", 1.3)

@@ -281,7 +281,7 @@ def test_overview_warns_of_the_covenant_breach_and_the_loss_above_the_dated_book
     main = tab.get_by_test_id("stMain")
     breach = main.get_by_test_id("stAlert").filter(has_text="Covenant breach.").first
     loss = main.get_by_test_id("stAlert").filter(has_text="Negative NPV.").first
-    book = main.get_by_test_id("stAlert").filter(has_text="prices_as_of").first
+    book = main.get_by_test_id("stAlert").filter(has_text="Price book (hardware prices as of):").first
     result = neoplan.evaluate(neoplan.load_scenario("optimized"))
     decline = market.scenario_average_decline(result.scenario, result.ops.dates.go_live_month)  # the Hopper curve
     assert "below the 1.20× covenant" in breach.inner_text()
