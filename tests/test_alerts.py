@@ -95,7 +95,7 @@ def test_overview_shows_the_alerts_above_the_dated_book_notice_with_links() -> N
     warnings = [w.value.replace("\\", "") for w in at.main.warning]
     first_alert = next(i for i, w in enumerate(warnings) if w.startswith("**Covenant breach.**"))
     npv = next(i for i, w in enumerate(warnings) if w.startswith("**Negative NPV.**"))
-    book = next(i for i, w in enumerate(warnings) if w.startswith("prices_as_of"))
+    book = next(i for i, w in enumerate(warnings) if w.startswith("Price book (hardware prices as of):"))
     assert first_alert < npv < book
     links = [(link.proto.page, link.proto.label) for link in at.get("page_link")]
     assert links[:2] == [("financing", "Why: Financing →"), ("pricing", "Why: Pricing & revenue →")]

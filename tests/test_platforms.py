@@ -263,7 +263,8 @@ def test_page_switches_to_an_nvl72_rack_and_its_book() -> None:
 
     at = run_page(page_path("compute_node"))
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert any(shown(w.value).startswith("prices_as_of: hardware is priced as of 2024-10") for w in at.warning)
+    priced = "Price book (hardware prices as of): hardware is priced as of 2024-10"  # the field by its label
+    assert any(shown(w.value).startswith(priced) for w in at.warning)
     at.selectbox(key="compute_node.platform").set_value("gb200-nvl72").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     from ui.state import SCENARIO
@@ -273,7 +274,7 @@ def test_page_switches_to_an_nvl72_rack_and_its_book() -> None:
     assert sc.prices_as_of == "2026-11" and sc.facility.rack_power_kw >= 132
     assert any("per NVL72 rack" in h.value for h in at.subheader)
     assert any(e.label.startswith("What the 2026-11 book changes") for e in at.expander)
-    assert not any("prices_as_of" in shown(w.value) for w in at.warning)  # the 2026-11 book is near the 2026 rental
+    assert not any("Price book" in shown(w.value) for w in at.warning)  # the 2026-11 book is near the 2026 rental
 
 
 def test_compare_page_lists_the_design_inputs_that_differ() -> None:

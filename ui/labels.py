@@ -23,6 +23,7 @@ SOURCES = (*sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "ui").glob("*
 TOP_LEVEL = {"prices_as_of": "Price book (hardware prices as of)", "name": "Name", "prices": "Price overrides"}
 """Fields outside any section (a message names them without a dot)."""
 OWN_WIDGETS = {
+    "cluster.gpus": "GPUs in the cluster",  # ui.power.gpus_input
     "cluster.gpu_model": "GPU platform",
     "cluster.size_by": "Plan from power",
     "cluster.platform_defaults": "Take the platform's defaults",
