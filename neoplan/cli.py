@@ -1,21 +1,28 @@
 """Command line: ``python -m neoplan evaluate FILE [--json]``, ``stress FILE --draws N --seed S [--json]``,
 ``advice FILE [--json]`` (the article's recommendations tested on the scenario, :mod:`neoplan.analysis.advice`),
 ``search FILE [--objective K] [--min-dscr X] [--max-capex-usd X] [--top N] [--json]``,
-``library list|save|show|history|diff|delete`` (:mod:`neoplan.cli_library`) ….
+``library list|save|show|history|diff|delete`` (:mod:`neoplan.cli_library`), ``check-server [--secrets FILE]`` (the
+team server's secrets, :mod:`neoplan.store.access`; compose.yaml runs it before the app starts) ….
 
 A FILE may be a path to a YAML/JSON scenario or the name of a preset
 (``reference``, ``optimized``). Bad input exits with code 2 and one line on
 stderr naming the field; no traceback. A broken data file (``data/``) exits with
-code 1 and one line naming the file, row and column.
+code 1 and one line naming the file, row and column. Everything printed goes through
+:func:`neoplan.plaintext.for_terminal`: a control, bidirectional or zero-width character in a file's text is shown
+as an escape (``\x1b``), never sent to the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import sys
-from collections.abc import Sequence
-from typing import Any
+import tomllib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TextIO
 
 from . import cli_library, formats, metrics
 from .errors import DataError, ScenarioError
@@ -23,6 +30,7 @@ from .inputs.loading import load_scenario
 from .inputs.pricebook import PriceBookError
 from .metrics import METRICS, lookup
 from .model import Result, evaluate
+from .plaintext import for_terminal
 
 EXIT_USAGE = 2
 
@@ -267,6 +275,32 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check_server(args: argparse.Namespace) -> int:
+    """``check-server [--secrets FILE]``: exit 2 naming what is unsafe in the team server's secrets (the Streamlit
+    secrets file and ``$NEOPLAN_SHARE_SECRET``): an example or short secret, an ``[auth]`` without an allow-list."""
+    from .store.access import server_problems
+
+    data: dict[str, Any] = {}
+    if args.secrets and not os.path.exists(args.secrets):
+        print(f"note: no secrets file at {args.secrets} (Streamlit then runs without sign-in)")
+    elif args.secrets:
+        try:
+            with open(args.secrets, "rb") as fh:
+                data = tomllib.load(fh)
+        except OSError as exc:
+            raise UsageError(f"--secrets {args.secrets}: cannot be read ({exc.strerror or exc})") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise UsageError(f"--secrets {args.secrets}: not valid TOML ({exc})") from None
+    auth = data.get("auth") if isinstance(data.get("auth"), dict) else None
+    share = data.get("share_secret") or os.environ.get("NEOPLAN_SHARE_SECRET") or None
+    problems = server_problems(auth, None if share is None else str(share))
+    if problems:
+        raise UsageError("the server is not set up safely: " + "; ".join(problems))
+    links = "share links on" if share else "share links off (no NEOPLAN_SHARE_SECRET)"
+    print(f"ok: {'sign-in with an allow-list' if auth else 'no sign-in (one local user)'}, {links}")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m neoplan", description="GPU cloud capacity planning.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -382,14 +416,50 @@ def _parser() -> argparse.ArgumentParser:
     se.add_argument("--top", type=int, default=20, metavar="N", help="rows shown (default 20)")
     se.add_argument("--json", action="store_true", help="print the JSON summary and the top rows")
     se.set_defaults(func=cmd_search)
+    cs = sub.add_parser("check-server", help="check the team server's secrets before it starts (exit 2 if unsafe)")
+    cs.add_argument("--secrets", default=None, metavar="FILE", help="the Streamlit secrets file the app reads")
+    cs.set_defaults(func=cmd_check_server)
     cli_library.add_parser(sub)
     # A subcommand is add_parser(...).set_defaults(func=cmd_...); its handler returns an exit code and raises
     # ScenarioError / UsageError for bad input (exit 2, one line).
     return parser
 
 
+class _Visible(io.TextIOBase):
+    """A text stream that writes through :func:`for_terminal` to ``out``."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def write(self, text: str) -> int:
+        self.out.write(for_terminal(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def writable(self) -> bool:
+        return True
+
+
+@contextmanager
+def _visible_output() -> Iterator[None]:
+    """stdout and stderr through :class:`_Visible` while a command runs."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Visible(out), _Visible(err)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 2 bad input, 1 internal error)."""
+    with _visible_output():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -399,6 +469,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except (ScenarioError, PriceBookError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:  # a path the user gave: missing, unreadable, too long, a folder
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
     except DataError as exc:  # not the user's input: a shipped file edited or broken
         print(f"error: broken data file: {exc}", file=sys.stderr)

@@ -1,12 +1,14 @@
 """Files written whole or not at all: a temporary file beside the target, renamed into place.
 
 A full disk, a killed process or a bad path never leaves a truncated workbook or scenario behind: the target
-keeps its old content (or stays absent) until the new one is complete.
+keeps its old content (or stays absent) until the new one is complete. Take-away files are named after the scenario
+(:func:`slug`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from contextlib import suppress
 from pathlib import Path
@@ -40,6 +42,15 @@ def out_folder(text: str | Path) -> Path:
     if not str(text).strip():
         raise ValueError("must name a folder, got an empty path")
     path = Path(text)
-    if path.exists() and not path.is_dir():
-        raise ValueError("is a file, not a folder")
+    try:
+        if path.exists() and not path.is_dir():
+            raise ValueError("is a file, not a folder")
+    except OSError as exc:  # a name too long for the file system, a loop of links, …
+        raise ValueError(f"cannot be used ({exc.strerror or exc})") from None
     return path
+
+
+def slug(name: str) -> str:
+    """A file-name stem from a scenario name: ``Optimized (article's BoM)`` → ``optimized_article_s_bom``."""
+    stem = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+    return stem[:60].rstrip("_") or "scenario"

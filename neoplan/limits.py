@@ -15,6 +15,9 @@ QUOTE_FILE_MB = 5
 """Largest quote file (CSV or XLSX) [MB]."""
 UPLOAD_MB = max(SCENARIO_FILE_MB, QUOTE_FILE_MB)
 """What the server accepts in one upload [MB] (``server.maxUploadSize``); each uploader caps itself lower."""
+UPLOAD_REQUEST_MB = UPLOAD_MB + 1
+"""The largest upload request a proxy in front must let through [MB] (nginx ``client_max_body_size``): Streamlit
+accepts a request body of ``server.maxUploadSize`` plus 1 MB of multipart framing (boundaries, part headers)."""
 
 SCENARIO_FILE_BYTES = SCENARIO_FILE_MB * MIB
 QUOTE_FILE_BYTES = QUOTE_FILE_MB * MIB

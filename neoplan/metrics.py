@@ -4,7 +4,7 @@ Every page's metric cards, the CLI summary, the workbook's KPI sheet and the HTM
 formatted value and help text from :data:`METRICS`, so a figure has one name and one definition everywhere.
 ``key`` is the figure's dotted key in ``Result.to_dict()`` (``capex_usd.total`` = ``to_dict()["capex_usd"]["total"]``);
 ``unit`` is the unit of that stored value; ``fmt`` shows it (``neoplan.formats``); ``source`` is the function that
-makes it and ``data`` the rows it reads (the README's map is generated from these: :func:`readme_table`).
+makes it and ``data`` the rows it reads (the manual's map of figures is generated from these: :func:`readme_table`).
 
 Presentation only, like ``neoplan.formats``: the model never imports this module.
 """
@@ -238,7 +238,7 @@ _METRICS: tuple[Metric, ...] = (
         formats.pct,
         "Peak IT load of the design ÷ the IT envelope.",
         "pages/overview.py",
-        "neoplan.design.sizing.Envelope.fill_share",
+        "neoplan.design.cluster.Envelope.fill_share",
         "scenario facility.it_power_mw",
     ),
     Metric(
@@ -574,7 +574,7 @@ _METRICS: tuple[Metric, ...] = (
 )
 
 METRICS: Mapping[str, Metric] = {m.key: m for m in _METRICS}
-"""Every headline figure by its dotted ``Result.to_dict()`` key, in the order the README lists them."""
+"""Every headline figure by its dotted ``Result.to_dict()`` key, in the order the manual lists them."""
 
 HEADLINE = (
     "capex_usd.total",
@@ -638,7 +638,8 @@ def cards(data: Mapping[str, Any], keys: list[str] | tuple[str, ...]) -> list[Ca
 
 
 def readme_table() -> str:
-    """The README's map of figures as a Markdown table, one row per metric (kept equal by a test)."""
+    """The map of figures as a Markdown table, one row per metric: the manual's Metrics page, generated while the site
+    builds (``docs/gen_pages.py``)."""
     rows = ["| Figure | Key in `to_dict()` | Unit | Explained on | Made by | Reads |", "|---|---|---|---|---|---|"]
     rows += [f"| {m.label} | `{m.key}` | {m.unit} | `{m.page}` | `{m.source}` | {m.data} |" for m in METRICS.values()]
     return "\n".join(rows)

@@ -1,6 +1,6 @@
 """``evaluate``: Scenario + PriceBook → Result, the one entry point of the model.
 
-Order of work: the design (:func:`neoplan.design.cluster.design`: node BoM → storage → fabric → management and
+Order of work: the design (:func:`neoplan.design.sizing.design`: node BoM → storage → fabric → management and
 site → capex lines; sized to the power envelope with ``cluster.size_by: power``) → :func:`economics` of that
 design: monthly revenue and opex → cash flows → KPIs.
 
@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from .design.cluster import Design, design
+from .design.cluster import Design, Envelope
 from .design.costs import CAPEX_CATEGORIES, CostLine, total_usd
 from .design.fabric import FabricDesign
 from .design.facility import FacilityDesign, it_average_kw_at
-from .design.sizing import Envelope
+from .design.sizing import design
 from .design.storage import StorageDesign
 from .economics import customers, inference, operations, revenue
 from .economics.operations import OperationsReport
@@ -52,7 +52,7 @@ from .finance.returns import (
     undefined_kpi_warnings,
 )
 from .inputs import pricebook
-from .inputs.pricebook import BOOK_DATES, Platform, PriceBook, default_rentals, months_apart
+from .inputs.pricebook import BOOK_DATES, Platform, PriceBook, months_apart, rental_contracts, rental_market
 from .inputs.scenario import Scenario
 from .timebase import MONTHS_PER_YEAR, operating_year_share
 
@@ -102,15 +102,30 @@ class Operations:
 
 @dataclass(frozen=True)
 class Result:
-    """Everything the model computes for one scenario. Money in USD, counts as ints, rates as fractions.
+    """Everything the model computes for one scenario: the design, the monthly accounts and the KPIs.
 
-    Tables (pandas DataFrames) are built on demand by the ``*_table`` methods so that
-    ``evaluate`` itself stays fast.
+    Made by :func:`evaluate`, never by hand. Money in nominal USD, counts as ints, rates as fractions (``0.11``),
+    time in months from the purchase order (month 0); an undefined figure (no IRR because cash never turns positive,
+    no payback within the horizon) is ``None`` in :attr:`kpis` and :meth:`to_dict`, NaN in arrays, and
+    :attr:`warnings` says why. Tables (pandas DataFrames) are built on demand by the ``*_table`` methods, so that
+    ``evaluate`` itself stays fast. The app shares one result per scenario among its visitors, frozen
+    (:func:`neoplan.frozen.freeze`: arrays read-only, mappings and lists refusing changes); copy what you change.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    >>> r.gpus, r.servers, r.node_capex_usd
+    (1024, 128, 256400.0)
+    >>> r.capex_usd["total"] == sum(v for k, v in r.capex_usd.items() if k != "total")
+    True
+    >>> isinstance(r.kpis["project_irr"], float)  # a fraction per year; None when undefined
+    True
     """
 
     scenario: Scenario
     design: Design
-    """The sized design (:func:`neoplan.design.cluster.design`): node, storage, fabric, site and capex lines."""
+    """The sized design (:func:`neoplan.design.sizing.design`): node, storage, fabric, site and capex lines."""
     ops: Operations
     kpis: dict[str, float | None]
     tco_breakdown_usd_per_gpu_hour: dict[str, float]
@@ -199,9 +214,26 @@ class Result:
         return None if rate is None or mw <= 0 else rate * self.gpus / mw
 
     def returns_by_sale(self) -> dict[str, dict[str, float]]:
-        """Project IRR, equity IRR, NPV, payback and min DSCR of this design sold two ways, all else equal:
-        ``gpu_hours`` (every sellable GPU-hour rented) and ``tokens`` (every one served as tokens); ``tokens`` is
-        left out without a published rate for the workload. One batch of the monthly engine."""
+        """The returns of this design sold two ways, all else equal: GPU-hours rented or tokens served.
+
+        One batch of the monthly engine: every sellable GPU-hour rented (``gpu_hours``), or every one served as
+        tokens of the scenario's workload at its token prices (``tokens``).
+
+        Returns
+        -------
+        dict of str to dict of str to float
+            ``{"gpu_hours": {...}, "tokens": {...}}``, each with ``project_irr`` and ``equity_irr`` [fraction per
+            year], ``npv_usd`` [USD], ``payback_months`` [months] and ``min_dscr`` [ratio]; NaN where undefined.
+            ``tokens`` is left out when nothing is published for the platform and workload.
+
+        Examples
+        --------
+        >>> import neoplan
+        >>> r = neoplan.evaluate(neoplan.load_scenario({"base": "b200_1024", "pricing": {"sell": "tokens"}}))
+        >>> ways = r.returns_by_sale()
+        >>> sorted(ways), sorted(ways["tokens"])
+        (['gpu_hours', 'tokens'], ['equity_irr', 'min_dscr', 'npv_usd', 'payback_months', 'project_irr'])
+        """
         ways = ("gpu_hours", "tokens") if self.token_figures.get("tokens_per_second_per_gpu") else ("gpu_hours",)
         shares = np.array([0.0, 1.0][: len(ways)])
         k = self.cases(self.drivers(len(ways)).with_values(token_share=shares)).kpis(
@@ -300,7 +332,27 @@ class Result:
         return (self.capex_usd["total"] - self.capex_usd["storage"]) / self.gpus
 
     def opex_for_year(self, year: int) -> dict[str, float]:
-        """Opex of operating year ``year`` (1 = first year after go-live) by category, with ``total`` [USD]."""
+        """Opex of one operating year, by category.
+
+        Parameters
+        ----------
+        year : int
+            The operating year: 1 is the first 12 months from go-live.
+
+        Returns
+        -------
+        dict of str to float
+            Opex of that year by category (``power``, ``colocation``, ``staff``, …) and their ``total`` [USD];
+            SG&A included, as a share of revenue.
+
+        Examples
+        --------
+        >>> import neoplan
+        >>> r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+        >>> first = r.opex_for_year(1)
+        >>> first["total"] == sum(v for k, v in first.items() if k != "total") and first["total"] > 0
+        True
+        """
         weight = operating_year_share(self.ops.dates.months, self.ops.dates.go_live_month, year)
         out = {k: float((v * weight).sum()) for k, v in self.ops.opex_by_category.items()}
         out["total"] = sum(out.values())
@@ -345,8 +397,35 @@ class Result:
         return run_cases(self.scenario, self.basis, drivers)
 
     def returns_vs_price(self, usd_per_gpu_hour: Any) -> dict[str, np.ndarray]:
-        """Project IRR, equity IRR, NPV and payback at each headline price [USD/GPU-h] (all else equal), for at most
-        :data:`MAX_ENGINE_CASES` prices."""
+        """Returns at other headline prices, everything else as the scenario has it.
+
+        All prices run as one batch of the vectorised monthly engine (the design and its capex do not depend on the
+        price); the loan stays as fixed at financial close.
+
+        Parameters
+        ----------
+        usd_per_gpu_hour : float or array_like
+            Headline on-demand prices at go-live [USD/GPU-h], 1 to :data:`MAX_ENGINE_CASES` of them.
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+            ``usd_per_gpu_hour`` (the prices), ``project_irr`` and ``equity_irr`` [fraction per year], ``npv_usd``
+            [USD] at the hurdle rate and ``payback_months`` [months], one value per price; NaN where undefined.
+
+        Raises
+        ------
+        ScenarioError
+            For no price or more than :data:`MAX_ENGINE_CASES`.
+
+        Examples
+        --------
+        >>> import numpy as np, neoplan
+        >>> r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+        >>> curve = r.returns_vs_price([2.0, 3.0, 4.0])
+        >>> bool(np.all(np.diff(curve["npv_usd"]) > 0))  # a dearer GPU-hour is worth more
+        True
+        """
         prices = np.asarray(usd_per_gpu_hour, dtype=float).reshape(-1)
         if not 1 <= prices.size <= MAX_ENGINE_CASES:
             raise ScenarioError(f"returns_vs_price takes 1 to {MAX_ENGINE_CASES:,} prices, got {prices.size:,}")
@@ -359,7 +438,24 @@ class Result:
         }
 
     def dscr_by_year(self) -> dict[str, np.ndarray]:
-        """DSCR per 12-month period of operation: ``start_month`` and ``dscr`` (nan where no debt service)."""
+        """Debt service cover ratio for each 12-month period of operation.
+
+        DSCR = CFADS ÷ scheduled debt service over 12 months from the first full month of operation (the sale and
+        its tax left out; the manual's Conventions page states the rest).
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+            ``start_month`` [months from the purchase order] and ``dscr`` [ratio] of each period; NaN where no debt
+            service falls due.
+
+        Examples
+        --------
+        >>> import neoplan
+        >>> table = neoplan.evaluate(neoplan.load_scenario("optimized")).dscr_by_year()
+        >>> sorted(table), len(table["dscr"]) == len(table["start_month"])
+        (['dscr', 'start_month'], True)
+        """
         starts, table = finance.dscr_by_period(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))
         return {"start_month": starts, "dscr": table[0]}
 
@@ -375,8 +471,23 @@ class Result:
         return float(finance.llcr(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))[0])
 
     def llcr_by_year(self) -> dict[str, np.ndarray]:
-        """LLCR at the start of each 12-month period of operation: ``start_month`` and ``llcr`` (nan where no debt
-        is outstanding; :func:`neoplan.finance.project.llcr_table`)."""
+        """Loan life cover ratio at the start of each 12-month period of operation.
+
+        LLCR = CFADS to maturity discounted at the loan's all-in rate ÷ debt outstanding
+        (:func:`neoplan.finance.project.llcr_table`).
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+            ``start_month`` [months from the purchase order] and ``llcr`` [ratio]; NaN where no debt is outstanding.
+
+        Examples
+        --------
+        >>> import neoplan
+        >>> r = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "financing": {"debt_share": 0}}))
+        >>> bool(all(r.llcr_by_year()["llcr"] != r.llcr_by_year()["llcr"]))  # no debt: NaN throughout
+        True
+        """
         first = int(np.ceil(self.ops.dates.go_live_month))
         table = finance.llcr_table(self.ops.cash, first)[0]
         return {"start_month": first + MONTHS_PER_YEAR * np.arange(table.size), "llcr": table}
@@ -389,19 +500,66 @@ class Result:
 
     # --- tables ---------------------------------------------------------------------------------
     def bom_table(self) -> Any:
-        """Node BoM lines as a DataFrame (one server)."""
+        """The bill of materials of one compute server (or one NVL72 rack), line by line.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per line: ``category``, ``item``, ``key`` (the price-book key), ``quantity``, ``unit``,
+            ``unit_price_usd`` [USD per unit], ``total_usd`` [USD] and the price's ``basis``.
+
+        Examples
+        --------
+        >>> import neoplan
+        >>> bom = neoplan.evaluate(neoplan.load_scenario("optimized")).bom_table()
+        >>> float(bom["total_usd"].sum())  # the article's recommended HGX H100 server
+        256400.0
+        """
         import pandas as pd
 
         return pd.DataFrame([line.as_record() for line in self.node_lines])
 
     def capex_table(self) -> Any:
-        """Cluster capex lines as a DataFrame."""
+        """Every capex line of the cluster: servers, switches, optics, cables, storage, racks, installation.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns as :meth:`bom_table`, one row per line of the whole cluster; ``total_usd`` [USD] sums to
+            ``capex_usd["total"]``.
+
+        Examples
+        --------
+        >>> import neoplan
+        >>> r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+        >>> lines = r.capex_table()
+        >>> bool(abs(lines["total_usd"].sum() - r.capex_usd["total"]) < 1e-6 * r.capex_usd["total"])
+        True
+        """
         import pandas as pd
 
         return pd.DataFrame([line.as_record() for line in self.capex_lines])
 
     def monthly_table(self) -> Any:
-        """Monthly accounts and cash flows as a DataFrame (one row per month) [USD]."""
+        """The monthly accounts and cash flows, one row per month of the horizon.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``month`` (0 = the purchase order), ``sold_gpu_hours`` [GPU-h], then signed money per month [USD]:
+            revenue earned and collected, opex by category and in total, EBITDA, depreciation, EBIT, interest,
+            fees, tax, net income, capex and resale (``residual_usd``), debt draws, principal, sweep, interest
+            paid, the debt balance and reserve, project and equity free cash flow and their running sums. Outflows
+            are negative.
+
+        Examples
+        --------
+        >>> import neoplan
+        >>> r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+        >>> months = r.monthly_table()
+        >>> len(months) == r.scenario.timeline.horizon_months, bool(months["capex_usd"].sum() < 0)
+        (True, True)
+        """
         import pandas as pd
 
         c, ops = self.ops.cash, self.ops
@@ -437,7 +595,24 @@ class Result:
 
     # --- contract -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The JSON contract (ARCHITECTURE.md): base units, undefined values as ``None``."""
+        """The result as the JSON contract of ``neoplan evaluate --json``.
+
+        Returns
+        -------
+        dict of str to Any
+            JSON-safe values in base units (USD, fractions, months, counts); an undefined value is ``None`` and
+            ``warnings`` says why. The manual's Command line page lists the keys; a headline figure's dotted key
+            (``capex_usd.total``) is its name in the metrics map (:data:`neoplan.metrics.METRICS`).
+
+        Examples
+        --------
+        >>> import json, neoplan
+        >>> d = neoplan.evaluate(neoplan.load_scenario("optimized")).to_dict()
+        >>> d["gpus"], d["backend"]["spine_switches"], d["node_capex_usd"]
+        (1024, 8, 256400.0)
+        >>> isinstance(json.dumps(d), str)
+        True
+        """
         b = self.fabric.backend
         return {
             "scenario": self.scenario.name,
@@ -557,9 +732,11 @@ RENTAL_DATE_GAP_MONTHS = 12
 
 
 def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
-    """A warning when the book's date is far from the date of the platform's reference rental price, else None."""
+    """A warning when the reference rental price the scenario's market gives the platform is dated far from the
+    book's date (the book's own market does not rent it, so a later or earlier one did), else None."""
     platform_key, as_of = platform.key, book.as_of
-    rental = default_rentals().get(platform_key)
+    market = rental_market(platform_key, as_of)
+    rental = rental_contracts(market).get((platform_key, "on_demand"))
     if rental is None:
         return None
     gap = months_apart(as_of, rental.date)
@@ -569,17 +746,54 @@ def rental_date_warning(platform: Platform, book: PriceBook) -> str | None:
     fix = f"choose prices_as_of {nearest}, or use" if nearest != as_of else "use"
     return (
         f"prices_as_of: hardware is priced as of {as_of} but the reference rental price of {platform_key} "
-        f"(${rental.usd_per_gpu_hour:.2f}/GPU-hour) is dated {rental.date}, {gap} months apart; {fix} a rental "
-        f"price of {as_of}"
+        f"(${rental.usd_per_gpu_hour:.2f}/GPU-hour) is dated {rental.date}, {gap} months apart (the {as_of} market "
+        f"rents no {platform_key}); {fix} a rental price of {as_of}"
     )
 
 
 def evaluate(scenario: Scenario, book: PriceBook | None = None) -> Result:
-    """Evaluate ``scenario`` with ``book`` (default: the shipped price book + the scenario's overrides).
+    """Design, price and finance a scenario: the one entry point of the model.
 
-    Raises :class:`ScenarioError` for a design the inputs make impossible (the message names the field): the
-    sizing and finance modules raise it where they check an input, and an impossible fabric's
-    :class:`~neoplan.design.fabric.FabricError` is passed on as one. Any other error is a bug and propagates as is.
+    The design first (:func:`neoplan.design.sizing.design`: node bill of materials, storage, fabric, management and
+    site, capex lines; sized to the power envelope when ``cluster.size_by`` is ``power``), then its economics:
+    monthly revenue and opex, cash flows, debt, tax and the KPIs.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The plan, as :func:`neoplan.load_scenario` returns it (validated).
+    book : PriceBook, optional
+        Unit prices to design with [USD per unit]. Default: the shipped book of ``scenario.prices_as_of`` with the
+        scenario's ``prices:`` overrides on top.
+
+    Returns
+    -------
+    Result
+        The design, the monthly accounts and the KPIs; money in USD, rates as fractions, time in months.
+
+    Raises
+    ------
+    ScenarioError
+        For a design the inputs make impossible, with a message naming the field (an impossible fabric's
+        :class:`~neoplan.design.fabric.FabricError` is passed on as one). Any other error is a bug and propagates
+        as is.
+
+    See Also
+    --------
+    neoplan.load_scenario : a scenario from a preset, a file or a mapping.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> result = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    >>> result.gpus, result.servers
+    (1024, 128)
+    >>> result.node_capex_usd  # the article's recommended HGX H100 server [USD]
+    256400.0
+    >>> result.fabric.backend.spine_switches  # 2:1 at the leaf: half the reference's 16 spines
+    8
+    >>> result.kpis["tco_usd_per_gpu_hour"] > 0  # [USD per sold GPU-hour]
+    True
     """
     return economics(design(scenario, book))
 

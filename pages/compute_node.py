@@ -12,6 +12,7 @@ from neoplan.inputs.fields import NODE_PRESET_LABELS
 from neoplan.inputs.loading import scenario_json
 from neoplan.inputs.platforms import FULL_NICS, plan_switch
 from neoplan.inputs.pricebook import BOOK_DATES, book_differences, default_platforms, default_rentals, price_book
+from neoplan.inputs.profiles import vintage_changes
 from neoplan.model import Result
 from ui import format as fmt
 from ui import state
@@ -23,6 +24,29 @@ from ui.widgets import chart, field_input, lazy_expander
 
 PLATFORM_KEY = "compute_node.platform"
 NOTE_KEY = "compute_node.platform_note"
+BOOK_KEY = "compute_node.prices_as_of"
+
+
+def _change_book() -> None:
+    """Another price book: the plan moves to that date whole (neoplan.inputs.profiles.vintage_changes): the market it
+    rents in, the site's region values and the reference rent follow; values the user set stay."""
+    as_of = st.session_state[BOOK_KEY]
+    state.update_fields(vintage_changes(get_scenario(), as_of), error_path="prices_as_of")
+
+
+def _book_input() -> None:
+    st.session_state[BOOK_KEY] = get_scenario().prices_as_of
+    st.selectbox(
+        "Price book (hardware prices as of)",
+        list(BOOK_DATES),
+        key=BOOK_KEY,
+        on_change=_change_book,
+        help="The date the plan is priced at: the hardware book, the rental market and price curve, and the site's "
+        "region values all of that date; a rent or site number you set yourself stays.",
+    )
+    error = field_errors().get("prices_as_of")
+    if error:
+        st.error(plain(humanize(error)))
 
 
 def _switch_platform() -> None:
@@ -83,7 +107,7 @@ left, right = st.columns([1, 2], gap="large")
 with left:
     st.subheader("Options")
     field_input("node.preset", "Preset", options_labels=NODE_PRESET_LABELS)
-    field_input("prices_as_of", "Price book (hardware prices as of)")
+    _book_input()
     note_box = _platform_input()
     chosen = default_platforms().get(get_scenario().cluster.gpu_model)
     rack_scale = chosen is not None and chosen.rack_scale
@@ -116,7 +140,7 @@ _switch_note(note_box, result)
 show_sized_gpus(gpus_box, result)
 if result is not None:
     with left:
-        rental = default_rentals().get(result.platform.key)
+        rental = default_rentals(result.book.as_of).get(result.platform.key)
         if rental is not None:
             st.caption(
                 f"Reference rental price of the {result.platform.name}: ${rental.usd_per_gpu_hour:.2f}/GPU-hour "

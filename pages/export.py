@@ -94,10 +94,11 @@ with right, st.container(border=True):
     st.subheader("HTML report")
     st.markdown(
         "One self-contained file an investor opens in any browser, offline: the scenario summary, the headline "
-        "KPIs, interactive charts (capex, TCO per GPU-hour, cash flow and payback, IRR against price, debt and "
-        "DSCR, opex by year, the node against the OEM default), the P&L, debt and opex tables, the stress test "
-        "(tornado, grid, Monte Carlo with where the scenario sits, the ranges with their sources, break-even "
-        "solvers), the node BoM, the networks, every input and every price with its source. About 1.2 MB (Vega, "
+        "KPIs, interactive charts (capex as a waterfall and a treemap, TCO per GPU-hour and where it goes, cash "
+        "flow and payback, IRR against price, debt and DSCR, opex by year, the node against the OEM default: zoom, "
+        "pan, hover, download as PNG), the P&L, debt and opex tables, the stress test (tornado, grid with its "
+        "break-even line, Monte Carlo with where the scenario sits, the ranges with their sources, break-even "
+        "solvers), the node BoM, the networks, every input and every price with its source. About 5 MB (plotly.js, "
         "which draws the charts, is inside)."
     )
     st.download_button(

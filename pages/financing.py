@@ -144,7 +144,7 @@ with left:
         options_labels={"straight_line": "Straight line", "macrs_5": "MACRS 5-year (US)"},
     )
     if get_scenario().financing.tax_depreciation == "straight_line":
-        field_input("financing.tax_life_months", "Tax life [months, empty = useful life]")
+        field_input("financing.tax_life_months", "Tax life [months, empty = operating life]")
     st.subheader("Timeline")
     field_input("timeline.delivery_lead_months", "Delivery lead time [months]")
     field_input("timeline.integration_burn_in_weeks", "OEM integration burn-in [weeks]", fmt="%.1f")
@@ -157,7 +157,12 @@ with left:
         options_labels={"end_of_month": "At the end of its month", "mid_month": "Mid-month"},
     )
     field_input("timeline.horizon_months", "Analysis horizon [months]")
-    field_input("timeline.useful_life_months", "Depreciation life [months]")
+    field_input("timeline.useful_life_months", "Operating life: shut down or sold after [months]")
+    field_input(
+        "financing.depreciation_life_months",
+        "Book depreciation life [months]",
+        placeholder=f"{get_scenario().timeline.useful_life_months} (the operating life)",
+    )
     field_input("timeline.residual_value_share", "Residual value [% of capex, empty = resale curve]")
     field_input(
         "timeline.end_of_life",

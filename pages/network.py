@@ -17,6 +17,7 @@ from neoplan.design.fabric import (
     topology_picture,
     with_scenario_design,
 )
+from neoplan.frozen import freeze
 from neoplan.inputs.categories import CAPEX_LABELS, short_labels
 from neoplan.inputs.fields import TOPOLOGY_LABELS
 from neoplan.inputs.hardware import Fabric
@@ -46,7 +47,7 @@ BACKEND_FAMILIES = IB_FAMILIES + SPECTRUM_X_FAMILIES
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_options(scenario_text: str, _result: Result) -> list[DesignOption]:
     """``design_options`` of ``_result``'s scenario (JSON ``scenario_text``): five fabrics sized and priced."""
-    return design_options(_result.scenario, _result.book)
+    return freeze(design_options(_result.scenario, _result.book))
 
 
 def design_label(option: DesignOption, chosen: str) -> str:

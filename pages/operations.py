@@ -15,10 +15,11 @@ from annotated_types import Ge, Le
 
 import neoplan
 from neoplan import Result, metrics
-from neoplan.analysis.advice import flip_text, recommendations, value_text
+from neoplan.analysis.advice import breakeven_performance_loss, flip_text, recommendations, value_text
 from neoplan.charts.operations import choices_figure, gpu_hours_figure, interruptions_figure, lost_time_figure
-from neoplan.economics.operations import OperationsReport, breakeven_performance_loss
+from neoplan.economics.operations import OperationsReport
 from neoplan.errors import ScenarioError
+from neoplan.frozen import freeze
 from neoplan.inputs.loading import scenario_from_dict, scenario_json
 from neoplan.inputs.presets import deep_merge
 from neoplan.inputs.pricebook import default_platforms
@@ -231,11 +232,11 @@ def _priced(scenario_text: str, label: str, _choice: Choice, _base: Result) -> P
     try:
         variant = neoplan.evaluate(scenario_from_dict(deep_merge(json.loads(scenario_text), _nested(_choice.change))))
     except ScenarioError as exc:
-        return Priced(_choice, None, {}, str(exc))
+        return freeze(Priced(_choice, None, {}, str(exc)))
     loss = None
     if _choice.group == "Design" and _choice.change[0][0] != "fabric.subnet_manager":
         loss = breakeven_performance_loss(*_cheaper_first(variant, _base))
-    return Priced(_choice, variant, variant.to_dict(), breakeven_loss=loss)
+    return freeze(Priced(_choice, variant, variant.to_dict(), breakeven_loss=loss))
 
 
 def priced_choices(base: Result, groups: tuple[str, ...] = ("Operations", "Design", "Readiness")) -> list[Priced]:

@@ -12,7 +12,7 @@ from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_
 from neoplan.economics import inference, market, revenue
 from neoplan.errors import ScenarioError
 from neoplan.inputs.loading import scenario_json
-from neoplan.inputs.pricebook import CONTRACT_LABELS, assumed, rental_contracts
+from neoplan.inputs.pricebook import CONTRACT_LABELS, assumed, rental_contracts, rental_market
 from neoplan.inputs.scenario import Scenario
 from neoplan.model import Result
 from ui.format import plain
@@ -96,8 +96,14 @@ def data_or_own_input(path: str, label: str, fmt: str) -> None:
 
 
 def market_table(scenario: Scenario) -> pd.DataFrame:
-    """The platform's rows of data/rental_contracts.csv: contract, price, range, basis, date and source."""
-    rows = [row for (platform, _), row in rental_contracts().items() if platform == scenario.cluster.gpu_model]
+    """The platform's rows of the rental contracts in the market of the scenario's book date: contract, price, range,
+    basis, date and source."""
+    key = scenario.cluster.gpu_model
+    rows = [
+        row
+        for (platform, _), row in rental_contracts(rental_market(key, scenario.prices_as_of)).items()
+        if platform == key
+    ]
     return pd.DataFrame(
         [
             {
@@ -117,7 +123,7 @@ def market_table(scenario: Scenario) -> pd.DataFrame:
 
 def curve_table(scenario: Scenario) -> pd.DataFrame:
     """The platform generation's rows of data/price_curves.csv."""
-    curve = market.curve_of(scenario.cluster.gpu_model)
+    curve = market.curve_of(scenario.cluster.gpu_model, scenario.prices_as_of)
     return pd.DataFrame(
         [
             {

@@ -42,7 +42,7 @@ from neoplan.quote import (
 )
 from ui import format as fmt
 from ui.state import get_library, set_scenario
-from ui.widgets import NUMBER_ERRORS, lazy_expander, number_field
+from ui.widgets import NUMBER_ERRORS, draw, lazy_expander, lazy_tabs, number_field
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SAMPLE_LABELS = {
@@ -534,9 +534,11 @@ if review.findings:
         "can remove the same optics), so the headline saving is the comparison with the design; a negative saving "
         "is what the fix costs. Savings use the quote's prices for what goes and price-book prices for what comes."
     )
-    by_finding, by_category = st.tabs(["Saving by finding", "Quote vs design by category"])
-    by_finding.vega_lite_chart(findings_figure(review), width="stretch", key="quote.findings_chart")
-    by_category.vega_lite_chart(quote_vs_recommended_figure(review), width="stretch", key="quote.compare_chart")
+    by_finding, by_category = lazy_tabs("quote.findings_tab", ["Saving by finding", "Quote vs design by category"])
+    if by_finding.open is not False:  # only the open tab's chart is drawn
+        draw(findings_figure(review), key="quote.findings_chart", where=by_finding)
+    if by_category.open is not False:
+        draw(quote_vs_recommended_figure(review), key="quote.compare_chart", where=by_category)
     cards = st.columns(2, gap="medium")
     for i, f in enumerate(review.findings):
         with cards[i % 2].container(border=True, key=f"quote.finding_{i}"):
@@ -545,7 +547,7 @@ if review.findings:
             st.caption(f"Why: {f.reason}")
 else:
     st.success("No findings: nothing in this quote is padded by the article's rules.")
-    st.vega_lite_chart(quote_vs_recommended_figure(review), width="stretch", key="quote.compare_chart")
+    draw(quote_vs_recommended_figure(review), key="quote.compare_chart")
 
 comparison = lazy_expander("Quote vs recommended design, component by component", "quote.comparison_open")
 if comparison.open:

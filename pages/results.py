@@ -7,6 +7,7 @@ import streamlit as st
 
 from neoplan import metrics
 from neoplan.charts.finance import cash_flow_figure, margin_figure, tco_figure
+from neoplan.charts.site import capex_sankey_figure
 from neoplan.finance.statements import PNL_BOLD, PNL_LABELS, pnl_by_year
 from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
@@ -61,6 +62,7 @@ if result is not None:
     inputs = scenario_json(result.scenario)
     charts = [  # one figure drawn at a time
         ("TCO and the price path", tco_figure, "results_tco_chart"),
+        ("Where the money goes", capex_sankey_figure, "results_sankey_chart"),
         ("Cash flow", cash_flow_figure, "results_cash_chart"),
         ("Margins", margin_figure, "results_margin_chart"),
     ]

@@ -261,7 +261,8 @@ def _versions(saved: list[Entry]) -> None:
                 on_click=_share,
                 args=(name, a),
                 disabled=not auth.share_secret(),
-                help=f"A read-only link to this version, valid for {SHARE_DAYS} days; whoever opens it gets a copy."
+                help=f"A read-only link to this version, valid for {SHARE_DAYS} days, of a scenario shared with the "
+                "team: it opens, as a copy, for whoever may see the scenario when they open it."
                 if auth.share_secret()
                 else "Share links need a server secret: share_secret in the secrets or $NEOPLAN_SHARE_SECRET.",
             )

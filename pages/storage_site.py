@@ -19,9 +19,11 @@ from neoplan.design.storage import default_storage_catalogue
 from neoplan.finance.statements import capex_by_category, opex_by_year
 from neoplan.inputs.loading import scenario_json
 from neoplan.inputs.platforms import default_table
+from neoplan.inputs.regions import region_values, regions, site_density
 from ui import format as fmt
+from ui.format import plain
 from ui.labels import humanize
-from ui.state import evaluate_current, get_scenario
+from ui.state import evaluate_current, field_errors, get_scenario, update_fields
 from ui.widgets import chart, compact_metrics, field_input, lazy_expander, lazy_tabs
 
 CHART_KEY = "storage_site.capex_chart"
@@ -165,12 +167,45 @@ if tab_storage.open is not False:
                 }
                 st.table(pd.DataFrame({"Storage design": list(details.values())}, index=list(details)))
 
+REGION_KEY = "storage_site.region"
+
+
+def _choose_region() -> None:
+    """A region chosen: the site's power and colocation prices, PUE and tax rate become the region's as of the
+    scenario's book date, for its rack density (neoplan.inputs.regions); each stays editable after."""
+    region = st.session_state[REGION_KEY]
+    scenario = get_scenario()
+    values = region_values(region, scenario.prices_as_of, site_density(scenario.model_dump(mode="json")))
+    update_fields({"facility.region": region, **{path: v.value for path, v in values.items()}}, "facility.region")
+
+
+def _region_input() -> None:
+    known = regions()
+    current = get_scenario().facility.region
+    st.session_state[REGION_KEY] = current
+    st.selectbox(
+        "Region",
+        list(known),
+        format_func=lambda k: known[k].short_name,  # short enough to show whole at 1,280 px
+        key=REGION_KEY,
+        on_change=_choose_region,
+        help=(f"{known[current].name}. " if current in known else "")
+        + "Where the site is (data/regions.csv, each number with its source): choosing one sets the power price, "
+        "the colocation price for the rack density, the PUE and the tax rate to the region's as of the price book's "
+        "date; edit any of them after to use your site's own.",
+    )
+    error = field_errors().get("facility.region")
+    if error:
+        st.error(plain(humanize(error)))
+
+
 # --- site & power -------------------------------------------------------------------------------
 if tab_site.open is not False:
     with tab_site:
         left, right = st.columns([1, 2], gap="large")
         with left:
             st.subheader("Site inputs")
+            _region_input()
             field_input("facility.rack_power_kw", "Rack power [kW]", fmt="%.1f")
             field_input("facility.servers_per_rack", "Servers per compute rack, at most [count]")
             field_input("facility.pue", "PUE [ratio]")

@@ -15,6 +15,7 @@ from neoplan.analysis import stress
 from neoplan.charts.stress import cdf_figure, grid_figure, histogram_figure, tornado_figure
 from neoplan.errors import ScenarioError
 from neoplan.formats import parse_number
+from neoplan.frozen import freeze
 from neoplan.inputs.loading import scenario_json
 from neoplan.model import Result
 from ui import format as fmt
@@ -299,7 +300,7 @@ def _ranges_text(ranges: Mapping[str, stress.Range]) -> str:
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_tornado(scenario_text: str, ranges_text: str, _result: Result, _ranges: Mapping[str, stress.Range]) -> Any:
     """``stress.tornado`` of ``_result`` (whose scenario JSON is ``scenario_text``) over ``_ranges``."""
-    return stress.tornado(_result, _ranges)
+    return freeze(stress.tornado(_result, _ranges))
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -313,16 +314,18 @@ def cached_grid(
     _ranges: Mapping[str, stress.Range],
 ) -> stress.Grid:
     """``stress.grid`` of ``_result`` over drivers ``x`` × ``y`` (raises ScenarioError like it)."""
-    return stress.grid(_result, x, y, points=points, ranges=_ranges)
+    return freeze(stress.grid(_result, x, y, points=points, ranges=_ranges))
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_solvers(scenario_text: str, target_irr: float, covenant: float, _result: Result) -> tuple[Any, Any, Any]:
     """The price, utilization and debt-share solutions (raises ScenarioError like the solvers)."""
-    return (
-        stress.price_for_equity_irr(_result, target_irr),
-        stress.utilization_for_zero_npv(_result),
-        stress.max_debt_share_for_dscr(_result, covenant),
+    return freeze(
+        (
+            stress.price_for_equity_irr(_result, target_irr),
+            stress.utilization_for_zero_npv(_result),
+            stress.max_debt_share_for_dscr(_result, covenant),
+        )
     )
 
 

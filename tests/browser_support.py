@@ -157,29 +157,30 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             context.close()
 
 
-CHART = '[data-testid="stVegaLiteChart"]'
-"""A chart on the page (Streamlit's Vega-Lite element)."""
-CHART_DRAWN = CHART + " svg.marks"
-"""A chart's drawing: Vega's SVG, there once the chart is drawn."""
+CHART = '[data-testid="stPlotlyChart"]'
+"""A chart on the page (Streamlit's plotly element)."""
+CHART_DRAWN = CHART + " .main-svg"
+"""A chart's drawing: plotly's SVG, there once the chart is drawn."""
 CHARTS_PENDING = (
-    f"[...document.querySelectorAll('{CHART}')].some(e => e.checkVisibility() && !e.querySelector('svg.marks'))"
+    f"[...document.querySelectorAll('{CHART}')].some(e => e.checkVisibility() && !e.querySelector('.main-svg'))"
 )
 """JavaScript: true while a chart on the page is not drawn yet (one in a tab that is not shown is drawn when the tab
 is opened)."""
 
 
 def settle(tab: Any) -> None:
-    """Wait until the script run is over and every chart is drawn."""
-    tab.wait_for_selector("[data-testid='stApp']", timeout=30_000)
+    """Wait until the script run is over and every chart is drawn (up to a minute each: a new tab evaluates
+    plotly.js, several seconds of the browser's main thread on a loaded machine)."""
+    tab.wait_for_selector("[data-testid='stApp']", timeout=60_000)
     tab.wait_for_timeout(300)
     tab.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " && !document.querySelector('[data-testid=\"stSkeleton\"]')"
         ' && document.querySelector(\'[data-testid="stMain"] [data-testid="stElementContainer"]\')',
-        timeout=30_000,
+        timeout=60_000,
     )
     tab.wait_for_timeout(400)
-    tab.wait_for_function(f"() => !({CHARTS_PENDING})", timeout=30_000)  # charts draw after the script finishes
+    tab.wait_for_function(f"() => !({CHARTS_PENDING})", timeout=60_000)  # charts draw after the script finishes
     tab.wait_for_timeout(300)
 
 
@@ -196,7 +197,7 @@ def metric(tab: Any, label: str) -> str:
         .filter(has=tab.get_by_test_id("stMetricLabel").filter(has_text=re.compile(f"^{re.escape(label)}$")))
         .first
     )
-    card.wait_for(timeout=30_000)
+    card.wait_for(timeout=60_000)
     return str(card.get_by_test_id("stMetricValue").inner_text()).strip()
 
 

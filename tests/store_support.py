@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 import sqlalchemy as sa
 
-from neoplan.store.library import close_store
+from neoplan.store.connection import close_store
 
 PG_ENV = "NEOPLAN_TEST_DATABASE_URL"
 BACKENDS = ["sqlite", "postgresql"]

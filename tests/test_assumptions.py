@@ -47,7 +47,7 @@ def test_the_assumptions_the_issue_names_are_in_data():
         "opex.transit_usd_per_month",
     ):
         assert key in ASSUMPTIONS
-    assert assumed("facility.colo_usd_per_kw_month") == 184.0  # CBRE H2 2024
+    assert assumed("facility.colo_usd_per_kw_month") == 174.0  # CBRE H1 2024: the 2024-10 site of region us-average
     assert assumed("facility.electricity_usd_per_kwh") == 0.08
     assert assumed("opex.staff_loaded_cost_usd") == 220_000.0
     assert assumed("opex.transit_usd_per_month") == 15_000.0

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from browser_support import (
+    CHART,
     CHART_DRAWN,
     ROOT,
     chromium,
@@ -141,12 +142,59 @@ def tour(browser: Any, app_url: str) -> Iterator[Any]:
     page.close()
 
 
+OTHER_CHARTS = ", ".join(
+    f'[data-testid="{kind}"]'
+    for kind in (
+        "stVegaLiteChart",
+        "stArrowVegaLiteChart",
+        "stDeckGlJsonChart",
+        "stGraphVizChart",
+        "stBokehChart",
+        "stPyplot",
+        "stEChartsChart",
+    )
+)
+"""Streamlit's other chart elements: none may be on any page (plotly is the one chart library)."""
+FORMS = {
+    # page: the plotly forms (plotly.js's SVG classes) one of its tabs must draw
+    "Overview": {"treemap"},
+    "Storage & site": {"waterfall"},
+    "Operations": {"waterfall"},
+    "Results": {"sankey"},
+    "Stress test": {"contour", "bars"},
+}
+_FORMS_JS = f"""() => [...document.querySelectorAll('{CHART} g[class]')].map(g => g.getAttribute('class'))
+    .filter(c => /^(trace (bars|scatter|treemap)|sankey$|contour$|waterfalllayer)/.test(c))
+    .map(c => c.replace(/^trace /, '').replace(/layer.*$/, '').split(' ')[0])"""
+
+
+def _plotly_only(tab: Any, where: str) -> set[str]:
+    """Every chart shown is plotly's, drawn; no other chart element anywhere. Returns the forms drawn."""
+    assert tab.locator(OTHER_CHARTS).count() == 0, f"a chart other than plotly on {where}"
+    for chart in tab.locator(CHART).all():
+        if chart.is_visible():
+            assert chart.locator(".main-svg").count() > 0, f"a chart not drawn on {where}"
+    return set(tab.evaluate(_FORMS_JS))
+
+
 @pytest.mark.parametrize(("label", "slug", "expected"), PAGES)
 def test_page_renders(tour: Any, shots: Path, label: str, slug: str, expected: str) -> None:
+    """Each page renders (its screenshot for the README's tour), and it and every one of its tabs draws its charts
+    with plotly and nothing else, the finance forms among them (capex waterfall and treemap, the Sankey, the stress
+    grid's contour and the Monte Carlo histogram)."""
     go(tour, label)
     tour.get_by_text(expected, exact=False).first.wait_for(timeout=30_000)
     no_exception(tour, label)
     tour.screenshot(path=str(shots / f"{slug}.png"), full_page=True)
+    drawn = _plotly_only(tour, label)
+    main = tour.get_by_test_id("stMain")
+    names = main.get_by_role("tab").all_inner_texts()
+    for name in names[1:] + names[:1]:  # every tab, the first one open again at the end
+        main.get_by_role("tab", name=name, exact=True).first.click()
+        settle(tour)
+        drawn |= _plotly_only(tour, f"{label}: {name}")
+        no_exception(tour, f"{label}: {name}")
+    assert FORMS.get(label, set()) <= drawn, (label, drawn)
 
 
 # -- journeys -------------------------------------------------------------------------------------------------

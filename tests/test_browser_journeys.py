@@ -145,7 +145,7 @@ def _choose(tab: Any, label: str, option: str) -> None:
 
 
 def _svg_text(where: Any) -> str:
-    """Every text of the SVG under ``where`` (Vega draws a chart's text as SVG, which has no inner text)."""
+    """Every text of the SVG under ``where`` (plotly draws a chart's text as SVG, which has no inner text)."""
     return " ".join(where.locator("text").evaluate_all("els => els.map(e => e.textContent || '')"))
 
 
@@ -277,17 +277,18 @@ def test_name_and_description_are_edited_in_the_header_and_the_description_follo
 # -- warnings where they matter, TCO against the price path -------------------------------------------------------
 
 
-def test_overview_warns_of_the_covenant_breach_and_the_loss_above_the_dated_book_notice(tab: Any) -> None:
+def test_overview_warns_of_the_covenant_breach_then_the_loss_and_of_no_dated_book(tab: Any) -> None:
     main = tab.get_by_test_id("stMain")
     breach = main.get_by_test_id("stAlert").filter(has_text="Covenant breach.").first
     loss = main.get_by_test_id("stAlert").filter(has_text="Negative NPV.").first
-    book = main.get_by_test_id("stAlert").filter(has_text="Price book (hardware prices as of):").first
+    for book in ("Price book (hardware prices as of)", "prices_as_of"):  # one vintage: no date warning
+        assert main.get_by_test_id("stAlert").filter(has_text=book).count() == 0
     result = neoplan.evaluate(neoplan.load_scenario("optimized"))
     decline = market.scenario_average_decline(result.scenario, result.ops.dates.go_live_month)  # the Hopper curve
     assert "below the 1.20× covenant" in breach.inner_text()
     assert f"prices fall {pct(decline, 0)} a year" in loss.inner_text()
-    y = [el.bounding_box()["y"] for el in (breach, loss, book)]
-    assert y[0] < y[1] < y[2], y
+    y = [el.bounding_box()["y"] for el in (breach, loss)]
+    assert y[0] < y[1], y
     texts = _svg_text(main.locator(CHART))
     assert f"sold on average ${result.sold_usd_per_gpu_hour_lifetime:.2f}" in texts, texts
     assert f"sold at go-live ${result.sold_usd_per_gpu_hour_at_go_live:.2f}" in texts, texts
@@ -330,29 +331,33 @@ def test_compare_keeps_its_selection_and_gives_rate_deltas_in_points(tab: Any) -
 
 
 def test_user_text_is_plain_text_in_charts_and_markdown(tab: Any, bait: str, tmp_path: Path) -> None:
-    """Saved names with markup (a link, a style that fetches a URL) and bare URLs in the Compare charts, legends
-    and tooltips; a description with bare URLs and an e-mail address on Overview: shown as typed, no link, no
-    request to the bait server."""
+    """Saved names with plotly's markup (a link, a style that fetches a URL) and bare URLs in the Compare charts,
+    legends and hover labels; a description with bare URLs and an e-mail address on Overview: shown as typed, no
+    link, no request to the bait server."""
     _Bait.hits.clear()
     names = _markup_names(bait)
     go(tab, "Compare")
     for name in names:
         _pick(tab, name)
     main = tab.get_by_test_id("stMain")
-    tooltip = tab.locator("#vg-tooltip-element")  # vega-tooltip's one tooltip, in the page's body
     for chart_tab in ("Capex", "TCO", "Cumulative cash"):
         _open_tab(tab, chart_tab)
         chart = main.locator(CHART).first
         texts = _svg_text(chart)
         assert '<a href="' in texts and "<span style=" in texts, (chart_tab, texts)  # the names, as typed
-        marks = chart.locator("g.mark-rect path, g.mark-line path, g.mark-symbol path")
-        box = marks.first.bounding_box()
-        tab.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # a tooltip
-        tab.wait_for_timeout(600)
-        for where, name in ((chart, "chart"), (tooltip, "tooltip")):
+        # the last scenario's (a markup name's) largest part, or the first line (hovered: every line at that month)
+        mark = chart.locator("g.trace.bars").first.locator("g.point path").last
+        mark = mark if mark.count() else chart.locator("g.trace.scatter path.js-line").first
+        mark.scroll_into_view_if_needed()
+        box = mark.bounding_box()
+        tab.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # a hover label
+        hover = chart.locator(".hoverlayer")  # a hover label, or the unified one (a legend-like box)
+        hover.locator("text").first.wait_for(timeout=10_000)
+        assert "<a href=" in _svg_text(hover) or "<span style=" in _svg_text(hover) or "see www" in _svg_text(hover)
+        for where, name in ((chart, "chart"), (hover, "hover label")):
             assert where.locator("a").count() == 0, f"a link in the {chart_tab} {name}"
             assert where.locator("[style*='url(']").count() == 0, f"a style with url() in the {chart_tab} {name}"
-    legend = _svg_text(main.locator(f"{CHART} g.role-legend"))
+    legend = _svg_text(main.locator(f"{CHART} g.legend"))
     assert '<a href="' in legend and "<span style=" in legend, legend  # shown as typed
     plan = tmp_path / "shared.yaml"
     plan.write_text(
@@ -565,12 +570,12 @@ def test_10_mw_of_gb200_reads_as_sized_everywhere(tab: Any, tmp_path: Path) -> N
     go(tab, "Compute node")
     assert tab.get_by_test_id("stMain").get_by_role("textbox", name="GPUs in the cluster").input_value() == "5,040"
     go(tab, "Storage & site")
-    assert f"{sized.storage.usable_pb:.1f} PB: the platform's 4.7 PB per 1,024 GPUs for 5,040 GPUs" in main.inner_text()
-    assert sized.storage.usable_pb == pytest.approx(23.1) and metric(tab, "Racks") == f"{sized.facility.racks:,}"
+    assert f"{sized.storage.usable_pb:.1f} PB: the platform's 2 PB per 1,024 GPUs for 5,040 GPUs" in main.inner_text()
+    assert sized.storage.usable_pb == pytest.approx(9.8) and metric(tab, "Racks") == f"{sized.facility.racks:,}"
     go(tab, "Export")
     book = load_workbook(_download(tab, "⬇ Workbook (.xlsx)", tmp_path), read_only=True)
     kpis = _sheet(book, "KPIs")
-    assert (kpis["gpus"], kpis["servers"], kpis["storage.usable_pb"]) == (5040, 70, pytest.approx(23.1))
+    assert (kpis["gpus"], kpis["servers"], kpis["storage.usable_pb"]) == (5040, 70, pytest.approx(9.8))
     inputs = _inputs(book)
     assert inputs[("cluster", "gpus")] == 5040 and str(inputs[("scenario", "description")]).startswith(counted)
     report = _download(tab, "⬇ Report (.html)", tmp_path).read_text(encoding="utf-8")

@@ -49,12 +49,10 @@ def test_the_table_covers_what_the_model_produces() -> None:
 
 def test_compare_chart_names_and_colours_categories_as_the_other_pages() -> None:
     r = neoplan.evaluate(neoplan.load_scenario("optimized"))
-    spec = compare.capex_compare_figure({"a": r})
-    bars = spec["layer"][0]
-    scale = bars["encoding"]["color"]["scale"]
-    assert scale["domain"] == list(categories.CAPEX_LABELS.values())
-    assert scale["range"] == [site.CATEGORY_COLORS[c] for c in categories.CAPEX_CATEGORIES]
-    shown = {row["category"]: row["value"] for row in bars["data"]["values"]}
+    fig = compare.capex_compare_figure({"a": r})
+    assert [t.name for t in fig.data] == list(categories.CAPEX_LABELS.values())
+    assert [t.marker.color for t in fig.data] == [site.CATEGORY_COLORS[c] for c in categories.CAPEX_CATEGORIES]
+    shown = {t.name: t.y[0] for t in fig.data}
     assert shown == {categories.CAPEX_LABELS[c]: r.capex_usd[c] for c in categories.CAPEX_CATEGORIES}
 
 

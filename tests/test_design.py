@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 import neoplan
-from neoplan.design import cluster as design_module
-from neoplan.design.cluster import Design, design
+from neoplan.design import sizing as design_module
+from neoplan.design.cluster import Design
 from neoplan.design.node import compute_servers
+from neoplan.design.sizing import design
 from neoplan.model import economics
 
 PRESETS = ("optimized", "reference", "b200_1024", "gb200_nvl72_18rack")

@@ -78,9 +78,22 @@ $3.6762; b200_1024 project IRR −3.237 % → −3.190 %, NPV −$16,299,193 →
 gb200_nvl72_18rack equity IRR 18.25 % → 18.43 % (its project flows never lose in a profitable year); min DSCR
 moves for none. Mid-month capex is an option, off by default. Issue 23 added two keys,
 ``sold_usd_per_gpu_hour_at_go_live`` and ``sold_usd_per_gpu_hour_lifetime`` (the price path TCO is drawn against),
-and changed no number. To refresh after a deliberate model change::
+and changed no number.
 
-    for p in b200_1024 gb200_nvl72_18rack h100_2048 h100_256 h200_1024 optimized reference; do
+Issue 36 (part B: presets true to one date) re-pinned them once and added ``b300_1024``, ``gb300_nvl72_18rack`` and
+``h200_1024_2026``. Project IRR before → after, and why: the 2024-10 presets rent in the market of 2024-10
+(data/markets/2024-10/: H100 $2.99 on demand, reserved 24 months $2.17, the Hopper curve as forecast then, −25 % in
+2025 and −15 % a year after instead of 2026's −22 %, 0 %, −15 %) instead of 2026's: optimized −4.12 % → −12.73 %;
+their site is CBRE's H1 2024 $174/kW-month (region us-average as of 2024-10) instead of H2 2024's $184: → −11.55 %
+(NPV −$12.58 M → −$16.66 M, TCO $2.019 → $1.995, capex unchanged); reference −44.28 % → −62.94 %, h100_256 −8.70 % →
+−16.97 %, h100_2048 −3.52 % → −10.81 %, h200_1024 (now $3.50, the 2024-10 H200 estimate) 1.48 % → −5.88 %. The 2026
+presets take the 2026 site (power $0.080 → $0.083/kWh); b200_1024's board follows the DGX B200 system price ($330k →
+$237k: capex $56.76 M → $44.86 M), −3.19 % → 5.64 %; gb200_nvl72_18rack 12.74 % → 8.71 %: storage 2 → 2.5 PB (2 TB a
+GPU) −0.4 points, 2026 power −0.2, the high-density colocation of its liquid-cooled racks ($195 → $234/kW-month)
+−3.5. The model alone moves no golden (depreciation_life_months empty = the useful life). To refresh after a
+deliberate model change::
+
+    for p in $(ls data/scenarios | sed 's/.yaml//'); do
         python -m neoplan evaluate $p --json > tests/golden/$p.json; done
 """
 
@@ -96,7 +109,18 @@ from neoplan.cli import main
 from neoplan.inputs.presets import preset_names
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-PRESETS = ("b200_1024", "gb200_nvl72_18rack", "h100_2048", "h100_256", "h200_1024", "optimized", "reference")
+PRESETS = (
+    "b200_1024",
+    "b300_1024",
+    "gb200_nvl72_18rack",
+    "gb300_nvl72_18rack",
+    "h100_2048",
+    "h100_256",
+    "h200_1024",
+    "h200_1024_2026",
+    "optimized",
+    "reference",
+)
 
 
 def _same(actual: Any, expected: Any, where: str = "") -> None:

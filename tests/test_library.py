@@ -23,7 +23,7 @@ from neoplan.errors import ScenarioError
 from neoplan.inputs.presets import preset_names
 from neoplan.library import Draft, Library, LibraryError, check_name, default_path
 from neoplan.store import backend, default_url, migrate, redact
-from neoplan.store.library import close_store
+from neoplan.store.connection import close_store
 from neoplan.store.migrate import head
 
 LEGACY = Path(__file__).parent / "fixtures" / "library-0.1-3222bab.sqlite"
@@ -219,7 +219,7 @@ def test_a_library_of_neoplan_0_1_migrates_in_place(tmp_path: Path, caplog: pyte
     lib = Library(path)
     with caplog.at_level(logging.INFO, logger="neoplan.store"):
         entries = {e.name: e for e in lib.entries() if not e.read_only}
-    assert "migrated from no schema version (new, or from neoplan 0.1) to 0003" in caplog.text
+    assert "migrated from no schema version (new, or from neoplan 0.1) to 0004" in caplog.text
     assert set(entries) == {"Team plan", "Référence ✓ 東京"} == set(before)
     for name, entry in entries.items():
         assert (entry.version, entry.owner, entry.shared) == (1, "", True)  # everyone saw them before: still shared
@@ -246,7 +246,7 @@ def test_the_page_state_revision_goes_down_and_up_again(tmp_path: Path) -> None:
         return {c["name"] for c in sa.inspect(engine).get_columns("drafts")}
 
     with engine.begin() as connection:
-        migrate.upgrade(connection)
+        command.upgrade(migrate._config(connection), "0003")
     assert "page_state" in columns()
     with engine.begin() as connection:
         command.downgrade(migrate._config(connection), "0002")
@@ -256,3 +256,47 @@ def test_the_page_state_revision_goes_down_and_up_again(tmp_path: Path) -> None:
         assert migrate.upgrade(connection) and migrate.current(connection) == migrate.head()
     assert "page_state" in columns()
     engine.dispose()
+
+
+def test_revision_0004_keeps_every_row_and_never_gives_an_id_twice(tmp_path: Path) -> None:
+    """A library at 0003 (ids as SQLite's rowid: the largest plus one) is rebuilt with AUTOINCREMENT: scenarios,
+    versions and their cascade kept; an id deleted after the migration is never given again."""
+    path = tmp_path / "lib.sqlite"
+    engine = sa.create_engine(f"sqlite:///{path}")
+    with engine.begin() as connection:
+        command.upgrade(migrate._config(connection), "0003")
+    old = Library(path)  # the store migrates on first use: write the 0003 rows by hand instead
+    with sqlite3.connect(path) as db:
+        db.executemany(
+            "INSERT INTO scenarios (id, owner, name, shared, version, created_at, updated_at) VALUES (?,?,?,?,?,?,?)",
+            [(1, "", "One", 1, 2, "t", "t"), (7, "a@x", "Seven", 0, 1, "t", "t")],
+        )
+        body = neoplan.load_scenario("optimized").to_json()
+        db.executemany(
+            "INSERT INTO versions VALUES (?,?,?,?,?,?)",
+            [(1, 1, body, "", "", "t1"), (1, 2, body, "", "", "t2"), (7, 1, body, "a@x", "", "t3")],
+        )
+    engine.dispose()
+    assert {e.name for e in old.entries() if not e.read_only} == {"One", "Seven"}  # migrated to 0004 here
+    with sqlite3.connect(path) as db:
+        ddl = db.execute("SELECT sql FROM sqlite_master WHERE name = 'scenarios'").fetchone()[0]
+        assert "AUTOINCREMENT" in ddl
+        assert db.execute("SELECT scenario_id, version, saved_at FROM versions ORDER BY 1, 2").fetchall() == [
+            (1, 1, "t1"),
+            (1, 2, "t2"),
+            (7, 1, "t3"),
+        ]
+        assert (
+            'REFERENCES "scenarios"'
+            in db.execute("SELECT sql FROM sqlite_master WHERE name = 'versions'").fetchone()[0]
+        )
+    assert [v.version for v in old.history("One")] == [1, 2]
+    saved = old.save("Eight", neoplan.load_scenario("reference"))
+    old.delete("Eight")
+    old.delete("Seven")  # cascades to its versions, as before
+    old.save("Nine", neoplan.load_scenario("reference"))
+    with sqlite3.connect(path) as db:
+        ids = dict(db.execute("SELECT name, id FROM scenarios").fetchall())
+        assert db.execute("SELECT count(*) FROM versions WHERE scenario_id = 7").fetchone()[0] == 0
+    assert saved.version == 1 and ids == {"One": 1, "Nine": 9}  # 8 was deleted: never given again
+    close_store(f"sqlite:///{path}")

@@ -63,8 +63,10 @@ def test_a_longer_commitment_never_costs_more(platform: str, a: int, b: int) -> 
 
 
 def test_the_reserved_multiple_is_the_contract_over_the_on_demand_row_unless_set() -> None:
-    opt = neoplan.load_scenario("optimized")
-    assert market.reserved_multiple(opt) == pytest.approx(math.sqrt(2.65 * 1.90) / 2.81, rel=1e-12)
+    opt = neoplan.load_scenario("optimized")  # 2024-10: the 2024-10 market's 1- and 3-year rows over its on demand
+    assert market.reserved_multiple(opt) == pytest.approx(math.sqrt(2.55 * 1.85) / 2.99, rel=1e-12)
+    today = neoplan.load_scenario({"base": "optimized", "prices_as_of": "2026-11"})
+    assert market.reserved_multiple(today) == pytest.approx(math.sqrt(2.65 * 1.90) / 2.81, rel=1e-12)
     own = neoplan.load_scenario({"base": "optimized", "pricing": {"reserved_price_multiple": 0.9}})
     assert market.reserved_multiple(own) == 0.9
     low, high = market.reserved_multiple_range(own)
@@ -79,12 +81,13 @@ def test_each_presets_headline_and_reserved_price_come_from_the_contracts_table(
     """One source of truth: a preset's headline price is its platform's on-demand row; its reserved share pays the
     table's contract price of its term (the multiple is left empty)."""
     s = neoplan.load_scenario(preset)
-    row = pricebook.default_rentals()[s.cluster.gpu_model]
+    row = pricebook.default_rentals(s.prices_as_of)[s.cluster.gpu_model]  # the market of the preset's own date
     assert s.pricing.usd_per_gpu_hour == row.usd_per_gpu_hour
     assert s.pricing.reserved_price_multiple is None and s.pricing.price_decline_per_year is None
     r = neoplan.evaluate(s)
     go_live = math.ceil(r.ops.dates.go_live_month)
-    contract = market.contract_price(s.cluster.gpu_model, s.pricing.reserved_term_months).usd_per_gpu_hour
+    contract = market.contract_price(s.cluster.gpu_model, s.pricing.reserved_term_months, s.prices_as_of)
+    contract = contract.usd_per_gpu_hour
     price_factor = r.operations.price_factor if r.operations is not None else 1.0
     assert r.ops.revenue.reserved_usd_per_gpu_hour[go_live] == pytest.approx(contract * price_factor, rel=1e-12)
 
@@ -117,16 +120,20 @@ def test_the_scenario_age_comes_from_the_book_date_and_the_go_live_month() -> No
     assert market.go_live_age_years(b200, go_live) == pytest.approx(2026 + 10 / 12 + go_live / 12 - 2025, rel=1e-12)
 
 
-def test_the_hopper_build_of_2024_averages_the_memos_13_7_percent_a_year() -> None:
-    """H100 live in 2025-02: the rest of 2025 at −22 %, 2026 flat, then −15 % a year (data/price_curves.csv)."""
+def test_a_hopper_build_of_2024_expects_the_curve_of_2024_10() -> None:
+    """H100 live in 2025-02 on the 2024-10 market (data/markets/2024-10/price_curves.csv): the rest of 2025 at the
+    −25 % forecast then, −15 % a year after; the same build priced in 2026-11 expects the 2026 curve instead."""
     opt = neoplan.load_scenario("optimized")
     go_live = revenue.dates(opt.timeline).go_live_month
     age = market.go_live_age_years(opt, go_live)  # ≈ 2.11 years since 1 January 2023
     years = market.span_years(go_live, opt.timeline.horizon_months, opt.timeline.useful_life_months)
-    log_kept = (3 - age) * math.log(0.78) + 1 * math.log(1.0) + (age + years - 4) * math.log(0.85)
+    log_kept = (3 - age) * math.log(0.75) + (age + years - 3) * math.log(0.85)
     average = market.scenario_average_decline(opt, go_live)
     assert average == pytest.approx(1 - math.exp(log_kept / years), rel=1e-12)
-    assert 0.13 < average < 0.145  # the research memo's 13.7 %/yr for a 2024 build
+    assert 0.15 < average < 0.18  # about Latent Space's halving over a life (13 %) and 2024's 40 % (2024-10-11)
+    today = neoplan.load_scenario({"base": "optimized", "prices_as_of": "2026-11"})
+    assert market.go_live_age_years(today, go_live) > 4  # 2027 on: −15 % a year (data/price_curves.csv)
+    assert market.scenario_average_decline(today, go_live) == pytest.approx(0.15, rel=1e-12)
 
 
 @settings(max_examples=60, deadline=None)
@@ -155,7 +162,7 @@ def test_the_stress_range_of_the_decline_is_the_curves_low_and_high_rows(preset:
 
 
 def test_an_estimated_on_demand_row_carries_its_range_a_quoted_index_does_not() -> None:
-    assert market.on_demand_range(neoplan.load_scenario("optimized")) is None  # Silicon Data index, quoted
+    assert market.on_demand_range(neoplan.load_scenario("optimized")) is None  # $2.99 of 2024-10, quoted
     gb200 = neoplan.load_scenario("gb200_nvl72_18rack")
     assert market.on_demand_range(gb200) == pytest.approx((4.54, 10.50))  # Spheron to CoreWeave list
 
@@ -197,18 +204,22 @@ def test_every_platform_has_a_curve_and_an_on_demand_price() -> None:
         assert len(curve.rows) >= 5 and all(r.first_year == curve.first_year for r in curve.rows)
 
 
-def test_the_readme_states_each_presets_project_irr_as_the_model_gives_it() -> None:
-    """The "project IRR before → after" column of the README's market-defaults table is the model's (to 0.05 pp)."""
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    rows = {
-        cells[1]: cells[-2]
-        for line in text.splitlines()
-        if line.startswith("| ")
-        and (cells := [c.strip() for c in line.split("|")])[1] in preset_names()
-        and "→" in cells[-2]
-    }
-    assert set(rows) == set(preset_names())
-    for preset, before_after in rows.items():
-        stated = float(before_after.split("→")[1].strip().rstrip("%").strip().replace("−", "-")) / 100
+def test_the_manuals_presets_page_states_each_presets_project_irr_as_the_model_gives_it() -> None:
+    """The project IRR row of the presets page (docs: Reference → Presets, generated while the site builds) is the
+    model's, preset by preset, in the column of that preset."""
+    import sys
+
+    from neoplan import metrics
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs"))
+    import gen_pages
+
+    lines = gen_pages.presets_page().splitlines()
+    header = next(line for line in lines if line.startswith("|  | "))
+    row = next(line for line in lines if line.startswith("| Project IRR |"))
+    columns = [c.strip() for c in header.strip("|").split("|")][1:]
+    shown = [c.strip() for c in row.strip("|").split("|")][1:]
+    assert columns == [gen_pages.code(name) for name in preset_names()]
+    for preset, text in zip(preset_names(), shown, strict=True):
         irr = neoplan.evaluate(neoplan.load_scenario(preset)).kpis["project_irr"]
-        assert irr == pytest.approx(stated, abs=0.0005 + 1e-12), preset
+        assert text == metrics.text("project_irr", irr), preset

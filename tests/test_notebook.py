@@ -57,8 +57,8 @@ def test_the_notebook_runs_top_to_bottom(tmp_path: Path, monkeypatch: pytest.Mon
     shown = "\n".join(_text(cell) for cell in code)
     assert "256400.0" in shown  # the optimized node, as the README says
     assert ".xlsx" in shown and "_report.html" in shown  # the export wrote its files
-    charts = [out for cell in code for out in cell.outputs if "vegaEmbed(" in out.get("data", {}).get("text/html", "")]
-    assert len(charts) == 2  # Altair's renderer draws the two Vega-Lite specs
+    charts = [out for cell in code for out in cell.outputs if "application/vnd.plotly.v1+json" in out.get("data", {})]
+    assert len(charts) == 4  # the IRR curve, the tornado, the grid and the Sankey, as plotly figures
     assert NOTEBOOK.read_bytes() == before
     nbformat.write(nb, tmp_path / "executed.ipynb")  # the executed copy stays a valid notebook
     nbformat.validate(nbformat.read(tmp_path / "executed.ipynb", as_version=4))

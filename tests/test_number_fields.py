@@ -189,7 +189,7 @@ def test_an_emptied_price_is_not_zero() -> None:
     before = at.session_state[SCENARIO].pricing.usd_per_gpu_hour
     assert _type(at, "pricing.usd_per_gpu_hour", "") == before
     assert math.isclose(parse_number(at.text_input(key="w.pricing.usd_per_gpu_hour").value), before)
-    assert "Headline price [USD/GPU-h]: enter a number, got “”; kept 2.81" in _errors(at)
+    assert "Headline price [USD/GPU-h]: enter a number, got “”; kept 2.99" in _errors(at)
 
 
 # -- numbers that are no scenario input (ui.widgets.number_field) ------------------------------------------------

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neoplan
+from neoplan.analysis.advice import breakeven_performance_loss
 from neoplan.economics import operations
-from neoplan.economics.operations import Design, breakeven_performance_loss, failures_per_month, outcome
+from neoplan.economics.operations import Design, failures_per_month, outcome
 from neoplan.inputs.business import Operations
 from neoplan.inputs.loading import scenario_from_dict
 

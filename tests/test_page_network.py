@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import metric as _metric
 from conftest import page_path, run_page
+from plotly_support import drawn_charts, traces
 from streamlit.testing.v1 import AppTest
 from test_user_text import shown  # Markdown as it reads on screen
-from vega_support import drawn_charts
 
 import neoplan
 from neoplan.charts import network
@@ -106,25 +106,21 @@ def test_design_chart_marks_the_chosen_design_and_draws_the_topology() -> None:
     and its label in bold; the topology draws one line per edge and one square per node, by tier."""
     r = neoplan.evaluate(neoplan.load_scenario("optimized"))
     options = design_options(r.scenario, r.book)
-    spec = network.options_figure(options, "vms_2to1")
-    bars, texts = spec["layer"]
+    (bars,) = traces(network.options_figure(options, "vms_2to1"))
     feasible = [o for o in options if o.feasible]
-    assert [v["usd"] for v in bars["data"]["values"]] == [o.capex_usd for o in feasible]
-    colour = {v["design"]: v["colour"] for v in bars["data"]["values"]}
-    assert colour["VMS 2:1\nyour design"] == PALETTE["accent"] and colour["Reference"] == PALETTE["oem"]
+    assert bars["y"] == [o.capex_usd for o in feasible]
+    colour = dict(zip(bars["x"], bars["marker"]["color"], strict=True))
+    assert colour["<b>VMS 2:1</b><br>your design"] == PALETTE["accent"] and colour["Reference"] == PALETTE["oem"]
     assert colour["Top-of-rack"] == PALETTE["this"]
-    assert "your design" in bars["encoding"]["x"]["axis"]["labelFontWeight"]["condition"]["test"]
-    deltas = [v["delta"] for v in texts["data"]["values"]]
-    assert deltas[0] == "baseline" and deltas[1:] == [pct(o.delta_vs_reference) for o in feasible[1:]]
+    assert bars["text"][0] == "baseline" and bars["text"][1:] == [pct(o.delta_vs_reference) for o in feasible[1:]]
     picture = topology_picture(r.fabric.backend, max_per_tier=16)
-    lines, nodes = network.topology_figure(picture)["layer"]
-    assert len(lines["data"]["values"]) == len(picture["edges"])
-    assert len(nodes["data"]["values"]) == len(picture["nodes"])
-    legend = nodes["encoding"]["color"]["scale"]
-    assert legend["domain"] == [
+    lines, *tiers = traces(network.topology_figure(picture))
+    assert len(lines["x"]) == 3 * len(picture["edges"])  # each edge from, to, and a gap
+    assert sum(len(t["x"]) for t in tiers) == len(picture["nodes"])
+    assert [t["name"] for t in tiers] == [
         f"{t}: {picture['shown'][t]:,} of {picture['totals'][t]:,} shown" for t in ("server", "leaf", "spine")
     ]
-    assert legend["range"] == [network.TIER_COLOURS[t] for t in ("server", "leaf", "spine")]
+    assert [t["marker"]["color"] for t in tiers] == [network.TIER_COLOURS[t] for t in ("server", "leaf", "spine")]
 
 
 def test_fields_of_another_fabric_are_hidden() -> None:

@@ -9,16 +9,15 @@ from typing import Any
 import pytest
 from conftest import metric as _metric
 from conftest import page_path, run_page
+from plotly_support import assert_house_figure, drawn_charts, drawn_titles, traces
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 from test_user_text import shown
-from vega_support import assert_valid_spec, drawn_charts, drawn_specs
 
 import neoplan
 from neoplan import metrics
+from neoplan.analysis.advice import breakeven_performance_loss
 from neoplan.charts import operations as charts
-from neoplan.charts.spec import CONFIG
-from neoplan.economics.operations import breakeven_performance_loss
 from ui.state import SCENARIO
 
 PAGE = page_path("operations")
@@ -62,7 +61,7 @@ def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> No
     assert _metric(at, "Repairs (RMA)") == f"{optimized.operations.repairs_per_month:,.1f} /month"
     assert _metric(at, "Repair bill") == f"${optimized.operations.repair_usd_per_year:,.0f} /year"
     assert drawn_charts(at) == 3  # GPU-hours, causes, lost time: only the open tab runs
-    titles = [spec["title"]["text"] for spec in drawn_specs(at)]
+    titles = drawn_titles(at)
     assert titles[0] == "Where the sellable GPU-hours go (axis cut below)", titles
     assert titles[1].startswith("Interruptions a month by cause: ") and titles[2].startswith("Job time lost"), titles
     assert not at.checkbox  # the checklist tab is closed
@@ -183,53 +182,37 @@ def test_charts_are_valid_and_in_the_house_style(optimized: neoplan.Result) -> N
         "lost_time": charts.lost_time_figure(report, 60.0),
         "choices": charts.choices_figure(["a", "b", "c"], [1.5e6, None, -2e5], "t"),
     }
-    for name, spec in built.items():
-        assert_valid_spec(spec, name)
-        assert spec["config"] == CONFIG and spec["title"]["text"], name
-    bars = built["choices"]["layer"][0]
-    assert bars["encoding"]["y"]["sort"] == ["a", "c"]  # the undefined one left out, largest gain on top
-    assert [(v["alternative"], v["usd"], v["sign"]) for v in bars["data"]["values"]] == [
-        ("a", 1.5e6, "gain"),
-        ("c", -2e5, "loss"),
+    for name, fig in built.items():
+        assert_house_figure(fig, name)
+    (bars,) = traces(built["choices"])
+    # the undefined one left out, the largest gain on top (plotly draws the first category at the bottom)
+    assert list(zip(bars["y"], bars["x"], bars["marker"]["color"], strict=True)) == [
+        ("c", -2e5, charts.LOSS),
+        ("a", 1.5e6, charts.GAIN),
     ]
 
 
-def _bars(spec: dict[str, Any], key: str) -> dict[str, dict[str, Any]]:
-    """The rows of a chart's bar layer by their field ``key``."""
-    layer = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "bar")
-    return {v[key]: v for v in layer["data"]["values"]}
-
-
 def test_charts_draw_the_reports_numbers(optimized: neoplan.Result) -> None:
-    """The GPU-hours waterfall steps from 1 down to availability and goodput, then to the delivered work; the lost
-    time bar adds up to the model's minutes per interruption; the causes are the model's, most frequent on top."""
+    """The GPU-hours waterfall (plotly's own) steps from 1 down to availability and goodput, then to the delivered
+    work; the lost time bar adds up to the model's minutes per interruption; the causes are the model's, most
+    frequent on top."""
     report = optimized.operations
-    steps = _bars(charts.gpu_hours_figure(report), "step")
+    (fall,) = traces(charts.gpu_hours_figure(report))
     delivered = report.goodput * report.performance_factor
-    expected = {
-        "Sellable": (0.0, 1.0, "total"),
-        "Servers down": (1.0, report.availability, "down"),
-        "Jobs interrupted": (report.availability, report.goodput, "down"),
-        "Goodput": (0.0, report.goodput, "total"),
-        "Performance": (report.goodput, delivered, "up" if delivered >= report.goodput else "down"),
-        "Delivered work": (0.0, delivered, "total"),
-    }
-    assert list(steps) == list(expected)
-    for name, (start, end, kind) in expected.items():
-        assert (steps[name]["start"], steps[name]["end"], steps[name]["kind"]) == (
-            pytest.approx(start, abs=1e-12),
-            pytest.approx(end, abs=1e-12),
-            kind,
-        ), name
-    parts = list(_bars(charts.lost_time_figure(report, 60.0), "part").values())
-    assert parts[0]["start"] == 0 and parts[1]["minutes"] == 30.0
-    assert all(a["end"] == b["start"] for a, b in itertools.pairwise(parts))
-    assert parts[-1]["end"] == pytest.approx(report.lost_minutes_per_interruption, rel=1e-12)
-    causes = charts.interruptions_figure(report)["layer"][0]
-    drawn = {v["cause"]: v["count"] for v in causes["data"]["values"]}
+    assert fall["type"] == "waterfall"
+    assert fall["x"] == ["Sellable", "Servers down", "Jobs interrupted", "Goodput", "Performance", "Delivered work"]
+    assert fall["measure"] == ["absolute", "relative", "relative", "total", "relative", "total"]
+    running = list(itertools.accumulate(v for v, m in zip(fall["y"], fall["measure"], strict=True) if m != "total"))
+    assert running == pytest.approx([1.0, report.availability, report.goodput, delivered], abs=1e-12)
+    assert (fall["y"][3], fall["y"][5]) == (pytest.approx(report.goodput), pytest.approx(delivered))
+    parts = traces(charts.lost_time_figure(report, 60.0))
+    assert parts[1]["x"] == [30.0] and parts[1]["name"].startswith("Work since last checkpoint")
+    assert sum(p["x"][0] for p in parts) == pytest.approx(report.lost_minutes_per_interruption, rel=1e-12)
+    (causes,) = traces(charts.interruptions_figure(report))
+    drawn = dict(zip(causes["y"], causes["x"], strict=True))
     by_cause = {charts.CAUSE_LABELS[c]: k for c, k in report.interruptions_by_cause.items() if k > 0}
     assert drawn == by_cause
-    assert causes["encoding"]["y"]["sort"] == sorted(by_cause, key=lambda c: -by_cause[c])
+    assert causes["y"] == sorted(by_cause, key=lambda c: by_cause[c])  # plotly draws the first at the bottom
 
 
 # --- the article's advice ----------------------------------------------------------------------------------------

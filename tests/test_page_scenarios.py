@@ -18,7 +18,7 @@ from neoplan.store import Library, default_path
 
 APP = page_path("app")
 pytestmark = pytest.mark.usefixtures("run_like_the_server")
-SECRET = "a-share-secret-for-the-tests-only"
+SECRET = "a-share-secret-for-the-tests-only-0123456789"  # at least 32 bytes
 
 
 def _text(markdown: object) -> str:
@@ -117,10 +117,42 @@ def test_a_draft_that_cannot_be_written_is_said_in_the_header(tmp_path: Path, mo
     monkeypatch.setenv("NEOPLAN_LIBRARY", str(broken))  # the library breaks while the session runs
     _edit_gpus(at, 2048)
     warnings = [_text(w.value) for w in at.warning]
-    assert any("could not be kept as a draft" in w and "refresh now would lose it" in w for w in warnings)
+    assert any("could not be kept as a draft" in w and "last edit that was kept" in w for w in warnings)
     assert all(str(tmp_path) not in w for w in warnings)
     monkeypatch.setenv("NEOPLAN_LIBRARY", str(tmp_path / "good.sqlite"))  # it works again: the next edit is kept
     at.text_input(key="w.cluster.gpus").input("4096").run()
     assert not any("could not be kept" in _text(w.value) for w in at.warning)
     kept = Library(tmp_path / "good.sqlite").load_draft(at.session_state["scenario_draft_id"])
     assert kept is not None and '"gpus":4096' in kept.body
+
+
+def test_a_refresh_while_the_library_cannot_be_read_keeps_the_way_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39: a refresh while the library is down opened the default preset under a new id, and the way back to
+    the draft (still in the file) was lost. Now the tab keeps its id, says so, writes nothing over the draft, and a
+    refresh once the library answers brings the draft back."""
+    good = tmp_path / "good.sqlite"
+    monkeypatch.setenv("NEOPLAN_LIBRARY", str(good))
+    at = run_page(APP)
+    _edit_gpus(at, 2048)
+    draft_id = at.session_state["scenario_draft_id"]
+    broken = tmp_path / "broken.sqlite"
+    broken.write_bytes(b"not a database " * 300)
+    monkeypatch.setenv("NEOPLAN_LIBRARY", str(broken))
+    refreshed = AppTest.from_file(APP, default_timeout=60)
+    refreshed.query_params["draft"] = draft_id
+    refreshed.run()
+    assert not refreshed.exception
+    assert refreshed.session_state["scenario_draft_id"] == draft_id  # the way back is kept
+    assert refreshed.query_params["draft"] == draft_id
+    assert any("Your draft could not be opened" in _text(w.value) for w in refreshed.warning)
+    monkeypatch.setenv("NEOPLAN_LIBRARY", str(good))  # the library answers again, while this tab is still open
+    _edit_gpus(refreshed, 4096)  # an edit here writes nothing over the draft
+    kept = Library(good).load_draft(draft_id)
+    assert kept is not None and '"gpus":2048' in kept.body
+    again = AppTest.from_file(APP, default_timeout=60)
+    again.query_params["draft"] = draft_id
+    again.run()
+    assert _metric(again, "GPUs") == "2,048" and again.session_state["scenario_draft_id"] == draft_id
+    assert not any("could not be opened" in _text(w.value) for w in again.warning)

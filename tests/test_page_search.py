@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from conftest import metric, page_path, run_page
+from plotly_support import drawn_charts, traces
 from streamlit.testing.v1 import AppTest
-from vega_support import drawn_charts
 
 import neoplan
 from neoplan.charts.search import PLATFORM_COLORS, capex_irr_figure, designs, frontier
@@ -59,22 +59,19 @@ def test_frontier_chart_fills_the_feasible_designs_and_steps_along_the_frontier(
     """Every built design is a point coloured by its platform, hollow when infeasible (its own legend entry); the
     frontier of the feasible designs is the dotted step line through exactly :func:`frontier`'s designs."""
     found = neoplan.search(neoplan.load_scenario("optimized"), constraints={"min_dscr": 0.5})
-    spec = capex_irr_figure(found)
-    points, line = spec["layer"]
+    *points, line = traces(capex_irr_figure(found))
     shown = designs(found)
-    values = points["data"]["values"]
-    assert len(values) == len(shown)
-    assert {v["feasible"] for v in values} == {True, False}  # the case has both kinds
-    stroke, fill = points["encoding"]["stroke"]["scale"], points["encoding"]["fill"]["scale"]
-    assert stroke["domain"] == fill["domain"]
-    for name, edge, inside in zip(stroke["domain"], stroke["range"], fill["range"], strict=True):
-        platform = name.removesuffix(" (infeasible)")
-        assert edge == PLATFORM_COLORS[platform]
-        assert inside == ("transparent" if name.endswith("(infeasible)") else edge)
-    for v in values:
-        assert v["series"] == v["platform"] + ("" if v["feasible"] else " (infeasible)")
+    assert sum(len(p["x"]) for p in points) == len(shown)
+    names = [p["name"] for p in points]
+    assert any(n.endswith("(infeasible)") for n in names) and any(not n.endswith("(infeasible)") for n in names)
+    for p in points:
+        platform = p["name"].removesuffix(" (infeasible)")
+        assert p["marker"]["color"] == PLATFORM_COLORS[platform]
+        assert p["marker"]["symbol"] == ("circle-open" if p["name"].endswith("(infeasible)") else "circle")
+        part = shown[(shown["gpu_model"] == platform) & (shown["feasible"] != p["name"].endswith("(infeasible)"))]
+        assert p["x"] == list(part["capex_usd"]) and p["y"] == list(part["project_irr"])
     best = frontier(shown[shown["feasible"]])
-    assert [(p["capex"], p["irr"]) for p in line["data"]["values"]] == list(
+    assert list(zip(line["x"], line["y"], strict=True)) == list(
         zip(best["capex_usd"], best["project_irr"], strict=True)
     )
-    assert line["mark"]["interpolate"] == "step-after"
+    assert line["line"]["shape"] == "hv" and line["line"]["dash"] == "dot"

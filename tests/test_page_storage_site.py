@@ -5,13 +5,12 @@ from __future__ import annotations
 import pytest
 from conftest import metric as _metric
 from conftest import page_path, run_page
+from plotly_support import assert_house_figure, drawn_charts, drawn_titles
 from streamlit.testing.v1 import AppTest
 from test_user_text import shown  # Markdown as it reads on screen
-from vega_support import assert_valid_spec, drawn_charts, drawn_specs
 
 import neoplan
 from neoplan.charts import site
-from neoplan.charts.spec import CONFIG
 from neoplan.formats import parse_number
 from ui import format as fmt
 from ui.state import SCENARIO
@@ -47,7 +46,7 @@ def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> No
     assert _metric(at, "Storage servers") == str(optimized.storage.servers) == "11"
     assert _metric(at, "Aggregate read") == f"{optimized.storage.read_gbyte_per_s:,.0f} GB/s"
     assert drawn_charts(at) == 1  # only the open tab is drawn: throughput
-    assert drawn_specs(at)[0]["title"]["text"] == "Aggregate storage bandwidth"
+    assert drawn_titles(at) == ["Aggregate storage bandwidth"]
     _open(at, SITE)
     assert _metric(at, "Compute racks") == str(optimized.facility.compute_racks)
     _open(at, CAPEX)
@@ -60,7 +59,7 @@ def test_page_runs_and_shows_the_models_figures(optimized: neoplan.Result) -> No
     ):
         assert drawn_charts(_open(at, tab)) == 1, tab
         assert not at.exception and not at.error, tab
-        assert drawn_specs(at)[0]["title"]["text"] == title, tab
+        assert drawn_titles(at) == [title], tab
 
 
 def test_the_capex_chart_switches_to_the_treemap() -> None:
@@ -68,44 +67,17 @@ def test_the_capex_chart_switches_to_the_treemap() -> None:
     at.segmented_control(key="storage_site.capex_chart").set_value("Treemap").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert drawn_charts(at) == 1
-    assert drawn_specs(at)[0]["title"]["text"] == "Capex by category and line"
+    assert drawn_titles(at)[0].startswith("Capex by category and line: $")
 
 
-def _layer(spec: dict, mark: str) -> dict:
-    return next(layer for layer in spec["layer"] if layer["mark"]["type"] == mark)
-
-
-def test_charts_are_valid_and_draw_the_models_numbers(optimized: neoplan.Result) -> None:
-    """Every chart is valid Vega-Lite in the house style; the waterfall runs from zero through each category to the
-    total; the capex-by-line chart holds every cost line with its amount, each category's lines adding up to it."""
-    capex = optimized.capex_usd
+def test_charts_are_plotly_in_their_native_forms(optimized: neoplan.Result) -> None:
+    """Every chart of the page is a plotly figure in the house style; capex is plotly's own waterfall and treemap
+    (their numbers against the model: tests/test_page_charts.py)."""
     for name in site.__all__:
         if name.endswith("_figure"):
-            spec = getattr(site, name)(optimized)
-            assert_valid_spec(spec, name)
-            assert spec["config"] == CONFIG and spec["title"]["text"], name
-    steps = _layer(site.capex_waterfall_figure(optimized), "bar")["data"]["values"]
-    cats = [c for c in site.CAPEX_LABELS if capex.get(c, 0.0) > 0]
-    assert [v["step"] for v in steps] == [site.CAPEX_LABELS[c] for c in cats] + ["Total"]
-    running = 0.0
-    for v, cat in zip(steps, cats, strict=False):
-        assert (v["start"], v["value"], v["kind"]) == (pytest.approx(running), capex[cat], "up"), cat
-        running = v["end"]
-    assert (steps[-1]["start"], steps[-1]["kind"]) == (0.0, "total")
-    assert steps[-1]["end"] == pytest.approx(capex["total"], rel=1e-12) == steps[-1]["value"]
-    assert [v["text"] for v in steps][-1] == "$38.66 M"  # the optimized preset's capex, as the page's metric
-    treemap = site.capex_treemap_figure(optimized)
-    categories, lines = (layer["data"]["values"] for layer in treemap["layer"] if layer["mark"]["type"] == "bar")
-    positive = [ln for ln in optimized.capex_lines if ln.total_usd > 0]
-    assert sorted((v["item"], v["usd"]) for v in lines) == sorted((ln.item, ln.total_usd) for ln in positive)
-    usd = {site.CAPEX_LABELS[c]: capex[c] for c in cats}
-    assert [(v["category"], v["usd"]) for v in categories] == sorted(usd.items(), key=lambda kv: -kv[1])
-    for v in categories:  # largest first, each the sum of its lines
-        assert sum(i["usd"] for i in lines if i["category"] == v["category"]) == pytest.approx(v["usd"], rel=1e-12)
-    assert categories[0]["row"] == f"Compute: $32.82 M ({capex['compute'] / capex['total']:.1%})"
-    rows = treemap["layer"][0]["encoding"]["y"]["sort"]  # each category's row, then its lines' rows
-    assert rows[0] == categories[0]["row"] and rows[1] == lines[0]["row"] and len(rows) == len(categories) + len(lines)
-    assert len(set(rows)) == len(rows)
+            assert_house_figure(getattr(site, name)(optimized), name)
+    assert site.capex_waterfall_figure(optimized).data[0].type == "waterfall"
+    assert site.capex_treemap_figure(optimized).data[0].type == "treemap"
 
 
 def test_storage_capacity_changes_storage_capex() -> None:

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from conftest import metric as _metric
 from conftest import page_path, run_page
+from plotly_support import drawn_charts, drawn_titles, traces, traces_by_name
 from streamlit.testing.v1 import AppTest
 from test_user_text import shown  # Markdown as it reads on screen
-from vega_support import drawn_charts, drawn_specs
 
 import neoplan
 from neoplan.analysis import stress
@@ -279,15 +279,11 @@ def test_closed_drivers_draw_no_field_and_keep_the_ranges_typed() -> None:
     assert _tornado_table(at).equals(typed)  # the tornado still runs on the range typed while it was open
 
 
-# --- the charts' specs -------------------------------------------------------------------------------------------
+# --- the charts --------------------------------------------------------------------------------------------------
 
 
-def _layers(spec: dict[str, Any], mark: str) -> list[dict[str, Any]]:
-    return [layer for layer in spec["layer"] if layer["mark"]["type"] == mark]
-
-
-def test_page_draws_the_stress_charts_as_vega_lite() -> None:
-    """Every chart of the page is a Vega-Lite spec, titled as its figure function titles it."""
+def test_page_draws_the_stress_charts_in_plotly() -> None:
+    """Every chart of the page is a plotly figure, titled as its figure function titles it."""
     at = _page()
     for tab, titles in (
         (TORNADO, ["Equity IRR: one driver at a time"]),
@@ -295,116 +291,152 @@ def test_page_draws_the_stress_charts_as_vega_lite() -> None:
         (MC, ["Equity IRR: ", "Equity IRR: cumulative share"]),
     ):
         _open(at, tab)
-        drawn = [s["title"]["text"] for s in drawn_specs(at)]
+        drawn = drawn_titles(at)
         assert len(drawn) == len(titles) and all(d.startswith(t) for d, t in zip(drawn, titles, strict=True)), drawn
 
 
 def test_tornado_bars_run_from_the_scenario_to_each_driver_value(optimized: neoplan.Result) -> None:
-    """Each bar spans the scenario's value to the metric with one driver moved, low in orange and high in green,
-    the largest swing on top, the scenario's value as a line; each bar labelled with the driver's value."""
+    """Each bar starts at the scenario's value and ends at the metric with one driver moved, low in orange and high
+    in green, the largest swing on top, the scenario's value as a line; each bar labelled with the driver's value."""
     torn = stress.tornado(optimized)
-    spec = stress_charts.tornado_figure(torn, "npv_usd")
+    fig = stress_charts.tornado_figure(torn, "npv_usd")
     base = torn.base["npv_usd"]
-    (bars,) = _layers(spec, "bar")
+    drawn = traces_by_name(fig)
     records = torn.records("npv_usd")
-    assert bars["encoding"]["y"]["sort"] == [r["label"] for r in records]
-    assert bars["encoding"]["x2"] == {"datum": pytest.approx(base)}
-    assert bars["encoding"]["color"]["scale"] == {
-        "domain": ["Driver at low", "Driver at high"],
-        "range": [stress_charts.LOW, stress_charts.HIGH],
-    }
-    got = {(v["driver"], v["side"]): v["value"] for v in bars["data"]["values"]}
-    for r in records:
-        assert got[r["label"], "Driver at low"] == pytest.approx(r["metric_at_low"])
-        assert got[r["label"], "Driver at high"] == pytest.approx(r["metric_at_high"])
-    labels = sorted((v["driver"], v["at"]) for layer in _layers(spec, "text") for v in layer["data"]["values"])
-    assert len(labels) == 2 * len(records)
-    (line,) = _layers(spec, "rule")
-    assert line["encoding"]["x"]["datum"] == pytest.approx(base)
-    assert "base" in spec["title"]["text"]
+    low, high = drawn["Driver at low"], drawn["Driver at high"]
+    assert low["y"] == [r["label"] for r in reversed(records)]  # plotly draws the first category at the bottom
+    assert (low["marker"]["color"], high["marker"]["color"]) == (stress_charts.LOW, stress_charts.HIGH)
+    assert low["base"] == pytest.approx(base) and high["base"] == pytest.approx(base)
+    for r, lo, hi in zip(reversed(records), low["x"], high["x"], strict=True):
+        assert base + lo == pytest.approx(r["metric_at_low"], rel=1e-12)
+        assert base + hi == pytest.approx(r["metric_at_high"], rel=1e-12)
+    assert len(low["text"]) == len(high["text"]) == len(records)
+    (line,) = [s for s in fig.layout.shapes if s.type == "line"]
+    assert line.x0 == line.x1 == pytest.approx(base)
+    assert "base" in fig.layout.title.text
 
 
-def test_grid_writes_each_value_and_marks_the_break_even_between_cells(optimized: neoplan.Result) -> None:
-    """One cell per grid point holding the metric (written in it too); the break-even segments lie exactly on the
-    sides shared by a cell of NPV >= 0 and a neighbour of NPV < 0, and every such side has one."""
-    grid = stress.grid(optimized, points=9)
-    spec = stress_charts.grid_figure(grid, "equity_irr")
-    (heat,) = _layers(spec, "rect")
-    cells = heat["data"]["values"]
-    assert len(cells) == 81
-    z = grid.metrics["equity_irr"]
-    by_point = {(c["x"], c["y"]): c for c in cells}
-    for iy, y in enumerate(grid.y):
-        for ix, x in enumerate(grid.x):
-            cell = by_point[float(x), float(y)]
-            assert cell["z"] == pytest.approx(z[iy, ix]) and cell["x0"] < x < cell["x1"] and cell["y0"] < y < cell["y1"]
-    (written,) = _layers(spec, "text")
-    assert len(written["data"]["values"]) == 81 and written["encoding"]["text"]["field"] == "z"
-    npv = grid.metrics["npv_usd"]
-    assert npv.min() < 0 < npv.max()  # the case has a break-even line
-    sides = set()
-    for iy in range(9):
-        for ix in range(9):
-            cell = by_point[float(grid.x[ix]), float(grid.y[iy])]
-            if ix + 1 < 9 and (npv[iy, ix] < 0) != (npv[iy, ix + 1] < 0):
-                sides.add((cell["x1"], cell["y0"], cell["x1"], cell["y1"]))
-            if iy + 1 < 9 and (npv[iy, ix] < 0) != (npv[iy + 1, ix] < 0):
-                sides.add((cell["x0"], cell["y1"], cell["x1"], cell["y1"]))
-    (line,) = [r for r in _layers(spec, "rule") if "strokeDash" in r["encoding"]]
-    drawn = {(s["x"], s["y"], s["x2"], s["y2"]) for s in line["data"]["values"]}
-    assert drawn == sides and sides
-    assert {s["line"] for s in line["data"]["values"]} == {"Break-even (NPV = 0)"}
-    (point,) = _layers(spec, "point")
-    assert point["data"]["values"] == [
-        {"x": grid.base_values[grid.x_driver], "y": grid.base_values[grid.y_driver], "point": "This scenario"}
-    ]
+def _near_break_even() -> dict[str, object]:
+    """The optimized preset priced 5 % under its own break-even, so the default ±25 % price axis crosses NPV = 0
+    (whatever the market and financing defaults make that break-even)."""
+    breakeven = neoplan.evaluate(neoplan.load_scenario("optimized")).kpis["breakeven_usd_per_gpu_hour"]
+    assert breakeven is not None
+    return {"base": "optimized", "pricing": {"usd_per_gpu_hour": round(0.95 * breakeven, 2)}}
+
+
+@pytest.fixture(scope="module")
+def near() -> neoplan.Result:
+    return neoplan.evaluate(neoplan.load_scenario(_near_break_even()))
+
+
+def test_grid_is_a_contour_of_the_metric_with_the_break_even_line(near: neoplan.Result) -> None:
+    """The metric as a contour over both drivers (labelled levels), the break-even line plotly's own contour of NPV
+    at the single level 0 (no smoothing), and the scenario's point."""
+    grid = stress.grid(near, points=9)
+    fig = stress_charts.grid_figure(grid, "equity_irr")
+    surface, line, point = traces(fig)
+    assert surface["type"] == line["type"] == "contour"
+    np.testing.assert_array_equal(np.array(surface["z"], dtype=float), grid.metrics["equity_irr"])
+    assert surface["x"] == pytest.approx(list(grid.x)) and surface["y"] == pytest.approx(list(grid.y))
+    assert surface["contours"]["showlabels"] and surface["contours"]["coloring"] == "heatmap"
+    np.testing.assert_array_equal(np.array(line["z"], dtype=float), grid.metrics["npv_usd"])
+    assert line["contours"] == {"type": "constraint", "operation": "=", "value": 0.0}
+    assert line["line"]["smoothing"] == 0 and line["name"] == "Break-even (NPV = 0)"
+    assert (point["x"], point["y"]) == ([grid.base_values[grid.x_driver]], [grid.base_values[grid.y_driver]])
+    assert len(surface["customdata"]) == 9 and all(len(row) == 9 for row in surface["customdata"])
+
+
+def _crossings(x: np.ndarray, npv: np.ndarray) -> list[float]:
+    """Where the break-even contour crosses a grid row: plotly's marching squares puts a contour point on every cell
+    side whose two corners straddle the level, linearly interpolated between them (and draws straight segments
+    between such points, ``line.smoothing`` 0); along a row those sides are the row's own segments."""
+    out = []
+    for i in range(x.size - 1):
+        a, b = npv[i], npv[i + 1]
+        if (a < 0) != (b < 0):
+            out.append(float(x[i] + (0.0 - a) * (x[i + 1] - x[i]) / (b - a)))
+    return out
+
+
+BREAKEVEN_TOL_USD = 0.002
+"""How close the contour's NPV = 0 line passes to the solver's break-even price on a grid row [USD/GPU-h]: a fifth
+of a cent, against the half cell (about $0.03) the old staircase of cells could be off."""
+
+
+def test_the_break_even_line_passes_at_the_solvers_break_even_price(near: neoplan.Result) -> None:
+    """On every row of a 21 × 21 price × utilization grid that has one, the NPV = 0 line crosses the row within
+    BREAKEVEN_TOL_USD of the break-even price the solver finds at that utilization (neoplan.analysis.stress.solve, every
+    other driver at base) — for rows on the grid and rows the line meets between grid prices."""
+    grid = stress.grid(near, "usd_per_gpu_hour", "utilization", points=21)
+    line = stress_charts.breakeven_trace(grid)
+    assert line is not None
+    npv = np.array(line.z, dtype=float)
+    x, y = np.array(line.x, dtype=float), np.array(line.y, dtype=float)
+    checked = 0
+    for row in range(0, y.size, 4):
+        crossings = _crossings(x, npv[row])
+        if not crossings:
+            continue
+        data = _near_break_even()
+        data["pricing"] = {**data["pricing"], "utilization": float(y[row])}  # type: ignore[dict-item]
+        at = neoplan.evaluate(neoplan.load_scenario(data))
+        solved = stress.solve(at, "usd_per_gpu_hour", "npv_usd", 0.0, float(x[0]), float(x[-1]))
+        assert solved.found, solved.message
+        assert len(crossings) == 1 and crossings[0] == pytest.approx(solved.value, abs=BREAKEVEN_TOL_USD), y[row]
+        checked += 1
+    assert checked >= 2  # the line crosses the grid: the case tests something
 
 
 def test_grid_without_a_sign_change_draws_no_break_even(optimized: neoplan.Result) -> None:
-    grid = stress.grid(optimized, x_values=np.array([3.9, 4.0]), y_values=np.array([0.9, 0.95]))
+    breakeven = optimized.kpis["breakeven_usd_per_gpu_hour"]
+    assert breakeven is not None
+    prices = np.array([1.5, 1.6]) * breakeven  # well above break-even at high utilization: NPV > 0 in every cell
+    grid = stress.grid(optimized, x_values=prices, y_values=np.array([0.9, 0.95]))
     assert (grid.metrics["npv_usd"] > 0).all()
-    assert not _layers(stress_charts.grid_figure(grid, "npv_usd"), "rule")
+    assert stress_charts.breakeven_trace(grid) is None
+    assert [t["name"] for t in traces(stress_charts.grid_figure(grid, "npv_usd"))] == [
+        "NPV at hurdle rate",
+        "This scenario",
+    ]
 
 
 def test_histogram_shares_and_percentile_lines(optimized: neoplan.Result) -> None:
     """The bins hold every defined draw once (shares add up to 100 %), in equal round widths; P10/P50/P90 and the
     scenario are lines at their values with their labels."""
     mc = stress.monte_carlo(optimized, draws=400, seed=3)
-    spec = stress_charts.histogram_figure(mc, "equity_irr")
-    (bars,) = _layers(spec, "rect")
-    bins = bars["data"]["values"]
+    fig = stress_charts.histogram_figure(mc, "equity_irr")
+    (bars,) = traces(fig)
     values = mc.metrics["equity_irr"]
     defined = values[np.isfinite(values)]
-    assert sum(b["share"] for b in bins) == pytest.approx(100.0)
-    widths = {round(b["x1"] - b["x0"], 12) for b in bins}
-    assert len(widths) == 1 and bins[0]["x0"] <= defined.min() and bins[-1]["x1"] >= defined.max()
-    assert 30 <= len(bins) <= 120
-    lines = {layer["encoding"]["text"]["value"]: layer["encoding"]["x"]["datum"] for layer in _layers(spec, "text")}
+    assert sum(bars["y"]) == pytest.approx(100.0)
+    width = bars["width"]
+    centres = np.array(bars["x"])
+    assert np.allclose(np.diff(centres), width) and centres[0] - width / 2 <= defined.min()
+    assert centres[-1] + width / 2 >= defined.max() and 30 <= len(centres) <= 120
+    edges, share = stress_charts.histogram_bins(mc, "equity_irr")
+    counts, _ = np.histogram(defined, bins=edges)
+    assert list(share) == pytest.approx(list(100 * counts / defined.size))
+    lines = {a.text: s.x0 for a, s in zip(fig.layout.annotations, fig.layout.shapes, strict=True)}
     for key, value in mc.percentiles("equity_irr").items():
         assert lines[key.upper()] == pytest.approx(value)
     where = mc.base_percentile("equity_irr")
     assert lines[f"scenario (P{where:.0f})"] == pytest.approx(mc.deterministic["equity_irr"])
-    cdf = stress_charts.cdf_figure(mc, "equity_irr")
-    (curve,) = _layers(cdf, "line")
-    x, share = mc.cdf("equity_irr")
-    assert [p["x"] for p in curve["data"]["values"]] == pytest.approx(list(x))  # 400 draws: every one drawn
-    assert [p["share"] for p in curve["data"]["values"]] == pytest.approx(list(share))
-    assert curve["encoding"]["y"]["scale"] == {"domain": [0, 1]}
+    (curve,) = traces(stress_charts.cdf_figure(mc, "equity_irr"))
+    x, cumulative = mc.cdf("equity_irr")
+    assert curve["x"] == pytest.approx(list(x)) and curve["y"] == pytest.approx(list(cumulative))  # 400 draws: all
 
 
 def test_tornado_of_an_undefined_base_says_so(optimized: neoplan.Result) -> None:
     """The optimized preset never pays back: no bars to draw from an undefined base, a note instead."""
     torn = stress.tornado(optimized)
     assert not np.isfinite(torn.base["payback_months"])
-    spec = stress_charts.tornado_figure(torn, "payback_months")
-    assert not _layers(spec, "bar") and "undefined" in _layers(spec, "text")[0]["encoding"]["text"]["value"]
+    fig = stress_charts.tornado_figure(torn, "payback_months")
+    assert not fig.data and "undefined" in fig.layout.annotations[0].text
 
 
 def test_tornado_labels_write_a_minus_sign(optimized: neoplan.Result) -> None:
     """A negative driver value reads "−3.4 %" (U+2212), as every number in the app, never "-3.4 %"."""
-    spec = stress_charts.tornado_figure(stress.tornado(optimized), "equity_irr")
-    labels = [
-        row[layer["encoding"]["text"]["field"]] for layer in _layers(spec, "text") for row in layer["data"]["values"]
-    ]
+    fig = stress_charts.tornado_figure(stress.tornado(optimized), "equity_irr")
+    labels = [text for t in traces(fig) for text in t["text"]]
     assert labels and not [t for t in labels if t.startswith("-")]
     assert any(t.startswith("\u2212") for t in labels), labels  # the case has a negative driver value

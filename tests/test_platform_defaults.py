@@ -60,8 +60,9 @@ def test_every_platform_has_every_default_with_its_source() -> None:
 def test_references_follow_the_tables_they_name() -> None:
     for key, platform in default_platforms().items():
         d = platform_defaults(key)
-        assert d["pricing.usd_per_gpu_hour"].value == default_rentals()[key].usd_per_gpu_hour
-        assert d["pricing.usd_per_gpu_hour"].date == default_rentals()[key].date
+        book = d["prices_as_of"].value  # the rent is the market's of the platform's own book date
+        assert d["pricing.usd_per_gpu_hour"].value == default_rentals(book)[key].usd_per_gpu_hour
+        assert d["pricing.usd_per_gpu_hour"].date == default_rentals(book)[key].date
         assert d["fabric.nic_gbps"].value == platform.scaleout_nic_gbps
         assert d["facility.rack_power_kw"].value >= platform.node_max_power_kw  # a rack feeds at least one node
 
@@ -72,8 +73,10 @@ def test_a_contract_price_can_be_the_default() -> None:
         (n, r) for n, r in read_numbered(DEFAULTS_FILE, DefaultRow) if r.field == "pricing.usd_per_gpu_hour"
     )
     contract = row.model_copy(update={"value": "@rental_contracts:reserved_1y"})
-    d = _resolve(contract, line, default_platforms()[row.platform])
+    d = _resolve(contract, line, default_platforms()[row.platform], "2026-11")
     assert d.value == 2.65 and d.date == "2026-06" and "rental_contracts.csv" in d.source
+    d = _resolve(contract, line, default_platforms()[row.platform], "2024-10")  # the 2024-10 market's row
+    assert d.value == 2.55 and d.date == "2024-10"
 
 
 # --- switching in the model ------------------------------------------------------------------------------------
@@ -88,7 +91,7 @@ def test_h100_to_b200_to_gb200_brings_each_platforms_defaults() -> None:
     expected = {f: d.for_gpus(1024) for f, d in platform_defaults("b200-sxm").items()}
     assert {f: _get(after_b200, f) for f in FIELDS} == expected
     assert (_get(after_b200, "pricing.usd_per_gpu_hour"), _get(after_b200, "facility.rack_power_kw")) == (5.30, 30)
-    assert "rental price $2.81/GPU-h → $5.30/GPU-h" in b200.note()
+    assert "rental price $2.99/GPU-h → $5.30/GPU-h" in b200.note()
     assert "servers per rack 4 → 2" in b200.note()  # two air-cooled B200 a 30 kW rack
     gb200 = plan_switch(after_b200, "gb200-nvl72", baseline=OPTIMIZED)
     after_gb200 = _apply(after_b200, gb200.values)
@@ -121,7 +124,7 @@ def test_back_to_h100_restores_its_defaults() -> None:
     b200 = _apply(OPTIMIZED, plan_switch(OPTIMIZED, "b200-sxm", baseline=OPTIMIZED).values)
     back = _apply(b200, plan_switch(b200, "h100-sxm", baseline=OPTIMIZED).values)
     assert _get(back, "prices_as_of") == "2024-10" and _get(back, "facility.rack_power_kw") == 41
-    assert _get(back, "pricing.usd_per_gpu_hour") == 2.81  # the H100 index, data/rental_contracts.csv
+    assert _get(back, "pricing.usd_per_gpu_hour") == 2.99  # the H100 of 2024-10, data/markets/2024-10/
     assert _get(back, "facility.servers_per_rack") == 4
 
 

@@ -829,7 +829,7 @@ def test_dell_sub_items_are_per_server_quantities() -> None:
 
 def test_a_b300_quote_is_reviewed_against_the_book_that_prices_the_b300() -> None:
     rows = [{"Part Number": "", "Description": "NVIDIA HGX B300 8-GPU baseboard", "Qty": 4,
-             "Unit Price (USD)": 400_000.0, "Extended Price (USD)": 1_600_000.0}]  # fmt: skip
+             "Unit Price (USD)": 280_000.0, "Extended Price (USD)": 1_120_000.0}]  # fmt: skip
     review = review_rows(rows)
     assert (review.gpus, review.gpu_model) == (32, "b300-sxm")
     assert review.warnings[0].startswith("priced against the 2026-11 price book, the first that prices b300-sxm")
@@ -838,10 +838,10 @@ def test_a_b300_quote_is_reviewed_against_the_book_that_prices_the_b300() -> Non
     assert design.fabric.nic_gbps == 800  # the platform's defaults: ConnectX-8 on the HGX B300 board
     board_usd = price_book("2026-11").price("gpu_baseboard_hgx_b300")
     (board,) = review.lines
-    assert board.book_unit_price_usd == board_usd and board.price_check == "ok"  # $400k within 15 % of the book
+    assert board.book_unit_price_usd == board_usd and board.price_check == "ok"  # $280k within 15 % of the book ($256k)
     (row,) = [r for r in review.comparison if r.component == "gpu_baseboard"]
     assert row.in_scope and row.recommended_usd == pytest.approx(4 * board_usd, rel=1e-12)
-    assert review.saving_usd == pytest.approx(4 * (400_000.0 - board_usd), rel=1e-12)  # the board only
+    assert review.saving_usd == pytest.approx(4 * (280_000.0 - board_usd), rel=1e-12)  # the board only
 
 
 def test_a_b300_quote_against_a_given_book_that_cannot_price_it_is_counted_not_compared() -> None:

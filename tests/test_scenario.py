@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import typing
 from pathlib import Path
 
@@ -262,14 +263,29 @@ def test_drawn_values_survive_validation(data: dict) -> None:
             assert dumped[section] == fields
 
 
-def test_json_round_trip_keeps_control_characters_in_notes() -> None:
-    sc = scenario_from_dict({"description": "pasted from a PDF:\x80\x9f end"})
-    assert parse_scenario(sc.to_json()) == sc
-
-
-def test_yaml_round_trip_keeps_next_line_character() -> None:
-    sc = scenario_from_dict({"name": "a\x85b"})
-    assert parse_scenario(sc.to_yaml()).name == "a\x85b"
+def test_control_bidi_and_zero_width_characters_are_refused_naming_the_field_and_character() -> None:
+    """Issue 39: text that reorders, hides or drives a terminal is refused where it is read (the library shows what
+    was stored before this rule visibly: test_store.py)."""
+    for data, words in (
+        (
+            {"description": "pasted from a PDF:\x80\x9f end"},
+            "description: cannot contain line breaks or control characters (U+0080)",
+        ),
+        ({"name": "a\x85b"}, "name: cannot contain line breaks or control characters (U+0085)"),
+        (
+            {"name": "invoice\u202egpj.exe"},
+            "name: cannot contain invisible or bidirectional formatting characters (U+202E)",
+        ),
+        (
+            {"description": "ok\u200b"},
+            "description: cannot contain invisible or bidirectional formatting characters (U+200B)",
+        ),
+    ):
+        with pytest.raises(ScenarioError, match=re.escape(words)):
+            scenario_from_dict(data)
+    assert parse_scenario(scenario_from_dict({"description": "two\nlines\tand a tab"}).to_yaml()).description == (
+        "two\nlines\tand a tab"
+    )
 
 
 # --- base: + overrides -----------------------------------------------------------------------------------------
@@ -615,8 +631,8 @@ def test_fractions_are_marked_and_bounded_to_0_1() -> None:
         ({"cluster": {"a\nb": 1}}, "cluster.'a\\nb': unknown field (check the spelling)"),
         (
             {"base": "9" * 5000},
-            "base must name a preset (b200_1024, gb200_nvl72_18rack, h100_2048, h100_256, "
-            "h200_1024, optimized, reference), got 9",
+            "base must name a preset (b200_1024, b300_1024, gb200_nvl72_18rack, gb300_nvl72_18rack, h100_2048, "
+            "h100_256, h200_1024, h200_1024_2026, optimized, reference), got 9",
         ),
         ({1: 2}, "scenario: key 1 must be text (a field name)"),
         ({"cluster": {None: 2}}, "cluster: key None must be text (a field name)"),

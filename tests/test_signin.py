@@ -8,7 +8,9 @@ contexts. The store-level rules are in ``test_store.py``.
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,20 +25,36 @@ from ui.format import plain
 
 APP = page_path("app")
 pytestmark = pytest.mark.usefixtures("run_like_the_server")
+ISSUER = "https://id.example.com"
 AUTH = {
     "redirect_uri": "http://localhost:8501/oauth2callback",
     "cookie_secret": "a-cookie-secret-for-the-tests-only-0123456789",
     "client_id": "neoplan",
     "client_secret": "neoplan-test-secret",
     "server_metadata_url": "http://localhost:9/.well-known/openid-configuration",
+    "allowed_domains": ["example.com"],
+    "allowed_emails": ["carol@partner.org"],
+    "allowed_subjects": ["service-account-7"],
 }
 ALICE, BOB = "alice@example.com", "bob@example.com"
 
 
-def _as(user: str | None, draft: str | None = None) -> AppTest:
+def claims(sub: str, email: str | None = None, verified: bool = True, iss: str = ISSUER) -> dict[str, Any]:
+    """An ID token's claims as st.user holds them after st.login."""
+    found: dict[str, Any] = {"is_logged_in": True, "iss": iss, "sub": sub, "aud": "neoplan"}
+    if email is not None:
+        found |= {"email": email, "email_verified": verified}
+    return found
+
+
+def _as(user: str | dict[str, Any] | None, draft: str | None = None, auth: dict[str, Any] | None = None) -> AppTest:
+    """app.py as ``user``: an e-mail (verified, its own sub), claims, or None (signed out)."""
     at = AppTest.from_file(APP, default_timeout=60)
-    at.secrets["auth"] = AUTH
-    at.user = {"is_logged_in": False} if user is None else {"is_logged_in": True, "email": user, "sub": user}
+    at.secrets["auth"] = AUTH if auth is None else auth
+    if user is None:
+        at.user = {"is_logged_in": False}
+    else:
+        at.user = claims(f"sub-{user}", user) if isinstance(user, str) else user
     if draft:
         at.query_params["draft"] = draft
     at.run()
@@ -45,7 +63,18 @@ def _as(user: str | None, draft: str | None = None) -> AppTest:
 
 
 def _texts(at: AppTest) -> str:
-    return "\n".join(str(m.value) for m in [*at.markdown, *at.caption, *at.sidebar.markdown, *at.sidebar.caption])
+    return "\n".join(
+        str(m.value) for m in [*at.markdown, *at.caption, *at.sidebar.markdown, *at.sidebar.caption, *at.error]
+    )
+
+
+def _words(at: AppTest) -> str:
+    """:func:`_texts` as a person reads it: Markdown escapes and word joiners (ui.format.plain) taken out."""
+    return _texts(at).replace("\\", "").replace("\u2060", "")
+
+
+def _user(email: str) -> User:
+    return User(f"{ISSUER} sub-{email}")
 
 
 def _save_as(at: AppTest, name: str, shared: bool) -> None:
@@ -55,6 +84,13 @@ def _save_as(at: AppTest, name: str, shared: bool) -> None:
     at.checkbox(key="scenarios.save_shared").set_value(shared).run()
     at.button(key="scenarios.save").click().run()
     assert not at.exception and any("Saved" in str(s.value) for s in at.success), [e.value for e in at.error]
+
+
+def _refused(at: AppTest) -> str:
+    """The refusal page's words; fails if the app showed anything of the library."""
+    assert not at.metric and not at.sidebar.selectbox, "a refused visitor saw the app"
+    assert [b.label for b in at.button] == ["Sign out"]
+    return _words(at)
 
 
 def test_nobody_sees_a_page_before_signing_in() -> None:
@@ -77,6 +113,7 @@ def test_each_user_sees_own_and_shared_scenarios_never_the_others_private_ones_o
     bob.switch_page("pages/scenarios.py").run()
     listed = _texts(bob)
     assert "Alice team plan" in listed and "Alice own plan" not in listed and "Bob own plan" in listed
+    assert ALICE in _words(bob)  # the owner is shown by the verified e-mail, not by the stored iss + sub
 
     again = _as(ALICE)
     mine = set(next(s for s in again.sidebar.selectbox if str(s.key).startswith("sidebar.open.")).options)
@@ -85,10 +122,88 @@ def test_each_user_sees_own_and_shared_scenarios_never_the_others_private_ones_o
     stolen = _as(BOB, draft=alice_draft)  # alice's address, opened by bob: nothing of hers
     assert stolen.session_state["scenario_draft_id"] != alice_draft
     assert "Alice team plan" not in "\n".join(str(m.value) for m in stolen.markdown[:3])
-    assert Library(default_path(), User(ALICE)).load_draft(alice_draft) is not None  # hers is untouched
+    assert Library(default_path(), _user(ALICE)).load_draft(alice_draft) is not None  # hers is untouched
     refreshed = _as(ALICE, draft=alice_draft)  # and she gets it back
     assert refreshed.session_state["scenario_draft_id"] == alice_draft
     assert "Alice team plan" in str(refreshed.markdown[0].value)
+
+
+def test_an_unverified_email_claim_is_nobodys_identity() -> None:
+    """eve's provider account claims alice's address, unverified: refused; let in by her subject, she is herself."""
+    alice = _as(claims("alice-sub", "dana@example.com"))
+    _save_as(alice, "Dana private", shared=False)
+    eve = claims("eve-sub", "dana@example.com", verified=False)
+    text = _refused(_as(eve))
+    assert "has not verified the e-mail address dana@example.com" in text and "(eve-sub)" in text
+    admitted = _as(eve, auth={**AUTH, "allowed_subjects": ["eve-sub"]})
+    shown = _words(admitted)
+    assert "Signed in as **eve-sub**" in shown and "dana" not in shown.lower()
+    options = next(s for s in admitted.sidebar.selectbox if str(s.key).startswith("sidebar.open.")).options
+    assert "Dana private" not in options
+    truthy = claims("eve2-sub", "dana@example.com", verified="true")  # type: ignore[arg-type]
+    assert "Signed in as" in _texts(_as(truthy))  # a provider that sends the flag as text "true"
+
+
+@pytest.mark.parametrize(
+    ("who", "words"),
+    [
+        (claims("no-mail"), "did not give a verified e-mail address"),
+        (claims("mallory", "mallory@elsewhere.net"), "mallory@elsewhere.net is not on this neoplan"),
+        (claims("sub-domain", "x@sub.example.com"), "is not on this neoplan"),  # domains match exactly
+        ({"is_logged_in": True, "email": ALICE, "email_verified": True}, "did not say who you are"),
+    ],
+)
+def test_accounts_the_allow_list_does_not_name_are_refused_with_a_page(who: dict[str, Any], words: str) -> None:
+    assert words in _refused(_as(who))
+
+
+def test_the_allow_list_admits_domains_addresses_and_subjects() -> None:
+    for who in (
+        claims("c", "Carol@Partner.org"),  # allowed_emails, case aside
+        claims("service-account-7"),  # allowed_subjects: no e-mail at all
+        claims("d", "dee@EXAMPLE.com"),  # allowed_domains
+    ):
+        assert "Signed in as" in _texts(_as(who)), who
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"cookie_secret": "a long random string"}, "cookie_secret is the example"),
+        ({"cookie_secret": "short"}, "cookie_secret is 5 bytes"),
+        ({"allowed_domains": [], "allowed_emails": [], "allowed_subjects": []}, "names nobody who may sign in"),
+        ({"allowed_domains": "example.com"}, "must be a list"),
+    ],
+)
+def test_a_server_set_up_unsafely_serves_nobody(change: dict[str, Any], words: str) -> None:
+    at = _as(ALICE, auth={**AUTH, **change})
+    text = _words(at)
+    assert "not set up safely" in text and words in text
+    assert not at.metric and not at.sidebar.selectbox and not at.button
+
+
+def test_the_example_share_secret_stops_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NEOPLAN_SHARE_SECRET", "change-me-too-at-least-16-characters")
+    at = _as(ALICE)
+    assert "share-link secret" in _words(at) and not at.metric
+
+
+def test_a_user_from_before_iss_and_sub_keeps_what_the_verified_address_owned() -> None:
+    """Libraries of the previous release stored the e-mail as the owner: the verified owner of that address gets
+    them at sign-in; an unverified claim to it gets nothing."""
+    legacy = Library(default_path(), User("frank@example.com"))
+    legacy.save("Frank legacy plan", neoplan_scenario(), shared=False)
+    frank = _as(claims("frank-sub", "frank@example.com"))
+    options = next(s for s in frank.sidebar.selectbox if str(s.key).startswith("sidebar.open.")).options
+    assert "Frank legacy plan" in options
+    owner = Library(default_path(), User(f"{ISSUER} frank-sub")).entry("Frank legacy plan")
+    assert owner is not None and owner.mine and owner.owner == "frank@example.com"
+
+
+def neoplan_scenario() -> Any:
+    import neoplan
+
+    return neoplan.load_scenario("optimized")
 
 
 # -- the real thing: st.login in Chromium against a local OIDC provider -----------------------------------------
@@ -103,7 +218,13 @@ def provider() -> Iterator[str]:
         need(False, "oidc-provider-mock is not installed (pip install -r requirements.txt)")
     with pytest.MonkeyPatch.context() as patch, run_server_in_thread() as server:
         patch.setenv("AUTHLIB_INSECURE_TRANSPORT", "1")  # plain http on localhost, for the provider in this process
-        yield f"http://localhost:{server.server_port}"
+        url = f"http://localhost:{server.server_port}"
+        for who in (ALICE, BOB):  # accounts whose provider verified their address (the mock's own are unverified)
+            body = json.dumps({"email": who, "email_verified": True}).encode()
+            request = urllib.request.Request(f"{url}/users/{who}", data=body, method="PUT")
+            request.add_header("Content-Type", "application/json")
+            urllib.request.urlopen(request, timeout=10).close()
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +235,7 @@ def signed_app(provider: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
     secrets = folder / "secrets.toml"
     auth = {**AUTH, "redirect_uri": f"http://localhost:{port}/oauth2callback"}
     auth["server_metadata_url"] = f"{provider}/.well-known/openid-configuration"
-    secrets.write_text("[auth]\n" + "".join(f'{k} = "{v}"\n' for k, v in auth.items()))
+    secrets.write_text("[auth]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in auth.items()))  # TOML
     env = {"AUTHLIB_INSECURE_TRANSPORT": "1"}
     with streamlit_server(folder / "scenarios.sqlite", port=port, args=(f"--secrets.files={secrets}",), env=env):
         yield f"http://localhost:{port}"

@@ -113,7 +113,7 @@ def test_a_10_mw_gb200_plan_is_described_and_stored_as_sized() -> None:
     assert result.scenario.description.startswith("5,040 GPUs in 70 × NVIDIA GB200 NVL72 rack")
     assert "sized to 10 MW of IT power" in result.scenario.description
     assert neoplan.load_scenario(plan).description.startswith("NVIDIA GB200 NVL72 rack")  # no count before sizing
-    assert result.storage.usable_pb == pytest.approx(23.1)  # 4.7 PB per 1,024 GPUs × 5,040, not 5 PB
+    assert result.storage.usable_pb == pytest.approx(9.8)  # 2 PB per 1,024 GPUs × 5,040 (9.84), not 2.1 PB (× 1,080)
     run = ex.stress_run(result, SMALL_RUN)
     book = load_workbook(io.BytesIO(ex.workbook_bytes(result, run)))
     kpis = {r["key"]: r["value"] for r in _rows(book["KPIs"])}
@@ -121,12 +121,12 @@ def test_a_10_mw_gb200_plan_is_described_and_stored_as_sized() -> None:
     assert (kpis["gpus"], kpis["servers"], kpis["storage.usable_pb"], inputs[("cluster", "gpus")]) == (
         5040,
         70,
-        pytest.approx(23.1),
+        pytest.approx(9.8),
         5040,
     )
     assert str(inputs[("scenario", "description")]).startswith("5,040 GPUs in 70 ×")
     _report_says(ex.html_report(result, run), result)
-    assert "23.1 PB usable storage" in ex.html_report(result, run)
+    assert "9.8 PB usable storage" in ex.html_report(result, run)
 
 
 POWER_PLAN = """name: Ten megawatts
@@ -157,6 +157,6 @@ def test_the_app_shows_the_sized_count(plan: str) -> None:
     assert not at.exception
     if plan == "power":
         rule = [shown(c.value) for c in at.caption if "PB per 1,024 GPUs for" in c.value]
-        assert rule == [f"{result.storage.usable_pb:,.1f} PB: the platform's 4.7 PB per 1,024 GPUs for 5,040 GPUs."]
+        assert rule == [f"{result.storage.usable_pb:,.1f} PB: the platform's 2 PB per 1,024 GPUs for 5,040 GPUs."]
     at.switch_page(page_path("results")).run()
     assert any(f"{result.gpus:,} GPUs at" in shown(c.value) for c in at.caption)

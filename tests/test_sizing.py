@@ -10,8 +10,8 @@ import pytest
 from conftest import ROOT
 
 import neoplan
-from neoplan.design.cluster import design, design_at_count
-from neoplan.design.sizing import with_gpus
+from neoplan.design.cluster import design_at_count
+from neoplan.design.sizing import design, with_gpus
 from neoplan.errors import ScenarioError
 
 H100 = {"base": "optimized"}

@@ -220,10 +220,11 @@ def test_optimized_reference_values(optimized: neoplan.Result) -> None:
     assert debt.loc["Total", "interest_capitalized_usd"] == pytest.approx(623_840.84, abs=0.01)
     assert debt.loc["Y1", "balance_end_usd"] == pytest.approx(23_430_671.41, abs=0.01)
     assert debt.loc["Y5", "balance_end_usd"] == pytest.approx(0.0, abs=1e-6)  # 60-month term ends in month 59
-    # issue 25: the reserved 60 % at the 24-month contract price ($2.24, not 0.85 × $2.80), prices along the Hopper
-    # curve, the customers' losses (churn after the first renewal, the acceptance test)
-    assert pnl.loc["Y1", "revenue_usd"] == pytest.approx(10_441_781.46, abs=0.01)
-    assert pnl.loc["Total", "revenue_usd"] == pytest.approx(76_250_985.07, abs=0.01)
+    # issue 25: the reserved 60 % at the 24-month contract price, prices along the Hopper curve, the customers' losses
+    # (churn after the first renewal, the acceptance test); issue 36: of the 2024-10 market ($2.99 on demand, $2.17
+    # reserved for 24 months, the curve as forecast in 2024-10)
+    assert pnl.loc["Y1", "revenue_usd"] == pytest.approx(10_341_279.40, abs=0.01)
+    assert pnl.loc["Total", "revenue_usd"] == pytest.approx(67_570_556.74, abs=0.01)
     opex = st.opex_by_year(optimized)
     assert list(opex.columns)[-1] == "Year 6 (7.6 mo)"
     g = optimized.ops.dates.go_live_month  # operating year 2 runs from month g + 12: 12 − g months in project year 2
@@ -249,18 +250,30 @@ def test_charts_draw_the_statements(optimized: neoplan.Result) -> None:
 
     pnl = st.pnl_by_year(optimized)
     drawn = finance.margin_figure(optimized, pnl)
-    assert drawn == finance.margin_figure(optimized)
-    revenue = next(layer for layer in drawn["layer"] if layer.get("mark", {}).get("type") == "bar")["data"]["values"]
-    assert [row["year"] for row in revenue] == st.year_labels(optimized)
-    assert {row["series"] for row in revenue} == {"revenue"}
-    np.testing.assert_array_equal([row["usd"] for row in revenue], pnl.drop(index="Total").revenue_usd.to_numpy())
+    assert drawn.to_dict() == finance.margin_figure(optimized).to_dict()
+    revenue = next(t for t in drawn.data if t.name == "revenue")
+    assert list(revenue.x) == st.year_labels(optimized)
+    np.testing.assert_array_equal(revenue.y, pnl.drop(index="Total").revenue_usd.to_numpy())
     opex = st.opex_by_year(optimized)
-    opex_bars = site.opex_by_year_figure(optimized)["layer"][0]
-    assert opex_bars["encoding"]["x"]["sort"] == list(opex.columns)
-    drawn_opex = opex_bars["data"]["values"]
-    assert [v["year"] for v in drawn_opex if v["category"] == "Staff"] == list(opex.columns)
-    np.testing.assert_array_equal(
-        [v["usd"] for v in drawn_opex if v["category"] == "Colocation"], opex.loc["Colocation"]
+    bars = {t.name: t for t in site.opex_by_year_figure(optimized).data}
+    assert list(bars["Staff"].x) == list(opex.columns)
+    np.testing.assert_array_equal(bars["Colocation"].y, opex.loc["Colocation"].to_numpy())
+    np.testing.assert_array_equal(bars["total"].y, opex.loc["Total"].to_numpy())  # the label above each bar
+
+
+def test_tco_by_source_splits_capital_by_capex_and_adds_up_to_tco(optimized: neoplan.Result) -> None:
+    """Capital split over the capex categories in the capex's proportions, the other components as they are; the
+    rows add up to TCO per sold GPU-hour."""
+    table = st.tco_by_source(optimized)
+    tco = optimized.tco_breakdown_usd_per_gpu_hour
+    capital = table[table["component"] == "capital"]
+    capex = optimized.capex_usd
+    shown = [c for c in st.CAPEX_LABELS if capex[c] > 0]
+    assert list(capital["source"]) == [st.CAPEX_LABELS[c] for c in shown]
+    assert capital["usd_per_gpu_hour"].tolist() == pytest.approx(
+        [tco["capital"] * capex[c] / capex["total"] for c in shown], rel=1e-12
     )
-    totals = site.opex_by_year_figure(optimized)["layer"][1]["data"]["values"]  # the label above each bar
-    np.testing.assert_array_equal([v["usd"] for v in totals], opex.loc["Total"])
+    assert capital["usd_per_gpu_hour"].sum() == pytest.approx(tco["capital"], rel=1e-12)
+    rest = table[table["component"] != "capital"].set_index("component")["usd_per_gpu_hour"].to_dict()
+    assert rest == {k: v for k, v in tco.items() if k != "capital"}
+    assert table["usd_per_gpu_hour"].sum() == pytest.approx(optimized.kpis["tco_usd_per_gpu_hour"], rel=1e-12)

@@ -18,7 +18,7 @@ from neoplan.store import LOCAL, Conflict, Draft, DraftTaken, Library, ShareErro
 from neoplan.store import share as share_mod
 
 ALICE, BOB = User("alice@example.com"), User("bob@example.com")
-SECRET = "s3cret-for-the-tests-only"
+SECRET = "s3cret-for-the-tests-only-" + "x" * 16  # 42 bytes: the least a share secret may be is 32
 Factory = Callable[[User], Library]
 
 
@@ -233,26 +233,92 @@ def test_aliases_are_kept_per_vendor_and_owner(as_user: Factory) -> None:
 
 def test_share_link_opens_one_version_as_a_copy(as_user: Factory) -> None:
     alice, bob = as_user(ALICE), as_user(BOB)
-    alice.save("Mine", scenario(cluster={"gpus": 256}))
+    alice.save("Mine", scenario(cluster={"gpus": 256}), shared=True)
     alice.save("Mine", scenario(cluster={"gpus": 512}))
     token = alice.share_token("Mine", 1, SECRET)
-    copy, label = bob.open_shared(token, SECRET)  # private to alice, but the link grants that one version
+    copy, label = bob.open_shared(token, SECRET)  # shared with the team: the link opens that one version
     assert copy.cluster.gpus == 256 and "“Mine” version 1" in label and ALICE.id in label
-    assert "Mine" not in bob.names()  # reading a link lists nothing
     with pytest.raises(ShareError, match="another server secret"):
-        bob.open_shared(token, "another-secret-of-16+")
+        bob.open_shared(token, "another-secret-of-at-least-32-bytes-xxxxx")
     payload, signature = token.split(".")
-    forged = share_mod.make_token(share_mod.Grant(1, 2, 2**40), "not-the-servers-secret")
+    forged = share_mod.make_token(share_mod.Grant(1, 2, 2**40), "not-the-servers-secret-but-32-bytes-long")
     for bad in (f"{payload}.{signature[:-2]}xy", forged, "garbage", "", f"{payload}.é", f"{token}{'A' * 9_000}"):
         with pytest.raises(ShareError):
             bob.open_shared(bad, SECRET)
     expired = share_mod.make_token(share_mod.grant_for(1, 1, days=1, now=0.0), SECRET)
     with pytest.raises(ShareError, match="expired"):
         bob.open_shared(expired, SECRET)
-    with pytest.raises(ShareError, match="off"):
-        alice.share_token("Mine", 1, None)
+    for weak, why in (
+        (None, "no share-link secret"),
+        ("short", "5 bytes"),
+        ("change-me-too-at-least-16-characters", "example"),
+    ):
+        with pytest.raises(ShareError, match=why):
+            alice.share_token("Mine", 1, weak)
+        with pytest.raises(ShareError, match=why):
+            bob.open_shared(token, weak)
     with pytest.raises(ScenarioError, match="no version 9"):
         alice.share_token("Mine", 9, SECRET)
     alice.delete("Mine")
     with pytest.raises(ShareError, match="deleted"):
         bob.open_shared(token, SECRET)
+
+
+def test_a_link_opens_only_while_its_reader_may_see_the_scenario(as_user: Factory) -> None:
+    alice, bob = as_user(ALICE), as_user(BOB)
+    alice.save("Plan", scenario(), shared=True)
+    token = alice.share_token("Plan", 1, SECRET)
+    assert bob.open_shared(token, SECRET)[0].name == "Plan"
+    alice.set_shared("Plan", False)  # made private after the link was made: it opens for alice only
+    with pytest.raises(ShareError, match="no longer shared"):
+        bob.open_shared(token, SECRET)
+    assert alice.open_shared(token, SECRET)[0].name == "Plan"
+    with pytest.raises(ScenarioError, match="private: share it with the team first"):
+        alice.share_token("Plan", 1, SECRET)
+    alice.set_shared("Plan", True)
+    assert bob.open_shared(token, SECRET)[0].name == "Plan"
+
+
+def test_a_link_to_a_deleted_scenario_never_opens_a_later_one(as_user: Factory) -> None:
+    """Ids are never used again (AUTOINCREMENT, or PostgreSQL's sequence), and a link names its version's save."""
+    alice, bob = as_user(ALICE), as_user(BOB)
+    alice.save("Old", scenario(), shared=True)
+    token = alice.share_token("Old", 1, SECRET)
+    alice.delete("Old")  # the newest row: SQLite without AUTOINCREMENT would give its id to the next scenario
+    bob.save("Bob private", scenario(cluster={"gpus": 2048}), shared=False)
+    bob.save("Bob shared", scenario(cluster={"gpus": 4096}), shared=True)
+    for reader in (alice, bob):
+        with pytest.raises(ShareError, match="deleted"):
+            reader.open_shared(token, SECRET)
+    grant = share_mod.read_token(token, SECRET)
+    ids = [bob._run(lambda conn, n=n: bob._find(conn, n).id) for n in ("Bob private", "Bob shared")]
+    assert min(ids) > grant.scenario_id
+    same_id = share_mod.make_token(share_mod.Grant(ids[1], 1, 2**40, "x" * 12), SECRET)  # signed, wrong save: refused
+    with pytest.raises(ShareError, match="deleted"):
+        alice.open_shared(same_id, SECRET)
+    legacy = share_mod._b64(f"{ids[1]}.1.{2**40}".encode())
+    legacy += "." + share_mod._sign(SECRET.encode(), f"{ids[1]}.1.{2**40}".encode())
+    with pytest.raises(ShareError, match="older neoplan"):
+        alice.open_shared(legacy, SECRET)
+
+
+def test_text_stored_before_the_invisible_character_rule_opens_shown_visibly(as_user: Factory) -> None:
+    """A version saved when names could hold bidi or control characters still opens (issue 39: refused or shown
+    visibly): those characters come back written as escapes; nothing else changes."""
+    import sqlalchemy as sa
+
+    from neoplan.store.schema import versions
+
+    alice = as_user(ALICE)
+    alice.save("Old", scenario(cluster={"gpus": 256}), shared=True)
+    body = scenario(cluster={"gpus": 256}).model_dump(mode="json") | {
+        "name": "inv\u202eexe.pdf",
+        "description": "a\x1bb",
+        "description_by_user": True,
+    }
+    import json as json_
+
+    alice._run(lambda conn: conn.execute(sa.update(versions).values(body=json_.dumps(body))), write=True)
+    opened = alice.load("Old")
+    assert opened.name == "inv\\u202eexe.pdf" and opened.description == "a\\x1bb" and opened.cluster.gpus == 256
+    alice.register("x" * 400 + "\u202e", "")  # a label longer than a name and not plain: kept visibly, cut to fit

@@ -24,7 +24,7 @@ import pytest
 from store_support import BACKENDS, database
 
 from neoplan.store import Draft, Library, User
-from neoplan.store.library import open_store
+from neoplan.store.connection import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 SESSIONS = 16
@@ -119,7 +119,7 @@ while time.monotonic() < deadline:
             reads += 1
     i += 1
 from neoplan.store import default_url
-from neoplan.store.library import open_store
+from neoplan.store.connection import open_store
 stats = open_store(default_url()).backend.stats
 print(json.dumps({"saved": saved, "failed": failed, "reads": reads, "retries": stats.retries,
                   "wait_ms": stats.longest_wait_s * 1000}))
@@ -188,7 +188,7 @@ def test_four_processes_through_the_cli_lose_nothing(url: str) -> None:
 
 REPLICA = """
 import json, sys
-from neoplan.inputs.scenario import load_scenario
+from neoplan.inputs.loading import load_scenario
 from neoplan.store import Conflict, Library, User
 
 library = Library(user=User(sys.argv[1]))

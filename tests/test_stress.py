@@ -45,10 +45,14 @@ def opt() -> neoplan.Result:
     return neoplan.evaluate(neoplan.load_scenario("optimized"))
 
 
+STRONG_USD = 5.0
+"""A headline price at which the optimized preset earns money on the 2024-10 market (its break-even is ~$4.4)."""
+
+
 @pytest.fixture(scope="module")
 def strong() -> neoplan.Result:
     """A scenario that earns money, so IRRs, payback and DSCR are all defined and well inside their ranges."""
-    return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"usd_per_gpu_hour": 4.0}}))
+    return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"usd_per_gpu_hour": STRONG_USD}}))
 
 
 def _eval(**sections: dict) -> neoplan.Result:
@@ -334,7 +338,7 @@ def test_distributions_have_the_stated_shape(opt: neoplan.Result) -> None:
     rng = np.random.default_rng(3)
     tri = stress.draw(stress.Range(2.0, 4.0), base["usd_per_gpu_hour"], (0, 100), rng, n)
     assert tri.min() >= 2.0 and tri.max() <= 4.0
-    assert tri.mean() == pytest.approx((2.0 + 2.8 + 4.0) / 3, rel=0.01)
+    assert tri.mean() == pytest.approx((2.0 + base["usd_per_gpu_hour"] + 4.0) / 3, rel=0.01)
     uni = stress.draw(stress.Range(0.5, 0.9, "uniform"), 0.85, (0, 1), rng, n)
     assert uni.mean() == pytest.approx(0.7, abs=0.005)
     normal = stress.draw(stress.Range(0.07, 0.15, "normal"), 0.11, (0, 1), rng, n)
@@ -606,7 +610,9 @@ def test_utilization_for_zero_npv(strong: neoplan.Result) -> None:
     sol = stress.utilization_for_zero_npv(strong)
     assert sol.found and 0 < sol.value < strong.scenario.pricing.utilization
     direct = neoplan.evaluate(
-        neoplan.load_scenario({"base": "optimized", "pricing": {"usd_per_gpu_hour": 4.0, "utilization": sol.value}})
+        neoplan.load_scenario(
+            {"base": "optimized", "pricing": {"usd_per_gpu_hour": STRONG_USD, "utilization": sol.value}}
+        )
     ).kpis["npv_usd"]
     assert abs(direct) < 1e-6 * strong.capex_total_usd
 
@@ -617,7 +623,7 @@ def test_max_debt_share_for_covenant(strong: neoplan.Result, covenant: float) ->
     assert sol.found and 0 < sol.value < 1
     at = neoplan.evaluate(
         neoplan.load_scenario(
-            {"base": "optimized", "pricing": {"usd_per_gpu_hour": 4.0}, "financing": {"debt_share": sol.value}}
+            {"base": "optimized", "pricing": {"usd_per_gpu_hour": STRONG_USD}, "financing": {"debt_share": sol.value}}
         )
     ).kpis["min_dscr"]
     assert at == pytest.approx(covenant, abs=1e-6)
@@ -748,7 +754,9 @@ def test_cli_as_a_process() -> None:
 
 @pytest.fixture(scope="module")
 def sculpted() -> neoplan.Result:
-    return _eval(financing={"amortization": "sculpted"})
+    """A sculpted loan that reaches its 1.30× target below the 60 % cap (at the preset's own 2024-10 price its CFADS
+    cannot; at $5 the cap binds first)."""
+    return _eval(financing={"amortization": "sculpted"}, pricing={"usd_per_gpu_hour": 4.0})
 
 
 def test_a_25_percent_lower_price_meets_the_schedule_fixed_at_close(sculpted: neoplan.Result) -> None:
@@ -809,7 +817,9 @@ def test_standard_errors_of_probabilities_and_percentiles() -> None:
 
 
 def test_percentile_errors_shrink_with_the_square_root_of_the_draws(opt: neoplan.Result) -> None:
-    small = stress.monte_carlo(opt, draws=400, seed=2).percentile_errors("npv_usd")["p50"]
-    large = stress.monte_carlo(opt, draws=6_400, seed=2).percentile_errors("npv_usd")["p50"]
-    assert small is not None and large is not None
-    assert large == pytest.approx(small / 4, rel=0.35)
+    """16 × the draws, a quarter of the error; each estimate is itself noisy at 400 draws, so both sides average over
+    seeds (eight of 400 draws, two of 6,400)."""
+    small = [stress.monte_carlo(opt, draws=400, seed=s).percentile_errors("npv_usd")["p50"] for s in range(2, 10)]
+    large = [stress.monte_carlo(opt, draws=6_400, seed=s).percentile_errors("npv_usd")["p50"] for s in (2, 3)]
+    assert None not in small and None not in large
+    assert np.mean(large) == pytest.approx(np.mean(small) / 4, rel=0.35)

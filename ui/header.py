@@ -176,11 +176,19 @@ def header() -> None:
     if message:
         (st.success if message[1] else st.error)(plain(humanize(message[0])))
     conflict()
+    unread = state.draft_unread()
+    if unread:
+        st.warning(
+            f"Your draft could not be opened ({plain(unread)}). This tab shows the default preset meanwhile and keeps "
+            "nothing you change here; your draft is untouched: refresh once the library answers to get it back.",
+            icon=":material/sync_problem:",
+        )
     failed = state.draft_error()
     if failed:
         st.warning(
-            f"Your latest edit is open here but could not be kept as a draft ({plain(failed)}): a refresh now would "
-            "lose it. It is tried again with your next edit; Save or download to keep it for sure.",
+            f"Your latest edit is open here but could not be kept as a draft ({plain(failed)}). It is tried again "
+            "with your next edit; a refresh now would bring back your last edit that was kept. Save or download "
+            "to keep this one for sure.",
             icon=":material/sync_problem:",
         )
 

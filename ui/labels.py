@@ -27,12 +27,12 @@ OWN_WIDGETS = {
     "cluster.gpu_model": "GPU platform",
     "cluster.size_by": "Plan from power",
     "cluster.platform_defaults": "Take the platform's defaults",
+    "facility.region": "Region",  # pages/storage_site.py
 }
 """Fields drawn by a widget of their own rather than ``field_input``, by the label it carries."""
 _PATH = re.compile(r"(?<![\w./@-])([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+|prices_as_of)(?![\w/(-])(?!: (?:true|false)\b)")
 """A dotted field path in a message (``pricing.usd_per_gpu_hour``; list items by index, ``contracts.0.gpus``); not
 one written as a file line to set (``cluster.platform_defaults: true``: the words of a file, kept)."""
-"""A dotted field path in a message (``pricing.usd_per_gpu_hour``; list items by index, ``contracts.0.gpus``)."""
 _UNIT = re.compile(r"^(.{3,80}?\[[^\[\]]+\])")
 
 

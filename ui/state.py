@@ -8,9 +8,11 @@ to the scenario library under a random id that the URL carries (``?draft=…``),
 place. A new session that arrives with that id (a refresh, a reopened link) takes the draft over if it is the
 signed-in user's own (someone else's opens nothing); the tab it was taken from, if still open, moves to a new id
 on its next edit, so two tabs never write to one draft. A draft that cannot be written (the library is down)
-is said in the header, and retried on the next edit. ``st.navigation`` drops query parameters on a page switch,
-so ``sync_url()`` (called by app.py on every run) puts the id back. ``?share=…`` opens a copy of the version a
-share link names.
+is said in the header, and retried on the next edit. A draft that cannot be *read* when the tab opens (a refresh
+while the library is down) keeps its id: the tab shows the default preset meanwhile, says so, and writes nothing
+under that id, so a refresh once the library answers brings the draft back. ``st.navigation`` drops query
+parameters on a page switch, so ``sync_url()`` (called by app.py on every run) puts the id back. ``?share=…`` opens
+a copy of the version a share link names.
 
 Besides the scenario, the session knows what it was opened as (the *baseline*: a library entry, a file or a
 quote) so the header can mark unsaved changes and revert them; replacing a scenario that had unsaved
@@ -39,9 +41,13 @@ import streamlit as st
 import neoplan
 from neoplan.analysis import stress
 from neoplan.errors import ScenarioError
+from neoplan.frozen import freeze
 from neoplan.inputs.loading import scenario_from_dict, scenario_json
 from neoplan.inputs.scenario import Scenario, describe
 from neoplan.store import Draft, DraftTaken, Library, LibraryError, Saved, ShareError, Store, default_url, open_store
+from neoplan.store.backend import APP_BUDGET_S
+from neoplan.store.names import DRAFT_ID as DRAFT_ID_FORM
+from neoplan.store.records import parse_stored
 from neoplan.store.versions import input_changes
 from ui import auth
 from ui.format import plain
@@ -95,6 +101,8 @@ SESSION = "scenario_session"
 PERSISTED = "scenario_persisted"
 PAGE_STATE = "page_state"
 DRAFT_ERROR = "scenario_draft_error"
+UNREAD = "scenario_draft_unread"
+"""Why the URL's draft could not be read when the tab opened (None: it was, or there was none)."""
 ORIGIN_VERSION = "scenario_origin_version"
 UNDO = "scenario_undo"
 ERRORS = "field_errors"
@@ -124,9 +132,10 @@ class Status:
 
 
 def _from_draft(draft: Draft) -> tuple[Scenario, str] | None:
-    """The draft's scenario and baseline; None if it no longer validates (made by an older neoplan)."""
+    """The draft's scenario and baseline; None if it no longer validates (made by an older neoplan). Text stored
+    before names refused invisible characters comes back with them written visibly (``parse_stored``)."""
     try:
-        return scenario_from_dict(json.loads(draft.body)), scenario_json(scenario_from_dict(json.loads(draft.baseline)))
+        return parse_stored(draft.body, "draft"), scenario_json(parse_stored(draft.baseline, "draft"))
     except (ScenarioError, json.JSONDecodeError):
         return None
 
@@ -147,24 +156,34 @@ def _set_first_message(text: str) -> None:
     st.session_state["header.message"] = (text, False)
 
 
+def _start_shared(token: str) -> bool:
+    """Open a copy of what the share link ``token`` names, under a new draft id; whether it opened."""
+    shared = _open_shared(token)
+    if shared is None:
+        return False
+    st.session_state[DRAFT_ID] = secrets.token_urlsafe(16)
+    _open(shared[0], None, scenario_json(shared[0]), shared[1], None)
+    _persist()
+    return True
+
+
 def _start() -> None:
-    """First run of a browser session: a share link's copy, else the URL's own draft, else the default preset."""
+    """First run of a browser session: a share link's copy, else the URL's own draft, else a share link kept across
+    the sign-in, else the default preset. A draft that cannot be read keeps its id (see the module docstring)."""
     st.session_state[SESSION] = secrets.token_urlsafe(12)
     token = st.query_params.get(SHARE_PARAM) or ""
     draft_id = st.query_params.get(URL_PARAM) or ""
-    draft = None
+    st.session_state[UNREAD] = None
     if token:
         del st.query_params[SHARE_PARAM]
-        shared = _open_shared(token)
-        if shared is not None:
-            st.session_state[DRAFT_ID] = secrets.token_urlsafe(16)
-            _open(shared[0], None, scenario_json(shared[0]), shared[1], None)
-            _persist()
+        if _start_shared(token):
             return
     try:  # this session takes the draft over (one row per session); another user's draft id opens nothing
         draft = get_library().claim_draft(draft_id, st.session_state[SESSION])
-    except LibraryError:
-        draft = None  # the sidebar says what is wrong with the library; start from the default preset
+    except LibraryError as exc:
+        draft = None
+        if DRAFT_ID_FORM.fullmatch(draft_id):  # keep the id: a refresh once the library answers brings it back
+            st.session_state[UNREAD] = str(exc)
     opened = None if draft is None else _from_draft(draft)
     if draft is not None and opened is not None:
         st.session_state[DRAFT_ID] = draft_id
@@ -172,7 +191,10 @@ def _start() -> None:
         st.session_state[PAGE_STATE] = _page_state_of(draft)
         st.session_state[PERSISTED] = draft
         return
-    st.session_state[DRAFT_ID] = secrets.token_urlsafe(16)
+    kept = auth.pending_share() if not draft_id else None
+    if kept and _start_shared(kept):
+        return
+    st.session_state[DRAFT_ID] = draft_id if st.session_state[UNREAD] else secrets.token_urlsafe(16)
     scenario = neoplan.load_scenario(DEFAULT_PRESET)
     _open(scenario, DEFAULT_PRESET, scenario_json(scenario), f"preset {DEFAULT_PRESET}", None)
 
@@ -284,8 +306,8 @@ def _persist() -> None:
     library cannot be written (after its retries): :func:`draft_error` says so, and the next edit tries again.
     """
     draft = _snapshot()
-    if st.session_state.get(PERSISTED) == draft:
-        return
+    if st.session_state.get(PERSISTED) == draft or st.session_state.get(UNREAD):
+        return  # unchanged; or this tab's draft was never read, and writing would overwrite it
     library = get_library()
     try:
         try:
@@ -304,6 +326,12 @@ def draft_error() -> str | None:
     """Why this session's latest edit could not be kept as a draft (None: it was)."""
     get_scenario()
     return st.session_state.get(DRAFT_ERROR)
+
+
+def draft_unread() -> str | None:
+    """Why this tab's draft (the URL's ``?draft=``) could not be opened when the tab opened (None: it was, or none)."""
+    get_scenario()
+    return st.session_state.get(UNREAD)
 
 
 def _reset_widgets() -> None:
@@ -510,7 +538,8 @@ def update_fields(values: Mapping[str, Any], error_path: str | None = None) -> b
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _evaluate_cached(key: str) -> neoplan.Result:
-    return neoplan.evaluate(scenario_from_dict(json.loads(key)))
+    """One Result per scenario for every session: frozen, so no page can change what another user sees."""
+    return freeze(neoplan.evaluate(scenario_from_dict(json.loads(key))))
 
 
 def evaluate_current() -> neoplan.Result | None:
@@ -589,7 +618,7 @@ def get_library() -> Library:
     ``$NEOPLAN_DATABASE_URL``, else the SQLite file at ``$NEOPLAN_LIBRARY`` or in the user data folder. Never raises:
     a broken library shows up as ``get_library().error`` (words fit for visitors) and in the errors of its methods.
     """
-    return Library(store=_store(), user=auth.current_user())
+    return Library(store=_store(), user=auth.current_user(), budget_s=APP_BUDGET_S)
 
 
 def evaluate_scenario(scenario: Scenario) -> neoplan.Result:
@@ -599,7 +628,10 @@ def evaluate_scenario(scenario: Scenario) -> neoplan.Result:
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _search_cached(key: str, objective: str, constraints: str) -> neoplan.SearchResult:
-    return neoplan.search(scenario_from_dict(json.loads(key)), objective=objective, constraints=json.loads(constraints))
+    found = neoplan.search(
+        scenario_from_dict(json.loads(key)), objective=objective, constraints=json.loads(constraints)
+    )
+    return freeze(found)
 
 
 def search_current(objective: str, constraints: dict[str, float | None]) -> neoplan.SearchResult:

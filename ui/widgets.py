@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 import typing
@@ -11,9 +10,10 @@ from typing import Any
 
 import streamlit as st
 from annotated_types import Ge, Gt, Le, Lt
+from plotly.graph_objects import Figure
 from pydantic.fields import FieldInfo
 
-from neoplan.charts.spec import Spec
+from neoplan.charts import mode_bar
 from neoplan.export import slug
 from neoplan.formats import parse_number
 from neoplan.inputs.scenario import Scenario, field_of
@@ -386,7 +386,7 @@ def lazy_expander(label: str, key: str) -> Any:
 
 
 def figure_tabs(
-    key: str, figures: list[tuple[str, Callable[..., Spec], str]], *args: Any, inputs: str
+    key: str, figures: list[tuple[str, Callable[..., Figure], str]], *args: Any, inputs: str
 ) -> dict[str, Any]:
     """:func:`lazy_tabs` of one figure each, ``(tab label, build, chart key)``: the open tab's figure is
     ``build(*args)`` (cached on ``inputs``, see :func:`chart`). Returns the tabs by label, for a caption under one."""
@@ -405,14 +405,26 @@ def put(key: str, value: Any) -> None:
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
-def _figure(name: str, inputs: str, _build: Callable[..., Spec], _args: tuple[Any, ...]) -> Spec:
+def _figure(name: str, inputs: str, _build: Callable[..., Figure], _args: tuple[Any, ...]) -> Figure:
     return _build(*_args)
 
 
-def chart(build: Callable[..., Spec], *args: Any, inputs: str, key: str, where: Any = None) -> None:
-    """The chart ``build(*args)`` (a Vega-Lite spec, :mod:`neoplan.charts.spec`), cached on ``inputs``: a text that
-    fixes every input the chart depends on (usually the scenario's JSON and the options chosen). A rerun that changes
-    none of its inputs (another widget, a page revisited) reuses it."""
+def chart_config(key: str) -> dict[str, Any]:
+    """The plotly ``config`` of the chart keyed ``key``: the house mode bar (zoom, pan, reset, download as PNG), the
+    picture named after the open scenario and the chart (``optimized_article_s_bom-node_bom_chart.png``)."""
+    return mode_bar(f"{slug(get_scenario().name)}-{slug(key)}")
+
+
+def draw(figure: Figure, *, key: str, where: Any = None) -> None:
+    """``st.plotly_chart`` of ``figure`` in the house settings: as wide as its container, its own template drawn
+    (``theme=None``, as in the report and the PNG) and the mode bar of :func:`chart_config`."""
+    (where or st).plotly_chart(figure, width="stretch", theme=None, key=key, config=chart_config(key))
+
+
+def chart(build: Callable[..., Figure], *args: Any, inputs: str, key: str, where: Any = None) -> None:
+    """:func:`draw` of ``build(*args)`` (a plotly figure from :mod:`neoplan.charts`), the figure cached on ``inputs``:
+    a text that fixes every input the figure depends on (usually the scenario's JSON and the options chosen).
+    Building a figure takes tens of milliseconds; a rerun that changes none of its inputs (another widget, a page
+    revisited) reuses it."""
     name = f"{build.__module__}.{build.__qualname__}"
-    spec = _figure(name, inputs, build, args)  # Streamlit moves a spec's data around: it gets a copy
-    (where or st).vega_lite_chart(copy.deepcopy(spec), width="stretch", key=key)
+    draw(_figure(name, inputs, build, args), key=key, where=where)

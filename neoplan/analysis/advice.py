@@ -1,6 +1,6 @@
 """The article's recommendations, each tested on a scenario: does it win, by how much, and where would it flip?
 
-For every recommendation of the SemiAnalysis playbook (BRIEF.md §2, §4) the scenario is evaluated twice, once with
+For every recommendation of the SemiAnalysis *AI Neocloud Playbook* (2024-10) the scenario is evaluated twice, once with
 the recommended choice and once with the alternative, everything else as the scenario has it; the **NPV difference**
 is recommended minus alternative at the scenario's hurdle rate (> 0: the recommendation wins). Each row then names
 the one input that decides it (its **lever**) and solves for the value at which the two tie (the **flip point**):
@@ -11,7 +11,7 @@ the one input that decides it (its **lever**) and solves for the value at which 
 * ``premium``: the price premium over the scenario's headline price the dearer alternative would have to command
   (its model has no benefit to set against the cost);
 * ``performance``: the performance loss against the recommended design at which the alternative stops paying
-  (:func:`neoplan.economics.operations.breakeven_performance_loss`), beside the loss the model gives it.
+  (:func:`breakeven_performance_loss`), beside the loss the model gives it.
 
 A flip point outside the lever's range is reported as none (the result holds across it). Rows that do not apply to
 the platform (NICs and RAM of an NVL72 rack) or that the model refuses say why. :func:`recommendations` returns one
@@ -27,7 +27,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..economics.operations import breakeven_performance_loss
 from ..errors import ScenarioError
 from ..inputs.loading import scenario_from_dict
 from ..inputs.presets import deep_merge
@@ -442,11 +441,40 @@ def _row(scenario: Scenario, rec: Recommendation, rack_scale: bool) -> dict[str,
 
 
 def recommendations(scenario: Scenario) -> Any:
-    """The article's recommendations tested on ``scenario``: one row each (columns :data:`COLUMNS`).
+    """The article's recommendations, each tested on a scenario: does it win, by how much, where would it flip?
 
-    ``npv_difference_usd`` = NPV with the recommendation − NPV with the alternative [USD]; ``wins`` when > 0;
-    ``flip_value`` is the lever's value at which the two tie (None when there is none in the lever's range),
-    ``model_value`` the lever's value in the model.
+    Each recommendation is evaluated against its alternative, everything else as the scenario has it, at the
+    scenario's hurdle rate; then the one input that decides it (its lever) is solved for the value at which the two
+    tie. Each row is a few model evaluations: expect seconds, not milliseconds.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The plan to test the recommendations on.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per recommendation, columns :data:`COLUMNS`: ``npv_difference_usd`` = NPV with the recommendation −
+        NPV with the alternative [USD] (> 0: ``wins``); ``lever`` the input that decides it, in ``unit``;
+        ``model_value`` its value in the model and ``flip_value`` the value at which the two tie (None when none
+        lies in the lever's range); ``note`` why a row does not apply (its NPV columns then empty).
+
+    See Also
+    --------
+    markdown_table : the table as the manual shows it.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.analysis.advice import recommendations
+    >>> table = recommendations(neoplan.load_scenario("optimized"))
+    >>> rows = table.dropna(subset=["npv_difference_usd"])
+    >>> bool(((rows["npv_difference_usd"] > 0) == rows["wins"]).all())
+    True
+    >>> row = table.set_index("key").loc["no_ai_enterprise"]  # no NVIDIA AI Enterprise licences
+    >>> bool(row["wins"]), bool(row["npv_difference_usd"] > 1e6)  # [USD]
+    (True, True)
     """
     import pandas as pd
 
@@ -507,7 +535,7 @@ def text_table(table: Any) -> str:
 
 
 def markdown_table(table: Any) -> str:
-    """:func:`recommendations` as a Markdown table (the README's), rows that do not apply left out."""
+    """:func:`recommendations` as a Markdown table (the manual's), rows that do not apply left out."""
     lines = [
         "| recommendation | recommended / alternative | NPV difference | wins | decided by | model | flips at |",
         "|---|---|---|---|---|---|---|",
@@ -522,3 +550,41 @@ def markdown_table(table: Any) -> str:
             f"{model} | {flip_text(row)} |"
         )
     return "\n".join(lines)
+
+
+def breakeven_performance_loss(cheaper: Result, recommended: Result) -> float | None:
+    """Performance loss vs ``recommended`` at which ``cheaper`` stops beating it on NPV [fraction].
+
+    Solved over the ``performance_penalty`` driver of ``cheaper`` (its NPV falls as its delivered performance
+    falls, through the price elasticity); the loss is of the performance the elasticity prices. Positive: the
+    cheaper design may deliver that much less than the recommended one and still pay; negative: it loses even at
+    equal performance. None when performance does not move its NPV (elasticity 0) or no penalty in −50 %…95 % ties
+    the two.
+    """
+    rec_npv = recommended.kpis.get("npv_usd")
+    own = cheaper.operations
+    if rec_npv is None or own is None or recommended.operations is None:
+        return None
+    hurdle = cheaper.scenario.financing.hurdle_rate
+    lo, hi = -0.5, 0.95
+    for _ in range(3):  # a grid, then two finer grids around the crossing: NPV is monotone in the penalty
+        grid = np.linspace(lo, hi, 25)
+        npv = cheaper.cases(cheaper.drivers(grid.size).with_values(performance_penalty=grid)).kpis(hurdle)["npv_usd"]
+        gap = npv - rec_npv
+        if not np.all(np.isfinite(gap)) or np.ptp(gap) == 0:
+            return None
+        cross = np.nonzero(np.sign(gap[:-1]) != np.sign(gap[1:]))[0]
+        if cross.size == 0:
+            return None
+        i = int(cross[0])
+        lo, hi = float(grid[i]), float(grid[i + 1])
+    penalty = lo + (hi - lo) * float(gap[i] / (gap[i] - gap[i + 1]))
+    return 1.0 - _priced(cheaper) * (1.0 - penalty) / _priced(recommended)
+
+
+def _priced(result: Result) -> float:
+    """The performance the elasticity prices in ``result`` (its design's, else its report's) [ratio]."""
+    design = result.basis.reliability if result.basis is not None else None
+    if design is not None:
+        return design.priced_performance_factor
+    return result.operations.performance_factor if result.operations is not None else 1.0

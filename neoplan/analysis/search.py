@@ -4,10 +4,12 @@
 storage tier (:class:`Space`; a rack-scale system's NICs are fixed by its compute trays), at the scenario's GPU
 count or, with ``cluster.size_by: power``, the largest that fits its envelope; each platform comes with its profile
 (:mod:`neoplan.inputs.profiles`: GPUs per node, rack power, scale-out NIC, reference rental price; the scenario's
-own platform keeps its inputs), and every design is priced from one price book (:func:`common_book`: the
-scenario's, or the first that prices every platform searched, 2026-11 for
-NVL72). Every design is then financed at each debt share of the space. Each design's scenario is validated as a
-file would be before it is built, so no row holds a scenario the model would refuse: a design that fails that check,
+own platform keeps its inputs). Each design is of one date, the same whatever else is searched: the scenario's own
+(``prices_as_of``) when its book prices the platform and its market rents it, else the nearest date whose book and
+market both do (:func:`neoplan.inputs.profiles.book_for`: 2026-11 for B200, B300 and NVL72 from a 2024-10
+scenario), its hardware book, rental market, price curve and site all of that date; the ``prices_as_of`` column says
+which. Every design is then financed at each debt share of the space. Each design's scenario is validated as a file
+would be before it is built, so no row holds a scenario the model would refuse: a design that fails that check,
 cannot be built (a fabric too small, a rack too weak) or breaks a constraint (:class:`Constraints`) stays in the
 table with ``feasible`` false and the reason, below every feasible row.
 
@@ -243,7 +245,33 @@ class SearchResult:
     """Wall time of the search [s]."""
 
     def scenario(self, rank: int) -> Scenario:
-        """The scenario of the row ranked ``rank`` (1 = best): the base with that design's changes, validated."""
+        """The scenario of one row: the base with that design's changes and debt share, validated.
+
+        Parameters
+        ----------
+        rank : int
+            The row's rank, 1 = best.
+
+        Returns
+        -------
+        Scenario
+            Ready for :func:`neoplan.evaluate`, or to save.
+
+        Raises
+        ------
+        ScenarioError
+            For a rank outside the table.
+
+        Examples
+        --------
+        >>> import neoplan
+        >>> found = neoplan.search(neoplan.load_scenario("optimized"), {"gpu_models": ["h100-sxm"],
+        ...     "topologies": ["tor"], "oversubscriptions": [1.0], "nics_per_node": [8],
+        ...     "storage_tiers": ["licensed"], "debt_shares": [0.4]})
+        >>> best = found.scenario(1)
+        >>> best.fabric.topology, best.fabric.oversubscription, best.financing.debt_share
+        ('tor', 1.0, 0.4)
+        """
         if not 1 <= rank <= len(self.table):
             raise ScenarioError(f"rank must be between 1 and {len(self.table)}, got {rank}")
         row = self.table.iloc[rank - 1]
@@ -283,18 +311,12 @@ def pd_na() -> Any:
     return pd.NA
 
 
-def common_book(platforms: tuple[str, ...], as_of: str) -> str:
-    """One price-book date for every platform searched: ``as_of`` if its book prices them all, else the latest of
-    the dates each platform needs (the books are cumulative, so that one prices them all)."""
-    return max((book_for(p, as_of) for p in platforms), default=as_of)
-
-
 def _designs(base: Scenario, space: Space) -> list[dict[str, object]]:
-    """The input changes of every design of ``space`` on ``base``, platform by platform, all priced from one book."""
+    """The input changes of every design of ``space`` on ``base``, platform by platform, each platform priced, rented
+    and sited as of its own date (:func:`neoplan.inputs.profiles.platform_changes`)."""
     out = []
-    book = common_book(space.platforms, base.prices_as_of)
     for model in space.platforms:
-        profile = {**platform_changes(base, model), **({"prices_as_of": book} if book != base.prices_as_of else {})}
+        profile = platform_changes(base, model)
         for topology in space.topologies:
             for ratio in space.oversubscriptions:
                 for nics in space.nics_for(model):
@@ -398,10 +420,53 @@ def search(
     objective: str = "npv_usd",
     constraints: Constraints | Mapping[str, Any] | None = None,
 ) -> SearchResult:
-    """Every design of ``space`` (default :class:`Space`) around ``scenario``, ranked by ``objective`` (a key of
-    :data:`OBJECTIVES`) under ``constraints``: a :class:`SearchResult` whose ``table`` is a DataFrame, best first.
+    """Design search: every design of a space around a scenario, each designed and financed, ranked.
 
-    Raises :class:`ScenarioError` (one line, naming ``objective``, ``space.…`` or ``constraints.…``) for bad input.
+    One design per platform × back-end topology × oversubscription × back-end NICs × storage tier, at the
+    scenario's GPU count (or, sized by power, the largest that fits its envelope), each financed at every debt share
+    of the space. What moves with the platform (GPUs per node, rack power, scale-out NIC, reference rental price)
+    comes from its defaults; the scenario's own platform keeps its inputs. A design that cannot be built or breaks
+    a constraint stays in the table, ``feasible`` false, with the reason.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario the designs vary.
+    space : Space or mapping, optional
+        The values to combine (:class:`Space`; a mapping of its fields, lists allowed); default every platform a
+        price book prices × the five topologies × 1:1 and 2:1 × 4 or 8 NICs × both storage tiers × debt 40, 60
+        and 80 %.
+    objective : str, optional
+        What ranks the rows, a key of :data:`OBJECTIVES` (``npv_usd``, ``project_irr``, ``equity_irr``,
+        ``min_dscr``: higher is better; ``tco_usd_per_gpu_hour``, ``capex_usd``, the break-even and token costs:
+        lower is better).
+    constraints : Constraints or mapping, optional
+        ``min_dscr`` [ratio], ``max_capex_usd`` [USD], ``min_equity_irr`` [fraction per year]; None = none.
+
+    Returns
+    -------
+    SearchResult
+        ``table``: a pandas DataFrame, one row per design × debt share, best first (columns in the module
+        docstring, units as their names say, NaN where undefined); ``scenario(rank)`` opens a row as a scenario.
+
+    Raises
+    ------
+    ScenarioError
+        For bad input, in one line naming ``objective``, ``space.…`` or ``constraints.…``.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> base = neoplan.load_scenario("optimized")
+    >>> space = {"gpu_models": ["h100-sxm"], "topologies": ["vms", "tor"], "oversubscriptions": [2.0],
+    ...          "nics_per_node": [8], "storage_tiers": ["licensed"], "debt_shares": [0.6]}
+    >>> found = neoplan.search(base, space, objective="npv_usd")
+    >>> len(found.table), found.table["rank"].tolist()
+    (2, [1, 2])
+    >>> bool(found.table["npv_usd"].is_monotonic_decreasing)  # best first
+    True
+    >>> found.scenario(1).fabric.topology in ("vms", "tor")
+    True
     """
     import pandas as pd
 

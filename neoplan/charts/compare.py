@@ -1,9 +1,9 @@
-"""Side-by-side charts for several Results (the Compare page), as Vega-Lite specs (:mod:`.spec`); categories keep the
-names and colours they have on the other pages (``data/categories.csv``, :data:`.site.CATEGORY_COLORS`,
+"""Side-by-side figures for several Results (the Compare page; plotly, :mod:`.base`); categories keep the names and
+colours they have on the other pages (``data/categories.csv``, :data:`.site.CATEGORY_COLORS`,
 :data:`.finance.TCO_COLORS`).
 
-The scenarios' names are the user's own words: they go into the specs as data values (and the colour scale's domain)
-only, which Vega draws as plain text.
+The scenarios' names are the user's own words: they reach plotly only through :func:`.base.plain` (as category
+labels, legend entries and hover text), so a name shows as typed and is never read as markup.
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import plotly.graph_objects as go
 
+from ..formats import pct, usd_exact
 from ..inputs.categories import CAPEX_CATEGORIES, CAPEX_LABELS
 from . import site
-from .base import PALETTE
+from .base import LEGEND_BELOW, PALETTE, Draft, hline, hover, money_axis, plain, unique
 from .finance import TCO_COLORS
-from .spec import Spec, chart, color, data, n, q, rule_y, tip
 
 if TYPE_CHECKING:
     from ..model import Result
@@ -33,96 +34,76 @@ SERIES_COLORS = (
     "#FF97FF",
     "#FECB52",
 )
-"""One colour per scenario line, in order (plotly's default colour sequence, as before), repeated past ten."""
+"""One colour per scenario line, in order (plotly's default colour sequence), repeated past ten."""
+
+
+def _names(results: dict[str, Result]) -> list[str]:
+    """The scenarios' names (the user's own words) as plotly text: shown as typed, never read as markup."""
+    return unique(plain(name) for name in results)
 
 
 def _stacked(
-    results: dict[str, Result],
-    values: dict[str, list[float]],
-    colors: list[str],
-    *,
-    title: str,
-    y_title: str,
-    axis_fmt: str,
-    tip_fmt: str,
-) -> Spec:
+    names: list[str], values: dict[str, list[float]], colours: list[str], *, title: str, axis: dict, unit: str
+) -> go.Figure:
     """Bars per scenario (x, in the given order) stacked by category (``values[label]``: one per scenario, the first
-    category at the bottom, the legend in category order)."""
-    labels = list(values)
-    records = [
-        {"scenario": name, "order": i, "category": label, "k": k, "value": values[label][i]}
-        for k, label in enumerate(labels)
-        for i, name in enumerate(results)
-    ]
-    bars = {
-        "data": data(records),
-        "mark": {"type": "bar", "stroke": "white", "strokeWidth": 0.5},
-        "encoding": {
-            "x": n("scenario", None, sort={"field": "order", "op": "min"}, axis={"labelAngle": 0}),
-            "y": q("value", y_title, axis_fmt, stack="zero"),
-            "color": color("category", labels, colors, legend={"symbolStrokeWidth": 0}),
-            "order": {"field": "k", "type": "quantitative"},
-            "tooltip": [
-                tip("scenario", "scenario", kind="nominal"),
-                tip("category", "category", kind="nominal"),
-                tip("value", y_title, tip_fmt),
-            ],
-        },
-    }
-    return chart(bars, title=title)
+    category at the bottom, the legend in category order); the hover gives each part with its share of the bar."""
+    totals = np.sum([v for v in values.values()], axis=0)
+    fig = Draft()
+    for (label, series), colour in zip(values.items(), colours, strict=True):
+        fig.add(
+            "bar",
+            x=names,
+            y=series,
+            name=label,
+            marker={"color": colour, "line": {"color": "white", "width": 0.5}},
+            **hover(
+                f"{name}<br>{label}: {usd_exact(v, 3 if unit else 0)}{unit}" + (f" ({pct(v / t)})" if t > 0 else "")
+                for name, v, t in zip(names, series, totals, strict=True)
+            ),
+        )
+    fig.update(barmode="stack", title=title, yaxis=axis, legend={**LEGEND_BELOW, "traceorder": "normal"})
+    return fig.figure()
 
 
-def capex_compare_figure(results: dict[str, Result]) -> Spec:
-    """Capex by category per scenario, stacked bars (Vega-Lite spec) [USD]."""
+def capex_compare_figure(results: dict[str, Result]) -> go.Figure:
+    """Capex by category per scenario, stacked bars [USD]."""
     values = {CAPEX_LABELS[cat]: [r.capex_usd[cat] for r in results.values()] for cat in CAPEX_CATEGORIES}
-    colors = [site.CATEGORY_COLORS[cat] for cat in CAPEX_CATEGORIES]
-    return _stacked(results, values, colors, title="Capex by category", y_title="USD", axis_fmt="$~s", tip_fmt="$,.0f")
+    colours = [site.CATEGORY_COLORS[cat] for cat in CAPEX_CATEGORIES]
+    totals = [r.capex_usd["total"] for r in results.values()]
+    axis = money_axis("USD", totals)
+    return _stacked(_names(results), values, colours, title="Capex by category", axis=axis, unit="")
 
 
-def tco_compare_figure(results: dict[str, Result]) -> Spec:
-    """TCO per sold GPU-hour by component per scenario, stacked bars (Vega-Lite spec) [USD/GPU-h]."""
+def tco_compare_figure(results: dict[str, Result]) -> go.Figure:
+    """TCO per sold GPU-hour by component per scenario, stacked bars [USD/GPU-h]."""
     cats = list(next(iter(results.values())).tco_breakdown_usd_per_gpu_hour)
     values = {cat: [r.tco_breakdown_usd_per_gpu_hour[cat] for r in results.values()] for cat in cats}
-    colors = [TCO_COLORS.get(cat, PALETTE["oem"]) for cat in cats]
-    return _stacked(
-        results,
-        values,
-        colors,
-        title="TCO per sold GPU-hour",
-        y_title="USD per GPU-hour",
-        axis_fmt="$,.2f",
-        tip_fmt="$,.3f",
+    colours = [TCO_COLORS.get(cat, PALETTE["oem"]) for cat in cats]
+    axis = {"title": {"text": "USD per sold GPU-hour"}, "tickformat": "$,.2f"}
+    return _stacked(_names(results), values, colours, title="TCO per sold GPU-hour", axis=axis, unit=" /GPU-h")
+
+
+def cumulative_cash_compare_figure(results: dict[str, Result]) -> go.Figure:
+    """Cumulative project cash flow per scenario over the horizon, one line each [USD]."""
+    fig = Draft()
+    curves = [np.cumsum(r.ops.cash.project_fcf[0]) for r in results.values()]
+    for i, (name, cum) in enumerate(zip(_names(results), curves, strict=True)):
+        months = np.arange(cum.size)
+        fig.add(
+            "scatter",
+            x=months,
+            y=cum,
+            mode="lines",
+            name=name,
+            line={"color": SERIES_COLORS[i % len(SERIES_COLORS)], "width": 2},
+            **hover(f"{name}: {usd_exact(v)}" for v in cum),
+        )
+    hline(fig, 0, color="#888", width=1)
+    fig.update(
+        title="Cumulative project cash",
+        hovermode="x unified",  # every scenario's cash at the month pointed at, in one label
+        xaxis={"title": {"text": "month from purchase order"}},
+        yaxis=money_axis("USD", *curves),
+        legend={**LEGEND_BELOW, "traceorder": "normal"},
     )
-
-
-def cumulative_cash_compare_figure(results: dict[str, Result]) -> Spec:
-    """Cumulative project cash flow per scenario over the horizon, one line each (Vega-Lite spec) [USD]."""
-    names = list(results)
-    records = [
-        {"scenario": name, "month": month, "usd": usd}
-        for name, r in results.items()
-        for month, usd in enumerate(np.cumsum(r.ops.cash.project_fcf[0]))
-    ]
-    colors = [SERIES_COLORS[i % len(SERIES_COLORS)] for i in range(len(names))]
-    lines = {
-        "data": data(records),
-        "encoding": {
-            "x": q("month", "month from purchase order", scale={"nice": False}),
-            "y": q("usd", "USD", "$~s"),
-            "color": color("scenario", names, colors, legend={"symbolType": "stroke"}),
-        },
-        "layer": [
-            {"mark": {"type": "line"}},
-            {  # a transparent point per month carries its tooltip (plotly's hover on the line)
-                "mark": {"type": "point", "opacity": 0, "size": 60, "filled": True},
-                "encoding": {
-                    "tooltip": [
-                        tip("scenario", "scenario", kind="nominal"),
-                        tip("month", "month", ",d"),
-                        tip("usd", "USD", "$,.0f"),
-                    ]
-                },
-            },
-        ],
-    }
-    return chart(*rule_y(0, color="#888"), lines, title="Cumulative project cash")
+    return fig.figure()

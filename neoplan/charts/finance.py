@@ -1,10 +1,10 @@
-"""Figures for the Overview, Financing, Pricing & revenue and Results pages, as Vega-Lite specs (:mod:`.spec`): they
-only draw.
+"""Figures for the Overview, Financing, Pricing & revenue and Results pages (plotly, :mod:`.base`): they only draw.
 
 Each figure is drawn from a :class:`~neoplan.model.Result` (its arrays, KPIs and ``returns_vs_price``) and the
 statements of :mod:`neoplan.finance.statements` (P&L by project year, debt schedule); no roll-ups or model logic here.
 Months count from the purchase order (month 0); project year 1 = months 0–11, so construction falls in year 1
-(:mod:`neoplan.finance.statements` says what "year" means). Money in USD, rates as fractions.
+(:mod:`neoplan.finance.statements` says what "year" means). Money in USD, rates as fractions; hover text in the app's
+formats (:mod:`neoplan.formats`).
 
 The statements and their labels used to live here; they are re-exported for old imports.
 """
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 
 from ..finance.statements import (
     DEBT_LABELS,
@@ -27,15 +28,16 @@ from ..finance.statements import (
     pnl_by_year,
     year_labels,
 )
-from ..formats import usd_exact
-from .base import PALETTE
-from .spec import DOT, Spec, band_x, chart, clean, color, data, n, q, rows, rule_x, rule_y, stack, tip
+from ..formats import months as months_text
+from ..formats import pct, ratio, usd, usd_exact
+from .base import LEGEND_BELOW, PALETTE, STYLE, Draft, hline, hover, money_axis, two_rows, vline, vrect
 
 if TYPE_CHECKING:
     from ..model import Result
 
 __all__ = [
     "DEBT_LABELS",
+    "DSCR_CLASSES",
     "PNL_BOLD",
     "PNL_LABELS",
     "PNL_ROWS",
@@ -64,6 +66,8 @@ TCO_COLORS = {
 }
 POSITIVE, NEGATIVE, WARN = "#2a9d8f", "#e76f51", "#e9c46a"
 RESERVED, ON_DEMAND, EQUITY = "#264653", "#8ab17d", "#6d597a"
+DSCR_CLASSES = ("DSCR below covenant", "DSCR below target", "DSCR at or above target")
+"""The DSCR bars' colour classes (one legend entry each), coloured NEGATIVE, WARN, POSITIVE."""
 
 
 def _finite(value: float) -> bool:
@@ -74,6 +78,16 @@ def _kpi(result: Result, key: str) -> float:
     """A KPI as a float; nan where undefined (``None`` or missing)."""
     value = result.kpis.get(key)
     return math.nan if value is None else float(value)
+
+
+def _layout(**kwargs: object) -> dict[str, object]:
+    """STYLE with a legend under the plot and per-figure overrides (height, margins) taking precedence."""
+    return {**STYLE, "legend": LEGEND_BELOW, **kwargs}
+
+
+def _per_gpu_hour(value: float, decimals: int = 2) -> str:
+    """``$2.13 /GPU-h`` (``−$0.12 /GPU-h``)."""
+    return f"{usd_exact(value, decimals)} /GPU-h"
 
 
 def price_grid(result: Result, n: int = 41) -> np.ndarray:
@@ -92,24 +106,7 @@ def price_grid(result: Result, n: int = 41) -> np.ndarray:
 
 
 # --- figures --------------------------------------------------------------------------------------
-INK, LIGHT_INK = "#222", "#fff"
-
-
-def _on_dark(hex_color: str) -> bool:
-    """Whether text on ``hex_color`` reads better in white (its relative luminance is low)."""
-    r, g, b = (int(hex_color[i : i + 2], 16) / 255 for i in (1, 3, 5))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5
-
-
-def _price_line(value: float, text: str, *, color: str, dash: bool, above: float) -> list[Spec]:
-    """A 2 px line up the plot at ``value``, ``text`` centred over it, ``above`` px above the plot (no line crosses
-    it)."""
-    layers = rule_x(value, color=color, dash=dash, width=2, text=text)
-    layers[1]["mark"].update(align="center", baseline="bottom", dx=0, dy=-above)
-    return layers
-
-
-def tco_figure(result: Result) -> Spec:
+def tco_figure(result: Result) -> go.Figure:
     """TCO per sold GPU-hour stacked by component, against the price path: the price a GPU-hour sells for at go-live
     (dashed) and on average over the life (solid), levelised as TCO is (so the gap between TCO and the average is the
     margin, the subtitle) [USD/GPU-h]."""
@@ -118,73 +115,63 @@ def tco_figure(result: Result) -> Spec:
     go_live = result.sold_usd_per_gpu_hour_at_go_live
     lifetime = result.sold_usd_per_gpu_hour_lifetime
     span = max(v for v in (total, go_live, lifetime, 0.01) if _finite(v))
-    segments, up, down = [], 0.0, 0.0  # stacked as Vega stacks: positives up from zero, negatives down
+    fig = Draft()
     for cat, value in tco.items():
-        v = value if _finite(value) else 0.0
-        start = up if v >= 0 else down
-        end = start + v
-        up, down = (end, down) if v >= 0 else (up, end)
-        segments.append(
-            {
-                "component": cat,
-                "usd": value,
-                "x0": start,
-                "x1": end,
-                "mid": (start + end) / 2,
-                "label": f"{cat}\n{usd_exact(value, 2)}" if _finite(value) and value > 0.07 * span else "",
-                "dark": _on_dark(TCO_COLORS.get(cat, PALETTE["oem"])),
-            }
+        share = f" ({pct(value / total)} of TCO)" if _finite(total) and total > 0 else ""
+        fig.add(
+            "bar",
+            y=["TCO"],
+            x=[value],
+            name=cat,
+            orientation="h",
+            marker_color=TCO_COLORS.get(cat, PALETTE["oem"]),
+            text=[f"{cat}<br>{usd_exact(value, 2)}" if _finite(value) and value > 0.07 * span else ""],
+            textposition="inside",
+            textangle=0,
+            insidetextanchor="middle",
+            **hover([f"{cat}: {_per_gpu_hour(value, 3)}{share}"]),
         )
-    names = list(tco)
-    colors = color("component", names, [TCO_COLORS.get(c, PALETTE["oem"]) for c in names])
-    row = n("row", None, axis={"labelAngle": 0}, scale={"paddingOuter": 0.2})
-    tips = [tip("component", "component", kind="nominal"), tip("usd", "USD/GPU-h", "$.3f")]
-    bars = {
-        "data": data([{**s, "row": "TCO"} for s in segments]),
-        "mark": {"type": "bar"},
-        "encoding": {
-            "y": row,
-            "x": q("x0", "USD per sold GPU-hour (levelised at the hurdle rate)", "$.2f"),
-            "x2": {"field": "x1"},
-            "color": colors,
-            "tooltip": tips,
-        },
-    }
-    labels = {
-        "data": data([{**s, "row": "TCO"} for s in segments if s["label"]]),
-        "mark": {"type": "text", "lineBreak": "\n", "align": "center", "baseline": "middle"},
-        "encoding": {
-            "y": row,
-            "x": {"field": "mid", "type": "quantitative"},
-            "text": {"field": "label"},
-            "color": {"condition": {"test": "datum.dark", "value": LIGHT_INK}, "value": INK},
-            "tooltip": tips,
-        },
-    }
     marks = [
-        ("sold at go-live", go_live, PALETTE["accent"], True),
-        ("sold on average", lifetime, "#264653", False),
+        ("sold at go-live", go_live, PALETTE["accent"], "dash"),
+        ("sold on average", lifetime, "#264653", "solid"),
     ]
-    lines = [
-        layer
-        for i, (name, value, hue, dash) in enumerate(marks)
-        if _finite(value)
-        for layer in _price_line(value, f"{name} {usd_exact(value, 2)}", color=hue, dash=dash, above=4 + 17 * i)
-    ]
+    for i, (name, value, colour, dash) in enumerate(marks):
+        if _finite(value):
+            vline(fig, value, color=colour, dash=dash, width=2)
+            fig.annotate(
+                x=value,
+                y=1.0,
+                yref="paper",
+                yanchor="bottom",
+                yshift=4 + 18 * i,
+                text=f"{name} {usd_exact(value, 2)}",
+                showarrow=False,
+                font={"color": colour},
+                xanchor="center",
+            )
     title = "TCO per sold GPU-hour" + (f": {usd_exact(total, 2)}" if _finite(total) else ": n/a")
-    subtitle = None
+    subtitle = ""
     if _finite(total) and _finite(lifetime) and lifetime > 0:
         margin = 1 - total / lifetime
         subtitle = f"margin on the average sold price {'−' if margin < 0 else ''}{abs(margin):.0%}"
-    return chart(bars, labels, *lines, title=title, subtitle=subtitle, height=320)
+    fig.update(
+        **_layout(
+            height=340,
+            margin={"l": 10, "r": 10, "t": 120, "b": 10},
+            legend={**LEGEND_BELOW, "y": -0.35, "traceorder": "normal"},
+        ),
+        barmode="stack",
+        title={"text": title, "subtitle": {"text": subtitle}},
+        xaxis={
+            "title": {"text": "USD per sold GPU-hour (levelised at the hurdle rate)"},
+            "tickformat": "$.2f",
+            "rangemode": "tozero",
+        },
+    )
+    return fig.figure()
 
 
-def _months(x: np.ndarray, half: float = 0.45) -> tuple[np.ndarray, np.ndarray]:
-    """The left and right edges of a bar ``2 · half`` months wide centred on each month ``x``."""
-    return x - half, x + half
-
-
-def cash_flow_figure(result: Result) -> Spec:
+def cash_flow_figure(result: Result) -> go.Figure:
     """Monthly project free cash flow (bars, green in, red out), cumulative project and equity cash (lines), go-live
     and payback marked [USD]."""
     c = result.ops.cash
@@ -192,200 +179,251 @@ def cash_flow_figure(result: Result) -> Spec:
     flow = c.project_fcf[0]
     cum = np.cumsum(flow)
     cum_equity = np.cumsum(c.equity_fcf[0])
-    payback = _kpi(result, "payback_months")
-    series = {
-        "project cash flow (in)": POSITIVE,
-        "project cash flow (out)": NEGATIVE,
-        "cumulative project cash": "#264653",
-        "cumulative equity cash": EQUITY,
-        **({"payback": PALETTE["accent"]} if _finite(payback) else {}),
-    }
-    colors = color("series", list(series), list(series.values()))
-    x_axis = q("month", MONTH_AXIS)
-    usd_axis = q("usd", "USD", "$.3~s")
-    left, right = _months(months)
-    bars = {
-        "data": {
-            "values": rows(
-                month=months,
-                x0=left,
-                x1=right,
-                usd=flow,
-                series=np.where(flow >= 0, "project cash flow (in)", "project cash flow (out)"),
-            )
-        },
-        "mark": {"type": "bar"},
-        "encoding": {
-            "x": q("x0", MONTH_AXIS, scale={"domain": [-0.5, len(months) - 0.5], "nice": False}),
-            "x2": {"field": "x1"},
-            "y": usd_axis,
-            "y2": {"datum": 0},
-            "color": colors,
-            "tooltip": [
-                tip("month", "month", "d"),
-                tip("series", "series", kind="nominal"),
-                tip("usd", "USD", "$,.0f"),
-            ],
-        },
-    }
-
-    def line(values: np.ndarray, name: str, **mark: object) -> Spec:
-        return {
-            "data": {"values": rows(month=months, usd=values, series=[name] * len(months))},
-            "mark": {"type": "line", "point": "transparent", **mark},
-            "encoding": {
-                "x": x_axis,
-                "y": usd_axis,
-                "color": colors,
-                "tooltip": [
-                    tip("month", "month", "d"),
-                    tip("series", "series", kind="nominal"),
-                    tip("usd", "USD", "$,.0f"),
-                ],
-            },
-        }
-
-    layers = [
-        bars,
-        line(cum, "cumulative project cash", strokeWidth=2.5),
-        line(cum_equity, "cumulative equity cash", strokeWidth=1.5, strokeDash=DOT),
-        *rule_y(0, color="#888"),
-        *rule_x(result.ops.dates.go_live_month, color="#888", text="go-live", dy=3, dash=DOT),
-    ]
-    if _finite(payback):
-        layers += rule_x(payback, color=PALETTE["accent"], dash=True, width=2)
-        layers.append(
-            {
-                "data": data([{"month": payback, "usd": 0.0, "series": "payback"}]),
-                "mark": {"type": "point", "shape": "diamond", "filled": True, "size": 150, "opacity": 1},
-                "encoding": {
-                    "x": x_axis,
-                    "y": usd_axis,
-                    "color": colors,
-                    "tooltip": [tip("month", "payback at month", ".1f")],
-                },
-            }
+    fig = Draft()
+    for name, where, colour in (
+        ("project cash flow (in)", flow >= 0, POSITIVE),
+        ("project cash flow (out)", flow < 0, NEGATIVE),
+    ):
+        fig.add(
+            "bar",
+            x=months[where],
+            y=flow[where],
+            name=name,
+            marker_color=colour,
+            **hover(f"month {m}<br>{name}: {usd_exact(v)}" for m, v in zip(months[where], flow[where], strict=True)),
         )
-        late = payback > 0.7 * len(months)
-        layers.append(
-            {
-                "data": {"values": [{}]},
-                "mark": {
-                    "type": "text",
-                    "align": "right" if late else "left",
-                    "dx": -4 if late else 4,
-                    "color": PALETTE["accent"],
-                    "fontWeight": "bold",
-                },
-                "encoding": {
-                    "x": {"datum": clean(payback)},
-                    "y": {"value": {"expr": "height * 0.45"}},
-                    "text": {"value": f"payback: month {payback:.1f}"},
-                },
-            }
+    for values, name, line in (
+        (cum, "cumulative project cash", {"color": "#264653", "width": 2.5}),
+        (cum_equity, "cumulative equity cash", {"color": EQUITY, "width": 1.5, "dash": "dot"}),
+    ):
+        fig.add(
+            "scatter",
+            x=months,
+            y=values,
+            mode="lines",
+            name=name,
+            line=line,
+            **hover(f"month {m}<br>{name}: {usd_exact(v)}" for m, v in zip(months, values, strict=True)),
+        )
+    hline(fig, 0, color="#888", width=1)
+    go_live = result.ops.dates.go_live_month
+    vline(fig, go_live, color="#888", dash="dot", width=1, text="go-live", beside=True)
+    payback = _kpi(result, "payback_months")
+    if _finite(payback):
+        vline(fig, payback, color=PALETTE["accent"], dash="dash", width=2)
+        fig.add(
+            "scatter",
+            x=[payback],
+            y=[0.0],
+            mode="markers",
+            name="payback",
+            marker={"color": PALETTE["accent"], "size": 12, "symbol": "diamond"},
+            **hover([f"payback at month {payback:.1f}"]),
+        )
+        fig.annotate(
+            x=payback,
+            y=0.55,
+            yref="paper",
+            text=f" payback: month {payback:.1f} ",
+            showarrow=False,
+            xanchor="right" if payback > 0.7 * len(months) else "left",
+            font={"color": PALETTE["accent"]},
+            bgcolor="rgba(255,255,255,0.8)",
         )
     else:
-        layers.append(
-            {
-                "data": {"values": [{}]},
-                "mark": {"type": "text", "align": "right", "baseline": "bottom", "dx": -4, "dy": -6, "color": NEGATIVE},
-                "encoding": {
-                    "x": {"value": "width"},
-                    "y": {"value": "height"},
-                    "text": {"value": f"no payback within the {len(months)}-month horizon"},
-                },
-            }
+        fig.annotate(
+            x=0.99,
+            y=0.05,
+            xref="paper",
+            yref="paper",
+            text=f"no payback within the {len(months)}-month horizon",
+            showarrow=False,
+            xanchor="right",
+            font={"color": NEGATIVE},
         )
-    return chart(*layers, title="Monthly project cash flow and cumulative cash")
+    fig.update(
+        **_layout(),
+        title="Monthly project cash flow and cumulative cash",
+        xaxis={"title": {"text": MONTH_AXIS}, "range": [-0.5, len(months) - 0.5]},
+        yaxis=money_axis("USD", flow, cum, cum_equity),
+        bargap=0.1,
+        barmode="relative",
+    )
+    return fig.figure()
 
 
-def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> Spec:
+def irr_vs_price_figure(result: Result, prices: np.ndarray | None = None) -> go.Figure:
     """Project and equity IRR against the headline price, the hurdle, break-even and the current price marked; the
-    tooltip gives NPV and payback at each price [fraction]."""
+    hover gives NPV and payback at each price [fraction]."""
     grid = price_grid(result) if prices is None else np.asarray(prices, dtype=float)
     curve = result.returns_vs_price(grid)
     p = curve["usd_per_gpu_hour"]
-    hurdle = result.scenario.financing.hurdle_rate
-    breakeven = _kpi(result, "breakeven_usd_per_gpu_hour")
-    price = result.scenario.pricing.usd_per_gpu_hour
+    fig = Draft()
     curves = (("project_irr", "project IRR", RESERVED), ("equity_irr", "equity IRR", EQUITY))
-    series = {name: hue for _, name, hue in curves}
+    for key, name, colour in curves:
+        fig.add(
+            "scatter",
+            x=p,
+            y=curve[key],
+            mode="lines",
+            name=name,
+            line={"color": colour, "width": 2.5},
+            **hover(
+                f"{_per_gpu_hour(price)}<br>{name} {pct(irr)}<br>project NPV {usd(npv)}<br>payback "
+                + (f"month {pay:.1f}" if math.isfinite(pay) else "none in the horizon")
+                for price, irr, npv, pay in zip(p, curve[key], curve["npv_usd"], curve["payback_months"], strict=True)
+            ),
+        )
+    hurdle = result.scenario.financing.hurdle_rate
+    hline(fig, hurdle, color="#888", dash="dot", text=f"hurdle {pct(hurdle, 0)}", below=True)
+    breakeven = _kpi(result, "breakeven_usd_per_gpu_hour")
     if _finite(breakeven):
-        series["break-even (NPV = 0)"] = "#264653"
-    colors = color("series", list(series), list(series.values()))
-    x_axis = q(
-        "usd_per_gpu_hour", "headline price at go-live [USD per GPU-hour]", "$.2f", scale={"zero": False, "nice": False}
+        vline(fig, breakeven, color="#264653", dash="dash", width=2)
+        fig.add(
+            "scatter",
+            x=[breakeven],
+            y=[hurdle],
+            mode="markers",
+            name="break-even (NPV = 0)",
+            marker={"color": "#264653", "size": 11, "symbol": "diamond"},
+            **hover([f"break-even {_per_gpu_hour(breakeven)}: project NPV 0 at the {pct(hurdle, 0)} hurdle"]),
+        )
+        fig.annotate(
+            x=breakeven,
+            y=1.0,
+            yref="paper",
+            text=f"break-even {usd_exact(breakeven, 2)}",
+            showarrow=False,
+            xanchor="left",
+            yanchor="top",
+            font={"color": "#264653"},
+        )
+    price = result.scenario.pricing.usd_per_gpu_hour
+    vline(fig, price, color=PALETTE["accent"], dash="dot", width=2)
+    fig.annotate(
+        x=price,
+        y=0.9,
+        yref="paper",
+        text=f"your price {usd_exact(price, 2)}",
+        showarrow=False,
+        xanchor="left",
+        font={"color": PALETTE["accent"]},
     )
-    y_axis = q("irr", "IRR per year", ".0%")
-    values = [
-        row
-        for key, name, _ in curves
-        for row in rows(
-            usd_per_gpu_hour=p,
-            irr=curve[key],
-            npv_musd=curve["npv_usd"] / 1e6,
-            payback=curve["payback_months"],
-            series=[name] * len(p),
+    for key, name, colour in curves:
+        value = _kpi(result, key)
+        if _finite(value):
+            fig.add(
+                "scatter",
+                x=[price],
+                y=[value],
+                mode="markers",
+                showlegend=False,
+                name=f"{name} at your price",
+                marker={"color": colour, "size": 9},
+                **hover([f"{name} at your price {_per_gpu_hour(price)}: {pct(value)}"]),
+            )
+    fig.update(
+        **_layout(),
+        title="IRR against headline price (all else equal)",
+        xaxis={"title": {"text": "headline price at go-live [USD per GPU-hour]"}, "tickformat": "$.2f"},
+        yaxis={"title": {"text": "IRR per year [%]"}, "tickformat": ".0%"},
+    )
+    return fig.figure()
+
+
+def _balance(fig: Draft, result: Result) -> None:
+    """The debt figure's top plot: the balance, the repayment window and the sale proceeds swept into the loan."""
+    d = result.ops.cash.debt
+    months = np.arange(result.ops.dates.months)
+    fig.add(
+        "scatter",
+        x=months,
+        y=d.balance[0],
+        mode="lines",
+        fill="tozeroy",
+        name="debt balance",
+        line={"color": RESERVED},
+        **hover(f"month {m}<br>debt balance {usd_exact(v)}" for m, v in zip(months, d.balance[0], strict=True)),
+    )
+    end = len(months) - 0.5  # the window cut at the horizon, as the plot is
+    window = (min(float(d.repay_start) - 0.5, end), min(float(d.maturity) - 0.5, end))
+    if d.draws.any() and window[1] > window[0]:
+        vrect(fig, *window, fill="#b0b7c3", opacity=0.15, text="repayment window")
+    swept = np.flatnonzero(d.swept[0] > 0)
+    if swept.size:
+        fig.add(
+            "bar",
+            x=months[swept],
+            y=d.swept[0, swept],
+            name="sale proceeds repaying the loan",
+            marker_color=WARN,
+            **hover(
+                f"month {m}<br>{usd_exact(v)} of sale proceeds repay the loan"
+                for m, v in zip(months[swept], d.swept[0, swept], strict=True)
+            ),
         )
-    ]
-    lines = {
-        "data": {"values": values},
-        "mark": {"type": "line", "strokeWidth": 2.5, "point": "transparent"},
-        "encoding": {
-            "x": x_axis,
-            "y": y_axis,
-            "color": colors,
-            "tooltip": [
-                tip("series", "series", kind="nominal"),
-                tip("usd_per_gpu_hour", "USD/GPU-h", "$.2f"),
-                tip("irr", "IRR", ".1%"),
-                tip("npv_musd", "NPV [USD M]", "$,.2f"),
-                tip("payback", "payback month", ".1f"),
-            ],
-        },
-    }
-    layers = [lines, *rule_y(hurdle, color="#888", text=f"hurdle {hurdle:.0%}", below=True, dash=DOT)]
-    if _finite(breakeven):
-        layers += rule_x(breakeven, color="#264653", dash=True, width=2, text=f"break-even {usd_exact(breakeven, 2)}")
-        layers.append(
-            {
-                "data": data([{"usd_per_gpu_hour": breakeven, "irr": hurdle, "series": "break-even (NPV = 0)"}]),
-                "mark": {"type": "point", "shape": "diamond", "filled": True, "size": 130, "opacity": 1},
-                "encoding": {
-                    "x": x_axis,
-                    "y": y_axis,
-                    "color": colors,
-                    "tooltip": [tip("usd_per_gpu_hour", "break-even [USD/GPU-h]", "$.2f")],
-                },
-            }
+
+
+def _cover(fig: Draft, result: Result) -> None:
+    """The debt figure's bottom plot: DSCR bars per 12 months of operation (coloured against the covenant and the
+    target), the LLCR line, and lines at 1.0×, the covenant and the target."""
+    fin = result.scenario.financing
+    months = result.ops.dates.months
+    table = result.dscr_by_year()
+    starts, dscr = table["start_month"], table["dscr"]
+    llcr = result.llcr_by_year()["llcr"]
+    shown = np.isfinite(dscr)
+    if not shown.any():
+        fig.annotate(
+            x=0.5, y=0.2, xref="paper", yref="paper", text="no debt service", showarrow=False, font={"size": 14}
         )
-    layers += rule_x(price, color=PALETTE["accent"], width=2, text=f"your price {usd_exact(price, 2)}", dy=22, dash=DOT)
-    at_price = [
-        {"usd_per_gpu_hour": price, "irr": value, "series": name, "what": f"{name} at your price"}
-        for key, name, _ in curves
-        if _finite(value := _kpi(result, key))
-    ]
-    if at_price:
-        layers.append(
-            {
-                "data": data(at_price),
-                "mark": {"type": "point", "filled": True, "size": 80, "opacity": 1},
-                "encoding": {
-                    "x": x_axis,
-                    "y": y_axis,
-                    "color": colors,
-                    "tooltip": [tip("what", "at", kind="nominal"), tip("irr", "IRR", ".1%")],
-                },
-            }
+        return
+    period_end = np.minimum(starts + 12, months)
+    classes = np.where(dscr < fin.covenant_dscr, 0, np.where(dscr < fin.target_dscr, 1, 2))
+    for k, (name, colour) in enumerate(zip(DSCR_CLASSES, (NEGATIVE, WARN, POSITIVE), strict=True)):
+        pick = shown & (classes == k)
+        if not pick.any():
+            continue
+        fig.add(
+            "bar",
+            x=((starts + period_end) / 2 - 0.5)[pick],
+            y=dscr[pick],
+            width=((period_end - starts) * 0.9)[pick],
+            name=name,
+            marker_color=colour,
+            text=[ratio(v) for v in dscr[pick]],
+            textposition="outside",
+            cliponaxis=False,
+            xaxis="x2",
+            yaxis="y2",
+            **hover(
+                f"months {a}–{b - 1}<br>DSCR {ratio(v)} (covenant {ratio(fin.covenant_dscr)})"
+                for a, b, v in zip(starts[pick], period_end[pick], dscr[pick], strict=True)
+            ),
         )
-    return chart(*layers, title="IRR against headline price (all else equal)")
+    fig.add(
+        "scatter",
+        x=starts - 0.5,
+        y=llcr,
+        mode="lines+markers",
+        name="LLCR",
+        line={"color": EQUITY},
+        marker={"symbol": "diamond", "size": 9},
+        xaxis="x2",
+        yaxis="y2",
+        **hover(f"start of month {s}<br>LLCR {ratio(v)}" for s, v in zip(starts, llcr, strict=True)),
+    )
+    hline(fig, 1.0, color="#888", dash="dot", axes="2")
+    covenant = f"covenant {ratio(fin.covenant_dscr)}"
+    hline(fig, fin.covenant_dscr, color=NEGATIVE, dash="dot", axes="2", text=covenant, below=True)
+    hline(fig, fin.target_dscr, color="#888", dash="dash", axes="2", text=f"target {ratio(fin.target_dscr)}")
+    cover = np.concatenate([dscr[shown], llcr[np.isfinite(llcr)]])
+    top = max(float(cover.max()), fin.target_dscr, fin.covenant_dscr)
+    bottom = min(float(cover.min()), 0.0)
+    fig.update(yaxis2={"range": [bottom * 1.25, top * 1.25]})
 
 
-DSCR_CLASSES = ("DSCR below covenant", "DSCR below target", "DSCR at or above target")
-"""The DSCR bars' colour classes, coloured NEGATIVE, WARN, POSITIVE."""
-
-
-def debt_figure(result: Result) -> Spec:
+def debt_figure(result: Result) -> go.Figure:
     """Debt balance by month (top, with the sale proceeds swept into the loan and the repayment window) and the
     lender's cover per 12-month period of operation (bottom): DSCR bars and the LLCR at each period's start, against
     the covenant.
@@ -393,145 +431,21 @@ def debt_figure(result: Result) -> Spec:
     DSCR bars are red below the covenant, amber below the target and green at or above it (the legend says which);
     the LLCR a line of diamonds; dotted lines at 1.0× and the covenant, a dashed line at the target.
     """
-    d = result.ops.cash.debt
-    fin = result.scenario.financing
-    months = np.arange(result.ops.dates.months)
-    x_shared = q("month", None, scale={"domain": [-0.5, len(months) - 0.5], "nice": False})
-    top: list[Spec] = []
-    end = len(months) - 0.5  # the window cut at the horizon, as the plot is
-    window = (min(float(d.repay_start) - 0.5, end), min(float(d.maturity) - 0.5, end))
-    if d.draws.any() and window[1] > window[0]:
-        top += band_x(*window, color="#b0b7c3", opacity=0.15, text="repayment window")
-    top.append(
-        {
-            "data": {"values": rows(month=months, usd=d.balance[0])},
-            "mark": {
-                "type": "area",
-                "color": RESERVED,
-                "fillOpacity": 0.35,
-                "line": {"color": RESERVED},
-                "point": "transparent",
-            },
-            "encoding": {
-                "x": {**x_shared, "axis": {"labels": False, "ticks": False, "title": None}},
-                "y": q("usd", "USD", "$.3~s"),
-                "tooltip": [tip("month", "month", "d"), tip("usd", "balance [USD]", "$,.0f")],
-            },
-        }
+    months = result.ops.dates.months
+    fig = two_rows(0.55, ("Debt balance at month end", "DSCR (bars) and LLCR (line) per 12 months of operation"))
+    _balance(fig, result)
+    _cover(fig, result)
+    fig.update(
+        yaxis=money_axis("USD", result.ops.cash.debt.balance[0]),
+        yaxis2={"title": {"text": "cover [×]"}},
+        xaxis2={"title": {"text": MONTH_AXIS}, "range": [-0.5, months - 0.5]},
+        xaxis={"range": [-0.5, months - 0.5]},
     )
-    swept = np.flatnonzero(d.swept[0] > 0)
-    if swept.size:
-        left, right = _months(months[swept])
-        top.append(
-            {
-                "data": {"values": rows(month=months[swept], x0=left, x1=right, usd=d.swept[0, swept])},
-                "mark": {"type": "bar", "color": WARN},
-                "encoding": {
-                    "x": {"field": "x0", "type": "quantitative"},
-                    "x2": {"field": "x1"},
-                    "y": {"field": "usd", "type": "quantitative"},
-                    "y2": {"datum": 0},
-                    "tooltip": [
-                        tip("month", "month", "d"),
-                        tip("usd", "sale proceeds repaying the loan [USD]", "$,.0f"),
-                    ],
-                },
-            }
-        )
-    table = result.dscr_by_year()
-    starts, dscr = table["start_month"], table["dscr"]
-    llcr = result.llcr_by_year()["llcr"]
-    shown = np.isfinite(dscr)
-    bottom: list[Spec] = []
-    x_bottom = {**x_shared, "title": MONTH_AXIS}
-    if shown.any():
-        period_end = np.minimum(starts + 12, len(months))
-        centre, half = (starts + period_end) / 2 - 0.5, (period_end - starts) * 0.45
-        classes = np.where(
-            dscr < fin.covenant_dscr,
-            DSCR_CLASSES[0],
-            np.where(dscr < fin.target_dscr, DSCR_CLASSES[1], DSCR_CLASSES[2]),
-        )
-        values = rows(
-            x0=centre - half,
-            x1=centre + half,
-            mid=centre,
-            dscr=dscr,
-            cover=classes,
-            months=[f"{a}–{b}" for a, b in zip(starts, period_end - 1, strict=True)],
-            label=[f"{v:.2f}×" if math.isfinite(v) else "" for v in dscr],
-        )
-        values = [v for v in values if v["dscr"] is not None]
-        y_cover = q("dscr", "cover [×]", ".2f")
-        tips = [tip("months", "months", kind="nominal"), tip("dscr", "DSCR [×]", ".2f")]
-        cover = np.concatenate([dscr[shown], llcr[np.isfinite(llcr)]])
-        high = max(float(cover.max()), fin.target_dscr, fin.covenant_dscr)
-        low = min(float(cover.min()), 0.0)
-        y_cover["scale"] = {"domain": [clean(low * 1.25), clean(high * 1.25)], "nice": False}
-        bottom.append(
-            {
-                "data": {"values": values},
-                "mark": {"type": "bar"},
-                "encoding": {
-                    "x": {**x_bottom, "field": "x0"},
-                    "x2": {"field": "x1"},
-                    "y": y_cover,
-                    "y2": {"datum": 0},
-                    "color": color("cover", DSCR_CLASSES, (NEGATIVE, WARN, POSITIVE)),
-                    "tooltip": tips,
-                },
-            }
-        )
-        for test, baseline, dy in (("datum.dscr >= 0", "bottom", -2), ("datum.dscr < 0", "top", 2)):
-            bottom.append(
-                {
-                    "data": {"values": values},
-                    "transform": [{"filter": test}],
-                    "mark": {"type": "text", "baseline": baseline, "dy": dy, "color": INK},
-                    "encoding": {
-                        "x": {"field": "mid", "type": "quantitative"},
-                        "y": {"field": "dscr", "type": "quantitative"},
-                        "text": {"field": "label"},
-                        "tooltip": tips,
-                    },
-                }
-            )
-        bottom.append(
-            {
-                "data": {"values": rows(month=starts - 0.5, start=starts, llcr=llcr)},
-                "mark": {
-                    "type": "line",
-                    "color": EQUITY,
-                    "point": {"shape": "diamond", "size": 90, "filled": True, "color": EQUITY},
-                },
-                "encoding": {
-                    "x": {"field": "month", "type": "quantitative"},
-                    "y": {"field": "llcr", "type": "quantitative"},
-                    "tooltip": [tip("start", "start of month", "d"), tip("llcr", "LLCR [×]", ".2f")],
-                },
-            }
-        )
-        bottom += rule_y(1.0, color="#888", dash=DOT)
-        bottom += rule_y(
-            fin.covenant_dscr, color=NEGATIVE, text=f"covenant {fin.covenant_dscr:.2f}×", below=True, dash=DOT
-        )
-        bottom += rule_y(fin.target_dscr, color="#888", dash=True, text=f"target {fin.target_dscr:.2f}×")
-    else:
-        bottom.append(
-            {
-                "data": {"values": rows(month=[len(months) / 2])},
-                "mark": {"type": "text", "fontSize": 14, "color": INK},
-                "encoding": {"x": x_bottom, "y": {"value": 60}, "text": {"value": "no debt service"}, "tooltip": None},
-            }
-        )
-    return stack(
-        chart(*top, title="Debt balance at month end", height=250),
-        chart(*bottom, title="DSCR (bars) and LLCR (line) per 12 months of operation", height=200),
-        title="Debt and cover",
-    )
+    fig.update(**_layout(height=580), title="Debt and cover", bargap=0.1)
+    return fig.figure()
 
 
-def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> Spec:
+def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> go.Figure:
     """Gross and EBITDA margin per project year (lines, left axis), revenue bars behind them (right axis)
     [fraction, USD].
 
@@ -539,54 +453,46 @@ def margin_figure(result: Result, pnl: pd.DataFrame | None = None) -> Spec:
     """
     pnl = (pnl_by_year(result) if pnl is None else pnl).drop(index="Total")
     years = [str(y) for y in pnl.index]
-    margins = (("gross_margin", "gross margin", POSITIVE), ("ebitda_margin", "EBITDA margin", RESERVED))
-    colors = color("series", ["revenue", *(m[1] for m in margins)], ["#dde3ea", *(m[2] for m in margins)])
-    x_axis = n("year", "project year", sort=years, axis={"labelAngle": 0})
-    bars = {
-        "data": {"values": rows(year=years, usd=pnl["revenue_usd"], series=["revenue"] * len(years))},
-        "mark": {"type": "bar"},
-        "encoding": {
-            "x": x_axis,
-            "y": q("usd", "revenue [USD]", "$.3~s", axis={"orient": "right", "grid": False}),
-            "color": colors,
-            "tooltip": [tip("year", "year", kind="nominal"), tip("usd", "revenue [USD]", "$,.0f")],
-        },
-    }
-    values = [row for key, name, _ in margins for row in rows(year=years, margin=pnl[key], series=[name] * len(years))]
-    y_margin = q("margin", "margin", ".0%", scale={"zero": True}, axis={"orient": "left"})
-    encoding = {
-        "x": x_axis,
-        "y": y_margin,
-        "color": colors,
-        "tooltip": [
-            tip("year", "year", kind="nominal"),
-            tip("series", "series", kind="nominal"),
-            tip("margin", "margin", ".1%"),
-        ],
-    }
-    lines = {
-        "data": {"values": values},
-        "transform": [{"filter": "isValid(datum.margin)"}],
-        "layer": [
-            {
-                "mark": {"type": "line", "strokeWidth": 2.5, "point": {"filled": True, "size": 60}},
-                "encoding": encoding,
-            },
-            {
-                "mark": {"type": "text", "baseline": "bottom", "dy": -7},
-                "encoding": {**encoding, "text": {"field": "margin", "type": "quantitative", "format": ".0%"}},
-            },
-        ],
-    }
-    return chart(
-        bars,
-        lines,
-        title="Margins by project year (Y1 = months 0–11, includes construction)",
-        resolve={"scale": {"y": "independent"}},
+    fig = Draft()  # revenue on y (right), margins on y2 overlaying it: make_subplots(secondary_y) written out
+    fig.add(
+        "bar",
+        x=years,
+        y=pnl["revenue_usd"],
+        name="revenue",
+        marker_color="#dde3ea",
+        **hover(f"{y}<br>revenue {usd_exact(v)}" for y, v in zip(years, pnl["revenue_usd"], strict=True)),
     )
+    for key, name, colour in (("gross_margin", "gross margin", POSITIVE), ("ebitda_margin", "EBITDA margin", RESERVED)):
+        fig.add(
+            "scatter",
+            x=years,
+            y=pnl[key],
+            mode="lines+markers+text",
+            name=name,
+            line={"color": colour, "width": 2.5},
+            text=[pct(v, 0) if math.isfinite(v) else "" for v in pnl[key]],
+            textposition="top center",
+            yaxis="y2",
+            **hover(f"{y}<br>{name} {pct(v)}" for y, v in zip(years, pnl[key], strict=True)),
+        )
+    # margins on the overlaying axis so the lines draw above the bars, but with their axis on the left
+    fig.update(
+        xaxis={"anchor": "y", "domain": [0.0, 0.94], "title": {"text": "project year"}},
+        yaxis2={
+            "anchor": "x",
+            "overlaying": "y",
+            "title": {"text": "margin [%]"},
+            "tickformat": ".0%",
+            "side": "left",
+            "rangemode": "tozero",
+        },
+        yaxis=money_axis("revenue [USD]", pnl["revenue_usd"], side="right", showgrid=False, rangemode="tozero"),
+    )
+    fig.update(**_layout(), title="Margins by project year (Y1 = months 0–11, includes construction)")
+    return fig.figure()
 
 
-def revenue_mix_figure(result: Result) -> Spec:
+def revenue_mix_figure(result: Result) -> go.Figure:
     """Monthly revenue by contract type (top, stacked, with the revenue net of SLA credits) and the price each pays
     (bottom, against the headline), from go-live on [USD]."""
     rev = result.ops.revenue
@@ -594,80 +500,61 @@ def revenue_mix_figure(result: Result) -> Spec:
     earning = months + 1 > result.ops.dates.go_live_month
     reserved_usd = rev.reserved_gpu_hours * rev.reserved_usd_per_gpu_hour
     on_demand_usd = rev.on_demand_gpu_hours * rev.on_demand_usd_per_gpu_hour
-    series = {
-        "reserved (take-or-pay)": RESERVED,
-        "on-demand": ON_DEMAND,
-        "net of SLA credits": "#111",
-        "reserved price": RESERVED,
-        "on-demand price": ON_DEMAND,
-    }
-    colors = color("series", list(series), list(series.values()), legend={"columns": 3})
-    x_axis = q("month", None, scale={"domain": [0, len(months) - 1], "nice": False})
-    usd_tips = [tip("month", "month", "d"), tip("series", "series", kind="nominal"), tip("usd", "USD", "$,.0f")]
-    stacked = [
-        row
-        for i, (name, values) in enumerate((("reserved (take-or-pay)", reserved_usd), ("on-demand", on_demand_usd)))
-        for row in rows(month=months, usd=values, series=[name] * len(months), order=[i] * len(months))
-    ]
-    top = [
-        {
-            "data": {"values": stacked},
-            "mark": {"type": "area", "line": {"strokeWidth": 0.5}, "point": "transparent"},
-            "encoding": {
-                "x": {**x_axis, "axis": {"labels": False, "ticks": False, "title": None}},
-                "y": q("usd", "USD", "$.3~s", stack="zero"),
-                "order": {"field": "order", "type": "quantitative"},
-                "color": colors,
-                "tooltip": usd_tips,
-            },
-        },
-        {
-            "data": {"values": rows(month=months, usd=rev.revenue_usd, series=["net of SLA credits"] * len(months))},
-            "mark": {"type": "line", "strokeDash": DOT, "point": "transparent"},
-            "encoding": {
-                "x": x_axis,
-                "y": {"field": "usd", "type": "quantitative"},
-                "color": colors,
-                "tooltip": [tip("month", "month", "d"), tip("usd", "revenue net of SLA credits [USD]", "$,.0f")],
-            },
-        },
-    ]
-    y_price = q("usd_per_gpu_hour", "USD/GPU-h", "$.2f", scale={"zero": True})
-
-    def price(values: np.ndarray, name: str, interpolate: str) -> Spec:
-        return {
-            "data": {
-                "values": rows(
-                    month=months, usd_per_gpu_hour=np.where(earning, values, np.nan), series=[name] * len(months)
-                )
-            },
-            "transform": [{"filter": "isValid(datum.usd_per_gpu_hour)"}],
-            "mark": {"type": "line", "strokeWidth": 2.5, "interpolate": interpolate, "point": "transparent"},
-            "encoding": {
-                "x": {**x_axis, "title": MONTH_AXIS},
-                "y": y_price,
-                "color": colors,
-                "tooltip": [
-                    tip("month", "month", "d"),
-                    tip("series", "series", kind="nominal"),
-                    tip("usd_per_gpu_hour", "USD/GPU-h", "$.3f"),
-                ],
-            },
-        }
-
-    bottom = [
-        price(rev.reserved_usd_per_gpu_hour, "reserved price", "step-after"),
-        price(rev.on_demand_usd_per_gpu_hour, "on-demand price", "linear"),
-        *rule_y(result.scenario.pricing.usd_per_gpu_hour, color=PALETTE["accent"], text="headline", dash=DOT),
-    ]
-    return stack(
-        chart(*top, title="Revenue per month", height=270),
-        chart(*bottom, title="Price per GPU-hour", height=180),
-        title="Revenue by contract type and the price each pays",
+    fig = two_rows(0.6, ("Revenue per month", "Price per GPU-hour"))
+    for y, name, colour in (
+        (reserved_usd, "reserved (take-or-pay)", RESERVED),
+        (on_demand_usd, "on-demand", ON_DEMAND),
+    ):
+        fig.add(
+            "scatter",
+            x=months,
+            y=y,
+            mode="lines",
+            stackgroup="revenue",
+            name=name,
+            line={"color": colour, "width": 0.5},
+            **hover(f"month {m}<br>{name}: {usd_exact(v)}" for m, v in zip(months, y, strict=True)),
+        )
+    fig.add(
+        "scatter",
+        x=months,
+        y=rev.revenue_usd,
+        mode="lines",
+        name="net of SLA credits",
+        line={"color": "#111", "dash": "dot"},
+        **hover(
+            f"month {m}<br>revenue net of SLA credits: {usd_exact(v)}"
+            for m, v in zip(months, rev.revenue_usd, strict=True)
+        ),
     )
+    for y, name, colour in (
+        (rev.reserved_usd_per_gpu_hour, "reserved price", RESERVED),
+        (rev.on_demand_usd_per_gpu_hour, "on-demand price", ON_DEMAND),
+    ):
+        shown = np.where(earning, y, np.nan)
+        fig.add(
+            "scatter",
+            x=months,
+            y=shown,
+            mode="lines",
+            name=name,
+            line={"color": colour, "width": 2.5},
+            line_shape="hv" if name.startswith("reserved") else "linear",
+            xaxis="x2",
+            yaxis="y2",
+            **hover(f"month {m}<br>{name}: {_per_gpu_hour(v, 3)}" for m, v in zip(months, shown, strict=True)),
+        )
+    hline(fig, result.scenario.pricing.usd_per_gpu_hour, color=PALETTE["accent"], dash="dot", axes="2", text="headline")
+    fig.update(
+        yaxis=money_axis("USD per month", reserved_usd + on_demand_usd),
+        yaxis2={"title": {"text": "USD/GPU-h"}, "rangemode": "tozero", "tickformat": "$.2f"},
+        xaxis2={"title": {"text": MONTH_AXIS}, "range": [0, len(months) - 1]},
+    )
+    fig.update(**_layout(height=580), title="Revenue by contract type and the price each pays")
+    return fig.figure()
 
 
-def timeline_figure(result: Result) -> Spec:
+def timeline_figure(result: Result) -> go.Figure:
     """Project phases on the month axis: lead time, burn-in, install, operation, depreciation, debt; go-live
     dotted."""
     d = result.ops.dates
@@ -685,20 +572,24 @@ def timeline_figure(result: Result) -> Spec:
             ("debt: drawdown + grace", 0.0, float(debt.repay_start), "#a3b1c6"),
             ("debt: repayment", float(debt.repay_start), float(debt.maturity), RESERVED),
         ]
-    names = [p[0] for p in phases]
-    bars = {
-        "data": data([{"phase": name, "start": start, "end": max(end, start)} for name, start, end, _ in phases]),
-        "mark": {"type": "bar"},
-        "encoding": {
-            "y": n("phase", None, sort=names, scale={"paddingInner": 0.35}),
-            "x": q("start", MONTH_AXIS, scale={"domain": [0, d.months], "nice": False}),
-            "x2": {"field": "end"},
-            "color": color("phase", names, [p[3] for p in phases], legend=None),
-            "tooltip": [
-                tip("phase", "phase", kind="nominal"),
-                tip("start", "from month", ".1f"),
-                tip("end", "to month", ".1f"),
-            ],
-        },
-    }
-    return chart(bars, *rule_x(d.go_live_month, color="#888", dash=DOT), title="Project timeline", height=280)
+    fig = Draft()
+    for name, start, end, colour in reversed(phases):  # plotly draws the first category at the bottom
+        fig.add(
+            "bar",
+            y=[name],
+            x=[max(end - start, 0.0)],
+            base=[start],
+            orientation="h",
+            marker_color=colour,
+            showlegend=False,
+            name=name,
+            **hover([f"{name}: month {start:.1f} → {end:.1f} ({months_text(max(end - start, 0.0))})"]),
+        )
+    vline(fig, d.go_live_month, color="#888", dash="dot", text="go-live", beside=True)
+    fig.update(
+        **_layout(height=300, margin={"l": 10, "r": 10, "t": 50, "b": 10}),
+        title="Project timeline",
+        xaxis={"title": {"text": MONTH_AXIS}, "range": [0, d.months]},
+        bargap=0.35,
+    )
+    return fig.figure()

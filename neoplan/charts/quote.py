@@ -1,14 +1,16 @@
-"""Charts of an OEM quote review (the Quote review page), drawn from a QuoteReview only, as Vega-Lite specs
-(:mod:`.spec`). Text from the quote file (sheet names, items) goes in as data values: Vega draws it as plain text."""
+"""Charts of an OEM quote review (the Quote review page; plotly, :mod:`.base`), drawn from a QuoteReview only. Text
+from the quote file (sheet names, items, a finding's title) goes through :func:`.base.plain`: plotly shows it as
+typed, never as markup."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..formats import usd_label
+import plotly.graph_objects as go
+
+from ..formats import usd_exact, usd_label
 from ..inputs.categories import QUOTE_LABELS
-from .base import PALETTE
-from .spec import Spec, chart, color, data, n, q, tip
+from .base import PALETTE, STYLE, Draft, hover, money_axis, plain, trace, unique
 
 if TYPE_CHECKING:
     from ..quote import QuoteReview
@@ -26,84 +28,78 @@ def _where(sources: tuple[tuple[str, int], ...]) -> str:
     return ", ".join(shown) + ("…" if len(sources) > 3 else "")
 
 
-def _height(bars: int) -> int:
-    """Tall enough for ``bars`` bars."""
-    return max(260, 110 + BAR_PX * bars)
+def _layout(bars: int) -> dict[str, Any]:
+    """The shared STYLE, tall enough for ``bars`` bars and with room right of them for value labels."""
+    return {**STYLE, "height": max(280, 120 + BAR_PX * bars), "margin": {**STYLE["margin"], "r": 70}}
 
 
-def _value_labels(encoding: Spec, values: list[dict[str, Any]]) -> list[Spec]:
-    """The bars' value labels (field ``label``) just past the end of each bar: right of a gain, left of a loss (a
-    layer for each sign the ``values`` have: an empty layer would give its scale an infinite extent)."""
-    return [
-        {
-            "transform": [{"filter": f"datum.usd {op} 0"}],
-            "mark": {"type": "text", "align": align, "baseline": "middle", "dx": dx, "fontSize": 11, "color": "#444"},
-            "encoding": {**encoding, "text": {"field": "label", "type": "nominal"}},
-        }
-        for op, align, dx, shown in (
-            (">=", "left", 3, any(v["usd"] >= 0 for v in values)),
-            ("<", "right", -3, any(v["usd"] < 0 for v in values)),
-        )
-        if shown
-    ]
-
-
-def quote_vs_recommended_figure(review: QuoteReview) -> Spec:
+def quote_vs_recommended_figure(review: QuoteReview) -> go.Figure:
     """Quote vs recommended design by category over the components the quote prices (horizontal grouped bars, the
-    quote above the design, each with its value; Vega-Lite spec) [USD]."""
+    quote above the design, each with its value) [USD]."""
     by_cat = review.by_category()
-    labels = [CATEGORY_LABELS.get(c, c) for c in by_cat]  # first category on top
-    values: list[dict[str, Any]] = [
-        {"category": label, "side": side, "usd": pair[i], "label": usd_label(pair[i])}
-        for label, pair in zip(labels, by_cat.values(), strict=True)
-        for side, i in zip(SERIES, (0, 1), strict=True)
-    ]
-    place = {
-        "y": n("category", None, sort=labels),
-        "yOffset": n("side", sort=list(SERIES)),
-        "x": q("usd", "USD (components the quote prices)", "$~s", axis={"tickCount": 8}),
-    }
-    bars = {
-        "mark": {"type": "bar"},
-        "encoding": {
-            **place,
-            "color": color("side", SERIES, (PALETTE["oem"], PALETTE["this"])),
-            "tooltip": [
-                tip("category", "category", kind="nominal"),
-                tip("side", "side", kind="nominal"),
-                tip("usd", "USD", "$,.0f"),
-            ],
+    cats = list(reversed(by_cat))  # plotly draws the first category at the bottom: the first one on top
+    labels = [plain(CATEGORY_LABELS.get(c, c)) for c in cats]
+    fig = Draft()
+    # grouped horizontal bars stack the first trace at the bottom of each group: the design first, the quote above
+    for name, i, colour in ((SERIES[1], 1, PALETTE["this"]), (SERIES[0], 0, PALETTE["oem"])):
+        values = [by_cat[c][i] for c in cats]
+        fig.add(
+            "bar",
+            y=labels,
+            x=values,
+            name=name,
+            orientation="h",
+            marker_color=colour,
+            text=[usd_label(v) for v in values],
+            textposition="outside",
+            cliponaxis=False,
+            **hover(f"{label}<br>{name}: {usd_exact(v)}" for label, v in zip(labels, values, strict=True)),
+        )
+    fig.update(**_layout(2 * len(cats)))
+    fig.update(
+        barmode="group",
+        title="Quote vs recommended design, by category",
+        xaxis=money_axis("USD (components the quote prices)", [v for pair in by_cat.values() for v in pair]),
+        legend={
+            "orientation": "h",
+            "x": 1,
+            "xanchor": "right",
+            "y": 1.02,
+            "yanchor": "bottom",
+            "traceorder": "reversed",
         },
-    }
-    layers = {"data": data(values), "layer": [bars, *_value_labels(place, values)]}
-    return chart(layers, title="Quote vs recommended design, by category", height=_height(2 * len(labels)))
+    )
+    return fig.figure()
 
 
-def findings_figure(review: QuoteReview) -> Spec:
+def findings_figure(review: QuoteReview) -> go.Figure:
     """Saving of each finding, the largest on top (horizontal bars with their values; negative = cost to fix, in the
-    accent colour; Vega-Lite spec) [USD]."""
-    findings = sorted(review.findings, key=lambda f: f.saving_usd)[::-1]  # ties as before: the later one on top
-    values = [
-        {
-            "order": i,
-            "finding": f"{f.title} ({_where(f.sources)})",
-            "kind": "saving" if f.saving_usd >= 0 else "cost to fix",
-            "usd": f.saving_usd,
-            "label": usd_label(f.saving_usd),
-        }
-        for i, f in enumerate(findings)
-    ]
-    place = {
-        "y": n("finding", None, sort={"field": "order", "op": "min"}, axis={"labelLimit": 380}),
-        "x": q("usd", "USD (negative = cost to fix)", "$~s", axis={"tickCount": 8}),
-    }
-    bars = {
-        "mark": {"type": "bar"},
-        "encoding": {
-            **place,
-            "color": color("kind", ("saving", "cost to fix"), (PALETTE["this"], PALETTE["accent"]), legend=None),
-            "tooltip": [tip("finding", "finding", kind="nominal"), tip("usd", "USD", "$,.0f")],
-        },
-    }
-    layers = {"data": data(values), "layer": [bars, *_value_labels(place, values)]}
-    return chart(layers, title="Saving by finding", height=_height(len(values)))
+    accent colour) [USD]."""
+    findings = sorted(review.findings, key=lambda f: f.saving_usd)  # plotly draws the first at the bottom
+    names = [plain(f"{f.title} ({_where(f.sources)})") for f in findings]
+    values = [f.saving_usd for f in findings]
+    fig = Draft(
+        trace(
+            "bar",
+            y=unique(names),
+            x=values,
+            orientation="h",
+            marker_color=[PALETTE["this"] if v >= 0 else PALETTE["accent"] for v in values],
+            text=[usd_label(v) for v in values],
+            textposition="outside",
+            cliponaxis=False,
+            name="saving",
+            **hover(
+                f"{name}<br>{'saving' if v >= 0 else 'cost to fix'}: {usd_exact(abs(v))}"
+                for name, v in zip(names, values, strict=True)
+            ),
+        )
+    )
+    fig.update(**_layout(len(findings)))
+    fig.update(
+        title="Saving by finding",
+        xaxis=money_axis("USD (negative = cost to fix)", values),
+        yaxis={"automargin": True},
+        showlegend=False,
+    )
+    return fig.figure()

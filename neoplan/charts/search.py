@@ -1,10 +1,14 @@
-"""Figures of a design search (the Search page): capex against project IRR, and the frontier of the best designs."""
+"""Figures of a design search (the Search page; plotly, :mod:`.base`): capex against project IRR, and the frontier of
+the best designs."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .spec import Spec, chart, color, data, n, q, tip
+import plotly.graph_objects as go
+
+from ..formats import pct, usd_exact
+from .base import Draft, hover, money_axis, plain
 
 if TYPE_CHECKING:
     from ..analysis.search import SearchResult
@@ -38,85 +42,51 @@ def frontier(points: Any) -> Any:
     return ordered.loc[keep]
 
 
-def capex_irr_figure(found: SearchResult) -> Spec:
+def capex_irr_figure(found: SearchResult) -> go.Figure:
     """Project IRR against capex of every design built, by platform; feasible designs filled, the others hollow;
-    the frontier of feasible designs as a dotted step line [USD, %] (Vega-Lite spec)."""
+    the frontier of feasible designs as a dotted step line [USD, %]."""
+    fig = Draft()
     points = designs(found)
-    series: list[str] = []
-    colours: list[str] = []
-    values = []
     for platform, group in points.groupby("gpu_model", sort=False):
         for feasible in (True, False):
             part = group[group["feasible"] == feasible]
             if part.empty:
                 continue
-            name = f"{platform}" + ("" if feasible else " (infeasible)")
-            series.append(name)
-            colours.append(PLATFORM_COLORS.get(str(platform), "#888888"))
-            values += [
-                {
-                    "series": name,
-                    "feasible": bool(feasible),
-                    "platform": str(platform),
-                    "topology": str(p.topology),
-                    "oversubscription": f"{p.oversubscription:g}:1",
-                    "nics": p.nics_per_node,
-                    "storage": str(p.storage),
-                    "rank": p.rank,
-                    "capex": p.capex_usd,
-                    "irr": p.project_irr,
-                }
-                for p in part.itertuples()
-            ]
-    x = q("capex", "Capex [USD]", "$,.3~s", scale={"zero": False})
-    y = q("irr", "Project IRR [%]", ".0%", scale={"zero": False})
-    layers: list[Spec] = [
-        {
-            "data": data(values),
-            "mark": {"type": "point", "shape": "circle", "size": 81, "strokeWidth": 1.5, "opacity": 1},
-            "encoding": {
-                "x": x,
-                "y": y,
-                "stroke": color("series", series, colours),
-                # hollow markers for the infeasible designs: the same legend as the stroke, filled or not
-                "fill": color(
-                    "series",
-                    series,
-                    [c if "(infeasible)" not in s else "transparent" for s, c in zip(series, colours, strict=True)],
+            fig.add(
+                "scatter",
+                x=part["capex_usd"],
+                y=part["project_irr"],
+                mode="markers",
+                name=plain(platform) + ("" if feasible else " (infeasible)"),
+                legendgroup=str(platform),
+                marker={
+                    "color": PLATFORM_COLORS.get(str(platform), "#888888"),
+                    "size": 9,
+                    "symbol": "circle" if feasible else "circle-open",
+                    "line": {"width": 1.5},
+                },
+                **hover(
+                    f"{plain(p.gpu_model)} · {plain(p.topology)} {p.oversubscription:g}:1 · {p.nics_per_node} NICs"
+                    f" · {plain(p.storage)}<br>capex {usd_exact(p.capex_usd)} · project IRR {pct(p.project_irr)}"
+                    f" · best rank {p.rank}" + ("" if feasible else "<br>infeasible: misses a constraint")
+                    for p in part.itertuples()
                 ),
-                "tooltip": [
-                    tip("platform", "platform", kind="nominal"),
-                    tip("topology", "topology", kind="nominal"),
-                    tip("oversubscription", "oversubscription", kind="nominal"),
-                    tip("nics", "NICs per node", ",.0f"),
-                    tip("storage", "storage", kind="nominal"),
-                    tip("capex", "capex", "$,.0f"),
-                    tip("irr", "project IRR", ".1%"),
-                    tip("rank", "best rank", ",.0f"),
-                ],
-            },
-        }
-    ]
+            )
     edge = frontier(points[points["feasible"]])
     if not edge.empty:
-        layers.append(
-            {
-                "data": data(
-                    [
-                        {"capex": c, "irr": r, "line": "frontier"}
-                        for c, r in zip(edge["capex_usd"], edge["project_irr"], strict=True)
-                    ]
-                ),
-                "mark": {"type": "line", "color": "#1d3557", "interpolate": "step-after", "strokeWidth": 1.5},
-                "encoding": {
-                    "x": {"field": "capex", "type": "quantitative"},
-                    "y": {"field": "irr", "type": "quantitative"},
-                    "strokeDash": n(
-                        "line",
-                        scale={"domain": ["frontier"], "range": [[2, 3]]},
-                        legend={"symbolType": "stroke", "symbolSize": 500, "symbolStrokeWidth": 2},
-                    ),
-                },
-            }
+        fig.add(
+            "scatter",
+            x=edge["capex_usd"],
+            y=edge["project_irr"],
+            mode="lines",
+            name="frontier",
+            line={"color": "#1d3557", "dash": "dot", "shape": "hv", "width": 1.5},
+            hoverinfo="skip",
         )
-    return chart(*layers, title="Capex against project IRR: every design, and the frontier", height=420)
+    fig.update(
+        title="Capex against project IRR: every design, and the frontier",
+        xaxis=money_axis("Capex [USD]", points["capex_usd"]),
+        yaxis={"title": {"text": "Project IRR [%]"}, "tickformat": ".0%"},
+        height=440,
+    )
+    return fig.figure()

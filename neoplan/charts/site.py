@@ -1,22 +1,32 @@
-"""Figures of the Storage & site page: capex breakdown, yearly opex, power, storage bandwidth; they only draw.
+"""Figures of the Storage & site, Overview and Results pages: capex as a waterfall and a treemap, where the cost of a
+sold GPU-hour goes (a Sankey), yearly opex, power, storage bandwidth; they only draw.
 
-Each figure is a Vega-Lite specification (:mod:`neoplan.charts.spec`) drawn from a :class:`~neoplan.model.Result`
-and the statements of :mod:`neoplan.finance.statements` (capex by category, opex by operating year); nothing here sizes,
-prices or rolls anything up.
+Each figure is a plotly figure (:mod:`.base`) drawn from a :class:`~neoplan.model.Result` and the statements of
+:mod:`neoplan.finance.statements` (capex by category, opex by operating year, TCO by source); nothing here sizes, prices
+or rolls anything up. Hover text in the app's formats; a cost line's item goes through :func:`.base.plain`.
 The capex and opex tables and their labels used to live here; they are re-exported for old imports.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
-from collections.abc import Sequence
+import math
 from typing import TYPE_CHECKING
 
-from ..finance.statements import CAPEX_LABELS, OPEX_LABELS, TOTAL, capex_by_category, operating_years, opex_by_year
-from ..formats import usd_exact, usd_label
-from .base import PALETTE
-from .spec import Spec, chart, color, data, n, q, rule_x, tip
+import plotly.graph_objects as go
+
+from ..finance.statements import (
+    CAPEX_LABELS,
+    OPEX_LABELS,
+    TOTAL,
+    capex_by_category,
+    operating_years,
+    opex_by_year,
+    tco_by_source,
+)
+from ..formats import kw as kw_text
+from ..formats import pct, usd_exact, usd_label
+from .base import LEGEND_BELOW, PALETTE, Draft, hover, money_axis, note, plain, short, trace, vline
+from .finance import TCO_COLORS
 
 if TYPE_CHECKING:
     from ..model import Result
@@ -33,6 +43,7 @@ __all__ = [
     "POWER_COLORS",
     "POWER_PARTS",
     "capex_category_table",
+    "capex_sankey_figure",
     "capex_treemap_figure",
     "capex_waterfall_figure",
     "operating_years",
@@ -76,317 +87,241 @@ POWER_COLORS = {
 }
 
 
-def _short(text: str, width: int = 48) -> str:
-    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
-
-
-def _unique(labels: Sequence[str]) -> list[str]:
-    """``labels`` with a repeated one numbered (``Item (2)``): a nominal axis would draw two rows as one."""
-    seen: dict[str, int] = {}
-    out = []
-    for label in labels:
-        seen[label] = seen.get(label, 0) + 1
-        out.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
-    return out
-
-
-def bar_labels(values: Sequence[Spec], y: Spec, x: Spec, tooltip: Sequence[Spec]) -> list[Spec]:
-    """Text layers writing each row's ``text`` at the end of its horizontal bar (``x`` a quantitative channel from
-    zero): inside it in white when the bar is at least half the longest, else outside it (right of a positive bar,
-    left of a negative one), so that no label runs off the plot. The labels have the bars' ``tooltip`` (a bar too
-    short to point at still has its label)."""
-    field = x["field"]
-    longest = max((abs(v[field]) for v in values if v[field] is not None), default=0.0)
-    groups = {  # (inside, negative): align, dx, colour
-        (False, False): ("left", 3, "#333"),
-        (False, True): ("right", -3, "#333"),
-        (True, False): ("right", -4, "white"),
-        (True, True): ("left", 4, "white"),
-    }
-    layers = []
-    for (inside, negative), (align, dx, colour) in groups.items():
-        part = [
-            v
-            for v in values
-            if v[field] is not None and (0 < longest <= 2 * abs(v[field])) == inside and (v[field] < 0) == negative
-        ]
-        if part:  # an empty layer has an infinite extent
-            layers.append(
-                {
-                    "data": data(part),
-                    "mark": {"type": "text", "align": align, "dx": dx, "color": colour},
-                    "encoding": {"y": y, "x": x, "text": {"field": "text"}, "tooltip": list(tooltip)},
-                }
-            )
-    return layers
-
-
-def labelled_bars(values: Sequence[Spec], y: Spec, x: Spec, colour: Spec, tooltip: Sequence[Spec]) -> list[Spec]:
-    """Layers: a horizontal bar per row of ``values`` (rows ``y``, length ``x``, colour channel ``colour``) and its
-    :func:`bar_labels`."""
-    bars = {
-        "data": data(values),
-        "mark": {"type": "bar"},
-        "encoding": {"y": y, "x": x, "color": colour, "tooltip": list(tooltip)},
-    }
-    return [bars, *bar_labels(values, y, x, tooltip)]
-
-
-def _share(fraction: float) -> str:
-    """A share of a total to one decimal of a percent, to two below 1 % (``84.9%``, ``0.04%``)."""
-    return f"{fraction:.1%}" if fraction >= 0.01 else f"{fraction:.2%}"
-
-
-WATERFALL_KINDS = ("up", "down", "total")
-"""Bar kinds of a :func:`waterfall`: a step that adds, one that takes away, a total."""
-
-
-def waterfall(
-    steps: Sequence[tuple[str, str, float, str]],
-    *,
-    colors: Sequence[str],
-    y: Spec,
-    tooltip: Sequence[Spec],
-    clip: bool = False,
-) -> list[Spec]:
-    """The layers of a waterfall (Vega-Lite has none): one bar per step from ``start`` to ``end``, coloured by kind
-    (:data:`WATERFALL_KINDS`, in ``colors``), a grey connector from each bar's end to the next bar, and the step's
-    label outside its end (above a bar that adds or a total, below one that takes away).
-
-    ``steps`` are (name, measure, value, label): ``"absolute"`` sets the running total to ``value``, ``"relative"``
-    adds ``value`` to it, ``"total"`` shows the running total so far (``value`` is what its tooltip and label say).
-    The running totals are computed here from the values. ``y`` is the quantitative channel of ``start`` (title,
-    format, scale); ``tooltip`` may use the fields step, value, start and end; ``clip`` cuts the bars at the
-    plot's edge (for a ``y`` scale that does not start at zero)."""
-    running = 0.0
-    values: list[Spec] = []
-    for name, measure, value, label in steps:
-        if measure == "absolute":
-            start, end, kind = 0.0, value, "total"
-        elif measure == "relative":
-            start, end, kind = running, running + value, "up" if value >= 0 else "down"
-        else:
-            start, end, kind = 0.0, running, "total"
-        running = end
-        values.append({"step": name, "kind": kind, "start": start, "end": end, "value": value, "text": label})
-    for this, following in itertools.pairwise(values):
-        this["next"] = following["step"]
-    for v in values:
-        v["top"], v["bottom"] = max(v["start"], v["end"]), min(v["start"], v["end"])
-    order = [v["step"] for v in values]
-    x = n(
-        "step",
-        None,
-        sort=order,
-        axis={"labelAngle": 30, "labelAlign": "left", "labelBaseline": "top", "labelOverlap": False, "labelLimit": 160},
-    )
-    source = data(values)
-    connectors = {
-        "data": source,
-        "transform": [{"filter": "isValid(datum.next)"}],
-        "mark": {"type": "rule", "color": PALETTE["oem"], "strokeWidth": 1, "clip": clip},
-        "encoding": {
-            "x": {**x, "bandPosition": 0.5},
-            "x2": {"field": "next", "bandPosition": 0.5},
-            "y": {"field": "end", "type": "quantitative"},
-            "tooltip": None,
-        },
-    }
-    bars = {
-        "data": source,
-        "mark": {"type": "bar", "clip": clip},
-        "encoding": {
-            "x": x,
-            "y": y,
-            "y2": {"field": "end"},
-            "color": color("kind", WATERFALL_KINDS, colors, legend=None),
-            "tooltip": list(tooltip),
-        },
-    }
-    labels = [
-        {
-            "data": data(part),
-            "mark": {"type": "text", "baseline": baseline, "dy": dy, "color": "#333", "clip": clip},
-            "encoding": {
-                "x": x,
-                "y": {"field": field, "type": "quantitative"},
-                "text": {"field": "text"},
-                "tooltip": list(tooltip),
-            },
-        }
-        for down, baseline, dy, field in ((False, "bottom", -3, "top"), (True, "top", 3, "bottom"))
-        if (part := [v for v in values if (v["kind"] == "down") == down])  # an empty layer has an infinite extent
-    ]
-    return [connectors, bars, *labels]
-
-
 # --- capex --------------------------------------------------------------------------------------
 
 
-def capex_waterfall_figure(result: Result) -> Spec:
-    """Cluster capex as a waterfall: each category adds to the total (zero categories left out) [USD].
-
-    Bars from the running total before each category to the one after it, then the total from zero; each labelled
-    with its amount."""
-    capex = result.capex_usd
-    cats = [c for c in CAPEX_LABELS if capex.get(c, 0.0) > 0]
-    steps = [(CAPEX_LABELS[c], "relative", capex[c], usd_label(capex[c])) for c in cats]
-    steps.append(("Total", "total", capex["total"], usd_label(capex["total"])))
-    layers = waterfall(
-        steps,
-        colors=(PALETTE["this"], PALETTE["accent"], "#264653"),
-        y=q("start", "USD", "$,.3~s"),
-        tooltip=[
-            tip("step", "category", kind="nominal"),
-            tip("value", "USD", "$,.0f"),
-            tip("end", "running total", "$,.0f"),
-        ],
-    )
-    return chart(*layers, title="Capex by category")
+def _share(fraction: float) -> str:
+    """A share of capex for a label: ``84.9 %``, to two decimals below 1 % (``0.04 %``)."""
+    return pct(fraction, 1 if fraction >= 0.01 else 2)
 
 
-def capex_treemap_figure(result: Result) -> Spec:
-    """Cluster capex by category and cost line [USD]: the hierarchy a treemap showed (Vega-Lite has none) as one
-    list of bars to scale. Each category (largest first) has a row with its total and share of capex (bold label),
-    followed by a row per cost line (largest first) in the category's colour. Every bar is labelled with its
-    amount; its tooltip (on the bar and on its label, so that a line too small to see can still be pointed at)
-    gives the line's item, quantity × unit price, amount and share of capex."""
+def capex_waterfall_figure(result: Result) -> go.Figure:
+    """Cluster capex as a waterfall (``go.Waterfall``): each category adds to the running total, then the total
+    from zero; zero categories left out; each bar labelled with its amount [USD]."""
     capex = result.capex_usd
     total = capex["total"]
-    cats = sorted((c for c in CAPEX_LABELS if capex.get(c, 0.0) > 0), key=lambda c: -capex[c])
-    headings: list[Spec] = []
-    items: list[Spec] = []
-    rows: list[Spec] = []  # every one in the order drawn
-    for cat in cats:
-        name = CAPEX_LABELS[cat]
-        headings.append(
-            {
-                "row": f"{name}: {usd_label(capex[cat])} ({_share(capex[cat] / total)})",
-                "category": name,
-                "usd": capex[cat],
-                "share": capex[cat] / total,
-                "text": usd_label(capex[cat]),
-            }
+    cats = [c for c in CAPEX_LABELS if capex.get(c, 0.0) > 0]
+    labels = [CAPEX_LABELS[c] for c in cats] + ["Total"]
+    values = [capex[c] for c in cats] + [total]
+    running = [sum(values[: i + 1]) for i in range(len(cats))] + [total]
+    fig = Draft(
+        trace(
+            "waterfall",
+            x=labels,
+            y=values,
+            measure=["relative"] * len(cats) + ["total"],
+            text=[usd_label(v) for v in values],
+            textposition="outside",
+            cliponaxis=False,
+            connector={"line": {"color": PALETTE["oem"], "width": 1}},
+            increasing={"marker": {"color": PALETTE["this"]}},
+            decreasing={"marker": {"color": PALETTE["accent"]}},
+            totals={"marker": {"color": "#264653"}},
+            name="capex",
+            **hover(
+                f"{name}: {usd_exact(v)} ({_share(v / total)} of capex)<br>running total {usd_exact(r)}"
+                for name, v, r in zip(labels, values, running, strict=True)
+            ),
         )
-        rows.append(headings[-1])
-        for ln in sorted(
-            (ln for ln in result.capex_lines if ln.category == cat and ln.total_usd > 0), key=lambda ln: -ln.total_usd
-        ):
-            items.append(
-                {
-                    "row": _short(ln.item),
-                    "category": name,
-                    "item": ln.item,
-                    "amount": f"{ln.quantity:,g} {ln.unit} × {usd_exact(ln.unit_price_usd)}",
-                    "usd": ln.total_usd,
-                    "share": ln.total_usd / total,
-                    "text": usd_label(ln.total_usd),
-                }
-            )
-            rows.append(items[-1])
-    order = _unique([r["row"] for r in rows])
-    for r, label in zip(rows, order, strict=True):
-        r["row"] = label
-    bold = json.dumps([h["row"] for h in headings])
-    y = n(
-        "row",
-        None,
-        sort=order,
-        axis={
-            "labelLimit": 220,
-            "labelOverlap": False,
-            "labelFontWeight": {
-                "condition": {"test": f"indexof({bold}, datum.value) >= 0", "value": "bold"},
-                "value": "normal",
+    )
+    fig.update(title="Capex by category", yaxis=money_axis("USD", total), showlegend=False)
+    return fig.figure()
+
+
+def capex_treemap_figure(result: Result) -> go.Figure:
+    """Cluster capex as a treemap (``go.Treemap``): each category an area, split into its cost lines; areas to
+    scale, every one labelled with its name, amount and share of capex; the hover gives a line's item and quantity
+    × unit price. Click a category to zoom into it [USD]."""
+    capex = result.capex_usd
+    total = capex["total"]
+    ids, labels, parents, values, colours, custom = [], [], [], [], [], []
+    for cat, name in CAPEX_LABELS.items():
+        if capex.get(cat, 0.0) <= 0:
+            continue
+        ids.append(cat)
+        labels.append(name)
+        parents.append("")
+        values.append(0.0)  # "remainder": a category's area is the sum of its lines'
+        colours.append(CATEGORY_COLORS[cat])
+        custom.append([usd_label(capex[cat]), _share(capex[cat] / total), f"{name}: {usd_exact(capex[cat])}"])
+    for i, line in enumerate(result.capex_lines):
+        if line.total_usd <= 0:
+            continue
+        item = plain(line.item)
+        ids.append(f"{line.category}/{i}")
+        labels.append(plain(short(line.item)))
+        parents.append(line.category)
+        values.append(line.total_usd)
+        colours.append(CATEGORY_COLORS.get(line.category, PALETTE["oem"]))
+        amount = f"{line.quantity:,g} {plain(line.unit)} × {usd_exact(line.unit_price_usd)}"
+        custom.append([usd_label(line.total_usd), _share(line.total_usd / total), f"{item}<br>{amount}"])
+    fig = Draft(
+        trace(
+            "treemap",
+            ids=ids,
+            labels=labels,
+            parents=parents,
+            values=values,
+            branchvalues="remainder",
+            marker={"colors": colours, "line": {"color": "white", "width": 1}},
+            customdata=custom,
+            texttemplate="<b>%{label}</b><br>%{customdata[0]} · %{customdata[1]}",
+            hovertemplate="%{customdata[2]}<br>%{customdata[0]}, %{customdata[1]} of capex<extra></extra>",
+            tiling={"pad": 2},
+            pathbar={"visible": True},
+            sort=True,
+            name="capex",
+        )
+    )
+    fig.update(
+        title={"text": f"Capex by category and line: {usd_label(total)}", "subtitle": {"text": "click to zoom"}},
+        height=480,
+        margin={"l": 10, "r": 10, "t": 70, "b": 10},
+    )
+    return fig.figure()
+
+
+def capex_sankey_figure(result: Result) -> go.Figure:
+    """Where the cost of a sold GPU-hour goes (``go.Sankey``): capex categories flow into the capital component,
+    and capital, power, colocation, staff, software and other into TCO per sold GPU-hour, each band as wide as its
+    cost (:func:`~neoplan.finance.statements.tco_by_source`) [USD/GPU-h]."""
+    flows = tco_by_source(result)
+    total = float(flows["usd_per_gpu_hour"].sum())
+    by_component = {k: float(v) for k, v in result.tco_breakdown_usd_per_gpu_hour.items() if v > 0}
+    components = list(by_component)  # a component that costs nothing has no band (plotly drops a node without)
+    if not (math.isfinite(total) and total > 0):
+        fig = Draft()
+        note(fig, "No GPU-hours sold in the horizon: no cost per GPU-hour to trace.")
+        fig.update(title="Where the cost of a sold GPU-hour goes")
+        return fig
+    capital = flows[flows["component"] == "capital"]
+    sources = [str(s) for s in capital["source"]]
+    names = [*sources, *components, "TCO"]
+    index = {name: i for i, name in enumerate(names)}
+    node_value = [*map(float, capital["usd_per_gpu_hour"]), *by_component.values(), total]
+    category_of = {CAPEX_LABELS[c]: c for c in CAPEX_LABELS}
+    node_colour = [
+        *(CATEGORY_COLORS.get(category_of.get(s, ""), PALETTE["oem"]) for s in sources),
+        *(TCO_COLORS.get(k, PALETTE["oem"]) for k in components),
+        "#1d3557",
+    ]
+    column = [0.01] * len(sources) + [0.5] * len(components) + [0.99]  # capex categories, components, TCO
+    height = [*_stacked(node_value[: len(sources)]), *_stacked(list(by_component.values())), 0.5]
+    links = [(s, "capital", float(v)) for s, v in zip(sources, capital["usd_per_gpu_hour"], strict=True)]
+    links += [(k, "TCO", v) for k, v in by_component.items()]
+    fig = Draft(
+        trace(
+            "sankey",
+            arrangement="snap",
+            valueformat="$.3f",
+            valuesuffix=" /GPU-h",
+            node={
+                "label": [
+                    f"{'TCO' if n == 'TCO' else n} {usd_exact(v, 2)}" for n, v in zip(names, node_value, strict=True)
+                ],
+                "color": node_colour,
+                "x": column,
+                "y": height,
+                "pad": 14,
+                "thickness": 16,
+                "customdata": [
+                    f"{n}: {usd_exact(v, 3)} /GPU-h ({_share(v / total)} of TCO)"
+                    for n, v in zip(names, node_value, strict=True)
+                ],
+                "hovertemplate": "%{customdata}<extra></extra>",
             },
-        },
-    )
-    x = q("usd", "USD", "$,.3~s")
-    colours = color("category", [CAPEX_LABELS[c] for c in cats], [CATEGORY_COLORS[c] for c in cats], legend=None)
-    heading_tip = [
-        tip("category", "category", kind="nominal"),
-        tip("usd", "USD", "$,.0f"),
-        tip("share", "share of capex", ".1%"),
-    ]
-    item_tip = [
-        tip("item", "line", kind="nominal"),
-        tip("category", "category", kind="nominal"),
-        tip("amount", "quantity × unit price", kind="nominal"),
-        tip("usd", "USD", "$,.0f"),
-        tip("share", "share of capex", ".1%"),
-    ]
-    layers = []
-    for values, tooltip, band in ((headings, heading_tip, 0.9), (items, item_tip, 0.7)):
-        layers.append(
-            {
-                "data": data(values),
-                "mark": {"type": "bar", "height": {"band": band}},
-                "encoding": {"y": y, "x": x, "color": colours, "tooltip": tooltip},
-            }
+            link={
+                "source": [index[a] for a, _, _ in links],
+                "target": [index[b] for _, b, _ in links],
+                "value": [v for _, _, v in links],
+                "color": [_faded(node_colour[index[a]]) for a, _, _ in links],
+                "customdata": [
+                    f"{a} → {b}: {usd_exact(v, 3)} /GPU-h ({_share(v / total)} of TCO)" for a, b, v in links
+                ],
+                "hovertemplate": "%{customdata}<extra></extra>",
+            },
         )
-        layers += bar_labels(values, y, x, tooltip)
-    return chart(
-        *layers,
-        title="Capex by category and line",
-        subtitle="Each category's total (bold), then its cost lines; largest first",
-        height=max(300, 17 * len(order)),
     )
+    fig.update(
+        title={
+            "text": f"Where the cost of a sold GPU-hour goes: TCO {usd_exact(total, 2)} /GPU-h",
+            "subtitle": {"text": "capex categories → capital; capital and opex → TCO (levelised at the hurdle rate)"},
+        },
+        height=460,
+        margin={"l": 10, "r": 10, "t": 80, "b": 10},
+    )
+    return fig.figure()
+
+
+def _stacked(values: list[float]) -> list[float]:
+    """Vertical centres (0 top, 1 bottom) of a Sankey column of nodes of ``values``, stacked in order: each node's
+    slot is 70 % its share of the column and 30 % an equal share, so that a run of small nodes still fits."""
+    total = sum(max(v, 0.0) for v in values) or 1.0
+    slots = [0.7 * max(v, 0.0) / total + 0.3 / len(values) for v in values]
+    centres, before = [], 0.0
+    for slot in slots:
+        centres.append(0.02 + 0.96 * (before + slot / 2))
+        before += slot
+    return centres
+
+
+def _faded(hex_colour: str, alpha: float = 0.45) -> str:
+    """``#rrggbb`` as a translucent ``rgba(…)`` (a Sankey band in its source's colour)."""
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha})"
 
 
 # --- opex ---------------------------------------------------------------------------------------
 
 
-def opex_by_year_figure(result: Result) -> Spec:
+def opex_by_year_figure(result: Result) -> go.Figure:
     """Opex per operating year, stacked by category [USD/year], each year's total above its bar; a short last year
     is labelled with its months (the column labels of :func:`~neoplan.finance.statements.opex_by_year`)."""
     table = opex_by_year(result)
-    years = [str(label) for label in table.columns]
-    cats = [(cat, name) for cat, name in OPEX_LABELS.items() if any(v > 0 for v in table.loc[name].tolist())]
-    values = [
-        {"category": name, "year": year, "usd": usd, "order": k}
-        for k, (_, name) in enumerate(cats)
-        for year, usd in zip(years, table.loc[name].tolist(), strict=True)
-    ]
-    totals = [
-        {"year": year, "usd": usd, "text": usd_label(usd)}
-        for year, usd in zip(years, table.loc[TOTAL].tolist(), strict=True)
-    ]
-    x = n("year", None, sort=years, axis={"labelAngle": 0})
-    legend = list(reversed(cats))  # top of the stack first, as the bars read
-    bars = {
-        "data": data(values),
-        "mark": {"type": "bar"},
-        "encoding": {
-            "x": x,
-            "y": q("usd", "USD per year", "$,.3~s", stack="zero"),
-            "order": {"field": "order", "type": "quantitative"},
-            "color": color(
-                "category", [nm for _, nm in legend], [CATEGORY_COLORS[c] for c, _ in legend], legend={"columns": 3}
+    x = [str(label) for label in table.columns]
+    totals = table.loc[TOTAL].tolist()
+    fig = Draft()
+    for cat, name in OPEX_LABELS.items():
+        values = table.loc[name].tolist()
+        if not any(v > 0 for v in values):
+            continue
+        fig.add(
+            "bar",
+            x=x,
+            y=values,
+            name=name,
+            marker_color=CATEGORY_COLORS[cat],
+            **hover(
+                f"{name}, {year}: {usd_exact(v)}" + (f" ({pct(v / t)} of opex)" if t > 0 else "")
+                for year, v, t in zip(x, values, totals, strict=True)
             ),
-            "tooltip": [
-                tip("category", "category", kind="nominal"),
-                tip("year", "year", kind="nominal"),
-                tip("usd", "USD", "$,.0f"),
-            ],
-        },
-    }
-    labels = {
-        "data": data(totals),
-        "mark": {"type": "text", "baseline": "bottom", "dy": -3, "color": "#333"},
-        "encoding": {
-            "x": x,
-            "y": {"field": "usd", "type": "quantitative"},
-            "text": {"field": "text"},
-            "tooltip": [tip("year", "year", kind="nominal"), tip("usd", "total", "$,.0f")],
-        },
-    }
-    return chart(bars, labels, title="Opex per operating year")
+        )
+    fig.add(
+        "scatter",
+        x=x,
+        y=totals,
+        mode="text",
+        text=[usd_label(total) for total in totals],
+        textposition="top center",
+        showlegend=False,
+        name="total",
+        cliponaxis=False,
+        **hover(f"{year}: opex {usd_exact(t)}" for year, t in zip(x, totals, strict=True)),
+    )
+    fig.update(
+        barmode="stack",
+        title="Opex per operating year",
+        xaxis={"title": {"text": "operating year (year 1 starts at go-live)"}},
+        yaxis=money_axis("USD per year", totals),
+        legend={**LEGEND_BELOW, "traceorder": "reversed"},
+    )
+    return fig.figure()
 
 
 # --- power and storage --------------------------------------------------------------------------
 
 
-def power_figure(result: Result) -> Spec:
+def power_figure(result: Result) -> go.Figure:
     """IT load at peak and on average by part, plus cooling and losses (PUE − 1) on top [kW] (stacked bars)."""
     f = result.facility
     shared = {"network": f.network_kw, "storage": f.storage_kw, "management": f.management_kw}
@@ -403,47 +338,63 @@ def power_figure(result: Result) -> Spec:
             f.facility_peak_kw - f.it_peak_kw,
         )
     )
-    values = [
-        {"part": name, "row": row, "kw": kw, "order": k}
-        for k, (name, _, a, p) in enumerate(series)
-        for row, kw in (("Average", a), ("Peak", p))
-    ]
-    bars = {
-        "data": data(values),
-        "mark": {"type": "bar"},
-        "encoding": {
-            "y": n("row", None, sort=["Peak", "Average"]),
-            "x": q("kw", "kW", ",.0f", stack="zero"),
-            "order": {"field": "order", "type": "quantitative"},
-            "color": color("part", [s[0] for s in series], [s[1] for s in series], legend={"columns": 3}),
-            "tooltip": [
-                tip("part", "part", kind="nominal"),
-                tip("row", "load", kind="nominal"),
-                tip("kw", "kW", ",.0f"),
-            ],
-        },
-    }
-    return chart(bars, title="Site power: IT load by part and facility overhead", height=300)
+    rows = ["Average", "Peak"]
+    fig = Draft()
+    for name, colour, average, top in series:
+        fig.add(
+            "bar",
+            y=rows,
+            x=[average, top],
+            name=name,
+            orientation="h",
+            marker_color=colour,
+            **hover(f"{name}, {row.lower()}: {kw_text(v)}" for row, v in zip(rows, (average, top), strict=True)),
+        )
+    fig.update(
+        barmode="stack",
+        title="Site power: IT load by part and facility overhead",
+        xaxis={"title": {"text": "kW"}, "tickformat": ",.0f"},
+        height=320,
+        legend={**LEGEND_BELOW, "y": -0.3, "traceorder": "normal"},
+    )
+    return fig.figure()
 
 
-def storage_throughput_figure(result: Result) -> Spec:
+def storage_throughput_figure(result: Result) -> go.Figure:
     """Aggregate storage read and write bandwidth against the read target (dashed line) [GB/s]; the read bar is
     red when it misses the target."""
     s = result.storage
-    values = [
-        {"way": "Read", "gbs": s.read_gbyte_per_s, "text": f"{s.read_gbyte_per_s:,.0f} GB/s"},
-        {"way": "Write", "gbs": s.write_gbyte_per_s, "text": f"{s.write_gbyte_per_s:,.0f} GB/s"},
-    ]
-    read = PALETTE["this"] if s.meets_target else PALETTE["accent"]
-    y = n("way", None, sort=["Write", "Read"])
-    tooltip = [tip("way", "bandwidth", kind="nominal"), tip("gbs", "GB/s", ",.0f")]
-    x = q("gbs", "GB/s", ",.0f")
-    layers = labelled_bars(values, y, x, color("way", ["Read", "Write"], [read, "#264653"], legend=None), tooltip)
+    values = [s.write_gbyte_per_s, s.read_gbyte_per_s]  # plotly draws the first category at the bottom
+    texts = [f"{v:,.0f} GB/s" for v in values]
+    fig = Draft(
+        trace(
+            "bar",
+            x=values,
+            y=["Write", "Read"],
+            orientation="h",
+            marker_color=["#264653", PALETTE["this"] if s.meets_target else PALETTE["accent"]],
+            text=texts,
+            textposition="auto",
+            name="bandwidth",
+            **hover(
+                f"{way}: {text}" + (f" (read target {s.target_gbyte_per_s:,.0f} GB/s)" if way == "Read" else "")
+                for way, text in zip(("Write", "Read"), texts, strict=True)
+            ),
+        )
+    )
     if s.target_gbyte_per_s > 0:
-        layers += rule_x(
+        vline(
+            fig,
             s.target_gbyte_per_s,
             color=PALETTE["accent"],
-            dash=True,
+            dash="dash",
             text=f"read target {s.target_gbyte_per_s:,.0f} GB/s",
         )
-    return chart(*layers, title="Aggregate storage bandwidth", height=240)
+    fig.update(
+        title="Aggregate storage bandwidth",
+        xaxis={"title": {"text": "GB/s"}, "tickformat": ",.0f"},
+        height=260,
+        showlegend=False,
+        margin={"l": 10, "r": 10, "t": 70, "b": 10},
+    )
+    return fig.figure()

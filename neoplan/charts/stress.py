@@ -1,36 +1,38 @@
-"""Figures of the Stress test page, drawn from the results of :mod:`neoplan.analysis.stress` only (no model logic).
+"""Figures of the Stress test page (plotly, :mod:`.base`), drawn from the results of :mod:`neoplan.analysis.stress` only
+(no model logic): the tornado, the two-driver grid as a contour with the NPV = 0 break-even line, and the Monte Carlo
+histogram and cumulative share with P10/P50/P90.
 
 Metrics keep the model's units: IRRs and shares as fractions (axes formatted as percent), NPV in
-USD, payback in months, DSCR and MOIC as ratios.
+USD, payback in months, DSCR and MOIC as ratios. Hover text in the app's formats.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import plotly.graph_objects as go
 
 from ..formats import usd, usd_exact
-from .base import PALETTE
-from .spec import DASH, DOT, Spec, chart, clean, color, data, n, q, rows, rule_x, tip
+from .base import LEGEND_BELOW, PALETTE, Draft, hover, money_axis, note, trace, vline
 
 if TYPE_CHECKING:
     from ..analysis.stress import Grid, MonteCarlo, Tornado
 
 LOW, HIGH, BREAKEVEN = "#e76f51", "#2a9d8f", "#264653"
 PERCENTILE_COLORS = {"p10": "#e76f51", "p50": "#264653", "p90": "#2a9d8f"}
-METRIC_AXIS: dict[str, tuple[str, str, str]] = {
-    # metric: (axis title, d3 tick format, hover format)
-    "equity_irr": ("Equity IRR", ".0%", ".1%"),
-    "project_irr": ("Project IRR", ".0%", ".1%"),
-    "npv_usd": ("NPV at hurdle rate (USD)", "$.3~s", "$,.0f"),
-    "payback_months": ("Payback (months from order)", ",.0f", ",.1f"),
-    "min_dscr": ("Minimum DSCR (×)", ".2f", ".2f"),
-    "equity_moic": ("Equity MOIC (×)", ".2f", ".2f"),
+METRIC_AXIS: dict[str, tuple[str, str]] = {
+    # metric: (axis title with unit, d3 format of its ticks)
+    "equity_irr": ("Equity IRR (%)", ".0%"),
+    "project_irr": ("Project IRR (%)", ".0%"),
+    "npv_usd": ("NPV at hurdle rate (USD)", "$~s"),
+    "payback_months": ("Payback (months from order)", ",.0f"),
+    "min_dscr": ("Minimum DSCR (×)", ".2f"),
+    "equity_moic": ("Equity MOIC (×)", ".2f"),
 }
 UNIT_FORMAT = {
-    # driver unit: d3 format of its axis ticks and hover values
+    # driver unit: d3 format of its axis ticks
     "USD/GPU-h": "$.2f",
     "fraction/year": ".0%",
     "fraction": ".0%",
@@ -70,93 +72,9 @@ def _value_text(value: float, unit: str) -> str:
     return "\u2212" + text[1:] if text.startswith("-") else text
 
 
-def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> Spec:
-    """Change of ``metric`` with each driver at its low and its high value, biggest swing on top: bars from the
-    scenario's value to the value with the driver moved, labelled with the driver's value (Vega-Lite spec)."""
-    from ..analysis.stress import DRIVERS
-
-    records = tornado.records(metric)  # Vega-Lite draws the first category on top: largest swing first
-    title, tick, hover = METRIC_AXIS[metric]
-    base = tornado.base[metric]
-    labels = [r["label"] for r in records]
-    sides = (("low", "Driver at low"), ("high", "Driver at high"))
-    values = []
-    for side, name in sides:  # the high bars drawn last: over the low ones where both go the same way
-        for r in records:
-            change = r[f"change_at_{side}"]
-            # the label beyond the bar's end; a bar of no length: the low value left of the line, the high right
-            up = {s: r[f"change_at_{s}"] > 0 or (r[f"change_at_{s}"] == 0 and s == "high") for s, _ in sides}
-            values.append(
-                {
-                    "driver": r["label"],
-                    "side": name,
-                    "at": _value_text(r[f"{side}_value"], DRIVERS[r["driver"]].unit),
-                    "value": base + change if math.isfinite(change) else None,
-                    "up": bool(up[side]),
-                    # both bars on one side: the low value's label above the high one's [px]
-                    "shift": (-6 if side == "low" else 6) if up["low"] == up["high"] else 0,
-                }
-            )
-    tooltip = [
-        tip("driver", "driver", kind="nominal"),
-        tip("side", "bar", kind="nominal"),
-        tip("at", "driver value", kind="nominal"),
-        tip("value", title, hover),
-    ]
-    bars = {
-        "data": data(values),
-        "mark": {"type": "bar"},
-        "encoding": {
-            "y": n("driver", None, sort=labels),
-            # room for the value labels beyond the bars' ends
-            "x": q("value", title, tick, scale={"zero": False, "padding": 56}),
-            "x2": {"datum": clean(base)},
-            "color": color("side", [s[1] for s in sides], (LOW, HIGH)),
-            "tooltip": tooltip,
-        },
-    }
-    texts = [
-        {
-            "data": data([v for v in values if (v["up"], v["shift"]) == (up, shift) and v["value"] is not None]),
-            "mark": {
-                "type": "text",
-                "align": "left" if up else "right",
-                "dx": 3 if up else -3,
-                "dy": shift,
-                "color": "#333",
-            },
-            "encoding": {
-                "y": n("driver", None, sort=labels),
-                "x": {"field": "value", "type": "quantitative"},
-                "text": {"field": "at"},
-                "tooltip": tooltip,
-            },
-        }
-        for up, shift in sorted({(v["up"], v["shift"]) for v in values if v["value"] is not None}, reverse=True)
-    ]
-    layers = [bars, *texts, *rule_x(base, color="#555")] if math.isfinite(base) else [_no_base(title)]
-    return chart(
-        *layers,
-        title=f"{title}: one driver at a time (base {_metric_text(base, metric)})",
-        height=max(340, 90 + 30 * len(records)),
-    )
-
-
-def _no_base(title: str) -> Spec:
-    """A note in place of the tornado's bars when the scenario's own value is undefined (no change to measure)."""
-    return {
-        "data": {"values": [{}]},
-        "mark": {"type": "text", "color": "#555", "fontSize": 13, "align": "left", "baseline": "top"},
-        "encoding": {
-            "text": {"value": f"The scenario's own {title} is undefined: no change from it to draw."},
-            "x": {"value": 0},
-            "y": {"value": 10},
-        },
-    }
-
-
 def _metric_text(value: float, metric: str) -> str:
-    """A metric value for a title: ``12.3 %``, ``−$6.9 M`` (:func:`neoplan.formats.usd`), ``61.2 months``, ``1.25×``."""
+    """A metric value for a title or hover: ``12.3 %``, ``−$6.9 M`` (:func:`neoplan.formats.usd`), ``61.2 months``,
+    ``1.25×``; ``n/a`` if undefined."""
     if not math.isfinite(value):
         return "n/a"
     sign = "−" if value < 0 else ""
@@ -169,169 +87,177 @@ def _metric_text(value: float, metric: str) -> str:
     return f"{sign}{abs(value):.2f}×"
 
 
-def _axis(driver: str) -> tuple[str, str, str]:
-    """A driver's axis: (label, title with unit, d3 format of its ticks and tooltip values)."""
+def _metric_axis(metric: str, *values: Any) -> dict[str, Any]:
+    """A metric's axis: its title with unit, its tick format (money: :func:`.base.money_axis` of ``values``)."""
+    title, tick = METRIC_AXIS[metric]
+    if metric == "npv_usd":
+        return money_axis(title, *values)
+    return {"title": {"text": title}, "tickformat": tick}
+
+
+def _short_title(metric: str) -> str:
+    """``Equity IRR`` for ``Equity IRR (%)``."""
+    return METRIC_AXIS[metric][0].split(" (")[0]
+
+
+def tornado_figure(tornado: Tornado, metric: str = "equity_irr") -> go.Figure:
+    """Change of ``metric`` with each driver at its low and its high value, biggest swing on top: bars from the
+    scenario's value (a line) to the value with the driver moved, low in orange above high in green (grouped, so
+    two bars on one side never hide each other), each labelled with the driver's value; a note instead where the
+    scenario's own value is undefined."""
+    from ..analysis.stress import DRIVERS
+
+    rows = list(reversed(tornado.records(metric)))  # plotly draws the first category at the bottom
+    name = _short_title(metric)
+    base = tornado.base[metric]
+    labels = [r["label"] for r in rows]
+    fig = Draft()
+    if math.isfinite(base):
+        for side, colour, legend in (("high", HIGH, "Driver at high"), ("low", LOW, "Driver at low")):
+            change = np.array([r[f"change_at_{side}"] for r in rows], dtype=float)
+            texts = [_value_text(r[f"{side}_value"], DRIVERS[r["driver"]].unit) for r in rows]
+            fig.add(
+                "bar",
+                y=labels,
+                x=np.where(np.isfinite(change), change, np.nan),
+                base=base,
+                orientation="h",
+                name=legend,
+                marker_color=colour,
+                text=texts,
+                textposition="outside",
+                textfont={"size": 11},
+                constraintext="none",
+                cliponaxis=False,
+                **hover(
+                    f"{label} at {text}<br>{name}: {_metric_text(base + c, metric)} (base {_metric_text(base, metric)})"
+                    for label, text, c in zip(labels, texts, change, strict=True)
+                ),
+            )
+        vline(fig, base, color="#555", width=1)
+    else:
+        note(fig, f"The scenario's own {name} is undefined: no change from it to draw.")
+    ends = [base + r[f"change_at_{side}"] for r in rows for side in ("low", "high")]
+    fig.update(
+        barmode="group",
+        bargap=0.25,
+        bargroupgap=0.05,
+        title=f"{name}: one driver at a time (base {_metric_text(base, metric)})",
+        xaxis={**_metric_axis(metric, ends), "automargin": True},
+        yaxis={"automargin": True},
+        legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1, "yanchor": "bottom", "traceorder": "reversed"},
+        height=max(360, 120 + 36 * len(rows)),
+    )
+    if not math.isfinite(base):
+        fig.update(height=260, xaxis={"visible": False}, yaxis={"visible": False})
+    return fig.figure()
+
+
+def _axis(driver: str) -> tuple[str, dict[str, Any]]:
+    """A driver's label and plotly axis: the title with its unit, the tick format."""
     from ..analysis.stress import DRIVERS
 
     spec = DRIVERS[driver]
     unit = UNIT_TITLE.get(spec.unit, spec.unit)
-    return spec.label, f"{spec.label} ({unit})", UNIT_FORMAT.get(spec.unit, ".3g")
-
-
-def _cell_edges(values: np.ndarray) -> tuple[list[float], list[float]]:
-    """Each grid value's cell: from half-way to its neighbour below to half-way to the one above (the end cells as
-    wide as their neighbour's half-gap on the inside); a single value gets ±5 % of itself (±0.5 at zero)."""
-    v = np.asarray(values, dtype=float)
-    if v.size == 1:
-        half = 0.05 * abs(float(v[0])) or 0.5
-        return [float(v[0]) - half], [float(v[0]) + half]
-    mid = (v[:-1] + v[1:]) / 2
-    lo = np.concatenate([[v[0] - (mid[0] - v[0])], mid])
-    hi = np.concatenate([mid, [v[-1] + (v[-1] - mid[-1])]])
-    return lo.tolist(), hi.tolist()
-
-
-def _extent(low: list[float], high: list[float], point: float) -> list[float]:
-    """[smallest, largest] of the cell edges and a point (left out if not finite)."""
-    values = [*low, *high, *([point] if math.isfinite(point) else [])]
-    return [min(values), max(values)]
+    return spec.label, {"title": {"text": f"{spec.label} ({unit})"}, "tickformat": UNIT_FORMAT.get(spec.unit, ".3g")}
 
 
 BREAKEVEN_NAME, SCENARIO_NAME = "Break-even (NPV = 0)", "This scenario"
 """Legend entries of the grid's break-even line and of the scenario's point."""
-X_SHAPE = "M-1,-1L1,1M-1,1L1,-1"
-"""An x (SVG path, drawn as a stroke): the scenario's point."""
-GRID_TEXT_MAX = 25
-"""Most grid points per axis that still leave room for a value in each cell (the tooltip always has it)."""
 
 
-def _breakeven_edges(
-    npv: np.ndarray, x: tuple[list[float], list[float]], y: tuple[list[float], list[float]]
-) -> list[dict[str, float]]:
-    """Cell sides between a cell of NPV ≥ 0 and a neighbour of NPV < 0 (both defined): the break-even line at
-    the grid's resolution, as segments ``x``, ``y`` to ``x2``, ``y2``."""
-    (x_lo, x_hi), (y_lo, y_hi) = x, y
-    below = npv < 0
-    defined = np.isfinite(npv)
-    out: list[dict[str, float]] = []
-    ny, nx = npv.shape
-    for iy in range(ny):
-        for ix in range(nx):
-            if not defined[iy, ix]:
-                continue
-            if ix + 1 < nx and defined[iy, ix + 1] and below[iy, ix] != below[iy, ix + 1]:
-                out.append({"x": x_hi[ix], "y": y_lo[iy], "x2": x_hi[ix], "y2": y_hi[iy]})
-            if iy + 1 < ny and defined[iy + 1, ix] and below[iy, ix] != below[iy + 1, ix]:
-                out.append({"x": x_lo[ix], "y": y_hi[iy], "x2": x_hi[ix], "y2": y_hi[iy]})
-    return out
+def breakeven_trace(grid: Grid) -> go.Contour | None:
+    """The grid's break-even line: plotly's own contouring of project NPV at the single level 0 (a constraint
+    contour, ``=`` 0), traced by marching squares with linear interpolation between grid points and no smoothing,
+    so the line crosses each cell side where NPV interpolated along it is 0; ``None`` when NPV does not change sign
+    on the grid."""
+    npv = grid.metrics["npv_usd"]
+    if not (np.nanmin(npv) < 0 < np.nanmax(npv)):
+        return None
+    return go.Contour(
+        x=grid.x,
+        y=grid.y,
+        z=npv,
+        contours={"type": "constraint", "operation": "=", "value": 0.0},
+        line={"color": BREAKEVEN, "width": 3, "dash": "dash", "smoothing": 0},
+        showscale=False,
+        name=BREAKEVEN_NAME,
+        showlegend=True,
+        hoverinfo="skip",
+    )
 
 
-def grid_figure(grid: Grid, metric: str = "equity_irr") -> Spec:
-    """Heat map of ``metric`` over the two drivers, one cell per grid point with its value written in it (up to
-    :data:`GRID_TEXT_MAX` points per axis), the break-even line (project NPV = 0) drawn along the sides between
-    cells of NPV ≥ 0 and NPV < 0, and the scenario's own point (Vega-Lite spec)."""
-    title, tick, hover = METRIC_AXIS[metric]
+def grid_figure(grid: Grid, metric: str = "equity_irr") -> go.Figure:
+    """``metric`` over the two drivers as a contour (``go.Contour``: colour between labelled levels, red below the
+    centre — 0, or 1.0× for DSCR — and green above), the break-even line (project NPV = 0, :func:`breakeven_trace`)
+    drawn through the grid, and the scenario's own point; the hover gives both drivers, the metric and NPV at the
+    nearest grid point."""
+    from ..analysis.stress import DRIVERS
+
+    name = _short_title(metric)
     z = grid.metrics[metric]
     npv = grid.metrics["npv_usd"]
     finite = z[np.isfinite(z)]
     centre = 0.0 if metric != "min_dscr" else 1.0
     span = float(np.max(np.abs(finite - centre))) if finite.size else 1.0
     span = span or 1.0
-    x_edges, y_edges = _cell_edges(grid.x), _cell_edges(grid.y)
-    x_label, x_title, x_fmt = _axis(grid.x_driver)
-    y_label, y_title, y_fmt = _axis(grid.y_driver)
-    cells = [
-        {
-            "x": grid.x[ix],
-            "y": grid.y[iy],
-            "x0": x_edges[0][ix],
-            "x1": x_edges[1][ix],
-            "y0": y_edges[0][iy],
-            "y1": y_edges[1][iy],
-            "z": z[iy, ix],
-            "npv": npv[iy, ix],
-            "strong": bool(abs(z[iy, ix] - centre) > 0.6 * span) if math.isfinite(z[iy, ix]) else False,
-        }
-        for iy in range(len(grid.y))
-        for ix in range(len(grid.x))
+    x_label, x_axis = _axis(grid.x_driver)
+    y_label, y_axis = _axis(grid.y_driver)
+    x_unit, y_unit = DRIVERS[grid.x_driver].unit, DRIVERS[grid.y_driver].unit
+    texts = [
+        [
+            f"{x_label} {_value_text(x, x_unit)}<br>{y_label} {_value_text(y, y_unit)}<br>"
+            f"{name} {_metric_text(z[iy, ix], metric)}"
+            + ("" if metric == "npv_usd" else f"<br>NPV {_metric_text(npv[iy, ix], 'npv_usd')}")
+            for ix, x in enumerate(grid.x)
+        ]
+        for iy, y in enumerate(grid.y)
     ]
-    bx, by = grid.base_values[grid.x_driver], grid.base_values[grid.y_driver]
-    # the cells edge to edge, and the scenario's point should it lie outside them
-    x_scale = {"domain": _extent(*x_edges, bx), "nice": False, "zero": False}
-    y_scale = {"domain": _extent(*y_edges, by), "nice": False, "zero": False}
-    tooltip = [tip("x", x_label, x_fmt), tip("y", y_label, y_fmt), tip("z", title, hover)]
-    if metric != "npv_usd":
-        tooltip.append(tip("npv", METRIC_AXIS["npv_usd"][0], METRIC_AXIS["npv_usd"][2]))
-    heat = {
-        "data": data(cells),
-        "mark": {"type": "rect", "stroke": "white", "strokeWidth": 0.5},
-        "encoding": {
-            "x": q("x0", x_title, x_fmt, scale=x_scale),
-            "x2": {"field": "x1"},
-            "y": q("y0", y_title, y_fmt, scale=y_scale),
-            "y2": {"field": "y1"},
-            "fill": {
-                "field": "z",
-                "type": "quantitative",
-                "title": title.split(" (")[0],
-                "scale": {
-                    "scheme": "redyellowgreen",
-                    "domain": [centre - span, centre + span],
-                    "domainMid": centre,
-                    "reverse": metric == "payback_months",
-                },
-                "legend": {"format": tick, "orient": "right", "gradientLength": 240},
+    tick = METRIC_AXIS[metric][1]
+    fig = Draft(
+        trace(
+            "contour",
+            x=grid.x,
+            y=grid.y,
+            z=z,
+            zmin=centre - span,
+            zmax=centre + span,
+            colorscale="RdYlGn_r" if metric == "payback_months" else "RdYlGn",
+            ncontours=14,
+            contours={
+                "coloring": "heatmap",
+                "showlabels": True,
+                "labelformat": tick,
+                "labelfont": {"size": 10, "color": "#222"},
             },
-            "tooltip": tooltip,
-        },
-    }
-    layers: list[Spec] = [heat]
-    if len(grid.x) <= GRID_TEXT_MAX and len(grid.y) <= GRID_TEXT_MAX:
-        written = [{k: c[k] for k in ("x", "y", "z", "strong")} for c in cells if math.isfinite(c["z"])]
-        layers.append(
-            {
-                "data": data(written),
-                "mark": {"type": "text", "fontSize": 9 if len(grid.x) > 15 else 11},
-                "encoding": {
-                    "x": {"field": "x", "type": "quantitative"},
-                    "y": {"field": "y", "type": "quantitative"},
-                    "text": {"field": "z", "type": "quantitative", "format": tick},
-                    "color": {"condition": {"test": "datum.strong", "value": "white"}, "value": "#222"},
-                    "tooltip": tooltip,
-                },
-            }
+            line={"width": 0.5, "color": "rgba(40,40,40,0.35)", "smoothing": 0},
+            colorbar={"title": {"text": name}, "tickformat": tick, "len": 0.8},
+            name=name,
+            showlegend=False,
+            **hover(texts),
         )
-    if np.nanmin(npv) < 0 < np.nanmax(npv):
-        layers.append(
-            {
-                "data": data([{**e, "line": BREAKEVEN_NAME} for e in _breakeven_edges(npv, x_edges, y_edges)]),
-                "mark": {"type": "rule", "color": BREAKEVEN, "strokeWidth": 3, "strokeCap": "square"},
-                "encoding": {
-                    "x": {"field": "x", "type": "quantitative"},
-                    "y": {"field": "y", "type": "quantitative"},
-                    "x2": {"field": "x2"},
-                    "y2": {"field": "y2"},
-                    "strokeDash": n(
-                        "line",
-                        scale={"domain": [BREAKEVEN_NAME], "range": [DASH]},
-                        legend={"symbolType": "stroke", "symbolSize": 500, "symbolStrokeWidth": 3},
-                    ),
-                },
-            }
-        )
-    layers.append(
-        {
-            "data": data([{"x": bx, "y": by, "point": SCENARIO_NAME}]),
-            "mark": {"type": "point", "size": 120, "filled": False, "strokeWidth": 3, "color": "black"},
-            "encoding": {
-                "x": {"field": "x", "type": "quantitative"},
-                "y": {"field": "y", "type": "quantitative"},
-                "shape": n("point", scale={"domain": [SCENARIO_NAME], "range": [X_SHAPE]}),
-                "tooltip": [tip("x", x_label, x_fmt), tip("y", y_label, y_fmt)],
-            },
-        }
     )
-    return chart(*layers, title=f"{title} over two drivers", height=480)
+    line = breakeven_trace(grid)
+    if line is not None:
+        fig.data.append(line)
+    bx, by = grid.base_values[grid.x_driver], grid.base_values[grid.y_driver]
+    fig.add(
+        "scatter",
+        x=[bx],
+        y=[by],
+        mode="markers",
+        marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": "black"}},
+        name=SCENARIO_NAME,
+        **hover([f"{SCENARIO_NAME}<br>{x_label} {_value_text(bx, x_unit)}<br>{y_label} {_value_text(by, y_unit)}"]),
+    )
+    fig.update(
+        title=f"{name} over two drivers",
+        xaxis=x_axis,
+        yaxis=y_axis,
+        legend={**LEGEND_BELOW, "y": -0.15},
+        height=520,
+    )
+    return fig.figure()
 
 
 def _bins(values: np.ndarray, bins: int) -> np.ndarray:
@@ -346,74 +272,92 @@ def _bins(values: np.ndarray, bins: int) -> np.ndarray:
     return start + step * np.arange(count + 1)
 
 
-def histogram_figure(mc: MonteCarlo, metric: str = "equity_irr", bins: int = 60) -> Spec:
-    """Distribution of ``metric`` over the draws (share of the defined draws in each of some ``bins`` round-width
-    bins), with P10/P50/P90 and the scenario's own value (Vega-Lite spec)."""
-    title, tick, hover = METRIC_AXIS[metric]
+def histogram_bins(mc: MonteCarlo, metric: str, bins: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    """(bin edges, share of the defined draws in each bin [%]) of ``metric``: some ``bins`` bins of one round width
+    (:func:`_bins`); empty arrays when no draw is defined."""
     values = mc.metrics[metric]
     defined = values[np.isfinite(values)]
-    layers: list[Spec] = []
-    if defined.size:
-        edges = _bins(defined, bins)
-        counts, _ = np.histogram(defined, bins=edges)
-        share = 100.0 * counts / defined.size
-        tooltip = [
-            tip("x0", f"{title} from", hover),
-            tip("x1", "to", hover),
-            tip("share", "% of draws", ".1f"),
-        ]
-        layers.append(
-            {
-                "data": {"values": rows(x0=edges[:-1], x1=edges[1:], share=share)},
-                "mark": {
-                    "type": "rect",
-                    "color": PALETTE["this"],
-                    "opacity": 0.85,
-                    "stroke": "white",
-                    "strokeWidth": 0.5,
-                },
-                "encoding": {
-                    "x": q("x0", title, tick, scale={"zero": False}),
-                    "x2": {"field": "x1"},
-                    # head room for the percentile labels at the top
-                    "y": q("share", "share of draws (%)", scale={"domainMax": 1.15 * float(share.max())}),
-                    "y2": {"datum": 0},
-                    "tooltip": tooltip,
-                },
-            }
+    if not defined.size:
+        return np.zeros(0), np.zeros(0)
+    edges = _bins(defined, bins)
+    counts, _ = np.histogram(defined, bins=edges)
+    return edges, 100.0 * counts / defined.size
+
+
+def histogram_figure(mc: MonteCarlo, metric: str = "equity_irr", bins: int = 60) -> go.Figure:
+    """Distribution of ``metric`` over the draws: the share of the defined draws in each of some ``bins``
+    round-width bins (bars), with P10/P50/P90 and the scenario's own value (lines) [% of draws]."""
+    name = _short_title(metric)
+    edges, share = histogram_bins(mc, metric, bins)
+    fig = Draft()
+    if share.size:
+        fig.add(
+            "bar",
+            x=(edges[:-1] + edges[1:]) / 2,
+            y=share,
+            width=float(edges[1] - edges[0]),
+            marker={"color": PALETTE["this"], "line": {"color": "white", "width": 0.5}},
+            opacity=0.85,
+            name="draws",
+            **hover(
+                f"{name} {_metric_text(a, metric)} to {_metric_text(b, metric)}: {s:.1f} % of draws"
+                for a, b, s in zip(edges[:-1], edges[1:], share, strict=True)
+            ),
         )
-    layers += _percentile_lines(mc, metric)
-    return chart(*layers, title=f"{title.split(' (')[0]}: {mc.draws:,} draws", height=380)
+    else:
+        note(fig, f"No draw has a defined {name}.")
+    _percentile_lines(fig, mc, metric)
+    fig.update(
+        title=f"{name}: {mc.draws:,} draws",
+        xaxis=_metric_axis(metric, edges),
+        yaxis={"title": {"text": "share of draws (%)"}, "range": [0, 1.18 * float(share.max()) if share.size else 1]},
+        bargap=0,
+        showlegend=False,
+        height=400,
+    )
+    return fig.figure()
 
 
-def cdf_figure(mc: MonteCarlo, metric: str = "equity_irr") -> Spec:
+def cdf_figure(mc: MonteCarlo, metric: str = "equity_irr") -> go.Figure:
     """Cumulative distribution of ``metric``: share of draws at or below each value (line), with P10/P50/P90 and
-    the scenario's own value (Vega-Lite spec)."""
-    title, tick, hover = METRIC_AXIS[metric]
+    the scenario's own value."""
+    name = _short_title(metric)
     x, share = mc.cdf(metric)
     step = max(1, x.size // 2000)  # at most ~2,000 points on screen
-    line = {
-        "data": {"values": rows(x=x[::step], share=share[::step])},
-        "mark": {"type": "line", "color": BREAKEVEN, "strokeWidth": 2},
-        "encoding": {
-            "x": q("x", title, tick, scale={"zero": False}),
-            "y": q("share", "share of draws at or below", ".0%", scale={"domain": [0, 1]}),
-            "tooltip": [tip("x", title, hover), tip("share", "of draws at or below", ".0%")],
-        },
-    }
-    return chart(line, *_percentile_lines(mc, metric), title=f"{title.split(' (')[0]}: cumulative share", height=380)
+    x, share = x[::step], share[::step]
+    fig = Draft(
+        trace(
+            "scatter",
+            x=x,
+            y=share,
+            mode="lines",
+            line={"color": BREAKEVEN, "width": 2},
+            name="cumulative share",
+            **hover(
+                f"{name} {_metric_text(v, metric)}: {100 * s:.0f} % of draws at or below"
+                for v, s in zip(x, share, strict=True)
+            ),
+        )
+    )
+    _percentile_lines(fig, mc, metric)
+    fig.update(
+        title=f"{name}: cumulative share",
+        xaxis=_metric_axis(metric, x),
+        yaxis={"title": {"text": "share of draws at or below (%)"}, "tickformat": ".0%", "range": [0, 1]},
+        showlegend=False,
+        height=400,
+    )
+    return fig.figure()
 
 
-def _percentile_lines(mc: MonteCarlo, metric: str) -> list[Spec]:
-    """Layers: vertical dotted lines at P10, P50, P90 labelled at the top, and a line at the scenario's
-    deterministic value labelled with its percentile below them."""
-    layers: list[Spec] = []
+def _percentile_lines(fig: Draft, mc: MonteCarlo, metric: str) -> None:
+    """Dotted lines at P10, P50 and P90 labelled at the top, and a line at the scenario's deterministic value
+    labelled with its percentile below them."""
     for key, value in mc.percentiles(metric).items():
         if value is not None:
-            layers += rule_x(value, color=PERCENTILE_COLORS[key], dash=DOT, text=key.upper())
+            vline(fig, value, color=PERCENTILE_COLORS[key], dash="dot", width=2, text=key.upper())
     base = mc.deterministic.get(metric)
     if base is not None and math.isfinite(base):
         where = mc.base_percentile(metric)
         text = "scenario" if where is None else f"scenario (P{where:.0f})"
-        layers += rule_x(base, color="#555", text=text, dy=18)
-    return layers
+        vline(fig, base, color="#555", width=1, text=text, beside=True, yshift=-18)

@@ -5,17 +5,16 @@ hot spares, counted once here and handed to every module that needs them) → no
 and out-of-band ports of storage and management feed it, and the PDUs of every rack) → management and site (the
 fabric's racks and power feed it; see :func:`_site_and_networks`) → capex lines.
 
-:func:`design` is the one place this happens: :func:`neoplan.evaluate` prices the monthly economics of its
-:class:`Design`, :mod:`neoplan.design.sizing` builds candidate designs to fit a power envelope, and
-:mod:`neoplan.analysis.search` ranks designs. With ``cluster.size_by: power`` the GPU count is an output: :func:`design`
-hands the scenario to :func:`neoplan.design.sizing.size_to_power`, which returns the largest design that fits
-``facility.it_power_mw``.
+:func:`design_at_count` is the one place this happens, at the scenario's GPU count. :func:`neoplan.design.sizing.design`
+chooses the count: the scenario's own, or with ``cluster.size_by: power`` the largest design that fits
+``facility.it_power_mw`` (:func:`neoplan.design.sizing.size_to_power`, whose candidates are built here).
+:func:`neoplan.evaluate` prices the monthly economics of the :class:`Design`, and :mod:`neoplan.analysis.search` ranks
+designs.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
 from ..errors import ScenarioError
 from ..inputs.hardware import Node
@@ -28,8 +27,7 @@ from .facility import FacilityDesign, design_facility, site_asks
 from .node import compute_servers, node_lines
 from .storage import StorageDesign, design_storage
 
-if TYPE_CHECKING:
-    from .sizing import Envelope
+KW_PER_MW = 1000.0
 
 
 @dataclass(frozen=True)
@@ -81,22 +79,9 @@ class Design:
         return self.facility.it_peak_kw
 
 
-def design(scenario: Scenario, book: PriceBook | None = None) -> Design:
-    """The design of ``scenario`` with ``book`` (default: the shipped book of ``prices_as_of``); sized to the power
-    envelope when ``cluster.size_by`` is ``power``.
-
-    Raises :class:`ScenarioError` for a design the inputs make impossible (the message names the field); an
-    impossible fabric's :class:`~neoplan.design.fabric.FabricError` is passed on as one.
-    """
-    if scenario.cluster.size_by == "power":
-        from .sizing import size_to_power  # sizing builds its candidates with this module
-
-        return size_to_power(scenario, book)
-    return design_at_count(scenario, book)
-
-
 def design_at_count(scenario: Scenario, book: PriceBook | None = None) -> Design:
-    """The design of ``scenario`` at its ``cluster.gpus``, whatever ``cluster.size_by`` says (see :func:`design`)."""
+    """The design of ``scenario`` at its ``cluster.gpus``, whatever ``cluster.size_by`` says (the count is chosen by
+    :func:`neoplan.design.sizing.design`)."""
     try:
         return _design(scenario, book)
     except FabricError as exc:  # an impossible fabric; the message names the field to change
@@ -252,3 +237,61 @@ def _scaled(lines: list[CostLine], count: int) -> list[CostLine]:
         CostLine(ln.category, ln.item, ln.key, ln.quantity * count, ln.unit, ln.unit_price_usd, ln.basis)
         for ln in lines
     ]
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """How a power-first design fills its envelope. Power in kW, GPUs as counts."""
+
+    it_power_kw: float
+    """The envelope: the IT load the site can deliver (``facility.it_power_mw`` × 1,000)."""
+    used_kw: float
+    """Peak IT load of the chosen design."""
+    unit_gpus: int
+    """GPUs added per step: one node (an HGX server, or an NVL72 rack)."""
+    unit_name: str
+    """``server`` or ``rack``."""
+    next_used_kw: float | None
+    """Peak IT load of the design one node larger; None when that design cannot be built or exceeds the schema."""
+    next_reason: str
+    """Why the next step up does not fit, in words."""
+    designs_tried: int
+    """Candidate designs built by the search."""
+    scalable_unit_fill: float | None = None
+    """Servers (NVL72: compute trays) in the last scalable unit ÷ a full SU [fraction]; None without SUs."""
+    step_loads_kw: dict[str, float] = field(default_factory=dict)
+    """What the next node would add, by load (compute, network, storage, management, CDU pumps) [kW]."""
+
+    @property
+    def left_kw(self) -> float:
+        """Envelope not used [kW]."""
+        return self.it_power_kw - self.used_kw
+
+    @property
+    def fill_share(self) -> float:
+        """Share of the envelope the design uses [fraction]."""
+        return self.used_kw / self.it_power_kw
+
+    def sentence(self) -> str:
+        """The leftover and why one more node does not fit, as one sentence."""
+        used, envelope = self.used_kw / KW_PER_MW, self.it_power_kw / KW_PER_MW
+        return (
+            f"Sized by power: the design uses {used:,.3f} MW of the {envelope:,g} MW IT envelope "
+            f"({100 * self.fill_share:.1f} %), leaving {self.left_kw:,.1f} kW unused; {self.next_reason}."
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-safe summary [MW, kW, fractions, counts]."""
+        return {
+            "it_power_mw": self.it_power_kw / KW_PER_MW,
+            "it_used_mw": self.used_kw / KW_PER_MW,
+            "it_left_mw": self.left_kw / KW_PER_MW,
+            "fill_share": self.fill_share,
+            "unit_gpus": self.unit_gpus,
+            "unit": self.unit_name,
+            "next_step_it_kw": self.next_used_kw,
+            "next_step_adds_kw": dict(self.step_loads_kw),
+            "next_step_reason": self.next_reason,
+            "scalable_unit_fill": self.scalable_unit_fill,
+            "designs_tried": self.designs_tried,
+        }

@@ -28,20 +28,22 @@ What it sizes (the article: "a small share of capex"):
   kWh *consumed* (average IT × PUE × hours), zero when the colocation price includes electricity.
 
 Power in kW, energy in kWh, money in USD; hours per year from :mod:`neoplan.timebase`. Power and colocation
-are priced by :mod:`neoplan.economics.opex` (``energy_kwh_per_year``, ``colo_usd_per_year`` are re-exported here).
+are priced here (:func:`energy_kwh_per_year`, :func:`power_usd_per_year`, :func:`colo_usd_per_year`), the same
+functions :mod:`neoplan.economics.opex` prices the monthly bills with.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
-from ..economics.opex import colo_usd_per_year, energy_kwh_per_year, power_usd_per_year
 from ..errors import ScenarioError, check
 from ..inputs.hardware import Facility
 from ..inputs.pricebook import Platform, PriceBook, default_platforms
 from ..inputs.scenario import Scenario
 from ..timebase import HOURS_PER_YEAR as HOURS_PER_YEAR  # re-exported: the hours energy is drawn over
+from ..timebase import MONTHS_PER_YEAR
 from .costs import CostLine, priced, total_usd
 from .node import compute_servers
 
@@ -458,7 +460,7 @@ def design_facility(
     """Management, racks, installation and power of ``scenario``'s cluster.
 
     ``utilization`` [fraction] sets average server power (default ``pricing.utilization``). ``server_counts``:
-    (servers in service, hot spares) as :func:`neoplan.design.cluster.design` counted them (default: counted here).
+    (servers in service, hot spares) as :func:`neoplan.design.sizing.design` counted them (default: counted here).
     ``network_power_kw``, ``network_racks`` come from the fabric sizing; ``storage_power_kw``,
     ``storage_racks`` and ``storage_servers`` from :func:`neoplan.design.storage.design_storage`.
     """
@@ -557,3 +559,18 @@ def design_facility(
         asked_servers_per_rack=facility.servers_per_rack,
         colo_premium_kw=premium_kw,
     )
+
+
+def energy_kwh_per_year(avg_kw: Any, pue: Any = 1.0) -> Any:
+    """Energy drawn in a year by an average load of ``avg_kw`` [kW] times ``pue`` [kWh/year] (arrays too)."""
+    return avg_kw * pue * HOURS_PER_YEAR
+
+
+def power_usd_per_year(avg_it_kw: Any, pue: Any, usd_per_kwh: Any, *, in_colo: bool = False) -> Any:
+    """Electricity bill for an average IT load [USD/year]; 0 when the colocation price includes it (arrays too)."""
+    return energy_kwh_per_year(avg_it_kw, pue) * (0.0 if in_colo else usd_per_kwh)
+
+
+def colo_usd_per_year(it_peak_kw: Any, colo_usd_per_kw_month: Any) -> Any:
+    """Colocation rent on contracted (peak IT) power [USD/year] (arrays too)."""
+    return it_peak_kw * colo_usd_per_kw_month * MONTHS_PER_YEAR

@@ -18,17 +18,16 @@ count that compute power alone rules out bounds the first bracket. Power in kW u
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from ..errors import ScenarioError
 from ..inputs.pricebook import PriceBook
 from ..inputs.scenario import Scenario, describe
-from .cluster import Design, design_at_count
+from .cluster import KW_PER_MW, Design, Envelope, design_at_count
 from .fabric.backend import RAIL_OPTIMIZED
 
 MAX_GPUS = 1_000_000
 """Upper bound of ``cluster.gpus`` in the scenario schema."""
-KW_PER_MW = 1000.0
 POWER_TOLERANCE_KW = 1e-6
 """A design fits when its peak IT load is at most the envelope plus this [kW] (float noise)."""
 _LOADS = ("compute_peak_kw", "network_kw", "storage_kw", "management_kw", "cooling_kw")
@@ -39,64 +38,6 @@ _LOAD_NAMES = {
     "management_kw": "management",
     "cooling_kw": "CDU pumps",
 }
-
-
-@dataclass(frozen=True)
-class Envelope:
-    """How a power-first design fills its envelope. Power in kW, GPUs as counts."""
-
-    it_power_kw: float
-    """The envelope: the IT load the site can deliver (``facility.it_power_mw`` × 1,000)."""
-    used_kw: float
-    """Peak IT load of the chosen design."""
-    unit_gpus: int
-    """GPUs added per step: one node (an HGX server, or an NVL72 rack)."""
-    unit_name: str
-    """``server`` or ``rack``."""
-    next_used_kw: float | None
-    """Peak IT load of the design one node larger; None when that design cannot be built or exceeds the schema."""
-    next_reason: str
-    """Why the next step up does not fit, in words."""
-    designs_tried: int
-    """Candidate designs built by the search."""
-    scalable_unit_fill: float | None = None
-    """Servers (NVL72: compute trays) in the last scalable unit ÷ a full SU [fraction]; None without SUs."""
-    step_loads_kw: dict[str, float] = field(default_factory=dict)
-    """What the next node would add, by load (compute, network, storage, management, CDU pumps) [kW]."""
-
-    @property
-    def left_kw(self) -> float:
-        """Envelope not used [kW]."""
-        return self.it_power_kw - self.used_kw
-
-    @property
-    def fill_share(self) -> float:
-        """Share of the envelope the design uses [fraction]."""
-        return self.used_kw / self.it_power_kw
-
-    def sentence(self) -> str:
-        """The leftover and why one more node does not fit, as one sentence."""
-        used, envelope = self.used_kw / KW_PER_MW, self.it_power_kw / KW_PER_MW
-        return (
-            f"Sized by power: the design uses {used:,.3f} MW of the {envelope:,g} MW IT envelope "
-            f"({100 * self.fill_share:.1f} %), leaving {self.left_kw:,.1f} kW unused; {self.next_reason}."
-        )
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON-safe summary [MW, kW, fractions, counts]."""
-        return {
-            "it_power_mw": self.it_power_kw / KW_PER_MW,
-            "it_used_mw": self.used_kw / KW_PER_MW,
-            "it_left_mw": self.left_kw / KW_PER_MW,
-            "fill_share": self.fill_share,
-            "unit_gpus": self.unit_gpus,
-            "unit": self.unit_name,
-            "next_step_it_kw": self.next_used_kw,
-            "next_step_adds_kw": dict(self.step_loads_kw),
-            "next_step_reason": self.next_reason,
-            "scalable_unit_fill": self.scalable_unit_fill,
-            "designs_tried": self.designs_tried,
-        }
 
 
 def with_gpus(scenario: Scenario, gpus: int) -> Scenario:
@@ -168,11 +109,45 @@ def largest_fitting_nodes(candidates: _Candidates, node_kw: float, kw_per_node: 
 
 
 def size_to_power(scenario: Scenario, book: PriceBook | None = None, *, kw_per_node: float | None = None) -> Design:
-    """The largest design of ``scenario`` whose peak IT load fits ``facility.it_power_mw``, with its
-    :class:`Envelope`; ``cluster.gpus`` of the design's scenario is the count found. ``kw_per_node``: a first
-    guess of the peak IT load per node [kW] (see :func:`largest_fitting_nodes`).
+    """The largest design of a scenario whose peak IT load fits the site's power.
 
-    Raises :class:`ScenarioError` (naming ``facility.it_power_mw``) when not even one node fits.
+    Grows the cluster a node at a time (an HGX server, or a whole NVL72 rack); every candidate is a full design
+    whose peak IT load counts its networks, storage, management and CDU pumps, in racks filled as
+    ``facility.rack_power_kw`` allows. A safeguarded secant search over node counts finds the largest that fits in
+    a handful of designs.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The plan; ``facility.it_power_mw`` [MW] is the envelope (``cluster.gpus`` is ignored).
+    book : PriceBook, optional
+        Unit prices [USD per unit]; default the shipped book of ``scenario.prices_as_of`` with its overrides.
+    kw_per_node : float, optional
+        A first guess of the peak IT load per node [kW] (see :func:`largest_fitting_nodes`); it only speeds the
+        search up.
+
+    Returns
+    -------
+    Design
+        The design found; its ``scenario.cluster.gpus`` is the GPU count that fits [count], and its ``envelope``
+        (:class:`Envelope`) says the kW used and left and why one more node does not fit.
+
+    Raises
+    ------
+    ScenarioError
+        Naming ``facility.it_power_mw`` when it is not set or not even one node fits.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.design.sizing import size_to_power
+    >>> power_first = {"base": "optimized", "cluster": {"size_by": "power"}, "facility": {"it_power_mw": 10}}
+    >>> plan = neoplan.load_scenario(power_first)
+    >>> found = size_to_power(plan)
+    >>> found.envelope.used_kw <= 10_000 < found.envelope.next_used_kw  # [kW]: one more server would not fit
+    True
+    >>> round(found.scenario.cluster.gpus, -3)  # about 7,000 H100 in 10 MW of IT load
+    7000
     """
     mw = scenario.facility.it_power_mw
     if mw is None:
@@ -223,3 +198,44 @@ def _envelope(chosen: Design, nxt: Design | str, envelope_kw: float, node: str, 
         scalable_unit_fill=su_fill,
         step_loads_kw=adds,
     )
+
+
+def design(scenario: Scenario, book: PriceBook | None = None) -> Design:
+    """The design stage: a scenario's cluster, bill of materials and site, before any money over time.
+
+    Node bill of materials → storage → back-end, front-end and out-of-band fabrics → management and site → capex
+    lines, at ``cluster.gpus`` or, when ``cluster.size_by`` is ``power``, the largest count that fits
+    ``facility.it_power_mw`` (:func:`size_to_power`). :func:`neoplan.evaluate` prices the design month by month.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The plan.
+    book : PriceBook, optional
+        Unit prices [USD per unit]; default the shipped book of ``scenario.prices_as_of`` with the scenario's
+        ``prices:`` overrides.
+
+    Returns
+    -------
+    Design
+        The node, storage, fabric and facility designs and every capex line [USD].
+
+    Raises
+    ------
+    ScenarioError
+        For a design the inputs make impossible, naming the field; an impossible fabric's
+        :class:`~neoplan.design.fabric.FabricError` is passed on as one.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.design.sizing import design
+    >>> reference = design(neoplan.load_scenario("reference"))  # 1,024 H100, non-blocking
+    >>> reference.fabric.backend.leaf_switches, reference.fabric.backend.spine_switches
+    (32, 16)
+    >>> design(neoplan.load_scenario("optimized")).fabric.backend.spine_switches  # 2:1 at the leaf
+    8
+    """
+    if scenario.cluster.size_by == "power":
+        return size_to_power(scenario, book)
+    return design_at_count(scenario, book)

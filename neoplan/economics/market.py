@@ -1,5 +1,9 @@
 """What the market pays a scenario: contract prices by platform and term, and the on-demand price path by generation.
 
+Both read the market of the scenario's book date (``prices_as_of``; :mod:`neoplan.inputs.pricebook`: the newest
+market in ``data/``, older ones in ``data/markets/YYYY-MM/``), so a 2024-10 plan rents and expects prices as they stood
+in 2024-10.
+
 **Contract prices** (``data/rental_contracts.csv``, :func:`contract_price`): a reserved term of 12 or 36 months takes
 that row; any other term is interpolated geometrically in the term between the on-demand price (term 0), the 1-year
 and the 3-year price, and is held at the 3-year price beyond 36 months (no source prices a 2-year term: an
@@ -32,7 +36,15 @@ from itertools import pairwise
 import numpy as np
 
 from ..errors import ScenarioError
-from ..inputs.pricebook import Curve, RentalContract, price_curves, rental_contracts
+from ..inputs.pricebook import (
+    LATEST_BOOK_DATE,
+    Curve,
+    RentalContract,
+    curve_market,
+    price_curves,
+    rental_contracts,
+    rental_market,
+)
 from ..inputs.scenario import Scenario
 from ..timebase import MONTHS_PER_YEAR
 
@@ -55,38 +67,40 @@ class ContractPrice:
     source: str
 
 
-def _row(platform: str, contract: str) -> RentalContract:
+def _row(platform: str, contract: str, as_of: str) -> RentalContract:
+    """The ``contract`` row of ``platform`` in the market as of ``as_of`` (the nearest market renting it)."""
     try:
-        return rental_contracts()[(platform, contract)]
+        return rental_contracts(rental_market(platform, as_of))[(platform, contract)]
     except KeyError:
         raise ScenarioError(f"cluster.gpu_model: no {contract} rental price for {platform!r} in data") from None
 
 
-def on_demand_price(platform: str) -> ContractPrice:
-    """The platform's on-demand row (its reference rental price)."""
-    row = _row(platform, "on_demand")
+def on_demand_price(platform: str, as_of: str = LATEST_BOOK_DATE) -> ContractPrice:
+    """The platform's on-demand row (its reference rental price) in the market as of ``as_of``."""
+    row = _row(platform, "on_demand", as_of)
     return _price_of(row)
 
 
 def _price_of(row: RentalContract) -> ContractPrice:
-    where = f"data/rental_contracts.csv {row.platform} {row.contract} ({row.date})"
+    where = f"rental contracts {row.platform} {row.contract} ({row.date})"
     return ContractPrice(
         row.usd_per_gpu_hour, row.low_usd_per_gpu_hour, row.high_usd_per_gpu_hour, row.basis, f"{where}: {row.source}"
     )
 
 
-def contract_price(platform: str, term_months: int) -> ContractPrice:
-    """The price of a take-or-pay contract of ``term_months`` for ``platform`` [USD/GPU-h] (see the module doc)."""
+def contract_price(platform: str, term_months: int, as_of: str = LATEST_BOOK_DATE) -> ContractPrice:
+    """The price of a take-or-pay contract of ``term_months`` for ``platform`` [USD/GPU-h] in the market as of
+    ``as_of`` (see the module doc)."""
     if term_months <= 0:
-        return on_demand_price(platform)
+        return on_demand_price(platform, as_of)
     for term, contract in TERM_ROWS[1:]:
         if term_months == term:
-            return _price_of(_row(platform, contract))
+            return _price_of(_row(platform, contract, as_of))
     if term_months > TERM_ROWS[-1][0]:
-        held = _price_of(_row(platform, TERM_ROWS[-1][1]))
+        held = _price_of(_row(platform, TERM_ROWS[-1][1], as_of))
         return replace(held, basis="estimate", source=f"Estimate: held at the 3-year price ({held.source})")
     (t0, c0), (t1, c1) = next((a, b) for a, b in pairwise(TERM_ROWS) if b[0] > term_months)
-    a, b = _row(platform, c0), _row(platform, c1)
+    a, b = _row(platform, c0, as_of), _row(platform, c1, as_of)
     w = (term_months - t0) / (t1 - t0)
 
     def between(x: float, y: float) -> float:
@@ -98,8 +112,8 @@ def contract_price(platform: str, term_months: int) -> ContractPrice:
         between(a.high_usd_per_gpu_hour, b.high_usd_per_gpu_hour),
         "estimate",
         f"Estimate: a {term_months}-month term interpolated geometrically between {c0} "
-        f"(${a.usd_per_gpu_hour:.2f}, {a.basis}) and {c1} (${b.usd_per_gpu_hour:.2f}, {b.basis}) of "
-        f"data/rental_contracts.csv for {platform}; no source prices this term",
+        f"(${a.usd_per_gpu_hour:.2f}, {a.basis}) and {c1} (${b.usd_per_gpu_hour:.2f}, {b.basis}) of the "
+        f"rental contracts of {platform} ({a.date}); no source prices this term",
     )
 
 
@@ -108,10 +122,9 @@ def reserved_multiple(scenario: Scenario) -> float:
     p = scenario.pricing
     if p.reserved_price_multiple is not None:
         return p.reserved_price_multiple
-    platform = scenario.cluster.gpu_model
-    return (
-        contract_price(platform, p.reserved_term_months).usd_per_gpu_hour / on_demand_price(platform).usd_per_gpu_hour
-    )
+    platform, as_of = scenario.cluster.gpu_model, scenario.prices_as_of
+    contract = contract_price(platform, p.reserved_term_months, as_of).usd_per_gpu_hour
+    return contract / on_demand_price(platform, as_of).usd_per_gpu_hour
 
 
 def reserved_multiple_range(scenario: Scenario) -> tuple[float, float]:
@@ -120,8 +133,8 @@ def reserved_multiple_range(scenario: Scenario) -> tuple[float, float]:
     The contract's low and high over the on-demand value, moved by the scenario's own multiple's distance from the
     table's (so a scenario that sets its own multiple keeps the table's spread around it) [ratio].
     """
-    platform, term = scenario.cluster.gpu_model, scenario.pricing.reserved_term_months
-    price, on_demand = contract_price(platform, term), on_demand_price(platform).usd_per_gpu_hour
+    platform, term, as_of = scenario.cluster.gpu_model, scenario.pricing.reserved_term_months, scenario.prices_as_of
+    price, on_demand = contract_price(platform, term, as_of), on_demand_price(platform, as_of).usd_per_gpu_hour
     table = price.usd_per_gpu_hour / on_demand
     shift = reserved_multiple(scenario) - table
     return price.low_usd_per_gpu_hour / on_demand + shift, price.high_usd_per_gpu_hour / on_demand + shift
@@ -180,10 +193,10 @@ def average_decline(path: PricePath, years: float) -> float:
     return 1.0 - float(np.asarray(path.index(years)).reshape(-1)[0]) ** (1.0 / years)
 
 
-def curve_of(platform: str) -> Curve:
-    """The decline curve of ``platform``'s generation (``data/price_curves.csv``)."""
+def curve_of(platform: str, as_of: str = LATEST_BOOK_DATE) -> Curve:
+    """The decline curve of ``platform``'s generation in the market as of ``as_of`` (the nearest market with one)."""
     try:
-        return price_curves()[platform]
+        return price_curves(curve_market(platform, as_of))[platform]
     except KeyError:
         raise ScenarioError(f"cluster.gpu_model: no price curve for {platform!r} in data/price_curves.csv") from None
 
@@ -195,12 +208,13 @@ def calendar_year(as_of: str, months_after: float | np.ndarray = 0.0) -> float |
 
 def go_live_age_years(scenario: Scenario, go_live_month: float | np.ndarray) -> float | np.ndarray:
     """Age of the scenario's GPU generation at go-live [years since 1 January of its first volume year]."""
-    return calendar_year(scenario.prices_as_of, go_live_month) - curve_of(scenario.cluster.gpu_model).first_year
+    first_year = curve_of(scenario.cluster.gpu_model, scenario.prices_as_of).first_year
+    return calendar_year(scenario.prices_as_of, go_live_month) - first_year
 
 
 def curve_path(scenario: Scenario, go_live_month: float | np.ndarray, column: str = "decline_per_year") -> PricePath:
     """The generation curve's path (``column``: the central, low or high rows) from the scenario's go-live."""
-    declines = curve_of(scenario.cluster.gpu_model).declines(column)
+    declines = curve_of(scenario.cluster.gpu_model, scenario.prices_as_of).declines(column)
     return PricePath(go_live_age_years(scenario, go_live_month), tuple(math.log(1.0 - r) for r in declines))
 
 
@@ -235,7 +249,7 @@ def decline_spread(scenario: Scenario, go_live_month: float) -> tuple[float, flo
 def on_demand_range(scenario: Scenario) -> tuple[float, float] | None:
     """(low, high) headline price the platform's on-demand sources span, scaled to the scenario's price, when the
     platform's on-demand row is an estimate (no public index); None for a quoted index [USD/GPU-h]."""
-    row = on_demand_price(scenario.cluster.gpu_model)
+    row = on_demand_price(scenario.cluster.gpu_model, scenario.prices_as_of)
     if row.basis != "estimate":
         return None
     scale = scenario.pricing.usd_per_gpu_hour / row.usd_per_gpu_hour

@@ -64,7 +64,6 @@ from ..timebase import DAYS_PER_MONTH, HOURS_PER_MONTH, WEEKS_PER_MONTH
 if TYPE_CHECKING:
     from ..inputs.business import Operations
     from ..inputs.scenario import Scenario
-    from ..model import Result
 
 OPERATIONS_FILE = DATA_DIR / "operations.csv"
 CAUSES = ("gpu", "hbm", "network", "host", "software", "sdc")
@@ -807,44 +806,3 @@ def as_sold(scenario: Scenario, report: OperationsReport) -> Scenario:
 def headline_price(report: OperationsReport, effective_usd_per_gpu_hour: float) -> float:
     """The headline price that sells at ``effective_usd_per_gpu_hour`` after the price factor [USD/GPU-h]."""
     return effective_usd_per_gpu_hour / report.price_factor if report.price_factor > 0 else math.nan
-
-
-# --- break-even penalty ---------------------------------------------------------------------------------------------
-
-
-def breakeven_performance_loss(cheaper: Result, recommended: Result) -> float | None:
-    """Performance loss vs ``recommended`` at which ``cheaper`` stops beating it on NPV [fraction].
-
-    Solved over the ``performance_penalty`` driver of ``cheaper`` (its NPV falls as its delivered performance
-    falls, through the price elasticity); the loss is of the performance the elasticity prices. Positive: the
-    cheaper design may deliver that much less than the recommended one and still pay; negative: it loses even at
-    equal performance. None when performance does not move its NPV (elasticity 0) or no penalty in −50 %…95 % ties
-    the two.
-    """
-    rec_npv = recommended.kpis.get("npv_usd")
-    own = cheaper.operations
-    if rec_npv is None or own is None or recommended.operations is None:
-        return None
-    hurdle = cheaper.scenario.financing.hurdle_rate
-    lo, hi = -0.5, 0.95
-    for _ in range(3):  # a grid, then two finer grids around the crossing: NPV is monotone in the penalty
-        grid = np.linspace(lo, hi, 25)
-        npv = cheaper.cases(cheaper.drivers(grid.size).with_values(performance_penalty=grid)).kpis(hurdle)["npv_usd"]
-        gap = npv - rec_npv
-        if not np.all(np.isfinite(gap)) or np.ptp(gap) == 0:
-            return None
-        cross = np.nonzero(np.sign(gap[:-1]) != np.sign(gap[1:]))[0]
-        if cross.size == 0:
-            return None
-        i = int(cross[0])
-        lo, hi = float(grid[i]), float(grid[i + 1])
-    penalty = lo + (hi - lo) * float(gap[i] / (gap[i] - gap[i + 1]))
-    return 1.0 - _priced(cheaper) * (1.0 - penalty) / _priced(recommended)
-
-
-def _priced(result: Result) -> float:
-    """The performance the elasticity prices in ``result`` (its design's, else its report's) [ratio]."""
-    design = result.basis.reliability if result.basis is not None else None
-    if design is not None:
-        return design.priced_performance_factor
-    return result.operations.performance_factor if result.operations is not None else 1.0

@@ -21,28 +21,26 @@ Years are operating years (:mod:`neoplan.timebase`): year 1 is the first year of
 :func:`opex_for_year` gives one year; the monthly engine (:mod:`neoplan.finance.engine`) tabulates it by
 year for the categories in ``YEARLY_CATEGORIES`` (:func:`opex_by_year`) and calls :func:`monthly_opex`,
 which spreads them over the months and prices power and colocation per case with :func:`power_usd_per_year` and
-:func:`colo_usd_per_year` (the same functions :mod:`neoplan.design.facility` reports the site's bills with).
+:func:`colo_usd_per_year` (from :mod:`neoplan.design.facility`, which reports the site's bills with them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ..design.costs import CostLine
+from ..design.facility import FacilityDesign, colo_usd_per_year, power_usd_per_year
+from ..design.storage import StorageDesign
 from ..errors import check
 from ..inputs.categories import keys
 from ..inputs.pricebook import PriceBook
 from ..inputs.scenario import Scenario
-from ..timebase import HOURS_PER_YEAR, MONTHS_PER_YEAR
+from ..timebase import MONTHS_PER_YEAR
 from . import revenue
-
-if TYPE_CHECKING:  # facility prices its power with this module: import its types only for annotations
-    from ..design.facility import FacilityDesign
-    from ..design.storage import StorageDesign
 
 OPEX_CATEGORIES = keys("opex")
 """The opex categories, in display order (data/categories.csv, the one table of categories and labels)."""
@@ -69,21 +67,6 @@ class OpexBasis:
 
 
 # --- one category each --------------------------------------------------------------------------
-
-
-def energy_kwh_per_year(avg_kw: Any, pue: Any = 1.0) -> Any:
-    """Energy drawn in a year by an average load of ``avg_kw`` [kW] times ``pue`` [kWh/year] (arrays too)."""
-    return avg_kw * pue * HOURS_PER_YEAR
-
-
-def power_usd_per_year(avg_it_kw: Any, pue: Any, usd_per_kwh: Any, *, in_colo: bool = False) -> Any:
-    """Electricity bill for an average IT load [USD/year]; 0 when the colocation price includes it (arrays too)."""
-    return energy_kwh_per_year(avg_it_kw, pue) * (0.0 if in_colo else usd_per_kwh)
-
-
-def colo_usd_per_year(it_peak_kw: Any, colo_usd_per_kw_month: Any) -> Any:
-    """Colocation rent on contracted (peak IT) power [USD/year] (arrays too)."""
-    return it_peak_kw * colo_usd_per_kw_month * MONTHS_PER_YEAR
 
 
 def staff_usd_per_year(gpus: int, fte_per_1000_gpus: float, loaded_cost_usd: float) -> float:

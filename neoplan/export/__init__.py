@@ -13,17 +13,17 @@ return, OWASP's list; :mod:`neoplan.spreadsheet`) is written as text. In the wor
 with Excel's quote prefix (what typing an apostrophe does: the text shows unchanged and is never evaluated, even
 after an edit); in the CSVs, which carry no types, the text gets a leading apostrophe.
 
-The HTML report is one offline file: Vega, Vega-Lite and vega-embed are inlined once in the page head, every chart
-is the app's own Vega-Lite spec drawn by vega-embed, and all text from the scenario is HTML-escaped.
+The HTML report is one offline file: plotly.js is inlined once in the page head, every chart is the app's own plotly
+figure, interactive, and all text from the scenario is HTML-escaped.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..files import out_folder, write_atomic
+from ..files import slug as slug  # re-exported: the stem of every take-away file
 from ..spreadsheet import FORMULA_TRIGGERS, is_formula_like
 from ..spreadsheet import formula_safe as csv_safe
 from .csv import csv_bytes, csv_table, csv_tables, csv_zip_bytes, escaped
@@ -35,9 +35,9 @@ from .report import (
     REPORT_KPIS,
     html_report,
     html_table,
+    plotly_js,
     report_figures,
     script_json,
-    vega_bundle,
 )
 from .sheets import (
     GRID_METRICS,
@@ -152,6 +152,7 @@ __all__ = [
     "mc_settings_table",
     "metric_kind",
     "opex_by_year_table",
+    "plotly_js",
     "pnl_table",
     "price_table",
     "put",
@@ -168,16 +169,9 @@ __all__ = [
     "tables",
     "tornado_table",
     "unit_of_description",
-    "vega_bundle",
     "workbook_bytes",
     "write_report",
 ]
-
-
-def slug(name: str) -> str:
-    """A file-name stem from a scenario name: ``Optimized (article's BoM)`` → ``optimized_article_s_bom``."""
-    stem = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
-    return stem[:60].rstrip("_") or "scenario"
 
 
 def write_report(result: Result, out_dir: str | Path, settings: Settings | None = None) -> list[Path]:

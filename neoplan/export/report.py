@@ -1,6 +1,7 @@
-"""The offline HTML report of a plan: one self-contained file, Vega, Vega-Lite and vega-embed inlined once in the
-page head (the bundle of ``vl-convert-python``), every chart the app's own Vega-Lite spec drawn by vega-embed, every
-table from :mod:`.sheets`, all text from the scenario HTML-escaped.
+"""The offline HTML report of a plan: one self-contained file, plotly.js (the copy inside the plotly package,
+:func:`plotly_js`) inlined once in the page head, every chart the app's own plotly figure drawn interactive (zoom,
+pan, reset, download as PNG named after the scenario), every table from :mod:`.sheets`, all text from the scenario
+HTML-escaped. About 5 MB, nearly all of it plotly.js; no request leaves the file.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .. import formats, metrics
+from ..files import slug
 from ..finance.statements import DEBT_LABELS, PNL_BOLD, PNL_LABELS, PROJECT_YEAR_NOTE
 from .sheets import (
     driver_kind,
@@ -33,8 +35,9 @@ from .sheets import (
 )
 
 if TYPE_CHECKING:
+    from plotly.graph_objects import Figure
+
     from ..analysis.stress import StressRun
-    from ..charts.spec import Spec
     from ..model import Result
 
 REPORT_KPIS = metrics.HEADLINE
@@ -63,13 +66,14 @@ tr.bold td{font-weight:700}tr.flag td{background:#fff4e5}
 .badge.override{background:#ffd8a8}
 .warn{background:#fff4e5;border-left:4px solid #e76f51;padding:8px 12px;margin:8px 0}
 .chart{margin:8px 0 18px;page-break-inside:avoid}
-div.chart.vega-embed{display:block;width:100%}
 .scroll{overflow-x:auto}
 @media print{body{background:#fff}main{padding:0}.chart{break-inside:avoid}th{position:static}}
 """
 
 REPORT_CHARTS: tuple[tuple[str, str], ...] = (
     ("chart-capex", "Capex by category"),
+    ("chart-capex-treemap", "Capex by category and line"),
+    ("chart-sankey", "Where the cost of a sold GPU-hour goes"),
     ("chart-tco", "TCO per sold GPU-hour"),
     ("chart-cash-flow", "Cash flow and payback"),
     ("chart-irr-price", "IRR against price"),
@@ -83,11 +87,11 @@ REPORT_CHARTS: tuple[tuple[str, str], ...] = (
 """Chart div ids of the report and what each shows."""
 
 
-def report_figures(result: Result, run: StressRun | None = None) -> dict[str, Spec]:
-    """The report's Vega-Lite specs by div id (:data:`REPORT_CHARTS`); the stress charts show ``run``."""
+def report_figures(result: Result, run: StressRun | None = None) -> dict[str, Figure]:
+    """The report's plotly figures by div id (:data:`REPORT_CHARTS`); the stress charts show ``run``."""
     from ..charts.base import node_bom_figure
     from ..charts.finance import cash_flow_figure, debt_figure, irr_vs_price_figure, tco_figure
-    from ..charts.site import capex_waterfall_figure, opex_by_year_figure
+    from ..charts.site import capex_sankey_figure, capex_treemap_figure, capex_waterfall_figure, opex_by_year_figure
     from ..charts.stress import grid_figure, histogram_figure, tornado_figure
 
     run = run or stress_run(result)
@@ -96,6 +100,8 @@ def report_figures(result: Result, run: StressRun | None = None) -> dict[str, Sp
         "chart-grid": grid_figure(run.grid, "equity_irr"),
         "chart-mc": histogram_figure(run.monte_carlo, "equity_irr"),
         "chart-capex": capex_waterfall_figure(result),
+        "chart-capex-treemap": capex_treemap_figure(result),
+        "chart-sankey": capex_sankey_figure(result),
         "chart-tco": tco_figure(result),
         "chart-cash-flow": cash_flow_figure(result),
         "chart-irr-price": irr_vs_price_figure(result),
@@ -105,19 +111,13 @@ def report_figures(result: Result, run: StressRun | None = None) -> dict[str, Sp
     }
 
 
-REPORT_CHART_WIDTH = 1000
-"""Width of each part of a stacked chart in the report [px] (Vega-Lite fits only a single or layered chart to its
-container)."""
-EMBED_OPTIONS = {"actions": {"export": True, "source": False, "compiled": False, "editor": False}, "renderer": "svg"}
-"""vega-embed's options: a PNG/SVG download menu, no editor link (it would leave the offline file)."""
+@functools.cache  # keyed on nothing: the plotly.js of the installed plotly, fixed while the process runs
+def plotly_js() -> str:
+    """plotly.js, minified, as the installed plotly package ships it (:func:`plotly.offline.get_plotlyjs`; about
+    4.8 MB): loaded once in the report's head, it draws every chart with no network."""
+    from plotly.offline import get_plotlyjs
 
-
-@functools.cache  # keyed on nothing: the bundle of the installed vl-convert, fixed while the process runs
-def vega_bundle() -> str:
-    """Vega, Vega-Lite and vega-embed as one script that sets ``window.vegaEmbed`` (no network; about 0.9 MB)."""
-    import vl_convert
-
-    return vl_convert.javascript_bundle("window.vegaEmbed = vegaEmbed;")
+    return str(get_plotlyjs())
 
 
 def script_json(value: Any) -> str:
@@ -127,18 +127,24 @@ def script_json(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _fitted(spec: Spec) -> Spec:
-    """``spec`` at the report's width: the container's for a single or layered chart, fixed for stacked parts."""
-    if "vconcat" in spec:
-        return {**spec, "vconcat": [{**part, "width": REPORT_CHART_WIDTH} for part in spec["vconcat"]]}
-    return {**spec, "width": "container", "autosize": {"type": "fit-x", "contains": "padding"}}
+def _chart_html(fig: Figure, div_id: str, stem: str) -> str:
+    """One figure as a div and the script that draws it (plotly.js is loaded once in the page head): as wide as the
+    page, the mode bar of the app (:func:`neoplan.charts.base.mode_bar`), "download as PNG" saving
+    ``<stem>-<chart>.png``. The figure is plotly's JSON (numpy arrays as lists, nan as null) written with
+    :func:`script_json`, so no string in it can end the script."""
+    from plotly.io import to_json
 
+    from ..charts.base import mode_bar
 
-def _chart_html(spec: Spec, div_id: str) -> str:
-    """One chart as a div and the script that draws it (the Vega bundle is loaded once in the page head)."""
+    figure = json.loads(to_json(fig, validate=False))
+    layout = {**figure.get("layout", {}), "autosize": True}
+    layout.pop("width", None)
+    config = {**mode_bar(f"{stem}-{div_id.removeprefix('chart-')}"), "responsive": True}
+    height = int(layout.get("height", 450))
     return (
-        f'<div class="chart" id="{div_id}"></div>'
-        f'<script>vegaEmbed("#{div_id}", {script_json(_fitted(spec))}, {script_json(EMBED_OPTIONS)});</script>'
+        f'<div class="chart" id="{div_id}" style="width:100%;height:{height}px"></div>'
+        f'<script>Plotly.newPlot("{div_id}", {script_json(figure.get("data", []))}, {script_json(layout)}, '
+        f"{script_json(config)});</script>"
     )
 
 
@@ -345,12 +351,13 @@ def _report_body(result: Result, data: Mapping[str, pd.DataFrame], charts: Mappi
             _section(
                 "Capex",
                 charts["chart-capex"],
+                charts["chart-capex-treemap"],
                 html_table(data["capex_by_category"], bold_rows=("Total",)),
                 "<details><summary>All capex lines</summary>",
                 html_table(data["capex_lines"].drop(columns=["key"])),
                 "</details>",
             ),
-            _section("Cost per GPU-hour", charts["chart-tco"]),
+            _section("Cost per GPU-hour", charts["chart-tco"], charts["chart-sankey"]),
             _section("Cash flow and returns", charts["chart-cash-flow"], charts["chart-irr-price"]),
             _section(
                 "Profit and loss by project year",
@@ -383,7 +390,7 @@ def _report_body(result: Result, data: Mapping[str, pd.DataFrame], charts: Mappi
 
 
 def html_report(result: Result, run: StressRun | None = None) -> str:
-    """A single self-contained HTML report (the Vega bundle inlined once; works offline, no external references).
+    """A single self-contained HTML report (plotly.js inlined once; works offline, no external references).
 
     The stress section shows ``run`` (default :func:`stress_run` with default settings).
     """
@@ -391,7 +398,9 @@ def html_report(result: Result, run: StressRun | None = None) -> str:
 
     run = run or stress_run(result)
     data = {**tables(result), **stress_tables(run)}
-    charts = {div_id: _chart_html(fig, div_id) for div_id, fig in report_figures(result, run).items()}
+
+    stem = slug(result.scenario.name)
+    charts = {div_id: _chart_html(fig, div_id, stem) for div_id, fig in report_figures(result, run).items()}
     s = result.scenario
     description = f"<p>{_esc(s.description)}</p>" if s.description else ""
     generated = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
@@ -399,7 +408,7 @@ def html_report(result: Result, run: StressRun | None = None) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_esc(s.name)} — neoplan report</title><style>{REPORT_CSS}</style>"
-        f'<script type="text/javascript">{vega_bundle()}</script></head><body><main>'
+        f'<script type="text/javascript">{plotly_js()}</script></head><body><main>'
         f'<p class="muted small">GPU cloud capacity plan · neoplan {__version__} · generated {generated}</p>'
         f"<h1>{_esc(s.name)}</h1>{description}{_summary(result)}"
         f"{_report_body(result, data, charts, run)}"

@@ -6,11 +6,14 @@ Conventions (the monthly grid of :mod:`neoplan.finance.project`: month ``t`` run
   (go-live + life) when ``end_of_life`` is given and that falls inside the horizon, else at the horizon. With a
   refresh, a new cluster of ``refresh_capex_usd`` goes live at each end of life inside the horizon and is sold the
   same way one life later. A sale at time ``s`` is booked in the month holding ``s`` (the last month if later).
-* **Book depreciation:** straight line from go-live over the useful life. **Tax depreciation:** ``straight_line``
-  over the tax life (the useful life unless given), or ``macrs_5``: the US 5-year property table with the half-year
-  convention (IRS Publication 946, Table A-1: 20 %, 32 %, 19.2 %, 11.52 %, 11.52 %, 5.76 %) in the six tax years of
-  12 months from go-live, each spread evenly over its months. Both stop at the sale; the cost not yet depreciated
-  then leaves the books in the sale month (written off), so a sale gains (or loses) proceeds − that value.
+* **Book depreciation:** straight line from go-live over the depreciation life (``book_life_months``; the useful
+  life unless given). The useful life is when a cluster leaves service and is sold; the depreciation life is an
+  accounting choice (CoreWeave 6 years, Nebius 4), so a shorter one moves book profit from the early years to the
+  sale, never a cash flow. **Tax depreciation:** ``straight_line`` over the tax life (the useful life unless given),
+  or ``macrs_5``: the US 5-year property table with the half-year convention (IRS Publication 946, Table A-1: 20 %,
+  32 %, 19.2 %, 11.52 %, 11.52 %, 5.76 %) in the six tax years of 12 months from go-live, each spread evenly over its
+  months. Both stop at the sale; the cost not yet depreciated then leaves the books in the sale month (written off),
+  so a sale gains (or loses) proceeds − that value.
 * **Proceeds** of a cluster sold at age ``a`` (months from its go-live to its sale): ``residual_share`` × its cost,
   times ``residual_shape`` at ``a`` when given (a resale curve relative to its value at the first sale,
   :func:`neoplan.economics.residual.shape`; linear between its points, flat beyond them).
@@ -158,16 +161,18 @@ def asset_flows(
     refresh_capex_usd: float | np.ndarray | None = None,
     tax_method: TaxMethod = "straight_line",
     tax_life_months: float | np.ndarray | None = None,
+    book_life_months: float | np.ndarray | None = None,
 ) -> Assets:
     """Depreciation by book and tax, written-off values and sale proceeds of n cases' clusters (module docstring).
 
-    ``capex_usd`` and ``refresh_capex_usd`` [USD], ``go_live`` [month], ``life_months`` and ``tax_life_months``
-    [months] (None = the useful life) and ``residual_share`` [fraction of cost] may be scalars or per case (n,).
+    ``capex_usd`` and ``refresh_capex_usd`` [USD], ``go_live`` [month], ``life_months`` (the useful life: each
+    cluster's sale), ``tax_life_months`` and ``book_life_months`` [months] (None = the useful life) and
+    ``residual_share`` [fraction of cost] may be scalars or per case (n,).
     """
     capex, start, life = (_each(a, n) for a in (capex_usd, go_live, life_months))
     share = _each(residual_share, n)
     refresh = None if refresh_capex_usd is None else _each(refresh_capex_usd, n)
-    book_cumulative = straight_line(life)
+    book_cumulative = straight_line(life if book_life_months is None else _each(book_life_months, n))
     tax_cumulative = tax_schedule(tax_method, life if tax_life_months is None else _each(tax_life_months, n))
     rows = np.arange(n)
     flows = [np.zeros((n, months)) for _ in range(5)]

@@ -1,6 +1,6 @@
 """Monthly project finance: debt, tax, cash flows and returns (assets and their sale: :mod:`neoplan.finance.assets`).
 
-Conventions (stated once; the README and the Financing page repeat them):
+Conventions (stated once; the manual's Conventions page and the Financing page repeat them):
 
 * Monthly grid, month 0 = purchase order. Every flow of month ``t`` (revenue, opex, capex, draws, debt
   service, tax) sits at time ``t`` months, at the end of that month; month 0 is "now". NPV discounts month ``t`` by
@@ -854,6 +854,7 @@ def cash_flows(
         refresh_capex_usd=refresh,
         tax_method=financing.tax_depreciation,
         tax_life_months=financing.tax_life_months,
+        book_life_months=financing.depreciation_life_months,
     )
     bought = pay if refresh is None or refresh_payments is None else pay + refresh_payments  # debt funds `pay` only
     sized_on_cfads = closing is None and financing.amortization == "sculpted" and financing.sizing == "capex_share"

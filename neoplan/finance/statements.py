@@ -5,6 +5,8 @@
   DSCR per 12-month period of operation [USD, ratio].
 - :func:`capex_by_category`: capex per category with its share [USD, fraction].
 - :func:`opex_by_year`: opex per category and **operating year** [USD].
+- :func:`tco_by_source`: where a sold GPU-hour's cost goes: the TCO components, capital split over the capex
+  categories [USD/GPU-h].
 - Display labels of their rows and columns: :data:`PNL_LABELS`, :data:`DEBT_LABELS`; the category names
   :data:`CAPEX_LABELS` and :data:`OPEX_LABELS` come from ``data/categories.csv`` (:mod:`neoplan.inputs.categories`).
 
@@ -56,6 +58,7 @@ __all__ = [
     "operating_years",
     "opex_by_year",
     "pnl_by_year",
+    "tco_by_source",
     "year_labels",
     "year_of_month",
 ]
@@ -352,6 +355,32 @@ def capex_by_category(result: Result) -> pd.DataFrame:
     ]
     rows.append({"category": TOTAL, "capex_usd": total, "share": 1.0 if total else math.nan})
     return pd.DataFrame(rows)
+
+
+def tco_by_source(result: Result) -> pd.DataFrame:
+    """Where the cost of a sold GPU-hour goes: each TCO component (``result.tco_breakdown_usd_per_gpu_hour``), the
+    capital component split over the capex categories [USD/GPU-h].
+
+    Columns ``source`` (a capex category's display name for capital; the component itself otherwise), ``component``
+    and ``usd_per_gpu_hour``; rows in :data:`CAPEX_LABELS` order, then the other components. The split is exact,
+    not an allocation rule: every capex line is paid, depreciated and sold on the same schedule (the capital flows
+    of :mod:`neoplan.returns` are capex × flows per dollar), so a category's capital cost is the capital component
+    × its share of capex. Categories with no capex are left out; the rows add up to TCO per sold GPU-hour.
+    """
+    tco = result.tco_breakdown_usd_per_gpu_hour
+    capex = result.capex_usd
+    total = capex["total"]
+    rows = [
+        {
+            "source": CAPEX_LABELS.get(c, c),
+            "component": "capital",
+            "usd_per_gpu_hour": tco["capital"] * capex[c] / total,
+        }
+        for c in CAPEX_CATEGORIES
+        if total > 0 and capex[c] > 0
+    ]
+    rows += [{"source": k, "component": k, "usd_per_gpu_hour": v} for k, v in tco.items() if k != "capital"]
+    return pd.DataFrame(rows, columns=["source", "component", "usd_per_gpu_hour"])
 
 
 def opex_by_year(result: Result) -> pd.DataFrame:

@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 
 from ..errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
 from .fields import _Section
-from .pricebook import assumed, assumed_count, default_rentals
+from .pricebook import BASE_BOOK_DATE, assumed, assumed_count, default_rentals
 
 
 class Opex(_Section):
@@ -193,6 +193,15 @@ class Financing(_Section):
         le=360,
         description="Tax life of straight-line tax depreciation [months]; empty = the useful life.",
     )
+    depreciation_life_months: int | None = Field(
+        None,
+        ge=12,
+        le=360,
+        description="Book depreciation life of the hardware, straight line from go-live [months]; empty = the useful "
+        "life (timeline.useful_life_months, when the cluster is shut down or sold). An accounting choice apart from "
+        "the operating life (CoreWeave 6 years, Nebius 4, analysts argue for less): a shorter life lowers book profit "
+        "in the early years, not the cash flows; tax depreciation follows tax_depreciation and tax_life_months.",
+    )
 
     @model_validator(mode="after")
     def _tax_period_is_a_year_or_a_month(self) -> Financing:
@@ -235,11 +244,11 @@ class Pricing(_Section):
     """What customers pay."""
 
     usd_per_gpu_hour: float = Field(
-        default_rentals()["h100-sxm"].usd_per_gpu_hour,
+        default_rentals(BASE_BOOK_DATE)["h100-sxm"].usd_per_gpu_hour,
         ge=0,
         le=100,
-        description="On-demand price of a GPU-hour at go-live [USD/GPU-hour]; default the H100 neocloud on-demand "
-        "index of 2026-10 (the on-demand row of data/rental_contracts.csv).",
+        description="On-demand price of a GPU-hour at go-live [USD/GPU-hour]; default the H100 on-demand price of "
+        "the default book's date, 2024-10 (the on-demand row of data/markets/2024-10/rental_contracts.csv).",
     )
     utilization: float = Field(
         assumed("pricing.utilization"),
@@ -411,8 +420,9 @@ class Timeline(_Section):
         assumed_count("timeline.useful_life_months"),
         ge=12,
         le=180,
-        description="Useful life of the hardware from go-live [months]: its depreciation period, and its end of "
-        "service (see end of life) when the horizon runs past it.",
+        description="Operating life of the hardware from go-live [months]: its end of service (see end of life: "
+        "shut down and sold, or refreshed) when the horizon runs past it; also its book depreciation life unless "
+        "financing.depreciation_life_months is set.",
     )
     residual_value_share: float | None = Field(
         None,

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ..errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
 from .fields import CpuTier, NodePreset, Topology, _Section
 from .presets import node_presets
 from .pricebook import assumed
+from .regions import DEFAULT_REGION, regions
 
 
 class Cluster(_Section):
@@ -229,6 +230,14 @@ class Storage(_Section):
 class Facility(_Section):
     """Racks, power and colocation."""
 
+    region: str = Field(
+        DEFAULT_REGION,
+        max_length=32,
+        description="Where the site is: a region of data/regions.csv (us-average, us-virginia, us-texas, us-georgia, "
+        "us-arizona, us-illinois, nordics, europe, gulf, asia-singapore, asia-japan). Its power price, colocation "
+        "price for the rack density, PUE and corporate tax rate as of prices_as_of are the defaults of those fields; "
+        "a value the scenario sets itself wins.",
+    )
     rack_power_kw: float = Field(41.0, ge=5, le=300, description="Power available per compute rack [kW].")
     servers_per_rack: int = Field(
         4,
@@ -311,6 +320,13 @@ class Facility(_Section):
         le=100,
         description="Highest compute-rack power air cooling handles; above it the result warns [kW].",
     )
+
+    @field_validator("region")
+    @classmethod
+    def _known_region(cls, region: str) -> str:
+        if region not in regions():
+            raise ValueError(f"must be one of {', '.join(regions())}, got {region!r}")
+        return region
 
     @model_validator(mode="after")
     def _idle_below_busy(self) -> Facility:

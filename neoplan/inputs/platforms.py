@@ -6,8 +6,9 @@ the back-end NIC generation and storage per GPU. They live in one table, ``data/
 platform and field, each with why, source, date and basis), the one place a platform's rack power is stated: the
 design search's moves (:mod:`neoplan.inputs.profiles`) read it too. A value may name another table instead of a number:
 
-- ``@rental_contracts:<contract>``: the price of a contract in ``data/rental_contracts.csv`` (``on_demand`` is the
-  platform's reference rental price; ``reserved_1y``, …), with that row's source, date and basis;
+- ``@rental_contracts:<contract>``: the price of a contract in the market of the platform's default book date
+  (``data/rental_contracts.csv``, or ``data/markets/<date>/`` for an older one; ``on_demand`` is the platform's
+  reference rental price; ``reserved_1y``, …), with that row's source, date and basis;
 - ``@gpu_platforms:<column>``: a column of the platform's row in ``data/gpu_platforms.csv``;
 
 and a value with ``per_gpus`` scales with the cluster (``2.0`` PB per 1,024 GPUs).
@@ -33,7 +34,8 @@ from pydantic import Field
 
 from ..errors import DataError
 from .datafile import DATA_DIR, Basis, DataDate, DataRow, read_numbered
-from .pricebook import BOOK_DATES, Platform, default_platforms, price_book, rental_contracts
+from .pricebook import BOOK_DATES, Platform, default_platforms, price_book, rental_contracts, rental_market
+from .regions import DEFAULT_REGION, density_of, site_changes
 
 DEFAULTS_FILE = DATA_DIR / "platform_defaults.csv"
 CONTRACTS_FILE = DATA_DIR / "rental_contracts.csv"
@@ -111,6 +113,10 @@ LABELS = {
     "cluster.gpus_per_node": "GPUs per node",
     "fabric.nics_per_node": "back-end NICs per 8 GPUs",
     "cooling": "cooling",
+    "facility.electricity_usd_per_kwh": "power price",
+    "facility.colo_usd_per_kw_month": "colocation",
+    "facility.pue": "PUE",
+    "financing.tax_rate": "tax rate",
 }
 
 
@@ -124,21 +130,34 @@ def show(field: str, value: Any) -> str:
         "fabric.nic_gbps": "{}G",
         "storage.usable_pb": "{:g} PB",
         "cluster.gpus": "{:,}",
+        "facility.electricity_usd_per_kwh": "${:.3f}/kWh",
+        "facility.colo_usd_per_kw_month": "${:g}/kW-month",
+        "financing.tax_rate": "{:.1%}",
     }
-    return forms.get(field, "{}").format(value)
+    if isinstance(value, str):  # a number the user quoted in a file ("60"): shown as the number it stands for
+        try:
+            number = float(value)
+            value = int(number) if number.is_integer() else number
+        except (ValueError, OverflowError):
+            return value
+    try:
+        return forms.get(field, "{}").format(value)
+    except (ValueError, TypeError):  # not the type the form expects: as typed
+        return str(value)
 
 
 # --- the table ---------------------------------------------------------------------------------------------------
 
 
-def _resolve(row: DefaultRow, line: int, platform: Platform) -> Default:
-    """A row's value, a reference to another table followed (with that table's source, date and basis)."""
+def _resolve(row: DefaultRow, line: int, platform: Platform, book: str) -> Default:
+    """A row's value, a reference to another table followed (with that table's source, date and basis); ``book`` is
+    the platform's default book date, whose market a rental reference reads."""
     name = DEFAULTS_FILE.name
     value: Any = row.value
     source, date, basis = row.source, row.date, row.basis
     try:
         if value.startswith("@rental_contracts:"):
-            contract = rental_contracts()[(platform.key, value.split(":", 1)[1])]
+            contract = rental_contracts(rental_market(platform.key, book))[(platform.key, value.split(":", 1)[1])]
             value, date, basis = contract.usd_per_gpu_hour, contract.date, contract.basis
             source = f"{CONTRACTS_FILE.name}: {contract.source}"
         elif value.startswith("@gpu_platforms:"):
@@ -163,12 +182,16 @@ def default_table() -> dict[str, dict[str, Default]]:
     """Every platform's defaults by field (``data/platform_defaults.csv`` with its references followed; cached)."""
     platforms = default_platforms()
     table: dict[str, dict[str, Default]] = {key: {} for key in platforms}
-    for line, row in read_numbered(DEFAULTS_FILE, DefaultRow):
+    rows = read_numbered(DEFAULTS_FILE, DefaultRow)
+    books = {row.platform: row.value for _, row in rows if row.field == "prices_as_of"}
+    for line, row in rows:
         if row.platform not in platforms:
             raise DataError(DEFAULTS_FILE.name, f"unknown platform {row.platform!r}", row=line, column="platform")
         if row.field not in FIELDS:
             raise DataError(DEFAULTS_FILE.name, f"not a platform input ({', '.join(FIELDS)})", row=line, column="field")
-        table[row.platform][row.field] = _resolve(row, line, platforms[row.platform])
+        book = books.get(row.platform, BOOK_DATES[-1])
+        book = book if book in BOOK_DATES else BOOK_DATES[-1]  # a bad date is refused on its own row
+        table[row.platform][row.field] = _resolve(row, line, platforms[row.platform], book)
     for key, fields in table.items():
         missing = [f for f in FIELDS if f not in fields]
         if missing:
@@ -214,6 +237,24 @@ def _set(data: dict[str, Any], path: str, value: Any) -> None:
     node[leaf] = value
 
 
+def _number(value: Any) -> float | None:
+    """A file's value as a number (a quoted one too); None when it is none (a list, a word, NaN: validation says
+    why, naming the field, after the switch)."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _count(value: Any, fallback: int) -> int:
+    """A GPU count from a file's value, or ``fallback`` when it holds no usable number."""
+    number = _number(value)
+    return int(number) if number is not None and number >= 1 else fallback
+
+
 def _same(a: Any, b: Any) -> bool:
     if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
         return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
@@ -224,7 +265,8 @@ def _requirement(field: str, value: Any, platform: Platform) -> str | None:
     """Why ``value`` of ``field`` cannot stay on ``platform`` (None if it can)."""
     if field == "prices_as_of" and platform.baseboard_price_key not in price_book(str(value)):
         return f"the {value} book has no price for the {platform.name}"
-    if field == "facility.rack_power_kw" and float(value) + 1e-9 < platform.node_max_power_kw:
+    power = _number(value)
+    if field == "facility.rack_power_kw" and power is not None and power + 1e-9 < platform.node_max_power_kw:
         unit = "one rack" if platform.rack_scale else "one server"
         return f"{unit} of the {platform.name} draws up to {platform.node_max_power_kw:g} kW"
     return None
@@ -266,7 +308,7 @@ def plan_switch(
     new = platforms[key]
     old_key = old if old is not None else _get(data, "cluster.gpu_model")
     old_defaults = default_table().get(str(old_key), {})
-    gpus = int(_get(data, "cluster.gpus") or new.gpus_per_node)
+    gpus = _count(_get(data, "cluster.gpus"), new.gpus_per_node)
     power = _get(data, "cluster.size_by") == "power"  # the count is found by the sizing: no count to round or scale
     values: dict[str, Any] = {"cluster.gpu_model": key, "cluster.gpus_per_node": new.gpus_per_node}
     changes: list[Change] = []
@@ -281,25 +323,13 @@ def plan_switch(
     if tray is not None:
         values[tray.field] = tray.after
         changes.append(tray)
-    was = platforms.get(str(old_key))
-    if was is not None and was.cooling != new.cooling:
-        heat = (
-            f", {new.liquid_heat_share:.0%} of the heat to facility water through CDUs" if new.liquid_heat_share else ""
-        )
-        changes.append(Change("cooling", was.cooling, new.cooling, f"the {new.name} is {new.cooling} cooled{heat}"))
+    changes += _cooling_change(platforms.get(str(old_key)), new)
     for field, default in platform_defaults(key).items():
         current = _get(data, field, _ABSENT)
         if current is _ABSENT or (current is None and not _optional_rule(field, default)):
             current = _field_default(field)
         target = None if power and _optional_rule(field, default) else default.for_gpus(gpus)
-        if users is not None:
-            mine = field in users
-        else:
-            before = old_defaults.get(field)
-            asked = int(_get(data, "cluster.gpus") or gpus)
-            was_default = current is None or (before is not None and _same(current, before.for_gpus(asked)))
-            mine = not was_default and not (baseline is not None and _same(current, _get(baseline, field)))
-        if mine:
+        if _is_users(data, field, current, old_defaults.get(field), gpus, users=users, baseline=baseline):
             problem = _requirement(field, current, new)
             if problem is None or users is not None:
                 if not _same(current, target):
@@ -312,7 +342,36 @@ def plan_switch(
             values[field] = target
             rule = f"{default.value:g} PB per {default.per_gpus:,} GPUs" if target is None else ""
             changes.append(Change(field, current, target, why, after_text=rule))
+    changes += _site_switch(data, values, users)
     return Switch(values, changes)
+
+
+def _cooling_change(was: Platform | None, new: Platform) -> list[Change]:
+    """The cooling change of a switch from ``was`` to ``new`` (none when they are cooled alike)."""
+    if was is None or was.cooling == new.cooling:
+        return []
+    heat = f", {new.liquid_heat_share:.0%} of the heat to facility water through CDUs" if new.liquid_heat_share else ""
+    return [Change("cooling", was.cooling, new.cooling, f"the {new.name} is {new.cooling} cooled{heat}")]
+
+
+def _is_users(
+    data: Mapping[str, Any],
+    field: str,
+    current: Any,
+    before: Default | None,
+    gpus: int,
+    *,
+    users: set[str] | None,
+    baseline: Mapping[str, Any] | None,
+) -> bool:
+    """Whether ``current`` (``field``'s value in ``data``) is the user's (see :func:`plan_switch`): a path in
+    ``users``, or, without ``users``, a value other than the old platform's default ``before`` at the plan's count
+    and other than ``baseline``'s."""
+    if users is not None:
+        return field in users
+    asked = _count(_get(data, "cluster.gpus"), gpus)
+    was_default = current is None or (before is not None and _same(current, before.for_gpus(asked)))
+    return not was_default and not (baseline is not None and _same(current, _get(baseline, field)))
 
 
 FULL_NICS = 8
@@ -335,7 +394,7 @@ def _tray_nics(data: Mapping[str, Any], new: Platform, users: set[str] | None) -
     """The back-end NIC count a switch to ``new`` must change (a rack-scale tray fixes it), unless a file sets it
     itself (then evaluation refuses it, saying why)."""
     nics = _get(data, "fabric.nics_per_node", FULL_NICS)
-    if (users and "fabric.nics_per_node" in users) or tray_nics_problem(new, nics) is None:
+    if (users and "fabric.nics_per_node" in users) or _number(nics) is None or tray_nics_problem(new, nics) is None:
         return None
     why = f"each compute tray of the {new.name} carries {new.scaleout_nics_per_tray} scale-out NICs, one per GPU"
     return Change("fabric.nics_per_node", nics, FULL_NICS, why)
@@ -354,7 +413,29 @@ def follows_rule(data: Mapping[str, Any]) -> bool:
     key = str(_get(data, "cluster.gpu_model"))
     if current is None or key not in default_table():
         return current is None
-    return _same(current, platform_defaults(key)["storage.usable_pb"].for_gpus(int(_get(data, "cluster.gpus") or 0)))
+    return _same(current, platform_defaults(key)["storage.usable_pb"].for_gpus(_count(_get(data, "cluster.gpus"), 0)))
+
+
+def _site_switch(data: Mapping[str, Any], values: dict[str, Any], users: set[str] | None) -> list[Change]:
+    """The site fields that follow a switch's book date and rack density (they hold the region's values; a file's own
+    stay), added to ``values``; the changes made."""
+    as_of = values.get("prices_as_of", _get(data, "prices_as_of") or _field_default("prices_as_of"))
+    rack_kw = values.get("facility.rack_power_kw", _get(data, "facility.rack_power_kw"))
+    rack_kw = rack_kw if rack_kw is not None else _field_default("facility.rack_power_kw")
+    limit = _get(data, "facility.air_cooled_rack_limit_kw") or _field_default("facility.air_cooled_rack_limit_kw")
+    rack_kw, limit = _number(rack_kw), _number(limit)
+    if rack_kw is None or limit is None:
+        return []  # not a number: validation names the field
+    density = density_of(rack_kw, limit)
+    region = _get(data, "facility.region") or DEFAULT_REGION
+    changes = []
+    for path, value in site_changes(data, str(as_of), density).items():
+        if users is not None and path in users:
+            continue
+        values[path] = value
+        why = f"the {region} site as of {as_of}, {density}-density racks (data/regions.csv)"
+        changes.append(Change(path, _get(data, path), value, why))
+    return changes
 
 
 def apply_file_defaults(

@@ -43,7 +43,7 @@ def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str
 
 def _preset_dict(name: str, depth: int = 0) -> dict[str, Any]:
     if not isinstance(name, str) or not _PRESET_NAME.match(name):
-        raise ScenarioError(f"base must name a preset ({', '.join(preset_names())}), got {_short(name)}")
+        raise ScenarioError(f"base must name a preset ({', '.join(preset_names())}), got {_short(name, 24)}")
     path = SCENARIOS_DIR / f"{name}.yaml"
     if not path.is_file():
         raise ScenarioError(f"base: no preset named {name!r}; choose one of {', '.join(preset_names())}")

@@ -23,6 +23,14 @@ on-demand rows are each platform's reference price, :func:`default_rentals`); th
 yearly fall of the on-demand price of each GPU generation by year of age is in
 ``data/price_curves.csv`` (:func:`price_curves`).
 
+**The market is dated like the book** (a scenario is of one vintage: its hardware, the rents it can sign and the
+price curve it expects are all as of ``prices_as_of``). ``data/rental_contracts.csv`` and ``data/price_curves.csv``
+are the market of the newest book (:data:`BOOK_DATES`' last); a folder ``data/markets/YYYY-MM/`` holds the same two
+files as the market stood at an older book date, each row dated no later than the folder and its curve rows beyond
+that date forecasts of the time (:func:`market_dir`). A platform the market of a date does not rent (no B200 rents
+in 2024-10) takes the nearest market that does (:func:`rental_market`, :func:`curve_market`), which
+:func:`neoplan.model.rental_date_warning` then reports.
+
 Assumptions that are not prices (colocation and power prices, PUE, staff
 cost, rates, durations) are rows of ``data/assumptions.csv``, in the same
 style and keyed by the scenario field whose default they are::
@@ -56,11 +64,15 @@ PLATFORMS_FILE = DATA_DIR / "gpu_platforms.csv"
 ASSUMPTIONS_FILE = DATA_DIR / "assumptions.csv"
 CONTRACTS_FILE = DATA_DIR / "rental_contracts.csv"
 CURVES_FILE = DATA_DIR / "price_curves.csv"
+MARKETS_DIR = DATA_DIR / "markets"
+"""Older markets: ``data/markets/YYYY-MM/`` with a ``rental_contracts.csv`` and a ``price_curves.csv`` each."""
 
 BASE_BOOK_DATE = "2024-10"
 """Date of the base book ``data/prices/*.csv`` (SemiAnalysis AI Neocloud Playbook, 2024-10-03)."""
 BOOK_DATES = ("2024-10", "2026-11")
 """Dates a scenario may price its hardware at (``Scenario.prices_as_of``); each later one is a folder of overrides."""
+LATEST_BOOK_DATE = BOOK_DATES[-1]
+"""The newest book: the top-level market tables (``data/rental_contracts.csv``, ``data/price_curves.csv``) are its."""
 _BOOK_FOLDER = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 Cooling = Literal["air", "liquid"]
 COOLING: tuple[str, ...] = get_args(Cooling)
@@ -342,26 +354,63 @@ class RentalContract(SourcedRow):
         return self
 
 
-def read_rental_contracts(path: Path = CONTRACTS_FILE) -> dict[tuple[str, str], RentalContract]:
-    """Rental prices by (platform key, contract) from ``data/rental_contracts.csv``; a pair on two rows is an error."""
+def read_rental_contracts(
+    path: Path = CONTRACTS_FILE, name: str | None = None
+) -> dict[tuple[str, str], RentalContract]:
+    """Rental prices by (platform key, contract) from ``data/rental_contracts.csv`` (or ``path``, named ``name`` in
+    errors); a pair on two rows is an error."""
+    name = name or path.name
     out: dict[tuple[str, str], RentalContract] = {}
-    for row, item in read_numbered(path, RentalContract):
+    for row, item in read_numbered(path, RentalContract, name):
         key = (item.platform, item.contract)
         if key in out:
-            raise DataError(path.name, f"{item.platform} {item.contract} appears twice", row=row, column="contract")
+            raise DataError(name, f"{item.platform} {item.contract} appears twice", row=row, column="contract")
         out[key] = item
     return out
 
 
-@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/rental_contracts.csv
-def rental_contracts() -> dict[tuple[str, str], RentalContract]:
-    """The shipped rental contracts (cached; treat as read-only)."""
-    return read_rental_contracts()
+def market_dir(as_of: str) -> Path:
+    """The folder of the market as of book date ``as_of``: ``data/markets/<as_of>/`` when there is one, else
+    ``data/`` (the newest market)."""
+    folder = MARKETS_DIR / as_of
+    return folder if folder.is_dir() else DATA_DIR
 
 
-def default_rentals() -> dict[str, RentalContract]:
-    """Each platform's reference rental price: its on-demand row of ``data/rental_contracts.csv``, by platform key."""
-    return {platform: row for (platform, contract), row in rental_contracts().items() if contract == "on_demand"}
+def _market_file(as_of: str, path: Path) -> tuple[Path, str]:
+    """(the market file of ``as_of`` named like ``path``, its name relative to ``data/`` for errors)."""
+    folder = market_dir(as_of)
+    name = path.name if folder == DATA_DIR else f"markets/{as_of}/{path.name}"
+    return folder / path.name, name
+
+
+@lru_cache(maxsize=len(BOOK_DATES) + 1)  # keyed on a book date: the shipped, read-only market files
+def rental_contracts(as_of: str = LATEST_BOOK_DATE) -> dict[tuple[str, str], RentalContract]:
+    """The shipped rental contracts of the market as of ``as_of`` (default: the newest; cached, treat as
+    read-only)."""
+    return read_rental_contracts(*_market_file(as_of, CONTRACTS_FILE))
+
+
+def _nearest_first(as_of: str) -> list[str]:
+    """The book dates, ``as_of`` first, then by distance in months (the older first on a tie)."""
+    return sorted(BOOK_DATES, key=lambda d: (d != as_of, months_apart(d, as_of), d))
+
+
+def rental_market(platform: str, as_of: str) -> str:
+    """The book date whose market rents ``platform`` for a scenario priced as of ``as_of``: ``as_of`` when its market
+    has the platform's on-demand row, else the nearest market that has (``as_of`` when none has)."""
+    for date in _nearest_first(as_of):
+        if (platform, "on_demand") in rental_contracts(date):
+            return date
+    return as_of
+
+
+def default_rentals(as_of: str = LATEST_BOOK_DATE) -> dict[str, RentalContract]:
+    """Each platform's reference rental price as of ``as_of``: its on-demand row of the market of that date (a
+    platform that market does not rent: the nearest market's, :func:`rental_market`), by platform key."""
+    out = {}
+    for platform in {p for (p, _) in rental_contracts(as_of)} | {p for (p, _) in rental_contracts()}:
+        out[platform] = rental_contracts(rental_market(platform, as_of))[(platform, "on_demand")]
+    return out
 
 
 class CurveRow(SourcedRow):
@@ -410,34 +459,43 @@ class Curve:
         return tuple(float(getattr(row, column)) for row in self.rows)
 
 
-def read_price_curves(path: Path = CURVES_FILE) -> dict[str, Curve]:
-    """Decline curves by platform key from ``data/price_curves.csv``: each generation's ages 1 … N without a gap,
-    one first year per generation, each platform on one curve."""
+def read_price_curves(path: Path = CURVES_FILE, name: str | None = None) -> dict[str, Curve]:
+    """Decline curves by platform key from ``data/price_curves.csv`` (or ``path``, named ``name`` in errors): each
+    generation's ages 1 … N without a gap, one first year per generation, each platform on one curve."""
+    name = name or path.name
     by_generation: dict[str, list[tuple[int, CurveRow]]] = {}
-    for row, item in read_numbered(path, CurveRow):
+    for row, item in read_numbered(path, CurveRow, name):
         by_generation.setdefault(item.generation, []).append((row, item))
     out: dict[str, Curve] = {}
     for generation, numbered in by_generation.items():
         rows = sorted((item for _, item in numbered), key=lambda r: r.age_year)
         last_row = numbered[-1][0]
         if [r.age_year for r in rows] != list(range(1, len(rows) + 1)):
-            raise DataError(path.name, f"{generation}: age_year must run 1, 2, … without a gap", row=last_row)
+            raise DataError(name, f"{generation}: age_year must run 1, 2, … without a gap", row=last_row)
         if len({(r.first_year, r.platforms) for r in rows}) > 1:
-            raise DataError(
-                path.name, f"{generation}: first_year and platforms must be the same on every row", row=last_row
-            )
+            raise DataError(name, f"{generation}: first_year and platforms must be the same on every row", row=last_row)
         curve = Curve(generation, rows[0].first_year, tuple(rows))
         for platform in rows[0].platform_keys:
             if platform in out:
-                raise DataError(path.name, f"platform {platform!r} is on two curves", row=last_row, column="platforms")
+                raise DataError(name, f"platform {platform!r} is on two curves", row=last_row, column="platforms")
             out[platform] = curve
     return out
 
 
-@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/price_curves.csv
-def price_curves() -> dict[str, Curve]:
-    """The shipped decline curves by platform key (cached; treat as read-only)."""
-    return read_price_curves()
+@lru_cache(maxsize=len(BOOK_DATES) + 1)  # keyed on a book date: the shipped, read-only market files
+def price_curves(as_of: str = LATEST_BOOK_DATE) -> dict[str, Curve]:
+    """The shipped decline curves by platform key of the market as of ``as_of`` (default: the newest; cached, treat
+    as read-only)."""
+    return read_price_curves(*_market_file(as_of, CURVES_FILE))
+
+
+def curve_market(platform: str, as_of: str) -> str:
+    """The book date whose market has a price curve for ``platform`` for a scenario priced as of ``as_of`` (as
+    :func:`rental_market`)."""
+    for date in _nearest_first(as_of):
+        if platform in price_curves(date):
+            return date
+    return as_of
 
 
 def months_apart(a: str, b: str) -> int:

@@ -5,22 +5,27 @@ other input as the scenario has it:
 
 * ``cluster.gpu_model`` and ``cluster.gpus_per_node`` (8 for HGX, 72 for an NVL72 rack), and ``cluster.gpus``
   rounded to whole nodes (nearest; at least one);
-* ``prices_as_of``: kept if its book prices the platform, else the earliest book that does;
+* ``prices_as_of``: kept if its book prices the platform and its market rents it, else the nearest date whose book
+  and market both do (a plan is of one vintage: its hardware, rents and price curve of one date);
 * ``facility.rack_power_kw`` and ``facility.servers_per_rack``: the platform's defaults in
   ``data/platform_defaults.csv`` (:func:`neoplan.inputs.platforms.platform_defaults`, the one table of a platform's
   defaults; e.g. 4 H100 servers per 41 kW rack, 2 B200 per 30 kW, one NVL72 rack per rack);
 * ``fabric.nics_per_node``: one per GPU (8) on a rack-scale system, whose compute trays carry them;
 * ``fabric.nic_gbps``: the platform's scale-out NIC (ConnectX-7 400G for H100/H200/B200/GB200, ConnectX-8 800G for
   B300/GB300; ``data/gpu_platforms.csv``);
-* ``pricing.usd_per_gpu_hour``: the platform's reference rental price (its on-demand row of
-  ``data/rental_contracts.csv``), and a pinned
-  reserved price is unpinned (it was a price of the old platform).
+* ``pricing.usd_per_gpu_hour``: the platform's reference rental price (its on-demand row in the market of the new
+  ``prices_as_of``), and a pinned reserved price is unpinned (it was a price of the old platform);
+* the site's power and colocation prices, PUE and tax rate where they hold the region's values
+  (:func:`neoplan.inputs.regions.site_changes`): moved to the region's values at the new book date and rack density.
+
+:func:`vintage_changes` moves a plan to another book date the same way (its site and its reference rent with it).
 
 Cooling follows the platform itself (air for HGX, direct liquid for NVL72: ``data/gpu_platforms.csv``).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import TypeVar
 
@@ -28,7 +33,9 @@ from pydantic import BaseModel
 
 from ..errors import ScenarioError
 from .platforms import FULL_NICS, platform_defaults
-from .pricebook import BOOK_DATES, default_platforms, default_rentals, price_book
+from .pricebook import BOOK_DATES, default_platforms, default_rentals, months_apart, price_book, rental_contracts
+from .regions import FIELDS as SITE_FIELDS
+from .regions import density_of, site_changes, site_density
 from .scenario import Scenario
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -43,19 +50,25 @@ CHANGED_FIELDS = (
     "fabric.nics_per_node",
     "pricing.usd_per_gpu_hour",
     "pricing.reserved_usd_per_gpu_hour",
+    *SITE_FIELDS,
 )
 """The inputs :func:`with_platform` may change; every other input stays as it was."""
 
 
 def book_for(platform_key: str, as_of: str) -> str:
-    """``as_of`` if its book prices the platform, else the earliest book date that does."""
+    """``as_of`` if its book prices the platform and its market rents it; else the nearest date (the earlier on a tie)
+    whose book and market both do; else the earliest book that prices it (its rent then comes from another date's
+    market, and the result warns)."""
     key = default_platforms()[platform_key].baseboard_price_key
-    if key in price_book(as_of):
+    priced = [d for d in BOOK_DATES if key in price_book(d)]
+    if not priced:
+        raise ScenarioError(f"cluster.gpu_model: no price book prices {platform_key}")
+    whole = [d for d in priced if (platform_key, "on_demand") in rental_contracts(d)]
+    if as_of in whole:
         return as_of
-    for date in BOOK_DATES:
-        if key in price_book(date):
-            return date
-    raise ScenarioError(f"cluster.gpu_model: no price book prices {platform_key}")
+    if whole:
+        return min(whole, key=lambda d: (months_apart(d, as_of), d))
+    return as_of if as_of in priced else priced[0]
 
 
 def platform_changes(scenario: Scenario, platform_key: str) -> dict[str, object]:
@@ -67,20 +80,38 @@ def platform_changes(scenario: Scenario, platform_key: str) -> dict[str, object]
         return {}  # the scenario's own platform keeps the scenario's inputs
     p, defaults = platforms[platform_key], platform_defaults(platform_key)
     per_node = p.gpus_per_node
-    rental = default_rentals()[platform_key]
+    book = book_for(platform_key, scenario.prices_as_of)
+    rental = default_rentals(book)[platform_key]
+    rack_kw = defaults["facility.rack_power_kw"].value
+    density = density_of(rack_kw, scenario.facility.air_cooled_rack_limit_kw)
     tray = {"fabric.nics_per_node": FULL_NICS} if p.rack_scale else {}  # a rack-scale tray fixes its NICs
     return {
         **tray,
         "cluster.gpu_model": platform_key,
         "cluster.gpus_per_node": per_node,
         "cluster.gpus": max(round(scenario.cluster.gpus / per_node), 1) * per_node,
-        "prices_as_of": book_for(platform_key, scenario.prices_as_of),
-        "facility.rack_power_kw": defaults["facility.rack_power_kw"].value,
+        "prices_as_of": book,
+        "facility.rack_power_kw": rack_kw,
         "facility.servers_per_rack": defaults["facility.servers_per_rack"].value,
         "fabric.nic_gbps": p.scaleout_nic_gbps,
         "pricing.usd_per_gpu_hour": rental.usd_per_gpu_hour,
         "pricing.reserved_usd_per_gpu_hour": None,
+        **site_changes(scenario.model_dump(mode="json"), book, density),
     }
+
+
+def vintage_changes(scenario: Scenario, as_of: str) -> dict[str, object]:
+    """The inputs that move when ``scenario`` is priced as of another book date, by dotted path: ``prices_as_of``;
+    the site fields that hold the region's values (now the region's as of ``as_of``); and the headline rent when it
+    is the platform's reference rent of the old date's market (now the new market's). A value the user set stays."""
+    data = scenario.model_dump(mode="json")
+    out: dict[str, object] = {"prices_as_of": as_of, **site_changes(data, as_of, site_density(data))}
+    key = scenario.cluster.gpu_model
+    old, new = default_rentals(scenario.prices_as_of).get(key), default_rentals(as_of).get(key)
+    price = scenario.pricing.usd_per_gpu_hour
+    if old is not None and new is not None and math.isclose(price, old.usd_per_gpu_hour, rel_tol=1e-9):
+        out["pricing.usd_per_gpu_hour"] = new.usd_per_gpu_hour
+    return out
 
 
 def apply(scenario: Model, changes: Mapping[str, object]) -> Model:

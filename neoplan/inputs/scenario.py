@@ -21,14 +21,16 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 from pydantic.fields import FieldInfo
 
 from ..errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
+from ..plaintext import text_problem
 from .business import Customers, Financing, Operations, Opex, Pricing, Timeline
 from .fields import NODE_PRESET_LABELS, SCHEMA_VERSION, TOPOLOGY_LABELS, PriceKey, UnitPriceUsd, _Section
 from .hardware import Cluster, Fabric, Facility, Node, Storage
 from .pricebook import default_platforms
+from .regions import fill_site
 
 
 class Scenario(_Section):
@@ -74,23 +76,15 @@ class Scenario(_Section):
         description="Overrides of price-book unit prices by key [USD per unit].",
     )
 
-    @field_validator("pricing")
+    @field_validator("name", "description")
     @classmethod
-    def _known_workload(cls, pricing: Pricing) -> Pricing:
-        from ..economics.inference import workloads  # reads data/ (imports nothing from here at module level)
-
-        known = workloads()
-        if pricing.workload not in known:
-            raise ValueError(f"pricing.workload must be one of {', '.join(known)}, got {pricing.workload!r}")
-        return pricing
-
-    @model_validator(mode="after")
-    def _tokens_have_a_published_rate(self) -> Scenario:
-        if self.pricing.sell != "gpu_hours":
-            from ..economics.inference import throughput
-
-            throughput(self.cluster.gpu_model, self.pricing.workload, self.pricing.serving_scenario)
-        return self
+    def _plain_text(cls, text: str, info: ValidationInfo) -> str:
+        """Names are one line; neither holds control, bidirectional or zero-width characters (they would reorder or
+        hide text where it is shown, or drive a terminal that prints it)."""
+        problem = text_problem(text, lines=info.field_name == "description")
+        if problem:
+            raise ValueError(problem)
+        return text
 
     @model_validator(mode="after")
     def _power_plan_has_an_envelope(self) -> Scenario:
@@ -100,6 +94,13 @@ class Scenario(_Section):
                 "power"
             )
         return self
+
+    @model_validator(mode="before")
+    @classmethod
+    def _site_from_its_region(cls, data: Any) -> Any:
+        """The site fields the scenario does not set take its region's values as of its book date
+        (:mod:`neoplan.inputs.regions`)."""
+        return fill_site(data) if isinstance(data, Mapping) else data
 
     @model_validator(mode="before")
     @classmethod

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from ..inputs.pricebook import DATA_DIR
 from ..limits import QUOTE_FILE_BYTES
+from .errors import QuoteError as QuoteError  # re-exported: raised by every reader
 
 RULES_FILE = DATA_DIR / "quote_rules.csv"
 SAMPLES_DIR = DATA_DIR / "quotes"
@@ -90,10 +91,6 @@ def _quantity() -> re.Pattern[str]:
 
 _XLSX_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"
-
-
-class QuoteError(ValueError):
-    """A quote that cannot be read; the one-line message says why and is shown as is."""
 
 
 # --- cells ------------------------------------------------------------------------------------------------------------

@@ -51,10 +51,41 @@ _WHOLE_PART_BYTES = 4_000_000  # a sheet this small is parsed whole (a tree of a
 
 
 def read_quote(data: bytes, name: str = "quote", currency: str | None = None) -> ParsedQuote:
-    """Parse a quote file's bytes (CSV or XLSX, told apart by content); raises QuoteError on a bad file.
+    """Read a quote from the bytes of its file: sheets, header row, items and sub-items, quantities, prices.
 
-    ``currency``: the ISO 4217 code of the quote's prices when the user gives it (a quote marked ¥ that does not
-    say whether it means yuan or yen); None = as the quote says.
+    CSV or XLSX, told apart by content, within safe limits (file size, sheets, rows, columns, cell length, an XLSX
+    file's expanded size); headers and row words in English, Chinese, Japanese, Korean, German, French or Spanish.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's content.
+    name : str, optional
+        The file's name, for messages.
+    currency : str, optional
+        The ISO 4217 code of the quote's prices when you know it (a quote marked ¥ that does not say whether it
+        means yuan or yen); None = as the quote says.
+
+    Returns
+    -------
+    ParsedQuote
+        The quote's rows, ready for :func:`neoplan.quote.review_quote`.
+
+    Raises
+    ------
+    QuoteError
+        For an empty, oversized or unreadable file (an old ``.xls``, a password), or an unknown currency code.
+
+    Examples
+    --------
+    >>> from neoplan.quote import read_quote, review_quote
+    >>> csv = b"Description,Qty,Unit price\\nHGX H100 8-GPU server,16,280000\\n"
+    >>> review_quote(read_quote(csv, "quote.csv")).servers
+    16
+    >>> read_quote(b"", "empty.csv")
+    Traceback (most recent call last):
+    ...
+    neoplan.quote.errors.QuoteError: empty.csv: the file is empty
     """
     label = Path(name).name or "quote"
     if currency is not None:
@@ -79,7 +110,34 @@ def read_quote(data: bytes, name: str = "quote", currency: str | None = None) ->
 
 
 def read_quote_file(path: str | Path, currency: str | None = None) -> ParsedQuote:
-    """Read a quote file from disk (size checked before reading); raises QuoteError."""
+    """Read a quote file from disk (its size checked before reading): :func:`read_quote` of its bytes.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The CSV or XLSX file.
+    currency : str, optional
+        The quote's ISO 4217 currency code when the file does not say it clearly.
+
+    Returns
+    -------
+    ParsedQuote
+        The quote's rows.
+
+    Raises
+    ------
+    QuoteError
+        For a missing, oversized or unreadable file.
+
+    Examples
+    --------
+    >>> from neoplan.quote import SAMPLES_DIR, read_quote_file
+    >>> quote = read_quote_file(SAMPLES_DIR / "clean_1024_h100.csv")  # a synthetic sample
+    >>> read_quote_file(SAMPLES_DIR / "no_such_quote.csv")
+    Traceback (most recent call last):
+    ...
+    neoplan.quote.errors.QuoteError: .../no_such_quote.csv: no such file
+    """
     path = Path(path)
     if not path.is_file():
         raise QuoteError(f"{path}: no such file")

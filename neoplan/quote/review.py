@@ -243,19 +243,63 @@ def review_quote(
     corrections: Sequence[Mapping[str, Any] | Correction] = (),
     size_from: str | None = None,
 ) -> QuoteReview:
-    """Identify ``quote``'s lines, size the cluster, find the padding and compare with the ``base`` design.
+    """Review an OEM quote: identify its lines, size the cluster, find the padding, compare with the design.
 
-    ``servers_quoted`` [count]: the servers bought when the quote prices one server (per-server quantities or
-    a one-server quote); None = as the quote states ("order quantity 32", "16 nodes") or as its lines count.
-    ``usd_per_unit`` [USD per unit of the quote's currency] is required for a quote not in USD.
-    ``price_tolerance`` [fraction] is how far over the book a unit price may be before ``price_above_book``.
-    ``book``: the price book the lines are checked against and the design priced by; None = the 2024-10 book, or
-    the first book that prices the quote's platform when that one does not (an HGX B300 quote: 2026-11, said in a
-    warning).
-    ``option``: the alternative to review (1-based number or label) when the quote offers several (default 1).
-    ``aliases``: the vendor's alias list (``{pattern, category, quantity_basis?}``, see :mod:`.corrections`);
-    ``corrections``: the user's reading of single lines (``{sheet, row, category?, quantity_basis?, option?,
-    ignore?}``); ``size_from``: the reading of the cluster's size to take (see :mod:`.size`).
+    Safe when unsure: no finding saves more than the quote charges for the lines it cites, the savings never exceed
+    the quote total, a discount is never an item, and a finding that would break one of these is withheld with the
+    reason. Alternatives (Option A/B) are reviewed one at a time.
+
+    Parameters
+    ----------
+    quote : ParsedQuote
+        The quote as :func:`read_quote` or :func:`read_quote_file` read it.
+    servers_quoted : int, optional
+        The servers bought [count] when the quote prices one server (per-server quantities, a one-server quote);
+        None = as the quote states ("order quantity 32", "16 nodes") or as its lines count.
+    usd_per_unit : float, optional
+        USD per unit of the quote's currency; required for a quote not in USD.
+    price_tolerance : float, optional
+        How far over the book a unit price may be before it is flagged ``price_above_book`` [fraction].
+    base : str, optional
+        The preset whose design the quote is compared with (``optimized``: the article's recommended BoM).
+    book : PriceBook, optional
+        The price book the lines are checked against and the design priced by; None = the 2024-10 book, or the
+        first book that prices the quote's platform when that one does not (an HGX B300 quote: 2026-11, said in a
+        warning).
+    rules, catalogue : sequence, optional
+        Classification rules and part numbers; default ``data/quote_rules.csv`` and ``data/quote_catalogue.csv``.
+    option : int or str, optional
+        The alternative to review, a 1-based number or its label, when the quote offers several (default 1).
+    aliases : sequence of mapping, optional
+        The vendor's alias list, ``{pattern, category, quantity_basis?}`` (see :mod:`.corrections`).
+    corrections : sequence of mapping, optional
+        The user's reading of single lines, ``{sheet, row, category?, quantity_basis?, option?, ignore?}``.
+    size_from : str, optional
+        The reading of the cluster's size to take (``lines``, ``boards``, ``stated``, ``trays``, ``cpus``,
+        ``nics``; see :mod:`.size`); default the most consistent one.
+
+    Returns
+    -------
+    QuoteReview
+        Every line with its reading and confidence, the findings with their savings [USD], the cluster's GPUs and
+        servers [count], the quote's total and the recommended design's [USD], withheld findings and size conflicts.
+
+    Raises
+    ------
+    QuoteError
+        For a quote in another currency without ``usd_per_unit``, an unknown option or size reading, or a bad alias
+        or correction, with a one-line message.
+
+    Examples
+    --------
+    >>> from neoplan.quote import SAMPLES_DIR, read_quote_file, review_quote
+    >>> review = review_quote(read_quote_file(SAMPLES_DIR / "oem_padded_1024_h100.xlsx"))  # synthetic sample
+    >>> review.gpus, review.servers, review.gpu_model
+    (1024, 128, 'h100-sxm')
+    >>> 0 < review.padding_saving_usd <= review.quote_total_usd  # [USD]
+    True
+    >>> "ram_over_1tb" in {f.code for f in review.findings}  # 2 TB of RAM where 1 TB does
+    True
     """
     review = partial(
         _review,
@@ -888,7 +932,30 @@ def _recommended_scenario(
 
 
 def apply_recommendations(review: QuoteReview) -> Scenario:
-    """The quote turned into a scenario: its GPU count and platform with the recommended (optimized) BoM."""
+    """The quote turned into a scenario: its GPU count and platform with the recommended (optimized) BoM.
+
+    Parameters
+    ----------
+    review : QuoteReview
+        A reviewed quote.
+
+    Returns
+    -------
+    Scenario
+        The recommended design of the quote's cluster, ready for :func:`neoplan.evaluate`.
+
+    Raises
+    ------
+    QuoteError
+        When the quote has no GPU server or baseboard line the model can evaluate.
+
+    Examples
+    --------
+    >>> from neoplan.quote import SAMPLES_DIR, apply_recommendations, read_quote_file, review_quote
+    >>> plan = apply_recommendations(review_quote(read_quote_file(SAMPLES_DIR / "oem_padded_1024_h100.xlsx")))
+    >>> plan.cluster.gpus, plan.node.preset
+    (1024, 'optimized')
+    """
     if review.recommended is None:
         raise QuoteError(
             "the quote has no GPU server or GPU baseboard line the model can evaluate, so there is no design to apply"

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..inputs.pricebook import DATA_DIR
-from .cells import QuoteError
+from .errors import QuoteError
 
 HEADERS_FILE = DATA_DIR / "quote_headers.csv"
 VOCABULARY_FILE = DATA_DIR / "quote_vocabulary.csv"

@@ -24,28 +24,29 @@ reason in :attr:`Library.error` (visitor-safe words; the location is in the serv
 from __future__ import annotations
 
 import json
-import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, make_url
 
 from ..errors import ScenarioError
-from ..inputs.loading import load_scenario, parse_scenario
+from ..inputs.loading import load_scenario
 from ..inputs.presets import preset_names
 from ..inputs.scenario import Scenario
-from . import migrate, share
-from .backend import Backend, LibraryError, as_url, describe, log
-from .names import DRAFT_ID, LOCAL, MAX_NAME_CHARS, User, check_message, check_name
+from ..plaintext import visible
+from . import share
+from .backend import LibraryError, as_url
+from .connection import Store, _upsert, open_store
+from .names import DRAFT_ID, LOCAL, MAX_NAME_CHARS, MAX_USER_CHARS, User, check_message, check_name
+from .records import Conflict, Draft, DraftTaken, Entry, Saved, Version, _now, _shown, parse_stored
 from .schema import aliases as aliases_t
 from .schema import drafts as drafts_t
 from .schema import scenarios as scenarios_t
+from .schema import users as users_t
 from .schema import versions as versions_t
 from .versions import Diff, diff
 
@@ -56,164 +57,37 @@ MAX_ALIASES = 2000
 ALIAS_KEYS = ("pattern", "category", "quantity_basis")
 
 
-class Conflict(ScenarioError):
-    """Someone saved the scenario after the version this save was based on; nothing was written."""
+class Library:
+    """Saved scenarios, versions, drafts and aliases as ``user`` sees them, plus the shipped presets (read-only).
 
-    def __init__(self, name: str, expected: int, current: Version | None) -> None:
-        self.name, self.expected, self.current = name, expected, current
-        if current is None:
-            text = f"library: “{name}” was deleted after version {expected} was opened here"
-        elif expected == 0:
-            text = f"library: a scenario named “{name}” was saved meanwhile (version {current.version})"
-        else:
-            text = (
-                f"library: “{name}” was saved again after version {expected} was opened here: version "
-                f"{current.version} by {current.author or 'local user'} at {current.saved_at}"
-            )
-        super().__init__(text)
+    Every method in one session: the manual's Scenario library page (run as a doctest).
 
-
-class DraftTaken(Exception):
-    """The draft id is held by another session (or user): write this session's draft under a new id."""
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One scenario the user can open: a shipped preset (read-only) or a saved one."""
-
-    name: str
-    """Its key: the name, or ``name (owner)`` where two visible scenarios share a name."""
-    read_only: bool
-    saved_at: str = ""
-    owner: str = ""
-    shared: bool = False
-    version: int = 0
-    mine: bool = False
-    """Whether the user owns it (may delete it and change who sees it)."""
-
-
-@dataclass(frozen=True)
-class Version:
-    """One save of a scenario."""
-
-    version: int
-    author: str
-    saved_at: str
-    message: str
-
-
-@dataclass(frozen=True)
-class Saved:
-    """What a save wrote: the scenario (renamed as saved), its key and the new version number."""
-
-    scenario: Scenario
-    name: str
-    version: int
-
-
-@dataclass(frozen=True)
-class Draft:
-    """What a browser session is editing: the scenario, what it was opened as, and where it came from.
-
-    ``body`` and ``baseline`` are scenario JSON; ``origin`` is the key of the library entry it was opened from
-    (None for an upload or a quote), ``origin_version`` the version opened; ``source`` is a short description for
-    people ("file plan.yaml"); ``page_state`` is JSON of the pages' own settings that a refresh keeps (the Stress
-    test's ranges, the Compare selection).
+    Parameters
+    ----------
+    where : str or pathlib.Path, optional
+        An SQLAlchemy URL, or an SQLite file's path; default ``$NEOPLAN_DATABASE_URL``, else
+        :func:`neoplan.store.default_path`.
+    user : User, optional
+        Who is asking; default ``LOCAL``, the one user of an app without sign-in, who sees everything.
+    store : Store, optional
+        The database to use instead of ``where``.
+    budget_s : float, optional
+        How long each call retries a busy or unreachable database [s]; default ``RETRY_BUDGET_S`` (the app passes
+        a shorter one so a page answers quickly).
     """
 
-    body: str
-    baseline: str
-    origin: str | None
-    source: str
-    origin_version: int | None = None
-    page_state: str = "{}"
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _upsert(conn: Connection) -> Any:
-    return postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
-
-
-class Store:
-    """One database (SQLite file or server), migrated on first use; shared by every view and thread of a process."""
-
-    def __init__(self, url: str) -> None:
-        self.backend = Backend(url)
-        self._ready = False
-        self._lock = threading.Lock()
-
-    @property
-    def url(self) -> str:
-        return self.backend.url
-
-    @property
-    def location(self) -> str:
-        """Where the library is, without any password (server log, operator's CLI; never for visitors)."""
-        return self.backend.location
-
-    def _migrate(self) -> None:
-        with self._lock:
-            if self._ready:
-                return
-            try:
-                raw = self.backend.engine.raw_connection()
-                try:
-                    if self.backend.dialect == "sqlite":
-                        raw.cursor().execute("PRAGMA journal_mode = WAL")
-                finally:
-                    raw.close()
-            except LibraryError:
-                raise
-            except Exception as exc:  # a driver error before any SQLAlchemy wrapping (corrupt file, no server)
-                log.error("scenario library %s cannot be opened: %s", self.location, exc)
-                raise LibraryError(describe(exc)) from exc
-            self.backend.run(self._upgrade, write=True)
-            self._ready = True
-
-    def _upgrade(self, conn: Connection) -> None:
-        known = migrate.head()
-        at = migrate.current(conn)
-        if at is not None and at != known and not migrate.is_known(at):
-            log.error("scenario library %s is at schema %s, newer than this neoplan's %s", self.location, at, known)
-            raise LibraryError("the scenario library was written by a newer neoplan; upgrade neoplan to open it")
-        migrate.upgrade(conn)
-
-    def run(self, work: Callable[[Connection], T], *, write: bool, durable: bool = True) -> T:
-        """``work`` in one transaction (retried while the database is busy), after migrating on first use."""
-        if not self._ready:
-            self._migrate()
-        return self.backend.run(work, write=write, durable=durable)
-
-
-_STORES: dict[str, Store] = {}
-_STORES_LOCK = threading.Lock()
-
-
-def open_store(url: str) -> Store:
-    """The one :class:`Store` of this process for ``url``."""
-    with _STORES_LOCK:
-        if url not in _STORES:
-            _STORES[url] = Store(url)
-        return _STORES[url]
-
-
-def close_store(url: str) -> None:
-    """Forget this process's store for ``url`` and close its connections (tests; a server never needs it)."""
-    with _STORES_LOCK:
-        store = _STORES.pop(url, None)
-    if store is not None:
-        store.backend.close()
-
-
-class Library:
-    """Saved scenarios, versions, drafts and aliases as ``user`` sees them, plus the shipped presets (read-only)."""
-
-    def __init__(self, where: str | Path | None = None, user: User = LOCAL, *, store: Store | None = None) -> None:
+    def __init__(
+        self,
+        where: str | Path | None = None,
+        user: User = LOCAL,
+        *,
+        store: Store | None = None,
+        budget_s: float | None = None,
+    ) -> None:
         self.store = store if store is not None else open_store(as_url(where))
         self.user = user
+        self.budget_s = budget_s
+        """How long each call retries a busy or unreachable database [s] (None: ``RETRY_BUDGET_S``)."""
         self.error: str | None = None
         """Why the library could not be used on the last call (None when it worked); names no file or host."""
 
@@ -229,7 +103,7 @@ class Library:
 
     def _run(self, work: Callable[[Connection], T], *, write: bool = False, durable: bool = True) -> T:
         try:
-            result = self.store.run(work, write=write, durable=durable)
+            result = self.store.run(work, write=write, durable=durable, budget_s=self.budget_s)
         except LibraryError as exc:
             self.error = str(exc)
             raise
@@ -237,7 +111,7 @@ class Library:
         return result
 
     def check(self) -> None:
-        """Raise LibraryError unless the library can be read (migrating it on first use)."""
+        """Raise :class:`LibraryError` (words fit for any visitor) unless the library can be read; migrates it."""
         self._run(lambda conn: conn.execute(sa.select(sa.func.count()).select_from(scenarios_t)).scalar())
 
     # -- who sees what ---------------------------------------------------------------------------------------
@@ -248,10 +122,11 @@ class Library:
         return sa.or_(scenarios_t.c.owner == self.user.id, scenarios_t.c.shared.is_(True))
 
     def _rows(self, conn: Connection) -> dict[str, Any]:
-        """Visible scenarios (no bodies) by key, sorted by key without case."""
-        s = scenarios_t.c
+        """Visible scenarios (no bodies) by key, sorted by key without case; ``who`` is how people see the owner."""
+        s, u = scenarios_t.c, users_t.c
         rows = conn.execute(
-            sa.select(s.id, s.owner, s.name, s.shared, s.version, s.updated_at)
+            sa.select(s.id, s.owner, s.name, s.shared, s.version, s.updated_at, _shown(u.label, s.owner).label("who"))
+            .outerjoin(users_t, u.id == s.owner)
             .where(self._visible())
             .order_by(sa.func.lower(s.name), s.name, s.owner)
         ).all()
@@ -259,12 +134,12 @@ class Library:
         keyed: dict[str, Any] = {}
         for r in rows:
             alone = counts[r.name] == 1 or r.owner == self.user.id
-            keyed.setdefault(r.name if alone else f"{r.name} ({r.owner or 'local user'})", r)
+            keyed.setdefault(r.name if alone else f"{r.name} ({r.who or 'local user'})", r)
         return dict(sorted(keyed.items(), key=lambda item: (item[0].lower(), item[0])))
 
     def _entry(self, key: str, r: Any) -> Entry:
         mine = r.owner == self.user.id or self.user.sees_all
-        return Entry(key, False, r.updated_at, r.owner, bool(r.shared), int(r.version), mine)
+        return Entry(key, False, r.updated_at, r.who, bool(r.shared), int(r.version), mine)
 
     def _find(self, conn: Connection, name: str) -> Any:
         row = self._rows(conn).get(name)
@@ -275,7 +150,13 @@ class Library:
     # -- scenarios -------------------------------------------------------------------------------------------
 
     def entries(self) -> list[Entry]:
-        """Presets first, then saved scenarios by name; only the presets if the library cannot be read."""
+        """Presets first, then saved scenarios by name; only the presets if the library cannot be read (``error``).
+
+        Returns
+        -------
+        list of Entry
+            Key, read-only flag, time saved, owner, shared flag, version [count], whether the user owns it.
+        """
         presets = [Entry(p, True) for p in preset_names()]
         try:
             keyed = self._run(self._rows)
@@ -303,7 +184,20 @@ class Library:
         return self.is_preset(name) or self.entry(name) is not None
 
     def load(self, name: str, version: int | None = None) -> Scenario:
-        """The scenario saved (or shipped) under ``name``: its newest version, or ``version``."""
+        """The scenario saved (or shipped) under ``name``: its newest version, or ``version``.
+
+        Parameters
+        ----------
+        name : str
+            A preset's or saved scenario's key (``name (owner)`` where two share a name).
+        version : int, optional
+            The version; default the newest.
+
+        Returns
+        -------
+        Scenario
+            Validated again; ScenarioError for an unknown name or version.
+        """
         return self.load_versioned(name, version)[0]
 
     def load_versioned(self, name: str, version: int | None = None) -> tuple[Scenario, int | None]:
@@ -313,17 +207,20 @@ class Library:
                 raise ScenarioError(f"library: {name!r} is a preset; presets have no versions")
             return load_scenario(name), None
 
+        if version is not None:
+            _check_version(version)
+
         def read(conn: Connection) -> tuple[str | None, int]:
             row = self._find(conn, name)
             v = versions_t.c
-            wanted = version or row.version
+            wanted = row.version if version is None else version
             body = conn.execute(sa.select(v.body).where(v.scenario_id == row.id, v.version == wanted)).scalar()
             return body, int(wanted)
 
         body, read_version = self._run(read)
         if body is None:
             raise ScenarioError(f"library: “{name}” has no version {version}")
-        return parse_scenario(body, name), read_version
+        return parse_stored(body, name), read_version
 
     def save(
         self,
@@ -336,9 +233,24 @@ class Library:
     ) -> Saved:
         """Save ``scenario`` as a new version of ``name`` (a new scenario if there is none).
 
-        ``expected_version``: the version this save is based on (0: none, it must be new); None saves on top of
-        whatever is newest. ``shared`` sets who sees a scenario this user owns (a new one is private for a
-        signed-in user, shared for the local user). Raises :class:`Conflict` if someone saved in between.
+        Parameters
+        ----------
+        name : str
+            One line, not a preset's.
+        scenario : Scenario
+            What to save (renamed ``name``).
+        message : str, optional
+            A one-line note for the history.
+        expected_version : int, optional
+            The version this save is based on (0: none, it must be new); None saves on top of the newest.
+        shared : bool, optional
+            Who sees it (its owner only): a new one is private for a signed-in user, shared for the local user.
+
+        Returns
+        -------
+        Saved
+            The scenario as saved, its key and its new version; :class:`Conflict` (nothing written) if someone
+            saved after ``expected_version``.
         """
         if self.is_preset(name.strip()):
             raise ScenarioError(f"library: {name.strip()!r} is a read-only preset; save under another name")
@@ -402,17 +314,31 @@ class Library:
             )
         )
 
+    @staticmethod
+    def _versions_query() -> sa.Select[Any]:
+        v, u = versions_t.c, users_t.c
+        return sa.select(v.version, _shown(u.label, v.author), v.saved_at, v.message).outerjoin(
+            users_t, u.id == v.author
+        )
+
     def _version(self, conn: Connection, scenario_id: int, version: int) -> Version | None:
         v = versions_t.c
-        row = conn.execute(
-            sa.select(v.version, v.author, v.saved_at, v.message).where(
-                v.scenario_id == scenario_id, v.version == version
-            )
-        ).first()
+        row = conn.execute(self._versions_query().where(v.scenario_id == scenario_id, v.version == version)).first()
         return None if row is None else Version(*row)
 
     def duplicate(self, name: str, new_name: str) -> Saved:
-        """Save a copy of ``name`` (preset or saved) as the new scenario ``new_name``."""
+        """Save a copy of ``name`` (preset or saved) as the new scenario ``new_name``.
+
+        Parameters
+        ----------
+        name, new_name : str
+            The scenario to copy, and the copy's name (new).
+
+        Returns
+        -------
+        Saved
+            The copy, as version 1.
+        """
         new_name = check_name(new_name)
         if self.exists(new_name):
             raise ScenarioError(f"library: a scenario named {new_name!r} already exists")
@@ -423,7 +349,13 @@ class Library:
             raise ScenarioError(f"library: “{name}” belongs to {row.owner or 'the local user'}; only they can do that")
 
     def delete(self, name: str) -> None:
-        """Delete the saved scenario ``name`` and its history (its owner only); presets cannot be deleted."""
+        """Delete the saved scenario ``name`` and its history (its owner only); presets cannot be deleted.
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+        """
         if self.is_preset(name):
             raise ScenarioError(f"library: {name!r} is a read-only preset")
 
@@ -436,7 +368,15 @@ class Library:
         self._run(write, write=True)
 
     def set_shared(self, name: str, shared: bool) -> None:
-        """Share ``name`` with the team, or make it private to its owner (its owner only)."""
+        """Share ``name`` with the team, or make it private to its owner (its owner only).
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+        shared : bool
+            True: everyone signed in sees it and may save versions; False: its owner only.
+        """
 
         def write(conn: Connection) -> None:
             row = self._find(conn, name)
@@ -448,14 +388,23 @@ class Library:
     # -- versions --------------------------------------------------------------------------------------------
 
     def history(self, name: str) -> list[Version]:
-        """Every version of ``name``, oldest first."""
+        """Every version of ``name``, oldest first.
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+
+        Returns
+        -------
+        list of Version
+            Version, author, time saved (ISO 8601, UTC) and message of each.
+        """
 
         def read(conn: Connection) -> list[Version]:
             row = self._find(conn, name)
             v = versions_t.c
-            rows = conn.execute(
-                sa.select(v.version, v.author, v.saved_at, v.message).where(v.scenario_id == row.id).order_by(v.version)
-            ).all()
+            rows = conn.execute(self._versions_query().where(v.scenario_id == row.id).order_by(v.version)).all()
             return [Version(*r) for r in rows]
 
         if self.is_preset(name):
@@ -463,11 +412,39 @@ class Library:
         return self._run(read)
 
     def diff(self, name: str, a: int, b: int) -> Diff:
-        """Version ``a`` against version ``b`` of ``name``: the inputs that differ and the KPI deltas."""
+        """Version ``a`` against version ``b`` of ``name``: the inputs that differ and the KPI deltas.
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+        a, b : int
+            The two versions, old then new.
+
+        Returns
+        -------
+        Diff
+            Inputs by dotted path (old → new); headline KPIs of both, evaluated, and their deltas in their units.
+        """
         return diff(name, a, self.load(name, a), b, self.load(name, b))
 
     def restore(self, name: str, version: int, *, expected_version: int | None = None) -> Saved:
-        """Save version ``version`` of ``name`` again, as its newest version (the history keeps everything)."""
+        """Save version ``version`` of ``name`` again, as its newest version (the history keeps everything).
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+        version : int
+            The version to restore.
+        expected_version : int, optional
+            The newest version the caller saw (see :meth:`save`).
+
+        Returns
+        -------
+        Saved
+            The restored scenario and its new version.
+        """
         return self.save(
             name, self.load(name, version), message=f"restored version {version}", expected_version=expected_version
         )
@@ -475,29 +452,92 @@ class Library:
     # -- share links -----------------------------------------------------------------------------------------
 
     def share_token(self, name: str, version: int, secret: str | None, days: float = share.SHARE_DAYS) -> str:
-        """A signed read-only link token to ``version`` of ``name``, valid for ``days``."""
-        if version not in {v.version for v in self.history(name)}:
+        """A signed read-only link token to ``version`` of ``name``, valid for ``days``.
+
+        Only for a scenario shared with the team (or any, for the local user): a link opens only for people who may
+        see the scenario, so a link to a private one would open for nobody but its owner.
+
+        Parameters
+        ----------
+        name : str
+            The scenario's key.
+        version : int
+            The version the link opens.
+        secret : str or None
+            The HMAC-SHA256 secret (at least 32 bytes and not the example's, the same on every replica; changing it
+            revokes every link).
+        days : float, optional
+            How long the link is valid [days].
+
+        Returns
+        -------
+        str
+            The token (ShareError without a secret, or with a weak one: links are off); :meth:`open_shared` reads it.
+        """
+
+        def read(conn: Connection) -> tuple[Any, str | None]:
+            row = self._find(conn, name)
+            v = versions_t.c
+            saved_at = conn.execute(sa.select(v.saved_at).where(v.scenario_id == row.id, v.version == version)).scalar()
+            return row, saved_at
+
+        share.make_token(share.Grant(0, 0, 0), secret)  # no secret, or a weak one: say so before anything else
+        _check_version(version)
+        row, saved_at = self._run(read)
+        if saved_at is None:
             raise ScenarioError(f"library: “{name}” has no version {version}")
-        row = self._run(lambda conn: self._find(conn, name))
-        return share.make_token(share.grant_for(int(row.id), version, days), secret)
+        if not row.shared and not self.user.sees_all:
+            raise ScenarioError(
+                f"library: “{name}” is private: share it with the team first (a link opens only for people who may "
+                "see the scenario)"
+            )
+        return share.make_token(share.grant_for(int(row.id), version, days, saved_at=saved_at), secret)
 
     def open_shared(self, token: str, secret: str | None) -> tuple[Scenario, str]:
-        """The scenario version a share token names, and a description ("“Plan” version 3, shared by …")."""
+        """The scenario version a share token names, and a description ("“Plan” version 3, shared by …").
+
+        Checked at every open: the link's signature and expiry, that the version is the one the link was made for,
+        and that this user may see the scenario *now* (its owner, or anyone while it is shared with the team).
+        """
         grant = share.read_token(token, secret)
 
         def read(conn: Connection) -> Any | None:
-            s, v = scenarios_t.c, versions_t.c
+            s, v, u = scenarios_t.c, versions_t.c, users_t.c
             return conn.execute(
-                sa.select(s.name, s.owner, v.body)
+                sa.select(s.name, s.owner, s.shared, v.body, v.saved_at, _shown(u.label, s.owner).label("who"))
                 .join(versions_t, v.scenario_id == s.id)
+                .outerjoin(users_t, u.id == s.owner)
                 .where(s.id == grant.scenario_id, v.version == grant.version)
             ).first()
 
         row = self._run(read)
-        if row is None:
+        if row is None or share.stamp_of(row.saved_at) != grant.stamp:
             raise share.ShareError("the scenario this link shares has been deleted")
-        scenario = parse_scenario(row.body, row.name)
-        return scenario, f"“{row.name}” version {grant.version} shared by {row.owner or 'local user'}"
+        if not (row.shared or row.owner == self.user.id or self.user.sees_all):
+            raise share.ShareError("the scenario this link shares is no longer shared with the team; ask its owner")
+        scenario = parse_stored(row.body, row.name)
+        return scenario, f"“{row.name}” version {grant.version} shared by {row.who or 'local user'}"
+
+    # -- users -----------------------------------------------------------------------------------------------
+
+    def register(self, label: str, email: str | None = None) -> None:
+        """Keep how people see this signed-in user (``label``: their verified e-mail, else their OIDC subject).
+
+        With a verified ``email``: what was owned by that address before user ids were the provider's (``iss``,
+        ``sub``) — scenarios, drafts, aliases, authorship — becomes this user's, once.
+        """
+        if self.user.sees_all or not self.user.id:
+            return
+        label = visible(label.strip())[:MAX_USER_CHARS] or self.user.id[:MAX_USER_CHARS]
+        values = {"id": self.user.id, "label": label, "seen_at": _now()}
+
+        def write(conn: Connection) -> None:
+            insert = _upsert(conn)(users_t).values(**values)
+            conn.execute(insert.on_conflict_do_update(index_elements=[users_t.c.id], set_={"label": values["label"]}))
+            if email and email != self.user.id:
+                _adopt(conn, email, self.user.id)
+
+        self._run(write, write=True)
 
     # -- drafts ----------------------------------------------------------------------------------------------
 
@@ -566,8 +606,18 @@ class Library:
     # -- quote aliases ---------------------------------------------------------------------------------------
 
     def save_aliases(self, vendor: str, aliases: list[dict[str, str]], *, shared: bool = True) -> None:
-        """Keep ``aliases`` (dicts of ``pattern``, ``category``, optional ``quantity_basis``) as this user's for
-        ``vendor``, replacing their earlier list; shared with the team unless ``shared`` is False."""
+        """Keep ``aliases`` as this user's list for ``vendor``, replacing their earlier one.
+
+        Parameters
+        ----------
+        vendor : str
+            The vendor's name.
+        aliases : list of dict
+            ``{pattern, category, quantity_basis?}``: a part number (else a regex of the description), the
+            component, and whether its quantity is ``per_server`` or the line's ``total``.
+        shared : bool, optional
+            Whether the team reads it.
+        """
         vendor = check_name(vendor, "vendor names")
         body = json.dumps(_checked_aliases(aliases), ensure_ascii=False)
         values = {"owner": self.user.id, "vendor": vendor, "body": body, "shared": shared, "saved_at": _now()}
@@ -599,6 +649,27 @@ class Library:
         """Vendors with aliases this user can read, sorted."""
         rows = self._run(lambda conn: conn.execute(self._alias_rows()).all())
         return sorted({r.vendor for r in rows}, key=lambda v: (v.lower(), v))
+
+
+MAX_VERSION = 2**31 - 1
+"""The largest version number a library can hold (a 32-bit integer column)."""
+
+
+def _check_version(version: int) -> None:
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= MAX_VERSION:
+        raise ScenarioError(f"library: a version is a whole number from 1 to {MAX_VERSION:,}, got {version!r}")
+
+
+def _adopt(conn: Connection, old: str, new: str) -> None:
+    """Move what user id ``old`` (an e-mail, as ids were before sign-in used ``iss`` and ``sub``) owns to ``new``;
+    a scenario whose name ``new`` already uses stays where it is."""
+    s, d, a, v = scenarios_t.c, drafts_t.c, aliases_t.c, versions_t.c
+    mine = sa.select(s.name).where(s.owner == new)
+    conn.execute(scenarios_t.update().where(s.owner == old, s.name.not_in(mine)).values(owner=new))
+    conn.execute(versions_t.update().where(v.author == old).values(author=new))
+    conn.execute(drafts_t.update().where(d.owner == old).values(owner=new))
+    taken = sa.select(a.vendor).where(a.owner == new)
+    conn.execute(aliases_t.update().where(a.owner == old, a.vendor.not_in(taken)).values(owner=new))
 
 
 QUANTITY_BASES = ("per_server", "total")

@@ -2,9 +2,12 @@
 
 ``scenarios`` — one row per saved scenario: its owner (a user id; '' for the local user and libraries from before
 owners), name (unique per owner), whether it is shared with the team, and its newest version number, which every
-save checks and bumps (optimistic concurrency). ``versions`` — every save, with who, when and a one-line message.
-``drafts`` — what each browser session is editing, one row per session, updated in place. ``aliases`` — a vendor's
-quote-line aliases, per owner. Times are ISO 8601 text in UTC.
+save checks and bumps (optimistic concurrency). Its id is never used again once deleted (SQLite ``AUTOINCREMENT``;
+PostgreSQL's sequence), so nothing that names an id (a share link) can reach a later scenario. ``versions`` — every
+save, with who, when and a one-line message. ``drafts`` — what each browser session is editing, one row per session,
+updated in place. ``aliases`` — a vendor's
+quote-line aliases, per owner. ``users`` — how each signed-in user id is shown to people (their verified e-mail, else
+their OIDC subject), kept at sign-in. Times are ISO 8601 text in UTC.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ scenarios = sa.Table(
     sa.Column("created_at", sa.String(32), nullable=False),
     sa.Column("updated_at", sa.String(32), nullable=False),
     sa.UniqueConstraint("owner", "name", name="scenarios_owner_name"),
+    sqlite_autoincrement=True,
 )
 
 versions = sa.Table(
@@ -60,4 +64,12 @@ aliases = sa.Table(
     sa.Column("body", sa.Text, nullable=False),
     sa.Column("shared", sa.Boolean, nullable=False),
     sa.Column("saved_at", sa.String(32), nullable=False),
+)
+
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.String(320), primary_key=True),
+    sa.Column("label", sa.String(320), nullable=False),
+    sa.Column("seen_at", sa.String(32), nullable=False),
 )

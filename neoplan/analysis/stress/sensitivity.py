@@ -81,7 +81,43 @@ class Tornado:
 def tornado(
     result: Result, ranges: Mapping[str, Range] | None = None, drivers: tuple[str, ...] | None = None
 ) -> Tornado:
-    """Every driver (or ``drivers``) at its low and its high value, the others at base: one engine call."""
+    """One-at-a-time sensitivities: each driver at its low and at its high value, every other at the scenario's.
+
+    All 1 + 2 × drivers cases run in one call of the vectorised monthly engine, on the design the scenario sized
+    (no driver changes the design) and the loan fixed at financial close.
+
+    Parameters
+    ----------
+    result : Result
+        The scenario, evaluated (:func:`neoplan.evaluate`).
+    ranges : mapping of str to Range, optional
+        Low and high of any driver, in its own unit (:data:`DRIVERS`: fractions, USD, months); the others take
+        their default ranges (:func:`default_ranges`).
+    drivers : tuple of str, optional
+        The drivers to vary, by key; default all of :data:`DRIVERS`.
+
+    Returns
+    -------
+    Tornado
+        The drivers' low and high values and, per metric of :data:`METRICS` (IRRs [fraction per year], NPV [USD],
+        payback [months], min DSCR [ratio], equity MOIC [ratio]), its value at base, at each low and at each high.
+
+    Raises
+    ------
+    ScenarioError
+        For an unknown driver or a range outside a driver's bounds.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.analysis import stress
+    >>> r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    >>> t = stress.tornado(r, drivers=("usd_per_gpu_hour", "utilization"))
+    >>> t.drivers, bool(t.low["npv_usd"][0] < t.base["npv_usd"] < t.high["npv_usd"][0])
+    (('usd_per_gpu_hour', 'utilization'), True)
+    >>> t.order("npv_usd")[0] in t.drivers  # the driver that moves NPV most comes first
+    True
+    """
     ranges = _complete(result, ranges)
     keys = tuple(drivers or DRIVERS)
     base = base_values(result)
@@ -129,10 +165,46 @@ def grid(
     points: int = 21,
     ranges: Mapping[str, Range] | None = None,
 ) -> Grid:
-    """Metrics over a two-way grid of drivers (default price × utilization), one engine call for all points.
+    """Two drivers varied together over a grid (default price × utilization), every other at the scenario's value.
 
-    Axes default to ``points`` values spread evenly over each driver's range; explicit ``x_values`` /
-    ``y_values`` hold 1 to :data:`MAX_GRID_POINTS` values each. Cases run in chunks (bounded memory).
+    Every point is one case of the vectorised monthly engine, run in chunks of :data:`MC_CHUNK` cases (bounded
+    memory).
+
+    Parameters
+    ----------
+    result : Result
+        The scenario, evaluated.
+    x_driver, y_driver : str
+        The two drivers, by key of :data:`DRIVERS` (they must differ).
+    x_values, y_values : array_like, optional
+        The axes' values in the drivers' units, 1 to :data:`MAX_GRID_POINTS` each; default ``points`` values spread
+        evenly over each driver's range.
+    points : int, optional
+        Values per default axis, 2 to :data:`MAX_GRID_POINTS`.
+    ranges : mapping of str to Range, optional
+        Ranges of drivers other than the defaults (:func:`default_ranges`).
+
+    Returns
+    -------
+    Grid
+        The axes ``x`` and ``y`` and, per metric, an array ``metrics[m][iy, ix]`` (IRRs [fraction per year], NPV
+        [USD], payback [months], ratios).
+
+    Raises
+    ------
+    ScenarioError
+        For unknown or equal drivers, a bad number of points, or values outside a driver's bounds.
+
+    Examples
+    --------
+    >>> import numpy as np, neoplan
+    >>> from neoplan.analysis import stress
+    >>> r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    >>> g = stress.grid(r, "usd_per_gpu_hour", "utilization", x_values=[2.0, 3.0, 4.0], y_values=[0.7, 0.9])
+    >>> g.metrics["npv_usd"].shape  # (utilization, price)
+    (2, 3)
+    >>> bool(np.all(np.diff(g.metrics["npv_usd"], axis=1) > 0))  # NPV rises with the price at each utilization
+    True
     """
     if x_driver == y_driver:
         raise ScenarioError(f"the two grid drivers must differ, got {x_driver!r} twice")

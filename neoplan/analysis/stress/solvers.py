@@ -49,11 +49,48 @@ class Solution:
 def solve(
     result: Result, driver: str, metric: str, target: float, lo: float, hi: float, *, points: int = 33, rounds: int = 4
 ) -> Solution:
-    """The lowest value of ``driver`` in [lo, hi] where ``metric`` crosses ``target``.
+    """The lowest value of a driver at which a metric reaches a target, every other driver at the scenario's value.
 
-    A grid of ``points`` values is run in one engine call, the first bracket where ``metric − target``
-    changes sign is zoomed into ``rounds`` times, and the root is interpolated linearly in the last
-    bracket. Undefined values rank as in the Monte Carlo (no IRR = lowest, no debt service = highest DSCR).
+    A grid of ``points`` values is run in one engine call, the first bracket where ``metric − target`` changes
+    sign is zoomed into ``rounds`` times, and the root is interpolated linearly in the last bracket. Undefined
+    values rank as in the Monte Carlo (no IRR = lowest, no debt service = highest DSCR).
+
+    Parameters
+    ----------
+    result : Result
+        The scenario, evaluated.
+    driver : str
+        The driver to solve for, a key of :data:`DRIVERS`.
+    metric : str
+        The metric to reach, one of :data:`METRICS`.
+    target : float
+        The metric's target, in its unit (IRR [fraction per year], NPV [USD], payback [months], ratios).
+    lo, hi : float
+        The driver's search interval, in its unit.
+    points : int, optional
+        Values per grid, 2 to :data:`MAX_SOLVER_POINTS`.
+    rounds : int, optional
+        Zooms into the bracket, 0 to :data:`MAX_SOLVER_ROUNDS`.
+
+    Returns
+    -------
+    Solution
+        ``value`` (the driver's value, or None when the target is out of reach in [lo, hi]), ``achieved`` (the
+        metric re-evaluated there) and a one-line ``message``.
+
+    Raises
+    ------
+    ScenarioError
+        For an unknown driver or metric, or a bad number of points or rounds.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.analysis import stress
+    >>> r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    >>> zero = stress.solve(r, "usd_per_gpu_hour", "npv_usd", 0.0, 0.0, 20.0)  # [USD/GPU-h] for NPV = $0
+    >>> abs(zero.value - r.kpis["breakeven_usd_per_gpu_hour"]) < 0.01  # the break-even price, found again
+    True
     """
     if driver not in DRIVERS or metric not in METRICS:
         raise ScenarioError(f"solve: unknown driver {driver!r} or metric {metric!r}")
@@ -138,22 +175,92 @@ def _out_of_reach(driver: str, metric: str, target: float, lo: float, hi: float,
 
 
 def price_for_equity_irr(result: Result, target_irr: float = DEFAULT_TARGET_EQUITY_IRR) -> Solution:
-    """Headline price [USD/GPU-h] at which equity IRR reaches ``target_irr`` [per year]."""
+    """The headline price at which equity IRR reaches a target.
+
+    Parameters
+    ----------
+    result : Result
+        The scenario, evaluated.
+    target_irr : float, optional
+        Target equity IRR [fraction per year]; default :data:`DEFAULT_TARGET_EQUITY_IRR`.
+
+    Returns
+    -------
+    Solution
+        ``value``: the go-live headline price [USD/GPU-h], or None when no price up to $100 reaches the target.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.analysis import stress
+    >>> r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    >>> s = stress.price_for_equity_irr(r, 0.20)
+    >>> s.found, round(s.achieved, 4)
+    (True, 0.2)
+    >>> s.value > r.kpis["breakeven_usd_per_gpu_hour"]  # a 20 % equity return needs more than NPV = 0
+    True
+    """
     lo, hi = driver_bounds("usd_per_gpu_hour")
     return solve(result, "usd_per_gpu_hour", "equity_irr", target_irr, max(lo, 0.0), min(hi, 100.0))
 
 
 def utilization_for_zero_npv(result: Result) -> Solution:
-    """Utilization [fraction] at which project NPV at the hurdle rate is zero."""
+    """The utilization at which project NPV at the hurdle rate is zero.
+
+    Parameters
+    ----------
+    result : Result
+        The scenario, evaluated.
+
+    Returns
+    -------
+    Solution
+        ``value``: the utilization [fraction], or None when NPV stays on one side of zero from 0 to 100 % (the
+        message gives the NPV's span).
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.analysis import stress
+    >>> r = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"usd_per_gpu_hour": 5.0}}))
+    >>> s = stress.utilization_for_zero_npv(r)
+    >>> s.found and 0 < s.value < r.scenario.pricing.utilization  # at $5 less than 85 % utilization pays
+    True
+    """
     return solve(result, "utilization", "npv_usd", 0.0, 0.0, 1.0)
 
 
 def max_debt_share_for_dscr(result: Result, covenant_dscr: float | None = None) -> Solution:
-    """Largest debt share [fraction] whose minimum yearly DSCR stays at or above ``covenant_dscr`` (default the
-    scenario's, :func:`covenant_of`).
+    """The largest debt share whose minimum yearly DSCR stays at or above the covenant.
 
-    DSCR falls as the debt share rises (more debt service from the same cash flow). A value of 1.0
-    means even all-debt financing meets the covenant; None that no positive debt share does.
+    DSCR falls as the debt share rises (more debt service from the same cash flow).
+
+    Parameters
+    ----------
+    result : Result
+        The scenario, evaluated.
+    covenant_dscr : float, optional
+        The covenant [ratio]; default the scenario's ``financing.covenant_dscr``.
+
+    Returns
+    -------
+    Solution
+        ``value``: the debt share [fraction of capex]; 1.0 when even all-debt financing meets the covenant, 0.0
+        (with ``achieved`` None) when no positive share does.
+
+    Raises
+    ------
+    ScenarioError
+        For a covenant that is not a positive number.
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.analysis import stress
+    >>> r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    >>> s = stress.max_debt_share_for_dscr(r, 1.2)
+    >>> 0 <= s.value <= 1 and (s.achieved is None or round(s.achieved, 3) >= 1.2)
+    True
     """
     covenant_dscr = covenant_of(result.scenario) if covenant_dscr is None else covenant_dscr
     if not (math.isfinite(covenant_dscr) and covenant_dscr > 0):
@@ -185,7 +292,31 @@ SOLVERS = {
 def solve_all(
     result: Result, target_equity_irr: float = DEFAULT_TARGET_EQUITY_IRR, covenant_dscr: float | None = None
 ) -> dict[str, Solution]:
-    """Every solver of :data:`SOLVERS`, every other driver at the scenario's value."""
+    """Every break-even solver of :data:`SOLVERS`, every other driver at the scenario's value.
+
+    Parameters
+    ----------
+    result : Result
+        The scenario, evaluated.
+    target_equity_irr : float, optional
+        The price solver's target equity IRR [fraction per year].
+    covenant_dscr : float, optional
+        The debt solver's covenant [ratio]; default the scenario's.
+
+    Returns
+    -------
+    dict of str to Solution
+        By key of :data:`SOLVERS`: the price for the target equity IRR [USD/GPU-h], the utilization for NPV = 0
+        [fraction] and the largest debt share meeting the covenant [fraction].
+
+    Examples
+    --------
+    >>> import neoplan
+    >>> from neoplan.analysis import stress
+    >>> r = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    >>> sorted(stress.solve_all(r)) == sorted(stress.SOLVERS)
+    True
+    """
     return {
         "price_for_target_equity_irr": price_for_equity_irr(result, target_equity_irr),
         "utilization_for_zero_npv": utilization_for_zero_npv(result),
