@@ -194,6 +194,15 @@ def _stress_text(mc: Any, solutions: dict[str, Any]) -> str:
         f"{'probability NPV < 0 at the hurdle rate':40}{formats.pct(s['probability_npv_negative']):>8}",
         f"{'probability min DSCR < covenant ' + format(s['covenant_dscr'], 'g') + 'x':40}"
         f"{formats.pct(s['probability_dscr_breach']):>8}",
+        *(
+            f"{label:40}{formats.pct(s[key]):>8}"
+            for key, label in (
+                ("probability_covenant_breach", "probability of a covenant breach"),
+                ("probability_lockup", "probability of a lock-up"),
+                ("probability_payment_default", "probability of a payment default"),
+            )
+            if key in s
+        ),
     ]
     for sol in solutions.values():
         lines.append(f"solver: {sol.message}")

@@ -434,8 +434,8 @@ _METRICS: tuple[Metric, ...] = (
         "Min DSCR",
         "ratio",
         formats.ratio,
-        "Lowest CFADS (revenue collected − opex − tax on operations, sales left out) ÷ scheduled debt service over "
-        "12-month periods from the first full operating month; n/a = no debt.",
+        "Lowest CFADS (revenue collected − opex − tax on operations, sales left out) ÷ debt service due over "
+        "12-month periods from the first repayment month to the last month with debt service; n/a = no debt.",
         "pages/financing.py",
         f"{_CASH} → neoplan.finance.project.min_dscr",
         f"{_FLOWS}, scenario financing.*",
@@ -445,11 +445,11 @@ _METRICS: tuple[Metric, ...] = (
         "Debt drawn",
         "USD",
         formats.usd,
-        "Debt drawn with the capex payments: debt share × capex, or for a loan sized at financial close (sculpted, "
-        "or on contracted revenue) the smaller size whose CFADS (or contracted cash flow) ÷ target DSCR repays it by "
-        "maturity.",
+        "Debt drawn with the capex payments, every tranche: by default the senior loan sculpted to the target DSCR "
+        "on the contracted cash flow the forecast carries (at most the maximum debt share of capex); or debt share × "
+        "capex; fixed at financial close (the Overview says how much and why).",
         "pages/financing.py",
-        "neoplan.finance.project.debt_schedule",
+        "neoplan.finance.debt.build_pieces",
         f"{_FLOWS}, scenario financing.*",
     ),
     Metric(
@@ -457,10 +457,53 @@ _METRICS: tuple[Metric, ...] = (
         "LLCR",
         "ratio",
         formats.ratio,
-        "Loan life cover ratio at the first full operating month: CFADS to the loan's maturity discounted at the "
-        "loan's all-in rate ÷ debt outstanding then (each period's on the Financing page); n/a = no debt.",
+        "Loan life cover ratio at the first repayment month: CFADS to the last maturity discounted at the debt's "
+        "average rate ÷ debt outstanding then (each period's on the Financing page); n/a = no debt.",
         "pages/financing.py",
-        "neoplan.finance.project.llcr",
+        "neoplan.finance.cover.llcr",
+        f"{_FLOWS}, scenario financing.*",
+    ),
+    Metric(
+        "covenant_breaches",
+        "Covenant breaches",
+        "count",
+        formats.count,
+        "Quarterly tests of the trailing 12 months' DSCR below the covenant DSCR: each locks distributions up and "
+        "sweeps all surplus cash into the senior loan until a test meets the covenant again.",
+        "pages/financing.py",
+        "neoplan.finance.waterfall.run",
+        f"{_FLOWS}, scenario financing.covenant_dscr",
+    ),
+    Metric(
+        "lockup_months",
+        "Months locked up",
+        "months",
+        formats.months,
+        "Months in which distributions are locked up: a test below the lock-up DSCR holds the cash in the project "
+        "until two tests in a row pass.",
+        "pages/financing.py",
+        "neoplan.finance.waterfall.run",
+        f"{_FLOWS}, scenario financing.lockup_dscr",
+    ),
+    Metric(
+        "payment_default_months",
+        "Months in payment default",
+        "months",
+        formats.months,
+        "Months in which CFADS, the cash held and the debt service reserve cannot pay the debt service due; the "
+        "model has the sponsor pay it (an equity cure).",
+        "pages/financing.py",
+        "neoplan.finance.waterfall.run",
+        f"{_FLOWS}, scenario financing.*",
+    ),
+    Metric(
+        "sponsor_cure_usd",
+        "Sponsor cure",
+        "USD",
+        formats.usd,
+        "Debt service the sponsor paid in months of payment default, over the horizon.",
+        "pages/financing.py",
+        "neoplan.finance.waterfall.run",
         f"{_FLOWS}, scenario financing.*",
     ),
     Metric(

@@ -26,7 +26,7 @@ from .design.fabric import FabricDesign
 from .design.facility import FacilityDesign, it_average_kw_at
 from .design.sizing import design
 from .design.storage import StorageDesign
-from .economics import customers, inference, operations, revenue
+from .economics import contracts, customers, inference, operations, revenue
 from .economics.operations import OperationsReport
 from .errors import ScenarioError
 from .finance import lender
@@ -41,18 +41,25 @@ from .finance.engine import (
     operating_basis,
     run_cases,
 )
+from .finance.irr_notes import irr_notes
 from .finance.returns import (
     BREAKEVEN_MAX_USD_PER_GPU_HOUR,
     KPI_LABELS,
     TCO_CATEGORIES,
-    SalesTerms,
     _tco,
     breakeven_price,
     project_npv,
     undefined_kpi_warnings,
 )
-from .inputs import pricebook
-from .inputs.pricebook import BOOK_DATES, Platform, PriceBook, months_apart, rental_contracts, rental_market
+from .finance.selling import sales_terms, token_figures, token_warnings
+from .inputs.pricebook import (
+    BOOK_DATES,
+    Platform,
+    PriceBook,
+    months_apart,
+    rental_contracts,
+    rental_market,
+)
 from .inputs.scenario import Scenario
 from .timebase import MONTHS_PER_YEAR, operating_year_share
 
@@ -140,6 +147,10 @@ class Result:
     """What the cluster sells as tokens: workload, published rate, prices (:mod:`neoplan.economics.inference`)."""
     token_figures: dict[str, float | None] = field(default_factory=dict)
     """Tokens per second per GPU, cost and break-even per million tokens (see :func:`token_figures`)."""
+    irr_notes: dict[str, str] = field(default_factory=dict)
+    """Why the project or equity IRR is not a meaningful return, by KPI key (:mod:`neoplan.finance.irr_notes`)."""
+    token_demand_scale: float = 1.0
+    """Share of the GPU-hours planned for tokens that find buyers (the demand cap) [fraction]."""
 
     # --- the design ---------------------------------------------------------------------------------
     @property
@@ -212,6 +223,25 @@ class Result:
         rate = self.token_figures.get("tokens_per_second_per_gpu")
         mw = self.facility.it_peak_mw
         return None if rate is None or mw <= 0 else rate * self.gpus / mw
+
+    @property
+    def sold_output_tokens_per_day(self) -> float:
+        """Output tokens a day the book sold, on average over the months in service [tokens/day]; 0 without a
+        published rate or token sales."""
+        if self.tokens is None:
+            return 0.0
+        live = float(np.sum(self.ops.dates.live_share))
+        return inference.sold_output_tokens_per_day(self.ops.revenue.token_gpu_hours, self.tokens, live)
+
+    def contract_book(self) -> list[dict[str, Any]]:
+        """The contract book as the model reads it, one entry per contract, then the idle hours at spot
+        (:func:`neoplan.economics.contracts.book_records`)."""
+        book = self.basis.book if self.basis is not None and self.basis.book is not None else None
+        premium = 0.0 if self.customers is None else self.customers.on_demand_premium
+        p = self.scenario.pricing
+        return contracts.book_records(
+            book or contracts.book_of(self.scenario), p.usd_per_gpu_hour, p.on_demand_price_multiple * (1.0 + premium)
+        )
 
     def returns_by_sale(self) -> dict[str, dict[str, float]]:
         """The returns of this design sold two ways, all else equal: GPU-hours rented or tokens served.
@@ -438,10 +468,10 @@ class Result:
         }
 
     def dscr_by_year(self) -> dict[str, np.ndarray]:
-        """Debt service cover ratio for each 12-month period of operation.
+        """Debt service cover ratio for each 12-month period of repayment.
 
-        DSCR = CFADS ÷ scheduled debt service over 12 months from the first full month of operation (the sale and
-        its tax left out; the manual's Conventions page states the rest).
+        DSCR = CFADS ÷ scheduled debt service over 12 months from the first repayment month (the sale and its tax
+        left out; :mod:`neoplan.finance.cover`; the manual's Conventions page states the rest).
 
         Returns
         -------
@@ -456,7 +486,7 @@ class Result:
         >>> sorted(table), len(table["dscr"]) == len(table["start_month"])
         (['dscr', 'start_month'], True)
         """
-        starts, table = finance.dscr_by_period(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))
+        starts, table = finance.dscr_by_period(self.ops.cash)
         return {"start_month": starts, "dscr": table[0]}
 
     # --- lender's view ---------------------------------------------------------------------------
@@ -465,13 +495,27 @@ class Result:
         """Debt drawn [USD]: debt share × capex, or for a sculpted loan the size its CFADS supports if lower."""
         return float(self.ops.cash.debt.drawn_usd[0])
 
+    @cached_property
+    def lending(self) -> dict[str, Any]:
+        """How much was lent at close and why: amount, share of capex, sizing, the contracted cash flow it is sized on,
+        the tranches and a sentence (:func:`neoplan.finance.lender.lending`)."""
+        return lender.lending(self.ops.cash, self.scenario.financing, self.capex_total_usd)
+
+    @property
+    def tax_losses_carried_usd(self) -> float:
+        """Tax losses still carried forward at the horizon [USD]: the model does not value them (the cluster is sold
+        at the horizon and no later income inside it offsets them); their worth is this × the tax rate."""
+        fin = self.scenario.financing
+        taxable = self.ops.cash.taxable_income[0]
+        return float(finance.losses_carried(taxable, period_months=fin.tax_period_months))
+
     @property
     def llcr(self) -> float:
-        """Loan life cover ratio at the first full operating month [ratio]; nan without debt (see ``finance.llcr``)."""
-        return float(finance.llcr(self.ops.cash, int(np.ceil(self.ops.dates.go_live_month)))[0])
+        """Loan life cover ratio at the first repayment month [ratio]; nan without debt (see ``finance.llcr``)."""
+        return float(finance.llcr(self.ops.cash)[0])
 
     def llcr_by_year(self) -> dict[str, np.ndarray]:
-        """Loan life cover ratio at the start of each 12-month period of operation.
+        """Loan life cover ratio at the start of each 12-month period of repayment.
 
         LLCR = CFADS to maturity discounted at the loan's all-in rate ÷ debt outstanding
         (:func:`neoplan.finance.project.llcr_table`).
@@ -484,13 +528,13 @@ class Result:
         Examples
         --------
         >>> import neoplan
-        >>> r = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "financing": {"debt_share": 0}}))
+        >>> no_debt = {"base": "optimized", "financing": {"sizing": "capex_share", "debt_share": 0}}
+        >>> r = neoplan.evaluate(neoplan.load_scenario(no_debt))
         >>> bool(all(r.llcr_by_year()["llcr"] != r.llcr_by_year()["llcr"]))  # no debt: NaN throughout
         True
         """
-        first = int(np.ceil(self.ops.dates.go_live_month))
-        table = finance.llcr_table(self.ops.cash, first)[0]
-        return {"start_month": first + MONTHS_PER_YEAR * np.arange(table.size), "llcr": table}
+        starts, _dscr = finance.dscr_by_period(self.ops.cash)
+        return {"start_month": starts, "llcr": finance.llcr_table(self.ops.cash)[0]}
 
     @property
     def covenant_headroom(self) -> float:
@@ -543,14 +587,19 @@ class Result:
     def monthly_table(self) -> Any:
         """The monthly accounts and cash flows, one row per month of the horizon.
 
+        Beside the accounts, the cash waterfall (:mod:`neoplan.finance.waterfall`): CFADS, debt service due, the
+        reserve drawn (paid into debt service), refilled and its balance, the covenant test's DSCR (nan without one)
+        and a breach, whether distributions are locked up, the cash held by a lock-up, the distributions and what the
+        sponsor paid in a payment default; ``sweep_usd`` is every prepayment (cash sweep and sale proceeds).
+
         Returns
         -------
         pandas.DataFrame
             ``month`` (0 = the purchase order), ``sold_gpu_hours`` [GPU-h], then signed money per month [USD]:
             revenue earned and collected, opex by category and in total, EBITDA, depreciation, EBIT, interest,
             fees, tax, net income, capex and resale (``residual_usd``), debt draws, principal, sweep, interest
-            paid, the debt balance and reserve, project and equity free cash flow and their running sums. Outflows
-            are negative.
+            paid, the debt balance and reserve, the waterfall's accounts, project and equity free cash flow and their
+            running sums. Outflows are negative.
 
         Examples
         --------
@@ -583,9 +632,21 @@ class Result:
             "debt_draw_usd": c.debt.draws[0],
             "principal_usd": -(c.debt.principal[0] + c.debt.payoff[0]),
             "sweep_usd": -c.debt.swept[0],
+            "cash_sweep_usd": -c.debt.cash_sweep[0],
             "interest_paid_usd": -c.debt.interest_paid[0],
             "debt_balance_usd": c.debt.balance[0],
             "reserve_usd": c.debt.reserve_flow[0],
+            "reserve_draw_usd": c.waterfall.reserve_draw[0],
+            "reserve_topup_usd": -c.waterfall.reserve_topup[0],
+            "reserve_balance_usd": c.waterfall.reserve_balance[0],
+            "cfads_usd": c.cfads[0],
+            "debt_service_usd": -c.debt.debt_service[0],
+            "covenant_test_dscr": c.waterfall.test_dscr[0],
+            "covenant_breach": c.waterfall.breach[0],
+            "lockup": c.waterfall.locked[0],
+            "cash_held_usd": c.waterfall.held[0],
+            "distribution_usd": c.waterfall.distributions[0],
+            "sponsor_cure_usd": -c.waterfall.cure[0],
             "project_fcf_usd": c.project_fcf[0],
             "equity_fcf_usd": c.equity_fcf[0],
             "cumulative_project_usd": np.cumsum(c.project_fcf[0]),
@@ -651,10 +712,14 @@ class Result:
             "sold_usd_per_gpu_hour_at_go_live": _clean(self.sold_usd_per_gpu_hour_at_go_live),
             "sold_usd_per_gpu_hour_lifetime": _clean(self.sold_usd_per_gpu_hour_lifetime),
             "debt_usd": _clean(self.debt_usd),
+            "lending": _lending_dict(self.lending),
+            "tax_losses_carried_usd": _clean(self.tax_losses_carried_usd),
             "llcr": _clean(self.llcr),
             "covenant_headroom": _clean(self.covenant_headroom),
             **self._operations_dict(),
             **self._tokens_dict(),
+            "contracts": self.contract_book(),
+            "irr_notes": dict(self.irr_notes),
             "warnings": list(self.warnings),
         }
 
@@ -685,6 +750,10 @@ class Result:
                 else _clean(row.output_tokens_per_second_per_gpu),
                 "serving_load_factor": t.serving_load_factor,
                 "output_tokens_per_day": None if row is None else _clean(inference.output_tokens_per_day(sc, t)),
+                "sold_output_tokens_per_day": None if row is None else _clean(self.sold_output_tokens_per_day),
+                "demand_output_tokens_per_day": None if t.demand is None else _clean(t.demand_output_tokens_per_day),
+                "token_demand_share": t.demand_share,
+                "token_demand_scale": _clean(self.token_demand_scale),
                 "usd_per_million_input_tokens": t.usd_per_million_input,
                 "usd_per_million_output_tokens": t.usd_per_million_output,
                 "price_source": t.price_source,
@@ -718,6 +787,14 @@ class Result:
             "operations": None if o is None else o.to_dict(),
             "customers": None if self.customers is None else self.customers.to_dict(),
         }
+
+
+def _lending_dict(lending: dict[str, Any]) -> dict[str, Any]:
+    """:attr:`Result.lending` for the JSON contract (numbers cleaned)."""
+    return {
+        **{k: (_clean(v) if isinstance(v, float) else v) for k, v in lending.items() if k != "tranches"},
+        "tranches": [{**t, "debt_usd": _clean(t["debt_usd"])} for t in lending["tranches"]],
+    }
 
 
 def _clean(value: float | None) -> float | None:
@@ -837,6 +914,9 @@ def operating(plan: Design) -> Operating:
         reliability=reliability,
         reference_goodput=report.reference_goodput,
         tokens_per_gpu_hour=tokens.published_tokens_per_gpu_hour,  # the engine applies the load factor
+        book=contracts.book_of(scenario),
+        spare_gpus=plan.spare_servers * scenario.cluster.gpus_per_node,
+        token_demand_per_day=tokens.demand_output_tokens_per_day,
     )
     terms = customers.terms(scenario, reliability, own, report.reference_goodput)
     return Operating(d, basis, report, own, tokens, terms)
@@ -849,7 +929,7 @@ def levelised(
     depends on the financing."""
     tco = _tco(scenario, op.dates, capex_usd, opex_fixed, sold_gpu_hours)
     sold = operations.as_sold(scenario, op.report)
-    terms = sales_terms(scenario, op.dates, op.customers)
+    terms = sales_terms(scenario, op.dates, op.customers, op.report.utilization_factor, op.basis.spare_gpus)
     return tco, operations.headline_price(
         op.report, breakeven_price(sold, op.dates, capex_usd, opex_fixed, terms=terms)
     )
@@ -863,9 +943,7 @@ def economics(plan: Design) -> Result:
     op = operating(plan)
     d, basis, ops_report, tokens = op.dates, op.basis, op.report, op.tokens
     cases = run_cases(scenario, basis, Drivers.of(scenario), op.own)  # financial close: the loan is sized here
-    fin = scenario.financing
-    if fin.amortization == "sculpted" or fin.sizing == "contracted_revenue":
-        basis = replace(basis, closing=finance.closing_of(cases.cash))  # every other case meets this loan
+    basis = replace(basis, closing=finance.closing_of(cases.cash))  # every other case meets this debt
     returns = cases.kpis(scenario.financing.hurdle_rate)
     opex_by_category = {k: v[0] for k, v in cases.opex_by_category.items()}
     opex_fixed = {k: v for k, v in opex_by_category.items() if k != "sga"}
@@ -878,9 +956,8 @@ def economics(plan: Design) -> Result:
         "breakeven_usd_per_gpu_hour": breakeven,
         **{k: float(v[0]) for k, v in returns.items()},
     }
-    per_token = token_figures(
-        scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours, sales_terms(scenario, d, op.customers)
-    )
+    terms = sales_terms(scenario, d, op.customers, ops_report.utilization_factor, basis.spare_gpus)
+    per_token = token_figures(scenario, tokens, ops_report, d, capex, opex_fixed, rev.sold_gpu_hours, terms)
     rental_warning = rental_date_warning(platform, book)
     warnings = [*storage.warnings, *site.warnings, *fabric.warnings, *([rental_warning] if rental_warning else [])]
     warnings += [plan.envelope.sentence()] if plan.envelope is not None else []
@@ -891,7 +968,8 @@ def economics(plan: Design) -> Result:
     warnings += _loan_warnings(scenario, d, cf, kpis)
     warnings += token_warnings(tokens, per_token, float(np.sum(rev.sold_gpu_hours)))
     warnings += inference.interactivity_warnings(scenario, tokens)
-    warnings += inference.demand_warnings(scenario, tokens)
+    demand_scale = float(cases.token_demand_scale[0])
+    warnings += inference.demand_warnings(scenario, tokens, demand_scale)
     return Result(
         scenario=scenario,
         design=plan,
@@ -904,78 +982,9 @@ def economics(plan: Design) -> Result:
         tokens=tokens,
         token_figures=per_token,
         customers=customers.report(scenario, op.customers),
+        irr_notes=irr_notes(cf),
+        token_demand_scale=demand_scale,
     )
-
-
-def sales_terms(scenario: Scenario, d: revenue.Dates, terms: customers.Terms) -> SalesTerms:
-    """What the price solvers take from the failure model and the customers
-    (:class:`~neoplan.finance.returns.SalesTerms`): GPUs on sale (held-back NVL72 trays excluded), the tier's on-demand
-    premium and the customer losses."""
-    platform = pricebook.default_platforms()[scenario.cluster.gpu_model]
-    trays = platform.compute_trays if platform.rack_scale else 1
-    held = scenario.cluster.held_back_trays_per_rack if platform.rack_scale else 0
-    return SalesTerms(
-        sellable_gpus=scenario.cluster.gpus * (trays - held) // trays,
-        on_demand_price_multiple=scenario.pricing.on_demand_price_multiple * (1.0 + float(terms.premium[0])),
-        customer_loss_share=customers.acceptance_share(scenario, d, terms),
-        reserved_loss_share=customers.churn_share(scenario, d, terms),
-    )
-
-
-TOKEN_FIGURES = ("tokens_per_second_per_gpu", "cost_usd_per_million_tokens", "breakeven_usd_per_million_tokens")
-"""The token figures of every Result (``None`` when the platform has no published rate for the workload)."""
-
-
-def token_figures(
-    scenario: Scenario,
-    tokens: inference.Terms,
-    report: OperationsReport,
-    d: revenue.Dates,
-    capex_usd: float,
-    opex_fixed: dict[str, np.ndarray],
-    sold_gpu_hours: np.ndarray,
-    terms: SalesTerms | None = None,
-) -> dict[str, float | None]:
-    """Token figures of the design, whatever ``pricing.sell`` is; None without a published rate for the workload.
-    ``terms``: the failure model's and the customers' effects on the book (:func:`sales_terms`).
-
-    ``tokens_per_second_per_gpu`` is the achieved output rate: the published one × ``pricing.serving_load_factor``
-    [tokens/s]. ``cost_usd_per_million_tokens`` is
-    levelised like TCO: PV(costs) ÷ PV(million output tokens served in the sold GPU-hours), so it equals TCO per
-    GPU-hour ÷ million tokens per GPU-hour. ``breakeven_usd_per_million_tokens`` is the go-live token price at
-    which project NPV is 0 when every sellable GPU-hour serves tokens (the same contract book, declining at the
-    token price decline) [USD per million output tokens, their input tokens included].
-    """
-    rate = tokens.tokens_per_gpu_hour
-    if rate <= 0:
-        return dict.fromkeys(TOKEN_FIGURES)
-    millions = rate / inference.TOKENS_PER_MILLION  # per GPU-hour
-    cost = sum(_tco(scenario, d, capex_usd, opex_fixed, sold_gpu_hours * millions).values())
-    seller = operations.as_sold(inference.all_tokens(scenario, tokens), report)
-    breakeven = (
-        operations.headline_price(report, breakeven_price(seller, d, capex_usd, opex_fixed, terms=terms)) / millions
-    )
-    return {
-        "tokens_per_second_per_gpu": rate / inference.SECONDS_PER_HOUR,
-        "cost_usd_per_million_tokens": cost,
-        "breakeven_usd_per_million_tokens": breakeven,
-    }
-
-
-def token_warnings(tokens: inference.Terms, figures: dict[str, float | None], sold_gpu_hours: float) -> list[str]:
-    """Why a token figure is undefined when the workload has a published rate (none without one: n/a)."""
-    if tokens.row is None:
-        return []
-    out = []
-    cost, breakeven = figures["cost_usd_per_million_tokens"], figures["breakeven_usd_per_million_tokens"]
-    unsold = "no GPU-hours are sold, so no tokens are served" if not sold_gpu_hours > 0 else ""
-    if cost is None or not math.isfinite(cost):
-        out.append(f"Cost per million tokens undefined: {unsold or 'too few tokens are served to spread the costs'}.")
-    if breakeven is None or not math.isfinite(breakeven):
-        top = BREAKEVEN_MAX_USD_PER_GPU_HOUR / (tokens.tokens_per_gpu_hour / inference.TOKENS_PER_MILLION)
-        why = unsold or f"project NPV stays negative at every token price up to ${top:,.2f} per million tokens"
-        out.append(f"Token break-even undefined: {why}.")
-    return out
 
 
 def _lender_view(
@@ -984,7 +993,7 @@ def _lender_view(
     """LLCR and covenant headroom of one case (``nan`` where undefined; see :mod:`neoplan.finance.project`)."""
     low = math.nan if min_dscr is None else min_dscr
     return {
-        "llcr": float(finance.llcr(cf, int(np.ceil(d.go_live_month)))[0]),
+        "llcr": float(finance.llcr(cf)[0]),
         "covenant_headroom": float(finance.covenant_headroom(low, covenant_dscr)),
     }
 
@@ -993,8 +1002,9 @@ def _loan_warnings(
     scenario: Scenario, d: revenue.Dates, cf: finance.CashFlows, kpis: dict[str, float | None]
 ) -> list[str]:
     """Sponsor support, debt left at the horizon, a term past the useful life (:mod:`neoplan.finance.lender`)."""
-    term_end = int(np.max(cf.debt.first_draw)) + scenario.financing.term_months
+    term_end = int(cf.debt.pieces.maturity[:, 0].max(initial=0))  # the last maturity, horizon or not
     return [
+        *lender.waterfall_warnings(cf, scenario.financing),
         *lender.sponsor_support_warnings(cf, kpis, scenario.financing.hurdle_rate),
         *lender.horizon_debt_warnings(cf, d.months, term_end),
         *lender.term_past_life_warnings(cf, float(revenue.end_of_life_month(d)), d.end_of_life, term_end),

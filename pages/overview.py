@@ -74,28 +74,39 @@ with st.container(border=True, key="overview_cluster"):
             label = {"servers": "NVL72 racks", "node_capex_usd": "Rack price"}[key]
         col.metric(label, value, help=help_text)
 
+selling_tokens = scenario.pricing.sell == "tokens" and d["usd_per_million_tokens"] is not None
+UNIT_COST = (
+    ("cost_usd_per_million_tokens", "breakeven_usd_per_million_tokens")
+    if selling_tokens
+    else ("tco_usd_per_gpu_hour", "breakeven_usd_per_gpu_hour")
+)
 HEADLINE = (
     "capex_usd.total",
     "capex_per_gpu_usd",
-    "tco_usd_per_gpu_hour",
-    "breakeven_usd_per_gpu_hour",
+    *UNIT_COST,
     "project_irr",
     "equity_irr",
     "payback_months",
     "min_dscr",
 )
-KPIS = [(*metrics.card(key, metrics.lookup(d, key)), metrics.METRICS[key].page) for key in HEADLINE]
+KPIS = [(key, *metrics.card(key, metrics.lookup(d, key)), metrics.METRICS[key].page) for key in HEADLINE]
+price = (
+    f"{metrics.text('usd_per_million_tokens', d['usd_per_million_tokens'])} ({d['serving']['workload']})"
+    if selling_tokens
+    else fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)
+)
 compact_metrics("overview_headline", 1.6)  # "$3.23 /GPU-h" fits four to a row at 1,280 px
 with st.container(border=True, key="overview_headline"):
-    st.caption(
-        f"HEADLINE at {fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)} and "
-        f"{fmt.pct(scenario.pricing.utilization, 0)} utilization"
-    )
+    st.caption(f"HEADLINE at {price} and {fmt.pct(scenario.pricing.steady_utilization, 0)} utilization")
     for row in (KPIS[:4], KPIS[4:]):
         cols = st.columns(4)
-        for col, (label, value, help_text, page) in zip(cols, row, strict=True):
-            col.metric(label, value, help=help_text)
+        for col, (key, label, value, help_text, page) in zip(cols, row, strict=True):
+            note = d["irr_notes"].get(key)
+            col.metric(label, value, help=help_text if note is None else f"{help_text} {fmt.plain(note)}")
+            if note is not None:  # the IRR of these flows is no return to rank by: say so beside it
+                col.caption(f"Not meaningful: {fmt.plain(note.removeprefix('not meaningful: '))}")
             col.page_link(page, label="Explain →")
+    st.caption(f"**Debt.** {fmt.plain(result.lending['sentence'])}")  # how much was lent at close, and why
 
 # One chart at a time: the browser draws only the open tab's.
 inputs = scenario_json(result.scenario)

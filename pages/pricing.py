@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import math
 from typing import Any
 
 import pandas as pd
@@ -11,13 +13,14 @@ from neoplan import formats, metrics
 from neoplan.charts.finance import irr_vs_price_figure, revenue_mix_figure, tco_figure
 from neoplan.economics import inference, market, revenue
 from neoplan.errors import ScenarioError
+from neoplan.inputs.books import COUNTERPARTY_LABELS, KIND_LABELS, book_contracts, contract_books
 from neoplan.inputs.loading import scenario_json
 from neoplan.inputs.pricebook import CONTRACT_LABELS, assumed, rental_contracts, rental_market
 from neoplan.inputs.scenario import Scenario
 from neoplan.model import Result
 from ui.format import plain
 from ui.labels import humanize
-from ui.state import WIDGET_PREFIX, evaluate_current, evaluate_scenario, get_scenario, update_field
+from ui.state import WIDGET_PREFIX, evaluate_current, evaluate_scenario, field_errors, get_scenario, update_field
 from ui.widgets import field_info, field_input, figure_tabs, lazy_expander, metric_cards
 
 PIN = "pricing.reserved_usd_per_gpu_hour"
@@ -169,10 +172,154 @@ def reserved_price_input(result: Result | None) -> None:
     )
 
 
+BOOK_KEY = "pricing.book"
+SHORTHAND, CUSTOM = "Shorthand: a reserved share and on demand", "Own contracts"
+KIND_OPTIONS = list(KIND_LABELS)
+COUNTERPARTY_OPTIONS = list(COUNTERPARTY_LABELS)
+
+
+def _book_choice(scenario: Scenario) -> str:
+    """What the book selector shows: the shorthand, the named book the contracts equal, or own contracts."""
+    contracts = scenario.pricing.contracts
+    if contracts is None:
+        return SHORTHAND
+    listed = [c.model_dump(mode="json") for c in contracts]
+    for name in contract_books():
+        if book_contracts(name) == listed:
+            return name
+    return CUSTOM
+
+
+def _on_book() -> None:
+    choice = st.session_state[BOOK_KEY]
+    if choice == SHORTHAND:
+        update_field("pricing.contracts", None)
+    elif choice != CUSTOM:
+        update_field("pricing.contracts", choice)
+    elif get_scenario().pricing.contracts is None:  # own contracts start from the shorthand's book
+        p = get_scenario().pricing
+        own = [{"kind": "reserved", "share": p.reserved_share, "term_months": p.reserved_term_months}]
+        if p.utilization > p.reserved_share:
+            own.append({"kind": "on_demand", "share": round(p.utilization - p.reserved_share, 6)})
+        update_field("pricing.contracts", own)
+
+
+def book_selector() -> None:
+    """Which book the plan sells through: the shorthand, a named book of data/contract_books.csv, or its own."""
+    scenario = get_scenario()
+    st.session_state[BOOK_KEY] = _book_choice(scenario)
+    books = contract_books()
+    options = [SHORTHAND, *books, CUSTOM]
+    labels = {name: f"{name}: {rows[0].description}" for name, rows in books.items()}
+    st.selectbox(
+        "Contract book",
+        options,
+        key=BOOK_KEY,
+        format_func=lambda o: labels.get(o, o),
+        on_change=_on_book,
+        help=field_info("pricing.contracts")[0].description,
+    )
+
+
+def _contracts_frame(scenario: Scenario) -> pd.DataFrame:
+    """The scenario's contracts as the editor shows them (shares and prepayments in percent)."""
+    rows = [
+        {
+            "Kind": c.kind,
+            "Share [%]": round(100 * c.share, 6),
+            "Term [months]": c.term_months,
+            "Prepaid [%]": round(100 * c.prepayment_share, 6),
+            "Counterparty": c.counterparty,
+            "Price [USD/GPU-h]": c.usd_per_gpu_hour,
+            "Start [months after go-live]": c.start_month,
+        }
+        for c in scenario.pricing.contracts or ()
+    ]
+    return pd.DataFrame(rows, columns=list(EDITOR_COLUMNS))
+
+
+EDITOR_COLUMNS = {
+    "Kind": "kind",
+    "Share [%]": "share",
+    "Term [months]": "term_months",
+    "Prepaid [%]": "prepayment_share",
+    "Counterparty": "counterparty",
+    "Price [USD/GPU-h]": "usd_per_gpu_hour",
+    "Start [months after go-live]": "start_month",
+}
+PERCENT_COLUMNS = ("share", "prepayment_share")
+
+
+def contracts_from_frame(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The editor's rows as contracts (percent back to fractions; blank cells left to the field defaults)."""
+    out = []
+    for record in frame.to_dict("records"):
+        contract: dict[str, Any] = {}
+        for column, field in EDITOR_COLUMNS.items():
+            value = record.get(column)
+            if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
+                continue
+            contract[field] = value / 100 if field in PERCENT_COLUMNS else value
+        if contract:
+            out.append(contract)
+    return out
+
+
+def contracts_editor() -> None:
+    """The contracts themselves, one row each; an edit the model refuses shows why and keeps the last good book."""
+    scenario = get_scenario()
+    frame = _contracts_frame(scenario)
+    version = hashlib.sha256(frame.to_json().encode()).hexdigest()[:12]  # a new book: a fresh editor
+    edited = st.data_editor(
+        frame,
+        key=f"pricing.contracts_editor.{version}",
+        num_rows="dynamic",
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "Kind": st.column_config.SelectboxColumn(options=KIND_OPTIONS, required=True),
+            "Counterparty": st.column_config.SelectboxColumn(options=COUNTERPARTY_OPTIONS),
+            "Share [%]": st.column_config.NumberColumn(min_value=0.0, max_value=100.0, required=True),
+            "Prepaid [%]": st.column_config.NumberColumn(min_value=0.0, max_value=100.0),
+            "Term [months]": st.column_config.NumberColumn(min_value=0, max_value=120, step=1),
+            "Price [USD/GPU-h]": st.column_config.NumberColumn(min_value=0.0, max_value=100.0, format="%.2f"),
+            "Start [months after go-live]": st.column_config.NumberColumn(min_value=0, max_value=120, step=1),
+        },
+    )
+    rows = contracts_from_frame(edited)
+    if rows != contracts_from_frame(frame) and update_field("pricing.contracts", rows):
+        st.rerun()
+    error = field_errors().get("pricing.contracts")
+    if error:
+        st.error(plain(humanize(error)))
+
+
+def book_table(result: Result) -> pd.DataFrame:
+    """The book as the model reads it: each contract's share, term, price at go-live and credit, idle hours at spot."""
+    return pd.DataFrame(
+        [
+            {
+                "Sold as": "Idle hours at spot" if c["kind"] == "idle_spot" else KIND_LABELS[c["kind"]],
+                "Share": formats.pct(c["share"], 0) + (" of idle" if c["kind"] == "idle_spot" else ""),
+                "Term": f"{c['term_months']} months" if c["term_months"] else "",
+                "Price at go-live": formats.usd_per_gpu_hour(c["usd_per_gpu_hour"])
+                + (" (pinned)" if c["pinned"] else ""),
+                "Prepaid": formats.pct(c["prepayment_share"], 0) if c["prepayment_share"] else "",
+                "Counterparty": "" if c["kind"] == "idle_spot" else COUNTERPARTY_LABELS[c["counterparty"]],
+                "Starts": f"month {c['start_month']:g} after go-live" if c["start_month"] else "at go-live",
+            }
+            for c in result.contract_book()
+        ]
+    )
+
+
 def contract_book_note() -> None:
     """The contract book in words, with this scenario's numbers: take-or-pay, on demand, renewals."""
     scenario = get_scenario()
     p = scenario.pricing
+    if p.contracts is not None:
+        book_note(scenario)
+        return
     decline = _data_value(scenario, "pricing.price_decline_per_year")
     path = "a flat" if p.price_decline_per_year is not None else "the generation's curve, on average"
     on_demand = max(p.utilization - p.reserved_share, 0.0)
@@ -186,7 +333,28 @@ def contract_book_note() -> None:
         + f" **Renewals:** every {p.reserved_term_months} months reserved contracts re-price to the market then: "
         f"the headline price along the price path ({path} {100 * decline:.1f} % a year) × the reserved multiple "
         f"{_data_value(scenario, 'pricing.reserved_price_multiple'):.3g} (a pinned price holds for the first term "
-        "only)."
+        f"only). **Idle hours** (and hot spares) sell at spot for {100 * p.spot_share_of_idle:.0f} % of them."
+    )
+
+
+def book_note(scenario: Scenario) -> None:
+    """The contract book of ``pricing.contracts`` in words."""
+    p = scenario.pricing
+    contracts = p.contracts or []
+    committed = sum(c.share for c in contracts if c.kind in ("take_or_pay", "reserved"))
+    prepaid = [c for c in contracts if c.prepayment_share > 0]
+    st.caption(
+        f"**Committed:** {100 * committed:.0f} % of the GPU-hours are billed from each contract's start whether "
+        "used or not, at its term's price from data/rental_contracts.csv (or its own), renewed at the market then. "
+        f"**Utilization** is the sum of the shares, {100 * p.steady_utilization:.0f} %; on-demand and spot "
+        f"contracts ramp in over {p.ramp_months} months. **Idle hours** (unsold, hot spares, held-back trays) sell "
+        f"at spot for {100 * p.spot_share_of_idle:.0f} % of them."
+        + (
+            f" **Prepaid:** {len(prepaid)} contract(s) pay part of their first term with the hardware (delivery "
+            "month); debt is still sized as a share of capex, so a large prepayment can fund more than the capex."
+            if prepaid
+            else ""
+        )
     )
 
 
@@ -223,7 +391,12 @@ def token_inputs(result: Result | None) -> None:
     field_input(
         "pricing.token_price_decline_per_year",
         "Token price decline [% per year]",
-        placeholder=f"{100 * trend.decline_per_year:.0f} (same-model trend)",
+        placeholder=f"{100 * trend.decline_per_year:.0f} ({trend.key})",
+    )
+    field_input(
+        "pricing.token_demand_share",
+        "Demand: share of the model's API market [%]",
+        placeholder="no cap (buyers for every token)",
     )
     if result is not None and result.tokens is not None:
         t = result.tokens
@@ -296,19 +469,30 @@ def token_assumptions(result: Result) -> None:
     speed = row.interactivity_tokens_per_second_per_user
     latency = row.scenario if speed is None else f"{row.scenario}, {speed:,.0f} tokens/s per user at p99"
     derived = "; derived from a sibling platform's ratio, an estimate" if row.basis == "estimate" else ""
-    per_day = result.to_dict()["serving"]["output_tokens_per_day"] / 1e9
+    serving = result.to_dict()["serving"]
+    per_day = serving["output_tokens_per_day"] / 1e9
+    sold = (serving["sold_output_tokens_per_day"] or 0.0) / 1e9
+    demand = (
+        "no demand cap: every token finds a buyer"
+        if t.demand is None or t.demand_share is None
+        else f"demand caps it at {100 * t.demand_share:.3g} % of the model's API market of "
+        f"{t.demand.output_tokens_per_day / 1e9:,.0f} billion output tokens a day (data/token_demand.csv: "
+        f"{t.demand.scope}), {t.demand_output_tokens_per_day / 1e9:,.1f} billion"
+    )
     st.caption(
         f"**What the token revenue assumes.** The benchmark's {row.output_tokens_per_second_per_gpu:,.0f} output "
         f"tokens/s per GPU ({latency}{derived}) is the highest steady load that meets its latency limits; a fleet "
         f"sized for its busiest hour serves {100 * t.serving_load_factor:.0f} % of it on average (the serving load "
         f"factor; {assumed('pricing.serving_load_factor'):g} from DeepSeek's published day of serving), and the "
-        f"hours go through the same utilization ({100 * p.utilization:.0f} %) and contract book as rented GPU-hours. "
+        f"hours go through the same utilization ({100 * p.steady_utilization:.0f} %) and contract book as rented "
+        "GPU-hours. "
         f"Every token sells at a chat-speed API's list price, "
         f"{formats.usd_per_million_tokens(t.usd_per_million_tokens)} ({t.workload.input_tokens:,} input tokens per "
         f"{t.workload.output_tokens:,} output: the benchmark's prompt cap, an upper bound), falling "
-        f"{100 * t.decline_per_year:.0f} % a year, and demand takes it all: serving every sellable GPU-hour needs "
-        f"buyers for about {per_day:,.0f} billion output tokens a day (DeepSeek's whole service, web and app "
-        f"included, served {inference.DEEPSEEK_OUTPUT_TOKENS_PER_DAY / 1e9:,.0f} billion on 2025-02-27/28)."
+        f"{100 * t.decline_per_year:.0f} % a year. Serving every sellable GPU-hour needs buyers for about "
+        f"{per_day:,.0f} billion output tokens a day; {demand}: the book sells {sold:,.1f} billion a day on average "
+        f"({100 * result.token_demand_scale:.3g} % of the token hours find buyers, the rest sell at spot as idle "
+        "hours)."
     )
 
 
@@ -340,12 +524,25 @@ left, right = st.columns([1, 2.6], gap="large")
 with left:
     st.subheader("Headline")
     field_input("pricing.usd_per_gpu_hour", "Headline price [USD/GPU-h]")
-    field_input("pricing.utilization", "Utilization [% of all GPU-hours used]")
+    booked = get_scenario().pricing.contracts is not None
+    field_input(
+        "pricing.utilization",
+        "Utilization [% of all GPU-hours used]",
+        disabled=booked,
+        placeholder=None,
+    )
+    if booked:
+        st.caption(f"Utilization: {formats.pct(get_scenario().pricing.steady_utilization, 0)} from the contract book.")
     st.subheader("Contract book")
-    field_input("pricing.reserved_share", "Reserved share, take-or-pay [%]")
-    data_or_own_input("pricing.reserved_price_multiple", "Reserved price [× headline]", "%.3f")
-    reserved_price_input(result)
-    field_input("pricing.reserved_term_months", "Reserved term [months]")
+    book_selector()
+    if booked:
+        contracts_editor()
+    else:
+        field_input("pricing.reserved_share", "Reserved share, take-or-pay [%]")
+        data_or_own_input("pricing.reserved_price_multiple", "Reserved price [× headline]", "%.3f")
+        reserved_price_input(result)
+        field_input("pricing.reserved_term_months", "Reserved term [months]")
+    field_input("pricing.spot_share_of_idle", "Idle hours sold at spot [%]")
     field_input("pricing.on_demand_price_multiple", "On-demand price [× headline]")
     data_or_own_input("pricing.price_decline_per_year", "Price decline [% per year, average]", "%.1f")
     field_input("pricing.ramp_months", "On-demand ramp-up [months]")
@@ -356,6 +553,8 @@ with left:
 
 if result is not None:
     with right:
+        st.subheader("The book as sold")
+        st.dataframe(book_table(result), hide_index=True, width="stretch", key="pricing.book_table")
         sale_comparison(result)
         inputs = scenario_json(result.scenario)
         figures = [

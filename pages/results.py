@@ -37,7 +37,7 @@ gpus = f"{result.gpus:,} GPUs" if result is not None else "GPUs"  # as sized: a 
 st.caption(
     f"**{fmt.plain(scenario.name)}**: {gpus} at "
     f"{fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)} "
-    f"and {fmt.pct(scenario.pricing.utilization, 0)} utilization. Edit inputs on the Financing and "
+    f"and {fmt.pct(scenario.pricing.steady_utilization, 0)} utilization. Edit inputs on the Financing and "
     "Pricing & revenue pages; every figure here comes from the model's Result."
 )
 

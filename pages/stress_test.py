@@ -505,11 +505,41 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
         help=f"Share of draws in which the project misses the hurdle rate. ± its standard error, {SE_NOTE}",
     )
     p[2].metric(
-        f"Covenant breach (DSCR < {mc.covenant_dscr:.2f}×)",
+        f"Min DSCR < {mc.covenant_dscr:.2f}×",
         with_error(mc.probability_dscr_breach, mc),
         border=True,
-        help="Probability of a covenant breach: the share of draws whose minimum yearly DSCR falls below the "
-        f"covenant (the scenario's financing.covenant_dscr unless changed here). ± its standard error, {SE_NOTE}",
+        help="Share of draws whose minimum yearly DSCR falls below the covenant (the scenario's "
+        f"financing.covenant_dscr unless changed here). ± its standard error, {SE_NOTE}",
+    )
+    events = mc.probabilities()
+    e = st.columns(3)
+    for col, key, label, text in (
+        (
+            e[0],
+            "probability_covenant_breach",
+            "Covenant breach",
+            "Share of draws in which a quarterly test of the trailing 12 months' DSCR falls below the scenario's "
+            "covenant: distributions lock up and all surplus sweeps into the senior loan.",
+        ),
+        (
+            e[1],
+            "probability_lockup",
+            "Lock-up",
+            "Share of draws whose distributions are locked up at least one month (a test below the lock-up DSCR).",
+        ),
+        (
+            e[2],
+            "probability_payment_default",
+            "Payment default",
+            "Share of draws in which CFADS, the cash held and the debt service reserve cannot pay the debt service "
+            "due in some month.",
+        ),
+    ):
+        if key in events:
+            col.metric(label, with_error(events[key], mc), border=True, help=f"{text} ± its standard error, {SE_NOTE}")
+    st.caption(
+        "Every draw meets the debt fixed at close (sizes, installments, fixed rates, the reserve) through the cash "
+        "waterfall; the debt share is held at close (a structuring question: the grid and the debt solver vary it)."
     )
     table = pd.DataFrame(
         [
@@ -593,7 +623,7 @@ def solver_section(result: Any, covenant: float) -> None:
             delta_color="inverse",
             delta=None
             if util.value is None
-            else f"{(util.value - scenario.pricing.utilization) * 100:+.1f} points vs scenario",
+            else f"{(util.value - scenario.pricing.steady_utilization) * 100:+.1f} points vs scenario",
         )
         c[2].metric(
             "Max debt share",

@@ -22,9 +22,6 @@ PIXEL_TOL_USD = 0.01
 """How close the drawn break-even line must pass to the solver's price [USD/GPU-h]: plotly writes path points to
 a hundredth of a pixel, and a pixel of the report's grid is about $0.002 (a $1.40 axis over some 750 px); the line's
 own interpolation is within 1e-6 (tests/test_page_stress.py)."""
-PRICE_USD = 4.0
-"""The plan's headline rent [USD/GPU-h]: the optimized preset at $4 (its own $2.99 of the 2024-10 market breaks even
-at about $4.33, off its ±25 % grid), so the NPV = 0 line crosses the grid's rows."""
 
 
 def _line_points(tab: Any) -> tuple[list[tuple[float, float]], dict[str, Any]]:
@@ -53,7 +50,12 @@ def _line_points(tab: Any) -> tuple[list[tuple[float, float]], dict[str, Any]]:
 
 
 def test_report_draws_every_chart_offline(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    result = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"usd_per_gpu_hour": PRICE_USD}}))
+    # the optimized preset priced 5 % under its own break-even, so the grid's ±25 % price axis crosses NPV = 0
+    # whatever the market makes that break-even (as tests/test_page_stress.py)
+    breakeven = neoplan.evaluate(neoplan.load_scenario("optimized")).kpis["breakeven_usd_per_gpu_hour"]
+    assert breakeven is not None
+    price = round(0.95 * breakeven, 2)
+    result = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"usd_per_gpu_hour": price}}))
     run = stress.run_all(result, stress.Settings(draws=2_000))
     report = tmp_path / "plan_report.html"
     report.write_text(export.html_report(result, run), encoding="utf-8")
@@ -96,7 +98,7 @@ def test_report_draws_every_chart_offline(tmp_path: Path, tmp_path_factory: pyte
             if not ys.min() <= y <= ys.max():
                 continue
             drawn_x = float(np.interp(y, ys[order], xs[order]))
-            pricing = {"usd_per_gpu_hour": PRICE_USD, "utilization": float(y)}
+            pricing = {"usd_per_gpu_hour": price, "utilization": float(y)}
             at = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": pricing}))
             solved = stress.solve(at, "usd_per_gpu_hour", "npv_usd", 0.0, float(run.grid.x[0]), float(run.grid.x[-1]))
             assert drawn_x == pytest.approx(solved.value, abs=PIXEL_TOL_USD), (y, drawn_x, solved.value)

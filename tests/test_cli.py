@@ -335,7 +335,7 @@ def test_other_commands_refuse_bad_input_the_same_way(
 def test_a_null_kpi_comes_with_a_warning_in_json_and_summary(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = "base: optimized\nfinancing: {debt_share: 0}\npricing: {usd_per_gpu_hour: 1}\n"
+    text = "base: optimized\nfinancing: {sizing: capex_share, debt_share: 0}\npricing: {usd_per_gpu_hour: 1}\n"
     path = _write(tmp_path, "plan.yaml", text)
     code, out, err = _main(capsys, "evaluate", str(path), "--json")
     assert code == 0, err

@@ -125,7 +125,7 @@ def test_no_test_no_failure() -> None:
 def test_churn_costs_the_reserved_book_from_the_first_renewal_on_only() -> None:
     r = _result()
     rev, d = r.ops.revenue, r.ops.dates
-    term = r.scenario.pricing.reserved_term_months
+    (term,) = [c["term_months"] for c in r.contract_book() if c["kind"] in ("take_or_pay", "reserved")]
     share = r.customers.churn_loss_share
     assert share == pytest.approx(r.customers.churn_per_year * (1.0 + 0.5) / 12.0, rel=1e-12)
     renewed = np.asarray(revenue_months_into_cluster(r)) >= term

@@ -301,5 +301,8 @@ def test_the_pages_edit_the_end_of_life_and_explain_the_contract_book():
     assert (timeline.horizon_months, timeline.end_of_life, timeline.refresh_capex_multiple) == (240, "refresh", 0.7)
 
     pricing = run_page(page_path("pricing"))
+    note = next(c.value for c in pricing.caption if "**Committed:**" in c.value)  # the preset's named book
+    assert "70 % of the GPU-hours are billed" in note and "sum of the shares, 90 %" in note
+    pricing.selectbox(key="pricing.book").set_value("Shorthand: a reserved share and on demand").run()
     note = next(c.value for c in pricing.caption if "Take-or-pay" in c.value)
     assert "85 % used − 60 % reserved = 25 %" in note and "every 24 months" in note

@@ -204,16 +204,19 @@ def test_other_sheets_match_the_result(workbook, result) -> None:  # type: ignor
 
 
 def test_the_debt_sheet_shows_the_schedule_fixed_at_close_the_reserve_and_the_sweep() -> None:
-    r = evaluate(load_scenario({"base": "optimized", "financing": {"dsra_months": 6, "term_months": 84}}))
+    fin = {"sizing": "capex_share", "dsra_months": 6, "term_months": 84}
+    r = evaluate(load_scenario({"base": "optimized", "financing": fin}))
     sheet = load_workbook(io.BytesIO(ex.workbook_bytes(r, ex.stress_run(r, stress.Settings(draws=50, grid_points=3)))))[
         "P&L"
     ]
     cells = {str(c.value): c for row in sheet.iter_rows() for c in row if c.value is not None}
     for label in (
-        "Principal repaid (schedule fixed at close)",
+        "Principal repaid (installments fixed at close)",
         "Swept from sale proceeds",
         "Debt service reserve funded",
+        "Debt service reserve drawn",
         "Debt service reserve released",
+        "Months locked up",
         "Loan at financial close",
     ):
         assert label in cells, label

@@ -36,6 +36,11 @@ from neoplan.timebase import DAYS_PER_MONTH, monthly_rate
 MONTHS = 72
 
 
+def _fin(**terms: Any) -> Financing:
+    """Financing for the loan mechanics: a loan of ``debt_share`` × capex (sizing capex_share) unless said."""
+    return Financing(**{"sizing": "capex_share", **terms})
+
+
 def _payments(capex: float = 1_000_000.0, months: int = MONTHS) -> np.ndarray:
     pay = np.zeros(months)
     pay[0] = capex
@@ -174,7 +179,7 @@ def test_depreciation_sums_to_capex_within_life() -> None:
 
 
 def test_annuity_loan_matches_numpy_financial() -> None:
-    fin = Financing(
+    fin = _fin(
         debt_share=1.0, interest_rate=0.12, term_months=60, grace_months=0, capitalize_idc=False, upfront_fee_rate=0.0
     )
     debt = debt_schedule(fin, _payments(), first_operating_month=0)
@@ -201,7 +206,7 @@ def test_annuity_payment_is_numpy_financial_pmt() -> None:
 
 
 def test_grace_and_capitalised_interest() -> None:
-    fin = Financing(debt_share=0.5, interest_rate=0.12, term_months=60, grace_months=6, capitalize_idc=True)
+    fin = _fin(debt_share=0.5, interest_rate=0.12, term_months=60, grace_months=6, capitalize_idc=True)
     debt = debt_schedule(fin, _payments(), first_operating_month=4)
     assert debt.interest_paid[0, :4].sum() == 0.0
     assert debt.interest_capitalized[0, :4].sum() > 0
@@ -214,7 +219,7 @@ def test_grace_and_capitalised_interest() -> None:
 
 
 def test_straight_line_repays_equal_principal() -> None:
-    fin = Financing(
+    fin = _fin(
         debt_share=1.0,
         interest_rate=0.1,
         term_months=40,
@@ -249,7 +254,7 @@ def _project(financing: Financing, monthly_ebitda: float = 40_000.0, **more: Any
 
 
 def test_all_equity_constant_cash_flow_by_hand() -> None:
-    fin = Financing(debt_share=0.0, tax_rate=0.0)
+    fin = _fin(debt_share=0.0, tax_rate=0.0)
     cf, revenue, opex, pay = _project(fin)
     by_hand = revenue - opex - pay
     by_hand[-1] += 100_000.0
@@ -262,7 +267,7 @@ def test_all_equity_constant_cash_flow_by_hand() -> None:
 
 @pytest.mark.parametrize("amortization", ["annuity", "straight_line", "sculpted"])
 def test_sources_equal_uses_every_month(amortization: str) -> None:
-    fin = Financing(debt_share=0.6, interest_rate=0.11, term_months=60, grace_months=6, amortization=amortization)
+    fin = _fin(debt_share=0.6, interest_rate=0.11, term_months=60, grace_months=6, amortization=amortization)
     cf, revenue, opex, pay = _project(fin)
     equity_in = np.maximum(-cf.equity_fcf, 0)
     distributions = np.maximum(cf.equity_fcf, 0)
@@ -277,7 +282,7 @@ def test_sources_equal_uses_every_month(amortization: str) -> None:
 @pytest.mark.parametrize("target", [1.3, 2.0])
 def test_sculpted_service_is_proportional_to_cfads_and_repays_at_maturity(target: float) -> None:
     # the 50 % share is below what CFADS / target supports: the whole share is drawn, DSCR* is above the target
-    fin = Financing(
+    fin = _fin(
         debt_share=0.5,
         interest_rate=0.08,
         term_months=60,
@@ -296,7 +301,7 @@ def test_sculpted_service_is_proportional_to_cfads_and_repays_at_maturity(target
     assert cf.debt.balance[0, 59] == pytest.approx(0.0, abs=1e-6) and cf.debt.payoff.sum() == 0.0
 
 
-TEXTBOOK_SCULPTED = Financing(
+TEXTBOOK_SCULPTED = _fin(
     debt_share=0.9,
     interest_rate=0.08,
     term_months=60,
@@ -327,7 +332,7 @@ def test_sculpted_debt_at_dscr_1_30_is_sized_down_and_fully_amortised() -> None:
 
 
 def test_loan_term_runs_from_the_first_draw() -> None:
-    fin = Financing(
+    fin = _fin(
         debt_share=1.0, interest_rate=0.12, term_months=24, grace_months=0, capitalize_idc=False, upfront_fee_rate=0.01
     )
     pay = np.zeros(48)
@@ -339,13 +344,11 @@ def test_loan_term_runs_from_the_first_draw() -> None:
     assert debt.balance[0, 28] == pytest.approx(0.0, abs=1e-6) and debt.balance[0, 27] > 0
     assert debt.fee[0, 5] == pytest.approx(10_000.0)
     with pytest.raises(ScenarioError, match="term runs from the first draw"):
-        debt_schedule(Financing(term_months=8, grace_months=2), pay, first_operating_month=12)  # 14 ≥ 5 + 8
+        debt_schedule(_fin(term_months=8, grace_months=2), pay, first_operating_month=12)  # 14 ≥ 5 + 8
 
 
 def test_idc_and_fee_are_capitalised_for_tax() -> None:
-    fin = Financing(
-        debt_share=0.6, interest_rate=0.12, term_months=60, grace_months=0, upfront_fee_rate=0.02, tax_rate=0.25
-    )
+    fin = _fin(debt_share=0.6, interest_rate=0.12, term_months=60, grace_months=0, upfront_fee_rate=0.02, tax_rate=0.25)
     cf, *_ = _project(fin)
     costs = cf.costs
     assert costs is not None
@@ -440,7 +443,7 @@ def test_irr_agrees_with_numpy_financial_where_that_finds_the_meaningful_root(
 def test_equity_irr_has_the_sign_of_moic_minus_one(
     ebitda: float, debt_share: float, rate: float, hurdle: float, grace: int, amortization: str
 ) -> None:
-    fin = Financing(
+    fin = _fin(
         debt_share=debt_share, interest_rate=rate, grace_months=grace, amortization=amortization, hurdle_rate=hurdle
     )
     cf, *_ = _project(fin, ebitda)
@@ -454,7 +457,7 @@ def test_equity_irr_has_the_sign_of_moic_minus_one(
 
 
 def test_dscr_period_is_cut_at_maturity() -> None:
-    fin = Financing(debt_share=0.5, interest_rate=0.08, term_months=20, grace_months=0, tax_rate=0.0)
+    fin = _fin(debt_share=0.5, interest_rate=0.08, term_months=20, grace_months=0, tax_rate=0.0)
     cf, *_ = _project(fin)
     starts, table = dscr_by_period(cf, 3)
     assert list(starts) == [3, 15]
@@ -463,14 +466,14 @@ def test_dscr_period_is_cut_at_maturity() -> None:
 
 
 def test_higher_rate_lowers_equity_irr() -> None:
-    lo, *_ = _project(Financing(interest_rate=0.06))
-    hi, *_ = _project(Financing(interest_rate=0.16))
+    lo, *_ = _project(_fin(interest_rate=0.06))
+    hi, *_ = _project(_fin(interest_rate=0.16))
     assert irr_annual(hi.equity_fcf[0]) < irr_annual(lo.equity_fcf[0])
     np.testing.assert_allclose(hi.project_fcf, lo.project_fcf)  # project cash flow ignores financing
 
 
 def test_vectorised_cases_equal_one_by_one() -> None:
-    fin = Financing()
+    fin = _fin()
     months = 48
     revenue = np.array([np.full(months, 30_000.0), np.full(months, 60_000.0)])
     opex = np.full(months, 5_000.0)
@@ -508,9 +511,9 @@ def test_vectorised_cases_equal_one_by_one() -> None:
     amortization=st.sampled_from(["annuity", "straight_line", "sculpted"]),
 )
 def test_debt_always_repaid_and_cash_balances(ebitda: float, debt_share: float, rate: float, amortization: str) -> None:
-    fin = Financing(debt_share=debt_share, interest_rate=rate, amortization=amortization)
+    fin = _fin(debt_share=debt_share, interest_rate=rate, amortization=amortization)
     cf, *_ = _project(fin, ebitda)
-    total_out = cf.debt.principal.sum() + cf.debt.payoff.sum()
+    total_out = cf.debt.principal.sum() + cf.debt.swept.sum() + cf.debt.payoff.sum()  # a breach sweeps
     assert total_out == pytest.approx(cf.debt.draws.sum() + cf.debt.interest_capitalized.sum(), rel=1e-9, abs=1e-6)
     assert np.all(cf.debt.balance >= -1e-6)
     assert np.all(np.isfinite(cf.equity_fcf))
@@ -552,7 +555,7 @@ def test_an_undefined_irr_says_why() -> None:
 @pytest.mark.parametrize("amortization", ["annuity", "straight_line", "sculpted"])
 def test_cases_drawing_in_different_months_equal_one_by_one(amortization: str) -> None:
     """Each case's term runs from its own first draw (no deposit: the draw is at its own delivery)."""
-    fin = Financing(amortization=amortization, term_months=36, grace_months=3, debt_share=0.7)
+    fin = _fin(amortization=amortization, term_months=36, grace_months=3, debt_share=0.7)
     months = 60
     pay = np.zeros((2, months))
     pay[0, 2], pay[1, 7] = 800_000.0, 800_000.0
@@ -607,7 +610,7 @@ def test_the_sculpted_schedule_fixed_at_close_meets_a_25_percent_lower_cash_flow
 
 
 def test_a_closing_profile_replayed_at_the_closing_values_repeats_the_loan() -> None:
-    fin = Financing(debt_share=0.5, amortization="sculpted", grace_months=2, tax_rate=0.25)
+    fin = _fin(debt_share=0.5, amortization="sculpted", grace_months=2, tax_rate=0.25)
     base, *_ = _project(fin, 30_000.0)
     closing = finance.closing_of(base)
     again, *_ = _project(fin, 30_000.0, debt_share=closing.debt_share, closing=closing)
@@ -620,7 +623,7 @@ def test_a_closing_profile_replayed_at_the_closing_values_repeats_the_loan() -> 
 def test_sculpting_settles_on_size_and_service(share: float) -> None:
     """When the debt share caps a sculpted loan, its service must follow the CFADS of its own tax: the loop used to
     stop on the size alone and keep the service of the previous pass's tax (defect 4)."""
-    fin = Financing(debt_share=share, interest_rate=0.11, amortization="sculpted", tax_rate=0.25, grace_months=0)
+    fin = _fin(debt_share=share, interest_rate=0.11, amortization="sculpted", tax_rate=0.25, grace_months=0)
     revenue = np.where(np.arange(MONTHS) >= 3, 60_000.0 - 300.0 * np.arange(MONTHS), 0.0)
     cf = cash_flows(
         fin,
@@ -641,8 +644,9 @@ def test_sculpting_settles_on_size_and_service(share: float) -> None:
 
 def test_cfads_leaves_out_the_sale_and_its_proceeds_sweep_the_loan() -> None:
     """A shutdown at the end of a 37-month life (month 40) inside a 60-month loan: the gain on the sale and its tax
-    stay out of CFADS; the proceeds repay the loan first and the rest of the schedule shrinks pro rata."""
-    fin = Financing(debt_share=0.6, interest_rate=0.12, grace_months=0, tax_rate=0.25, upfront_fee_rate=0.0)
+    stay out of CFADS; the proceeds repay the loan first, the installments stay as fixed at close and the loan ends
+    sooner (inverse order of maturity)."""
+    fin = _fin(debt_share=0.6, interest_rate=0.12, grace_months=0, tax_rate=0.25, upfront_fee_rate=0.0)
     months, sale = MONTHS, 40
     revenue = np.where(np.arange(months) >= 3, 60_000.0, 0.0)
     revenue[sale + 1 :] = 0.0
@@ -666,18 +670,22 @@ def test_cfads_leaves_out_the_sale_and_its_proceeds_sweep_the_loan() -> None:
     owed = kept.debt.balance[0, sale]  # after month 40's scheduled service
     swept = sold.debt.swept[0, sale]
     assert swept == pytest.approx(min(300_000.0, owed))
-    kept_share = (owed - swept) / owed
-    np.testing.assert_allclose(sold.debt.principal[0, sale + 1 :], kept_share * kept.debt.principal[0, sale + 1 :])
-    np.testing.assert_allclose(sold.debt.interest[0, sale + 1 :], kept_share * kept.debt.interest[0, sale + 1 :])
-    assert sold.debt.balance[0, sale] == pytest.approx(owed - swept)
+    assert sold.debt.balance[0, sale] == pytest.approx(owed - swept, abs=1e-6)
+    left = sold.debt.balance[0, sale]
+    installments = kept.debt.principal[0, sale + 1 :]
+    paid_off = np.cumsum(installments) <= left * (1 + 1e-12)  # the installments the balance left still covers
+    np.testing.assert_allclose(sold.debt.principal[0, sale + 1 :][paid_off], installments[paid_off], rtol=1e-9)
+    assert sold.debt.principal[0, sale + 1 :].sum() + sold.debt.payoff[0].sum() == pytest.approx(left)
+    last = sale + 1 + int(np.flatnonzero(sold.debt.principal[0, sale + 1 :] > 0).max(initial=-1))
+    assert last < kept.debt.maturity - 1  # the loan ends sooner
+    owed_before = sold.debt.balance[0, sale:-1]
+    np.testing.assert_allclose(sold.debt.interest[0, sale + 1 :], owed_before * 0.01, rtol=1e-12, atol=1e-9)
 
 
 @pytest.mark.parametrize("amortization", ["annuity", "straight_line", "sculpted"])
 @pytest.mark.parametrize("dsra_months", [0, 6])
 def test_sources_equal_uses_with_reserve_working_capital_and_sweep(amortization: str, dsra_months: int) -> None:
-    fin = Financing(
-        debt_share=0.6, interest_rate=0.11, term_months=60, amortization=amortization, dsra_months=dsra_months
-    )
+    fin = _fin(debt_share=0.6, interest_rate=0.11, term_months=60, amortization=amortization, dsra_months=dsra_months)
     revenue = np.where(np.arange(MONTHS) >= 3, 50_000.0, 0.0)
     opex = np.where(np.arange(MONTHS) >= 3, 10_000.0, 0.0)
     cf = cash_flows(
@@ -692,11 +700,14 @@ def test_sources_equal_uses_with_reserve_working_capital_and_sweep(amortization:
         end_of_life="shutdown",
         receivable_days=45.0,
     )
-    d = cf.debt
+    d, w = cf.debt, cf.waterfall
     equity_in, distributions = np.maximum(-cf.equity_fcf, 0), np.maximum(cf.equity_fcf, 0)
-    sources = cf.revenue_collected + cf.residual + d.draws + equity_in + d.reserve_released
+    held_in = np.diff(w.held, axis=1, prepend=0.0)  # cash a lock-up puts aside (out of it: negative)
+    sources = cf.revenue_collected + cf.residual + d.draws + equity_in + d.reserve_released + w.reserve_draw
     uses = opex + cf.capex + d.interest_paid + d.principal + d.swept + d.payoff + d.fee + cf.tax + distributions
-    np.testing.assert_allclose(sources, uses + d.reserve_funded, atol=1e-6)
+    np.testing.assert_allclose(sources, uses + d.reserve_funded + w.reserve_topup + held_in, atol=1e-6)
+    reserve = np.cumsum(d.reserve_funded + w.reserve_topup - w.reserve_draw - d.reserve_released, axis=1)
+    np.testing.assert_allclose(reserve, w.reserve_balance, atol=1e-6)  # the reserve account rolls forward
     assert cf.revenue_collected.sum() == pytest.approx(revenue.sum())  # receivables collected by the horizon
     assert d.balance[0, -1] == pytest.approx(0.0, abs=1e-6)
     assert d.reserve_funded.sum() == pytest.approx(d.reserve_released.sum())
@@ -713,7 +724,7 @@ def test_mid_month_capex_is_discounted_half_a_month_less() -> None:
     """Capex of 300 k at order (month 0) and 700 k at delivery (month 3), 60 % debt, no tax: the accounts are the
     same; NPV falls by each payment × ((1 + r_m)^½ − 1) discounted to month 0, the equity's by its 40 % of it, the
     IRRs fall and zero NPV with that timing, and the MIRR is numpy-financial's on the grid of half months."""
-    fin = Financing(debt_share=0.6, interest_rate=0.10, grace_months=0, tax_rate=0.0, upfront_fee_rate=0.0)
+    fin = _fin(debt_share=0.6, interest_rate=0.10, grace_months=0, tax_rate=0.0, upfront_fee_rate=0.0)
     pay = np.zeros(MONTHS)
     pay[0], pay[3] = 300_000.0, 700_000.0
     args = dict(
@@ -752,7 +763,7 @@ def test_mid_month_capex_is_discounted_half_a_month_less() -> None:
 def test_receivable_days_of_one_month_delay_every_collection_by_a_month() -> None:
     """Revenue of R a month from month 3, paid 30.4375 days (one month) later: month 3 collects nothing and the last
     month collects two months' revenue (the receivable left at the horizon), so NPV falls by R (v^3 − v^71)."""
-    fin = Financing(debt_share=0.0, tax_rate=0.0)
+    fin = _fin(debt_share=0.0, tax_rate=0.0)
     now, *_ = _project(fin, 40_000.0)
     late = cash_flows(
         fin,
@@ -775,7 +786,7 @@ def test_receivable_days_of_one_month_delay_every_collection_by_a_month() -> Non
 def test_a_six_month_reserve_is_funded_at_close_and_released_at_maturity() -> None:
     """An annuity of P a month: the reserve is 6 P, paid in by equity at the first draw (month 0) and back in the
     last repayment month (59): equity NPV falls by 6 P (1 − v^59) at the hurdle, and the equity IRR falls."""
-    fin = Financing(debt_share=0.6, interest_rate=0.12, grace_months=0, capitalize_idc=False, tax_rate=0.0)
+    fin = _fin(debt_share=0.6, interest_rate=0.12, grace_months=0, capitalize_idc=False, tax_rate=0.0)
     without, *_ = _project(fin)
     with_reserve, *_ = _project(fin.model_copy(update={"dsra_months": 6}))
     payment = float(without.debt.debt_service[0, 10])
@@ -793,7 +804,7 @@ def test_macrs_deducts_faster_than_straight_line() -> None:
     """5-year MACRS (IRS Pub 946 Table A-1) against straight line over the same 72 months: each deducts the whole
     cost, MACRS 20 % in the 12 months from go-live and 32 % in the next; with taxable income throughout (no losses
     to carry) project NPV rises by the tax rate × PV(MACRS − straight-line depreciation)."""
-    straight = Financing(debt_share=0.0, tax_rate=0.25)
+    straight = _fin(debt_share=0.0, tax_rate=0.25)
     macrs = straight.model_copy(update={"tax_depreciation": "macrs_5"})
     args = dict(
         revenue=np.full(MONTHS, 200_000.0),
@@ -818,7 +829,7 @@ def test_macrs_deducts_faster_than_straight_line() -> None:
 def test_a_tax_life_apart_from_the_book_and_a_sale_before_it_ends() -> None:
     """Straight line over a 96-month tax life, sold at the end of a 48-month useful life: the half of the basis left
     is deducted at the sale, so the taxable gain is the proceeds − 500,000."""
-    fin = Financing(debt_share=0.0, tax_rate=0.25, tax_life_months=96)
+    fin = _fin(debt_share=0.0, tax_rate=0.25, tax_life_months=96)
     cf = cash_flows(
         fin,
         revenue=np.full(MONTHS, 50_000.0),
@@ -836,8 +847,8 @@ def test_a_tax_life_apart_from_the_book_and_a_sale_before_it_ends() -> None:
 
 
 def test_the_credit_spread_adds_to_the_interest_rate() -> None:
-    spread = Financing(interest_rate=0.08, credit_spread=0.04, grace_months=0)
-    all_in = Financing(interest_rate=0.12, grace_months=0)
+    spread = _fin(interest_rate=0.08, credit_spread=0.04, grace_months=0)
+    all_in = _fin(interest_rate=0.12, grace_months=0)
     a, b = debt_schedule(spread, _payments(), 0), debt_schedule(all_in, _payments(), 0)
     np.testing.assert_allclose(a.interest, b.interest, rtol=1e-12)
     assert finance.all_in_rate(spread) == pytest.approx(0.12)
@@ -846,7 +857,7 @@ def test_the_credit_spread_adds_to_the_interest_rate() -> None:
 def test_a_loan_sized_on_contracted_revenue() -> None:
     """Take-or-pay contracts paying 30,000 a month net of their opex for 24 months from month 3, 12 %/yr, DSCR
     1.25: the loan is the PV of 24,000 a month over those 24 months, compounded back over the 3 months of IDC."""
-    fin = Financing(
+    fin = _fin(
         debt_share=1.0,
         interest_rate=0.12,
         grace_months=0,
@@ -866,7 +877,7 @@ def test_a_loan_sized_on_contracted_revenue() -> None:
 
 def test_llcr_of_a_sculpted_loan_is_its_dscr_at_every_period() -> None:
     """Sculpted at 1.30 on constant CFADS: the PV of the CFADS left over the balance left is 1.30 at every period."""
-    fin = Financing(
+    fin = _fin(
         debt_share=0.9, interest_rate=0.08, grace_months=0, amortization="sculpted", tax_rate=0.0, target_dscr=1.3
     )
     cf, *_ = _project(fin, 20_000.0)

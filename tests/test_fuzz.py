@@ -120,6 +120,8 @@ def _check_result(d: dict[str, Any]) -> list[str]:
         if key in others and any(w.startswith(f"{label} undefined: ") for w in d["warnings"]):
             others.remove(key)
     others = [p for p in others if p != "serving.interactivity_tokens_per_second_per_user"]  # offline: no bound
+    if (d.get("serving") or {}).get("token_demand_share") is None:  # no demand cap (buyers for every token): none
+        others = [p for p in others if p not in ("serving.token_demand_share", "serving.demand_output_tokens_per_day")]
     if d["tco_usd_per_gpu_hour"] is None:  # per sold GPU-hour, as its breakdown and the sold prices: none is sold
         per_sold_hour = ("tco_breakdown_usd_per_gpu_hour.", "sold_usd_per_gpu_hour_")
         others = [p for p in others if not p.startswith(per_sold_hour)]

@@ -90,8 +90,39 @@ their site is CBRE's H1 2024 $174/kW-month (region us-average as of 2024-10) ins
 presets take the 2026 site (power $0.080 → $0.083/kWh); b200_1024's board follows the DGX B200 system price ($330k →
 $237k: capex $56.76 M → $44.86 M), −3.19 % → 5.64 %; gb200_nvl72_18rack 12.74 % → 8.71 %: storage 2 → 2.5 PB (2 TB a
 GPU) −0.4 points, 2026 power −0.2, the high-density colocation of its liquid-cooled racks ($195 → $234/kW-month)
-−3.5. The model alone moves no golden (depreciation_life_months empty = the useful life). To refresh after a
-deliberate model change::
+−3.5. The model alone moves no golden (depreciation_life_months empty = the useful life).
+
+Issue 36 (part A: the contract book as sold) re-pinned them again. Each preset sells through a named book of
+data/contract_books.csv instead of the 60 % 24-month shorthand: the 2024-10 H100/H200 presets 70 % on 3-year
+take-or-pay at their market's 3-year price + 20 % on demand (neocloud_2024, CoreWeave's S-1); b200_1024, b300_1024
+and h200_1024_2026 80 % 4-year + 10 % (ai_lab_committed); the NVL72 presets 90 % 5-year to an investment-grade
+hyperscaler at the table's 5-year price + 5 % (hyperscale_offtake, the IREN and Nebius contracts with Microsoft);
+utilization is the book's (90 %, 95 %) instead of 85 %. Half the idle hours, hot spares' and held-back trays'
+included, sell at the platform's spot price (``pricing.spot_share_of_idle`` 0.5). Blackwell rents step down 20 %
+when Rubin reaches the clouds (2027-04, data/price_steps.csv), the curve's 2027–28 rows carrying only the ageing
+after it. Project IRR after part B → after part A: optimized −11.55 % → −9.68 %, reference −62.94 % → −58.68 %,
+h100_256 −16.97 % → −14.68 %, h100_2048 −10.81 % → −9.01 %, h200_1024 −5.88 % → −4.31 %, h200_1024_2026 −4.5 % →
+−3.20 %, b200_1024 5.64 % → 6.61 %, b300_1024 12.5 % → 11.18 %, gb200_nvl72_18rack 8.71 % → 6.22 %,
+gb300_nvl72_18rack 10.7 % → 7.83 % (the hyperscaler's 5-year price is less than half the on-demand estimate, but
+bankable: GB200's min DSCR rises to 1.07). Token keys moved with the token data (the median of the hosts of the last
+six months, the demand cap of 5 % of the model's API market, the serving block's new keys); new top-level keys
+``contracts`` and ``irr_notes``.
+
+Issue 37 (finance as neoclouds are financed) re-pinned them last. The numpy_financial swap alone (the level payment
+and its principal split from ``npf.pmt``/``npf.ppmt``) moved no number beyond 1e-9. Then every preset's loan is
+sized on what its contracts carry (``financing.sizing: dscr``, the new default): sculpted to 1.30× on the smaller of
+the committed contracts' CFADS (each take-or-pay contract's first term signed at close, of the preset's book, less
+its share of opex) and the forecast CFADS, capped at 65 % of capex, instead of 60 % of capex at 11 % whatever the
+contracts carry; DSCR counted from the first repayment month to the last month with debt service (the grace months
+in no period). Debt after (share of capex), min DSCR, equity IRR: optimized $10.44 M (27 %), 1.51, −14.2 %;
+reference $5.13 M (12 %), 1.30, −60.4 %; h100_256 $2.46 M (24 %), 1.53, −19.5 %; h100_2048 $21.11 M (27 %), 1.50,
+−13.4 %; h200_1024 $13.08 M (30 %), 1.49, −8.1 %; h200_1024_2026 $18.38 M (40 %), 1.34, −9.8 %; b200_1024 $25.72 M
+(57 %), 1.30, 3.1 %; b300_1024 $33.94 M (63 %), 1.30, 12.8 %; gb200_nvl72_18rack $38.12 M (59 %), 1.30, 2.1 %;
+gb300_nvl72_18rack $46.86 M (61 %), 1.30, 5.4 % (every preset meets its 1.20× covenant in its own base case: no
+breach, lock-up or payment default). Project IRR, NPV, TCO and break-even are unlevered and move for none. New keys:
+``lending`` (how much was lent and why), the waterfall's events (``covenant_breaches``, ``lockup_months``,
+``payment_default_months``, ``sponsor_cure_usd``) and ``tax_losses_carried_usd``. To refresh after a deliberate
+model change::
 
     for p in $(ls data/scenarios | sed 's/.yaml//'); do
         python -m neoplan evaluate $p --json > tests/golden/$p.json; done

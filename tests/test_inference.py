@@ -29,6 +29,11 @@ def plan(base: str = "optimized", **pricing: object) -> neoplan.Result:
     return neoplan.evaluate(neoplan.load_scenario({"base": base, "pricing": pricing}))
 
 
+def uncapped(base: str = "optimized", **pricing: object) -> neoplan.Result:
+    """:func:`plan` with buyers for every token served (no demand cap): the token book's own mechanics."""
+    return plan(base, **{"token_demand_share": None, **pricing})
+
+
 @pytest.mark.parametrize(
     ("base", "pricing"),
     [
@@ -117,7 +122,7 @@ def test_a_load_factor_outside_0_to_1_is_refused_naming_the_field(value: float) 
 
 
 def test_irr_and_npv_fall_as_the_load_factor_falls_and_renting_ignores_it() -> None:
-    serving = [plan("b200_1024", sell="tokens", serving_load_factor=f).kpis for f in (0.9, 0.7, 0.5, 0.3)]
+    serving = [uncapped("b200_1024", sell="tokens", serving_load_factor=f).kpis for f in (0.9, 0.7, 0.5, 0.3)]
     irrs, npvs = [k["project_irr"] for k in serving], [k["npv_usd"] for k in serving]
     assert irrs == sorted(irrs, reverse=True) and len(set(irrs)) == 4
     assert npvs == sorted(npvs, reverse=True) and len(set(npvs)) == 4
@@ -126,7 +131,8 @@ def test_irr_and_npv_fall_as_the_load_factor_falls_and_renting_ignores_it() -> N
 
 
 def test_token_revenue_is_proportional_to_the_load_factor() -> None:
-    half, full = plan(sell="tokens", serving_load_factor=0.25), plan(sell="tokens", serving_load_factor=0.5)
+    off = {"sell": "tokens", "spot_share_of_idle": 0.0}  # idle hours at spot are GPU-hours: not proportional
+    half, full = uncapped(**off, serving_load_factor=0.25), uncapped(**off, serving_load_factor=0.5)
     np.testing.assert_allclose(half.ops.revenue.revenue_usd, 0.5 * full.ops.revenue.revenue_usd, rtol=1e-12)
     assert half.tokens.usd_per_gpu_hour == pytest.approx(0.5 * full.tokens.usd_per_gpu_hour, rel=1e-12)  # type: ignore[union-attr]
 
@@ -158,35 +164,42 @@ def test_tokens_priced_at_the_gpu_hour_price_earn_exactly_the_rental_revenue() -
     rent = plan(price_decline_per_year=0.13)
     p = rent.scenario.pricing
     per_gpu_hour = rent.token_figures["tokens_per_second_per_gpu"] * 3600.0 / 1e6  # million tokens
-    tokens = plan(
+    tokens = uncapped(
         sell="tokens",
         usd_per_million_tokens={"input": 0.0, "output": p.usd_per_gpu_hour / per_gpu_hour},
         token_price_decline_per_year=p.price_decline_per_year,
+        price_decline_per_year=p.price_decline_per_year,  # the idle hours sell at spot along the GPU-hour path
     )
     np.testing.assert_allclose(tokens.ops.revenue.revenue_usd, rent.ops.revenue.revenue_usd, rtol=1e-12, atol=1e-6)
     assert tokens.kpis["npv_usd"] == pytest.approx(rent.kpis["npv_usd"], rel=1e-9)
 
 
 def test_a_mix_is_the_share_weighted_sum_of_the_two_books() -> None:
-    rent, serve = plan(), plan(sell="tokens")
-    mix = plan(sell="mix", token_share=0.3)
+    rent, serve = uncapped(), uncapped(sell="tokens")
+    mix = uncapped(sell="mix", token_share=0.3)
     expected = 0.7 * rent.ops.revenue.revenue_usd + 0.3 * serve.ops.revenue.revenue_usd
     np.testing.assert_allclose(mix.ops.revenue.revenue_usd, expected, rtol=1e-12, atol=1e-6)
 
 
-def test_at_the_token_break_even_price_npv_is_zero() -> None:
-    serve = plan("b200_1024", sell="tokens")
+@pytest.mark.parametrize(
+    ("make", "base", "pricing"),
+    [
+        (uncapped, "b200_1024", {}),
+        (plan, "optimized", {}),  # the demand cap binds: few tokens sell, the rest of the hours at spot
+        (plan, "gb200_nvl72_18rack", {"workload": "deepseek-r1-reasoning"}),
+    ],
+)
+def test_at_the_token_break_even_price_npv_is_zero(make, base: str, pricing: dict) -> None:
+    serve = make(base, sell="tokens", **pricing)
     breakeven = serve.token_figures["breakeven_usd_per_million_tokens"]
-    # the B200's tokens no longer pay at the default list price (its reserved contracts, GPU-hours or tokens, sell at
-    # the 24-month contract ratio of data/rental_contracts.csv, 0.68 × on demand): the break-even is above it
-    assert breakeven is not None and 0 < breakeven < 2 * serve.tokens.usd_per_million_tokens  # type: ignore[union-attr]
-    at = plan("b200_1024", sell="tokens", usd_per_million_tokens={"input": 0.0, "output": breakeven})
+    assert breakeven is not None and breakeven > 0
+    at = make(base, sell="tokens", **pricing, usd_per_million_tokens={"input": 0.0, "output": breakeven})
     assert at.kpis["npv_usd"] == pytest.approx(0.0, abs=1_000.0)
 
 
 def test_npv_rises_with_the_token_price() -> None:
     npvs = [
-        plan(sell="tokens", usd_per_million_tokens={"input": 0.0, "output": price}).kpis["npv_usd"]
+        uncapped(sell="tokens", usd_per_million_tokens={"input": 0.0, "output": price}).kpis["npv_usd"]
         for price in (0.3, 1.0, 2.0)  # the H100 break-even: $1.37 per million output tokens
     ]
     assert npvs == sorted(npvs) and npvs[0] < 0 < npvs[-1]
@@ -194,16 +207,18 @@ def test_npv_rises_with_the_token_price() -> None:
 
 def test_default_prices_and_declines_come_from_data_with_their_source() -> None:
     llama = inference.terms(neoplan.load_scenario("optimized"))
-    # H100's Llama 70B rate is measured at FP8: the 2026-06 quantized-tier row (DeepInfra's fp8 "Turbo")
-    assert (llama.usd_per_million_input, llama.usd_per_million_output) == (0.10, 0.28)
-    assert llama.usd_per_million_tokens == pytest.approx(0.28 + 0.10 * 1024 / 294, rel=1e-12)
-    assert "quantized-tier" in llama.price_source
+    # H100's Llama 70B rate is measured at FP8, but only one host states a precision below bf16: the median of the
+    # 13 hosts of 2026-02 to 2026-08 (input $0.10 … $0.90, output $0.28 … $1.20)
+    assert (llama.usd_per_million_input, llama.usd_per_million_output) == (0.40, 0.60)
+    assert llama.usd_per_million_tokens == pytest.approx(0.60 + 0.40 * 1024 / 294, rel=1e-12)
+    assert "median of 13 (fewer than 3 hosts state a precision below bf16: every tier)" in llama.price_source
     assert llama.decline_per_year == pytest.approx(0.45) and "same-model-llama-70b" in llama.decline_source
     assert "data/token_prices.csv" in llama.price_source
-    r1 = inference.reference_trend("deepseek-r1")
-    assert r1.decline_per_year == pytest.approx(0.04)
-    oss = inference.reference_trend("gpt-oss-120b")
-    assert "no same-model trend for gpt-oss-120b" in oss.source
+    r1 = inference.reference_trend("deepseek-r1")  # the family's, with DeepSeek's 2025-09 cut: R1 → V3.2
+    assert r1.decline_per_year == pytest.approx(0.59) and r1.key == "family-deepseek-r1"
+    assert (r1.low_decline_per_year, r1.high_decline_per_year) == pytest.approx((0.04, 0.81))
+    assert inference.reference_trend("gpt-oss-120b").key == "same-model-gpt-oss-120b"
+    assert "no trend for llama-405b" in inference.reference_trend("llama-405b").source
 
 
 def test_interactivity_is_stated_and_a_slow_rate_sold_at_chat_prices_is_warned() -> None:
@@ -242,29 +257,63 @@ def test_an_unknown_workload_is_refused_with_the_known_ones() -> None:
         neoplan.load_scenario({"base": "optimized", "pricing": {"workload": "gpt-5"}})
 
 
-def test_a_plan_selling_more_tokens_a_day_than_deepseek_served_is_warned_naming_utilization() -> None:
-    """DeepSeek's whole service served 168 billion output tokens on 2025-02-27/28 (open-infra-index day 6)."""
-    serve = plan("b200_1024", sell="tokens").to_dict()
-    per_day = 7705.6 * 0.5 * 3600 * 24 * 0.85 * 1024  # achieved rate × hours × utilization × sellable GPUs
-    assert serve["serving"]["output_tokens_per_day"] == pytest.approx(per_day, rel=1e-12)
-    (warning,) = [w for w in serve["warnings"] if w.startswith("pricing.utilization")]
-    assert f"selling {per_day / 1e9:,.0f} billion output tokens of llama70b-chat a day" in warning
-    assert "168 billion" in warning and "\n" not in warning
-    rent, small = plan("b200_1024").to_dict(), plan(sell="tokens").to_dict()  # renting; 88 billion a day on H100
-    assert not any(w.startswith("pricing.utilization") for w in rent["warnings"] + small["warnings"])
-    half = plan("b200_1024", sell="mix", token_share=0.5).to_dict()  # 145 billion tokens a day, the rest rented
-    assert not any(w.startswith("pricing.utilization") for w in half["warnings"])
+def test_the_demand_cap_binds_sells_its_share_of_the_market_and_warns() -> None:
+    """1,024 B200 serving Llama 70B would sell 7,705.6 × 0.5 tokens/s per GPU (interactive, load factor) × 86,400 s ×
+    90 % used × 1,024 GPUs = 306.8 billion output tokens a day; 5 % of the Llama market (24 billion a day,
+    data/token_demand.csv) buys 1.2 billion: 0.391 % of the token GPU-hours find buyers, the rest are idle."""
+    serve = plan("b200_1024", sell="tokens")
+    d = serve.to_dict()["serving"]
+    planned = 7705.6 * 0.5 * 3600 * 24 * 0.9 * 1024
+    assert d["output_tokens_per_day"] == pytest.approx(planned, rel=1e-12)
+    assert d["demand_output_tokens_per_day"] == pytest.approx(0.05 * 24e9, rel=1e-12)
+    assert serve.token_demand_scale == pytest.approx(1.2e9 / planned, rel=1e-12)
+    # what the book sells a day, averaged over its months in service, never exceeds the cap (the on-demand ramp and
+    # the go-live month keep it a little under)
+    assert 0.97 * 1.2e9 < d["sold_output_tokens_per_day"] <= 1.2e9 * (1 + 1e-12)
+    (warning,) = [w for w in serve.warnings if w.startswith("pricing.token_demand_share")]
+    assert "306.8 billion" in warning and "1.2 billion" in warning and "0.391 %" in warning
+    assert "\n" not in warning
+    free = uncapped("b200_1024", sell="tokens")
+    assert free.token_demand_scale == 1.0 and free.kpis["npv_usd"] > serve.kpis["npv_usd"]
+    assert not any(w.startswith("pricing.token_demand_share") for w in free.warnings)
+    rent = plan("b200_1024")  # renting GPU-hours: no token demand to cap
+    assert rent.token_demand_scale == 1.0 and not any("token_demand_share" in w for w in rent.warnings)
+    # the capped hours are idle: half sell at spot (pricing.spot_share_of_idle), so idle spot hours rise
+    assert serve.ops.revenue.spot_gpu_hours.sum() > free.ops.revenue.spot_gpu_hours.sum()
 
 
-def test_a_quantized_rate_sells_at_the_quantized_tier_and_says_so_when_there_is_none() -> None:
+def test_a_quantized_rate_sells_at_the_quantized_tier_when_three_hosts_state_one(monkeypatch) -> None:
+    rows = inference._list_prices()
+    llama = [r for r in rows if r.model_key == "llama-70b"]
     every_tier = inference.reference_price("llama-70b")
-    quantized = inference.reference_price("llama-70b", "fp4")
-    assert (every_tier.usd_per_million_input, every_tier.usd_per_million_output) == (0.23, 0.40)  # bf16/fp8/fp16
-    assert (quantized.usd_per_million_input, quantized.usd_per_million_output) == (0.10, 0.28)
+    fewer = inference.reference_price("llama-70b", "fp4")  # one host states fp8: every tier, and it says so
+    assert (fewer.usd_per_million_input, fewer.usd_per_million_output) == (
+        every_tier.usd_per_million_input,
+        every_tier.usd_per_million_output,
+    )
+    assert "fewer than 3 hosts state a precision below bf16" in fewer.source
     assert inference.reference_price("llama-70b", "bf16") == every_tier  # a bf16 rate: every tier
-    none = inference.reference_price("gpt-oss-120b", "fp4")  # no row states a precision
-    assert none.usd_per_million_output == inference.reference_price("gpt-oss-120b").usd_per_million_output
-    assert "no fp8/fp4 list price" in none.source
+    turbo = next(r for r in llama if r.precision == "fp8")
+    extra = tuple(
+        turbo.model_copy(update={"provider": f"host {k}", "usd_per_million_input_tokens": p, "date": "2026-08"})
+        for k, p in ((1, 0.05), (2, 0.07))
+    )
+    monkeypatch.setattr(inference, "_list_prices", lambda: rows + extra)
+    inference.reference_price.cache_clear()
+    try:
+        tier = inference.reference_price("llama-70b", "fp8")
+        assert tier.usd_per_million_input == 0.07 and tier.usd_per_million_output == 0.28  # the three fp8 hosts
+        assert "quantized-tier" in tier.source and len(tier.hosts) == 3
+    finally:
+        inference.reference_price.cache_clear()
+
+
+def test_list_prices_are_the_hosts_of_the_last_six_months() -> None:
+    r1 = inference.reference_price("deepseek-r1")
+    assert r1.date == "2026-08" and "2026-02 to 2026-08" in r1.source
+    assert (0.55, 2.19) not in r1.hosts  # DeepSeek's launch price of 2025-02: too old
+    assert (0.28, 0.42) in r1.hosts  # DeepSeek's own price for its current model, V3.2
+    assert len(r1.hosts) == 11 and (r1.usd_per_million_input, r1.usd_per_million_output) == (1.0, 3.0)
 
 
 def test_the_pricing_page_default_is_the_price_the_model_uses() -> None:

@@ -34,8 +34,8 @@ COLUMNS = {
         "is_default", "notes",
     ),
     "token_prices.csv": (
-        "model_key", "model", "provider", "precision", "usd_per_million_input_tokens", "usd_per_million_output_tokens",
-        "interactivity_tokens_per_second_per_user", "date", "source", "basis", "notes",
+        "model_key", "model", "provider", "released_precision", "precision", "usd_per_million_input_tokens",
+        "usd_per_million_output_tokens", "interactivity_tokens_per_second_per_user", "date", "source", "basis", "notes",
     ),
     "token_price_trends.csv": (
         "key", "scope", "annual_price_factor", "annual_price_factor_low", "annual_price_factor_high", "period",

@@ -47,10 +47,15 @@ def test_a_two_year_term_is_the_geometric_mean_of_the_one_and_three_year_prices(
     assert price.basis == "estimate" and "interpolated geometrically" in price.source
 
 
-def test_short_terms_lie_between_on_demand_and_one_year_long_ones_hold_the_three_year_price() -> None:
+def test_short_terms_lie_between_on_demand_and_one_year_long_ones_hold_the_longest_row() -> None:
     six = market.contract_price("b200-sxm", 6).usd_per_gpu_hour
     assert six == pytest.approx(5.30 * (4.25 / 5.30) ** 0.5, rel=1e-12)
-    assert market.contract_price("b200-sxm", 60).usd_per_gpu_hour == _price("b200-sxm", "reserved_3y")
+    assert market.contract_price("b200-sxm", 60).usd_per_gpu_hour == _price("b200-sxm", "reserved_5y")
+    four = market.contract_price("b200-sxm", 48)  # between the 3- and 5-year rows
+    assert four.usd_per_gpu_hour == pytest.approx(3.05 * (2.78 / 3.05) ** 0.5, rel=1e-12)
+    assert market.contract_price("b200-sxm", 84).usd_per_gpu_hour == _price("b200-sxm", "reserved_5y")
+    held = market.contract_price("h100-sxm", 60)  # no five-year H100 row: the three-year price, held
+    assert held.usd_per_gpu_hour == _price("h100-sxm", "reserved_3y") and "held at the 3-year price" in held.source
 
 
 @settings(max_examples=60, deadline=None)
@@ -63,11 +68,12 @@ def test_a_longer_commitment_never_costs_more(platform: str, a: int, b: int) -> 
 
 
 def test_the_reserved_multiple_is_the_contract_over_the_on_demand_row_unless_set() -> None:
-    opt = neoplan.load_scenario("optimized")  # 2024-10: the 2024-10 market's 1- and 3-year rows over its on demand
+    opt = neoplan.load_scenario({"base": "optimized", "pricing": {"contracts": None}})  # the shorthand, 24 months
+    # 2024-10: the 2024-10 market's 1- and 3-year rows over its on demand
     assert market.reserved_multiple(opt) == pytest.approx(math.sqrt(2.55 * 1.85) / 2.99, rel=1e-12)
-    today = neoplan.load_scenario({"base": "optimized", "prices_as_of": "2026-11"})
+    today = neoplan.load_scenario({"base": "optimized", "prices_as_of": "2026-11", "pricing": {"contracts": None}})
     assert market.reserved_multiple(today) == pytest.approx(math.sqrt(2.65 * 1.90) / 2.81, rel=1e-12)
-    own = neoplan.load_scenario({"base": "optimized", "pricing": {"reserved_price_multiple": 0.9}})
+    own = neoplan.load_scenario({"base": "optimized", "pricing": {"contracts": None, "reserved_price_multiple": 0.9}})
     assert market.reserved_multiple(own) == 0.9
     low, high = market.reserved_multiple_range(own)
     table_low, table_high = market.reserved_multiple_range(opt)
@@ -76,18 +82,42 @@ def test_the_reserved_multiple_is_the_contract_over_the_on_demand_row_unless_set
     )
 
 
+def test_a_books_multiple_is_the_share_weighted_multiple_of_its_committed_contracts() -> None:
+    book = [
+        {"kind": "take_or_pay", "share": 0.6, "term_months": 60},
+        {"kind": "reserved", "share": 0.2, "term_months": 12},
+        {"kind": "on_demand", "share": 0.1},
+    ]
+    s = neoplan.load_scenario({"base": "b200_1024", "pricing": {"contracts": book}})
+    five, one = _price("b200-sxm", "reserved_5y") / 5.30, _price("b200-sxm", "reserved_1y") / 5.30
+    assert market.reserved_multiple(s) == pytest.approx((0.6 * five + 0.2 * one) / 0.8, rel=1e-12)
+    low, high = market.reserved_multiple_range(s)
+    rows = ROWS[("b200-sxm", "reserved_5y")], ROWS[("b200-sxm", "reserved_1y")]
+    assert low == pytest.approx((0.6 * rows[0].low_usd_per_gpu_hour + 0.2 * rows[1].low_usd_per_gpu_hour) / 0.8 / 5.30)
+    assert high == pytest.approx(
+        (0.6 * rows[0].high_usd_per_gpu_hour + 0.2 * rows[1].high_usd_per_gpu_hour) / 0.8 / 5.30
+    )
+    spot_only = neoplan.load_scenario({"base": "b200_1024", "pricing": {"contracts": [{"kind": "spot", "share": 0.5}]}})
+    assert market.reserved_multiple(spot_only) == 1.0 and market.reserved_multiple_range(spot_only) == (1.0, 1.0)
+
+
 @pytest.mark.parametrize("preset", preset_names())
-def test_each_presets_headline_and_reserved_price_come_from_the_contracts_table(preset: str) -> None:
-    """One source of truth: a preset's headline price is its platform's on-demand row; its reserved share pays the
-    table's contract price of its term (the multiple is left empty)."""
+def test_each_presets_headline_and_contract_prices_come_from_the_contracts_table(preset: str) -> None:
+    """One source of truth: a preset's headline price is its platform's on-demand row; each committed contract of its
+    book pays the table's contract price of its term (no price pinned in the preset)."""
     s = neoplan.load_scenario(preset)
     row = pricebook.default_rentals(s.prices_as_of)[s.cluster.gpu_model]  # the market of the preset's own date
     assert s.pricing.usd_per_gpu_hour == row.usd_per_gpu_hour
-    assert s.pricing.reserved_price_multiple is None and s.pricing.price_decline_per_year is None
+    assert s.pricing.price_decline_per_year is None and s.pricing.contracts is not None
+    committed = [c for c in s.pricing.contracts if c.kind in ("take_or_pay", "reserved")]
+    assert committed and all(c.usd_per_gpu_hour is None for c in committed)
     r = neoplan.evaluate(s)
     go_live = math.ceil(r.ops.dates.go_live_month)
-    contract = market.contract_price(s.cluster.gpu_model, s.pricing.reserved_term_months, s.prices_as_of)
-    contract = contract.usd_per_gpu_hour
+    contract = sum(
+        c.share * market.contract_price(s.cluster.gpu_model, c.term_months, s.prices_as_of).usd_per_gpu_hour
+        for c in committed
+    )
+    contract /= sum(c.share for c in committed)
     price_factor = r.operations.price_factor if r.operations is not None else 1.0
     assert r.ops.revenue.reserved_usd_per_gpu_hour[go_live] == pytest.approx(contract * price_factor, rel=1e-12)
 
@@ -223,3 +253,29 @@ def test_the_manuals_presets_page_states_each_presets_project_irr_as_the_model_g
     for preset, text in zip(preset_names(), shown, strict=True):
         irr = neoplan.evaluate(neoplan.load_scenario(preset)).kpis["project_irr"]
         assert text == metrics.text("project_irr", irr), preset
+
+
+def test_the_next_generations_launch_is_a_step_after_go_live_and_the_stress_band_spans_its_range() -> None:
+    """Blackwell (first volume year 2025) meets Rubin in volume on 2027-04 (age 2.25): a go-live before it sees the
+    rents fall 20 % at once on top of the curve's ageing (2027: 10 %/yr); one after it has the step in its go-live
+    price already. The Stress test's band takes the step's low and high (5 %, 35 %) with the curve's."""
+    steps = pricebook.price_curves()["gb200-nvl72"].step_declines()
+    assert steps == ((pytest.approx(2.25), 0.20),)
+    path = PricePath(2.0, tuple(math.log(1 - r) for r in (-0.19, 0.10, 0.15)), steps=((2.25, math.log(0.8)),))
+    assert path.index(0.2) == pytest.approx(0.9**0.2, rel=1e-12)  # before the step: the 2027 row's ageing
+    assert path.index(0.5) == pytest.approx(0.8 * 0.9**0.5, rel=1e-12)  # the step on 2027-04, then ageing
+    after = PricePath(2.5, path.log_kept, steps=path.steps)
+    assert after.index(0.4) == pytest.approx(0.9**0.4, rel=1e-12)  # live after the launch: no step
+    s = neoplan.load_scenario("gb200_nvl72_18rack")
+    go_live = revenue.dates(s.timeline).go_live_month
+    assert market.go_live_age_years(s, go_live) < 2.25  # the preset goes live before Rubin
+    low, high = market.decline_spread(s, go_live)
+    years = market.span_years(go_live, s.timeline.horizon_months, float(s.timeline.useful_life_months))
+    low_path, high_path = (market.curve_path(s, go_live, c) for c in ("low_decline_per_year", "high_decline_per_year"))
+    assert low_path.steps[0][1] == pytest.approx(math.log(0.95)) and high_path.steps[0][1] == pytest.approx(
+        math.log(0.65)
+    )
+    assert (low, high) == pytest.approx(
+        (market.average_decline(low_path, years), market.average_decline(high_path, years)), rel=1e-12
+    )
+    assert low < market.scenario_average_decline(s, go_live) < high

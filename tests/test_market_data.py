@@ -17,7 +17,8 @@ from neoplan.inputs.pricebook import BASES
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 CONTRACTS = ("on_demand", "reserved_1y", "reserved_3y", "spot")
-TERM_MONTHS = {"on_demand": 0, "reserved_1y": 12, "reserved_3y": 36, "spot": 0}
+"""Contracts every platform prices; a five-year take-or-pay row (reserved_5y) is there where a source prices one."""
+TERM_MONTHS = {"on_demand": 0, "reserved_1y": 12, "reserved_3y": 36, "reserved_5y": 60, "spot": 0}
 
 # file: (required columns, value column, low column, high column)
 TABLES = {
@@ -135,7 +136,7 @@ def test_contracts_cover_every_platform_and_contract_once():
     assert {row["platform"] for row in rows} <= platforms
     on_demand = {row["platform"] for row in rows if row["contract"] == "on_demand"}
     assert on_demand == platforms, f"no on-demand price for {sorted(platforms - on_demand)}"
-    assert set(keys) == {(p, c) for p in platforms for c in CONTRACTS}
+    assert set(keys) - {(p, "reserved_5y") for p in platforms} == {(p, c) for p in platforms for c in CONTRACTS}
     for row in rows:
         assert int(row["term_months"]) == TERM_MONTHS[row["contract"]], row["platform"] + " " + row["contract"]
         assert 0.0 < float(row["low_usd_per_gpu_hour"]) < 50.0
@@ -146,6 +147,7 @@ def test_commitment_buys_a_discount_and_interruptible_capacity_is_cheapest():
     for platform in _platforms():
         on_demand = price[(platform, "on_demand")]
         assert price[(platform, "reserved_3y")] <= price[(platform, "reserved_1y")] <= on_demand, platform
+        assert price.get((platform, "reserved_5y"), 0.0) <= price[(platform, "reserved_3y")], platform
         assert price[(platform, "spot")] < on_demand, platform
 
 

@@ -33,6 +33,11 @@ def opt() -> neoplan.Result:
 
 
 def _eval(**sections: dict) -> neoplan.Result:
+    """The optimized preset with ``sections`` laid over it; a test that sets the debt share means a loan of that share
+    (sizing capex_share), not one sized on the contracts."""
+    fin = sections.get("financing", {})
+    if "debt_share" in fin and "sizing" not in fin:
+        sections = {**sections, "financing": {"sizing": "capex_share", **fin}}
     return neoplan.evaluate(neoplan.load_scenario({"base": "optimized", **sections}))
 
 
@@ -170,10 +175,15 @@ def test_returns_rise_with_price(opt: neoplan.Result) -> None:
 
 
 def test_returns_vs_price_matches_evaluate(opt: neoplan.Result) -> None:
+    """The curve re-runs the engine at other prices on the debt fixed at close: the project's figures are those of a
+    scenario at that price; equity's too where the loan does not depend on the price (a share of capex)."""
     curve = opt.returns_vs_price([3.5])
     direct = _eval(pricing={"usd_per_gpu_hour": 3.5})
     assert curve["npv_usd"][0] == pytest.approx(direct.kpis["npv_usd"], rel=1e-9)
-    assert curve["equity_irr"][0] == pytest.approx(direct.kpis["equity_irr"], rel=1e-6)
+    share = {"debt_share": 0.6}
+    on_capex = _eval(financing=share).returns_vs_price([3.5])
+    direct = _eval(financing=share, pricing={"usd_per_gpu_hour": 3.5})
+    assert on_capex["equity_irr"][0] == pytest.approx(direct.kpis["equity_irr"], rel=1e-6)
 
 
 def test_higher_rate_lowers_equity_irr() -> None:
@@ -268,13 +278,17 @@ def test_no_debt_means_no_dscr_with_a_reason() -> None:
     why.pop("payback_months", None)  # and does not pay back at the 2026 index price (tested above)
     assert why == {
         "min_dscr": "Min DSCR undefined: no debt, so no DSCR.",
-        "llcr": "LLCR undefined: no debt is outstanding at the first full operating month.",
+        "llcr": "LLCR undefined: no debt is outstanding at the first repayment month.",
         "covenant_headroom": "Covenant headroom undefined: no DSCR (see Min DSCR).",
     }
 
 
+NOTHING_SOLD = {"contracts": None, "utilization": 0.0, "reserved_share": 0.0, "spot_share_of_idle": 0.0}
+"""A book that sells nothing: no contract, no use, no idle hours at spot."""
+
+
 def test_nothing_sold_explains_every_undefined_kpi() -> None:
-    why = _undefined(_eval(pricing={"utilization": 0.0, "reserved_share": 0.0}))
+    why = _undefined(_eval(pricing=NOTHING_SOLD))
     assert set(why) == {
         "tco_usd_per_gpu_hour",
         "breakeven_usd_per_gpu_hour",
@@ -282,8 +296,10 @@ def test_nothing_sold_explains_every_undefined_kpi() -> None:
         "gross_margin",
         "payback_months",
         "discounted_payback_months",
+        "min_dscr",
+        "llcr",
         "covenant_headroom",
-    }  # the IRRs exist
+    }  # the IRRs exist; nothing contracted, so no loan sized on contracts: no DSCR
     assert "no GPU-hours are sold" in why["tco_usd_per_gpu_hour"]
     assert "no GPU-hours are sold" in why["breakeven_usd_per_gpu_hour"]
     assert why["ebitda_margin"] == "EBITDA margin undefined: no revenue over the horizon."
@@ -307,7 +323,7 @@ def test_tiny_positive_price_explains_the_margins(price: float) -> None:
 
 
 def test_undefined_kpi_warnings_name_each_kpi_once() -> None:
-    r = _eval(pricing={"utilization": 0.0, "reserved_share": 0.0}, financing={"debt_share": 0.0})
+    r = _eval(pricing=NOTHING_SOLD, financing={"debt_share": 0.0})
     nulls = [k for k, v in r.kpis.items() if v is None or not math.isfinite(v)]
     lender = {"llcr": r.llcr, "covenant_headroom": r.covenant_headroom}
     nulls += [k for k, v in lender.items() if not math.isfinite(v)]
@@ -428,7 +444,8 @@ def test_price_book_overrides_are_bounded(value: object) -> None:
 @pytest.mark.parametrize("in_colo", [False, True])
 def test_a_steady_years_power_and_colocation_are_the_facilitys_bills(in_colo: bool) -> None:
     r = _eval(
-        pricing={"reserved_share": 1.0, "utilization": 0.7},  # every sold hour from go-live: a steady sold share
+        # every sold hour from go-live: a steady sold share (the shorthand book, no idle hours at spot)
+        pricing={"contracts": None, "reserved_share": 1.0, "utilization": 0.7, "spot_share_of_idle": 0.0},
         facility={"pue": 1.3, "electricity_in_colo": in_colo},
         opex={"escalation_per_year": 0.0},  # the site's bills are at today's prices
     )
@@ -445,10 +462,13 @@ def test_the_residual_case_covers_its_debt_in_the_sale_year() -> None:
     """Defect 2: a 30 % residual sold at the horizon, inside a 72-month loan. CFADS used to deduct the tax on the sale's
     gain but not count the proceeds: min DSCR 0.48 (a "breach"). Now the sale stays out of CFADS (its proceeds sweep
     the loan): DSCR ≥ 1 in the sale year."""
-    # $5.50: on the 2024-10 market (its reserved share at the 24-month ratio 0.73, prices expected to fall 25 % in 2025
-    # and 15 % a year after) a lower price no longer covers the debt service of year 5 1× (min DSCR 0.59 at $4.50);
-    # the sale year is what this test is about
-    r = _eval(financing={"term_months": 72}, timeline={"residual_value_share": 0.3}, pricing={"usd_per_gpu_hour": 5.5})
+    # $5.50: on the 2024-10 market (prices expected to fall 25 % in 2025 and 15 % a year after) a lower price no
+    # longer covers the debt service of year 5 1× (min DSCR 0.59 at $4.50); the sale year is what this test is about
+    r = _eval(
+        financing={"term_months": 72, "debt_share": 0.6},
+        timeline={"residual_value_share": 0.3},
+        pricing={"usd_per_gpu_hour": 5.5},
+    )
     table = r.dscr_by_year()["dscr"]
     assert table[-1] >= 1.0 and r.kpis["min_dscr"] >= 1.0
     c = r.ops.cash
@@ -480,10 +500,16 @@ def test_full_debt_financing_is_warned_with_npv_and_mirr() -> None:
 @pytest.mark.parametrize(
     ("sections", "words"),
     [
-        ({"timeline": {"horizon_months": 12}}, ("still outstanding at the 12-month horizon", "by equity")),
-        ({"financing": {"term_months": 120}}, ("still outstanding at the 72-month horizon", "matures in month 120")),
         (
-            {"timeline": {"useful_life_months": 48}, "financing": {"term_months": 84}},
+            {"timeline": {"horizon_months": 12}, "financing": {"debt_share": 0.6}},
+            ("still outstanding at the 12-month horizon", "by equity"),
+        ),
+        (
+            {"financing": {"term_months": 120, "debt_share": 0.6}},
+            ("still outstanding at the 72-month horizon", "matures in month 120"),
+        ),
+        (
+            {"timeline": {"useful_life_months": 48}, "financing": {"term_months": 84, "debt_share": 0.6}},
             ("past the end of the hardware's useful life", "sweep"),
         ),
     ],
@@ -581,7 +607,10 @@ def test_a_debt_service_reserve_costs_equity_but_not_the_project() -> None:
     running = np.convolve(service, np.ones(6), mode="valid")
     assert funded.sum() == pytest.approx(running.max(), rel=1e-12) and funded[0] == funded.sum()
     released = reserve.ops.cash.debt.reserve_released[0]
-    assert int(np.flatnonzero(released)[0]) == int(reserve.ops.cash.debt.maturity) - 1
+    repaid = int(finance.repayment_periods(reserve.ops.cash)[1][0]) - 1  # the month the loan is repaid
+    assert int(np.flatnonzero(released)[0]) == repaid
+    w = reserve.ops.cash.waterfall
+    assert not w.reserve_draw.any() and not w.reserve_topup.any()  # the base case never needs it
     v = (1 + float(finance.monthly_rate(0.12))) ** -np.arange(service.size)
     expected = -float(funded @ v) + float(released @ v)
     assert reserve.kpis["equity_npv_usd"] - without.kpis["equity_npv_usd"] == pytest.approx(expected, rel=1e-9)

@@ -46,8 +46,13 @@ VIEWS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("operations", {"operations.tab": "Reliability"}, {}),
     ("operations", {"operations.tab": "Effect of each choice"}, {}),
     ("financing", {}, {"timeline": {"end_of_life": "refresh"}}),
-    ("pricing", {}, {"pricing": {"reserved_usd_per_gpu_hour": 2.0}}),
-    ("pricing", {}, {"pricing": {"price_decline_per_year": 0.1, "reserved_price_multiple": 0.85, "sell": "mix"}}),
+    ("financing", {}, {"financing": {"sizing": "capex_share"}}),
+    ("pricing", {}, {"pricing": {"contracts": None, "reserved_usd_per_gpu_hour": 2.0}}),  # the shorthand's fields
+    (
+        "pricing",
+        {},
+        {"pricing": {"contracts": None, "price_decline_per_year": 0.1, "reserved_price_multiple": 0.85, "sell": "mix"}},
+    ),
     ("operations", {"operations.tab": "The article's advice"}, {}),
     (
         "operations",
@@ -180,7 +185,7 @@ def test_a_valid_number_in_scientific_notation_is_stored() -> None:
     assert any(e.startswith("GPUs in the cluster: must be a whole number") for e in _errors(at))
     at.switch_page("pages/pricing.py").run()
     assert _type(at, "pricing.usd_per_gpu_hour", "$3.25") == pytest.approx(3.25)
-    assert _type(at, "pricing.utilization", "70 %") == pytest.approx(0.70)
+    assert _type(at, "pricing.spot_share_of_idle", "70 %") == pytest.approx(0.70)
     assert not at.error, _errors(at)
 
 

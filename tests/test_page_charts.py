@@ -263,7 +263,9 @@ def test_debt_figure_marks_the_covenant() -> None:
     (covenant red and dotted, target dashed, each labelled) and colours each year against them: red below the
     covenant, amber below target, one legend entry per class."""
     r = neoplan.evaluate(
-        neoplan.load_scenario({"base": "optimized", "financing": {"covenant_dscr": 1.5, "target_dscr": 1.6}})
+        neoplan.load_scenario(  # a loan of 60 % of capex (sized on the contracts, no year would fall below target)
+            {"base": "optimized", "financing": {"sizing": "capex_share", "covenant_dscr": 1.5, "target_dscr": 1.6}}
+        )
     )
     fig = finance.debt_figure(r)
     drawn_traces = traces_by_name(fig)
@@ -299,12 +301,15 @@ def test_margins_and_revenue_mix_draw_the_statements(optimized: neoplan.Result) 
     assert drawn_traces["revenue"]["x"] == [str(y) for y in pnl.index]
     rev = optimized.ops.revenue
     mix = traces_by_name(finance.revenue_mix_figure(optimized))
-    reserved = np.array(mix["reserved (take-or-pay)"]["y"])
+    committed = np.array(mix["committed (take-or-pay, reserved)"]["y"])
     on_demand = np.array(mix["on-demand"]["y"])
-    np.testing.assert_allclose(reserved, rev.reserved_gpu_hours * rev.reserved_usd_per_gpu_hour, rtol=REL)
-    np.testing.assert_allclose(on_demand, rev.on_demand_gpu_hours * rev.on_demand_usd_per_gpu_hour, rtol=REL)
+    spot = np.array(mix["spot (contracts, idle hours)"]["y"])
+    np.testing.assert_allclose(committed, rev.committed_usd, rtol=REL)
+    np.testing.assert_allclose(on_demand, rev.on_demand_usd, rtol=REL)
+    np.testing.assert_allclose(spot, rev.spot_usd, rtol=REL)
+    assert spot.sum() > 0  # the preset's book sells half its idle hours at spot
     net = np.array(mix["net of SLA credits"]["y"])
-    assert (net <= reserved + on_demand + 1e-6).all()  # SLA credits only take away
+    assert (net <= committed + on_demand + spot + 1e-6).all()  # SLA credits only take away
 
 
 def test_timeline_bars_span_the_phases(optimized: neoplan.Result) -> None:

@@ -30,6 +30,16 @@ def _page(path: str) -> AppTest:
     return run_page(path)
 
 
+def _shorthand(path: str) -> AppTest:
+    """The page on the optimized preset sold through the shorthand book (reserved share, on demand): its reserved
+    fields are shown, its utilization typed (a contract book sets both)."""
+    at = run_page(path)
+    at.session_state[SCENARIO] = neoplan.load_scenario({"base": "optimized", "pricing": {"contracts": None}})
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def _pct(text: str) -> float:
     """'−58.4 %' → -0.584."""
     return float(text.replace("−", "-").replace("%", "").replace(",", "").strip()) / 100
@@ -88,7 +98,7 @@ def test_higher_headline_price_raises_equity_irr() -> None:
 
 
 def test_pinned_reserved_price_moves_returns_and_unpins() -> None:
-    at = _page(PRICING)
+    at = _shorthand(PRICING)
     before = _metric(at, "Equity IRR")
     assert at.text_input(key="w.pricing.reserved_usd_per_gpu_hour").disabled
     at.checkbox(key="w.pricing.reserved_usd_per_gpu_hour.pinned").check().run()
@@ -139,9 +149,10 @@ def test_debt_by_year_repays_what_was_borrowed(optimized: neoplan.Result) -> Non
     debt = debt_by_year(optimized)
     total = debt.loc["Total"]
     borrowed = total["draws_usd"] + total["interest_capitalized_usd"]
-    assert total["principal_usd"] + total["payoff_usd"] == pytest.approx(borrowed)
+    repaid = total["principal_usd"] + total["cash_sweep_usd"] + total["sweep_usd"] + total["payoff_usd"]
+    assert repaid == pytest.approx(borrowed)
     assert debt["balance_end_usd"].iloc[-1] == pytest.approx(0.0, abs=1e-6)
-    assert total["draws_usd"] == pytest.approx(0.6 * optimized.capex_total_usd)
+    assert total["draws_usd"] == pytest.approx(optimized.debt_usd)  # sized on the contracts at close
 
 
 def test_price_grid_brackets_breakeven_and_headline(optimized: neoplan.Result) -> None:
@@ -159,7 +170,7 @@ def _scenario(at: AppTest) -> neoplan.Scenario:
     ("path", "key", "shown_before", "typed", "stored"),
     [
         (FINANCING, "financing.interest_rate", 11.0, 9.0, 0.09),
-        (FINANCING, "financing.debt_share", 60.0, 45.0, 0.45),
+        (FINANCING, "financing.max_debt_share", 65.0, 45.0, 0.45),
         (FINANCING, "financing.upfront_fee_rate", 2.0, 1.5, 0.015),
         (FINANCING, "financing.credit_spread", 0.0, 6.5, 0.065),
         (PRICING, "pricing.utilization", 85.0, 70.0, 0.70),
@@ -167,7 +178,7 @@ def _scenario(at: AppTest) -> neoplan.Scenario:
     ],
 )
 def test_rates_are_typed_in_percent(path: str, key: str, shown_before: float, typed: float, stored: float) -> None:
-    at = _page(path)
+    at = _shorthand(path)
     widget = at.text_input(key=f"w.{key}")
     assert parse_number(widget.value) == pytest.approx(shown_before) and "%" in widget.label
     assert "Allowed: 0 to " in widget.help and widget.help.endswith(" %.")
@@ -181,7 +192,7 @@ def test_rates_are_typed_in_percent(path: str, key: str, shown_before: float, ty
 def test_market_data_switches_fill_the_reserved_multiple_and_the_decline_until_unticked() -> None:
     """The reserved multiple and the price decline come from the market data (fields empty) until the user unticks
     the switch; the number then becomes the scenario's own, starting at what the data gave."""
-    at = _page(PRICING)
+    at = _shorthand(PRICING)
     scenario = _scenario(at)
     assert scenario.pricing.reserved_price_multiple is None and scenario.pricing.price_decline_per_year is None
     decline = at.text_input(key="w.pricing.price_decline_per_year")
@@ -224,23 +235,38 @@ def test_lender_view_shows_the_model_and_sculpting_sizes_the_debt() -> None:
     assert _metric(at, "LLCR") == fmt.ratio(d["llcr"])
     assert _metric(at, "Covenant headroom") == fmt.pct(d["covenant_headroom"])
     assert _metric(at, "Debt drawn") == fmt.usd(d["debt_usd"])
+    assert _metric(at, "Covenant breaches") == "0" and _metric(at, "Months locked up") == fmt.months(0.0)
     frame = next(df.value for df in at.dataframe if "Headroom to covenant" in df.value.columns)
-    assert len(frame) == len(result.dscr_by_year()["dscr"]) == 5  # operating years to maturity
+    assert len(frame) == len(result.dscr_by_year()["dscr"]) == 3  # repaid as the three-year contracts pay
+    assert (frame["DSCR"] >= result.scenario.financing.target_dscr - 1e-9).all()
     assert any("compounding monthly" in c.value for c in at.caption)
+    assert any("Lent" in shown(c.value) and "sculpted to 1.30×" in shown(c.value) for c in at.caption)
+    assert any("2 tests in a row" in shown(m.value) for m in at.markdown)  # the waterfall's rules, stated
+    at.selectbox(key="w.financing.sizing").set_value("capex_share").run()
     at.selectbox(key="w.financing.amortization").set_value("sculpted").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     sculpted = _scenario(at)
-    assert sculpted.financing.amortization == "sculpted"
+    assert sculpted.financing.amortization == "sculpted" and sculpted.financing.sizing == "capex_share"
     assert _metric(at, "Min DSCR") == fmt.ratio(sculpted.financing.target_dscr)  # sized down to the target
     assert _pct(_metric(at, "Covenant headroom")) == pytest.approx(1 - 1.2 / 1.3, abs=0.001)
     drawn = float(_metric(at, "Debt drawn").replace("$", "").replace("M", "").replace(",", ""))
-    assert drawn * 1e6 < d["debt_usd"]
+    assert drawn * 1e6 < 0.6 * result.capex_total_usd
+
+
+def test_tranches_and_phases_are_edited_as_tables() -> None:
+    at = _page(FINANCING)
+    at.session_state["financing.tranches_open"] = True
+    at.session_state["financing.phases_open"] = True
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("Tranches, most senior first" in m.value for m in at.markdown)
+    assert any(m.value.startswith("**Phases**") for m in at.markdown)
 
 
 def test_the_financing_page_shows_the_lenders_conventions_and_the_new_inputs(optimized: neoplan.Result) -> None:
     at = _page(FINANCING)
     captions = " ".join(c.value for c in at.caption)
-    assert "Sale proceeds repay the outstanding loan first (a sweep)" in captions
+    assert "Prepayments (the cash sweep, sale proceeds) leave the installments as they are" in captions
     assert "fixed at financial close" in captions
     assert _metric(at, "Equity MIRR") == fmt.pct(optimized.kpis["equity_mirr"])
     assert _metric(at, "Equity NPV") == fmt.usd(optimized.kpis["equity_npv_usd"])

@@ -64,24 +64,24 @@ def test_a_second_save_from_a_stale_version_is_told_and_offered_a_new_version() 
 def test_history_diff_and_restore_on_the_scenarios_page() -> None:
     library = Library(default_path())
     library.save("Versioned", neoplan.load_scenario("optimized"), message="as the article has it")
-    library.save("Versioned", neoplan.load_scenario({"base": "optimized", "pricing": {"utilization": 0.7}}))
+    library.save("Versioned", neoplan.load_scenario({"base": "optimized", "pricing": {"spot_share_of_idle": 0.2}}))
     at = _open("Versioned")
     at.switch_page("pages/scenarios.py").run()
     assert at.selectbox(key="scenarios.versions_of").value == "Versioned"
     history = at.dataframe[0].value
     assert list(history["Version"]) == [2, 1] and list(history["Message"]) == ["", "as the article has it"]
     inputs, kpis = at.dataframe[1].value, at.dataframe[2].value
-    assert list(inputs["Input"]) == ["Utilization [% of all GPU-hours used]"]  # its label; the path in the CLI
-    assert list(inputs["Version 1"]) == ["85.0 %"] and list(inputs["Version 2"]) == ["70.0 %"]
-    assert list(inputs["Change"]) == ["−15.0 pp"]  # a rate changes in percentage points
+    assert list(inputs["Input"]) == ["Idle hours sold at spot [%]"]  # its label; the path in the CLI
+    assert list(inputs["Version 1"]) == ["50.0 %"] and list(inputs["Version 2"]) == ["20.0 %"]
+    assert list(inputs["Change"]) == ["−30.0 pp"]  # a rate changes in percentage points
     npv = kpis[kpis["KPI"] == "NPV"]
-    assert npv["Change"].iloc[0].startswith("−$")  # lower utilization, lower NPV
+    assert npv["Change"].iloc[0].startswith("−$")  # fewer idle hours sold at spot, lower NPV
     irr = kpis[kpis["KPI"] == "Equity IRR"]["Change"].iloc[0]
     assert irr.startswith("−") and irr.endswith(" pp"), irr  # an IRR changes in points, not "%"
     at.button(key="scenarios.restore").click().run()
     assert any("Restored version 1" in _text(s.value) and "version 3" in _text(s.value) for s in at.success)
-    assert library.load("Versioned").pricing.utilization == pytest.approx(0.85, rel=1e-12)
-    assert at.session_state["scenario"].pricing.utilization == pytest.approx(0.85, rel=1e-12)  # the open one too
+    assert library.load("Versioned").pricing.spot_share_of_idle == pytest.approx(0.5, rel=1e-12)
+    assert at.session_state["scenario"].pricing.spot_share_of_idle == pytest.approx(0.5, rel=1e-12)  # the open one
     assert ":green-badge[saved]" in at.markdown[0].value and at.session_state["scenario_origin_version"] == 3
     assert not at.exception
 

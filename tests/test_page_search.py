@@ -58,7 +58,7 @@ def test_opening_a_row_makes_it_the_scenario() -> None:
 def test_frontier_chart_fills_the_feasible_designs_and_steps_along_the_frontier() -> None:
     """Every built design is a point coloured by its platform, hollow when infeasible (its own legend entry); the
     frontier of the feasible designs is the dotted step line through exactly :func:`frontier`'s designs."""
-    found = neoplan.search(neoplan.load_scenario("optimized"), constraints={"min_dscr": 0.5})
+    found = neoplan.search(neoplan.load_scenario("optimized"), constraints={"max_capex_usd": 40e6})
     *points, line = traces(capex_irr_figure(found))
     shown = designs(found)
     assert sum(len(p["x"]) for p in points) == len(shown)

@@ -85,9 +85,14 @@ def test_small_monte_carlo_shows_p10_p50_p90(optimized: neoplan.Result) -> None:
     loss, breach = mc.probability_of_loss, mc.probability_dscr_breach  # each ± its standard error
     assert _metric(at, "Probability of loss") == f"{fmt.pct(loss)} ± {fmt.pct(mc.probability_error(loss))}"
     covenant = optimized.scenario.financing.covenant_dscr  # the scenario's covenant by default
-    assert _metric(at, f"Covenant breach (DSCR < {covenant:.2f}×)") == (
-        f"{fmt.pct(breach)} ± {fmt.pct(mc.probability_error(breach))}"
-    )
+    assert _metric(at, f"Min DSCR < {covenant:.2f}×") == f"{fmt.pct(breach)} ± {fmt.pct(mc.probability_error(breach))}"
+    for label, key in (
+        ("Covenant breach", "probability_covenant_breach"),
+        ("Lock-up", "probability_lockup"),
+        ("Payment default", "probability_payment_default"),
+    ):  # the waterfall's events, each ± its standard error
+        p = mc.probabilities()[key]
+        assert _metric(at, label) == f"{fmt.pct(p)} ± {fmt.pct(mc.probability_error(p))}"
     errors = mc.percentile_errors("npv_usd")
     assert table.loc["NPV", "± SE P50"] == fmt.usd(errors["p50"])
     # where the scenario sits among the draws, per metric and in words
@@ -102,7 +107,7 @@ def test_page_says_why_the_default_ranges_are_what_they_are() -> None:
     reasons = next(f.value for f in at.dataframe if "Source" in f.value.columns).set_index("Driver")
     for spec in stress.DRIVERS.values():
         assert reasons.loc[spec.label, "Why"] == spec.why and reasons.loc[spec.label, "Source"] == spec.source
-    assert reasons.loc["Utilization", "Default low"] == "75.0 %"  # ±10 points around 85 %
+    assert reasons.loc["Utilization", "Default low"] == "80.0 %"  # ±10 points around the book's 90 %
 
 
 def _left_for_export(at: AppTest) -> stress.Settings:
@@ -119,7 +124,15 @@ def test_the_run_shown_is_left_for_the_export_page() -> None:
     _submit(at, at.text_input(key="stress.seed"), 5, "stress.run_mc")
     settings = _left_for_export(at)
     assert (settings.draws, settings.seed, settings.grid_x, settings.grid_points) == (DRAWS, 5, "usd_per_gpu_hour", 21)
-    assert settings.ranges == stress.default_ranges(neoplan.load_scenario("optimized"))
+    defaults = stress.default_ranges(neoplan.evaluate(neoplan.load_scenario("optimized")))
+    assert settings.ranges.keys() == defaults.keys()
+    for key, rng in defaults.items():  # the page shows them in percent and reads them back
+        got = settings.ranges[key]
+        assert (got.low, got.high, got.distribution) == (
+            pytest.approx(rng.low),
+            pytest.approx(rng.high),
+            rng.distribution,
+        )
     assert settings.run == "the run on the Stress test page"
 
 
@@ -168,10 +181,10 @@ def test_too_few_draws_shows_an_error() -> None:
 
 def test_inverted_range_shows_an_error_and_stops() -> None:
     at = _page()
-    _submit(at, at.text_input(key="stress.low.utilization"), 99.0, "stress.apply_ranges")
+    _submit(at, at.text_input(key="stress.high.utilization"), 70.0, "stress.apply_ranges")
     assert not at.exception
     messages = [shown(e.value) for e in at.error]
-    assert any("Utilization: low (99.0 %) must be ≤ high (95.0 %)" in m for m in messages), messages
+    assert any("Utilization: low (80.0 %) must be ≤ high (70.0 %)" in m for m in messages), messages
     assert drawn_charts(at) == 0
     at.button(key="stress.reset").click().run()
     assert not at.error and drawn_charts(at) == 1  # the open tab's tornado
@@ -317,11 +330,13 @@ def test_tornado_bars_run_from_the_scenario_to_each_driver_value(optimized: neop
 
 
 def _near_break_even() -> dict[str, object]:
-    """The optimized preset priced 5 % under its own break-even, so the default ±25 % price axis crosses NPV = 0
-    (whatever the market and financing defaults make that break-even)."""
-    breakeven = neoplan.evaluate(neoplan.load_scenario("optimized")).kpis["breakeven_usd_per_gpu_hour"]
+    """The optimized preset on the shorthand book (whose ``pricing.utilization`` is the grid's utilization driver;
+    a named book sets its use by its shares) priced 5 % under its own break-even, so the default ±25 % price axis
+    crosses NPV = 0 (whatever the market and financing defaults make that break-even)."""
+    shorthand = {"base": "optimized", "pricing": {"contracts": None}}
+    breakeven = neoplan.evaluate(neoplan.load_scenario(shorthand)).kpis["breakeven_usd_per_gpu_hour"]
     assert breakeven is not None
-    return {"base": "optimized", "pricing": {"usd_per_gpu_hour": round(0.95 * breakeven, 2)}}
+    return {"base": "optimized", "pricing": {"contracts": None, "usd_per_gpu_hour": round(0.95 * breakeven, 2)}}
 
 
 @pytest.fixture(scope="module")

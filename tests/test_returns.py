@@ -86,11 +86,13 @@ def test_npv_at_the_break_even_price_is_zero_under_either_tax_period(preset: str
 
 
 def test_mid_month_capex_moves_every_return_by_its_timing() -> None:
-    """b300_1024 (IRRs and NPV above 0) with capex paid mid-month: NPV falls by the capex's half month at the hurdle
-    rate; the IRRs fall and zero NPV with the same timing; TCO and break-even rise; payback (undiscounted) does not
-    move. (With an IRR below 0 paying earlier raises it: a half month weighs less at a negative rate.)"""
-    end = neoplan.evaluate(neoplan.load_scenario("b300_1024"))
-    mid = neoplan.evaluate(neoplan.load_scenario({"base": "b300_1024", "timeline": {"capex_timing": "mid_month"}}))
+    """b300_1024 sold through the 2024 neocloud book (IRRs above 0, NPV above 0) with capex paid mid-month:
+    NPV falls by the capex's half month at the hurdle rate; the IRRs fall and zero NPV with the same timing; TCO and
+    break-even rise; payback (undiscounted) does not move. (With an IRR below 0 paying earlier raises it: a half
+    month weighs less at a negative rate.)"""
+    base = {"base": "b300_1024", "pricing": {"contracts": "neocloud_2024"}}
+    end = neoplan.evaluate(neoplan.load_scenario(base))
+    mid = neoplan.evaluate(neoplan.load_scenario({**base, "timeline": {"capex_timing": "mid_month"}}))
     pay = mid.ops.cash.capex[0]
     r_m = float(finance.monthly_rate(0.12))
     half = float(pay @ (1 + r_m) ** -np.arange(pay.size)) * ((1 + r_m) ** 0.5 - 1)

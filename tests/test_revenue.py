@@ -194,7 +194,8 @@ def test_a_pinned_reserved_price_holds_for_the_first_term_and_renews_at_the_mark
 
 def test_on_demand_multiple_scales_the_on_demand_price_only():
     s = revenue_schedule(pricing(on_demand_price_multiple=1.5), 4, dates(timeline()))
-    assert s.on_demand_usd_per_gpu_hour[2] == 3.0 and s.reserved_usd_per_gpu_hour[2] == 1.5
+    assert s.on_demand_usd_per_gpu_hour[2] == pytest.approx(3.0, rel=1e-12)
+    assert s.reserved_usd_per_gpu_hour[2] == pytest.approx(1.5, rel=1e-12)
 
 
 def test_total_revenue_matches_the_closed_form_without_ramp_or_decline():
@@ -263,9 +264,14 @@ def test_revenue_is_non_negative_bounded_and_rises_with_price_and_utilization(
     assert (s.used_gpu_hours <= s.sold_gpu_hours * (1 + 1e-12) + 1e-9).all()
     assert (s.used_gpu_hours <= gpus * HOURS * util * (1 + 1e-12) + 1e-9).all()
     assert not s.sold_gpu_hours[: int(go_live)].any()
-    # prices never rise over time: on demand declines monthly, reserved at each renewal
-    assert (np.diff(s.on_demand_usd_per_gpu_hour) <= 1e-12).all()
-    assert (np.diff(s.reserved_usd_per_gpu_hour) <= 1e-12).all()
+    # prices never rise over time: on demand declines monthly, reserved at each renewal (months with sales: a
+    # price is revenue ÷ hours, 0 in a month without any)
+    for per_hour, hours in (
+        (s.on_demand_usd_per_gpu_hour, s.on_demand_gpu_hours),
+        (s.reserved_usd_per_gpu_hour, s.reserved_gpu_hours),
+    ):
+        sold = per_hour[hours > 1e-9]
+        assert (np.diff(sold) <= 1e-9 * (1 + sold[:-1])).all()
 
     dearer = revenue_schedule(p, gpus, d, usd_per_gpu_hour=price + rise)
     busier = revenue_schedule(p, gpus, d, utilization=min(1.0, util + more_util))
@@ -341,4 +347,5 @@ def test_shutdown_ends_the_book_and_refresh_repeats_it(go_live, life, horizon, u
     since = months_into_cluster(horizon, dates(timeline(**kw, end_of_life="refresh")))
     assert (since < life + 1e-9).all()
     expected = 2.0 * (1 - decline) ** (since / 12)
-    assert on.on_demand_usd_per_gpu_hour == pytest.approx(expected)
+    sold = on.on_demand_gpu_hours > 0
+    assert on.on_demand_usd_per_gpu_hour[sold] == pytest.approx(expected[sold])

@@ -92,12 +92,13 @@ def test_a_design_the_schema_refuses_is_an_infeasible_row_with_the_reason() -> N
 
 
 def test_every_feasible_design_meets_the_constraints() -> None:
-    # at the sourced 2026 contract prices no B200-book design covers its debt 1.1×: the limits test the filter
-    limits = {"min_dscr": 0.4, "max_capex_usd": 60e6, "min_equity_irr": 0.05}
+    # at the sourced 2026 contract prices (a 4-year take-or-pay at $2.91) no B200 design covers its debt 1.1× nor
+    # earns its equity a positive IRR: the limits test the filter
+    limits = {"min_dscr": 0.1, "max_capex_usd": 60e6, "min_equity_irr": -0.1}
     t = search(neoplan.load_scenario("b200_1024"), constraints=limits).table
     ok = t[t["feasible"]]
     assert len(ok) >= 10
-    assert (ok["min_dscr"] >= 0.4).all() and (ok["capex_usd"] <= 60e6).all() and (ok["equity_irr"] >= 0.05).all()
+    assert (ok["min_dscr"] >= 0.1).all() and (ok["capex_usd"] <= 60e6).all() and (ok["equity_irr"] >= -0.1).all()
     broken = t[~t["feasible"] & t["capex_usd"].notna()]
     assert len(broken) and broken["infeasible_reason"].str.contains("min DSCR|capex|equity IRR").all()
 

@@ -30,6 +30,8 @@ OWN_WIDGETS = {
     "facility.region": "Region",  # pages/storage_site.py
 }
 """Fields drawn by a widget of their own rather than ``field_input``, by the label it carries."""
+LABELLED = ("field_input", "table_field")
+"""The widgets that take a field's path and its label as their first two arguments (ui.widgets)."""
 _PATH = re.compile(r"(?<![\w./@-])([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+|prices_as_of)(?![\w/(-])(?!: (?:true|false)\b)")
 """A dotted field path in a message (``pricing.usd_per_gpu_hour``; list items by index, ``contracts.0.gpus``); not
 one written as a file line to set (``cluster.platform_defaults: true``: the words of a file, kept)."""
@@ -42,8 +44,8 @@ def _call_name(node: ast.expr) -> str:
 
 @functools.cache  # keyed on nothing: the app's own source files, fixed while the server runs
 def page_labels() -> dict[str, str]:
-    """``{field path: label}`` of every ``field_input("path", "label")`` call with both given as plain text (the
-    first page's label where two pages label one field)."""
+    """``{field path: label}`` of every ``field_input("path", "label")`` (or ``table_field``) call with both given as
+    plain text (the first page's label where two pages label one field)."""
     labels: dict[str, str] = dict(OWN_WIDGETS)
     for source in SOURCES:
         tree = ast.parse(source.read_text(encoding="utf-8"))
@@ -55,7 +57,7 @@ def page_labels() -> dict[str, str]:
             if isinstance(target, ast.Name) and isinstance(node.value.value, str)
         }
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and _call_name(node.func) == "field_input" and len(node.args) >= 2:
+            if isinstance(node, ast.Call) and _call_name(node.func) in LABELLED and len(node.args) >= 2:
                 path, label = node.args[0], node.args[1]
                 text = path.value if isinstance(path, ast.Constant) else names.get(getattr(path, "id", ""))
                 if isinstance(text, str) and isinstance(label, ast.Constant):

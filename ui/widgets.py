@@ -428,3 +428,38 @@ def chart(build: Callable[..., Figure], *args: Any, inputs: str, key: str, where
     revisited) reuses it."""
     name = f"{build.__module__}.{build.__qualname__}"
     draw(_figure(name, inputs, build, args), key=key, where=where)
+
+
+def _plain_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Table rows as the scenario takes them: blank cells (None, NaN) left out, numpy scalars as Python values."""
+    out = []
+    for row in rows:
+        clean = {}
+        for k, v in row.items():
+            value = v.item() if hasattr(v, "item") else v
+            if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
+                continue
+            clean[k] = value
+        if clean:
+            out.append(clean)
+    return out
+
+
+def table_field(path: str, label: str, columns: dict[str, Any], *, help_text: str = "") -> None:
+    """A list field of the scenario (``financing.tranches``, ``timeline.phases``) as an editable table: one row per
+    item, ``columns`` (name → ``st.column_config``) in order; rows can be added and deleted. An edit is validated as
+    a whole; a refused one keeps the scenario's list and shows why under the table (as :func:`field_input`)."""
+    import pandas as pd
+
+    key = WIDGET_PREFIX + path
+    rows = [item.model_dump(mode="json") for item in current_value(path)]
+    frame = pd.DataFrame([{c: r.get(c) for c in columns} for r in rows], columns=list(columns))
+    st.markdown(f"**{label}**", help=help_text or None)
+    edited = st.data_editor(frame, key=key, num_rows="dynamic", column_config=columns, hide_index=True)
+    wanted = _plain_rows(edited.to_dict("records"))
+    if wanted != _plain_rows(frame.to_dict("records")) and update_field(path, wanted):
+        del st.session_state[key]  # the table redraws from the scenario, defaults filled in
+        st.rerun()
+    error = field_errors().get(path)
+    if error:
+        st.error(plain(humanize(error, {path: label})))

@@ -16,6 +16,7 @@ from pathlib import Path
 from .. import formats
 from ..economics import market, revenue
 from ..inputs.benchmarks import capex_bands
+from ..inputs.books import KIND_LABELS, book_name, contract_books
 from ..inputs.loading import load_scenario
 from ..inputs.presets import preset_names
 from ..inputs.pricebook import CurveRow, default_platforms
@@ -51,16 +52,37 @@ def _curve_text(rows: tuple[CurveRow, ...]) -> str:
     return "; ".join(f"{', '.join(ages)}: {source}" for source, ages in by_source.items())
 
 
+def _book_cell(r: Result, sources: _Sources) -> str:
+    """The contract book as sold: the shipped book's name (cited) or "own", each contract's share, kind, term and
+    price at go-live, and the share of idle hours sold at spot."""
+    s = r.scenario
+    records = r.contract_book()
+    parts = []
+    for c in records[:-1]:
+        term = f" {c['term_months']} months" if c["term_months"] else ""
+        parts.append(
+            f"{formats.pct(c['share'], 0)} {KIND_LABELS[c['kind']].lower()}{term} at "
+            f"{formats.usd_exact(c['usd_per_gpu_hour'], 2)}"
+        )
+    idle = records[-1]
+    parts.append(
+        f"{formats.pct(idle['share'], 0)} of idle hours at spot {formats.usd_exact(idle['usd_per_gpu_hour'], 2)}"
+    )
+    contracts = None if s.pricing.contracts is None else [c.model_dump(mode="json") for c in s.pricing.contracts]
+    name = None if contracts is None else book_name(contracts)
+    if name is None:
+        return ("own book: " if contracts is not None else "shorthand: ") + ", ".join(parts)
+    rows = contract_books()[name]
+    cites = " ".join(dict.fromkeys(sources.cite(row.source) for row in rows))
+    return f"{name} {cites}: " + ", ".join(parts)
+
+
 def _row(name: str, r: Result, sources: _Sources) -> str:
     """One preset's row: what it is, its dated defaults with their citations, and the model's figures."""
     s = r.scenario
     key, as_of = s.cluster.gpu_model, s.prices_as_of
     platform = default_platforms()[key]
     on_demand = market.on_demand_price(key, as_of)
-    term = s.pricing.reserved_term_months
-    contract = market.contract_price(key, term, as_of)
-    one, three = market.contract_price(key, 12, as_of), market.contract_price(key, 36, as_of)
-    reserved = s.pricing.usd_per_gpu_hour * market.reserved_multiple(s)
     go_live = revenue.dates(s.timeline).go_live_month
     decline = market.scenario_average_decline(s, go_live)
     low, high = market.decline_spread(s, go_live)
@@ -73,11 +95,7 @@ def _row(name: str, r: Result, sources: _Sources) -> str:
         f"{formats.usd_exact(s.pricing.usd_per_gpu_hour, 2)} ({formats.usd_exact(on_demand.low_usd_per_gpu_hour, 2)}"
         f"–{formats.usd_exact(on_demand.high_usd_per_gpu_hour, 2)}; {on_demand.basis}) {sources.cite(on_demand.source)}"
     )
-    contract_cell = (
-        f"{formats.usd_exact(reserved, 2)} for {term} months ({contract.basis}; 1 year "
-        f"{formats.usd_exact(one.usd_per_gpu_hour, 2)} {sources.cite(one.source)}, 3 years "
-        f"{formats.usd_exact(three.usd_per_gpu_hour, 2)} {sources.cite(three.source)})"
-    )
+    contract_cell = _book_cell(r, sources)
     curve_text = _curve_text(curve.rows)
     decline_cell = (
         f"{formats.pct(decline)}/yr ({formats.pct(low)} … {formats.pct(high)}) "
@@ -103,6 +121,8 @@ def _row(name: str, r: Result, sources: _Sources) -> str:
         decline_cell,
         site_cell,
         f"{s.storage.usable_pb:g} PB",
+        f"{formats.usd(r.debt_usd)} ({formats.pct(r.debt_usd / r.capex_total_usd, 0)}; min DSCR "
+        f"{formats.ratio(k.get('min_dscr'))})",
         formats.pct(k.get("project_irr")),
         formats.pct(k.get("equity_irr")),
     ]
@@ -111,8 +131,9 @@ def _row(name: str, r: Result, sources: _Sources) -> str:
 
 HEADER = (
     "| preset | cluster | prices as of | capex per GPU (sourced range) | on demand at go-live (range) | "
-    "reserved, first term | price decline, life average (range) | site | storage | project IRR | equity IRR |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|"
+    "contract book at go-live | price decline, life average (range) | site | storage | "
+    "debt sized on the contracts (min DSCR) | project IRR | equity IRR |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 

@@ -369,9 +369,9 @@ def _rows(number: int, changes: dict[str, object], base: Scenario, space: Space,
     kpis = cases.kpis(scenario.financing.hurdle_rate)
     capex = plan.capex_usd
     opex_fixed = {k: v[0] for k, v in cases.opex_by_category.items() if k != "sga"}
-    sold = (cases.revenue.reserved_gpu_hours + cases.revenue.on_demand_gpu_hours)[0]
+    sold = cases.revenue.sold_gpu_hours[0]  # committed, on demand and spot
     tco, breakeven = levelised(scenario, op, capex, opex_fixed, sold)
-    terms = sales_terms(scenario, op.dates, op.customers)
+    terms = sales_terms(scenario, op.dates, op.customers, op.report.utilization_factor, op.basis.spare_gpus)
     per_token = token_figures(scenario, op.tokens, op.report, op.dates, capex, opex_fixed, sold, terms)
     fixed = {
         **key,

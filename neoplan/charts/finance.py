@@ -65,7 +65,7 @@ TCO_COLORS = {
     "other": "#b0b7c3",
 }
 POSITIVE, NEGATIVE, WARN = "#2a9d8f", "#e76f51", "#e9c46a"
-RESERVED, ON_DEMAND, EQUITY = "#264653", "#8ab17d", "#6d597a"
+RESERVED, ON_DEMAND, EQUITY, SPOT = "#264653", "#8ab17d", "#6d597a", "#e9c46a"
 DSCR_CLASSES = ("DSCR below covenant", "DSCR below target", "DSCR at or above target")
 """The DSCR bars' colour classes (one legend entry each), coloured NEGATIVE, WARN, POSITIVE."""
 
@@ -498,13 +498,13 @@ def revenue_mix_figure(result: Result) -> go.Figure:
     rev = result.ops.revenue
     months = np.arange(result.ops.dates.months)
     earning = months + 1 > result.ops.dates.go_live_month
-    reserved_usd = rev.reserved_gpu_hours * rev.reserved_usd_per_gpu_hour
-    on_demand_usd = rev.on_demand_gpu_hours * rev.on_demand_usd_per_gpu_hour
+    kinds = (
+        ("committed (take-or-pay, reserved)", rev.committed_usd, RESERVED),
+        ("on-demand", rev.on_demand_usd, ON_DEMAND),
+        ("spot (contracts, idle hours)", rev.spot_usd, SPOT),
+    )
     fig = two_rows(0.6, ("Revenue per month", "Price per GPU-hour"))
-    for y, name, colour in (
-        (reserved_usd, "reserved (take-or-pay)", RESERVED),
-        (on_demand_usd, "on-demand", ON_DEMAND),
-    ):
+    for name, y, colour in kinds:
         fig.add(
             "scatter",
             x=months,
@@ -527,11 +527,12 @@ def revenue_mix_figure(result: Result) -> go.Figure:
             for m, v in zip(months, rev.revenue_usd, strict=True)
         ),
     )
-    for y, name, colour in (
-        (rev.reserved_usd_per_gpu_hour, "reserved price", RESERVED),
-        (rev.on_demand_usd_per_gpu_hour, "on-demand price", ON_DEMAND),
+    for y, hours, name, colour in (
+        (rev.reserved_usd_per_gpu_hour, rev.committed_gpu_hours, "committed price", RESERVED),
+        (rev.on_demand_usd_per_gpu_hour, rev.on_demand_gpu_hours, "on-demand price", ON_DEMAND),
+        (rev.spot_usd_per_gpu_hour, rev.spot_gpu_hours, "spot price", SPOT),
     ):
-        shown = np.where(earning, y, np.nan)
+        shown = np.where(earning & (hours > 0), y, np.nan)  # a price only where hours of its kind sell
         fig.add(
             "scatter",
             x=months,
@@ -539,14 +540,14 @@ def revenue_mix_figure(result: Result) -> go.Figure:
             mode="lines",
             name=name,
             line={"color": colour, "width": 2.5},
-            line_shape="hv" if name.startswith("reserved") else "linear",
+            line_shape="hv" if name.startswith("committed") else "linear",
             xaxis="x2",
             yaxis="y2",
             **hover(f"month {m}<br>{name}: {_per_gpu_hour(v, 3)}" for m, v in zip(months, shown, strict=True)),
         )
     hline(fig, result.scenario.pricing.usd_per_gpu_hour, color=PALETTE["accent"], dash="dot", axes="2", text="headline")
     fig.update(
-        yaxis=money_axis("USD per month", reserved_usd + on_demand_usd),
+        yaxis=money_axis("USD per month", rev.committed_usd + rev.on_demand_usd + rev.spot_usd),
         yaxis2={"title": {"text": "USD/GPU-h"}, "rangemode": "tozero", "tickformat": "$.2f"},
         xaxis2={"title": {"text": MONTH_AXIS}, "range": [0, len(months) - 1]},
     )

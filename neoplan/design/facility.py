@@ -459,12 +459,13 @@ def design_facility(
 ) -> FacilityDesign:
     """Management, racks, installation and power of ``scenario``'s cluster.
 
-    ``utilization`` [fraction] sets average server power (default ``pricing.utilization``). ``server_counts``:
+    ``utilization`` [fraction] sets average server power (default the use of the contract book,
+    ``pricing.steady_utilization``). ``server_counts``:
     (servers in service, hot spares) as :func:`neoplan.design.sizing.design` counted them (default: counted here).
     ``network_power_kw``, ``network_racks`` come from the fabric sizing; ``storage_power_kw``,
     ``storage_racks`` and ``storage_servers`` from :func:`neoplan.design.storage.design_storage`.
     """
-    util = scenario.pricing.utilization if utilization is None else utilization
+    util = scenario.pricing.steady_utilization if utilization is None else utilization
     facility = scenario.facility
     counts = {
         "network_power_kw": network_power_kw,

@@ -144,10 +144,10 @@ def terms(scenario: Scenario, design: Design, out: Outcome, reference_goodput: f
 
 
 def churn_share(scenario: Scenario, d: AnyDates, t: Terms) -> np.ndarray:
-    """Share of the reserved book's gross revenue lost to churn each month (n, months) [fraction]:
-    :meth:`Terms.churn_loss_share` in the months after the first cluster's first term (its renewals)."""
-    renewed = np.asarray(d.cluster_months) >= scenario.pricing.reserved_term_months
-    return np.where(renewed, t.churn_loss_share(scenario.customers)[:, None], 0.0)
+    """Share of a committed contract's gross revenue lost to churn each month once it has renewed, a column (n, 1)
+    [fraction]: :meth:`Terms.churn_loss_share`; the contract book applies it from each contract's first renewal on
+    (:func:`neoplan.economics.revenue.revenue_schedule`)."""
+    return t.churn_loss_share(scenario.customers)[:, None]
 
 
 def acceptance_share(scenario: Scenario, d: AnyDates, t: Terms) -> np.ndarray:

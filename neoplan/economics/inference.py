@@ -22,23 +22,34 @@ Data (``docs/sources/inference_2026-12.md`` explains the evidence):
 * ``data/inference_derivations.csv``: a missing scenario of a platform derived from its own published row of
   another scenario × a sibling platform's published ratio of the two (H100 interactive = H100 server × H200
   interactive ÷ H200 server), basis ``estimate``, confidence ``low``, the arithmetic in ``notes``.
-* ``data/token_prices.csv``: API list prices per million input and output tokens. A workload's reference price is
-  the median, input and output apart, of the rows of its model with the latest date.
-* ``data/token_price_trends.csv``: the yearly price factor of one fixed model (``same-model-<model_key>``); a model
-  without its own row takes the Llama 70B one (a fixed dense model), and says so.
+* ``data/token_prices.csv``: API list prices per million input and output tokens, several hosts per model, each with
+  the precision it states and the model's released precision. A workload's reference price is the median, input and
+  output apart, of its model's rows dated within :data:`PRICE_WINDOW_MONTHS` of the newest; a rate measured below the
+  released precision sells at the quantized tier's median when at least :data:`MIN_TIER_ROWS` hosts state such a
+  precision. The rows' lowest and highest price of a request are the Stress test's range (:func:`price_range`).
+* ``data/token_price_trends.csv``: the yearly price factor of a model family including its step cuts
+  (``family-<model_key>``: DeepSeek's R1 → V3.2 cut of 2025-09), else of one fixed model (``same-model-<model_key>``);
+  a model without either takes the Llama 70B one, and says so.
+* ``data/token_demand.csv``: output tokens a day the model's API market buys. A plan sells at most
+  ``pricing.token_demand_share`` of it (:func:`demand_scale`); the GPU-hours beyond it serve no one and stay idle
+  (sold at spot for ``pricing.spot_share_of_idle`` of them), and the result warns.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+import numpy as np
 from pydantic import Field, model_validator
 
 from ..errors import DataError, ScenarioError
 from ..inputs.datafile import DATA_DIR, SourcedRow, column_error, keyed, read_numbered, read_rows
+from ..timebase import DAYS_PER_MONTH
 
 if TYPE_CHECKING:
     from ..inputs.scenario import Scenario
@@ -57,11 +68,15 @@ averaged 20-22 output tokens/s per user at its list prices (open-infra-index, 20
 middle OpenRouter provider of DeepSeek-R1 at about 35 and a fast tier at 167 (2026-02-16, data/token_prices.csv).
 A rate measured below it sells at a discount to those prices, or not at all."""
 HOURS_PER_DAY = 24.0
-DEEPSEEK_OUTPUT_TOKENS_PER_DAY = 168e9
-"""Output tokens DeepSeek's whole V3/R1 service (web, app and API, one of the largest chat services) served in the
-24 hours from 2025-02-27 12:00 UTC+8 (open-infra-index, 2025-03-01): a scale for the demand a token plan needs."""
+DEMAND_FILE = DATA_DIR / "token_demand.csv"
 FALLBACK_TREND_MODEL = "llama-70b"
 """Model whose same-model price trend stands in for a model without its own."""
+PRICE_WINDOW_MONTHS = 6
+"""List prices dated this many months or less before a model's newest row make its reference price [months]."""
+MIN_TIER_ROWS = 3
+"""Hosts a precision tier needs for its own median; fewer: the median of every tier (one host is not a market)."""
+PRECISION_BITS = {"bf16": 16, "fp16": 16, "fp8": 8, "fp4": 4, "mxfp4": 4, "nvfp4": 4}
+"""Bits per weight of each precision name [bits]."""
 
 
 class Workload(SourcedRow):
@@ -118,8 +133,11 @@ class Throughput(SourcedRow):
         """The latency the rate was measured at, in words."""
         if self.interactivity_tokens_per_second_per_user is None:
             return f"{self.scenario} (batch, no latency bound)"
+        speed = f"{self.interactivity_tokens_per_second_per_user:,.0f} tokens/s per user"
+        if self.ttft_p99_limit_ms is None or self.tpot_p99_limit_ms is None:  # an operating point, not p99 limits
+            return f"{self.scenario} ({speed}, an operating point on the throughput-interactivity curve)"
         limits = f"p99 TTFT ≤ {self.ttft_p99_limit_ms:g} ms, TPOT ≤ {self.tpot_p99_limit_ms:g} ms"
-        return f"{self.scenario} ({limits}; {self.interactivity_tokens_per_second_per_user:,.0f} tokens/s per user)"
+        return f"{self.scenario} ({limits}; {speed})"
 
 
 class ListPrice(SourcedRow):
@@ -128,6 +146,8 @@ class ListPrice(SourcedRow):
     model_key: str
     model: str
     provider: str
+    released_precision: Literal["bf16", "fp16", "fp8", "fp4"]
+    """The precision the model's weights were released in (the same on every row of a model)."""
     precision: Literal["bf16", "fp16", "fp8", "fp4"] | None = None
     """The weights' precision the provider states (None: not stated)."""
     usd_per_million_input_tokens: float
@@ -168,23 +188,45 @@ class PriceTrend(SourcedRow):
     notes: str | None = None
 
 
+class TokenDemand(SourcedRow):
+    """One row of ``data/token_demand.csv``: output tokens a day a model's API market buys, with the range."""
+
+    model_key: str
+    scope: str
+    output_tokens_per_day: float = Field(gt=0)
+    low_output_tokens_per_day: float = Field(gt=0)
+    high_output_tokens_per_day: float = Field(gt=0)
+    notes: str | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> TokenDemand:
+        if not self.low_output_tokens_per_day <= self.output_tokens_per_day <= self.high_output_tokens_per_day:
+            problem = "must be ≤ output_tokens_per_day ≤ high_output_tokens_per_day"
+            raise column_error("low_output_tokens_per_day", problem, self.low_output_tokens_per_day)
+        return self
+
+
 @dataclass(frozen=True)
 class TokenPrice:
-    """A reference price per million input and output tokens [USD], with where it comes from."""
+    """A reference price per million input and output tokens [USD], with where it comes from and the (input,
+    output) prices of the hosts it is the median of."""
 
     usd_per_million_input: float
     usd_per_million_output: float
     date: str
     source: str
+    hosts: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass(frozen=True)
 class Trend:
-    """A yearly token-price decline [fraction] with its source."""
+    """A yearly token-price decline [fraction] with its source and the range its data spans."""
 
     decline_per_year: float
     key: str
     source: str
+    low_decline_per_year: float | None = None
+    high_decline_per_year: float | None = None
 
 
 @lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/workloads.csv, read once
@@ -261,7 +303,26 @@ def default_throughput() -> dict[tuple[str, str, str], Throughput]:
 
 @lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/token_prices.csv, read once
 def _list_prices() -> tuple[ListPrice, ...]:
-    return read_rows(TOKEN_PRICES_FILE, ListPrice)
+    return read_list_prices()
+
+
+def read_list_prices(path: Path = TOKEN_PRICES_FILE) -> tuple[ListPrice, ...]:
+    """The rows of ``data/token_prices.csv`` (or ``path``); a model whose rows disagree on its released precision
+    is a DataError naming the row."""
+    released: dict[str, str] = {}
+    rows = []
+    for line, row in read_numbered(path, ListPrice):
+        if released.setdefault(row.model_key, row.released_precision) != row.released_precision:
+            problem = f"{row.model_key} is released in {released[row.model_key]} on an earlier row"
+            raise DataError(path.name, problem, row=line, column="released_precision")
+        rows.append(row)
+    return tuple(rows)
+
+
+@lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/token_demand.csv, read once
+def token_demand() -> dict[str, TokenDemand]:
+    """Each model's API market by model key (``data/token_demand.csv``)."""
+    return {row.model_key: row for row in read_rows(DEMAND_FILE, TokenDemand)}
 
 
 @lru_cache(maxsize=1)  # keyed on nothing: the shipped, read-only data/token_price_trends.csv, read once
@@ -295,38 +356,49 @@ def throughput(platform: str, workload: str, scenario: str) -> Throughput:
     )
 
 
-QUANTIZED = ("fp8", "fp4")
-"""Precisions priced as a quantized tier: a benchmark served at one of them is sold at those tiers' list prices."""
+def _months(date: str) -> int:
+    """A ``YYYY-MM`` date as a month count [months]."""
+    return int(date[:4]) * 12 + int(date[5:7])
+
+
+def _quantized(precision: str | None, released: str) -> bool:
+    """Whether ``precision`` has fewer bits than the model's released precision."""
+    return precision is not None and PRECISION_BITS.get(precision, 99) < PRECISION_BITS[released]
 
 
 @lru_cache(maxsize=64)  # keyed on a model key and a precision (strings) over the shipped data/token_prices.csv
 def reference_price(model_key: str, precision: str | None = None) -> TokenPrice:
-    """The median list price, input and output apart, of ``model_key``'s rows with the latest date [USD/M].
+    """The median list price, input and output apart, of ``model_key``'s current rows [USD/M] (module docstring).
 
-    A rate measured at a quantized ``precision`` (fp8, fp4) is sold at the list prices of quantized tiers
-    (providers price an FP8 "turbo" model below the same model in bf16): the rows that state fp8 or fp4, when the
-    model has any; else every row, and the source says so.
+    Rows dated within :data:`PRICE_WINDOW_MONTHS` of the model's newest are current. A rate measured at a
+    ``precision`` below the model's released precision (an FP8 or FP4 Llama) sells at the quantized tier: the
+    current rows that state such a precision, when there are :data:`MIN_TIER_ROWS` or more; else every current row,
+    and the source says so.
     """
     rows = [r for r in _list_prices() if r.model_key == model_key]
     if not rows:
         raise ScenarioError(f"pricing.workload: no token price for model {model_key} in data/token_prices.csv")
+    newest = max(_months(r.date) for r in rows)
+    rows = [r for r in rows if newest - _months(r.date) <= PRICE_WINDOW_MONTHS]
+    released = rows[0].released_precision
     tier = ""
-    if precision in QUANTIZED:
-        quantized = [r for r in rows if r.precision in QUANTIZED]
-        if quantized:
-            rows, tier = quantized, f"quantized-tier (fp8/fp4, as the rate is measured at {precision}) "
+    if _quantized(precision, released):
+        quantized = [r for r in rows if _quantized(r.precision, released)]
+        if len(quantized) >= MIN_TIER_ROWS:
+            rows, tier = quantized, f"quantized-tier (below {released}, as the rate is measured at {precision}) "
         else:
-            tier = f"(no fp8/fp4 list price for the {precision} rate: all tiers) "
-    latest = max(r.date for r in rows)
-    chosen = [r for r in rows if r.date == latest]
+            tier = f"(fewer than {MIN_TIER_ROWS} hosts state a precision below {released}: every tier) "
+    dates = sorted({r.date for r in rows})
     providers = "; ".join(
-        f"{r.provider} ${r.usd_per_million_input_tokens:g}/${r.usd_per_million_output_tokens:g}" for r in chosen
+        f"{r.provider} ${r.usd_per_million_input_tokens:g}/${r.usd_per_million_output_tokens:g}" for r in rows
     )
     return TokenPrice(
-        usd_per_million_input=statistics.median(r.usd_per_million_input_tokens for r in chosen),
-        usd_per_million_output=statistics.median(r.usd_per_million_output_tokens for r in chosen),
-        date=latest,
-        source=f"median of {len(chosen)} {tier}list price(s) of {latest} in data/token_prices.csv ({providers})",
+        usd_per_million_input=statistics.median(r.usd_per_million_input_tokens for r in rows),
+        usd_per_million_output=statistics.median(r.usd_per_million_output_tokens for r in rows),
+        date=dates[-1],
+        source=f"median of {len(rows)} {tier}list prices of {dates[0]} to {dates[-1]} in data/token_prices.csv "
+        f"({providers})",
+        hosts=tuple((r.usd_per_million_input_tokens, r.usd_per_million_output_tokens) for r in rows),
     )
 
 
@@ -340,12 +412,15 @@ def list_price(scenario: Scenario) -> TokenPrice:
 
 @lru_cache(maxsize=32)  # keyed on a model key; a pure function of the shipped, read-only trends
 def reference_trend(model_key: str) -> Trend:
-    """The yearly price decline of one fixed model (``same-model-<model_key>``), else the Llama 70B one [fraction]."""
+    """The yearly price decline of the model's family with its step cuts (``family-<model_key>``), else of one fixed
+    model (``same-model-<model_key>``), else the Llama 70B one [fraction]; with its (low, high) range."""
     rows = _trends()
-    own = rows.get(f"same-model-{model_key}")
+    own = rows.get(f"family-{model_key}") or rows.get(f"same-model-{model_key}")
     row = own if own is not None else rows[f"same-model-{FALLBACK_TREND_MODEL}"]
-    note = "" if own is not None else f" (no same-model trend for {model_key}: the {FALLBACK_TREND_MODEL} one)"
-    return Trend(1.0 - row.annual_price_factor, row.key, f"data/token_price_trends.csv {row.key}{note}")
+    note = "" if own is not None else f" (no trend for {model_key}: the {FALLBACK_TREND_MODEL} one)"
+    low = 1.0 - (row.annual_price_factor_high if row.annual_price_factor_high is not None else row.annual_price_factor)
+    high = 1.0 - (row.annual_price_factor_low if row.annual_price_factor_low is not None else row.annual_price_factor)
+    return Trend(1.0 - row.annual_price_factor, row.key, f"data/token_price_trends.csv {row.key}{note}", low, high)
 
 
 def blended_usd_per_million(usd_per_million_input: float, usd_per_million_output: float, load: Workload) -> float:
@@ -376,6 +451,26 @@ class Terms:
     """Share of the sellable GPU-hours served as tokens: 0 (gpu_hours), 1 (tokens) or pricing.token_share (mix)."""
     serving_load_factor: float
     """Share of the published rate served on average (``pricing.serving_load_factor``) [fraction]."""
+    hosts: tuple[tuple[float, float], ...] = ()
+    """(input, output) list prices of the hosts the reference price is the median of [USD/M]."""
+    demand: TokenDemand | None = None
+    """The model's API market (``data/token_demand.csv``); None when the data has none for it."""
+    demand_share: float | None = None
+    """Share of that market the plan can sell (``pricing.token_demand_share``) [fraction]; None = no cap."""
+
+    @property
+    def demand_output_tokens_per_day(self) -> float:
+        """Output tokens a day the plan can sell: its share of the market [tokens/day]; inf without market data or
+        a share (no cap)."""
+        if self.demand is None or self.demand_share is None:
+            return math.inf
+        return self.demand_share * self.demand.output_tokens_per_day
+
+    def price_range(self) -> tuple[float, float]:
+        """(lowest, highest) price of the workload's request among the hosts [USD per million output tokens]; the
+        scenario's own price at both ends when there are none."""
+        blended = [blended_usd_per_million(i, o, self.workload) for i, o in self.hosts] or [self.usd_per_million_tokens]
+        return min(blended), max(blended)
 
     @property
     def usd_per_million_tokens(self) -> float:
@@ -427,39 +522,45 @@ def terms(scenario: Scenario, *, strict: bool = True) -> Terms:
         decline_source=trend.source if own_decline is None else "scenario",
         token_share={"gpu_hours": 0.0, "tokens": 1.0}.get(p.sell, p.token_share),
         serving_load_factor=p.serving_load_factor,
+        hosts=ref.hosts,
+        demand=token_demand().get(load.model_key),
+        demand_share=p.token_demand_share,
     )
-
-
-def all_tokens(scenario: Scenario, tokens: Terms) -> Scenario:
-    """``scenario`` as a pure token seller, for price solvers that read ``pricing`` alone: its GPU-hour price
-    stands for the GPU-hour equivalent of the token price, declining at the token price decline (a pinned reserved
-    GPU-hour price does not apply)."""
-    pricing = scenario.pricing.model_copy(
-        update={
-            "sell": "tokens",
-            "price_decline_per_year": tokens.decline_per_year,
-            "reserved_usd_per_gpu_hour": None,
-            "usd_per_gpu_hour": tokens.usd_per_gpu_hour,
-        }
-    )
-    return scenario.model_copy(update={"pricing": pricing})
 
 
 def output_tokens_per_day(scenario: Scenario, tokens: Terms) -> float:
     """Output tokens a day the cluster serves at steady utilization when every sellable GPU serves tokens at the
     achieved rate [tokens/day]: the demand at list price a pure token plan needs; 0 without a published rate."""
-    return tokens.tokens_per_gpu_hour * HOURS_PER_DAY * scenario.pricing.utilization * scenario.cluster.gpus
+    return tokens.tokens_per_gpu_hour * HOURS_PER_DAY * scenario.pricing.steady_utilization * scenario.cluster.gpus
 
 
-def demand_warnings(scenario: Scenario, tokens: Terms) -> list[str]:
-    """A warning when the tokens a plan sells a day exceed what DeepSeek's whole service served in a day."""
-    daily = output_tokens_per_day(scenario, tokens) * tokens.token_share
-    if scenario.pricing.sell == "gpu_hours" or daily <= DEEPSEEK_OUTPUT_TOKENS_PER_DAY:
+def demand_scale(planned_tokens_per_day: np.ndarray | float, demand_tokens_per_day: float) -> np.ndarray:
+    """Share of the planned token sales that find buyers: min(1, demand ÷ planned) [fraction]; 1 when nothing is
+    planned. ``planned_tokens_per_day`` [tokens/day] may be one per case (a column (n, 1))."""
+    planned = np.asarray(planned_tokens_per_day, dtype=float)
+    capped = planned > demand_tokens_per_day  # then planned > 0 and the share is below 1
+    return np.divide(demand_tokens_per_day, planned, out=np.ones(planned.shape), where=capped)
+
+
+def sold_output_tokens_per_day(sold_token_gpu_hours: np.ndarray, tokens: Terms, live_months: float) -> float:
+    """Output tokens a day the book sold on average over its months in service: token GPU-hours × the achieved
+    rate ÷ the days in service [tokens/day]; 0 without a published rate or months in service."""
+    days = live_months * DAYS_PER_MONTH
+    return float(np.sum(sold_token_gpu_hours)) * tokens.tokens_per_gpu_hour / days if days > 0 else 0.0
+
+
+def demand_warnings(scenario: Scenario, tokens: Terms, scale: float) -> list[str]:
+    """A warning when demand caps the tokens sold (``scale`` < 1: the share of the planned sales that find buyers)."""
+    if scenario.pricing.sell == "gpu_hours" or tokens.demand is None or tokens.demand_share is None or scale >= 1.0:
         return []
+    planned = output_tokens_per_day(scenario, tokens) * tokens.token_share
+    cap = tokens.demand_output_tokens_per_day
     return [
-        f"pricing.utilization: selling {daily / 1e9:,.0f} billion output tokens of {tokens.workload.key} a day at "
-        f"list price needs more buyers than DeepSeek's whole service had ({DEEPSEEK_OUTPUT_TOKENS_PER_DAY / 1e9:,.0f} "
-        "billion a day, web and app included, 2025-02); utilization is the share of that demand the plan can sell"
+        f"pricing.token_demand_share: serving {tokens.workload.key} on every GPU-hour planned for tokens would sell "
+        f"{planned / 1e9:,.1f} billion output tokens a day, but {100 * tokens.demand_share:.3g} % of the model's API "
+        f"market ({tokens.demand.output_tokens_per_day / 1e9:,.0f} billion a day, data/token_demand.csv) buys "
+        f"{cap / 1e9:,.1f} billion: only {100 * scale:.3g} % of those GPU-hours find buyers; the rest stay idle "
+        f"(sold at spot for {100 * scenario.pricing.spot_share_of_idle:.0f} % of them)"
     ]
 
 

@@ -6,21 +6,26 @@ Go-live falls inside a month; that month earns pro rata. Functions
 broadcast: pass a price or utilization as an array of shape ``(n, 1)`` and
 every schedule comes back with shape ``(n, months)`` (used by stress tests).
 
-Contract book (per GPU-hour of the sellable GPUs):
+Contract book (per GPU-hour of the sellable GPUs; the book itself, shorthand or ``pricing.contracts``:
+:mod:`neoplan.economics.contracts`):
 
-* **utilization** is the share of *all* sellable GPU-hours customers use at
-  steady state, reserved capacity included;
-* **reserved (take-or-pay)**: ``reserved_share`` of the GPU-hours is paid for
-  from go-live whether used or not, so billed hours never fall below it; the
-  first contracts pay the reserved price (multiple × headline, or the pinned
-  price) for ``reserved_term_months``, and each renewal re-prices to the
-  then-market price: the headline price along the price path to that date × the
-  reserved multiple (the multiple: :func:`neoplan.economics.market.reserved_multiple`);
-* **on demand** sells the rest of the use, ``max(utilization − reserved_share, 0)``,
-  ramped in linearly over ``ramp_months`` after go-live, at the headline price
-  × the on-demand multiple along the price path (:class:`neoplan.economics.market.PricePath`:
-  a flat ``price_decline_per_year`` compounded, or the generation's curve);
-* SLA credits are a share of gross revenue. Hot spares earn nothing.
+* **utilization** is the share of the sellable GPU-hours customers use at steady state: the sum of the book's shares
+  (``pricing.steady_utilization``), or the shorthand's ``pricing.utilization``; a stress case moves it;
+* **committed** (take-or-pay, reserved): each contract's share of the GPU-hours is billed from its start (go-live +
+  ``start_month``) whether used or not; its first term pays its price (its term's multiple × the headline along the
+  price path to its start, or its own pinned price), and each renewal re-prices to the then-market price: the
+  headline price along the price path to that date × its multiple. A take-or-pay contract may be prepaid:
+  ``prepayment_share`` of its first term's value arrives in the delivery month (it funds the hardware) and its bills
+  are that much smaller for the first term; revenue and tax follow the hours as earned;
+* **spot** contracts sell their share of the use above the committed share, **on demand** the rest,
+  ``max(utilization − committed − spot, 0)``, both ramped in linearly over ``ramp_months`` after their start, at the
+  headline price × the on-demand multiple (× the spot multiple for spot) along the price path
+  (:class:`neoplan.economics.market.PricePath`: a flat ``price_decline_per_year`` compounded, or the generation's
+  curve with the next generation's launch step);
+* **idle hours** (sellable hours no contract bills, and the hot spares' and held-back trays' from go-live) sell at
+  spot for ``pricing.spot_share_of_idle`` of them (:func:`sales_schedule`); they are used hours (power follows them);
+* SLA credits are a share of gross revenue; churn takes a share of a committed contract's revenue once it has
+  renewed, a failed acceptance test a share of all of it (:mod:`neoplan.economics.customers`).
 
 End of life (``timeline.end_of_life``), when the horizon runs past go-live +
 ``useful_life_months``: ``shutdown`` ends revenue (and, in :mod:`neoplan.economics.opex`,
@@ -30,13 +35,14 @@ sells at a new cluster's price; the decline is a generation's ageing) and its
 reserved contracts are signed afresh at the market, with no new ramp. It is
 ordered one life after the first (:func:`neoplan.finance.engine.refresh_payments`), so
 its delivery, install and burn-in overlap the old cluster's last months, at no
-extra opex.
+extra opex. A contract's renewals and its churn follow the months since its own start; its pinned first-term price,
+its prepayment and the contracted revenue lenders count are the first cluster's only.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any, cast
 
@@ -45,7 +51,11 @@ import numpy as np
 from ..errors import ScenarioError
 from ..inputs.business import Pricing, Timeline
 from ..timebase import DAYS_PER_MONTH, HOURS_PER_MONTH, MONTHS_PER_YEAR, WEEKS_PER_MONTH
+from .contracts import CREDITS, Book, Line, shorthand_book
 from .market import PricePath
+
+SHARE_TOL = 1e-12
+"""A committed share at or below this is none (a share of 1e-313 would overflow the used share it divides)."""
 
 
 class _Shares:
@@ -246,29 +256,87 @@ def refresh_go_live_months(d: Dates) -> list[float]:
 
 @dataclass(frozen=True)
 class RevenueSchedule:
-    """Monthly sold hours, prices and revenue; arrays of shape ``(..., months)``."""
+    """Monthly sold hours and revenue by kind of contract, and the cash a prepayment moves; arrays of shape
+    ``(..., months)``. Committed = take-or-pay and reserved; spot includes the idle hours sold at spot."""
 
-    reserved_gpu_hours: np.ndarray
+    committed_gpu_hours: np.ndarray
     on_demand_gpu_hours: np.ndarray
-    reserved_usd_per_gpu_hour: np.ndarray
-    on_demand_usd_per_gpu_hour: np.ndarray
-    gross_usd: np.ndarray
+    spot_gpu_hours: np.ndarray
+    committed_usd: np.ndarray
+    """Gross revenue of the committed contracts [USD]."""
+    on_demand_usd: np.ndarray
+    spot_usd: np.ndarray
     sla_credits_usd: np.ndarray
     used_gpu_hours: np.ndarray
-    """GPU-hours customers use [GPU-h]: below the billed hours when reserved capacity sits idle (take-or-pay)."""
-    customer_loss_usd: np.ndarray | float = 0.0
+    """GPU-hours customers use [GPU-h]: below the billed hours when committed capacity sits idle (take-or-pay)."""
+    customer_loss_usd: np.ndarray
     """Revenue lost to churn after renewals and to a failed acceptance test [USD]
     (:mod:`neoplan.economics.customers`)."""
+    prepayment_received_usd: np.ndarray
+    """Prepayments received when take-or-pay contracts are signed [USD]."""
+    prepaid_revenue_usd: np.ndarray
+    """Revenue settled from prepayments instead of a bill: the prepaid share of each first-term month [USD]; over the
+    horizon it sums to the prepayments received."""
+    contracted_investment_grade_usd: np.ndarray
+    """Gross first-term revenue of committed contracts with investment-grade customers [USD]
+    (:func:`contracted_revenue_by_credit`)."""
+    contracted_sub_investment_grade_usd: np.ndarray
+    """The same with sub-investment-grade customers [USD]."""
+    token_gpu_hours: np.ndarray
+    """Billed GPU-hours that serve tokens [GPU-h] (0 when the plan rents GPU-hours only)."""
+
+    @property
+    def reserved_gpu_hours(self) -> np.ndarray:
+        """Committed (take-or-pay and reserved) GPU-hours billed [GPU-h]."""
+        return self.committed_gpu_hours
 
     @property
     def sold_gpu_hours(self) -> np.ndarray:
-        """GPU-hours billed per month: reserved (take-or-pay) plus on-demand [GPU-h]."""
-        return self.reserved_gpu_hours + self.on_demand_gpu_hours
+        """GPU-hours billed per month: committed, on demand and spot [GPU-h]."""
+        return self.committed_gpu_hours + self.on_demand_gpu_hours + self.spot_gpu_hours
+
+    @property
+    def gross_usd(self) -> np.ndarray:
+        """Gross revenue per month [USD]."""
+        return self.committed_usd + self.on_demand_usd + self.spot_usd
 
     @property
     def revenue_usd(self) -> np.ndarray:
         """Revenue net of SLA credits and customer losses per month [USD]."""
         return self.gross_usd - self.sla_credits_usd - self.customer_loss_usd
+
+    @property
+    def reserved_usd_per_gpu_hour(self) -> np.ndarray:
+        """Average price of a committed GPU-hour [USD/GPU-h]; 0 in a month without one."""
+        return _per_hour(self.committed_usd, self.committed_gpu_hours)
+
+    @property
+    def on_demand_usd_per_gpu_hour(self) -> np.ndarray:
+        """Average price of an on-demand GPU-hour [USD/GPU-h]; 0 in a month without one."""
+        return _per_hour(self.on_demand_usd, self.on_demand_gpu_hours)
+
+    @property
+    def spot_usd_per_gpu_hour(self) -> np.ndarray:
+        """Average price of a spot GPU-hour [USD/GPU-h]; 0 in a month without one."""
+        return _per_hour(self.spot_usd, self.spot_gpu_hours)
+
+    def scaled(self, weight: np.ndarray | float) -> RevenueSchedule:
+        """Every hour and dollar × ``weight`` (a float or a column (n, 1)): a share of the book."""
+        return RevenueSchedule(*(a * weight for a in schedule_arrays(self)))
+
+    def __add__(self, other: RevenueSchedule) -> RevenueSchedule:
+        return RevenueSchedule(*(a + b for a, b in zip(schedule_arrays(self), schedule_arrays(other), strict=True)))
+
+
+def _per_hour(usd: np.ndarray, hours: np.ndarray) -> np.ndarray:
+    """``usd ÷ hours`` where hours are sold, else 0 [USD/GPU-h]."""
+    return np.divide(usd, hours, out=np.zeros(np.broadcast_shapes(usd.shape, hours.shape)), where=hours > 0)
+
+
+def schedule_arrays(schedule: RevenueSchedule) -> tuple[np.ndarray, ...]:
+    """The arrays of ``schedule`` in field order, broadcast to one shape."""
+    arrays = [np.asarray(getattr(schedule, f.name)) for f in fields(RevenueSchedule)]
+    return tuple(np.broadcast_arrays(*arrays))
 
 
 def _flat_path(pricing: Pricing, decline: np.ndarray | float | None) -> PricePath:
@@ -279,11 +347,85 @@ def _flat_path(pricing: Pricing, decline: np.ndarray | float | None) -> PricePat
     return PricePath.flat(rate)
 
 
+@dataclass(frozen=True)
+class _Market:
+    """What every line of a book is priced and sold against in n cases: capacity, headline price, path, dates."""
+
+    capacity: float
+    """Sellable GPU-hours in a full month [GPU-h]."""
+    p0: np.ndarray
+    """Headline price at go-live [USD/GPU-h], a float or a column (n, 1)."""
+    path: PricePath
+    d: AnyDates
+    since: np.ndarray
+    """Months into the cluster in service at each month's middle."""
+    first_cluster: np.ndarray
+    """True in the months of the first cluster."""
+
+    def index(self, months_after_go_live: np.ndarray) -> np.ndarray:
+        """The price path's index that many months after go-live [ratio]."""
+        return self.path.index(months_after_go_live / MONTHS_PER_YEAR)
+
+
+def _zeros(*arrays: np.ndarray | float) -> np.ndarray:
+    return np.zeros(np.broadcast_shapes(*(np.shape(a) for a in arrays)))
+
+
+def _committed_line(line: Line, m: _Market, scale: np.ndarray | float, churn: np.ndarray | float) -> dict[str, Any]:
+    """Hours, gross revenue, churn loss, prepayment and first-term revenue of one committed line."""
+    d, months = m.d, m.d.months
+    active = active_share(months, np.asarray(d.go_live_month) + line.start_month) * d.service_share
+    hours = m.capacity * line.share * active
+    age = np.maximum(m.since - line.start_month, 0.0)  # months into the contract
+    renewed = line.start_month + np.floor(age / line.term_months) * line.term_months
+    price = m.p0 * line.multiple * scale * m.index(renewed)
+    first = m.first_cluster & (age < line.term_months) & (active > 0)
+    if line.pinned_usd_per_gpu_hour is not None:
+        price = np.where(first, line.pinned_usd_per_gpu_hour, price)
+    gross = hours * price
+    first_term = np.where(first, gross, 0.0)
+    received = _zeros(first_term)
+    if line.prepayment_share > 0:  # paid with the hardware it funds: the delivery month (+ a later start)
+        paid = np.minimum(np.floor(np.asarray(d.delivery_month) + line.start_month), months - 1)
+        value = line.prepayment_share * first_term.sum(axis=-1, keepdims=True)
+        received = np.where(np.arange(months) == paid, value, 0.0)
+    return {
+        "hours": hours,
+        "usd": gross,
+        "churn_usd": np.where(age >= line.term_months, churn, 0.0) * gross,
+        "received": received,
+        "prepaid": line.prepayment_share * first_term,
+        "first_term": first_term,
+    }
+
+
+def _usage_line(line: Line, share: np.ndarray, m: _Market, multiple: np.ndarray | float, ramp_months: int) -> tuple:
+    """(hours, gross) of an on-demand or spot line selling ``share`` (a column) of the hours, ramped in."""
+    d = m.d
+    ramped = ramp(d.months, np.asarray(d.go_live_month) + line.start_month, ramp_months) * d.service_share
+    hours = m.capacity * share * ramped
+    if line.pinned_usd_per_gpu_hour is not None:
+        price = line.pinned_usd_per_gpu_hour * m.index(m.since)
+    else:
+        price = m.p0 * multiple * m.index(m.since)
+    return hours, hours * price
+
+
+def _usage_shares(lines: tuple[Line, ...], total: np.ndarray) -> list[tuple[Line, np.ndarray]]:
+    """``total`` (a column) shared among ``lines`` by their shares; one implicit line from go-live when none."""
+    own = sum(line.share for line in lines)
+    if not lines or own <= 0:
+        kind = lines[0].kind if lines else "on_demand"
+        return [(Line(kind, 0.0), total)]
+    return [(line, total * (line.share / own)) for line in lines]
+
+
 def revenue_schedule(
     pricing: Pricing,
     sellable_gpus: int,
     d: AnyDates,
     *,
+    book: Book | None = None,
     usd_per_gpu_hour: np.ndarray | float | None = None,
     utilization: np.ndarray | float | None = None,
     price_decline_per_year: np.ndarray | float | None = None,
@@ -294,55 +436,121 @@ def revenue_schedule(
     customer_loss_share: np.ndarray | float = 0.0,
     reserved_loss_share: np.ndarray | float = 0.0,
 ) -> RevenueSchedule:
-    """Monthly contract book for ``sellable_gpus`` GPUs.
+    """Monthly contract book of ``sellable_gpus`` GPUs (no idle spot: :func:`sales_schedule` adds it).
 
-    ``usd_per_gpu_hour``, ``utilization``, ``reserved_price_multiple`` and ``on_demand_price_multiple`` override
-    the scenario's values and may be arrays of shape ``(n, 1)`` to evaluate n cases at once; ``d`` may hold
-    per-case dates (:class:`CaseDates`). The price path is ``price_path``, else a flat ``price_decline_per_year``
-    (an override, else the scenario's; the caller passes a path when the scenario follows its generation's curve).
-    ``pricing.reserved_price_multiple`` empty needs ``reserved_price_multiple`` (the platform's, from
-    :func:`neoplan.economics.market.reserved_multiple`). ``sla_credit_share`` [fraction of gross revenue] overrides
-    ``pricing.sla_credit_share``, a float or one share per case and month (n, months); ``customer_loss_share``
-    [fraction of gross revenue] and ``reserved_loss_share`` [fraction of the reserved book's gross revenue] are
-    lost to a failed acceptance test and to churn at renewals (:mod:`neoplan.economics.customers`), likewise.
+    ``book`` is the scenario's (:func:`neoplan.economics.contracts.book_of`); None = the shorthand of ``pricing``,
+    whose ``reserved_price_multiple`` (or this argument) must then be set. ``usd_per_gpu_hour``, ``utilization``,
+    ``reserved_price_multiple`` and ``on_demand_price_multiple`` override the scenario's values and may be arrays of
+    shape ``(n, 1)`` to evaluate n cases at once; ``d`` may hold per-case dates (:class:`CaseDates`).
+    ``utilization`` [fraction] is the use of the sellable hours: on demand sells what exceeds the committed and spot
+    contracts' shares, spot what exceeds the committed share up to its own; committed contracts bill their share
+    whatever it is. ``reserved_price_multiple`` [ratio] scales every committed line's multiple by its ratio to the
+    book's (share-weighted) committed multiple. The price path is ``price_path``, else a flat
+    ``price_decline_per_year`` (an override, else the scenario's). ``sla_credit_share`` [fraction of gross revenue]
+    overrides ``pricing.sla_credit_share``, a float or one share per case and month (n, months);
+    ``customer_loss_share`` [fraction of gross revenue] is lost to a failed acceptance test and
+    ``reserved_loss_share`` [fraction of a committed contract's revenue] to churn once it has renewed
+    (:mod:`neoplan.economics.customers`).
     """
+    if book is None:
+        multiple = pricing.reserved_price_multiple if reserved_price_multiple is None else reserved_price_multiple
+        if multiple is None:
+            raise ValueError("pricing.reserved_price_multiple is empty: pass the platform's reserved_price_multiple")
+        book = shorthand_book(pricing, float(np.asarray(multiple).reshape(-1)[0]))
     p0 = np.asarray(pricing.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour, dtype=float)
-    util = np.asarray(pricing.utilization if utilization is None else utilization, dtype=float)
+    util = np.asarray(pricing.steady_utilization if utilization is None else utilization, dtype=float)
     path = price_path if price_path is not None else _flat_path(pricing, price_decline_per_year)
-    res_multiple = pricing.reserved_price_multiple if reserved_price_multiple is None else reserved_price_multiple
-    if res_multiple is None:
-        raise ValueError("pricing.reserved_price_multiple is empty: pass the platform's reserved_price_multiple")
+    scale: np.ndarray | float = 1.0
+    if reserved_price_multiple is not None and book.committed_multiple > 0:
+        scale = np.asarray(reserved_price_multiple, dtype=float) / book.committed_multiple
     od_multiple = pricing.on_demand_price_multiple if on_demand_price_multiple is None else on_demand_price_multiple
-    months, reserved = d.months, pricing.reserved_share
-    capacity = sellable_gpus * HOURS_PER_MONTH
-    live = d.live_share  # from go-live, in service
-    sold_reserved = capacity * reserved * live  # take-or-pay: billed whether used or not
-    ramped = d.ramped_share(pricing.ramp_months)
-    sold_on_demand = capacity * np.maximum(util - reserved, 0.0) * ramped  # on demand sells the rest of the use
-    used = capacity * np.minimum(util, reserved) * live + sold_on_demand
+    m = _Market(sellable_gpus * HOURS_PER_MONTH, p0, path, d, d.cluster_months, cluster_index(d.months, d) == 0)
 
-    since = d.cluster_months
-    on_demand_price = p0 * od_multiple * path.index(since / MONTHS_PER_YEAR)
-    renewed = np.floor(since / pricing.reserved_term_months) * pricing.reserved_term_months
-    reserved_price = p0 * np.asarray(res_multiple, dtype=float) * path.index(renewed / MONTHS_PER_YEAR)
-    if pricing.reserved_usd_per_gpu_hour is not None:  # pinned for the first contracts; renewals at the market
-        first_term = (cluster_index(months, d) == 0) & (since < pricing.reserved_term_months)
-        reserved_price = np.where(first_term, pricing.reserved_usd_per_gpu_hour, reserved_price)
+    committed = [_committed_line(line, m, scale, reserved_loss_share) for line in book.committed]
+    committed_share = book.committed_share
+    spot_total = np.minimum(book.spot_share, np.maximum(util - committed_share, 0.0))
+    od_total = np.maximum(util - committed_share - book.spot_share, 0.0)
+    od = [
+        _usage_line(line, share, m, od_multiple, pricing.ramp_months)
+        for line, share in _usage_shares(book.of_kind("on_demand"), od_total)
+    ]
+    spot = [
+        _usage_line(line, share, m, book.spot_multiple, pricing.ramp_months)
+        for line, share in _usage_shares(book.of_kind("spot"), spot_total)
+    ]
+    zero = _zeros(m.since, p0, util)
 
-    schedules = (sold_reserved, sold_on_demand, on_demand_price, reserved_price, used)
-    if len({a.shape for a in schedules}) > 1:  # e.g. one case's dates and n prices
-        sold_reserved, sold_on_demand, on_demand_price, reserved_price, used = np.broadcast_arrays(*schedules)
-    reserved_gross = sold_reserved * reserved_price
-    gross = reserved_gross + sold_on_demand * on_demand_price
+    def total(parts: list[Any], pick: Any) -> np.ndarray:
+        return sum((pick(part) for part in parts), zero)
+
+    committed_hours = total(committed, lambda c: c["hours"])
+    on_demand_hours, spot_hours = total(od, lambda x: x[0]), total(spot, lambda x: x[0])
+    used_share = np.minimum(util / committed_share, 1.0) if committed_share > SHARE_TOL else 0.0
+    gross = total(committed, lambda c: c["usd"]) + total(od, lambda x: x[1]) + total(spot, lambda x: x[1])
+    by_credit = {
+        credit: total(
+            [c for c, line in zip(committed, book.committed, strict=True) if line.counterparty == credit],
+            lambda c: c["first_term"],
+        )
+        for credit in CREDITS
+    }
+    credits = pricing.sla_credit_share if sla_credit_share is None else sla_credit_share
     return RevenueSchedule(
-        reserved_gpu_hours=sold_reserved,
-        on_demand_gpu_hours=sold_on_demand,
-        reserved_usd_per_gpu_hour=reserved_price,
-        on_demand_usd_per_gpu_hour=on_demand_price,
-        gross_usd=gross,
-        sla_credits_usd=gross * (pricing.sla_credit_share if sla_credit_share is None else sla_credit_share),
-        used_gpu_hours=used,
-        customer_loss_usd=gross * customer_loss_share + reserved_gross * reserved_loss_share,
+        committed_gpu_hours=committed_hours,
+        on_demand_gpu_hours=on_demand_hours,
+        spot_gpu_hours=spot_hours,
+        committed_usd=total(committed, lambda c: c["usd"]),
+        on_demand_usd=total(od, lambda x: x[1]),
+        spot_usd=total(spot, lambda x: x[1]),
+        sla_credits_usd=gross * credits,
+        used_gpu_hours=committed_hours * used_share + on_demand_hours + spot_hours,
+        customer_loss_usd=gross * customer_loss_share + total(committed, lambda c: c["churn_usd"]),
+        prepayment_received_usd=total(committed, lambda c: c["received"]),
+        prepaid_revenue_usd=total(committed, lambda c: c["prepaid"]),
+        contracted_investment_grade_usd=by_credit["investment_grade"],
+        contracted_sub_investment_grade_usd=by_credit["sub_investment_grade"],
+        token_gpu_hours=zero,
+    )
+
+
+def idle_spot_schedule(
+    idle_gpu_hours: np.ndarray,
+    book: Book,
+    d: AnyDates,
+    *,
+    usd_per_gpu_hour: np.ndarray | float,
+    price_path: PricePath,
+    spot_share_of_idle: np.ndarray | float | None = None,
+    sla_credit_share: np.ndarray | float = 0.0,
+    customer_loss_share: np.ndarray | float = 0.0,
+) -> RevenueSchedule:
+    """Idle GPU-hours sold at spot: ``spot_share_of_idle`` (default the book's) of ``idle_gpu_hours`` [GPU-h] at the
+    headline price × the spot multiple along the price path; used hours, with their SLA credits and acceptance
+    losses (shares of gross, as the book's)."""
+    share = book.spot_share_of_idle if spot_share_of_idle is None else spot_share_of_idle
+    hours = np.maximum(idle_gpu_hours, 0.0) * share
+    price = (
+        np.asarray(usd_per_gpu_hour, dtype=float)
+        * book.spot_multiple
+        * price_path.index(d.cluster_months / MONTHS_PER_YEAR)
+    )
+    gross = hours * price
+    zero = _zeros(gross)
+    return RevenueSchedule(
+        committed_gpu_hours=zero,
+        on_demand_gpu_hours=zero,
+        spot_gpu_hours=hours + zero,
+        committed_usd=zero,
+        on_demand_usd=zero,
+        spot_usd=gross,
+        sla_credits_usd=gross * sla_credit_share,
+        used_gpu_hours=hours + zero,
+        customer_loss_usd=gross * customer_loss_share,
+        prepayment_received_usd=zero,
+        prepaid_revenue_usd=zero,
+        contracted_investment_grade_usd=zero,
+        contracted_sub_investment_grade_usd=zero,
+        token_gpu_hours=zero,
     )
 
 
@@ -351,6 +559,9 @@ def sales_schedule(
     sellable_gpus: int,
     d: AnyDates,
     *,
+    book: Book | None = None,
+    spare_gpus: int = 0,
+    spot_share_of_idle: np.ndarray | float | None = None,
     usd_per_gpu_hour: np.ndarray | float | None = None,
     utilization: np.ndarray | float | None = None,
     price_decline_per_year: np.ndarray | float | None = None,
@@ -358,69 +569,79 @@ def sales_schedule(
     token_share: np.ndarray | float = 0.0,
     token_usd_per_gpu_hour: np.ndarray | float = 0.0,
     token_price_decline_per_year: np.ndarray | float = 0.0,
+    token_demand_scale: np.ndarray | float = 1.0,
     price_path: PricePath | None = None,
     reserved_price_multiple: np.ndarray | float | None = None,
     on_demand_price_multiple: np.ndarray | float | None = None,
     customer_loss_share: np.ndarray | float = 0.0,
     reserved_loss_share: np.ndarray | float = 0.0,
 ) -> RevenueSchedule:
-    """The contract book of GPU-hours rented and GPU-hours served as tokens, ``token_share`` of them tokens.
+    """The whole book: GPU-hours rented, GPU-hours served as tokens (``token_share`` of them) and idle hours at spot.
 
-    Both sides sell through one book: the same utilization, take-or-pay share, ramp, renewals and credits. A
+    Both sides sell through one contract book: the same utilization, committed shares, ramp, renewals and credits. A
     GPU-hour of serving is priced at its GPU-hour equivalent, ``token_usd_per_gpu_hour`` [USD/GPU-h] (tokens per
     GPU-hour × the price per token, :mod:`neoplan.economics.inference`), declining at ``token_price_decline_per_year``;
-    a pinned reserved GPU-hour price does not apply to it. Hours are the same on both sides, so the schedule is the
-    ``token_share``-weighted sum of the two books (prices are then GPU-hour equivalents). With no token share it is
-    :func:`revenue_schedule` itself. Arguments broadcast as there (``(n, 1)`` columns for n cases). The GPU-hour
-    book runs on ``price_path`` (else the flat ``price_decline_per_year``); both books take the on-demand and
-    reserved multiples and the customer losses (the same customers, tier and contracts).
+    a pinned GPU-hour price does not apply to it. Demand caps the tokens sold: ``token_demand_scale`` [fraction, a
+    float or a column (n, 1)] of the token side's hours find buyers, the rest stay idle. The idle hours, the sellable
+    hours nobody is billed for plus the ``spare_gpus``' (hot spares, held-back trays) from go-live, sell at spot for
+    ``spot_share_of_idle`` of them (default the book's). Without a book, the shorthand of ``pricing`` (see
+    :func:`revenue_schedule`), with no idle spot. Arguments broadcast as there (``(n, 1)`` columns for n cases).
     """
     contracts: dict[str, Any] = {
         "reserved_price_multiple": reserved_price_multiple,
         "customer_loss_share": customer_loss_share,
         "reserved_loss_share": reserved_loss_share,
+        "utilization": utilization,
+        "sla_credit_share": sla_credit_share,
+        "on_demand_price_multiple": on_demand_price_multiple,
     }
+    path = price_path if price_path is not None else _flat_path(pricing, price_decline_per_year)
     hours = revenue_schedule(
-        pricing,
-        sellable_gpus,
-        d,
-        usd_per_gpu_hour=usd_per_gpu_hour,
-        utilization=utilization,
-        price_decline_per_year=price_decline_per_year,
-        sla_credit_share=sla_credit_share,
-        price_path=price_path,
-        on_demand_price_multiple=on_demand_price_multiple,
-        **contracts,
+        pricing, sellable_gpus, d, book=book, usd_per_gpu_hour=usd_per_gpu_hour, price_path=path, **contracts
     )
     share = np.asarray(token_share, dtype=float)
-    if not np.any(share > 0):
-        return hours
-    tokens = revenue_schedule(
-        pricing.model_copy(update={"reserved_usd_per_gpu_hour": None}),
-        sellable_gpus,
+    sold = hours
+    if np.any(share > 0):
+        tokens = revenue_schedule(
+            pricing.model_copy(update={"reserved_usd_per_gpu_hour": None}),
+            sellable_gpus,
+            d,
+            book=None if book is None else book.unpinned(),
+            usd_per_gpu_hour=token_usd_per_gpu_hour,
+            price_decline_per_year=token_price_decline_per_year,
+            **contracts,
+        )
+        served = share * np.asarray(token_demand_scale, dtype=float)
+        tokens = tokens.scaled(served)
+        tokens = replace(tokens, token_gpu_hours=tokens.sold_gpu_hours)
+        sold = hours.scaled(1.0 - share) + tokens
+    if book is None:
+        return sold
+    capacity = (sellable_gpus * d.live_share + spare_gpus * d.live_share) * HOURS_PER_MONTH
+    p0 = pricing.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour
+    credits = pricing.sla_credit_share if sla_credit_share is None else sla_credit_share
+    idle = idle_spot_schedule(
+        capacity - sold.sold_gpu_hours,
+        book,
         d,
-        usd_per_gpu_hour=token_usd_per_gpu_hour,
-        utilization=utilization,
-        price_decline_per_year=token_price_decline_per_year,
-        sla_credit_share=sla_credit_share,
-        on_demand_price_multiple=on_demand_price_multiple,
-        **contracts,
+        usd_per_gpu_hour=p0,
+        price_path=path,
+        spot_share_of_idle=spot_share_of_idle,
+        sla_credit_share=credits,
+        customer_loss_share=customer_loss_share,
     )
-    kept = 1.0 - share
-    return RevenueSchedule(
-        *(kept * a + share * b for a, b in zip(schedule_arrays(hours), schedule_arrays(tokens), strict=True))
-    )
+    return sold + idle
 
 
-def schedule_arrays(schedule: RevenueSchedule) -> tuple[np.ndarray, ...]:
-    """The arrays of ``schedule`` in field order."""
-    return (
-        schedule.reserved_gpu_hours,
-        schedule.on_demand_gpu_hours,
-        schedule.reserved_usd_per_gpu_hour,
-        schedule.on_demand_usd_per_gpu_hour,
-        schedule.gross_usd,
-        schedule.sla_credits_usd,
-        schedule.used_gpu_hours,
-        np.broadcast_to(schedule.customer_loss_usd, np.shape(schedule.gross_usd)),
-    )
+def contracted_revenue_by_credit(schedule: RevenueSchedule) -> dict[str, np.ndarray]:
+    """Committed revenue of the contracts signed at financial close, by the counterparty's credit [USD per month].
+
+    The gross revenue of each take-or-pay and reserved contract over its first term on the first cluster (renewals
+    are not contracted at close; SLA credits and churn not deducted), GPU-hours and tokens alike, grouped into
+    ``investment_grade`` and ``sub_investment_grade``; arrays of the schedule's shape, (n, months) for n cases.
+    Debt sized on contracted revenue reads it (``financing.sizing``).
+    """
+    return {
+        "investment_grade": schedule.contracted_investment_grade_usd,
+        "sub_investment_grade": schedule.contracted_sub_investment_grade_usd,
+    }

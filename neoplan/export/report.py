@@ -247,10 +247,22 @@ def _summary(result: Result) -> str:
             else "all equity, no debt"
         )
         + f"; hurdle rate {formats.pct(fin.hurdle_rate)}",
-        f"sold at {show(s.pricing.usd_per_gpu_hour, 'usd_hour')} headline, {formats.pct(s.pricing.utilization)} "
-        f"utilization, {formats.pct(s.pricing.reserved_share)} reserved",
+        f"sold at {show(s.pricing.usd_per_gpu_hour, 'usd_hour')} headline, "
+        f"{formats.pct(s.pricing.steady_utilization)} utilization, {_book_text(result)}",
     ]
     return "<ul>" + "".join(f"<li>{_esc(p)}</li>" for p in parts) + "</ul>"
+
+
+def _book_text(result: Result) -> str:
+    """The contract book in a few words: ``70 % take-or-pay 36 months, 20 % on demand, idle 50 % at spot``."""
+    parts = []
+    for c in result.contract_book():
+        if c["kind"] == "idle_spot":
+            parts.append(f"idle hours {formats.pct(c['share'])} at spot")
+        else:
+            term = f" {c['term_months']} months" if c["term_months"] else ""
+            parts.append(f"{formats.pct(c['share'])} {c['kind'].replace('_', '-')}{term}")
+    return ", ".join(parts)
 
 
 def _basis_note(result: Result, by_basis: pd.DataFrame) -> str:

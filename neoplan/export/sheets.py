@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from .. import formats, metrics
 from ..finance.statements import (
+    DEBT_LABELS,
     OPERATING_YEAR_NOTE,
     PNL_LABELS,
     capex_by_category,
@@ -43,9 +44,12 @@ TABLES = {
     "opex_by_year": f"Opex by category per operating year ({OPERATING_YEAR_NOTE}) [USD].",
     "cash_flow": "Monthly accounts and cash flows, month 0 = purchase order; outflows negative [USD].",
     "pnl": "Profit and loss per project year (Y1 = months 0–11 after the purchase order); costs negative [USD].",
-    "debt": "Debt schedule per project year: draws, interest, principal on the schedule fixed at close, the sweep "
-    "of sale proceeds, payoff, fees, CFADS, the debt service reserve, balance [USD].",
-    "loan": "The loan as fixed at financial close: sizing, profile, size, all-in rate, term, reserve, sweep, payoff.",
+    "debt": "Debt schedule and cash waterfall per project year: draws, interest, principal on the installments fixed "
+    "at close, the cash sweep and the sweep of sale proceeds, payoff, fees, CFADS, the debt service reserve funded, "
+    "drawn, refilled and released, distributions, sponsor cures, months locked up, covenant tests breached, cash held "
+    "and balance [USD, months, count].",
+    "loan": "The debt as fixed at financial close: how and why it was sized, each tranche's size, rate and repayment, "
+    "the reserve, the waterfall's rules and events, sweeps and payoff.",
 }
 """CSV tables by name, with what each holds."""
 _UNIT_IN_BRACKETS = re.compile(r"\[([^\[\]]+)\]")
@@ -138,14 +142,17 @@ KPI_GROUP_LABELS = {
 
 
 def flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Nested dicts as one level with dotted keys; list items as ``key.1``, ``key.2`` … ."""
+    """Nested dicts as one level with dotted keys; list items as ``key.1``, ``key.2`` … (an item that is a mapping,
+    such as a contract of the book or a tranche, flattened in turn: ``contracts.1.kind``,
+    ``lending.tranches.1.debt_usd``)."""
     out: dict[str, Any] = {}
     for key, value in data.items():
         name = f"{prefix}{key}"
         if isinstance(value, Mapping):
             out.update(flatten(value, f"{name}."))
         elif isinstance(value, list | tuple):
-            out.update({f"{name}.{i}": item for i, item in enumerate(value, start=1)})
+            for i, item in enumerate(value, start=1):
+                out.update(flatten(item, f"{name}.{i}.") if isinstance(item, Mapping) else {f"{name}.{i}": item})
         else:
             out[name] = value
     return out
@@ -469,6 +476,7 @@ def mc_percentile_table(run: StressRun) -> pd.DataFrame:
 def mc_settings_table(run: StressRun) -> pd.DataFrame:
     """The run's settings and probabilities: key, label, value, unit."""
     mc = run.monte_carlo
+    events = {k: v for k, v in mc.probabilities().items() if k in PROBABILITY_LABELS}
     rows = [
         ("run", "Which stress run this is", run.settings.text(), "text"),
         ("draws", "Draws", mc.draws, "count"),
@@ -480,10 +488,11 @@ def mc_settings_table(run: StressRun) -> pd.DataFrame:
         ("probability_npv_negative", "Probability NPV < 0 at the hurdle rate", mc.probability_npv_negative, "fraction"),
         (
             "probability_dscr_breach",
-            "Probability of a covenant breach (min DSCR < covenant)",
+            "Probability the minimum yearly DSCR < covenant",
             mc.probability_dscr_breach,
             "fraction",
         ),
+        *((key, PROBABILITY_LABELS[key], value, "fraction") for key, value in events.items()),
         *(
             (
                 f"se_{key}",
@@ -494,11 +503,20 @@ def mc_settings_table(run: StressRun) -> pd.DataFrame:
             for key, what, value in (
                 ("probability_of_loss", "probability of loss", mc.probability_of_loss),
                 ("probability_npv_negative", "probability NPV < 0", mc.probability_npv_negative),
-                ("probability_dscr_breach", "probability of a covenant breach", mc.probability_dscr_breach),
+                ("probability_dscr_breach", "probability the minimum DSCR < covenant", mc.probability_dscr_breach),
+                *((key, PROBABILITY_LABELS[key].lower(), value) for key, value in events.items()),
             )
         ),
     ]
     return pd.DataFrame(rows, columns=["key", "label", "value", "unit"])
+
+
+PROBABILITY_LABELS = {
+    "probability_covenant_breach": "Probability of a covenant breach (a quarterly test below the covenant)",
+    "probability_lockup": "Probability of a lock-up of distributions",
+    "probability_payment_default": "Probability of a payment default",
+}
+"""The cash waterfall's events (:mod:`neoplan.finance.waterfall`) on the Monte Carlo sheet."""
 
 
 def mc_ranges_table(run: StressRun) -> pd.DataFrame:
@@ -626,6 +644,12 @@ def transposed(frame: pd.DataFrame, index: str, labels: Mapping[str, str]) -> pd
     table.insert(0, "line", [labels.get(str(k), str(k)) for k in table.index])
     table.columns = [str(c) for c in table.columns]
     return table.reset_index(drop=True)
+
+
+def debt_kind(record: Mapping[str, Any], _column: str = "") -> str:
+    """Kind of a transposed debt row: the waterfall's counts as counts, everything else money."""
+    counts = {DEBT_LABELS["lockup_months"]: "months", DEBT_LABELS["covenant_breaches"]: "count"}
+    return counts.get(str(record.get("line")), "usd")
 
 
 def pnl_kind(record: Mapping[str, Any], _column: str = "") -> str:

@@ -21,6 +21,7 @@ from ..spreadsheet import is_formula_like, xml_text
 from .sheets import (
     GRID_METRICS,
     KINDS,
+    debt_kind,
     driver_kind,
     finite_number,
     kind_of_column,
@@ -132,7 +133,11 @@ def sheet_blocks(data: Mapping[str, pd.DataFrame]) -> dict[str, list[Block]]:
                 title="Profit and loss",
                 bold_rows=tuple(PNL_LABELS[k] for k in PNL_BOLD),
             ),
-            Block(transposed(data["debt"], "year", DEBT_LABELS), lambda *_: usd, title="Debt"),
+            Block(
+                transposed(data["debt"], "year", DEBT_LABELS),
+                lambda r, _c: KINDS[debt_kind(r)].excel,
+                title="Debt and cash waterfall",
+            ),
             Block(
                 data["loan"].drop(columns=["key"]),
                 lambda r, _c: _kind_format(kind_of_unit(str(r["unit"]))),

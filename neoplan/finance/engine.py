@@ -9,7 +9,8 @@ clock and the meaning of "year" from :mod:`neoplan.timebase`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -17,13 +18,13 @@ import numpy as np
 from ..design.costs import CostLine, total_usd
 from ..design.facility import FacilityDesign
 from ..design.storage import StorageDesign
-from ..economics import customers, inference, market, operations, residual, revenue
+from ..economics import contracts, customers, inference, market, operations, residual, revenue
 from ..economics.opex import hardware_capex_usd as _hardware_capex_usd
 from ..economics.opex import monthly_opex, opex_basis, opex_by_year, sga_usd_per_year
 from ..inputs.pricebook import PriceBook
 from ..inputs.scenario import Scenario
 from ..timebase import HOURS_PER_MONTH, MONTHS_PER_YEAR
-from . import irr
+from . import irr, phases
 from . import project as finance
 
 COST_OF_REVENUE = ("power", "colocation", "hardware_support", "repairs", "software")
@@ -86,7 +87,10 @@ class Drivers:
     serving_load_factor: np.ndarray
     """Tokens served on average as a share of the published rate [fraction]; moves token revenue only."""
     reserved_price_multiple: np.ndarray
-    """Reserved price ÷ the headline price [ratio] (:func:`neoplan.economics.market.reserved_multiple`)."""
+    """Committed price ÷ the headline price [ratio] (:func:`neoplan.economics.market.reserved_multiple`; for a book
+    of several contracts, their share-weighted multiple: each contract's moves in proportion)."""
+    spot_share_of_idle: np.ndarray
+    """Share of idle GPU-hours (unsold, hot spares, held-back trays) sold at spot [fraction]."""
     sga_rate: np.ndarray
     """Sales, general and administrative costs [fraction of revenue]."""
     support_rate: np.ndarray
@@ -103,7 +107,7 @@ class Drivers:
         base = {
             "usd_per_gpu_hour": p.usd_per_gpu_hour,
             "price_decline_per_year": market.scenario_average_decline(scenario, go_live),
-            "utilization": p.utilization,
+            "utilization": p.steady_utilization,
             "capex_multiple": 1.0,
             "interest_rate": fin.interest_rate,
             "debt_share": fin.debt_share,
@@ -121,6 +125,7 @@ class Drivers:
             "token_price_decline_per_year": tokens.decline_per_year,
             "serving_load_factor": tokens.serving_load_factor,
             "reserved_price_multiple": market.reserved_multiple(scenario),
+            "spot_share_of_idle": p.spot_share_of_idle,
             "sga_rate": scenario.opex.sga_rate,
             "support_rate": scenario.opex.support_rate,
             "staff_fte_per_1000_gpus": scenario.opex.staff_fte_per_1000_gpus,
@@ -183,6 +188,12 @@ class OperatingBasis:
     closing: finance.Closing | None = None
     """The loan fixed at financial close on the base case (a sculpted loan, or one sized on contracted revenue);
     every case of :func:`run_cases` meets it. None = each case sizes its own loan (the base case itself)."""
+    book: contracts.Book | None = None
+    """The contract book (:func:`neoplan.economics.contracts.book_of`); None = read from the scenario."""
+    spare_gpus: int = 0
+    """GPUs of hot-spare servers and held-back trays: idle, sold at spot for the spot share of idle [count]."""
+    token_demand_per_day: float = float("inf")
+    """Output tokens a day the plan can sell (its share of the model's API market) [tokens/day]; inf = no cap."""
 
 
 def operating_basis(
@@ -215,33 +226,44 @@ def operating_basis(
     return OperatingBasis(d, capex, it_idle_kw, it_busy_kw, site.colo_kw, table, per_rate)
 
 
-def capex_payments(capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_share: float) -> np.ndarray:
-    """Capex paid per month (n, months): the deposit at month 0, the balance in the delivery month [USD].
+def capex_payments(
+    capex_usd: float | np.ndarray, d: revenue.AnyDates, deposit_share: float, *, order_month: Any = 0.0
+) -> np.ndarray:
+    """Capex paid per month (n, months): the deposit at the order, ``order_month`` (month 0 unless a later phase is
+    ordered later), the balance in the delivery month [USD].
 
-    ``capex_usd`` and the delivery month may each be one value or one per case (n,); n is the larger count.
+    ``capex_usd``, ``order_month`` and the delivery month may each be one value or one per case (n,); n is the
+    largest count.
     """
     capex = np.asarray(capex_usd, dtype=float).reshape(-1)
     delivery = np.asarray(d.delivery_month, dtype=float).reshape(-1)
-    n = max(capex.size, delivery.size)
+    order = np.asarray(order_month, dtype=float).reshape(-1)
+    n = max(capex.size, delivery.size, order.size)
     pay = np.zeros((n, d.months))
-    pay[:, 0] = deposit_share * capex
+    rows = np.arange(n)
+    ordered = np.minimum(np.floor(order).astype(int), d.months - 1)
+    pay[rows, np.broadcast_to(ordered, (n,))] += deposit_share * np.broadcast_to(capex, (n,))
     month = np.minimum(np.floor(delivery).astype(int), d.months - 1)
-    pay[np.arange(n), np.broadcast_to(month, (n,))] += (1.0 - deposit_share) * capex  # one cell per row
+    pay[rows, np.broadcast_to(month, (n,))] += (1.0 - deposit_share) * np.broadcast_to(capex, (n,))
     return pay
 
 
-def refresh_payments(capex_usd: np.ndarray, d: revenue.AnyDates, deposit_share: float, multiple: float) -> np.ndarray:
+def refresh_payments(
+    capex_usd: np.ndarray, d: revenue.AnyDates, deposit_share: float, multiple: float, *, order_month: Any = 0.0
+) -> np.ndarray:
     """Capex of the refresh clusters paid per month (n, months) [USD]; zero unless ``end_of_life`` is refresh.
 
     Each refresh repeats the order of the first cluster shifted by k useful lives, so that it goes live as the
-    old one's life ends (go-live + k × life, inside the horizon): the deposit k lives after month 0, the balance
-    k lives after delivery. ``capex_usd`` (n,) is the designed capex; each refresh costs ``multiple`` × it.
+    old one's life ends (go-live + k × life, inside the horizon): the deposit k lives after the first order
+    (``order_month``), the balance k lives after delivery. ``capex_usd`` (n,) is the designed capex; each refresh
+    costs ``multiple`` × it.
     """
     months = d.months
     capex = np.asarray(capex_usd, dtype=float).reshape(-1, 1) * multiple
     go_live = np.asarray(d.go_live_month, dtype=float).reshape(-1, 1)
     life = np.asarray(d.life_months, dtype=float).reshape(-1, 1)
-    pay = np.zeros((max(capex.shape[0], go_live.shape[0], life.shape[0]), months))  # sizes n or 1
+    order = np.asarray(order_month, dtype=float).reshape(-1, 1)
+    pay = np.zeros((max(capex.shape[0], go_live.shape[0], life.shape[0], order.shape[0]), months))  # sizes n or 1
     if d.end_of_life != "refresh":
         return pay
     delivery = np.asarray(d.delivery_month, dtype=float).reshape(-1, 1)
@@ -249,8 +271,8 @@ def refresh_payments(capex_usd: np.ndarray, d: revenue.AnyDates, deposit_share: 
     k = 1
     while np.any(go_live + k * life < months):
         due = go_live + k * life < months
-        order, deliver = np.floor(k * life), np.minimum(np.floor(delivery + k * life), months - 1)
-        pay += np.where(due & (t == order), deposit_share * capex, 0.0)
+        placed, deliver = np.floor(order + k * life), np.minimum(np.floor(delivery + k * life), months - 1)
+        pay += np.where(due & (t == placed), deposit_share * capex, 0.0)
         pay += np.where(due & (t == deliver), (1.0 - deposit_share) * capex, 0.0)
         k += 1
     return pay
@@ -265,23 +287,51 @@ class Cases:
     revenue: revenue.RevenueSchedule
     opex_by_category: dict[str, np.ndarray]
     cash: finance.CashFlows
+    token_demand_scale: np.ndarray = field(default_factory=lambda: np.ones(1))
+    """Share of each case's GPU-hours planned for tokens that find buyers (n,) [fraction]."""
 
     @property
     def first_operating_month(self) -> np.ndarray:
         """First full month of operation of each case (n,) [month]."""
         return np.ceil(np.asarray(self.dates.go_live_month, dtype=float).reshape(-1)).astype(int)
 
-    def kpis(self, hurdle_rate: float) -> dict[str, np.ndarray]:
-        """Returns of each case (n,): the KPIs of :func:`evaluate` other than TCO and break-even price.
+    def kpis(self, hurdle_rate: float, keys: Collection[str] | None = None) -> dict[str, np.ndarray]:
+        """Returns of each case (n,): the KPIs of :func:`evaluate` other than TCO and break-even price (:data:`KPIS`);
+        only ``keys`` of them if given (the Monte Carlo asks for the figures it reports).
 
         ``npv_usd`` at ``hurdle_rate`` [per year]; IRRs annual; ``payback_months`` from month 0 (and
         ``discounted_payback_months``, of the flows discounted at ``hurdle_rate``), only when reached for good;
-        ``min_dscr`` over 12-month periods from each case's first operating month; margins over the
-        horizon; ``equity_moic`` = cash to equity / cash from equity; ``equity_npv_usd``, the equity cash flow at
-        ``hurdle_rate``, and ``equity_mirr`` (:func:`neoplan.finance.project.mirr_annual`: finance rate = the loan's
-        all-in rate, reinvestment at ``hurdle_rate``). Undefined values are ``nan``. Mid-month capex
-        (``timeline.capex_timing``) is counted half a month early by NPV, IRR, MIRR and discounted payback.
+        ``min_dscr`` over 12-month periods from each case's first repayment month; the waterfall's events
+        (:func:`events`); margins over the horizon; ``equity_moic`` = cash to equity / cash from equity;
+        ``equity_npv_usd``, the equity cash flow at ``hurdle_rate``, and ``equity_mirr``
+        (:func:`neoplan.finance.project.mirr_annual`: finance rate = the loan's average rate, reinvestment at
+        ``hurdle_rate``). Undefined values are ``nan``. Mid-month capex (``timeline.capex_timing``) is counted half a
+        month early by NPV, IRR, MIRR and discounted payback.
         """
+        want = set(KPIS if keys is None else keys)
+        cf = self.cash
+        project_mid, equity_mid = cf.project_mid_month, cf.equity_mid_month  # None: capex at month ends
+        out: dict[str, np.ndarray] = {}
+        if want & {"project_irr", "equity_irr"}:
+            out.update(_irrs(cf, hurdle_rate, project_mid, equity_mid, want))
+        figures: dict[str, Callable[[], np.ndarray]] = {
+            "npv_usd": lambda: finance.npv(hurdle_rate, cf.project_fcf, project_mid),
+            "equity_npv_usd": lambda: finance.npv(hurdle_rate, cf.equity_fcf, equity_mid),
+            "equity_mirr": lambda: finance.mirr_annual(cf.equity_fcf, finance.loan_rate(cf), hurdle_rate, equity_mid),
+            "payback_months": lambda: finance.payback_months(cf.project_fcf),
+            "discounted_payback_months": lambda: finance.payback_months(cf.project_fcf, hurdle_rate, project_mid),
+            "min_dscr": lambda: finance.min_dscr(cf),
+            "go_live_month": lambda: np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
+        }
+        out.update({k: f() for k, f in figures.items() if k in want})
+        if want & set(EVENTS):
+            out.update({k: v for k, v in events(cf).items() if k in want})
+        if want & {"ebitda_margin", "gross_margin", "equity_moic"}:
+            out.update({k: v for k, v in self._ratios().items() if k in want})
+        return {k: out[k] for k in KPIS if k in want}
+
+    def _ratios(self) -> dict[str, np.ndarray]:
+        """EBITDA and gross margin over the horizon, equity MOIC (n,) [fraction, ratio]."""
         cf = self.cash
         revenue_total = cf.revenue.sum(axis=1)
         earns = revenue_total > 0
@@ -290,30 +340,66 @@ class Cases:
         equity = cf.equity_fcf
         equity_in = -np.where(equity < 0, equity, 0.0).sum(axis=1)
         equity_out = np.where(equity > 0, equity, 0.0).sum(axis=1)
-        n = cf.project_fcf.shape[0]
-        project_mid, equity_mid = cf.project_mid_month, cf.equity_mid_month  # None: capex at month ends
-        both_mid = None if project_mid is None or equity_mid is None else np.concatenate([project_mid, equity_mid])
-        irrs = irr.irr_annual(  # both at once
-            np.concatenate([cf.project_fcf, cf.equity_fcf]), hurdle=hurdle_rate, mid_month=both_mid
-        )
         with np.errstate(over="ignore"):  # a revenue or equity near 0 (a price of 1e-320) gives ±inf: undefined
-            ratios = {
+            return {
                 "ebitda_margin": np.where(earns, cf.ebitda.sum(axis=1) / per_revenue, np.nan),
                 "gross_margin": np.where(earns, 1.0 - cost_of_revenue / per_revenue, np.nan),
                 "equity_moic": np.where(equity_in > 0, equity_out / np.where(equity_in > 0, equity_in, 1.0), np.nan),
             }
-        return {
-            "npv_usd": finance.npv(hurdle_rate, cf.project_fcf, project_mid),
-            "project_irr": irrs[:n],
-            "equity_irr": irrs[n:],
-            "equity_npv_usd": finance.npv(hurdle_rate, equity, equity_mid),
-            "equity_mirr": finance.mirr_annual(equity, finance.loan_rate(cf), hurdle_rate, equity_mid),
-            "payback_months": finance.payback_months(cf.project_fcf),
-            "discounted_payback_months": finance.payback_months(cf.project_fcf, hurdle_rate, project_mid),
-            "min_dscr": finance.min_dscr(cf, self.first_operating_month),
-            **ratios,
-            "go_live_month": np.asarray(self.dates.go_live_month, dtype=float).reshape(-1),
-        }
+
+
+def _irrs(
+    cf: finance.CashFlows,
+    hurdle_rate: float,
+    project_mid: np.ndarray | None,
+    equity_mid: np.ndarray | None,
+    want: set[str],
+) -> dict[str, np.ndarray]:
+    """Project and equity IRR (n,) [per year], both in one call when both are wanted."""
+    flows = {"project_irr": (cf.project_fcf, project_mid), "equity_irr": (cf.equity_fcf, equity_mid)}
+    keys = [k for k in flows if k in want]
+    rows = np.concatenate([flows[k][0] for k in keys])
+    mids = [flows[k][1] for k in keys]
+    given = [m for m in mids if m is not None]
+    mid = np.concatenate(given) if len(given) == len(mids) else None  # capex mid-month: every row's part
+    values = irr.irr_annual(rows, hurdle=hurdle_rate, mid_month=mid)
+    n = cf.project_fcf.shape[0]
+    return {k: values[i * n : (i + 1) * n] for i, k in enumerate(keys)}
+
+
+EVENTS = ("covenant_breaches", "lockup_months", "payment_default_months", "sponsor_cure_usd")
+"""The cash waterfall's events among the KPIs (:func:`events`)."""
+KPIS = (
+    "npv_usd",
+    "project_irr",
+    "equity_irr",
+    "equity_npv_usd",
+    "equity_mirr",
+    "payback_months",
+    "discounted_payback_months",
+    "min_dscr",
+    *EVENTS,
+    "ebitda_margin",
+    "gross_margin",
+    "equity_moic",
+    "go_live_month",
+)
+"""Every figure :meth:`Cases.kpis` returns, in order."""
+
+
+def events(cf: finance.CashFlows) -> dict[str, np.ndarray]:
+    """What the cash waterfall counted in each case (n,): ``covenant_breaches`` (quarterly tests below the covenant
+    DSCR), ``lockup_months`` (months distributions were locked up), ``payment_default_months`` (months the cash and
+    the reserve could not pay the debt service due) and ``sponsor_cure_usd`` (what the sponsor paid in those months)
+    [count, months, months, USD]."""
+    w = cf.waterfall
+    cured = w.cure > finance.CASH_TOLERANCE_USD
+    return {
+        "covenant_breaches": w.breach.sum(axis=1).astype(float),
+        "lockup_months": w.locked.sum(axis=1).astype(float),
+        "payment_default_months": cured.sum(axis=1).astype(float),
+        "sponsor_cure_usd": np.where(cured, w.cure, 0.0).sum(axis=1),
+    }
 
 
 @dataclass(frozen=True)
@@ -363,19 +449,11 @@ def _reliability(
     return Reliability(out, design, factor, design.utilization_factor, terms)
 
 
-def run_cases(
-    scenario: Scenario, basis: OperatingBasis, drivers: Drivers, own: operations.Outcome | None = None
-) -> Cases:
-    """Revenue, opex and cash flows of n cases of one design at once, vectorised across cases.
-
-    Each case takes its own value of every driver (:class:`Drivers`); arrays are (n, months) and the
-    only Python loop is a sculpted loan's loop over months. Every case takes the same code path, alone or in a
-    batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree to rounding (numpy may sum
-    arrays of another shape in another order: a relative 1e-12 covers it). ``own``:
-    :func:`operations.own_outcome` of the basis's design when already computed and ``drivers`` are
-    ``Drivers.of(scenario)`` (one case at the scenario's own values), so the failure model runs once.
-    """
-    d = revenue.delayed(basis.dates, drivers.delivery_delay_months, drivers.useful_life_months)
+def _operate(
+    scenario: Scenario, basis: OperatingBasis, drivers: Drivers, d: revenue.CaseDates, own: operations.Outcome | None
+) -> tuple[revenue.RevenueSchedule, dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    """(revenue, opex by category other than SG&A, SG&A, the share of planned tokens that find buyers (n,)) of n cases
+    of the whole cluster on dates ``d``."""
     gpus = scenario.cluster.gpus
     price, util = drivers.usd_per_gpu_hour, drivers.utilization
     on_demand = np.full(price.shape, scenario.pricing.on_demand_price_multiple)
@@ -391,10 +469,15 @@ def run_cases(
     token_price = drivers.usd_per_million_tokens * (achieved / inference.TOKENS_PER_MILLION)
     if reliability is not None:
         token_price = token_price * reliability.price_factor
+    planned = drivers.token_share * sellable * inference.HOURS_PER_DAY * util * achieved  # tokens a day
+    demand_scale = inference.demand_scale(planned, basis.token_demand_per_day)
     rev = revenue.sales_schedule(
         scenario.pricing,
         sellable,
         d,
+        book=basis.book if basis.book is not None else contracts.book_of(scenario),
+        spare_gpus=basis.spare_gpus + gpus - sellable,
+        spot_share_of_idle=drivers.spot_share_of_idle[:, None],
         usd_per_gpu_hour=price[:, None],
         utilization=util[:, None],
         sla_credit_share=None if reliability is None else reliability.credit_share(scenario),
@@ -405,6 +488,7 @@ def run_cases(
         token_share=drivers.token_share[:, None],
         token_usd_per_gpu_hour=token_price[:, None],
         token_price_decline_per_year=drivers.token_price_decline_per_year[:, None],
+        token_demand_scale=demand_scale[:, None],
     )
     opex_fixed = monthly_opex(
         scenario,
@@ -414,7 +498,7 @@ def run_cases(
         it_idle_kw=basis.it_idle_kw,
         it_busy_kw=basis.it_busy_kw,
         it_peak_kw=basis.it_peak_kw,
-        utilization_by_month=rev.used_gpu_hours / (gpus * HOURS_PER_MONTH),
+        utilization_by_month=np.minimum(rev.used_gpu_hours / (gpus * HOURS_PER_MONTH), 1.0),
         electricity_usd_per_kwh=drivers.electricity_usd_per_kwh,
         pue=drivers.pue,
         colo_usd_per_kw_month=drivers.colo_usd_per_kw_month,
@@ -423,45 +507,108 @@ def run_cases(
         if reliability is None
         else operations.repair_usd_per_month(scenario.opex.remote_hands_usd_per_hour, reliability.outcome),
     )
-    revenue_usd = rev.revenue_usd
-    sga = sga_usd_per_year(revenue_usd, drivers.sga_rate[:, None])
-    opex = sum(opex_fixed.values()) + sga
-    capex = basis.capex_usd * drivers.capex_multiple
+    return rev, opex_fixed, sga_usd_per_year(rev.revenue_usd, drivers.sga_rate[:, None]), demand_scale
+
+
+def run_cases(
+    scenario: Scenario, basis: OperatingBasis, drivers: Drivers, own: operations.Outcome | None = None
+) -> Cases:
+    """Revenue, opex and cash flows of n cases of one design at once, vectorised across cases.
+
+    Each case takes its own value of every driver (:class:`Drivers`); arrays are (n, months) and the only Python
+    loop is the cash waterfall's loop over months (:mod:`neoplan.finance.waterfall`). A phased build
+    (``timeline.phases``) is the sum of its phases (:mod:`neoplan.economics.phases`). Every case takes the same code
+    path, alone or in a batch, so :func:`evaluate` (n = 1) and a stress test of unchanged drivers agree to rounding
+    (numpy may sum arrays of another shape in another order: a relative 1e-12 covers it). ``own``:
+    :func:`operations.own_outcome` of the basis's design when already computed and ``drivers`` are
+    ``Drivers.of(scenario)`` (one case at the scenario's own values), so the failure model runs once.
+    """
     timeline = scenario.timeline
-    cash = finance.cash_flows(
-        scenario.financing,
-        revenue=revenue_usd,
-        opex=opex,
-        capex_payments=capex_payments(capex, d, scenario.timeline.deposit_share),
-        capex_total=capex,
-        go_live=np.asarray(d.go_live_month).reshape(-1),
-        life_months=drivers.useful_life_months,
-        residual_share=drivers.residual_value_share,
+    d = revenue.delayed(basis.dates, drivers.delivery_delay_months, drivers.useful_life_months)
+    plan = phases.of(timeline, drivers.n)
+    rows = drivers if plan.k == 1 else drivers.take(plan.case_of_row)
+    row_dates = d if plan.k == 1 else plan.dates(basis.dates, drivers.delivery_delay_months, drivers.useful_life_months)
+    own_rows = own if plan.k == 1 else None
+    rev_rows, opex_rows, sga_rows, demand_rows = _operate(scenario, basis, rows, row_dates, own_rows)
+    demand_scale = demand_rows if plan.k == 1 else demand_rows[:: plan.k]  # rows run case by case, phase by phase
+    capex = basis.capex_usd * rows.capex_multiple
+    share = plan.share_of_row
+    rev_rows = plan.scaled_revenue(rev_rows)
+    opex_rows = {k: plan.scaled(v) for k, v in {**opex_rows, "sga": sga_rows}.items()}
+    opex_rows_total = sum(opex_rows.values(), np.zeros(1))
+    contracted_rows = contracted_cfads_by_credit(scenario, rev_rows, opex_rows_total, basis.book)
+    pay_rows = capex_payments(capex * share, row_dates, timeline.deposit_share, order_month=plan.order_of_row)
+    refreshing = timeline.end_of_life == "refresh"
+    refresh_rows = (
+        refresh_payments(
+            capex * share,
+            row_dates,
+            timeline.deposit_share,
+            timeline.refresh_capex_multiple,
+            order_month=plan.order_of_row,
+        )
+        if refreshing
+        else None
+    )
+    rev = plan.combine_revenue(rev_rows)
+    opex_by_category = {k: plan.total(v) for k, v in opex_rows.items()}
+    opex = opex_rows_total if plan.k == 1 else plan.total(opex_rows_total)
+    assets = plan.assets(
+        capex * share,
+        row_dates,
+        rows.residual_value_share,
         residual_shape=residual.shape(scenario),
-        interest_rate=drivers.interest_rate,
-        debt_share=drivers.debt_share,
-        end_of_life=scenario.timeline.end_of_life,
-        refresh_payments=refresh_payments(capex, d, timeline.deposit_share, timeline.refresh_capex_multiple),
-        refresh_capex_usd=capex * timeline.refresh_capex_multiple,
+        refresh_capex_usd=capex * share * timeline.refresh_capex_multiple
+        if timeline.end_of_life == "refresh"
+        else None,
+        tax_method=scenario.financing.tax_depreciation,
+        tax_life_months=scenario.financing.tax_life_months,
+        book_life_months=scenario.financing.depreciation_life_months,
+    )
+    groups = plan.groups(pay_rows, row_dates, contracted_rows, refresh_rows)
+    cash = finance.phased_cash_flows(
+        scenario.financing,
+        revenue=rev.revenue_usd,
+        opex=opex,
+        groups=groups,
+        assets=assets,
+        bought=plan.total(pay_rows) + (0.0 if refresh_rows is None else plan.total(refresh_rows)),
+        contracted={c: plan.total(a) for c, a in contracted_rows.items()},
         receivable_days=scenario.pricing.receivable_days,
-        contracted_cfads=contracted_cfads(scenario, d, rev, opex),
+        rate_shift=drivers.interest_rate - scenario.financing.interest_rate,
+        debt_share=drivers.debt_share,
+        prepayment_flow=prepayment_flow(rev, scenario.pricing.receivable_days),
         closing=basis.closing,
         capex_timing=timeline.capex_timing,
+        as_of=scenario.prices_as_of,
     )
-    return Cases(drivers, d, rev, {**opex_fixed, "sga": sga}, cash)
+    return Cases(drivers, d, rev, opex_by_category, cash, demand_scale)
 
 
-def contracted_cfads(
-    scenario: Scenario, d: revenue.AnyDates, rev: revenue.RevenueSchedule, opex: np.ndarray
-) -> np.ndarray | None:
-    """What a loan sized on contracted revenue is sized on (n, months) [USD]; None for ``sizing`` capex_share.
-
-    The take-or-pay reserved revenue of the contracts signed at go-live (the first cluster's first reserved term;
-    renewals are not contracted at close) less the reserved share of each month's opex, before tax.
-    """
-    if scenario.financing.sizing != "contracted_revenue":
+def prepayment_flow(rev: revenue.RevenueSchedule, receivable_days: float) -> np.ndarray | None:
+    """Cash prepayments move (n, months) [USD]: received at signing, less the bills they settle (collected as the
+    bills would be, ``receivable_days`` after their month); sums to 0. None without prepayments."""
+    if not np.any(rev.prepayment_received_usd):
         return None
-    pricing = scenario.pricing
-    first_term = (revenue.cluster_index(d.months, d) == 0) & (d.cluster_months < pricing.reserved_term_months)
-    contracted = rev.reserved_gpu_hours * rev.reserved_usd_per_gpu_hour * first_term
-    return np.asarray(contracted - pricing.reserved_share * opex)
+    return np.asarray(rev.prepayment_received_usd - finance.collections(rev.prepaid_revenue_usd, receivable_days))
+
+
+def contracted_cfads_by_credit(
+    scenario: Scenario, rev: revenue.RevenueSchedule, opex: np.ndarray, basis_book: contracts.Book | None = None
+) -> dict[str, np.ndarray]:
+    """The contracted cash flow at financial close by counterparty credit (``investment_grade``,
+    ``sub_investment_grade``), each (n, months) [USD]: what a loan sized on contracts is sized on, and what sets the
+    spread of a tranche whose spread follows the credit of its contracts.
+
+    The committed revenue of the contracts signed at close (each take-or-pay and reserved contract's first term on
+    the first cluster, renewals are not contracted at close: :func:`neoplan.economics.revenue.
+    contracted_revenue_by_credit`) less its credit's committed share of each month's opex, before tax; a credit with
+    no committed contract is left out. The shorthand's reserved contracts are of ``pricing.reserved_counterparty``.
+    """
+    book = basis_book if basis_book is not None else contracts.book_of(scenario)
+    out = {}
+    for credit, contracted in revenue.contracted_revenue_by_credit(rev).items():
+        share = sum(line.share for line in book.committed if line.counterparty == credit)
+        if share > 0:
+            out[credit] = np.asarray(contracted - share * opex)
+    return out

@@ -5,6 +5,11 @@ cases, rows never interact. Annual IRR = ``(1 + monthly IRR) ** 12 - 1``. A part
 middle of the month (``mid_month``: capex with ``timeline.capex_timing`` mid_month) puts the flows on a grid of
 half months (:func:`half_month_grid`), where the root is found the same way: NPV at the IRR is then 0 with that part
 discounted half a month less, as :func:`neoplan.finance.project.npv` discounts it.
+
+Why not ``numpy_financial.irr`` at run time: it takes one series at a time (the roots of its polynomial by
+eigenvalues) and returns the real root nearest 0, not the meaningful one chosen here. Measured (2026, 2-core machine,
+numpy 2.4, numpy-financial 1.0): 1,000 series of 72 months take 2.6 s looped through ``npf.irr`` against 27 ms here,
+a Monte Carlo chunk's worth; it stays the tests' oracle (``tests/test_finance.py``, ``tests/test_irr.py``).
 """
 
 from __future__ import annotations

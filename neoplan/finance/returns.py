@@ -10,17 +10,17 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..economics import market, residual, revenue
+from ..economics import contracts, market, residual, revenue
 from ..inputs.scenario import Scenario
 from ..timebase import monthly_rate
 from . import irr
 from . import project as finance
 from .assets import asset_flows
-from .engine import capex_payments, refresh_payments
+from .engine import capex_payments, prepayment_flow, refresh_payments
 
 TCO_CATEGORIES = ("capital", "power", "colocation", "staff", "software", "other")
 _TCO_OF_OPEX = {
@@ -103,6 +103,18 @@ def _tco(
 
 
 @dataclass(frozen=True)
+class TokenSale:
+    """The price solvers' unknown is the token price: every GPU-hour planned for tokens (``token_share`` of them)
+    serves at a GPU-hour equivalent that is the solver's price, ``demand_scale`` of them finding buyers, falling at
+    ``decline_per_year``; the rented and idle hours keep ``usd_per_gpu_hour`` (the effective headline) and its path."""
+
+    usd_per_gpu_hour: float
+    token_share: float
+    decline_per_year: float
+    demand_scale: float
+
+
+@dataclass(frozen=True)
 class SalesTerms:
     """What the failure model and the customers do to the contract book, for the price solvers: GPUs on sale, the
     on-demand price multiple (the tier's premium) and the share of each month's gross revenue lost to churn and a
@@ -112,23 +124,51 @@ class SalesTerms:
     on_demand_price_multiple: float
     customer_loss_share: np.ndarray | float = 0.0
     reserved_loss_share: np.ndarray | float = 0.0
+    spare_gpus: int = 0
+    """GPUs of hot spares and held-back trays, sold at spot when idle
+    (:func:`neoplan.economics.revenue.sales_schedule`)."""
+    utilization: float | None = None
+    """Use of the sellable hours after the failure model's checklist factor [fraction]; None = the scenario's."""
+    tokens: TokenSale | None = None
+    """Solve for the token price instead of the headline GPU-hour price (:class:`TokenSale`); None = GPU-hours."""
 
 
 def _schedule(
     scenario: Scenario, d: revenue.Dates, prices: np.ndarray, terms: SalesTerms | None = None
 ) -> revenue.RevenueSchedule:
-    """The contract book at headline ``prices`` (a column), on the scenario's price path and contract multiple."""
-    return revenue.revenue_schedule(
+    """The contract book, idle hours at spot included, at headline ``prices`` (a column), on the scenario's price
+    path and contract multiples (:func:`neoplan.economics.revenue.sales_schedule`)."""
+    tokens = None if terms is None else terms.tokens
+    solved: dict[str, Any] = {"usd_per_gpu_hour": prices}
+    if tokens is not None:
+        solved = {
+            "usd_per_gpu_hour": tokens.usd_per_gpu_hour,
+            "token_share": tokens.token_share,
+            "token_usd_per_gpu_hour": prices,
+            "token_price_decline_per_year": tokens.decline_per_year,
+            "token_demand_scale": tokens.demand_scale,
+        }
+    return revenue.sales_schedule(
         scenario.pricing,
         scenario.cluster.gpus if terms is None else terms.sellable_gpus,
         d,
-        usd_per_gpu_hour=prices,
+        book=contracts.book_of(scenario),
+        spare_gpus=0 if terms is None else terms.spare_gpus,
+        **solved,
+        utilization=None if terms is None else terms.utilization,
         price_path=market.scenario_path(scenario, d.go_live_month),
         reserved_price_multiple=market.reserved_multiple(scenario),
         on_demand_price_multiple=None if terms is None else terms.on_demand_price_multiple,
         customer_loss_share=0.0 if terms is None else terms.customer_loss_share,
         reserved_loss_share=0.0 if terms is None else terms.reserved_loss_share,
     )
+
+
+def _collected(rev: revenue.RevenueSchedule, receivable_days: float) -> np.ndarray:
+    """Revenue as collected, prepayments included (:func:`neoplan.finance.engine.prepayment_flow`) [USD]."""
+    flow = prepayment_flow(rev, receivable_days)
+    collected = finance.collections(rev.revenue_usd, receivable_days)
+    return collected if flow is None else collected + flow
 
 
 def project_npv(
@@ -143,7 +183,7 @@ def project_npv(
     ``terms``: the failure model's and customers' effects on the book (:class:`SalesTerms`); None = none."""
     rev = _schedule(scenario, d, prices[:, None], terms)
     opex = rev.revenue_usd * scenario.opex.sga_rate + sum(opex_fixed.values())
-    collected = finance.collections(rev.revenue_usd, scenario.pricing.receivable_days) - opex
+    collected = _collected(rev, scenario.pricing.receivable_days) - opex
     c = _capital_flows(scenario, d)
     pay, dep, proceeds, gain = (capex_usd * a for a in (c.paid, c.tax_depreciation, c.residual, c.tax_gain))
     fin = scenario.financing
@@ -250,7 +290,8 @@ def _price_curve(
     revenue that is not affine is a bug here: RuntimeError).
     """
     probe = np.array([[0.0], [1.0], [2.0]])
-    rev = _schedule(scenario, d, probe, terms).revenue_usd
+    schedule = _schedule(scenario, d, probe, terms)
+    rev = schedule.revenue_usd
     at_zero, per_usd = rev[0], rev[1] - rev[0]
     off_line = np.abs(rev[2] - rev[1] - per_usd).max(initial=0.0)
     if off_line > 1e-9 * np.abs(rev[2]).max(initial=0.0) + 1e-6:
@@ -259,8 +300,9 @@ def _price_curve(
     keep, days = 1.0 - sga, scenario.pricing.receivable_days
     fixed = np.add.reduce(np.array([*opex_fixed.values()]))
     ebitda_at_zero = at_zero * keep - fixed
-    cash_at_zero = finance.collections(at_zero, days)[0] - sga * at_zero - fixed  # revenue as collected
-    cash_per_usd = finance.collections(per_usd, days)[0] - sga * per_usd
+    collected = _collected(schedule, days)  # revenue as collected, prepayments included: affine in price too
+    cash_at_zero = collected[0] - sga * at_zero - fixed
+    cash_per_usd = collected[1] - collected[0] - sga * per_usd
     fin = scenario.financing
     # finance.npv's discounting: month t by (1 + r_m) ** t
     discount = (1.0 / (1.0 + float(monthly_rate(fin.hurdle_rate)))) ** np.arange(months)
@@ -435,12 +477,12 @@ _REASONS: dict[str, Callable[[_Case], str]] = {
         else "the project does not earn the hurdle rate (NPV below 0), so its discounted cash never gets back to 0"
     ),
     "min_dscr": lambda c: (
-        "no debt, so no DSCR" if c.no_debt else "no debt service falls due in any 12-month period of operation"
+        "no debt, so no DSCR" if c.no_debt else "no debt service falls due in any 12-month period of repayment"
     ),
     "ebitda_margin": _Case.margin,
     "gross_margin": _Case.margin,
     "llcr": lambda c: (
-        "no debt is outstanding at the first full operating month"
+        "no debt is outstanding at the first repayment month"
         if c.no_debt
         else "the loan is repaid before the first full operating month, or its CFADS are not finite"
     ),

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -32,6 +32,7 @@ from ..design.costs import CAPEX_CATEGORIES
 from ..economics.opex import OPEX_CATEGORIES
 from ..inputs.categories import CAPEX_LABELS, OPEX_LABELS
 from ..timebase import MONTHS_PER_YEAR
+from . import debt as debt_terms
 from . import project as finance
 from .engine import COST_OF_REVENUE
 
@@ -59,6 +60,7 @@ __all__ = [
     "opex_by_year",
     "pnl_by_year",
     "tco_by_source",
+    "tranches_by_month",
     "year_labels",
     "year_of_month",
 ]
@@ -110,14 +112,22 @@ DEBT_LABELS = {
     "interest_accrued_usd": "Interest accrued",
     "interest_capitalized_usd": "… of which capitalised",
     "interest_paid_usd": "… of which paid",
-    "principal_usd": "Principal repaid (schedule fixed at close)",
+    "principal_usd": "Principal repaid (installments fixed at close)",
+    "cash_sweep_usd": "Cash swept into the senior loan",
     "sweep_usd": "Swept from sale proceeds",
     "payoff_usd": "Payoff at horizon",
     "fee_usd": "Upfront fee",
     "debt_service_usd": "Debt service (interest paid + principal)",
     "cfads_usd": "CFADS (collected revenue − opex − tax on operations)",
     "reserve_funded_usd": "Debt service reserve funded",
+    "reserve_draw_usd": "Debt service reserve drawn",
+    "reserve_topup_usd": "Debt service reserve refilled",
     "reserve_released_usd": "Debt service reserve released",
+    "distributions_usd": "Distributed to equity",
+    "sponsor_cure_usd": "Paid by the sponsor (payment default)",
+    "lockup_months": "Months locked up",
+    "covenant_breaches": "Covenant tests breached",
+    "cash_held_usd": "Cash held by a lock-up (at the end)",
     "balance_end_usd": "Balance at year end",
     "balance_usd": "Balance at month end",
 }
@@ -216,82 +226,157 @@ def _pnl_by_year(result: Result) -> pd.DataFrame:
 
 # --- debt -----------------------------------------------------------------------------------------
 def debt_by_month(result: Result) -> pd.DataFrame:
-    """Monthly debt schedule, one row per month from the purchase order [USD].
+    """Monthly debt schedule and cash waterfall, one row per month from the purchase order [USD].
 
-    Columns: ``month``, draws, interest accrued = capitalised (added to the loan before operation) + paid in cash,
-    principal on the schedule fixed at financial close, the sweep of sale proceeds, payoff at the horizon, upfront
-    fee, debt service (interest paid + principal), CFADS (revenue collected − opex − tax on operations), the debt
-    service reserve funded by equity and released, and the balance at month end = previous balance + draws +
-    capitalised interest − principal − sweep − payoff.
+    Columns (:data:`DEBT_LABELS`): ``month``, draws, interest accrued = capitalised (added to the loan before
+    operation) + paid in cash, principal on the installments fixed at close, the cash sweep, the sweep of sale
+    proceeds, payoff at the horizon, upfront fee, debt service (interest paid + principal), CFADS (revenue collected −
+    opex − tax on operations), the debt service reserve funded by equity, drawn, refilled and released, what the
+    waterfall distributed, what the sponsor paid in a payment default, whether distributions were locked up and a
+    covenant test breached [1 or 0], the cash held by a lock-up and the balance at month end = previous balance +
+    draws + capitalised interest − principal − sweeps − payoff. Every tranche together (:func:`tranches_by_month`:
+    one by one).
     """
     c = result.ops.cash
-    d = c.debt
-    months = result.ops.dates.months
+    d, w = c.debt, c.waterfall
     return pd.DataFrame(
         {
-            "month": np.arange(months),
+            "month": np.arange(result.ops.dates.months),
             "draws_usd": d.draws[0],
             "interest_accrued_usd": d.interest[0],
             "interest_capitalized_usd": d.interest_capitalized[0],
             "interest_paid_usd": d.interest_paid[0],
             "principal_usd": d.principal[0],
-            "sweep_usd": d.swept[0],
+            "cash_sweep_usd": d.cash_sweep[0],
+            "sweep_usd": w.sale_sweep.sum(axis=0)[0],
             "payoff_usd": d.payoff[0],
             "fee_usd": d.fee[0],
             "debt_service_usd": d.debt_service[0],
             "cfads_usd": c.cfads[0],
-            "reserve_funded_usd": np.zeros(months) if d.reserve_funded is None else d.reserve_funded[0],
-            "reserve_released_usd": np.zeros(months) if d.reserve_released is None else d.reserve_released[0],
+            "reserve_funded_usd": d.reserve_funded[0],
+            "reserve_draw_usd": w.reserve_draw[0],
+            "reserve_topup_usd": w.reserve_topup[0],
+            "reserve_released_usd": d.reserve_released[0],
+            "distributions_usd": w.distributions[0],
+            "sponsor_cure_usd": w.cure[0],
+            "lockup_months": w.locked[0].astype(float),
+            "covenant_breaches": w.breach[0].astype(float),
+            "cash_held_usd": w.held[0],
             "balance_usd": d.balance[0],
         }
     )
 
 
-def debt_by_year(result: Result) -> pd.DataFrame:
-    """Debt schedule per project year (rows ``Y1`` … and ``Total``) [USD]; flows summed, balance at year end.
+def tranches_by_month(result: Result) -> pd.DataFrame:
+    """Each tranche's draws, interest, principal, prepayments (sweeps and the payoff) and balance by month [USD]:
+    columns ``month`` and ``<tranche> <flow>_usd``."""
+    d = result.ops.cash.debt
+    columns: dict[str, np.ndarray] = {"month": np.arange(result.ops.dates.months)}
+    for name in dict.fromkeys(d.pieces.names):
+        for flow, values in d.tranche(name).items():
+            columns[f"{name} {flow}_usd"] = values[0]
+    return pd.DataFrame(columns)
 
-    Columns as :func:`debt_by_month` without ``month``, and ``balance_end_usd`` (the balance at the end of the
-    project year's last month) instead of ``balance_usd``. The ``Total`` row sums the flows; its balance is the
-    final one (0 once the payoff at the horizon has cleared the loan).
+
+STOCKS = ("cash_held_usd", "balance_usd")
+"""Columns of :func:`debt_by_month` that are balances (a year shows its last month's), not flows."""
+
+
+def debt_by_year(result: Result) -> pd.DataFrame:
+    """Debt schedule and waterfall per project year (rows ``Y1`` … and ``Total``) [USD]; flows summed, balances at
+    year end.
+
+    Columns as :func:`debt_by_month` without ``month``, ``balance_end_usd`` (the balance at the end of the project
+    year's last month) instead of ``balance_usd`` and the cash held at the year's end. The ``Total`` row sums the
+    flows; its balances are the final ones (0 once the payoff at the horizon has cleared the loan).
     """
-    balance = result.ops.cash.debt.balance[0]
+    monthly = debt_by_month(result)
     months = result.ops.dates.months
-    frame = debt_by_month(result).drop(columns=["month", "balance_usd"])
+    ends = {k: monthly[k].to_numpy() for k in STOCKS}
+    frame = monthly.drop(columns=["month", *STOCKS])
     frame["year"] = year_of_month(months)
     g = frame.groupby("year").sum()
-    g["balance_end_usd"] = balance[np.minimum(g.index.to_numpy() * MONTHS_PER_YEAR, months) - 1]
+    last = np.minimum(g.index.to_numpy() * MONTHS_PER_YEAR, months) - 1
+    g["cash_held_usd"] = ends["cash_held_usd"][last]
+    g["balance_end_usd"] = ends["balance_usd"][last]
     total = g.sum()
-    total["balance_end_usd"] = balance[-1]
+    total["cash_held_usd"] = ends["cash_held_usd"][-1]
+    total["balance_end_usd"] = ends["balance_usd"][-1]
     g.loc["total"] = total
     g.index = [*year_labels(result), TOTAL]
     g.index.name = "year"
     return g
 
 
+def _rate_text(terms: debt_terms.LoanTerms, rate_at_close: float) -> str:
+    """A tranche's rate for people: ``11.00 % fixed`` or ``SOFR + 6.25 %``."""
+    if terms.floating:
+        return f"SOFR + {100 * rate_at_close:.2f} %"
+    return f"{100 * rate_at_close:.2f} % fixed"
+
+
+def _tranche_rows(result: Result) -> list[tuple[str, str, Any, str]]:
+    """Rows of :func:`loan_at_close` for each tranche: size, rate, repayment."""
+    fin = result.scenario.financing
+    pieces = result.ops.cash.debt.pieces
+    rows: list[tuple[str, str, Any, str]] = []
+    for i, terms in enumerate(debt_terms.loan_terms(fin)):
+        mine = pieces.tranche == i
+        drawn = pieces.draws[mine, 0].sum(axis=-1) > 0
+        start = int(pieces.start[mine, 0][drawn].min()) if drawn.any() else 0
+        end = int(pieces.maturity[mine, 0].max()) - 1
+        sculpted = i == 0 and terms.share is None and fin.sizing == "dscr"
+        amortization = "sculpted" if sculpted else terms.amortization
+        rows += [
+            (
+                f"tranche_{i}_usd",
+                f"{terms.name} ({terms.kind.replace('_', ' ')})",
+                float(pieces.draws[mine, 0].sum()),
+                "USD",
+            ),
+            (
+                f"tranche_{i}_rate",
+                "… rate at close",
+                _rate_text(terms, float(pieces.rates_at_close[mine, 0][0])),
+                "text",
+            ),
+            (
+                f"tranche_{i}_repayment",
+                "… repayment",
+                f"{amortization.replace('_', ' ')}, months {start}–{end}",
+                "text",
+            ),
+        ]
+    return rows
+
+
 def loan_at_close(result: Result) -> pd.DataFrame:
-    """The loan as fixed at financial close and what happened to it: one row per term (``key``, ``label``,
-    ``value``, ``unit``): sizing, amortization, size and share of capex, all-in rate, term, repayment months, the
-    debt service reserve, the sweep of sale proceeds and the payoff at the horizon [USD, fractions, months]."""
-    fin, d = result.scenario.financing, result.ops.cash.debt
+    """The debt as fixed at financial close and what happened to it: one row per term (``key``, ``label``,
+    ``value``, ``unit``): how it was sized, each tranche's size, rate and repayment, the debt service reserve, the
+    waterfall's rules and events, the sweeps and the payoff at the horizon [USD, fractions, months]."""
+    fin, c = result.scenario.financing, result.ops.cash
+    d, w = c.debt, c.waterfall
     drawn = float(d.drawn_usd[0])
-    reserve = 0.0 if d.reserve_funded is None else float(d.reserve_funded[0].sum())
-    released = None if d.reserve_released is None or not reserve else int(np.argmax(d.reserve_released[0] > 0))
-    rows = [
+    reserve = float(d.reserve_funded[0].sum())
+    released = int(np.argmax(d.reserve_released[0] > 0)) if reserve and d.reserve_released[0].any() else None
+    share = drawn / result.capex_total_usd if result.capex_total_usd else 0.0
+    defaults = int((w.cure[0] > finance.CASH_TOLERANCE_USD).sum())
+    rows: list[tuple[str, str, Any, str]] = [
         ("sizing", "Sized on", fin.sizing.replace("_", " "), "text"),
-        ("amortization", "Repayment profile (fixed at close)", fin.amortization.replace("_", " "), "text"),
+        ("lending", "How much and why", result.lending["sentence"], "text"),
         ("debt_usd", "Debt drawn", drawn, "USD"),
-        (
-            "debt_share",
-            "… as a share of capex",
-            drawn / result.capex_total_usd if result.capex_total_usd else 0,
-            "fraction",
-        ),
-        ("all_in_rate", "All-in rate (interest rate + credit spread)", float(finance.all_in_rate(fin)), "fraction"),
-        ("term_months", "Term from the first draw", fin.term_months, "months"),
-        ("repayment", "Repayment months", f"{d.repay_start}–{int(np.max(d.maturity)) - 1}" if drawn else "", "text"),
+        ("debt_share", "… as a share of capex", share, "fraction"),
+        *_tranche_rows(result),
         ("reserve_usd", f"Debt service reserve ({fin.dsra_months} months), funded at close", reserve, "USD"),
         ("reserve_released_month", "… released in month", released, "month"),
-        ("sweep_usd", "Sale proceeds swept into the loan", float(d.swept[0].sum()), "USD"),
+        ("lockup_dscr", "Lock-up below DSCR (quarterly tests; two passes release)", fin.lockup_dscr, "ratio"),
+        ("covenant_dscr", "Covenant DSCR (a breach sweeps 100 %)", fin.covenant_dscr, "ratio"),
+        ("cash_sweep_share", "Cash sweep of the surplus", fin.cash_sweep_share, "fraction"),
+        ("covenant_breaches", "Covenant tests breached", int(w.breach[0].sum()), "count"),
+        ("lockup_months", "Months locked up", int(w.locked[0].sum()), "months"),
+        ("payment_default_months", "Months in payment default", defaults, "months"),
+        ("cash_sweep_usd", "Cash swept into the senior loan", float(d.cash_sweep[0].sum()), "USD"),
+        ("sweep_usd", "Sale proceeds swept into the loan", float(w.sale_sweep[:, 0].sum()), "USD"),
         ("payoff_usd", "Paid off at the horizon (by equity, no refinancing)", float(d.payoff[0].sum()), "USD"),
     ]
     return pd.DataFrame(rows, columns=["key", "label", "value", "unit"])
@@ -309,21 +394,20 @@ COVER_LABELS = {
 
 
 def cover_by_year(result: Result) -> pd.DataFrame:
-    """Debt cover per 12-month period from the first full operating month (rows ``Year 1`` …), up to maturity.
+    """Debt cover per 12-month period of repayment from the first repayment month (rows ``Year 1`` …), up to the
+    last month with debt service due (:mod:`neoplan.finance.cover`).
 
-    Columns: ``months`` (first–last month of the period, cut at the loan's maturity), CFADS and scheduled debt
-    service summed over it [USD], ``dscr`` = their ratio (nan without debt service), ``llcr`` = the loan life cover
-    ratio at the period's first month (:func:`neoplan.finance.project.llcr_table`) and ``headroom`` =
-    1 − covenant DSCR ÷ DSCR, the share CFADS can fall in that period before a breach [fraction]. No rows
-    without debt.
+    Columns: ``months`` (first–last month of the period), CFADS and debt service due summed over it [USD], ``dscr``
+    = their ratio (nan without debt service), ``llcr`` = the loan life cover ratio at the period's first month
+    (:func:`neoplan.finance.project.llcr_table`) and ``headroom`` = 1 − covenant DSCR ÷ DSCR, the share CFADS can
+    fall in that period before a breach [fraction]. No rows without debt.
     """
     c = result.ops.cash
     if not c.debt.drawn_usd[0] > 0:
         return pd.DataFrame(columns=["year", *COVER_LABELS]).set_index("year")
-    first = int(np.ceil(result.ops.dates.go_live_month))
-    starts, table = finance.dscr_by_period(c, first)
-    cover = finance.llcr_table(c, first)[0]
-    end = int(min(c.debt.debt_service.shape[1], int(np.max(c.debt.maturity))))
+    starts, table = finance.dscr_by_period(c)
+    cover = finance.llcr_table(c)[0]
+    end = int(finance.repayment_periods(c)[1][0])
     rows = []
     for k, (start, dscr) in enumerate(zip(starts.tolist(), table[0].tolist(), strict=True)):
         stop = min(start + MONTHS_PER_YEAR, end)

@@ -1,15 +1,21 @@
-"""Scenario sections for how the cluster runs and earns: running costs, financing, pricing and the contract book,
-the timeline, operations (failures, performance, readiness) and customers."""
+"""Scenario sections for how the cluster runs and earns: running costs, financing, the timeline, operations
+(failures, performance, readiness) and customers; what it sells (pricing and the contract book) is in
+:mod:`neoplan.inputs.sales`, re-exported here."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from ..errors import ScenarioError as ScenarioError  # re-exported: the one input-error type
 from .fields import _Section
-from .pricebook import BASE_BOOK_DATE, assumed, assumed_count, default_rentals
+from .loans import Phase, Tranche
+from .pricebook import assumed, assumed_count
+from .sales import Contract as Contract  # what is sold (re-exported)
+from .sales import Pricing as Pricing
+from .sales import TokenPrices as TokenPrices
 
 
 class Opex(_Section):
@@ -118,11 +124,44 @@ class Financing(_Section):
         description="Repayment profile: annuity (level service), straight line (level principal) or sculpted to "
         "the base case's CFADS at the target DSCR; the schedule is fixed at financial close.",
     )
-    sizing: Literal["capex_share", "contracted_revenue"] = Field(
-        "capex_share",
-        description="How the loan is sized at financial close: capex_share (debt share × capex) or "
-        "contracted_revenue (at most the take-or-pay reserved revenue of the first contracts, less its share of "
-        "opex, discounted at the loan rate ÷ target DSCR, as delayed-draw loans against customer contracts are).",
+    sizing: Literal["dscr", "capex_share", "contracted_revenue"] = Field(
+        "dscr",
+        description="How the senior loan is sized at financial close: dscr (sculpted to target_dscr on the "
+        "contracted cash flow, every take-or-pay contract's term, as far as the forecast cash flow carries it, "
+        "capped at max_debt_share of capex; its repayment follows that cash flow whatever amortization says), "
+        "capex_share (debt share × capex) or contracted_revenue (at most the contracted cash flow discounted at the "
+        "loan rate ÷ target DSCR, repaid by amortization).",
+    )
+    max_debt_share: float = Field(
+        assumed("financing.max_debt_share"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Largest share of capex a loan sized on its contracts (sizing dscr) lends [fraction].",
+    )
+    lockup_dscr: float = Field(
+        assumed("financing.lockup_dscr"),
+        ge=0,
+        le=10,
+        description="Distribution lock-up: a quarterly test of the trailing 12 months' DSCR below this holds the "
+        "cash left after debt service and the reserve in the project (it pays later debt service first) until two "
+        "tests in a row pass; a covenant breach locks up too [ratio].",
+    )
+    cash_sweep_share: float = Field(
+        assumed("financing.cash_sweep_share"),
+        ge=0,
+        le=1,
+        json_schema_extra={"unit": "fraction"},
+        description="Share of each month's cash left after debt service and the reserve that prepays the senior "
+        "loan (shortening it), locked up or not; after a covenant breach all of it, and the cash held, until a "
+        "test passes the covenant again [fraction].",
+    )
+    tranches: list[Tranche] = Field(
+        default_factory=list,
+        max_length=6,
+        description="The loans, most senior first (term_loan, delayed_draw, vendor, mezzanine), each a share of "
+        "capex (the first may be sized by sizing) with its own rate, term and repayment; empty = one senior loan "
+        "of the fields above.",
     )
     dsra_months: int = Field(
         assumed_count("financing.dsra_months"),
@@ -213,166 +252,28 @@ class Financing(_Section):
         return self
 
     @model_validator(mode="after")
+    def _tranches_fit(self) -> Financing:
+        for i, tranche in enumerate(self.tranches[1:], start=2):
+            if tranche.share is None:
+                raise ValueError(
+                    f"financing.tranches: only the first tranche may leave share empty (sized by financing.sizing); "
+                    f"tranche {i} ({tranche.name!r}) needs one"
+                )
+        shares = sum(t.share or 0.0 for t in self.tranches)
+        if shares > 1.0 + 1e-9:
+            raise ValueError(f"financing.tranches: shares of capex must add up to at most 1, got {shares:g}")
+        names = [t.name for t in self.tranches]
+        if len(set(names)) < len(names):
+            raise ValueError(f"financing.tranches: names must differ, got {', '.join(names)}")
+        return self
+
+    @model_validator(mode="after")
     def _grace_within_term(self) -> Financing:
         if self.grace_months >= self.term_months:
             raise ValueError(
                 f"financing.grace_months must be < financing.term_months ({self.term_months}), got {self.grace_months}"
             )
         return self
-
-
-class TokenPrices(_Section):
-    """Token list prices, per million tokens; empty = the workload's reference price from data/token_prices.csv."""
-
-    input: float | None = Field(
-        None,
-        ge=0,
-        le=1000,
-        description="Price of a million input (prompt) tokens at go-live [USD]; empty = the median list price of the "
-        "workload's model in data/token_prices.csv.",
-    )
-    output: float | None = Field(
-        None,
-        ge=0,
-        le=1000,
-        description="Price of a million output (generated) tokens at go-live [USD]; empty = the median list price of "
-        "the workload's model in data/token_prices.csv.",
-    )
-
-
-class Pricing(_Section):
-    """What customers pay."""
-
-    usd_per_gpu_hour: float = Field(
-        default_rentals(BASE_BOOK_DATE)["h100-sxm"].usd_per_gpu_hour,
-        ge=0,
-        le=100,
-        description="On-demand price of a GPU-hour at go-live [USD/GPU-hour]; default the H100 on-demand price of "
-        "the default book's date, 2024-10 (the on-demand row of data/markets/2024-10/rental_contracts.csv).",
-    )
-    utilization: float = Field(
-        assumed("pricing.utilization"),
-        ge=0,
-        le=1,
-        json_schema_extra={"unit": "fraction"},
-        description="Share of all sellable GPU-hours customers use at steady state, reserved capacity included "
-        "[fraction]. On demand sells what exceeds the reserved share; reserved capacity is paid for whether used or "
-        "not, so billed hours never fall below the reserved share.",
-    )
-    reserved_share: float = Field(
-        assumed("pricing.reserved_share"),
-        ge=0,
-        le=1,
-        json_schema_extra={"unit": "fraction"},
-        description="Share of sellable GPUs under take-or-pay contracts, paid for from go-live whether used or "
-        "not; each renewal re-prices to the then-market price [fraction].",
-    )
-    reserved_price_multiple: float | None = Field(
-        None,
-        ge=0,
-        le=5,
-        description="Reserved price as a multiple of the headline price [ratio]; empty = the platform's contract "
-        "price for the reserved term ÷ its on-demand price (data/rental_contracts.csv: 1- and 3-year rows, a term "
-        "between them interpolated geometrically).",
-    )
-    reserved_usd_per_gpu_hour: float | None = Field(
-        None,
-        ge=0,
-        le=100,
-        description="Pinned price of the first reserved contracts [USD/GPU-hour]; renewals re-price to the market "
-        "(multiple × headline × the price path to that date); empty = multiple × headline.",
-    )
-    reserved_term_months: int = Field(
-        assumed_count("pricing.reserved_term_months"),
-        ge=1,
-        le=120,
-        description="Length of reserved contracts before renewal at the then-market price: the headline price "
-        "along the price path to that date × the reserved multiple; 12 and 36 months take the 1- and 3-year "
-        "contract prices [months].",
-    )
-    on_demand_price_multiple: float = Field(
-        1.0, ge=0, le=5, description="On-demand price as a multiple of the headline price [ratio]."
-    )
-    price_decline_per_year: float | None = Field(
-        None,
-        ge=0,
-        le=0.95,
-        json_schema_extra={"unit": "fraction"},
-        description="Flat yearly fall of on-demand and renewal prices [fraction]; empty = the platform "
-        "generation's curve by year of age (data/price_curves.csv), the age at go-live taken from the price "
-        "book's date plus the go-live month.",
-    )
-    ramp_months: int = Field(
-        assumed_count("pricing.ramp_months"),
-        ge=0,
-        le=36,
-        description="Months after go-live to reach steady utilization [months].",
-    )
-    sell: Literal["gpu_hours", "tokens", "mix"] = Field(
-        "gpu_hours",
-        description="What the cluster sells: gpu_hours (rented GPUs), tokens (served through an API, priced per "
-        "million tokens) or mix (token_share of the GPU-hours served as tokens, the rest rented); both go through "
-        "the same contract book and utilization.",
-    )
-    token_share: float = Field(
-        0.5,
-        ge=0,
-        le=1,
-        json_schema_extra={"unit": "fraction"},
-        description="Share of the sellable GPU-hours served as tokens when sell is mix [fraction].",
-    )
-    workload: str = Field(
-        "llama70b-chat",
-        max_length=64,
-        description="What is served: a key of data/workloads.csv (llama70b-chat, llama405b-long, llama8b-summarize, "
-        "deepseek-r1-reasoning, gpt-oss-120b, …): the model, its precision and the request's input/output tokens.",
-    )
-    serving_scenario: Literal["offline", "server", "interactive"] = Field(
-        "interactive",
-        description="Latency the throughput is measured at (data/inference_throughput.csv): interactive (MLPerf's "
-        "tighter p99 limits, 25-70 tokens/s per user: the chat speed API list prices are sold at), server (looser "
-        "limits, Llama 70B at 5-8 tokens/s per user) or offline (batch, no bound); a platform without an interactive "
-        "result takes its server rate × a sibling platform's interactive ÷ server ratio "
-        "(data/inference_derivations.csv).",
-    )
-    serving_load_factor: float = Field(
-        assumed("pricing.serving_load_factor"),
-        gt=0,
-        le=1,
-        json_schema_extra={"unit": "fraction"},
-        description="Tokens served on average as a share of the published benchmark rate at the serving latency "
-        "[fraction]: a fleet sized for its busiest hour serves less the rest of the day and keeps headroom for "
-        "bursts; tokens only, before utilization and the contract book. "
-        f"{assumed('pricing.serving_load_factor'):g} from DeepSeek's published day of serving (2025-03).",
-    )
-    usd_per_million_tokens: TokenPrices = Field(
-        default_factory=TokenPrices,
-        description="Token prices per million input and output tokens at go-live [USD]; a request of the workload's "
-        "shape pays input × input price + output × output price.",
-    )
-    token_price_decline_per_year: float | None = Field(
-        None,
-        ge=0,
-        le=0.95,
-        json_schema_extra={"unit": "fraction"},
-        description="Yearly fall of token prices [fraction]; empty = the same-model trend in "
-        "data/token_price_trends.csv (Llama 70B class: 45 % a year; DeepSeek-R1: 4 %).",
-    )
-    sla_credit_share: float = Field(
-        assumed("pricing.sla_credit_share"),
-        ge=0,
-        le=0.5,
-        json_schema_extra={"unit": "fraction"},
-        description="Revenue given back as SLA credits [fraction]; used when operations.sla_credits is "
-        "fixed_share (the default derives credits from the failure model).",
-    )
-    receivable_days: float = Field(
-        assumed("pricing.receivable_days"),
-        ge=0,
-        le=180,
-        description="Days from the end of the month revenue is earned to the customer's payment: working capital "
-        "tied up in receivables, collected at the horizon at the latest; tax follows revenue as earned [days].",
-    )
 
 
 class Timeline(_Section):
@@ -415,6 +316,13 @@ class Timeline(_Section):
         "(half a month earlier, with the debt drawn for it: NPV, IRR and MIRR count it so; the accounts keep it in "
         "its month).",
     )
+    phases: list[Phase] = Field(
+        default_factory=list,
+        max_length=12,
+        description="A phased build: each phase a share of the cluster delivered delay_months after the first "
+        "phase's delivery (the first at 0), its capex, draws, power, staff, opex and revenue following it; empty = "
+        "the whole cluster at once.",
+    )
     horizon_months: int = Field(72, ge=12, le=240, description="Analysis horizon from month 0 [months].")
     useful_life_months: int = Field(
         assumed_count("timeline.useful_life_months"),
@@ -446,6 +354,21 @@ class Timeline(_Section):
         description="Capex of each refresh cluster as a multiple of the designed capex at the price book's prices "
         "[ratio]; its insurance and hardware support follow it. Funded by equity.",
     )
+
+    @model_validator(mode="after")
+    def _phases_add_up(self) -> Timeline:
+        if not self.phases:
+            return self
+        total = sum(p.share for p in self.phases)
+        if abs(total - 1.0) > 1e-9:
+            raise ValueError(f"timeline.phases: shares must add up to 1, got {total:g}")
+        delays = [p.delay_months for p in self.phases]
+        if delays[0] != 0 or any(b < a for a, b in itertools.pairwise(delays)):
+            raise ValueError(
+                "timeline.phases: the first phase's delay_months must be 0 and the others must not fall, got "
+                + ", ".join(f"{d:g}" for d in delays)
+            )
+        return self
 
 
 class Operations(_Section):

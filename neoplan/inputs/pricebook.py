@@ -65,7 +65,9 @@ ASSUMPTIONS_FILE = DATA_DIR / "assumptions.csv"
 CONTRACTS_FILE = DATA_DIR / "rental_contracts.csv"
 CURVES_FILE = DATA_DIR / "price_curves.csv"
 MARKETS_DIR = DATA_DIR / "markets"
-"""Older markets: ``data/markets/YYYY-MM/`` with a ``rental_contracts.csv`` and a ``price_curves.csv`` each."""
+"""Older markets: ``data/markets/YYYY-MM/`` with a ``rental_contracts.csv`` and a ``price_curves.csv`` each (and a
+``price_steps.csv`` where that market foresaw a launch step)."""
+STEPS_FILE = DATA_DIR / "price_steps.csv"
 
 BASE_BOOK_DATE = "2024-10"
 """Date of the base book ``data/prices/*.csv`` (SemiAnalysis AI Neocloud Playbook, 2024-10-03)."""
@@ -318,13 +320,14 @@ def read_platforms(path: Path = PLATFORMS_FILE) -> dict[str, Platform]:
     return keyed(read_numbered(path, Platform), path.name)
 
 
-Contract = Literal["on_demand", "reserved_1y", "reserved_3y", "spot"]
-CONTRACT_TERMS: dict[str, int] = {"on_demand": 0, "reserved_1y": 12, "reserved_3y": 36, "spot": 0}
+Contract = Literal["on_demand", "reserved_1y", "reserved_3y", "reserved_5y", "spot"]
+CONTRACT_TERMS: dict[str, int] = {"on_demand": 0, "reserved_1y": 12, "reserved_3y": 36, "reserved_5y": 60, "spot": 0}
 """Term of each contract type [months]; 0 = no commitment."""
 CONTRACT_LABELS: dict[str, str] = {
     "on_demand": "On demand",
     "reserved_1y": "Reserved, 1 year",
     "reserved_3y": "Reserved, 3 years",
+    "reserved_5y": "Take-or-pay, 5 years",
     "spot": "Spot",
 }
 """How each contract type reads on a page or in a report."""
@@ -446,23 +449,76 @@ class CurveRow(SourcedRow):
         return tuple(p.strip() for p in self.platforms.split(";") if p.strip())
 
 
+class StepRow(SourcedRow):
+    """The fall of one generation's rents when the next generation reaches the clouds in volume
+    (``data/price_steps.csv``): a step on ``volume_month``, on top of the curve's yearly declines [fraction]."""
+
+    generation: str
+    next_generation: str
+    volume_month: DataDate
+    step_decline: float = Field(ge=0, lt=1)
+    low_step_decline: float = Field(ge=0, lt=1)
+    high_step_decline: float = Field(ge=0, lt=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> StepRow:
+        if not self.low_step_decline <= self.step_decline <= self.high_step_decline:
+            problem = "must be ≤ step_decline ≤ high_step_decline"
+            raise column_error("low_step_decline", problem, self.low_step_decline)
+        return self
+
+    def at_age(self, first_year: int) -> float:
+        """The step's date as the generation's age [years since 1 January of ``first_year``]."""
+        return int(self.volume_month[:4]) - first_year + (int(self.volume_month[5:7]) - 1) / 12
+
+
+STEP_COLUMNS = {
+    "decline_per_year": "step_decline",
+    "low_decline_per_year": "low_step_decline",
+    "high_decline_per_year": "high_step_decline",
+}
+"""The step column that goes with each curve column (central, low, high)."""
+
+
 @dataclass(frozen=True)
 class Curve:
-    """One generation's decline curve: rows by year of age 1 … N (:class:`CurveRow`)."""
+    """One generation's decline curve: rows by year of age 1 … N (:class:`CurveRow`) and the steps of the next
+    generations' launches (:class:`StepRow`)."""
 
     generation: str
     first_year: int
     rows: tuple[CurveRow, ...]
+    steps: tuple[StepRow, ...] = ()
 
     def declines(self, column: str = "decline_per_year") -> tuple[float, ...]:
         """The yearly declines by age 1 … N of ``column`` (``decline_per_year``, ``low_…`` or ``high_…``)."""
         return tuple(float(getattr(row, column)) for row in self.rows)
 
+    def step_declines(self, column: str = "decline_per_year") -> tuple[tuple[float, float], ...]:
+        """(age [years], fall [fraction]) of each launch step, of the step column matching curve ``column``."""
+        return tuple((s.at_age(self.first_year), float(getattr(s, STEP_COLUMNS[column]))) for s in self.steps)
 
-def read_price_curves(path: Path = CURVES_FILE, name: str | None = None) -> dict[str, Curve]:
+
+def read_price_steps(path: Path = STEPS_FILE, name: str | None = None) -> dict[str, tuple[StepRow, ...]]:
+    """Launch steps by generation from ``data/price_steps.csv`` (or ``path``, named ``name`` in errors), in date
+    order; none when the file does not exist (a market that foresaw no step)."""
+    if not path.exists():
+        return {}
+    out: dict[str, list[StepRow]] = {}
+    for _, item in read_numbered(path, StepRow, name or path.name):
+        out.setdefault(item.generation, []).append(item)
+    return {g: tuple(sorted(rows, key=lambda r: r.volume_month)) for g, rows in out.items()}
+
+
+def read_price_curves(
+    path: Path = CURVES_FILE, name: str | None = None, steps_path: Path = STEPS_FILE
+) -> dict[str, Curve]:
     """Decline curves by platform key from ``data/price_curves.csv`` (or ``path``, named ``name`` in errors): each
-    generation's ages 1 … N without a gap, one first year per generation, each platform on one curve."""
+    generation's ages 1 … N without a gap, one first year per generation, each platform on one curve; with the
+    launch steps of ``steps_path`` (``data/price_steps.csv``; none if it does not exist). A step of a generation with
+    no curve is a DataError."""
     name = name or path.name
+    steps = read_price_steps(steps_path, name.replace(CURVES_FILE.name, STEPS_FILE.name))
     by_generation: dict[str, list[tuple[int, CurveRow]]] = {}
     for row, item in read_numbered(path, CurveRow, name):
         by_generation.setdefault(item.generation, []).append((row, item))
@@ -474,11 +530,15 @@ def read_price_curves(path: Path = CURVES_FILE, name: str | None = None) -> dict
             raise DataError(name, f"{generation}: age_year must run 1, 2, … without a gap", row=last_row)
         if len({(r.first_year, r.platforms) for r in rows}) > 1:
             raise DataError(name, f"{generation}: first_year and platforms must be the same on every row", row=last_row)
-        curve = Curve(generation, rows[0].first_year, tuple(rows))
+        curve = Curve(generation, rows[0].first_year, tuple(rows), steps.get(generation, ()))
         for platform in rows[0].platform_keys:
             if platform in out:
                 raise DataError(name, f"platform {platform!r} is on two curves", row=last_row, column="platforms")
             out[platform] = curve
+    unknown = sorted(set(steps) - set(by_generation))
+    if unknown:
+        steps_name = name.replace(CURVES_FILE.name, STEPS_FILE.name)
+        raise DataError(steps_name, f"generation {unknown[0]!r} has no curve in {name}", column="generation")
     return out
 
 
@@ -486,7 +546,7 @@ def read_price_curves(path: Path = CURVES_FILE, name: str | None = None) -> dict
 def price_curves(as_of: str = LATEST_BOOK_DATE) -> dict[str, Curve]:
     """The shipped decline curves by platform key of the market as of ``as_of`` (default: the newest; cached, treat
     as read-only)."""
-    return read_price_curves(*_market_file(as_of, CURVES_FILE))
+    return read_price_curves(*_market_file(as_of, CURVES_FILE), steps_path=_market_file(as_of, STEPS_FILE)[0])
 
 
 def curve_market(platform: str, as_of: str) -> str:

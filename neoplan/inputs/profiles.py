@@ -14,7 +14,9 @@ other input as the scenario has it:
 * ``fabric.nic_gbps``: the platform's scale-out NIC (ConnectX-7 400G for H100/H200/B200/GB200, ConnectX-8 800G for
   B300/GB300; ``data/gpu_platforms.csv``);
 * ``pricing.usd_per_gpu_hour``: the platform's reference rental price (its on-demand row in the market of the new
-  ``prices_as_of``), and a pinned reserved price is unpinned (it was a price of the old platform);
+  ``prices_as_of``), and a pinned reserved price is unpinned, as is any contract's own price in ``pricing.contracts``
+  (they were prices of the old platform: the contracts keep their kinds, shares, terms and credit, and price from the
+  new platform's table);
 * the site's power and colocation prices, PUE and tax rate where they hold the region's values
   (:func:`neoplan.inputs.regions.site_changes`): moved to the region's values at the new book date and rack density.
 
@@ -50,6 +52,7 @@ CHANGED_FIELDS = (
     "fabric.nics_per_node",
     "pricing.usd_per_gpu_hour",
     "pricing.reserved_usd_per_gpu_hour",
+    "pricing.contracts",
     *SITE_FIELDS,
 )
 """The inputs :func:`with_platform` may change; every other input stays as it was."""
@@ -96,6 +99,9 @@ def platform_changes(scenario: Scenario, platform_key: str) -> dict[str, object]
         "fabric.nic_gbps": p.scaleout_nic_gbps,
         "pricing.usd_per_gpu_hour": rental.usd_per_gpu_hour,
         "pricing.reserved_usd_per_gpu_hour": None,
+        "pricing.contracts": None
+        if scenario.pricing.contracts is None
+        else [c.model_copy(update={"usd_per_gpu_hour": None}) for c in scenario.pricing.contracts],
         **site_changes(scenario.model_dump(mode="json"), book, density),
     }
 

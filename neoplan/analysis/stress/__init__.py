@@ -6,12 +6,14 @@ engine works on arrays of cases × months, never looping over cases. The design 
 fabric, site, hence capex) depends on none of the drivers, so it is sized once by ``evaluate``.
 With every driver at the scenario's value a case reproduces ``evaluate`` (to rounding: the same code path).
 
-**The loan is fixed at financial close** on the base case (:class:`neoplan.finance.project.Closing`): a sculpted loan
-(or one sized on contracted revenue) keeps its size and repayment profile in every case, as a lender's schedule does, so
-a weak case meets the base case's debt service rather than a smaller loan of its own. For such a loan the base
-value of the debt share is the share drawn at close (at most ``financing.debt_share``), and a case's debt share is
-the share it draws on that profile: :func:`max_debt_share_for_dscr` then finds the largest loan the closing
-profile can carry.
+**The debt is fixed at financial close** on the base case (:class:`neoplan.finance.debt.Closing`): every tranche's
+size, its installments and a fixed tranche's rate, a floating tranche's spread and the debt service reserve. Every
+case of every tool (Monte Carlo draws, tornado ends, grid cells, solver steps) meets that structure: a weak case
+owes the base case's debt service, through the cash waterfall (reserve, lock-up, sweep; :mod:`neoplan.finance.
+waterfall`), and counts its covenant breaches, lock-ups and payment defaults; floating tranches follow the case's
+base rate (the interest-rate driver moves it). The debt share is a **structuring** driver (:data:`STRUCTURING`: how
+much should we borrow?): its base value is the share lent at close, the tornado leaves it out and the Monte Carlo
+holds it there; a grid over it and :func:`max_debt_share_for_dscr` re-size the closed structure in proportion.
 
 Drivers (``DRIVERS``): one row each of ``data/stress_drivers.csv`` (:class:`DriverSpec`), one per field of
 :class:`neoplan.finance.engine.Drivers` — price, price decline, utilization, capex multiple, interest rate, debt share,
@@ -51,8 +53,10 @@ for payback). An undefined IRR (no sign change) ranks below every IRR, a payback
 after every payback, and a DSCR without debt service above every DSCR; a percentile that falls on
 such a draw is ``None``. *Probability of loss* is the share of draws in which equity gets back less
 cash than it put in (equity MOIC < 1); *probability NPV < 0* the share that misses the hurdle rate;
-*probability of a DSCR breach* the share whose minimum DSCR falls below the covenant (the scenario's
-``financing.covenant_dscr`` unless another is given). *Where the scenario sits*
+*probability of a DSCR breach* the share whose minimum yearly DSCR falls below the covenant (the scenario's
+``financing.covenant_dscr`` unless another is given); the waterfall's events give the probabilities of a
+*covenant breach* (a quarterly test below ``financing.covenant_dscr``), a *lock-up* and a *payment default*, each with
+its standard error. *Where the scenario sits*
 (:meth:`MonteCarlo.base_percentile`) is the percentile of the scenario's own value among the draws: the
 share of draws below it, ties counted half, so a loss probability can be read against it.
 """
@@ -75,6 +79,7 @@ from .drivers import (
     METRICS,
     MIN_DEBT_SHARE,
     MIN_DRAWS,
+    STRUCTURING,
     WORST_LOW,
     Z90,
     Distribution,
@@ -133,6 +138,7 @@ __all__ = [
     "MIN_DRAWS",
     "RANK_TOLERANCE",
     "SOLVERS",
+    "STRUCTURING",
     "WORST_LOW",
     "Z90",
     "Distribution",

@@ -15,7 +15,7 @@ import numpy as np
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import Field, ValidationInfo, field_validator
 
-from ...economics import market, residual, revenue
+from ...economics import inference, market, residual, revenue
 from ...errors import DataError, ScenarioError
 from ...finance.engine import Drivers
 from ...inputs.datafile import DATA_DIR, SourcedRow, read_rows
@@ -64,7 +64,8 @@ DRIVERS_FILE = DATA_DIR / "stress_drivers.csv"
 Rule = Literal["scale", "shift", "set", "curve", "market"]
 """How a default range end follows the scenario's value ``b``: ``b × by``, ``b + by``, ``by`` itself, or the low or
 high of the range the data spans for this scenario (:func:`_bands`): ``curve`` (the residual value's resale curve,
-when the scenario follows it) falls back to ``b + by``, ``market`` (price curves and contracts) to ``b × by``."""
+when the scenario follows it; the token price trend's row) falls back to ``b + by``, ``market`` (price curves,
+contracts, token list prices) to ``b × by``."""
 BANDED = ("curve", "market")
 """Rules that take the data's band when it has one."""
 
@@ -172,6 +173,9 @@ def _field(path: str) -> Any:
 
 
 DRIVERS = read_drivers()
+STRUCTURING = ("debt_share",)
+"""Drivers that change the debt fixed at close (its size): the structuring view (two-way grids, the debt solver)
+varies them; the tornado leaves them out and the Monte Carlo holds them at the closed value."""
 """The stress drivers (``data/stress_drivers.csv``). Default ranges sit evenly around the scenario's value (the
 triangular's mean is the base) unless ``why`` says why not; ``source`` is where the range comes from."""
 
@@ -223,6 +227,28 @@ def _bands(scenario: Scenario) -> dict[str, tuple[float, float]]:
     on_demand = market.on_demand_range(scenario)
     if on_demand is not None:
         out["usd_per_gpu_hour"] = on_demand
+    out.update(_token_bands(scenario))
+    return out
+
+
+def _token_bands(scenario: Scenario) -> dict[str, tuple[float, float]]:
+    """The token price's and decline's ranges in the data: the hosts' lowest and highest price of the workload's
+    request (scaled to a scenario's own price) and the trend row's low and high decline (moved with a scenario's own
+    decline) (:mod:`neoplan.economics.inference`)."""
+    tokens = inference.terms(scenario, strict=False)
+    ref = inference.list_price(scenario)
+    reference = inference.blended_usd_per_million(
+        ref.usd_per_million_input, ref.usd_per_million_output, tokens.workload
+    )
+    out: dict[str, tuple[float, float]] = {}
+    if ref.hosts and reference > 0:
+        low, high = tokens.price_range()
+        scale = tokens.usd_per_million_tokens / reference
+        out["usd_per_million_tokens"] = (low * scale, high * scale)
+    trend = inference.reference_trend(tokens.workload.model_key)
+    if trend.low_decline_per_year is not None and trend.high_decline_per_year is not None:
+        shift = tokens.decline_per_year - trend.decline_per_year
+        out["token_price_decline_per_year"] = (trend.low_decline_per_year + shift, trend.high_decline_per_year + shift)
     return out
 
 
@@ -275,10 +301,10 @@ def _complete(result: Result, ranges: Mapping[str, Range] | None) -> dict[str, R
     return out
 
 
-def _run(result: Result, drivers: Drivers) -> dict[str, np.ndarray]:
-    """KPIs (n,) of n cases of ``result``'s design; impossible driver values (go-live past the horizon …) raise
-    ScenarioError where the engine checks them."""
-    return result.cases(drivers).kpis(result.scenario.financing.hurdle_rate)
+def _run(result: Result, drivers: Drivers, keys: tuple[str, ...] | None = None) -> dict[str, np.ndarray]:
+    """KPIs (n,) of n cases of ``result``'s design (only ``keys`` if given); impossible driver values (go-live past
+    the horizon …) raise ScenarioError where the engine checks them."""
+    return result.cases(drivers).kpis(result.scenario.financing.hurdle_rate, keys)
 
 
 def _run_chunked(
@@ -287,15 +313,16 @@ def _run_chunked(
     chunk: Callable[[int], Drivers],
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    keys: tuple[str, ...] | None = None,
 ) -> dict[str, np.ndarray]:
     """:func:`_run` over ``n`` cases in chunks of :data:`MC_CHUNK` on ``workers`` threads (default ``MC_WORKERS``),
     joined in order: the same numbers as one call (every case is computed independently), in bounded memory.
     ``chunk(start)`` builds the drivers of cases ``start`` to ``start + MC_CHUNK``; ``progress(done, total)`` is
-    called from the calling thread as chunks finish, in order."""
+    called from the calling thread as chunks finish, in order; ``keys``: only those KPIs."""
     starts = range(0, n, MC_CHUNK)
     metrics: dict[str, np.ndarray] = {}
     with ThreadPoolExecutor(max_workers=max(1, workers or MC_WORKERS)) as pool:
-        for start, part in zip(starts, pool.map(lambda s: _run(result, chunk(s)), starts), strict=True):
+        for start, part in zip(starts, pool.map(lambda s: _run(result, chunk(s), keys), starts), strict=True):
             for m, v in part.items():
                 metrics.setdefault(m, np.empty(n))[start : start + v.size] = v
             if progress is not None:

@@ -14,6 +14,7 @@ from .drivers import (
     DRIVERS,
     MAX_GRID_POINTS,
     MC_CHUNK,
+    STRUCTURING,
     Range,
     _axis,
     _complete,
@@ -84,7 +85,9 @@ def tornado(
     """One-at-a-time sensitivities: each driver at its low and at its high value, every other at the scenario's.
 
     All 1 + 2 × drivers cases run in one call of the vectorised monthly engine, on the design the scenario sized
-    (no driver changes the design) and the loan fixed at financial close.
+    (no driver changes the design) and the loan fixed at financial close. The structuring drivers
+    (:data:`STRUCTURING`: the loan's size) are left out unless ``ranges`` gives them a range or ``drivers`` names
+    them.
 
     Parameters
     ----------
@@ -118,8 +121,9 @@ def tornado(
     >>> t.order("npv_usd")[0] in t.drivers  # the driver that moves NPV most comes first
     True
     """
+    asked = set(ranges or {})
+    keys = tuple(drivers or (k for k in DRIVERS if k not in STRUCTURING or k in asked))
     ranges = _complete(result, ranges)
-    keys = tuple(drivers or DRIVERS)
     base = base_values(result)
     k = len(keys)
     cases = result.drivers(1 + 2 * k)

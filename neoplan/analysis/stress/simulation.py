@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import ScenarioError
-from ...finance.engine import Drivers
+from ...finance.engine import EVENTS, Drivers
 from ...inputs.scenario import Scenario
 from ...model import Result
 from .drivers import (
@@ -22,6 +22,7 @@ from .drivers import (
     MC_CHUNK,
     METRICS,
     MIN_DRAWS,
+    STRUCTURING,
     WORST_LOW,
     Z90,
     Range,
@@ -35,6 +36,9 @@ from .drivers import (
 )
 
 # --- Monte Carlo -----------------------------------------------------------------------------------
+
+MC_KEYS = (*METRICS, *EVENTS)
+"""The figures each draw keeps: the summary's metrics and the cash waterfall's events (the rest is not computed)."""
 
 
 def _triangular(u: np.ndarray, low: float, mode: float, high: float) -> np.ndarray:
@@ -142,12 +146,16 @@ def sample(
     source: Scenario | Result, ranges: Mapping[str, Range], draws: int, seed: int, correlation: float = 0.0
 ) -> dict[str, np.ndarray]:
     """Draws (``draws``,) of every driver around :func:`base_values` of ``source``; ``correlation`` is the
-    price–utilization rank correlation."""
+    price–utilization rank correlation. The structuring drivers (:data:`STRUCTURING`) are held at their base: every
+    draw meets the debt fixed at close."""
     base = base_values(source)
     streams = np.random.SeedSequence(seed).spawn(len(DRIVERS) + 1)
+    held = Range(0.0, 0.0, "fixed")  # the structuring drivers stay at the debt fixed at close
     out = {
-        key: draw(ranges[key], base[key], driver_bounds(key), np.random.default_rng(stream), draws)
-        for key, stream in zip(DRIVERS, streams, strict=False)
+        key: draw(
+            held if key in STRUCTURING else ranges[key], base[key], driver_bounds(key), np.random.default_rng(s), draws
+        )
+        for key, s in zip(DRIVERS, streams, strict=False)
     }
     out["usd_per_gpu_hour"], out["utilization"] = rank_correlate(
         out["usd_per_gpu_hour"], out["utilization"], correlation, np.random.default_rng(streams[-1])
@@ -222,6 +230,40 @@ class MonteCarlo:
         return float((self.metrics["min_dscr"] < self.covenant_dscr).mean())
 
     @property
+    def probability_covenant_breach(self) -> float:
+        """Share of draws with a covenant breach: a quarterly test of the trailing DSCR below the covenant
+        (:mod:`neoplan.finance.waterfall`) [fraction]."""
+        return float((self.metrics["covenant_breaches"] > 0).mean())
+
+    @property
+    def probability_lockup(self) -> float:
+        """Share of draws whose distributions are locked up at least one month [fraction]."""
+        return float((self.metrics["lockup_months"] > 0).mean())
+
+    @property
+    def probability_payment_default(self) -> float:
+        """Share of draws in which CFADS, the cash held and the reserve fail to pay debt service due in some month (a
+        payment default) [fraction]."""
+        return float((self.metrics["payment_default_months"] > 0).mean())
+
+    def probabilities(self) -> dict[str, float]:
+        """Every probability of the summary, by key [fraction]; the waterfall's events where the draws carry them."""
+        out = {
+            "probability_of_loss": self.probability_of_loss,
+            "probability_npv_negative": self.probability_npv_negative,
+            "probability_dscr_breach": self.probability_dscr_breach,
+        }
+        events = {
+            "probability_covenant_breach": ("covenant_breaches", "probability_covenant_breach"),
+            "probability_lockup": ("lockup_months", "probability_lockup"),
+            "probability_payment_default": ("payment_default_months", "probability_payment_default"),
+        }
+        for key, (metric, name) in events.items():
+            if metric in self.metrics:
+                out[key] = getattr(self, name)
+        return out
+
+    @property
     def measured_correlation(self) -> float | None:
         """Rank (Spearman) correlation of the price and utilization draws as sampled; None if either is constant."""
         x, y = self.samples.get("usd_per_gpu_hour"), self.samples.get("utilization")
@@ -238,14 +280,9 @@ class MonteCarlo:
 
     def standard_errors(self) -> dict[str, Any]:
         """Standard errors of the summary's percentiles (by metric) and probabilities (module doc), base units."""
-        probabilities = {
-            "probability_of_loss": self.probability_of_loss,
-            "probability_npv_negative": self.probability_npv_negative,
-            "probability_dscr_breach": self.probability_dscr_breach,
-        }
         return {
             **{m: self.percentile_errors(m) for m in METRICS},
-            **{k: self.probability_error(v) for k, v in probabilities.items()},
+            **{k: self.probability_error(v) for k, v in self.probabilities().items()},
         }
 
     def summary(self) -> dict[str, Any]:
@@ -257,9 +294,7 @@ class MonteCarlo:
             "covenant_dscr": self.covenant_dscr,
             **{m: self.percentiles(m) for m in METRICS},
             "base_case_percentile": {m: self.base_percentile(m) for m in METRICS},
-            "probability_of_loss": self.probability_of_loss,
-            "probability_npv_negative": self.probability_npv_negative,
-            "probability_dscr_breach": self.probability_dscr_breach,
+            **self.probabilities(),
             "standard_errors": self.standard_errors(),
             "share_without_irr": {m: self.share_undefined(m) for m in ("project_irr", "equity_irr")},
             "share_never_paid_back": self.share_undefined("payback_months"),
@@ -359,7 +394,7 @@ def monte_carlo(
         values = {k: v[start : start + MC_CHUNK] for k, v in samples.items()}
         return result.drivers(min(MC_CHUNK, draws - start)).with_values(**values)
 
-    metrics = _run_chunked(result, int(draws), chunk, workers, progress)
+    metrics = _run_chunked(result, int(draws), chunk, workers, progress, MC_KEYS)
     deterministic = {m: float(v[0]) for m, v in _run(result, result.drivers(1)).items()}
     return MonteCarlo(
         int(draws), int(seed), float(correlation), float(covenant_dscr), ranges, samples, metrics, deterministic
