@@ -27,7 +27,7 @@ from typing import Any, TextIO
 from . import cli_library, formats, metrics
 from .errors import DataError, ScenarioError
 from .inputs.loading import load_scenario
-from .inputs.pricebook import PriceBookError
+from .inputs.pricebook import BOOK_DATES, PriceBookError
 from .metrics import METRICS, lookup
 from .model import Result, evaluate
 from .plaintext import for_terminal
@@ -148,7 +148,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_quote(args: argparse.Namespace) -> int:
     """``quote FILE [--json] [--servers N] [--usd-per-unit X] [--tolerance X] [--option N] [--aliases FILE]
-    [--size-from R] [--currency C]``: review an OEM quote (CSV/XLSX)."""
+    [--size-from R] [--currency C] [--book D]``: review an OEM quote (CSV/XLSX)."""
     from .quote import QuoteError, default_rules, load_quote, read_aliases_file, text_summary
 
     try:
@@ -162,6 +162,7 @@ def cmd_quote(args: argparse.Namespace) -> int:
             option=args.option,
             aliases=aliases,
             size_from=args.size_from,
+            book=args.book,
         )
     except QuoteError as exc:
         raise UsageError(str(exc)) from None
@@ -379,7 +380,15 @@ def _parser() -> argparse.ArgumentParser:
         "--currency",
         default=None,
         metavar="C",
-        help="the quote's currency (ISO code: CNY, JPY, …) when the quote does not say it, e.g. prices marked ¥",
+        help="the quote's currency (ISO code: CNY, JPY, KRW, …) when the quote does not say it or says it wrong, e.g. "
+        "prices marked ¥",
+    )
+    qu.add_argument(
+        "--book",
+        default=None,
+        choices=BOOK_DATES,
+        help="the price book to check the quote against (default: the book nearest the quote's date, else "
+        f"{BOOK_DATES[0]})",
     )
     qu.set_defaults(func=cmd_quote)
     st = sub.add_parser("stress", help="Monte Carlo stress test: P10/P50/P90 of IRR, NPV, payback, DSCR")

@@ -18,6 +18,7 @@ import streamlit as st
 
 from neoplan.charts.quote import findings_figure, quote_vs_recommended_figure
 from neoplan.errors import ScenarioError
+from neoplan.inputs.pricebook import BOOK_DATES
 from neoplan.library import LibraryError
 from neoplan.limits import QUOTE_FILE_MB, size_text
 from neoplan.quote import (
@@ -34,12 +35,14 @@ from neoplan.quote import (
     default_rules,
     guess_vendor,
     parse_corrections,
+    parse_split,
     read_quote,
     review_quote,
     sample_quotes,
     to_csv_bytes,
     to_xlsx_bytes,
 )
+from neoplan.quote.cells import ISO_CURRENCIES
 from ui import format as fmt
 from ui.state import get_library, set_scenario
 from ui.widgets import NUMBER_ERRORS, draw, lazy_expander, lazy_tabs, number_field
@@ -59,6 +62,9 @@ OPTION, OPTION_KEPT = "quote.option", "quote.option_kept"
 SIZE_FROM, SIZE_FROM_KEPT = "quote.size_from", "quote.size_from_kept"
 VENDOR, VENDOR_KEPT = "quote.vendor", "quote.vendor_kept"
 CURRENCY, CURRENCY_KEPT = "quote.currency", "quote.currency_kept"
+BOOK, BOOK_KEPT = "quote.book", "quote.book_kept"
+SPLIT_ERROR = "quote.split_error"
+CURRENCY_CODES = sorted(ISO_CURRENCIES)
 CORRECTIONS = "quote.corrections"  # the user's corrections of the current quote: {"sheet!row": {field: value}}
 EDITOR_GEN = "quote.editor_gen"  # bumped when corrections are taken in: the editor starts from the new reading
 SAVED = "quote.saved_aliases"
@@ -80,7 +86,7 @@ def _sample_label(name: str) -> str:
 def _fresh() -> None:
     """A new quote starts fresh: servers quoted, the rate, the option, corrections and the vendor are read again."""
     for key in (SERVERS, RATE, OPTION, OPTION_KEPT, SIZE_FROM, SIZE_FROM_KEPT, VENDOR, VENDOR_KEPT, CURRENCY,
-                CURRENCY_KEPT, CORRECTIONS, SAVED):  # fmt: skip
+                CURRENCY_KEPT, BOOK, BOOK_KEPT, CORRECTIONS, SAVED, SPLIT_ERROR):  # fmt: skip
         st.session_state.pop(key, None)
     for key in (SERVERS, RATE):
         st.session_state.get(NUMBER_ERRORS, {}).pop(key, None)
@@ -131,6 +137,7 @@ def _review(
     size_from: str | None = None,
     aliases: str = "[]",
     corrections: str = "[]",
+    book: str | None = None,
 ) -> QuoteReview:
     """Read and review a quote (cached on its bytes and the inputs; aliases and corrections as JSON)."""
     return review_quote(
@@ -142,6 +149,7 @@ def _review(
         size_from=size_from,
         aliases=json.loads(aliases),
         corrections=json.loads(corrections),
+        book=book,
     )
 
 
@@ -169,9 +177,25 @@ def _take_edits(key: str, records: list[dict[str, Any]]) -> None:
             fix["option"] = changes["option"] or ""
         if "ignore" in changes:
             fix["ignore"] = bool(changes["ignore"])
+        if "split" in changes:
+            fix["split"] = _split_text(rec["line"], changes["split"])
         kept[rec["key"]] = {k: v for k, v in fix.items() if v is not None}
     st.session_state[CORRECTIONS] = kept
     st.session_state[EDITOR_GEN] = st.session_state.get(EDITOR_GEN, 0) + 1
+
+
+def _split_text(line: str, text: str | None) -> str | None:
+    """A bundle's split as typed (``backend_nic×8, backend_server_link×8``), None when cleared; a bad one is kept out
+    with the reason shown next to the table."""
+    st.session_state.pop(SPLIT_ERROR, None)
+    if not (text or "").strip():
+        return None
+    try:
+        parse_split(text, default_rules(), f"{line}: split")
+    except QuoteError as exc:
+        st.session_state[SPLIT_ERROR] = str(exc)
+        return None
+    return str(text).strip()
 
 
 def _clear_corrections() -> None:
@@ -254,6 +278,7 @@ def _editor_records(review: QuoteReview, parsed: ParsedQuote) -> list[dict[str, 
                 "per_server": fix.get("quantity_basis", basis) in ("per_server", "per_parent"),
                 "option": fix.get("option", raw.option) or "",
                 "ignore": ln.status == "ignored" if ln is not None else bool(fix.get("ignore", raw.optional)),
+                "split": fix.get("split") or "",
                 "part_number": raw.part_number,
                 "description": raw.description,
                 "status": ln.status if ln is not None else "another option",
@@ -276,6 +301,30 @@ def _source() -> tuple[bytes, str] | None:
     if name not in samples:
         return None
     return samples[name].read_bytes(), name
+
+
+def _typed(key: str) -> bool:
+    """True when the user typed a value into the number field ``key`` (it is never dropped unseen)."""
+    return bool((st.session_state.get(f"{key}.text") or "").strip())
+
+
+def _currency_field(parsed: ParsedQuote | None) -> None:
+    """The currency of the prices: as the quote says it (and where, in a caption), or the one the user picks."""
+    st.selectbox(
+        "Currency of the prices",
+        ["", *CURRENCY_CODES],
+        key=CURRENCY,
+        format_func=lambda c: c or "as the quote says",
+        on_change=_keep,
+        args=(CURRENCY, CURRENCY_KEPT),
+        help="Where the quote writes its currency (signs, codes, the units line, the totals) it is read from there; "
+        "pick another when the quote says it wrong or not at all (¥ without yuan or yen).",
+    )
+    if parsed is None:
+        st.caption("The quote marks its prices ¥: yuan (CNY) or yen (JPY)? Pick one.")
+    elif not st.session_state.get(CURRENCY):
+        where = f"read from {parsed.currency_from}" if parsed.currency_from else "nothing in the quote names it"
+        st.caption(f"Read as {parsed.currency}: {where}.")
 
 
 st.title("Quote review")
@@ -340,43 +389,51 @@ if source is None:
     st.stop()
 data, name = source
 try:
-    if CURRENCY not in st.session_state and st.session_state.get(CURRENCY_KEPT):
-        st.session_state[CURRENCY] = st.session_state[CURRENCY_KEPT]
+    for widget, kept_key in ((CURRENCY, CURRENCY_KEPT), (BOOK, BOOK_KEPT)):
+        if widget not in st.session_state and st.session_state.get(kept_key):
+            st.session_state[widget] = st.session_state[kept_key]
     currency = st.session_state.get(CURRENCY) or None
     try:
-        parsed = _parse(data, name, currency)
+        parsed: ParsedQuote | None = _parse(data, name, currency)
     except QuoteError as exc:
         if "yuan" not in str(exc):
             raise
         st.error(f"Could not read the quote: {fmt.plain(exc)}")
-        with notes:
-            st.selectbox(
-                "Currency of the ¥ prices",
-                ["CNY", "JPY"],
-                index=None,
-                key=CURRENCY,
-                on_change=_keep,
-                args=(CURRENCY, CURRENCY_KEPT),
-                placeholder="yuan or yen?",
-                help="The quote marks its prices ¥ without saying whether it means yuan (CNY) or yen (JPY).",
-            )
+        parsed = None
+    with notes:
+        _currency_field(parsed)
+        st.selectbox(
+            "Price book",
+            ["", *BOOK_DATES],
+            key=BOOK,
+            format_func=lambda d: d or "as the quote's date",
+            on_change=_keep,
+            args=(BOOK, BOOK_KEPT),
+            help="The book the lines are checked against and the design priced by: by default the one nearest the "
+            "quote's date (the first that prices its platform when that one does not).",
+        )
+    if parsed is None:
         st.stop()
     rate: float | None = None
-    if parsed.currency != "USD":
+    mixed = len(parsed.currencies) > 1 and not any(r.usd_per_unit(c) for r in parsed.rates for c in parsed.currencies)
+    if parsed.currency != "USD" or mixed or _typed(RATE):
+        other = parsed.currency if parsed.currency != "USD" else next((c for c in parsed.currencies if c != "USD"), "")
         with notes:
             rate = number_field(
-                f"USD per 1 {parsed.currency}",
+                f"USD per 1 {other or 'unit of the quote'}",
                 RATE,
                 lo=0.000001,
                 hi=1_000_000.0,
                 optional=True,
-                fmt="%.4f",
+                fmt="%.6g",
                 kept=False,
                 placeholder="e.g. 1.08",
-                help=f"The quote is in {parsed.currency}: its prices are converted to USD at this rate.",
+                help=f"The quote is in {other or parsed.currency}: its prices are converted to USD at this rate (a "
+                "rate the quote states is used when you give none). Yours is applied, or refused with the reason.",
             )
-        if rate is None:
-            st.info(f"The quote is in {parsed.currency}: give the USD rate (USD per 1 {parsed.currency}) to review it.")
+        stated = any(r.usd_per_unit(other) for r in parsed.rates) if other else False
+        if rate is None and other and not stated:
+            st.info(f"The quote is in {other}: give the USD rate (USD per 1 {other}) to review it.")
             st.stop()
     for widget, kept_key in ((OPTION, OPTION_KEPT), (SIZE_FROM, SIZE_FROM_KEPT), (VENDOR, VENDOR_KEPT)):
         if widget not in st.session_state and st.session_state.get(kept_key) is not None:
@@ -425,6 +482,7 @@ try:
         st.session_state.get(SIZE_FROM) or None,
         json.dumps(aliases),
         json.dumps(_corrections()),
+        st.session_state.get(BOOK) or None,
     )
 except QuoteError as exc:
     st.error(f"Could not read the quote: {fmt.plain(exc)}")
@@ -436,40 +494,69 @@ except Exception as exc:  # an upload must never show a traceback; the bug goes 
 
 if servers_in is None and review.servers:
     with notes:
-        st.caption(f"Read from the quote: {review.servers:,} servers. Type a number to override it.")
+        read = f"{review.racks:,} NVL72 racks" if review.racks else f"{review.servers:,} servers"
+        st.caption(f"Read from the quote: {read}. Type a number to override it.")
 st.subheader(fmt.plain(review.name))
-size = f"{review.gpus:,} GPUs in {review.servers:,} servers" if review.gpus and review.servers else "size unknown"
 model = f" ({review.gpu_model})" if review.gpu_model else ""
-money = "" if review.currency == "USD" else f" · {review.currency} at {review.usd_per_unit:g} USD each"
+rated = [(code, rate) for code, rate in review.rates.items() if code != "USD"]
+money = "".join(f" · {code} at {rate:g} USD ({review.rate_sources.get(code, '')})" for code, rate in rated)
+book = f" · checked against the {review.book} book ({review.book_from})" if review.book else ""
 st.caption(
-    f"{size}{model}{money} · {len(review.lines)} lines from {len(review.sheets)} table(s): "
+    f"{review.size_text}{model}{money}{book} · {len(review.lines)} lines from {len(review.sheets)} table(s): "
     f"{len(review.classified)} classified, {len(review.unsure)} unsure, {len(review.unmatched)} unmatched · "
     f"{sum(review.skipped.values())} rows skipped (titles, subtotals, tax, blanks)"
 )
+for _fix, why in review.refused:
+    st.warning(f"Correction not applied: {fmt.plain(why)}")
+if review.rate_card:
+    for warning in review.warnings:
+        st.warning(fmt.plain(warning))
+    st.dataframe(
+        pd.DataFrame([r.to_dict() for r in review.rate_card]),
+        hide_index=True,
+        key="quote.rate_card",
+        column_order=["row", "label", "gpu_model", "term", "price", "unit", "per_gpu_hour", "reference"],
+        column_config={
+            "row": "Row",
+            "label": st.column_config.TextColumn("Rate", width="large"),
+            "gpu_model": "Platform",
+            "term": "Term",
+            "price": st.column_config.NumberColumn(f"Price ({review.currency})", format="%.2f"),
+            "unit": "Per",
+            "per_gpu_hour": st.column_config.NumberColumn("Per GPU-hour", format="%.2f"),
+            "reference": st.column_config.TextColumn("The model's rental price", width="large"),
+        },
+    )
+    st.stop()
+if review.implausible:
+    st.error("Headline withheld: the reading of this quote breaks a band, so no total, saving or comparison is shown.")
+    for breach in review.implausible:
+        st.warning(fmt.plain(breach.sentence))
 c = st.columns(5)
 option_text = f" ({fmt.plain(review.option)} only)" if review.option else ""
+withheld = "withheld" if review.implausible else None
 c[0].metric(
     "Quote total",
-    fmt.usd(review.quote_total_usd),
+    withheld or fmt.usd(review.quote_total_usd),
     help=f"Everything the quote charges{option_text}, for the cluster.",
 )
 c[1].metric(
     "Recommended design",
-    fmt.usd(review.recommended_total_usd),
+    withheld or fmt.usd(review.recommended_total_usd),
     help="The optimized design at the quote's GPU count, over the components the quote prices "
     f"({fmt.usd(review.compared_quote_usd)} of the quote); quote minus design: {fmt.usd(review.saving_usd)}.",
 )
 padding = review.padding_saving_usd
 c[2].metric(
     "Padding findings",
-    fmt.usd(padding),
-    delta=fmt.pct(padding / review.quote_total_usd) if review.quote_total_usd > 0 else None,
+    withheld or fmt.usd(padding),
+    delta=fmt.pct(padding / review.quote_total_usd) if review.quote_total_usd > 0 and not withheld else None,
     help="What the padding findings save together (overlaps counted once, never more than the lines they cite "
     "cost): CPUs, memory, DPUs, Spectrum switches, licences, prices over the book.",
 )
 c[3].metric(
     "Design change",
-    fmt.usd(review.design_change_usd),
+    withheld or fmt.usd(review.design_change_usd),
     help="What the recommended design changes in the fabric and storage (e.g. a 2:1 back end with DAC leaf-spine "
     "links): the quote minus the design over those categories. Not padding: a different design.",
 )
@@ -595,6 +682,7 @@ st.data_editor(
         "ignore",
         "part_number",
         "description",
+        "split",
         "status",
         "confidence",
         "qty",
@@ -607,6 +695,11 @@ st.data_editor(
         "per_server": st.column_config.CheckboxColumn("Per server", help="The quantity is per server."),
         "option": st.column_config.SelectboxColumn("Option", options=option_choices),
         "ignore": st.column_config.CheckboxColumn("Ignore", help="Not a line: left out of total, size, findings."),
+        "split": st.column_config.TextColumn(
+            "Split bundle",
+            help="A line that sells several parts as one ('8× 400G adapters with optics'): its parts as class × count "
+            "per bundle, e.g. backend_nic×8, backend_server_link×8. Each part is priced on its own.",
+        ),
         "part_number": "Part number",
         "description": st.column_config.TextColumn("Description", width="large"),
         "status": "Status",
@@ -616,6 +709,8 @@ st.data_editor(
         "findings": "Findings",
     },
 )
+if SPLIT_ERROR in st.session_state:
+    st.error(f"Split not applied: {fmt.plain(st.session_state[SPLIT_ERROR])}")
 fixes = st.session_state.get(CORRECTIONS, {})
 if fixes:
     save_name, save_button, clear_button = st.columns([3, 2, 1], vertical_alignment="bottom")

@@ -49,5 +49,5 @@ def test_no_module_is_too_long() -> None:
     assert {name: n for name, n in lines.items() if n > MAX_MODULE_LINES and name not in _STILL_LONG} == {}
 
 
-_STILL_LONG = {"neoplan.model", "neoplan.economics.operations", "neoplan.quote.review"}
+_STILL_LONG = {"neoplan.model", "neoplan.economics.operations"}
 """Modules over the limit, each being split by the work in progress on it (emptied as they are)."""

@@ -50,12 +50,15 @@ def _line_points(tab: Any) -> tuple[list[tuple[float, float]], dict[str, Any]]:
 
 
 def test_report_draws_every_chart_offline(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    # the optimized preset priced 5 % under its own break-even, so the grid's ±25 % price axis crosses NPV = 0
-    # whatever the market makes that break-even (as tests/test_page_stress.py)
-    breakeven = neoplan.evaluate(neoplan.load_scenario("optimized")).kpis["breakeven_usd_per_gpu_hour"]
+    # the optimized preset on the shorthand book (its pricing.utilization is the grid's utilization driver) priced
+    # 5 % under its own break-even, so the grid's ±25 % price axis crosses NPV = 0 whatever the market makes that
+    # break-even (as tests/test_page_stress.py)
+    shorthand = {"base": "optimized", "pricing": {"contracts": None}}
+    breakeven = neoplan.evaluate(neoplan.load_scenario(shorthand)).kpis["breakeven_usd_per_gpu_hour"]
     assert breakeven is not None
     price = round(0.95 * breakeven, 2)
-    result = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": {"usd_per_gpu_hour": price}}))
+    plan = {"base": "optimized", "pricing": {"contracts": None, "usd_per_gpu_hour": price}}
+    result = neoplan.evaluate(neoplan.load_scenario(plan))
     run = stress.run_all(result, stress.Settings(draws=2_000))
     report = tmp_path / "plan_report.html"
     report.write_text(export.html_report(result, run), encoding="utf-8")
@@ -98,7 +101,7 @@ def test_report_draws_every_chart_offline(tmp_path: Path, tmp_path_factory: pyte
             if not ys.min() <= y <= ys.max():
                 continue
             drawn_x = float(np.interp(y, ys[order], xs[order]))
-            pricing = {"usd_per_gpu_hour": price, "utilization": float(y)}
+            pricing = {"contracts": None, "usd_per_gpu_hour": price, "utilization": float(y)}
             at = neoplan.evaluate(neoplan.load_scenario({"base": "optimized", "pricing": pricing}))
             solved = stress.solve(at, "usd_per_gpu_hour", "npv_usd", 0.0, float(run.grid.x[0]), float(run.grid.x[-1]))
             assert drawn_x == pytest.approx(solved.value, abs=PIXEL_TOL_USD), (y, drawn_x, solved.value)

@@ -17,6 +17,8 @@ from neoplan.economics import operations
 from neoplan.errors import DataError, ScenarioError
 from neoplan.inputs import pricebook
 from neoplan.inputs.datafile import DataRow, keyed, read_numbered, read_rows
+from neoplan.quote.accelerators import read_accelerators
+from neoplan.quote.bands import read_bands
 
 DATA = pricebook.DATA_DIR
 
@@ -42,6 +44,8 @@ LOADERS: dict[str, tuple[Callable[[Path], object], str, str, bool]] = {
     "price curves": (pricebook.read_price_curves, "price_curves.csv", "decline_per_year", True),
     "network catalogue": (catalogue.read_network_catalogue, "network_catalogue.csv", "power_w", False),
     "storage catalogue": (storage.read_storage_catalogue, "storage_catalogue.csv", "power_kw", False),
+    "quote bands": (read_bands, "quote_bands.csv", "high", True),
+    "quote accelerators": (read_accelerators, "quote_accelerators.csv", "hbm_gb", True),
 }
 
 

@@ -796,8 +796,9 @@ def test_system_lines_feed_size_aggregates_and_findings() -> None:
     assert (review.gpus, review.servers, review.gpu_model) == (128, 16, "h200-sxm")
     ps = review.per_server
     assert (ps["ram_gb"], ps["backend_nics"], ps["dpus"], ps["cpus"], ps["cpu_vendor"]) == (2048, 8, 2, 2, "intel")
-    assert {"cpu_top_bin", "ram_over_1tb", "dpu_bluefield"} <= codes(review)
+    assert {"cpu_top_bin", "dpu_bluefield"} <= codes(review)
     assert "nics_below_8" not in codes(review)
+    assert "ram_over_1tb" not in codes(review)  # 2 TB on H200: what its 1,128 GB of HBM per server needs
     system = review.lines[0]
     assert system.component == "system" and system.book_unit_price_usd == pytest.approx(
         neoplan.evaluate(review.recommended).node_capex_usd
@@ -918,16 +919,20 @@ def test_catalogue_rows_have_sources_and_compile() -> None:
     assert len(entries) >= 30 and all(e.source and e.line > 0 for e in entries)
 
 
-def test_a_rack_scale_nvl72_line_is_sized_and_warned() -> None:
+def test_a_rack_scale_nvl72_line_is_sized_in_racks_and_compared_with_the_nvl72_design() -> None:
     data = (
         b"Description,Qty,Unit Price,Extended Price\n"
         b'"NVIDIA GB200 NVL72 rack, 72x Blackwell GPUs, 36x Grace CPUs, liquid cooled",2,"$3,400,000","$6,800,000"\n'
     )
     review = review_quote(read_quote(data, "nvl.csv"))
-    assert (review.gpus, review.servers, review.gpu_model, review.recommended) == (144, 36, "gb200-nvl72", None)
-    assert any(
-        "rack-scale platform" in w and "HGX quotes only" in w for w in review.warnings
-    ) and "nics_below_8" not in codes(review)
+    assert (review.gpus, review.servers, review.racks, review.gpu_model) == (144, 36, 2, "gb200-nvl72")
+    assert review.size_text == "144 GPUs in 2 NVL72 racks (36 compute trays)"
+    assert review.recommended is not None and review.recommended.cluster.gpus == 144
+    assert review.recommended.cluster.gpu_model == "gb200-nvl72" and review.book == "2026-11"
+    rack = review.lines[0]
+    node = neoplan.evaluate(review.recommended).node_capex_usd  # one NVL72 rack, its NICs, NVMe and services
+    assert rack.book_unit_price_usd == pytest.approx(node) and rack.price_check in ("ok", "above_book")
+    assert "nics_below_8" not in codes(review) and review.saving_usd is not None
 
 
 def test_euro_sample_reads_whole_server_lines() -> None:
@@ -936,7 +941,8 @@ def test_euro_sample_reads_whole_server_lines() -> None:
     review = review_quote(quote, usd_per_unit=1.08)
     assert (review.gpus, review.servers, review.gpu_model) == (256, 32, "h200-sxm")
     assert review.lines[0].component == "system" and review.lines[0].price_check == "ok"
-    assert {"cpu_top_bin", "ram_over_1tb", "dpu_bluefield", "nvaie_license"} <= codes(review)
+    assert {"cpu_top_bin", "dpu_bluefield", "nvaie_license"} <= codes(review)
+    assert "ram_over_1tb" not in codes(review)  # 2 TB per H200 server is the platform's recommendation
     assert not review.unsure and not review.unmatched and not review.could_not_price
 
 
@@ -972,3 +978,32 @@ def test_a_per_server_count_in_the_description_scales_its_line() -> None:
     review = review_rows(rows)
     assert [ln.cluster_quantity for ln in review.lines] == [16, 64, 64]  # the total line is left as it is
     assert review.per_server["backend_nics"] == 8 and any("4 per server" in w for w in review.warnings)
+
+
+def test_ram_advice_never_recommends_less_than_the_gpus_hold() -> None:
+    """The RAM finding's target is the platform's ``node.ram_tb`` default: at least the HBM of its 8 GPUs on every
+    HGX platform (H100 1 TB > 640 GB; H200 2 TB > 1,128 GB; B200 2 TB > 1,440 GB; B300 3 TB > 2,304 GB)."""
+    from neoplan.inputs.pricebook import default_platforms
+    from neoplan.quote.findings import ram_gb_recommended
+
+    for key, platform in default_platforms().items():
+        if not platform.rack_scale:
+            assert ram_gb_recommended(key) >= platform.gpus_per_node * platform.gpu_memory_gb, key
+    assert ram_gb_recommended("h100-sxm") == 1024 and ram_gb_recommended("b300-sxm") == 3072
+    assert ram_gb_recommended("h20-sxm") == 1024  # a platform the model does not know: the article's 1 TB
+
+
+def test_licences_are_saved_at_the_quoted_price_whatever_the_book_says() -> None:
+    """NVIDIA AI Enterprise quoted for less (or more) than the book's per-GPU-year price is dropped for what the
+    quote charges; a price far off the book is a licence's own terms, not a misread line."""
+    rows = [
+        {"Part Number": "SYS-821GE-TNHR", "Description": SYSTEM, "Qty": 16, "Unit Price (USD)": 300_000.0,
+         "Extended Price (USD)": 4_800_000.0},
+        {"Part Number": "NVAIE-5Y", "Description": "NVIDIA AI Enterprise 5-year subscription per GPU", "Qty": 128,
+         "Unit Price (USD)": 5_000.0, "Extended Price (USD)": 640_000.0},
+    ]  # fmt: skip
+    review = review_rows(rows)
+    (licence,) = [f for f in review.findings if f.code == "nvaie_license"]
+    assert licence.saving_usd == pytest.approx(640_000.0)  # the book says 128 × 5 × $4,500 = $2.88 M
+    line = next(ln for ln in review.lines if ln.part_number == "NVAIE-5Y")
+    assert line.price_check != "could_not_price" and "as quoted" in line.note

@@ -330,7 +330,10 @@ def test_review_is_json_safe(name: str) -> None:
     assert {"option", "conflicts", "withheld"} <= set(record)
 
 
-@pytest.mark.parametrize("name", [f for f in FILES if BY_FILE[f]["usd_per_unit"]])
+HARDWARE = [f for f in FILES if BY_FILE[f]["expect"].get("kind", "quote") == "quote"]
+
+
+@pytest.mark.parametrize("name", [f for f in HARDWARE if BY_FILE[f]["usd_per_unit"]])
 def test_foreign_currency_needs_a_rate(name: str) -> None:
     from neoplan.quote import QuoteError, review_quote
 
@@ -342,7 +345,7 @@ def test_foreign_currency_needs_a_rate(name: str) -> None:
     assert any(token in message for token in CURRENCY_NAMES[entry["expect"]["currency"]]), message
 
 
-@pytest.mark.parametrize("name", [f for f in FILES if BY_FILE[f]["usd_per_unit"]])
+@pytest.mark.parametrize("name", [f for f in HARDWARE if BY_FILE[f]["usd_per_unit"]])
 def test_foreign_currency_scales_with_the_rate(name: str) -> None:
     """The same quote at twice the rate has twice the USD prices and savings; the findings stay."""
     from neoplan.quote import review_quote
@@ -355,3 +358,104 @@ def test_foreign_currency_scales_with_the_rate(name: str) -> None:
     for a, b in priced:
         assert b.unit_price_usd == pytest.approx(2 * a.unit_price_usd)
     assert codes(double) - {"price_above_book"} >= codes(base) - {"price_above_book"}
+
+
+# ---------------------------------------------------------------- issue 38: what a quote says about itself
+
+
+def _with(key: str) -> list[str]:
+    return [f for f in FILES if key in BY_FILE[f]["expect"]]
+
+
+@pytest.mark.parametrize("name", _with("book"))
+def test_priced_by_the_book_of_its_date(name: str) -> None:
+    """The book nearest the quote's date (or the first that prices its platform) checks its lines, and says so."""
+    review = reviewed(name)
+    assert review.book == BY_FILE[name]["expect"]["book"], review.book_from
+    assert review.book_from and review.to_dict()["book"] == review.book
+
+
+def test_a_2026_quote_against_the_2024_book_reads_its_2026_prices_as_padding() -> None:
+    """Both books tested on one quote: at its own date its memory and NVMe prices are honest; forced onto the
+    2024-10 book (--book) they are far over it, so the date is what keeps a 2026 price from reading as padding."""
+    from neoplan.quote import review_quote
+
+    name = "reseller_h200_64_2026.csv"
+    own = reviewed(name)
+    old = review_quote(parsed(name), book="2024-10")
+    assert own.book == "2026-11" and old.book == "2024-10" and old.book_from == "you (--book)"
+    assert not any(ln.price_check in ("above_book", "could_not_price") for ln in own.lines if ln.component == "ram")
+    flagged = {ln.component for ln in old.lines if ln.price_check in ("above_book", "could_not_price")}
+    assert {"ram", "local_nvme"} <= flagged
+
+
+@pytest.mark.parametrize("name", _with("racks"))
+def test_rack_scale_quotes_count_racks(name: str) -> None:
+    expect = BY_FILE[name]["expect"]
+    review = reviewed(name)
+    assert review.racks == expect["racks"] and f"{expect['racks']} NVL72 racks" in review.size_text
+    assert review.recommended is not None and review.recommended.cluster.gpus == expect["gpus"]
+    assert review.saving_usd is not None  # compared with the NVL72 design of the same racks
+    services = [ln for ln in review.lines if ln.component in ("integration", "warranty", "installation_rack")]
+    assert services and all(ln.price_check != "could_not_price" for ln in services)
+
+
+@pytest.mark.parametrize("name", _with("above_book_rows"))
+def test_per_rack_services_over_the_book_are_found(name: str) -> None:
+    rows = set(BY_FILE[name]["expect"]["above_book_rows"])
+    cited = {row for f in reviewed(name).findings if f.code == "price_above_book" for _, row in f.sources}
+    assert rows <= cited, (rows, cited)
+
+
+@pytest.mark.parametrize("name", _with("rates"))
+def test_lines_in_two_currencies_are_converted_at_the_stated_rate(name: str) -> None:
+    review = reviewed(name)
+    for code, rate in BY_FILE[name]["expect"]["rates"].items():
+        assert review.rates[code] == pytest.approx(rate, rel=1e-5)
+        assert review.rate_sources[code].startswith("the quote, row") or "!" in review.rate_sources[code]
+    assert review.quote_total_usd < quote_total_usd(BY_FILE[name])  # the local-currency lines cost less in USD
+
+
+@pytest.mark.parametrize("name", _with("rate_count"))
+def test_a_rate_card_is_reported_as_such(name: str) -> None:
+    review = reviewed(name)
+    assert review.kind == "rate_card" and len(review.rate_card) == BY_FILE[name]["expect"]["rate_count"]
+    assert not review.lines and not review.findings and review.saving_usd is None
+    assert any("rate card" in w for w in review.warnings)
+    assert all(r.reference for r in review.rate_card if r.gpu_model in ("h100-sxm", "h200-sxm", "b200-sxm"))
+
+
+@pytest.mark.parametrize("name", [f for f in FILES if BY_FILE[f]["expect"].get("recommended") is False])
+def test_a_platform_the_book_does_not_price_is_named_and_not_compared(name: str) -> None:
+    review = reviewed(name)
+    assert review.recommended is None and review.saving_usd is None
+    assert any("this platform is not priced here" in w for w in review.warnings)
+
+
+@pytest.mark.parametrize("name", _with("bundle_row"))
+def test_a_bundle_read_as_one_part_is_refused_and_split_prices_each_part(name: str) -> None:
+    from neoplan.quote import review_quote
+
+    entry = BY_FILE[name]
+    sheet = next(iter(entry["layout"]))
+    row = entry["expect"]["bundle_row"]
+    as_nic = review_quote(parsed(name), corrections=[{"sheet": sheet, "row": row, "category": "backend_nic"}])
+    (refused,) = as_nic.refused
+    assert "bundles several parts" in refused[1] and "split" in refused[1]
+    assert not any(f.saving_usd < -1 for f in as_nic.findings if f.code == "nics_below_8")
+    split = [{"sheet": sheet, "row": row, "split": "backend_nic×8, backend_server_link×8"}]
+    parts = review_quote(parsed(name), corrections=split)
+    assert not parts.refused and parts.per_server["backend_nics"] == 8
+    kit = [ln for ln in parts.lines if ln.row == row]
+    assert {ln.component for ln in kit} == {"backend_nic", "backend_server_link"}
+    assert sum(ln.total_usd for ln in kit) == pytest.approx(sum(ln.total_usd for ln in reviewed(name).lines
+                                                               if ln.row == row))  # fmt: skip
+    assert all(ln.price_check in ("ok", "above_book") for ln in kit)
+
+
+@pytest.mark.parametrize("name", _with("savings_at_least"))
+def test_licences_are_saved_at_what_the_quote_charges(name: str) -> None:
+    limits = BY_FILE[name]["expect"]["savings_at_least"]
+    by_code = {f.code: f.saving_usd for f in reviewed(name).findings}
+    for code, least in limits.items():
+        assert by_code[code] >= least - 1.0

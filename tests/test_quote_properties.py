@@ -8,7 +8,8 @@ discounts, options, sub-items, prices far off the book) must review without a tr
 * the findings' savings never add up to more than the quote total, nor does the padding headline;
 * a discount line is never an item and no finding rests on one;
 * options are never summed: the reviewed total is the reviewed option's own;
-* a withheld finding says why, and the JSON carries ``option``, ``conflicts`` and ``withheld``.
+* a withheld finding says why, and the JSON carries ``option``, ``conflicts`` and ``withheld``;
+* a reading that breaks a band (issue 38) shows no headline, comparison or saving resting on it.
 
 Metamorphic properties: the same quote with English or Chinese / Japanese headers gives the same findings and size;
 two options as two sheets, as two sections of one sheet, or each as a quote of its own give the same findings.
@@ -59,6 +60,13 @@ def check_invariants(r: QuoteReview, spec: Spec, k: int) -> None:
         if ln.category == "discount":
             assert ln.component == "discount" and ln.parent_id is None
     assert all(w.reason for w in r.withheld)
+    if r.implausible:  # a reading that breaks a band: no headline, no comparison, no saving resting on it
+        assert r.saving_usd is None and r.recommended_total_usd is None and r.design_change_usd is None
+        assert not r.comparison and r.headline_withheld == r.implausible[0].sentence
+        rests = {i for b in r.implausible for i in b.lines}
+        whole = any(b.whole_quote for b in r.implausible)
+        assert not any(f.saving_usd and (whole or set(f.lines) & rests) for f in r.findings)
+        assert all(b.cause in ("currency", "size", "quantity_basis", "classification") for b in r.implausible)
     assert total == pytest.approx(spec.option_total_usd(k), rel=REL, abs=1.0)  # options never summed
     record = json.loads(json.dumps(r.to_dict(), allow_nan=False))
     assert {"option", "conflicts", "withheld"} <= set(record)

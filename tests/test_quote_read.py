@@ -547,10 +547,19 @@ def test_currency_detection(rows: list[list[Any]], currency: str) -> None:
     assert read_quote(csv_bytes(rows), "q.csv").currency == currency
 
 
-def test_mixed_currencies_are_refused_naming_them() -> None:
+def test_mixed_currencies_without_a_rate_are_refused_naming_them() -> None:
+    """Lines priced in two currencies are read, each with its own; the review needs the rate between them (the
+    quote states none): refused naming both, then converted line by line at the user's rate for the one not USD."""
+    from neoplan.quote import review_quote
+
     rows = [HEADER, ["A", "Xeon", 2, "€2.000,00", "€4.000,00"], ["B", "NIC", 1, "$1,650.00", "$1,650.00"]]
-    with pytest.raises(QuoteError, match=r"several currencies \(EUR and USD\)"):
-        read_quote(csv_bytes(rows), "q.csv")
+    quote = read_quote(csv_bytes(rows), "q.csv")
+    assert set(quote.currencies) == {"EUR", "USD"}
+    with pytest.raises(QuoteError, match=r"several currencies \(EUR and USD\).*--usd-per-unit, USD per EUR"):
+        review_quote(quote)
+    review = review_quote(quote, usd_per_unit=1.1)
+    assert review.rates == {"EUR": 1.1, "USD": 1.0} and review.rate_sources["EUR"] == "you (--usd-per-unit)"
+    assert review.quote_total_usd == pytest.approx(4_000 * 1.1 + 1_650)
 
 
 def test_totals_per_node_and_for_the_order_do_not_warn_and_freight_below_the_total_is_not_an_item() -> None:

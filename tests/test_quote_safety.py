@@ -184,10 +184,10 @@ def test_server_lines_and_board_lines_are_two_readings_not_one_sum() -> None:
 
 
 def test_a_line_that_sells_several_servers_reads_the_per_node_configuration() -> None:
-    text = "Compute rack, 4 servers per rack, per node: HGX H200 8-GPU, 2x Xeon Platinum 8480+, 2TB (32x 64GB) DDR5"
+    text = "Compute rack, 4 servers per rack, per node: HGX H200 8-GPU, 2x Xeon Platinum 8480+, 3TB (32x 96GB) DDR5"
     r = review([HEADER, ["RACK-4", text, 4, 1_200_000, 4_800_000]])
     assert (r.gpus, r.servers, r.gpu_model) == (128, 16, "h200-sxm")
-    assert r.per_server["ram_gb"] == 2048 and {"cpu_top_bin", "ram_over_1tb"} <= {f.code for f in r.findings}
+    assert r.per_server["ram_gb"] == 3072 and {"cpu_top_bin", "ram_over_1tb"} <= {f.code for f in r.findings}
 
 
 def test_summary_says_when_the_servers_do_not_name_their_gpu() -> None:

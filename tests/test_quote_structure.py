@@ -314,3 +314,83 @@ def test_amounts_written_in_thousands_or_ten_thousands(above: list[str], header:
     rows: list[list[Any]] = [[t] for t in above] + [header, ["X", "GPU server HGX H100 8-GPU", 1, price, price]]
     (line,) = read_quote(csv_bytes(rows), "q.csv", currency="USD").lines
     assert line.unit_price == pytest.approx(value) and line.extended == pytest.approx(value)
+
+
+def test_quote_review_is_written_in_named_stages() -> None:
+    """No function of ``neoplan/quote/`` is above cyclomatic complexity 25 (radon): the review reads as named stages,
+    each small enough to follow and test on its own."""
+    from pathlib import Path
+
+    from radon.complexity import cc_visit
+
+    package = Path(__file__).resolve().parent.parent / "neoplan" / "quote"
+    worst = [
+        (block.complexity, f"{path.name}:{block.lineno} {block.name}")
+        for path in sorted(package.glob("*.py"))
+        for block in cc_visit(path.read_text(encoding="utf-8"))
+        if block.complexity > 25
+    ]
+    assert not worst, sorted(worst, reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("above", "cells", "total", "code"),
+    [
+        ([["(단위: 원)"]], ["1,200,000", "2,400,000"], "₩ 2,400,000", "KRW"),  # units line and total
+        ([["견적금액: ₩ 9,000,000 (VAT 포함)"]], ["1,200,000", "2,400,000"], "2,400,000", "KRW"),  # title block
+        ([["Quotation"]], ["1,200,000", "2,400,000"], "2,400,000 원", "KRW"),  # the total's figure only
+        ([["Quotation"]], ["ر.س 3,750.00", "ر.س 7,500.00"], "", "SAR"),  # Arabic sign in the price cells
+        ([["All amounts in Saudi riyals"]], ["3,750.00", "7,500.00"], "", "SAR"),  # named in words
+        ([["金額単位：円"]], ["120,000", "240,000"], "", "JPY"),
+        ([["Quotation"]], ["1,200.00", "2,400.00"], "", "USD"),  # nothing says it: USD, and the evidence is ""
+    ],
+)
+def test_the_currency_is_read_wherever_the_document_writes_it(
+    above: list[list[Any]], cells: list[str], total: str, code: str
+) -> None:
+    rows = [*above, ["Part", "Description", "Qty", "Unit Price", "Amount"], ["X", "Xeon Gold 6530", 2, *cells]]
+    if total:
+        rows.append(["", "Total", "", "", total])
+    quote = read_quote(csv_bytes(rows), "q.csv")
+    assert quote.currency == code
+    assert bool(quote.currency_from) == (code != "USD")
+
+
+@pytest.mark.parametrize(
+    ("text", "base", "other", "units"),
+    [
+        ("Exchange rate: 1 USD = 3.75 SAR", "USD", "SAR", 3.75),
+        ("USD 1 = SAR 3.75", "USD", "SAR", 3.75),
+        ("FX applied: USD/AED 3.6725", "USD", "AED", 3.6725),
+        ("3.75 SAR per USD", "USD", "SAR", 3.75),
+        ("환율: 1 USD = 1,380 KRW", "USD", "KRW", 1380.0),
+        ("1달러 = 1,380원", "USD", "KRW", 1380.0),
+        ("Umrechnungskurs 1 EUR = 1,08 USD", "EUR", "USD", 1.08),
+    ],
+)
+def test_stated_rates_are_read_with_their_row(text: str, base: str, other: str, units: float) -> None:
+    from neoplan.quote.currency import stated_rates
+
+    (rate,) = stated_rates(text, "Quote", 5)
+    assert (rate.base, rate.quote, rate.units) == (base, other, pytest.approx(units))
+    assert rate.source.startswith("Quote!5 (")
+    assert stated_rates("400G/800G optics, 8x per server", "", 1) == []
+
+
+@pytest.mark.parametrize(
+    ("statement", "date"),
+    [
+        ("Date: 2024-11-04 Valid until: 2024-12-04", "2024-11-04"),
+        ("Quote date: 04.11.2024", "2024-11-04"),
+        ("Angebotsdatum: 15.06.2026", "2026-06-15"),
+        ("견적일자: 2026. 3. 2.", "2026-03-02"),
+        ("日期：2026年3月2日", "2026-03-02"),
+        ("Dated Nov 4, 2024", "2024-11-04"),
+        ("Date: 45600", "2024-11-04"),  # a date cell read as its Excel serial
+        ("Valid until: 2024-12-04", None),  # a validity date is no quote date
+    ],
+)
+def test_the_quote_date_is_read_from_its_title_block(statement: str, date: str | None) -> None:
+    from neoplan.quote.statements import quote_date
+
+    assert quote_date([statement])[0] == date

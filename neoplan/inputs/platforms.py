@@ -2,9 +2,10 @@
 
 A platform (``cluster.gpu_model``) fixes the node's shape (GPUs per node: 8 for HGX, 72 for an NVL72 rack) and
 has *defaults* for the inputs that depend on it: the price book, the rental price, rack power and servers per rack,
-the back-end NIC generation and storage per GPU. They live in one table, ``data/platform_defaults.csv`` (one row per
-platform and field, each with why, source, date and basis), the one place a platform's rack power is stated: the
-design search's moves (:mod:`neoplan.inputs.profiles`) read it too. A value may name another table instead of a number:
+the back-end NIC generation, storage per GPU and the RAM per server (at least the GPUs' HBM, as OEMs ship it).
+They live in one table, ``data/platform_defaults.csv`` (one row per platform and field, each with why, source,
+date and basis), the one place a platform's rack power is stated: the design search's moves
+(:mod:`neoplan.inputs.profiles`) read it too. A value may name another table instead of a number:
 
 - ``@rental_contracts:<contract>``: the price of a contract in the market of the platform's default book date
   (``data/rental_contracts.csv``, or ``data/markets/<date>/`` for an older one; ``on_demand`` is the platform's
@@ -46,6 +47,7 @@ FIELDS = (
     "facility.servers_per_rack",
     "fabric.nic_gbps",
     "storage.usable_pb",
+    "node.ram_tb",
 )
 """The inputs a platform has defaults for (every platform has a row for each)."""
 
@@ -109,6 +111,7 @@ LABELS = {
     "facility.servers_per_rack": "servers per rack",
     "fabric.nic_gbps": "back-end NICs",
     "storage.usable_pb": "storage",
+    "node.ram_tb": "RAM per server",
     "cluster.gpus": "GPUs",
     "cluster.gpus_per_node": "GPUs per node",
     "fabric.nics_per_node": "back-end NICs per 8 GPUs",
@@ -129,6 +132,7 @@ def show(field: str, value: Any) -> str:
         "facility.rack_power_kw": "{:g} kW",
         "fabric.nic_gbps": "{}G",
         "storage.usable_pb": "{:g} PB",
+        "node.ram_tb": "{:g} TB",
         "cluster.gpus": "{:,}",
         "facility.electricity_usd_per_kwh": "${:.3f}/kWh",
         "facility.colo_usd_per_kw_month": "${:g}/kW-month",

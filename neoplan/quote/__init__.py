@@ -9,12 +9,27 @@ A quote comes as CSV or XLSX, the way OEMs, resellers and distributors send them
     scenario = apply_recommendations(review)   # the quote's cluster with the article's optimized BoM
 
 Modules: :mod:`.read` (bytes → sheets of cells, safe limits, encodings), :mod:`.structure` (the named steps:
-:mod:`.header`, :mod:`.rows`, :mod:`.groups`, :mod:`.sections`; then :mod:`.statements`), :mod:`.vocab` (the words
-of ``data/quote_headers.csv`` and ``data/quote_vocabulary.csv``), :mod:`.classify` (part-number catalogue, scored
-rules, confidence), :mod:`.system` (a whole-server or rack line read into its parts), :mod:`.lines` (USD, cluster
-quantities, like-for-like price check), :mod:`.size` (the cluster's size from independent readings),
-:mod:`.findings`, :mod:`.guard` (invariants: a finding that would break one is withheld), :mod:`.corrections`
-(the user's corrections and a vendor's aliases), :mod:`.compare`, :mod:`.review`, :mod:`.export`.
+:mod:`.header`, :mod:`.rows`, :mod:`.groups`, :mod:`.sections`, with rack matrices (:mod:`.matrix`) and price breaks
+(:mod:`.tiers`); then :mod:`.statements`: counts, currency, date), :mod:`.currency` (evidence, stated rates, each
+line to USD), :mod:`.ratecard` (a broker's rates: no hardware quote), :mod:`.vocab` (the words of
+``data/quote_headers.csv`` and ``data/quote_vocabulary.csv``), :mod:`.classify` (part-number catalogue, scored rules,
+confidence), :mod:`.system` (a whole-server or rack line read into its parts), :mod:`.accelerators` (AMD, Gaudi, TPU:
+named, not compared), :mod:`.lines` (USD, like-for-like price check), :mod:`.layout` (base rows, sub-item totals,
+spares pools), :mod:`.quantities` (each line for the order), :mod:`.size` (the cluster's size from independent
+readings), :mod:`.rackscale` (NVL72 services per rack), :mod:`.aggregates`, :mod:`.design`, :mod:`.findings`,
+:mod:`.guard` (invariants: a finding that would break one is withheld), :mod:`.bands` and :mod:`.plausibility` (a
+reading that breaks a band shows no headline), :mod:`.corrections` (the user's corrections, bundles split, and a
+vendor's aliases), :mod:`.compare`, :mod:`.review` (the stages), :mod:`.reviewed` (what a review found),
+:mod:`.export`.
+
+Plausible or withheld
+---------------------
+Bands per platform (``data/quote_bands.csv`` and the book: a server's price per GPU, the quote's total per GPU, the
+lines against the book, what one server holds) are checked before any headline: a reading outside one (a server at
+1,000× the book, 38 TB of RAM per server) withholds the headline, the comparison and every saving resting on it, and
+one sentence names the likely cause (currency, size, quantity basis, classification) and the fix
+(``review.implausible``, ``review.headline_withheld``). A rate or currency the user gives is applied or refused with
+the reason; the quote's date picks the price book (``review.book``, ``review.book_from``).
 
 Safe when unsure
 ----------------
@@ -45,6 +60,7 @@ saving is the quote minus the recommended design, component by component (whole 
 
 from __future__ import annotations
 
+from .bands import Band
 from .cells import (
     HEADER_SCAN_ROWS,
     MAX_CELL_CHARS,
@@ -93,8 +109,10 @@ from .corrections import (
     guess_vendor,
     parse_aliases,
     parse_corrections,
+    parse_split,
     read_aliases_file,
 )
+from .currency import Conversion, StatedRate, stated_rates
 from .export import (
     ANNOTATED_COLUMNS,
     QUOTE_COLUMNS,
@@ -125,8 +143,11 @@ from .findings import (
 )
 from .guard import Withheld
 from .lines import MAX_BOOK_RATIO, QuoteLine, identify_line
+from .plausibility import Breach
+from .ratecard import Rate, RateCard
 from .read import read_quote, read_quote_file
-from .review import QuoteReview, apply_recommendations, choose_option, load_quote, review_quote, usd_rate
+from .review import apply_recommendations, choose_option, load_quote, review_quote, usd_rate
+from .reviewed import QuoteReview
 from .size import READINGS, Conflict, Reading
 from .structure import ParsedQuote, RawLine, StatedTotal, find_header, header_roles
 from .system import SystemConfig, SystemPart, parse_system
@@ -158,9 +179,12 @@ __all__ = [
     "UFM_REQUIRED_ABOVE_GPUS",
     "UNSURE_BELOW",
     "Alias",
+    "Band",
+    "Breach",
     "CatalogueEntry",
     "ComparisonRow",
     "Conflict",
+    "Conversion",
     "Correction",
     "Finding",
     "Identity",
@@ -168,9 +192,12 @@ __all__ = [
     "QuoteError",
     "QuoteLine",
     "QuoteReview",
+    "Rate",
+    "RateCard",
     "RawLine",
     "Reading",
     "Rule",
+    "StatedRate",
     "StatedTotal",
     "SystemConfig",
     "SystemPart",
@@ -209,6 +236,7 @@ __all__ = [
     "parse_corrections",
     "parse_money",
     "parse_quantity",
+    "parse_split",
     "parse_system",
     "read_aliases_file",
     "read_catalogue",
@@ -220,6 +248,7 @@ __all__ = [
     "safe_cell",
     "sample_quotes",
     "score_rules",
+    "stated_rates",
     "text_summary",
     "to_csv_bytes",
     "to_xlsx_bytes",

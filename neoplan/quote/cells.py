@@ -33,7 +33,7 @@ _CURRENCY_WORDS = re.compile(
 _SIGNS = (
     ("US$", "USD"), ("AU$", "AUD"), ("CA$", "CAD"), ("NZ$", "NZD"), ("HK$", "HKD"), ("A$", "AUD"), ("C$", "CAD"),
     ("S$", "SGD"), ("R$", "BRL"), ("€", "EUR"), ("£", "GBP"), ("¥", "¥"), ("￥", "¥"), ("₹", "INR"), ("₩", "KRW"),
-    ("￦", "KRW"), ("$", "USD"), ("＄", "USD"),
+    ("￦", "KRW"), ("ر.س", "SAR"), ("﷼", "SAR"), ("د.إ", "AED"), ("$", "USD"), ("＄", "USD"),
 )  # fmt: skip
 """A bare ¥ is yuan or yen: ``"¥"`` here, decided by the document's words (:mod:`neoplan.quote.statements`)."""
 ISO_CURRENCIES = frozenset(
@@ -52,11 +52,14 @@ _CURRENCY_NAMES = (
         "CNY",
     ),
     (re.compile(r"(?<=\d)\s*원|[(（]\s*원\s*[)）]|\bwon\b", re.IGNORECASE), "KRW"),
+    (re.compile(r"\b(saudi\s+)?riyals?\b", re.IGNORECASE), "SAR"),
+    (re.compile(r"\b(uae\s+|emirati\s+)?dirhams?\b", re.IGNORECASE), "AED"),
+    (re.compile(r"\b(indian\s+)?rupees?\b", re.IGNORECASE), "INR"),
 )
-_SIGN_CHARS = "€£¥￥₹₩￦＄円元원"
+_SIGN_CHARS = "€£¥￥₹₩￦＄円元원﷼"
 _MONEY_AFFIX = re.compile(
-    rf"^(?:{_ISO}|[A-Z]{{0,2}}\$|[{_SIGN_CHARS}]|人民币|人民幣)\s*|"
-    rf"\s*(?:{_ISO}|[A-Z]{{0,2}}\$|[{_SIGN_CHARS}]|人民币|人民幣|,-|\.-)$"
+    rf"^(?:{_ISO}|[A-Z]{{0,2}}\$|[{_SIGN_CHARS}]|人民币|人民幣|ر\.س|د\.إ)\s*|"
+    rf"\s*(?:{_ISO}|[A-Z]{{0,2}}\$|[{_SIGN_CHARS}]|人民币|人民幣|ر\.س|د\.إ|,-|\.-)$"
 )
 
 _US_NUMBER = re.compile(r"^(\d{1,3}(,\d{3})+|\d+)(\.\d*)?$|^\.\d+$")

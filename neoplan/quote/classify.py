@@ -54,8 +54,15 @@ _KIND_WORDS = {
     "fibre": re.compile(r"\bfib(re|er)s?\b|\bjumper\b|\btrunk\b|\bOM[345]\b|MPO.*\bpatch\b", re.I),
     "nic": re.compile(r"\bNICs?\b|adapter|\bHCA\b|ConnectX|SuperNIC|network card|\bDPUs?\b|BlueField", re.I),
     "switch": re.compile(r"(?<![-\w])(?:power)?switch(es)?\b(?!-)", re.I),
-    "cpu": re.compile(r"\bprocessors?\b|\bCPUs?\b|\bXeon\b|\bEPYC\b", re.I),
-    "ram": re.compile(r"\bDIMMs?\b|RDIMM|LRDIMM|\bDDR[45]\b|\bmemory\b", re.I),
+    "cpu": re.compile(
+        r"\bprocessors?\b|\bCPUs?\b|\bXeon\b|\bEPYC\b|\b\d{1,3}\s*C\s*/\s*\d{1,3}\s*T\b|\b\d\.\d{1,2}\s*GHz\b|"
+        r"\b\d{2,3}\s*-?\s*cores?\b|\b\d{2,3}C\b",
+        re.I,
+    ),
+    "ram": re.compile(
+        r"\bDIMMs?\b|RDIMM|LRDIMM|\bmemory\b|\bDDR[45]\b(?![-\s]*\d{4}\s*(?:MT/?s|MHz)?\s*$)|\d\s*[GT]B\b[^,;]*\bDDR[45]\b",
+        re.I,
+    ),
     "drive": re.compile(r"\bSSDs?\b|\bNVMe\b|\bdrives?\b|\bM\.2\b|\bHDD\b", re.I),
     "gpu": re.compile(r"\bHGX\b|\bGPUs?\b|baseboard|\bSXM\d?\b", re.I),
     "server": re.compile(r"\bservers?\b(?!\s+racks?\b)|\bnodes?\b|\bappliance\b", re.I),

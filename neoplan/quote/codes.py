@@ -10,7 +10,7 @@ from ..design.fabric import UFM_REQUIRED_ABOVE_GPUS as UFM_REQUIRED_ABOVE_GPUS  
 from ..design.fabric import backend_lines, size_backend
 from ..formats import usd_exact
 from ..inputs.categories import QUOTE_CATEGORIES
-from ..inputs.pricebook import default_price_book
+from ..inputs.pricebook import default_platforms, default_price_book
 
 DEFAULT_PRICE_TOLERANCE = 0.15
 RAM_GB_PER_SERVER_RECOMMENDED = 1024.0
@@ -27,8 +27,9 @@ _FINDING_TEXTS = {
         "Playbook, 2024-10-03).",
     ),
     "ram_over_1tb": (
-        "More than 1 TB RAM per server",
-        "1 TB of DDR5 per HGX server is enough; RAM is the 4th most expensive item of the node.",
+        "More RAM per server than the platform needs",
+        "RAM per server need not exceed the platform's recommendation, at least the GPUs' HBM as OEMs ship it "
+        "({ram_recommended}); more buys nothing for training, and RAM is the 4th most expensive item of the node.",
     ),
     "dpu_bluefield": (
         "BlueField-3 DPUs",
@@ -112,7 +113,14 @@ def _cited_figures() -> dict[str, str]:
     reference, spines_nonblocking = backend("reference")
     vms, _ = backend("vms")
     vms_2to1, spines_2to1 = backend("vms", 2.0)
+    from ..inputs.platforms import (
+        default_table,  # the platform switch reads the scenario schema, which reads this module
+    )
+
+    platforms = default_platforms()
+    ram = {k: fields["node.ram_tb"].value for k, fields in default_table().items() if not platforms[k].rack_scale}
     return {
+        "ram_recommended": ", ".join(f"{tb:g} TB on {key.split('-')[0].upper()}" for key, tb in ram.items()),
         "nvaie_usd": usd_exact(book.price("nvidia_ai_enterprise_gpu_year")),
         "gpus": f"{_REFERENCE_GPUS:,}",
         "vms_change": f"{vms / reference - 1:+.1%}",

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..inputs.pricebook import default_platforms
 from ..model import Result
 from .cells import _finite
 from .classify import Rule, component_of_key
@@ -54,13 +55,15 @@ def compare(lines: Sequence[QuoteLine], result: Result | None, rules: Sequence[R
     The design side groups ``result.capex_lines`` by the component of their price key (from the rules).
     Without a ``result`` (no GPU count) only the quote side is filled and nothing is in scope.
     """
-    key_component = component_of_key(rules)
+    key_component = dict(component_of_key(rules))
+    for platform in default_platforms().values():  # an NVL72 rack system is the rack's GPU "board"
+        key_component.setdefault(platform.baseboard_price_key, ("gpu_baseboard", "compute"))
     comparable = {comp for comp, _ in key_component.values()} | {"discount", "system"}
     systems = any(ln.component == "system" for ln in lines)
     quote: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
     for ln in lines:
         if ln.component is not None and ln.category is not None:
-            comp = _as_system(ln.component, ln.category, systems)
+            comp = "spares" if ln.pool == "spares" else _as_system(ln.component, ln.category, systems)
             q = quote[(ln.category, comp)]
             q[0] += ln.book_quantity if comp == ln.component else 0.0
             q[1] += ln.total_usd

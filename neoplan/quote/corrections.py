@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -28,9 +28,13 @@ from .cells import QuoteError
 from .classify import Identity, Rule, identity_of_rule
 from .raw import RawLine
 from .system import system_identity
+from .units import normalise, speeds_gbps
 
 QUANTITY_BASES = ("per_server", "total")
 IGNORE = "ignore"
+MAX_SPLIT_PARTS = 8
+MAX_PER_BUNDLE = 1_000
+_SPLIT_PART = re.compile(r"^\s*([a-z_]+)\s*(?:[x×*:]\s*(\d+(?:\.\d+)?))?\s*$", re.IGNORECASE)
 MAX_ALIASES = 2_000
 MAX_PATTERN_CHARS = 200
 
@@ -46,6 +50,24 @@ class Correction:
     option: str | None = None
     ignore: bool | None = None
     """True: not a line; False: count it although the reader left it out (an optional item); None: as read."""
+    split: tuple[tuple[str, float], ...] = ()
+    """A bundle's parts: (class, quantity per bundle) each ("8× 400G adapters with optics": backend_nic × 8,
+    backend_server_link × 8); each part is a line of its own, priced on its own (:func:`split_bundle`)."""
+
+    @property
+    def where(self) -> str:
+        """``Quote!14`` or ``row 14``."""
+        return f"{self.sheet}!{self.row}" if self.sheet else f"row {self.row}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The correction as :func:`parse_corrections` reads it."""
+        out: dict[str, Any] = {"sheet": self.sheet, "row": self.row}
+        for name in ("category", "quantity_basis", "option", "ignore"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        if self.split:
+            out["split"] = [{"category": c, "per_bundle": n} for c, n in self.split]
+        return out
 
 
 @dataclass(frozen=True)
@@ -154,6 +176,57 @@ def parse_corrections(records: Iterable[Mapping[str, Any] | Correction], rules: 
                 quantity_basis=_basis(rec.get("quantity_basis"), at),
                 option=None if option is None else str(option),
                 ignore=None if rec.get("ignore") is None else bool(rec.get("ignore")),
+                split=parse_split(rec.get("split"), rules, at),
+            )
+        )
+    return out
+
+
+def parse_split(value: Any, rules: Sequence[Rule], where: str = "split") -> tuple[tuple[str, float], ...]:
+    """A bundle's parts from ``[{category, per_bundle}, …]`` or a text ``backend_nic×8, backend_server_link×8``
+    (a part without a count is one per bundle); QuoteError naming the bad part."""
+    if value in (None, "", [], ()):
+        return ()
+    items: list[Any] = re.split(r"[,;+]", value) if isinstance(value, str) else list(value)
+    out = []
+    for item in items:
+        if isinstance(item, str):
+            m = _SPLIT_PART.match(item)
+            if m is None:
+                raise QuoteError(f"{where}: {item.strip()!r} is not 'class × count' (e.g. backend_nic×8)")
+            category, count = m.group(1).lower(), float(m.group(2) or 1)
+        elif isinstance(item, Mapping):
+            category, count = str(item.get("category") or ""), item.get("per_bundle", 1)
+        else:
+            raise QuoteError(f"{where}: a part is {{category, per_bundle}} or 'class × count'")
+        if category == IGNORE or isinstance(count, bool) or not isinstance(count, int | float):
+            raise QuoteError(f"{where}: {category!r} × {count!r} is no part of a bundle")
+        if not 0 < count <= MAX_PER_BUNDLE:
+            raise QuoteError(f"{where}: a part's count per bundle must be from 1 to {MAX_PER_BUNDLE:,}, got {count!r}")
+        out.append((check_category(category, rules, where), float(count)))
+    if not 2 <= len(out) <= MAX_SPLIT_PARTS:
+        raise QuoteError(f"{where}: a bundle splits into 2 to {MAX_SPLIT_PARTS} parts, got {len(out)}")
+    return tuple(out)
+
+
+def split_bundle(raw: RawLine, parts: Sequence[tuple[str, float]], weights: Sequence[float]) -> list[RawLine]:
+    """A bundle line as one line per part: its quantity × the part's count per bundle, its price shared by
+    ``weights`` (the book price of each part × its count; equal shares when the book prices none)."""
+    total = sum(weights)
+    shares = [w / total for w in weights] if total > 0 else [1.0 / len(parts)] * len(parts)
+    unit, ext = raw.unit_price, raw.extended
+    out = []
+    for (category, per), share in zip(parts, shares, strict=True):
+        part_ext = None if ext is None else ext * share
+        part_unit = None if unit is None else unit * share / per
+        out.append(
+            replace(
+                raw,
+                description=f"{raw.description} [{category} × {per:g} per bundle]",
+                quantity=raw.quantity * per,
+                unit_price=part_unit,
+                extended=part_ext,
+                total_quantity=None if raw.total_quantity is None else raw.total_quantity * per,
             )
         )
     return out
@@ -165,15 +238,31 @@ def identity_for(category: str, raw: RawLine, rules: Sequence[Rule]) -> Identity
         return None
     if category == "system":
         return system_identity(None, 1.0)
-    rule = next((r for r in rules if r.component == category and r.price_key), None)
-    rule = rule or next(r for r in rules if r.component == category)
-    return identity_of_rule(rule, 1.0, "user")
+    text = normalise(f"{raw.part_number} {raw.description}")
+    mine = [r for r in rules if r.component == category]
+    priced = [r for r in mine if r.price_key]
+    rule = next((r for r in priced if r.pattern.search(text)), None)  # the rule the words fit best
+    if rule is None and priced:  # else the plain part of the line's speed: a 400G kit's NIC is a 400G ConnectX
+        rule = min(priced, key=lambda r: (_speed_gap(r.price_key, text), bool(_SPECIAL.search(r.price_key))))
+    return identity_of_rule(rule or mine[0], 1.0, "user")
+
+
+_SPECIAL = re.compile(r"supernic|spx|splitter|lacc|twin|nvidia", re.IGNORECASE)
+"""Price keys of special variants (Spectrum-X SuperNIC optics, splitter cables): taken only when the words say so."""
+
+
+def _speed_gap(price_key: str, text: str) -> int:
+    """0 when the book item of ``price_key`` runs at exactly the speeds the text names, 1 when it shares one, 2 else."""
+    from ..inputs.pricebook import default_price_book
+
+    book = default_price_book()
+    speeds = speeds_gbps(text)
+    item = speeds_gbps(normalise(book.row(price_key).description)) if price_key in book else frozenset()
+    return 0 if speeds and item == speeds else 1 if speeds & item else 2
 
 
 def apply_to_raw(raws: Sequence[RawLine], corrections: Sequence[Correction], aliases: Sequence[Alias]) -> list[RawLine]:
     """The raw lines with the corrected option and quantity basis (corrections first, then aliases)."""
-    from dataclasses import replace
-
     by_row = {(c.sheet, c.row): c for c in corrections}
     out = []
     for raw in raws:

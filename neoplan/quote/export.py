@@ -12,7 +12,7 @@ from ..formats import usd_exact
 from ..model import Result
 from ..spreadsheet import safe_cell
 from .cells import SAMPLES_DIR
-from .review import QuoteReview
+from .reviewed import QuoteReview
 
 # --- a design written as a quote ------------------------------------------------------------------------------------
 
@@ -173,27 +173,27 @@ def _write_sheet(ws: Any, columns: Sequence[str], records: Iterable[Mapping[str,
 # --- text summary ---------------------------------------------------------------------------------------------------
 
 
-def text_summary(review: QuoteReview) -> str:
-    """Plain-text summary of a review for ``python -m neoplan quote FILE`` (amounts in USD)."""
-    size = (
-        f"{review.gpus:,} GPUs in {review.servers:,} servers ({review.gpu_model or 'GPU model not named'})"
-        if review.gpus and review.servers
-        else "unknown (no GPU server or baseboard line)"
+def _money_text(review: QuoteReview) -> str:
+    """``USD``, ``KRW at 0.00072 USD each (KRW from the price cells, the rate from you)``, several currencies."""
+    if set(review.rates) <= {"USD"} and review.currency == "USD":
+        return "USD" + (f" (from {review.currency_from})" if review.currency_from else " (the quote names none)")
+    rates = "; ".join(
+        f"{code} at {rate:g} USD each (rate from {review.rate_sources.get(code, '?')})"
+        for code, rate in sorted(review.rates.items())
+        if code != "USD"
     )
-    money = "USD" if review.currency == "USD" else f"{review.currency} at {review.usd_per_unit:g} USD each"
+    source = f"; {review.currency} read from {review.currency_from}" if review.currency_from else ""
+    return f"{rates}{source}"
+
+
+def _headline_rows(review: QuoteReview) -> list[tuple[str, str]]:
+    """The headline: quote total, padding, design change, the design and the saving; or why they are withheld."""
+    if review.implausible:
+        return [("headline", f"withheld: {b.sentence}") for b in review.implausible]
     rows = [
-        (
-            "quote",
-            f"{review.name}: {len(review.lines)} lines, {len(review.classified)} classified, "
-            f"{len(review.unsure)} unsure, {len(review.unmatched)} unmatched; "
-            f"{sum(review.skipped.values())} rows skipped; prices in {money}",
-        ),
-        ("size", f"{size}; servers quoted ×{review.servers_quoted}; from {review.size_from}"),
         ("quote total", usd_exact(review.quote_total_usd)),
+        ("padding", f"{usd_exact(review.padding_saving_usd)} saved by the padding findings"),
     ]
-    if review.option is not None:
-        rows.insert(1, ("option", f"{review.option} (one of {', '.join(review.options)}; never summed)"))
-    rows.append(("padding", f"{usd_exact(review.padding_saving_usd)} saved by the padding findings"))
     if review.design_change_usd is not None:
         rows.append(("design change", f"{usd_exact(review.design_change_usd)} from the recommended fabric and storage"))
     if review.saving_usd is not None and review.recommended_total_usd is not None:
@@ -206,14 +206,57 @@ def text_summary(review: QuoteReview) -> str:
             )
         )
         rows.append(("vs design", f"{usd_exact(review.saving_usd)} ({share:.1%}) quote minus the recommended design"))
+    return rows
+
+
+def _rate_card_text(review: QuoteReview) -> str:
+    """A rate card's rates, one a line, each beside the model's rental price."""
+    money = "USD" if review.currency == "USD" else review.currency
+    out = [f"rate card  {review.name}: {len(review.rate_card)} rental rates, prices in {money}"]
+    for r in review.rate_card:
+        per_gpu = f" = {r.per_gpu_hour:,.2f}/GPU-h" if r.per_gpu_hour and r.unit != "GPU-hour" else ""
+        term = f", {r.term}" if r.term else ""
+        ref = f"; {r.reference}" if r.reference else ""
+        out.append(f"  {r.row:>4}  {r.label[:60]}{term}: {r.price:,.2f} per {r.unit}{per_gpu}{ref}")
+    out += [f"warning: {w}" for w in review.warnings]
+    return "\n".join(out)
+
+
+def text_summary(review: QuoteReview) -> str:
+    """Plain-text summary of a review for ``python -m neoplan quote FILE`` (amounts in USD)."""
+    if review.rate_card:
+        return _rate_card_text(review)
+    size = (
+        f"{review.size_text} ({review.gpu_model or 'GPU model not named'})"
+        if review.gpus and review.servers
+        else "unknown (no GPU server or baseboard line)"
+    )
+    rows = [
+        (
+            "quote",
+            f"{review.name}: {len(review.lines)} lines, {len(review.classified)} classified, "
+            f"{len(review.unsure)} unsure, {len(review.unmatched)} unmatched; "
+            f"{sum(review.skipped.values())} rows skipped; prices in {_money_text(review)}",
+        ),
+        ("size", f"{size}; servers quoted ×{review.servers_quoted}; from {review.size_from}"),
+        ("book", f"{review.book or '?'} ({review.book_from})" if review.book_from else review.book or "?"),
+        *_headline_rows(review),
+    ]
+    if review.option is not None:
+        rows.insert(1, ("option", f"{review.option} (one of {', '.join(review.options)}; never summed)"))
     width = max(len(k) for k, _ in rows)
     out = [f"{k:<{width}}  {v}" for k, v in rows]
     out.append(f"findings ({len(review.findings)}; savings may overlap, negative = cost to fix)")
     out += [f"  {f.code:<20} {usd_exact(f.saving_usd):>14}  {f.where}: {f.detail}" for f in review.findings]
     out += [f"conflict: {c.sentence}" for c in review.conflicts]
     if review.withheld:
+        guard = {b.sentence for b in review.implausible}
         out.append("withheld findings (could not price them safely)")
-        out += [f"  {w.finding.code:<20} {w.finding.where}: {w.reason}" for w in review.withheld]
+        out += [
+            f"  {w.finding.code:<20} {w.finding.where}: "
+            + ("it rests on the reading the headline withholds" if w.reason in guard else w.reason)
+            for w in review.withheld
+        ]
     for title, group in (
         ("unsure lines (not used in findings)", review.unsure),
         ("could not price (more than 3x off the book: check the classification)", review.could_not_price),

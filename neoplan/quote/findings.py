@@ -114,13 +114,18 @@ def _n(value: float) -> str:
 
 
 def find_all(
-    lines: Sequence[QuoteLine], servers: int | None, gpus: int | None, book: PriceBook, price_tolerance: float
+    lines: Sequence[QuoteLine],
+    servers: int | None,
+    gpus: int | None,
+    book: PriceBook,
+    price_tolerance: float,
+    gpu_model: str | None = None,
 ) -> list[Finding]:
-    """Every finding of a quote, in a stable order."""
+    """Every finding of a quote, in a stable order (the RAM recommendation is ``gpu_model``'s)."""
     family = "xdr" if _with(lines, key="nic_backend_800g") or _with(lines, key="ib_switch_q3400") else "ndr"
     out: list[Finding] = []
     out += find_swaps(lines, book, "cpu_top_bin")
-    out += find_ram(lines, servers)
+    out += find_ram(lines, servers, ram_gb_recommended(gpu_model))
     out += find_dpus(lines, servers, book)
     out += find_swaps(lines, book, "frontend_spectrum")
     out += find_swaps(lines, book, "oob_spectrum")
@@ -171,22 +176,35 @@ def find_flagged(lines: Sequence[QuoteLine], code: str) -> list[Finding]:
     return [Finding(code, _ids(hit), 0.0, "; ".join(f"{_n(ln.cluster_quantity)} × {ln.label}" for ln in hit))]
 
 
-def find_ram(lines: Sequence[QuoteLine], servers: int | None) -> list[Finding]:
-    """RAM above 1 TB per server: the excess DIMM capacity at the quote's price per GB [USD]."""
+def ram_gb_recommended(gpu_model: str | None) -> float:
+    """RAM per server the platform needs [GB]: its ``node.ram_tb`` default (at least the GPUs' HBM, as OEMs ship
+    it: 1 TB on H100, 2 TB on H200 and B200, 3 TB on B300; ``data/platform_defaults.csv``); 1 TB for a platform the
+    model does not know."""
+    from ..inputs.platforms import default_table
+
+    default = default_table().get(gpu_model or "", {}).get("node.ram_tb")
+    return float(default.value) * 1024 if default is not None else RAM_GB_PER_SERVER_RECOMMENDED
+
+
+def find_ram(lines: Sequence[QuoteLine], servers: int | None, recommended_gb: float | None = None) -> list[Finding]:
+    """RAM above the platform's recommendation per server (``recommended_gb``, default 1 TB): the excess DIMM
+    capacity at the quote's price per GB [USD]."""
     ram = _with(lines, component="ram")
     if not ram or not servers:
         return []
     gb = sum(ln.ram_gb for ln in ram)
     if gb <= 0:
         return []
+    target = recommended_gb or RAM_GB_PER_SERVER_RECOMMENDED
     per_server_gb = gb / servers
-    if per_server_gb <= RAM_GB_PER_SERVER_RECOMMENDED + 1e-6:
+    if per_server_gb <= target + 1e-6:
         return []
-    excess_gb = gb - servers * RAM_GB_PER_SERVER_RECOMMENDED
+    excess_gb = gb - servers * target
     usd_per_gb = _cost(ram) / gb
     detail = (
-        f"{per_server_gb / 1024:g} TB per server → 1 TB: {_n(excess_gb / DIMM_GB)} fewer {DIMM_GB} GB DIMMs over "
-        f"{servers:,} servers at {usd_exact(usd_per_gb * DIMM_GB)} per {DIMM_GB} GB"
+        f"{per_server_gb / 1024:g} TB per server → {target / 1024:g} TB (the platform's recommendation): "
+        f"{_n(excess_gb / DIMM_GB)} fewer {DIMM_GB} GB DIMMs over {servers:,} servers at "
+        f"{usd_exact(usd_per_gb * DIMM_GB)} per {DIMM_GB} GB"
     )
     return [Finding("ram_over_1tb", _ids(ram), excess_gb * usd_per_gb, detail)]
 
@@ -209,13 +227,20 @@ def find_dpus(lines: Sequence[QuoteLine], servers: int | None, book: PriceBook) 
     return [Finding("dpu_bluefield", _ids(dpus), saving, detail)]
 
 
+def _quoted_cost(lines: Iterable[QuoteLine]) -> float:
+    """What the quote charges for ``lines`` [USD]: a priced line's own total (whatever the book says), a part
+    bundled in a priced line at book, a stand-alone line at no charge 0."""
+    return sum(ln.total_usd if ln.priced and ln.total_usd > 0 else ln.cost_usd for ln in lines)
+
+
 def find_nvaie(lines: Sequence[QuoteLine]) -> list[Finding]:
-    """NVIDIA AI Enterprise lines dropped: their whole cost [USD] (the opex it also saves each year is noted)."""
+    """NVIDIA AI Enterprise lines dropped: what the quote charges for them [USD] (the book only says the licence is
+    padding, not what this one costs; the opex it also saves each year is noted)."""
     hit = _with(lines, code="nvaie_license")
     if not hit:
         return []
     years = _qty(hit)
-    cost = _cost(hit)
+    cost = _quoted_cost(hit)
     if cost <= 0:
         detail = f"{_n(years)} GPU-years of NVIDIA AI Enterprise quoted at no charge: nothing to save on this quote"
         return [Finding("nvaie_license", _ids(hit), 0.0, detail)]

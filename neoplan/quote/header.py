@@ -27,6 +27,8 @@ from .cells import (
     parse_percent,
     parse_quantity,
 )
+from .matrix import Matrix, find_matrix
+from .tiers import Tier, find_tiers, without_tiers
 from .vocab import HEADER_ROLES, fold, header_key, header_names, pattern
 
 ROLES = HEADER_ROLES
@@ -219,6 +221,10 @@ class Columns:
     header_texts: tuple[tuple[str, ...], ...]
     money_scale: float = 1.0
     """What one written amount is worth [units of the currency]: 10,000 under 单价（万元）, 1,000 under '$000'."""
+    matrix: Matrix | None = None
+    """A rack matrix (a quantity per rack in one column per rack type, :mod:`neoplan.quote.matrix`), else None."""
+    tiers: tuple[Tier, ...] = ()
+    """Volume price breaks (a unit price per quantity tier, :mod:`neoplan.quote.tiers`), else ()."""
 
     @cached_property
     def header_firsts(self) -> frozenset[str]:
@@ -246,6 +252,8 @@ def assign_columns(rows: Sequence[Sequence[Cell]], header: Header, statements: S
     text above the table) may say the unit amounts are written in ("单位：万元", "amounts in thousands")."""
     start = header.row + header.span
     roles = _text_columns(rows, start, header, _money_columns(rows, start, header.roles))
+    tiers = find_tiers(rows, start, header.cells, roles)
+    roles = without_tiers(roles, tiers) if tiers else roles
     has_per_server = "qty_per_server" in roles
     per_rack = "qty_per_rack" in roles
     if has_per_server:
@@ -255,18 +263,24 @@ def assign_columns(rows: Sequence[Sequence[Cell]], header: Header, statements: S
     else:
         qty_col = roles.get("quantity")
     total_col = roles.get("qty_total", roles.get("quantity") if has_per_server or per_rack else None)
+    decimal = decimal_mark(rows, start, roles)
+    matrix = None if has_per_server else find_matrix(rows, start, header.cells, roles, decimal)
+    if matrix is not None:
+        qty_col, total_col, per_rack = None, None, False
     return Columns(
         roles=roles,
-        decimal=decimal_mark(rows, start, roles),
+        decimal=decimal,
         scale=percent_scale(rows, start, roles),
         qty_col=qty_col,
         total_col=total_col,
         has_per_server=has_per_server,
         per_rack=per_rack and not has_per_server,
         per_server_only=has_per_server and total_col is None and "nodes" not in roles,
-        explicit=has_per_server or per_rack or "nodes" in roles,
+        explicit=has_per_server or per_rack or "nodes" in roles or matrix is not None,
         header_texts=tuple(tuple(_text(c) for c in r) for r in rows[header.row : start]),
         money_scale=_scale_of(header, roles, statements),
+        matrix=matrix,
+        tiers=tiers,
     )
 
 

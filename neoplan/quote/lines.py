@@ -105,6 +105,8 @@ class QuoteLine:
     derived: bool = False
     parent_id: int | None = None
     note: str = ""
+    pool: str = ""
+    """``spares``: a part of a spares pool (counted in the total, not in the cluster's size or per-server figures)."""
     system: SystemConfig | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -186,6 +188,7 @@ class QuoteLine:
             "price_check": self.price_check,
             "gpu_model": self.gpu_model,
             "note": self.note,
+            "pool": self.pool,
         }
 
 
@@ -214,6 +217,58 @@ def is_attribute(description: str) -> bool:
     return bool(_ATTRIBUTE.match(description)) and not _HAS_SIZE.search(description)
 
 
+def _vetted_entry(
+    part: str, description: str, norm: str, catalogue: Sequence[CatalogueEntry], service: bool
+) -> CatalogueEntry | None:
+    """The catalogue entry of a line's part number, unless the words say the line is something else."""
+    entry = catalogue_match(part, description, catalogue)
+    if entry is None:
+        return None
+    if entry.component == "frontend_switch" and _BACK_END.search(norm) and not _FRONT.search(norm):
+        return None  # "SN5600 … Spectrum-X switch": the back end of a Spectrum-X fabric, as the rules read it
+    if entry.component == "system" and service and not looks_like_system(head(norm)):
+        return None  # "XD670 power supply kit", "3 year service for XE9680": a part of the server, not the server
+    if entry.component == "system" and is_rack_scale(norm) and gpu_model(norm) is None:
+        return None  # "NVL72 rack with power shelves and manifold": the rack's infrastructure, no GPUs named
+    return entry
+
+
+def _server_identity(
+    part: str,
+    description: str,
+    norm: str,
+    entry: CatalogueEntry | None,
+    service: bool,
+    rules: Sequence[Rule],
+) -> tuple[Identity, SystemConfig | None] | None:
+    """The identity of a line that names a server (a GPU board in a barebone, a bare chassis, a whole server); None
+    for a line that names none."""
+    bare = is_bare_chassis(norm) and not server_with_board(norm)
+    if bare and _WITH_BOARD.search(norm) and gpu_model(norm):  # "barebone with HGX B200 8-GPU"
+        board = board_identity(gpu_model(norm), rules)
+        if board is not None:
+            return replace(board, confidence=0.85, basis="rules", gpu_model=gpu_model(norm)), None
+    if entry is not None and entry.component == "system":
+        if not bare:
+            return system_identity(entry), parse_system(description or part, rules, entry.cpu_vendor or None)
+        chassis = next((r for r in rules if r.price_key == "node_chassis"), None)
+        return (identity_of_rule(chassis, CATALOGUE_CONFIDENCE, "catalogue"), None) if chassis is not None else None
+    if entry is None and not bare and not service and looks_like_system(norm):
+        config = parse_system(description or part, rules)
+        if config.gpu_model is not None:
+            return system_identity(None), config
+    return None
+
+
+def _board_of_model(ident: Identity, norm: str, rules: Sequence[Rule]) -> Identity:
+    """A GPU-board identity priced as the board of the GPU the text names (a catalogue part naming another GPU)."""
+    model = gpu_model(norm) or ident.gpu_model
+    board = board_identity(model, rules)
+    if board is not None and board.price_key != ident.price_key:
+        ident = replace(board, confidence=ident.confidence, basis=ident.basis)
+    return replace(ident, gpu_model=model)
+
+
 def identify_line(
     part: str, description: str, rules: Sequence[Rule], catalogue: Sequence[CatalogueEntry]
 ) -> tuple[Identity, SystemConfig | None]:
@@ -227,35 +282,11 @@ def identify_line(
         return ATTRIBUTE, None
     text = f"{part} {description}".strip()
     norm = normalise(text)
-    entry = catalogue_match(part, description, catalogue)
-    if (
-        entry is not None
-        and entry.component == "frontend_switch"
-        and _BACK_END.search(norm)
-        and not _FRONT.search(norm)
-    ):
-        entry = None  # "SN5600 … Spectrum-X switch": the back end of a Spectrum-X fabric, as the rules read it
     service = is_server_part(norm, part)
-    if entry is not None and entry.component == "system" and service and not looks_like_system(head(norm)):
-        entry = None  # "XD670 power supply kit", "3 year service for XE9680": a part of the server, not the server
-    if entry is not None and entry.component == "system" and is_rack_scale(norm) and gpu_model(norm) is None:
-        entry = None  # "NVL72 rack with power shelves and manifold": the rack's infrastructure, no GPUs named
-    bare = is_bare_chassis(norm) and not server_with_board(norm)
-    if bare and _WITH_BOARD.search(norm) and gpu_model(norm):  # "barebone with HGX B200 8-GPU"
-        board = board_identity(gpu_model(norm), rules)
-        if board is not None:
-            return replace(board, confidence=0.85, basis="rules", gpu_model=gpu_model(norm)), None
-    if entry is not None and entry.component == "system":
-        if bare:
-            chassis = next((r for r in rules if r.price_key == "node_chassis"), None)
-            if chassis is not None:
-                return identity_of_rule(chassis, CATALOGUE_CONFIDENCE, "catalogue"), None
-        else:
-            return system_identity(entry), parse_system(description or part, rules, entry.cpu_vendor or None)
-    if entry is None and not bare and not service and looks_like_system(norm):
-        config = parse_system(description or part, rules)
-        if config.gpu_model is not None:
-            return system_identity(None), config
+    entry = _vetted_entry(part, description, norm, catalogue, service)
+    server = _server_identity(part, description, norm, entry, service, rules)
+    if server is not None:
+        return server
     if entry is not None:
         ident = identity_of_entry(entry, rules)
     else:  # the description first: part numbers carry misleading tokens ("AOC-HGX-H100-PWR" is a power cord)
@@ -264,11 +295,7 @@ def identify_line(
             whole = identify_rules(text, rules)
             ident = replace(whole, confidence=round(whole.confidence * 0.8, 3))
     if ident.component == "gpu_baseboard":
-        model = gpu_model(norm) or ident.gpu_model
-        board = board_identity(model, rules)
-        if board is not None and board.price_key != ident.price_key:  # a catalogue part naming another GPU
-            ident = replace(board, confidence=ident.confidence, basis=ident.basis)
-        ident = replace(ident, gpu_model=model)
+        ident = _board_of_model(ident, norm, rules)
     return ident, None
 
 
@@ -299,16 +326,7 @@ def make_line(
     total = ext_usd * scale if ext_usd is not None else cluster_quantity * (unit_usd or 0.0)
     text = normalise(f"{raw.part_number} {raw.description}")
     status = ident.status
-    book_unit, ratio, note = _book_unit(ident, text, book) if status == "classified" else (None, 1.0, "")
-    gb = 0.0
-    if ident.component == "gpu_baseboard" and book_unit is not None and _per_gpu(text, unit_usd, book_unit):
-        ratio = 1.0 / _GPUS_PER_BOARD  # priced per GPU: a board is 8 of these units
-        book_unit *= ratio
-    if ident.component == "ram":
-        per_unit_gb = ram_gb(text) or ident.book_size
-        gb = per_unit_gb * cluster_quantity
-        ratio = per_unit_gb / DIMM_GB
-        book_unit = book.price(ident.price_key) * ratio if book_unit is not None and ident.price_key else book_unit
+    book_unit, ratio, note, gb = _line_book(ident, text, book, unit_usd, cluster_quantity)
     line = QuoteLine(
         id=line_id,
         sheet=raw.sheet,
@@ -336,13 +354,42 @@ def make_line(
         gpu_model=(config.gpu_model if config is not None else None) or ident.gpu_model,
         cpu_vendor=(config.cpu_vendor if config is not None else None) or ident.cpu_vendor,
         ram_gb=gb,
-        note=note,
+        note=note or (f"the unit price of the {raw.tier} price break" if getattr(raw, "tier", "") else ""),
         system=config,
+        pool=getattr(raw, "pool", ""),
     )
-    check, check_note = price_check_of(line.effective_unit_usd, book_unit, tolerance, line.price_key or "")
+    check, check_note = _licence_check(
+        price_check_of(line.effective_unit_usd, book_unit, tolerance, line.price_key or ""), ident
+    )
     if check == line.price_check and not check_note:
         return line
     return replace(line, price_check=check, note=check_note or line.note)
+
+
+def _line_book(
+    ident: Identity, text: str, book: PriceBook, unit_usd: float | None, cluster_quantity: float
+) -> tuple[float | None, float, str, float]:
+    """(book price per quoted unit [USD], book units per quoted unit, note, memory for the order [GB]) of a line:
+    GPUs priced one by one count an eighth of a board; DIMMs scale the book's 64 GB price by their size."""
+    if ident.status != "classified":
+        return None, 1.0, "", 0.0
+    book_unit, ratio, note = _book_unit(ident, text, book)
+    if ident.component == "gpu_baseboard" and book_unit is not None and _per_gpu(text, unit_usd, book_unit):
+        ratio = 1.0 / _GPUS_PER_BOARD  # priced per GPU: a board is 8 of these units
+        book_unit *= ratio
+    if ident.component != "ram":
+        return book_unit, ratio, note, 0.0
+    per_unit_gb = ram_gb(text) or ident.book_size
+    ratio = per_unit_gb / DIMM_GB
+    book_unit = book.price(ident.price_key) * ratio if book_unit is not None and ident.price_key else book_unit
+    return book_unit, ratio, note, per_unit_gb * cluster_quantity
+
+
+def _licence_check(check: tuple[str | None, str], ident: Identity) -> tuple[str | None, str]:
+    """A licence priced far off the book is priced on its own terms (years, per GPU or per node), not misread."""
+    if check[0] == "could_not_price" and "nvaie_license" in ident.findings:
+        return None, "a licence priced on its own terms (years, per GPU or per node): saved as quoted"
+    return check
 
 
 def _per_gpu(text: str, unit_usd: float | None, board_usd: float) -> bool:

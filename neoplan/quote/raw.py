@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .currency import StatedRate
+
+if TYPE_CHECKING:
+    from .ratecard import RateCard
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,13 @@ class RawLine:
     per_rack: float | None = None
     optional: bool = False
     """In a section of optional items ("Optional items – not included in total"): not counted unless the user says."""
+    currency: str = ""
+    """The currency the line's own price cells (or a currency column) name; "" = the quote's."""
+    tier: str = ""
+    """The volume price break whose unit price the line takes (``10–49``), "" when the quote has none."""
+    pool: str = ""
+    """``spares`` for a part of a spares pool or an advance-replacement kit (its section or its words say so): counted
+    in the total, kept out of the cluster's size and the per-server figures."""
 
     @property
     def unit_price_usd(self) -> float | None:
@@ -100,3 +113,18 @@ class ParsedQuote:
     options: tuple[str, ...] = ()
     totals: tuple[StatedTotal, ...] = field(default=())
     racks_stated: int | None = None
+    currency_from: str = ""
+    """Where the currency was read (price cells, headers, totals, a sentence, or ``you (--currency)``); "" when
+    nothing names it (read as USD)."""
+    currencies: tuple[str, ...] = ()
+    """The currencies of the lines when they use several (each line's in ``RawLine.currency``), else ()."""
+    currencies_seen: tuple[str, ...] = ()
+    """Every currency the document writes (price cells, headers, totals, text), whatever was taken."""
+    rates: tuple[StatedRate, ...] = ()
+    """Exchange rates the quote states (``1 USD = 3.75 SAR``), with their rows."""
+    date: str | None = None
+    """The quote's date as ``YYYY-MM-DD`` (or ``YYYY-MM``), None when it states none."""
+    date_from: str = ""
+    """The text the date was read from."""
+    rate_card: RateCard | None = None
+    """The rental rates of a rate card ($/GPU-hour, $/month): the file is no hardware quote (``lines`` is empty)."""

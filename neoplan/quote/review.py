@@ -9,24 +9,23 @@ compare with the recommended design.
 
 from __future__ import annotations
 
-import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..errors import ScenarioError
 from ..formats import usd_exact
-from ..inputs.loading import load_scenario
-from ..inputs.pricebook import PriceBook, default_platforms, default_price_book, price_book
+from ..inputs.pricebook import BOOK_DATES, PriceBook, default_price_book, price_book
 from ..inputs.scenario import Scenario
-from ..model import Result, evaluate
-from .cells import QuoteError, _finite
+from ..model import Result
+from .accelerators import unsupported
+from .aggregates import node_parts, per_server_aggregates, priced_as_nodes, whole_server_price
+from .cells import QuoteError
 from .classify import UNMATCHED, CatalogueEntry, Identity, Rule, default_catalogue, default_rules, identity_of_rule
-from .codes import DEFAULT_PRICE_TOLERANCE, DESIGN_CATEGORIES, DESIGN_FINDINGS
-from .compare import ComparisonRow, compare
+from .codes import DEFAULT_PRICE_TOLERANCE
+from .compare import compare
 from .corrections import (
     IGNORE,
     Alias,
@@ -36,11 +35,20 @@ from .corrections import (
     identity_for,
     parse_aliases,
     parse_corrections,
+    split_bundle,
 )
-from .findings import Finding, find_all
-from .guard import Withheld, check, padding_saving_usd
-from .lines import QuoteLine, identify_line, make_line, raw_money, system_parts, with_price_check
+from .currency import Conversion, conversion
+from .design import design
+from .findings import Finding, find_above_book, find_all, find_mismatch
+from .guard import TOLERANCE_USD, Withheld, check
+from .layout import base_modules, child_bases, spares
+from .lines import QuoteLine, identify_line, make_line, raw_money, with_price_check
+from .plausibility import GuardInput, check_reading, withhold
+from .quantities import cluster_quantities, included_sub_items, parents
+from .rackscale import per_rack_services, rack_platform
+from .ratecard import Rate
 from .read import read_quote_file
+from .reviewed import QuoteReview
 from .size import (
     Conflict,
     Reading,
@@ -54,178 +62,139 @@ from .size import (
 )
 from .structure import ParsedQuote, RawLine
 from .system import NODE_PARTS, SystemConfig, parse_system
-from .units import per_server_count
 
 MAX_SERVERS = 100_000
+NODE_ADVICE = ("cpu_top_bin", "cpu_amd", "ram_over_1tb", "dpu_bluefield", "nics_below_8")
+"""Findings written for NVIDIA HGX servers: not given on a platform the book does not price (AMD, Gaudi, TPU)."""
 _GPUS_PER_SERVER_DEFAULT = 8
 
 
-@dataclass(frozen=True)
-class QuoteReview:
-    """A reviewed quote: identified lines, findings, and the comparison with the recommended design."""
-
-    name: str
-    servers_quoted: int
-    price_tolerance: float
-    lines: tuple[QuoteLine, ...]
-    findings: tuple[Finding, ...]
-    comparison: tuple[ComparisonRow, ...]
-    servers: int | None
-    gpus: int | None
-    gpu_model: str | None
-    recommended: Scenario | None
-    skipped: Mapping[str, int]
-    warnings: tuple[str, ...]
-    sheets: tuple[str, ...]
-    currency: str = "USD"
-    usd_per_unit: float = 1.0
-    parts: tuple[QuoteLine, ...] = field(default=(), repr=False)
-    """Lines the findings read: classified quote lines and the components read from server lines."""
-    per_server: Mapping[str, Any] = field(default_factory=dict)
-    servers_inferred: bool = True
-    """True when the server count came from the quote, False when the user gave it."""
-    option: str | None = None
-    """The alternative reviewed (``Option A``), None when the quote offers one configuration."""
-    options: tuple[str, ...] = ()
-    """Every alternative the quote offers, in file order (reviewed one at a time: ``option=2``)."""
-    withheld: tuple[Withheld, ...] = ()
-    """Findings that would break an invariant (save more than their lines cost, rest on a discount …), with why."""
-    conflicts: tuple[Conflict, ...] = ()
-    """Readings of the cluster's size that disagree, the one taken and the sentence that says so."""
-    readings: tuple[Reading, ...] = ()
-    size_from: str = "lines"
-    """The reading the size was taken from (``lines``, ``stated``, ``trays``, ``cpus``, ``nics``)."""
-    ignored: tuple[QuoteLine, ...] = ()
-    """Lines the user said are no lines (left out of the total, the size and the findings)."""
-
-    @property
-    def classified(self) -> list[QuoteLine]:
-        """Lines identified surely enough to be used."""
-        return [ln for ln in self.lines if ln.status == "classified"]
-
-    @property
-    def unsure(self) -> list[QuoteLine]:
-        """Lines whose identity is below the confidence threshold (listed, never priced into a finding)."""
-        return [ln for ln in self.lines if ln.status == "unsure"]
-
-    @property
-    def unmatched(self) -> list[QuoteLine]:
-        """Lines nothing identified (listed, never dropped)."""
-        return [ln for ln in self.lines if ln.status == "unmatched"]
-
-    @property
-    def could_not_price(self) -> list[QuoteLine]:
-        """Lines whose price is more than 3× off the book's: check the classification."""
-        return [ln for ln in self.lines if ln.price_check == "could_not_price"]
-
-    @property
-    def quote_total_usd(self) -> float:
-        """Everything the quote charges, for the order [USD]."""
-        return sum(ln.total_usd for ln in self.lines)
-
-    @property
-    def compared_quote_usd(self) -> float:
-        """The part of the quote compared with the design: components the model prices, plus discounts [USD]."""
-        return sum(r.quote_usd for r in self.comparison if r.in_scope)
-
-    @property
-    def recommended_total_usd(self) -> float | None:
-        """The recommended design over the same components [USD]; None without a GPU count."""
-        if self.recommended is None:
-            return None
-        return sum(r.recommended_usd for r in self.comparison if r.in_scope)
-
-    @property
-    def saving_usd(self) -> float | None:
-        """Compared quote minus recommended design [USD]; None without a GPU count."""
-        rec = self.recommended_total_usd
-        return None if rec is None else self.compared_quote_usd - rec
-
-    @property
-    def findings_saving_usd(self) -> float:
-        """Sum of the findings' savings [USD] (findings may overlap)."""
-        return sum(f.saving_usd for f in self.findings)
-
-    @property
-    def padding_saving_usd(self) -> float:
-        """What the padding findings save together [USD]: design findings (fabric) left out, overlaps capped at what
-        the quote charges for the lines they cite."""
-        return padding_saving_usd(self.findings, self.lines, DESIGN_FINDINGS)
-
-    @property
-    def design_change_usd(self) -> float | None:
-        """What the recommended design changes in fabric and storage [USD]: quote minus design over those
-        categories (positive = the design costs less); None without a design."""
-        if self.recommended is None:
-            return None
-        return sum(r.saving_usd for r in self.comparison if r.in_scope and r.category in DESIGN_CATEGORIES)
-
-    def findings_of(self, line_id: int) -> list[str]:
-        """Codes of the findings that rest on line ``line_id``."""
-        return [f.code for f in self.findings if line_id in f.lines]
-
-    def by_category(self) -> dict[str, tuple[float, float]]:
-        """In-scope (quote, recommended) cost by category [USD]."""
-        out: dict[str, tuple[float, float]] = {}
-        for r in self.comparison:
-            if r.in_scope:
-                q, rec = out.get(r.category, (0.0, 0.0))
-                out[r.category] = (q + r.quote_usd, rec + r.recommended_usd)
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON contract of ``python -m neoplan quote FILE --json`` (USD, counts; undefined = null).
-
-        ``lines`` holds every line with its ``status`` (classified / unsure / unmatched), ``confidence`` and
-        ``price_check``; ``unsure``, ``unmatched`` and ``could_not_price`` list those lines again.
-        """
-        return {
-            "name": self.name,
-            "currency": self.currency,
-            "usd_per_unit": self.usd_per_unit,
-            "servers_quoted": self.servers_quoted,
-            "servers": self.servers,
-            "gpus": self.gpus,
-            "gpu_model": self.gpu_model,
-            "per_server": dict(self.per_server),
-            "lines": [ln.to_dict() for ln in self.lines],
-            "classified": len(self.classified),
-            "unsure": [ln.to_dict() for ln in self.unsure],
-            "unmatched": [ln.to_dict() for ln in self.unmatched],
-            "could_not_price": [ln.to_dict() for ln in self.could_not_price],
-            "findings": [f.to_dict() for f in self.findings],
-            "quote_total_usd": _finite(self.quote_total_usd),
-            "compared_quote_usd": _finite(self.compared_quote_usd),
-            "recommended_total_usd": _finite(self.recommended_total_usd),
-            "saving_usd": _finite(self.saving_usd),
-            "findings_saving_usd": _finite(self.findings_saving_usd),
-            "comparison": [r.to_dict() for r in self.comparison],
-            "price_tolerance": self.price_tolerance,
-            "skipped_rows": dict(self.skipped),
-            "warnings": list(self.warnings),
-            "option": self.option,
-            "options": list(self.options),
-            "conflicts": [c.to_dict() for c in self.conflicts],
-            "withheld": [w.to_dict() for w in self.withheld],
-            "size_from": self.size_from,
-            "size_readings": [r.to_dict() for r in self.readings],
-            "padding_saving_usd": _finite(self.padding_saving_usd),
-            "design_change_usd": _finite(self.design_change_usd),
-            "ignored": [ln.to_dict() for ln in self.ignored],
-        }
-
-
 def usd_rate(currency: str, usd_per_unit: float | None) -> float:
-    """USD per unit of the quote's currency: 1 for USD, the user's rate otherwise; QuoteError naming the currency."""
-    if usd_per_unit is not None:
-        if isinstance(usd_per_unit, bool) or not (
-            isinstance(usd_per_unit, int | float) and math.isfinite(usd_per_unit) and 1e-6 <= usd_per_unit <= 1e6
-        ):
-            raise QuoteError(f"the USD rate must be a positive number (USD per {currency}), got {usd_per_unit!r}")
-        return 1.0 if currency == "USD" else float(usd_per_unit)
-    if currency != "USD":
-        raise QuoteError(f"the quote is in {currency}: give the USD rate, e.g. --usd-per-unit 1.08")
-    return 1.0
+    """USD per unit of the quote's currency: 1 for USD, the user's rate otherwise; QuoteError naming the currency
+    (one currency, nothing stated: see :func:`neoplan.quote.currency.conversion` for the rest)."""
+    return conversion(currency, [currency], (), usd_per_unit, currency).usd_per_unit
+
+
+def _most_named(rates: Sequence[Rate]) -> str | None:
+    """The platform a rate card prices most often (alphabetical among equals), None when it names none."""
+    counts = Counter(r.gpu_model for r in rates if r.gpu_model)
+    return min(counts, key=lambda k: (-counts[k], k)) if counts else None
+
+
+def _rate_card_review(quote: ParsedQuote, usd_per_unit: float | None, tolerance: float) -> QuoteReview:
+    """A rate card reported as such: its rates beside the model's rental prices, nothing reviewed as hardware."""
+    card = quote.rate_card
+    assert card is not None
+    money = conversion(quote.currency, [quote.currency], (), usd_per_unit, quote.currency_from) if (
+        quote.currency == "USD" or usd_per_unit is not None
+    ) else None  # fmt: skip
+    rates = card.rates
+    notes = [
+        f"{quote.name} is a rate card (rental prices per GPU-hour or per month), not a hardware quote: its "
+        f"{len(rates)} rates are listed beside the model's rental prices (data/rental_contracts.csv); nothing is "
+        "reviewed against the hardware price book"
+    ]
+    if money is None:
+        notes.append(f"the rates are in {quote.currency}: give the USD rate (--usd-per-unit) to read them in USD")
+    elif money.usd_per_unit != 1.0:
+        rates = tuple(replace(r, per_gpu_hour=(r.per_gpu_hour or 0) * money.usd_per_unit) for r in rates)
+    return QuoteReview(
+        name=quote.name,
+        servers_quoted=1,
+        price_tolerance=tolerance,
+        lines=(),
+        findings=(),
+        comparison=(),
+        servers=None,
+        gpus=None,
+        gpu_model=_most_named(rates),
+        recommended=None,
+        skipped=quote.skipped,
+        warnings=(*quote.warnings, *notes, *(money.notes if money else ())),
+        sheets=quote.sheets,
+        currency=money.currency if money else quote.currency,
+        usd_per_unit=money.usd_per_unit if money else 1.0,
+        currency_from=quote.currency_from,
+        rates=dict(money.rates) if money else {},
+        rate_sources=dict(money.sources) if money else {},
+        rate_card=rates,
+    )
+
+
+def _created(with_fix: QuoteReview, without: QuoteReview, fix: Correction) -> tuple[Finding, str] | None:
+    """(finding, why) of a negative-saving finding on the corrected line that the correction creates (or deepens)
+    although the line, read so, is priced far off its new class (a kit of 8 NICs at 13× one NIC); else None."""
+    corrected = [ln for ln in with_fix.lines if (ln.sheet, ln.row) == (fix.sheet, fix.row)]
+    off = next((ln for ln in corrected if ln.price_check == "could_not_price"), None)
+    if off is None:
+        return None
+    ids = {ln.id for ln in corrected}
+    before = {f.code: f.saving_usd for f in without.findings}
+    for f in with_fix.findings:
+        if f.saving_usd < -TOLERANCE_USD and ids & set(f.lines) and f.saving_usd < before.get(f.code, 0.0) - 1:
+            ratio = (off.effective_unit_usd or 0) / (off.book_unit_price_usd or 1)
+            return f, f"although the line, read so, costs {ratio:,.1f}× its book item: it bundles several parts"
+    return None
+
+
+def _what(fix: Correction) -> str:
+    if fix.split:
+        return "split into " + " and ".join(f"{c} × {n:g}" for c, n in fix.split)
+    if fix.category:
+        return f"a {fix.category} line"
+    return f"quantities {fix.quantity_basis}" if fix.quantity_basis else "corrected"
+
+
+def _corrected(
+    review: Any, book: PriceBook, corrections: Sequence[Mapping[str, Any] | Correction], rules: Sequence[Rule] | None
+) -> QuoteReview:
+    """The review with the user's corrections, except those that would create a negative saving on the line they
+    correct (a bundle read as one part, a kit of 8 NICs read as one): refused, with the reason."""
+    first: QuoteReview = review(book=book, corrections=corrections)
+    if not corrections or not any(f.saving_usd < -TOLERANCE_USD for f in first.findings):
+        return first
+    fixes = parse_corrections(corrections, rules if rules is not None else default_rules())
+    refused: list[tuple[Correction, str]] = []
+    for fix in fixes:
+        others = [c for c in fixes if c is not fix]
+        created = _created(first, review(book=book, corrections=others), fix)
+        if created is not None:
+            finding, why = created
+            refused.append(
+                (
+                    fix,
+                    f"{fix.where} read as {_what(fix)} would add '{finding.title}' at {usd_exact(finding.saving_usd)} "
+                    f"({finding.detail[:90]}) {why}: not applied; split it instead (each part's class and count per "
+                    "bundle)",
+                )
+            )
+    if not refused:
+        return first
+    kept = [c for c in fixes if all(c is not r for r, _ in refused)]
+    return replace(review(book=book, corrections=kept), refused=tuple(refused))
+
+
+def _book(quote: ParsedQuote, book: PriceBook | str | None) -> tuple[PriceBook, str]:
+    """The book to check the lines against and why: the user's, else the book nearest the quote's date, else the
+    default one."""
+    if isinstance(book, PriceBook):
+        return book, "you (--book)"
+    if isinstance(book, str):
+        if book not in BOOK_DATES:
+            raise QuoteError(f"book must be one of {', '.join(BOOK_DATES)} (a price book date), got {book!r}")
+        return price_book(book), "you (--book)"
+    date = getattr(quote, "date", None)
+    if not date:
+        return default_price_book(), "the default book (the quote states no date)"
+    nearest = min(BOOK_DATES, key=lambda d: (abs(_months(d) - _months(date)), d))
+    said = getattr(quote, "date_from", "")[:60]
+    return price_book(nearest), f"the book nearest the quote's date {date} ({said!r})"
+
+
+def _months(date: str) -> int:
+    """Months since year 0 of a ``YYYY-MM[-DD]`` date."""
+    year, month = int(date[:4]), int(date[5:7])
+    return year * 12 + month - 1
 
 
 def review_quote(
@@ -235,7 +204,7 @@ def review_quote(
     usd_per_unit: float | None = None,
     price_tolerance: float = DEFAULT_PRICE_TOLERANCE,
     base: str = "optimized",
-    book: PriceBook | None = None,
+    book: PriceBook | str | None = None,
     rules: Sequence[Rule] | None = None,
     catalogue: Sequence[CatalogueEntry] | None = None,
     option: int | str | None = None,
@@ -247,7 +216,10 @@ def review_quote(
 
     Safe when unsure: no finding saves more than the quote charges for the lines it cites, the savings never exceed
     the quote total, a discount is never an item, and a finding that would break one of these is withheld with the
-    reason. Alternatives (Option A/B) are reviewed one at a time.
+    reason. A reading outside a plausibility band (currency, size, quantity basis, classification) withholds the
+    headline, the comparison and every saving resting on it, with one sentence naming the cause and the fix
+    (``review.implausible``, ``review.headline_withheld``). Alternatives (Option A/B) are reviewed one at a time. A
+    broker's rate card ($/GPU-hour, no quantity) is reviewed as such (``review.rate_card``).
 
     Parameters
     ----------
@@ -257,15 +229,17 @@ def review_quote(
         The servers bought [count] when the quote prices one server (per-server quantities, a one-server quote);
         None = as the quote states ("order quantity 32", "16 nodes") or as its lines count.
     usd_per_unit : float, optional
-        USD per unit of the quote's currency; required for a quote not in USD.
+        USD per unit of the quote's currency; required for a quote not in USD unless the quote states its rate
+        ("1 USD = 3.75 SAR"). A typed rate is applied, or refused with the reason, never dropped
+        (:mod:`.currency`).
     price_tolerance : float, optional
         How far over the book a unit price may be before it is flagged ``price_above_book`` [fraction].
     base : str, optional
         The preset whose design the quote is compared with (``optimized``: the article's recommended BoM).
-    book : PriceBook, optional
-        The price book the lines are checked against and the design priced by; None = the 2024-10 book, or the
-        first book that prices the quote's platform when that one does not (an HGX B300 quote: 2026-11, said in a
-        warning).
+    book : PriceBook or str, optional
+        The price book the lines are checked against and the design priced by, or its date (``"2026-11"``);
+        None = the book nearest the quote's date (the default book when it states none), or the first book that
+        prices the quote's platform when that one does not (an HGX B300 quote: 2026-11, said in a warning).
     rules, catalogue : sequence, optional
         Classification rules and part numbers; default ``data/quote_rules.csv`` and ``data/quote_catalogue.csv``.
     option : int or str, optional
@@ -273,7 +247,8 @@ def review_quote(
     aliases : sequence of mapping, optional
         The vendor's alias list, ``{pattern, category, quantity_basis?}`` (see :mod:`.corrections`).
     corrections : sequence of mapping, optional
-        The user's reading of single lines, ``{sheet, row, category?, quantity_basis?, option?, ignore?}``.
+        The user's reading of single lines, ``{sheet, row, category?, quantity_basis?, option?, ignore?, split?}``;
+        a correction that would create a negative saving is refused with the reason (``review.refused``).
     size_from : str, optional
         The reading of the cluster's size to take (``lines``, ``boards``, ``stated``, ``trays``, ``cpus``,
         ``nics``; see :mod:`.size`); default the most consistent one.
@@ -281,14 +256,15 @@ def review_quote(
     Returns
     -------
     QuoteReview
-        Every line with its reading and confidence, the findings with their savings [USD], the cluster's GPUs and
-        servers [count], the quote's total and the recommended design's [USD], withheld findings and size conflicts.
+        Every line with its reading and confidence, the findings with their savings [USD], the cluster's GPUs,
+        servers and racks [count], the quote's total and the recommended design's [USD], withheld findings and size
+        conflicts, the currency and rates applied, and the book used and why (``review.book``, ``review.book_from``).
 
     Raises
     ------
     QuoteError
-        For a quote in another currency without ``usd_per_unit``, an unknown option or size reading, or a bad alias
-        or correction, with a one-line message.
+        For a quote in another currency without a rate, an unknown option, size reading or book date, or a bad
+        alias or correction, with a one-line message.
 
     Examples
     --------
@@ -301,6 +277,9 @@ def review_quote(
     >>> "ram_over_1tb" in {f.code for f in review.findings}  # 2 TB of RAM where 1 TB does
     True
     """
+    if getattr(quote, "rate_card", None) is not None:
+        return _rate_card_review(quote, usd_per_unit, price_tolerance)
+    chosen, why = _book(quote, book)
     review = partial(
         _review,
         quote,
@@ -312,23 +291,215 @@ def review_quote(
         catalogue=catalogue,
         option=option,
         aliases=aliases,
-        corrections=corrections,
         size_from=size_from,
     )
-    if book is not None:
-        return review(book=book)
-    first = review(book=default_price_book())
+    first = replace(_corrected(review, chosen, corrections, rules), book=chosen.as_of, book_from=why)
     design_book = None if first.recommended is None else first.recommended.prices_as_of
-    if design_book is None or design_book == default_price_book().as_of:
+    if book is not None or design_book is None or design_book == chosen.as_of:
         return first
-    # the default book does not price the quote's platform (an HGX B300 quote against 2024-10): review it again
+    # the chosen book does not price the quote's platform (an HGX B300 quote against 2024-10): review it again
     # against the book its recommended design is priced by, so that lines and design share one book
-    again = review(book=price_book(design_book))
+    again = _corrected(review, price_book(design_book), corrections, rules)
     note = (
-        f"priced against the {design_book} price book, the first that prices {first.gpu_model} (the default "
-        f"{default_price_book().as_of} book does not)"
+        f"priced against the {design_book} price book, the first that prices {first.gpu_model} (the "
+        f"{chosen.as_of} book, {why}, does not)"
     )
-    return replace(again, warnings=(note, *again.warnings))
+    why_again = f"the first book that prices {first.gpu_model}"
+    return replace(again, warnings=(note, *again.warnings), book=design_book, book_from=why_again)
+
+
+@dataclass(frozen=True)
+class _Identified:
+    """Stage 1 of a review: the reviewed option's raw lines with the user's classes and their identities."""
+
+    raws: list[RawLine]
+    classes: list[str | None]
+    idents: list[tuple[Identity, SystemConfig | None]]
+    parents: list[int | None]
+    included: set[int]
+    options: tuple[str, ...]
+    chosen: str | None
+    notes: tuple[str, ...] = ()
+
+
+def _check_inputs(servers_quoted: int | None, price_tolerance: float) -> None:
+    """QuoteError naming the first of the user's numbers that is out of range."""
+    if servers_quoted is not None and not (
+        isinstance(servers_quoted, int) and not isinstance(servers_quoted, bool) and 1 <= servers_quoted <= MAX_SERVERS
+    ):
+        raise QuoteError(f"servers quoted must be a whole number from 1 to {MAX_SERVERS:,}, got {servers_quoted!r}")
+    if not (isinstance(price_tolerance, int | float) and 0 <= price_tolerance <= 10):
+        raise QuoteError(f"price tolerance must be between 0 and 10 (a fraction), got {price_tolerance!r}")
+
+
+def _split_bundles(
+    raws: list[RawLine], classes: list[str | None], fixes: Sequence[Correction], rules: Sequence[Rule], book: PriceBook
+) -> tuple[list[RawLine], list[str | None]]:
+    """Bundles the user split: one line per part (its class, its count per bundle), the price shared by book."""
+    splits = {(c.sheet, c.row): c.split for c in fixes if c.split}
+    if not splits:
+        return raws, classes
+    out_raws: list[RawLine] = []
+    out_classes: list[str | None] = []
+    for raw, cls in zip(raws, classes, strict=True):
+        parts = splits.get((raw.sheet, raw.row))
+        if not parts:
+            out_raws.append(raw)
+            out_classes.append(cls)
+            continue
+        keys = [(identity_for(category, raw, rules) or UNMATCHED).price_key for category, _ in parts]
+        weights = [book.price(k) * per if k and k in book else 0.0 for k, (_, per) in zip(keys, parts, strict=True)]
+        out_raws += split_bundle(raw, parts, weights)
+        out_classes += [category for category, _ in parts]
+    return out_raws, out_classes
+
+
+def _read(
+    quote: ParsedQuote,
+    rules: Sequence[Rule],
+    catalogue: Sequence[CatalogueEntry],
+    option: int | str | None,
+    aliases: Sequence[Mapping[str, Any] | Alias],
+    corrections: Sequence[Mapping[str, Any] | Correction],
+    book: PriceBook,
+) -> _Identified:
+    """Stage 1: the user's corrections and the vendor's aliases applied (bundles split), the option picked, each
+    line identified."""
+    user_aliases = [a for a in aliases if isinstance(a, Alias)]
+    user_aliases += parse_aliases([a for a in aliases if not isinstance(a, Alias)], rules)
+    fixes = parse_corrections(corrections, rules)
+    all_raws = apply_to_raw(list(quote.lines), fixes, user_aliases)
+    options = tuple(dict.fromkeys([*getattr(quote, "options", ()), *(r.option for r in all_raws if r.option)]))
+    chosen = choose_option(options, option)
+    raws = [r for r in all_raws if not r.option or r.option == chosen]
+    classes = [class_of(raw, fixes, user_aliases) for raw in raws]
+    raws, classes = _split_bundles(raws, classes, fixes, rules, book)
+    memo: dict[tuple[str, str], tuple[Identity, SystemConfig | None]] = {}
+    idents = [_identify(raw, rules, catalogue, memo, cls) for raw, cls in zip(raws, classes, strict=True)]
+    parent_of = parents(raws)
+    included = included_sub_items(raws, idents, parent_of)
+    notes = spares(raws, idents) + base_modules(raws, idents, parent_of)
+    notes += child_bases(raws, idents, parent_of, included)
+    return _Identified(raws, classes, idents, parent_of, included, options, chosen, tuple(notes))
+
+
+def _used(quote: ParsedQuote, raws: Sequence[RawLine], currency: str) -> set[str]:
+    """The currencies the reviewed lines are priced in (the quote's for lines that name none)."""
+    return {getattr(raw, "currency", "") or currency for raw in raws} | {currency}
+
+
+def _conversion(quote: ParsedQuote, raws: Sequence[RawLine], usd_per_unit: float | None) -> Conversion:
+    """Stage 2: the USD rate of every currency the reviewed lines use (:func:`neoplan.quote.currency.conversion`)."""
+    currency = getattr(quote, "currency", "USD") or "USD"
+    used = sorted({getattr(raw, "currency", "") or currency for raw in raws})
+    evidence = getattr(quote, "currency_from", "USD")
+    return conversion(currency, used, getattr(quote, "rates", ()), usd_per_unit, evidence)
+
+
+def _lines(
+    reading: _Identified,
+    quantities: Sequence[float],
+    money: Conversion,
+    book: PriceBook,
+    tolerance: float,
+    notes: list[str],
+) -> tuple[list[QuoteLine], tuple[QuoteLine, ...]]:
+    """Stage 3: the quote lines in USD for the order (each at its currency's rate), checked against the book;
+    (lines, lines the user ignores)."""
+    rows = zip(reading.raws, reading.idents, quantities, reading.classes, strict=True)
+    lines = [
+        _mark_ignored(make_line(i, raw, ident, config, qty, money.rate_of(raw.currency), book, tolerance), cls)
+        for i, (raw, (ident, config), qty, cls) in enumerate(rows, 1)
+    ]
+    lines = _bundle_free_parts([_with_parent(ln, reading.parents[k]) for k, ln in enumerate(lines)])
+    ignored = tuple(ln for ln in lines if ln.status == "ignored")
+    optional = [raw for raw, cls in zip(reading.raws, reading.classes, strict=True) if raw.optional and cls == IGNORE]
+    if optional:
+        notes.append(
+            f"{len(optional)} optional line(s) (section {optional[0].section[:60]!r}) are not counted: add-ons the "
+            "quote does not total; untick Ignore (or correct them) to count them"
+        )
+    return [ln for ln in lines if ln.status != "ignored"], ignored
+
+
+def _children(lines: Sequence[QuoteLine]) -> dict[int, list[QuoteLine]]:
+    out: dict[int, list[QuoteLine]] = defaultdict(list)
+    for ln in lines:
+        if ln.parent_id is not None:
+            out[ln.parent_id].append(ln)
+    return out
+
+
+def _options_note(options: Sequence[str], chosen: str | None, warnings: list[str]) -> None:
+    if options:
+        others = ", ".join(f"{k} = {name}" for k, name in enumerate(options, 1) if name != chosen)
+        warnings.insert(
+            0,
+            f"the quote offers {len(options)} alternatives ({', '.join(options)}): reviewed {chosen} on its own; "
+            f"pick another with --option ({others})",
+        )
+
+
+def _with_design(
+    lines: list[QuoteLine],
+    children: Mapping[int, list[QuoteLine]],
+    result: Result | None,
+    tolerance: float,
+    gpu_model: str | None = None,
+) -> list[QuoteLine]:
+    """Stage 5: whole-server lines checked against the recommended design's whole node (an NVL72 rack's)."""
+    if result is None:
+        return lines
+    node_usd = result.node_capex_usd
+    rack = rack_platform(gpu_model)
+    trays = rack.compute_trays if rack is not None else 1
+    return [
+        with_price_check(priced_as_nodes(ln, node_usd, trays), tolerance)
+        if ln.component == "system" and ln.status == "classified" and whole_server_price(ln, children[ln.id])
+        else ln
+        for ln in lines
+    ]
+
+
+def _configuration_notes(parts: Sequence[QuoteLine], servers: int | None, warnings: list[str]) -> bool:
+    """Warn when the GPU servers' configuration is not listed; True when it is (CPUs, memory or NICs)."""
+    described = any(p.component in ("backend_nic", "cpu", "ram") for p in parts)
+    if servers and not described:
+        warnings.append(
+            "the quote does not list the GPU servers' configuration (CPUs, memory, NICs): those are not checked"
+        )
+    elif servers and not any(p.component == "backend_nic" for p in parts):
+        warnings.append(
+            "the quote lists no back-end NIC: integrated or quoted apart? the NICs per server are not checked"
+        )
+    return described
+
+
+def _findings(
+    quote: ParsedQuote,
+    lines: Sequence[QuoteLine],
+    parts: Sequence[QuoteLine],
+    size: tuple[int | None, int | None, str | None],
+    described: bool,
+    chosen: str | None,
+    rate: float,
+    book: PriceBook,
+    tolerance: float,
+) -> tuple[list[Finding], list[Withheld]]:
+    """Stage 6: the findings, cited by the quote's own rows, and those withheld by the invariants."""
+    servers, gpus, gpu_model = size
+    where = {ln.id: (ln.sheet, ln.row) for ln in lines}
+    other = unsupported(gpu_model)
+    found = [
+        _cited(f, where)
+        for f in find_all(parts, servers, gpus, book, tolerance, gpu_model)
+        if not (f.code == "nics_below_8" and (not described or (gpu_model or "").endswith("nvl72")))
+        and not (other is not None and f.code in NODE_ADVICE)
+    ]
+    pool = [ln for ln in lines if ln.pool == "spares" and ln.classified]
+    found += [_cited(f, where) for f in find_above_book(pool, tolerance) + find_mismatch(pool)]
+    found += total_findings(quote, lines, chosen, rate)
+    return check(found, lines, sum(ln.total_usd for ln in lines))
 
 
 def _review(
@@ -346,93 +517,46 @@ def _review(
     corrections: Sequence[Mapping[str, Any] | Correction],
     size_from: str | None,
 ) -> QuoteReview:
-    """:func:`review_quote` with the lines checked against ``book``."""
-    if servers_quoted is not None and not (
-        isinstance(servers_quoted, int) and not isinstance(servers_quoted, bool) and 1 <= servers_quoted <= MAX_SERVERS
-    ):
-        raise QuoteError(f"servers quoted must be a whole number from 1 to {MAX_SERVERS:,}, got {servers_quoted!r}")
-    if not (isinstance(price_tolerance, int | float) and 0 <= price_tolerance <= 10):
-        raise QuoteError(f"price tolerance must be between 0 and 10 (a fraction), got {price_tolerance!r}")
-    currency = getattr(quote, "currency", "USD") or "USD"
-    rate = usd_rate(currency, usd_per_unit)
+    """:func:`review_quote` with the lines checked against ``book``, in named stages: read (corrections, option,
+    identity), quantities, lines, size, design, findings."""
+    _check_inputs(servers_quoted, price_tolerance)
     rules = rules if rules is not None else default_rules()
     catalogue = catalogue if catalogue is not None else default_catalogue()
-    user_aliases = [a for a in aliases if isinstance(a, Alias)]
-    user_aliases += parse_aliases([a for a in aliases if not isinstance(a, Alias)], rules)
-    fixes = parse_corrections(corrections, rules)
-    all_raws = apply_to_raw(list(quote.lines), fixes, user_aliases)
-    options = tuple(dict.fromkeys([*getattr(quote, "options", ()), *(r.option for r in all_raws if r.option)]))
-    chosen = choose_option(options, option)
-    raws = [r for r in all_raws if not r.option or r.option == chosen]
-    classes = [class_of(raw, fixes, user_aliases) for raw in raws]
-    memo: dict[tuple[str, str], tuple[Identity, SystemConfig | None]] = {}
-    idents = [_identify(raw, rules, catalogue, memo, cls) for raw, cls in zip(raws, classes, strict=True)]
-    parents = _parents(raws)
-    included = _included_sub_items(raws, idents, parents)
-    quantities, multiplier, inferred, notes = _cluster_quantities(
-        quote, raws, idents, parents, servers_quoted, included
+    reading = _read(quote, rules, catalogue, option, aliases, corrections, book)
+    money = _conversion(quote, reading.raws, usd_per_unit)
+    rate = money.usd_per_unit
+    quantities, multiplier, inferred, notes = cluster_quantities(
+        quote, reading.raws, reading.idents, reading.parents, servers_quoted, reading.included
     )
-    lines = [
-        _mark_ignored(make_line(i, raw, ident, config, qty, rate, book, price_tolerance), cls)
-        for i, (raw, (ident, config), qty, cls) in enumerate(zip(raws, idents, quantities, classes, strict=True), 1)
-    ]
-    lines = _bundle_free_parts([_with_parent(ln, parents[k]) for k, ln in enumerate(lines)])
-    ignored = tuple(ln for ln in lines if ln.status == "ignored")
-    optional = [raw for raw, cls in zip(raws, classes, strict=True) if raw.optional and cls == IGNORE]
-    if optional:
-        notes.append(
-            f"{len(optional)} optional line(s) (section {optional[0].section[:60]!r}) are not counted: add-ons the "
-            "quote does not total; untick Ignore (or correct them) to count them"
-        )
-    lines = [ln for ln in lines if ln.status != "ignored"]
-    children: dict[int, list[QuoteLine]] = defaultdict(list)
-    for ln in lines:
-        if ln.parent_id is not None:
-            children[ln.parent_id].append(ln)
+    notes += money.notes + reading.notes
+    lines, ignored = _lines(reading, quantities, money, book, price_tolerance, notes)
+    children = _children(lines)
     size = _size(quote, lines, children, size_from)
     servers, gpus, gpu_model = size[0], size[1], size[2]
     warnings = list(quote.warnings) + notes + size[5]
-    if options:
-        others = ", ".join(f"{k} = {name}" for k, name in enumerate(options, 1) if name != chosen)
-        warnings.insert(
-            0,
-            f"the quote offers {len(options)} alternatives ({', '.join(options)}): reviewed {chosen} on its own; "
-            f"pick another with --option ({others})",
-        )
-    recommended, result = _design(quote.name, lines, gpus, gpu_model, servers, base, book, warnings)
+    _options_note(reading.options, reading.chosen, warnings)
+    recommended, result = design(quote.name, lines, gpus, gpu_model, servers, base, book, warnings)
     if recommended is not None and recommended.prices_as_of != book.as_of:
         warnings.append(
             f"the recommended design is priced by the {recommended.prices_as_of} book: the {book.as_of} book the "
             f"lines are checked against does not price {gpu_model}"
         )
-    if result is not None:
-        node_usd = result.node_capex_usd
-        lines = [
-            with_price_check(_priced_as_nodes(ln, node_usd), price_tolerance)
-            if ln.component == "system" and ln.status == "classified" and _whole_server_price(ln, children[ln.id])
-            else ln
-            for ln in lines
-        ]
-    parts = _parts(lines, children, rules, book)
-    where = {ln.id: (ln.sheet, ln.row) for ln in lines}
-    described = any(p.component in ("backend_nic", "cpu", "ram") for p in parts)
-    if servers and not described:
-        warnings.append(
-            "the quote does not list the GPU servers' configuration (CPUs, memory, NICs): those are not checked"
-        )
-    elif servers and not any(p.component == "backend_nic" for p in parts):
-        warnings.append(
-            "the quote lists no back-end NIC: integrated or quoted apart? the NICs per server are not checked"
-        )
-    found = [
-        _cited(f, where)
-        for f in find_all(parts, servers, gpus, book, price_tolerance)
-        if not (f.code == "nics_below_8" and (not described or (gpu_model or "").endswith("nvl72")))
-    ]
-    found += total_findings(quote, lines, chosen, rate)
-    quote_total = sum(ln.total_usd for ln in lines)
-    findings, withheld = check(found, lines, quote_total)
+    lines = _with_design(lines, children, result, price_tolerance, gpu_model)
+    lines = per_rack_services(lines, gpu_model, gpus, book, price_tolerance)
+    parts = node_parts(lines, children, rules, book)
+    described = _configuration_notes(parts, servers, warnings)
+    findings, withheld = _findings(
+        quote, lines, parts, (servers, gpus, gpu_model), described, reading.chosen, rate, book, price_tolerance
+    )
     comparison = compare([ln for ln in lines if ln.classified], result, rules)
+    guard = GuardInput(
+        lines, parts, servers, gpus, gpu_model, book, result.node_capex_usd if result is not None else None, money,
+        size[6], getattr(quote, "currencies_seen", ()),
+    )  # fmt: skip
+    breaches = check_reading(guard)
+    if breaches:
+        findings, withheld = withhold(breaches, findings, withheld)
+        comparison = []
     return QuoteReview(
         name=quote.name,
         servers_quoted=multiplier,
@@ -447,18 +571,22 @@ def _review(
         skipped=quote.skipped,
         warnings=tuple(warnings),
         sheets=quote.sheets,
-        currency=currency,
+        currency=money.currency,
         usd_per_unit=rate,
+        currency_from=getattr(quote, "currency_from", ""),
+        rates={c: money.rates[c] for c in money.rates if c in _used(quote, reading.raws, money.currency)},
+        rate_sources={c: money.sources[c] for c in money.rates if c in _used(quote, reading.raws, money.currency)},
         parts=tuple(parts),
         per_server=per_server_aggregates(parts, servers, gpus),
         servers_inferred=inferred,
-        option=chosen,
-        options=options,
+        option=reading.chosen,
+        options=reading.options,
         withheld=tuple(withheld),
         conflicts=size[4],
         readings=size[6],
         size_from=size[3],
         ignored=ignored,
+        implausible=tuple(breaches),
     )
 
 
@@ -600,335 +728,10 @@ def load_quote(
     return review_quote(read_quote_file(path, currency), servers_quoted, **kwargs)
 
 
-# --- quantities -----------------------------------------------------------------------------------------------------
-
-
-def _parents(raws: Sequence[RawLine]) -> list[int | None]:
-    """Index of each sub-item's parent line (same sheet, the row it names), else None."""
-    index = {(raw.sheet, raw.row): k for k, raw in enumerate(raws)}
-    out: list[int | None] = []
-    for k, raw in enumerate(raws):
-        parent_row = getattr(raw, "parent_row", None)
-        parent = index.get((raw.sheet, parent_row)) if parent_row is not None else None
-        out.append(parent if parent is not None and parent < k else None)
-    return out
-
-
-_BUNDLED_PARTS = frozenset({*NODE_PARTS, "node_accessory", "attribute", "rack_tray", None})
-"""What a free line right under a server line may be to count as part of that server (never a licence or service:
-those stand alone, and a free one saves nothing)."""
-_SUB_ITEM_MAX_QUANTITY = 32
-"""Above this many per server a $0 line after a server line is an order total (power cords for all), not a
-configuration item of the server."""
-
-
-def _included_sub_items(
-    raws: Sequence[RawLine], idents: Sequence[tuple[Any, Any]], parents: list[int | None]
-) -> set[int]:
-    """Lines that are configuration items of the server line above them although the file does not mark them.
-
-    A server line priced for the whole server followed, on the next rows of its sheet, by node parts at $0 or
-    without a price ("configured as below"): those quantities are per server. ``parents`` is updated in place.
-    """
-    out: set[int] = set()
-    system: int | None = None
-    for k, raw in enumerate(raws):
-        ident = idents[k][0]
-        unit, ext = raw_money(raw)
-        free = not unit and not ext
-        if ident.component == "system" and not free:
-            system = k
-            continue
-        prev = raws[k - 1] if k else None
-        contiguous = prev is not None and prev.sheet == raw.sheet and raw.row - prev.row <= 2
-        if (
-            system is not None
-            and contiguous
-            and free
-            and ident.component in _BUNDLED_PARTS
-            and parents[k] is None
-            and _basis(raw) == "total"
-            and getattr(raw, "per_rack", None) is None  # a rack BoM's quantities are the order's already
-            and 0 < raw.quantity <= _SUB_ITEM_MAX_QUANTITY
-            and (k - 1 == system or k - 1 in out)
-        ):
-            parents[k] = system
-            out.add(k)
-        elif not free:
-            system = None
-    return out
-
-
-def _basis(raw: RawLine) -> str:
-    return getattr(raw, "quantity_basis", "total") or "total"
-
-
-def _cluster_quantities(
-    quote: ParsedQuote,
-    raws: Sequence[RawLine],
-    idents: Sequence[tuple[Any, Any]],
-    parents: Sequence[int | None],
-    servers_quoted: int | None,
-    included: set[int] = frozenset(),  # type: ignore[assignment]
-) -> tuple[list[float], int, bool, list[str]]:
-    """(quantity of each line for the whole order, servers multiplier, inferred?, notes).
-
-    Per-server lines (and every line of a quote priced per server) are multiplied by the servers bought:
-    ``servers_quoted``, else the count the quote states. A quote with total quantities that holds one server is
-    scaled the same way; one that holds several keeps its quantities.
-    """
-    notes: list[str] = []
-    stated = getattr(quote, "servers_stated", None)
-    whole_per_server = bool(getattr(quote, "per_server", False))
-    per_server_lines = whole_per_server or any(_basis(raw) == "per_server" for raw in raws)
-    own = _own_quantities(raws, parents, [1.0] * len(raws), included)
-    in_quote = sum(
-        own[k] * (config.servers_per_unit if config is not None else 1)
-        for k, (ident, config) in enumerate(idents)
-        if ident.status == "classified"
-        and (
-            ident.component == "system"
-            or (ident.component == "gpu_baseboard" and not _under_system(k, idents, parents))
-        )
-        and _basis(raws[k]) != "per_server"
-    )
-    inferred = servers_quoted is None
-    racks = _rack_factors(quote, raws, notes)
-    if per_server_lines:
-        n = servers_quoted or stated or (round(in_quote) if in_quote > 1 + 1e-9 else None)
-        if n is None:
-            n = 1
-            notes.append(
-                "the quote prices one server and does not say how many are bought: set servers quoted "
-                "(--servers N) to size the cluster"
-            )
-        factors = [
-            float(n) if (whole_per_server and _basis(raw) != "per_rack") or _basis(raw) == "per_server" else r
-            for raw, r in zip(raws, racks, strict=True)
-        ]
-        return _own_quantities(raws, parents, factors, included), int(n), inferred, notes
-    if servers_quoted is not None:
-        if in_quote <= 1 + 1e-9:
-            mult = servers_quoted
-            if mult == 1 and abs(in_quote - 1) < 1e-9:
-                notes.append("the quote prices a single server: set servers quoted to the number of servers bought")
-        else:
-            mult = 1
-            if round(in_quote) != servers_quoted:
-                notes.append(
-                    f"the quote lists {in_quote:,.0f} servers with total quantities; servers quoted "
-                    f"({servers_quoted:,}) applies to quotes that price one server and is not used"
-                )
-    elif stated and stated > 1 and in_quote <= 1 + 1e-9:
-        mult = int(stated)
-    else:
-        mult = 1
-        if abs(in_quote - 1) < 1e-9:
-            notes.append("the quote prices a single server: set servers quoted to the number of servers bought")
-    factors = [racks[k] if racks[k] != 1.0 else float(mult) if parents[k] is None else 1.0 for k in range(len(raws))]
-    if mult == 1 and in_quote > 1:  # "ConnectX-7 400G (4 per server)" with quantity 4 in a 16-server quote
-        for k, raw in enumerate(raws):
-            per = per_server_count(raw.description)
-            if parents[k] is None and per is not None and raw.quantity == per and idents[k][0].component in NODE_PARTS:
-                factors[k] = round(in_quote)
-                notes.append(
-                    f"{_where(raw)}: quantity {per:g} read as {per:g} per server (the line says so), "
-                    f"{per * round(in_quote):,.0f} in all"
-                )
-    return _own_quantities(raws, parents, factors, included), int(mult), inferred, notes
-
-
-def _rack_factors(quote: ParsedQuote, raws: Sequence[RawLine], notes: list[str]) -> list[float]:
-    """The factor of each line quoted per rack without a rack count on its row: the racks the quote states."""
-    if not any(_basis(raw) == "per_rack" for raw in raws):
-        return [1.0] * len(raws)
-    racks = getattr(quote, "racks_stated", None)
-    if not racks:
-        notes.append("quantities are per rack and the quote does not say how many racks: read as one rack")
-        racks = 1
-    return [float(racks) if _basis(raw) == "per_rack" else 1.0 for raw in raws]
-
-
-def _where(raw: RawLine) -> str:
-    return f"{raw.sheet}!{raw.row}" if raw.sheet else f"row {raw.row}"
-
-
-def _own_quantities(
-    raws: Sequence[RawLine],
-    parents: Sequence[int | None],
-    factors: Sequence[float],
-    included: set[int] | frozenset[int] = frozenset(),
-) -> list[float]:
-    """Each line's quantity × its factor; a sub-item's quantity × its parent's (quantities per parent)."""
-    out: list[float] = []
-    for k, raw in enumerate(raws):
-        parent = parents[k]
-        total = getattr(raw, "total_quantity", None)
-        if parent is not None and (_basis(raw) == "per_parent" or k in included):
-            out.append(raw.quantity * out[parent])
-        elif total is not None and _basis(raw) == "per_server" and total >= raw.quantity:
-            out.append(float(total))
-        else:
-            out.append(raw.quantity * factors[k])
-    return out
-
-
-def _under_system(k: int, idents: Sequence[tuple[Any, Any]], parents: Sequence[int | None]) -> bool:
-    parent = parents[k]
-    return parent is not None and idents[parent][0].component == "system"
-
-
-# --- size and parts -------------------------------------------------------------------------------------------------
-
-
-def _priced_as_nodes(line: QuoteLine, node_usd: float) -> QuoteLine:
-    """A server line with the book price of its servers: the model's whole node × servers per unit [USD]."""
-    per_unit = line.system.servers_per_unit if line.system is not None else 1
-    return replace(line, book_unit_price_usd=node_usd * per_unit, book_quantity=line.cluster_quantity * per_unit)
-
-
-def _whole_server_price(line: QuoteLine, children: Sequence[QuoteLine]) -> bool:
-    """True when a server line's price is the whole server's: its description lists the configuration, or its
-    configuration is unpriced sub-items under it (Dell style); not an HPE-style base line priced alone."""
-    if line.system is not None and line.system.gpu_model is not None:
-        return True
-    return bool(children) and not any(c.priced and (c.total_usd or 0) > 0 for c in children)
-
-
-def _parts(
-    lines: Sequence[QuoteLine], children: Mapping[int, list[QuoteLine]], rules: Sequence[Rule], book: PriceBook
-) -> list[QuoteLine]:
-    """Classified lines (no server lines) plus the components read from server lines' descriptions."""
-    by_id = {ln.id: ln for ln in lines}
-    out = [ln for ln in lines if ln.status == "classified" and ln.component != "system" and _in_gpu_server(ln, by_id)]
-    for ln in lines:
-        if ln.component == "system" and ln.status == "classified":
-            covered = {c.component for c in children.get(ln.id, ()) if c.component}
-            out += system_parts(ln, {c for c in covered if c is not None}, rules, book)
-    return out
-
-
-def _in_gpu_server(line: QuoteLine, by_id: Mapping[int, QuoteLine]) -> bool:
-    """False for a configuration item of a server line identified as something else than a GPU server (the CPU
-    and DIMMs of a management or storage server are not the GPU servers' parts)."""
-    parent = by_id.get(line.parent_id) if line.parent_id is not None else None
-    return parent is None or parent.component in ("system", None) or parent.status != "classified"
-
-
 def _cited(finding: Finding, where: Mapping[int, tuple[str, int]]) -> Finding:
     """The finding with each line once and the quote's own (sheet, row) of each line it rests on."""
     ids = tuple(dict.fromkeys(finding.lines))
     return replace(finding, lines=ids, sources=tuple(where[i] for i in ids if i in where))
-
-
-def per_server_aggregates(parts: Sequence[QuoteLine], servers: int | None, gpus: int | None) -> dict[str, Any]:
-    """RAM [GB], back-end NICs, DPUs, CPUs (count, vendor, tier) and GPUs per server; None when unknown."""
-    if not servers:
-        return {
-            "ram_gb": None,
-            "backend_nics": None,
-            "dpus": None,
-            "cpus": None,
-            "cpu_vendor": None,
-            "cpu_tier": None,
-            "gpus": None,
-        }
-    ram = sum(ln.ram_gb for ln in parts if ln.component == "ram")
-    nics = sum(ln.cluster_quantity for ln in parts if ln.component == "backend_nic")
-    if nics >= servers:
-        nics = servers * math.floor(nics / servers + 1e-9)  # a stray NIC of a management node does not count
-    dpus = sum(ln.cluster_quantity for ln in parts if "dpu_bluefield" in ln.rule_findings)
-    cpus_lines = [ln for ln in parts if ln.component == "cpu"]
-    cpus = sum(ln.cluster_quantity for ln in cpus_lines)
-    by_vendor: dict[str, float] = defaultdict(float)
-    for ln in cpus_lines:
-        vendor = _vendor(ln)
-        if vendor is not None:
-            by_vendor[vendor] += ln.cluster_quantity
-    tiers = {ln.price_key for ln in cpus_lines if ln.price_key}
-    return {
-        "ram_gb": round(ram / servers, 1) if ram else None,
-        "backend_nics": round(nics / servers, 2),
-        "dpus": round(dpus / servers, 2),
-        "cpus": round(cpus / servers, 2) if cpus else None,
-        "cpu_vendor": max(by_vendor, key=lambda v: by_vendor[v]) if by_vendor else None,  # the most CPUs
-        "cpu_tier": {"cpu_top": "top", "cpu_mid": "mid", "cpu_entry": "entry"}.get(max(tiers, default=""))
-        if tiers
-        else None,
-        "gpus": round(gpus / servers, 2) if gpus else None,
-    }
-
-
-def _vendor(line: QuoteLine) -> str | None:
-    if line.cpu_vendor:
-        return line.cpu_vendor
-    text = line.text.lower()
-    if "epyc" in text or "amd" in text:
-        return "amd"
-    if "xeon" in text or "intel" in text:
-        return "intel"
-    return None
-
-
-# --- design ---------------------------------------------------------------------------------------------------------
-
-
-def _design(
-    name: str,
-    lines: Sequence[QuoteLine],
-    gpus: int | None,
-    gpu_model: str | None,
-    servers: int | None,
-    base: str,
-    book: PriceBook,
-    warnings: list[str],
-) -> tuple[Scenario | None, Result | None]:
-    """The recommended scenario at the quote's size and its evaluation; None (with a warning) when impossible."""
-    if not gpus or not gpu_model:
-        return None, None
-    platform = default_platforms().get(gpu_model)
-    if platform is None or platform.rack_scale:  # the review compares with HGX designs; NVL72 quotes are sized per tray
-        known = ", ".join(sorted(k for k, p in default_platforms().items() if not p.rack_scale))
-        what = "a rack-scale platform" if platform is not None else "a platform the price book does not know"
-        warnings.append(
-            f"the quote is for {gpu_model}, {what}: the comparison with a recommended design is made for HGX "
-            f"quotes only ({known}); findings are listed"
-        )
-        return None, None
-    try:
-        recommended = _recommended_scenario(name, lines, gpus, gpu_model, servers, base, book)
-        return recommended, evaluate(recommended)
-    except (QuoteError, ScenarioError) as exc:
-        warnings.append(f"the {base} design cannot be built at {gpus:,} GPUs ({exc}); no comparison")
-        return None, None
-
-
-def _recommended_scenario(
-    name: str, lines: Sequence[QuoteLine], gpus: int, gpu_model: str, servers: int | None, base: str, book: PriceBook
-) -> Scenario:
-    """The ``base`` design at the quote's GPU count and platform, keeping the quote's local NVMe per server.
-
-    The platform brings its defaults (``cluster.platform_defaults``: rack power, servers per rack, NIC, rental
-    price) where it is not the base design's own; the design is priced by ``book`` (the book of the quote's
-    lines) when that book prices the platform, else by the platform's own book."""
-    node: dict[str, Any] = {}
-    nvme_tb = sum(ln.book_quantity for ln in lines if ln.price_key == "nvme_7_68tb" and ln.classified) * 7.68
-    if servers and nvme_tb > 0:
-        node["nvme_tb"] = round(min(nvme_tb / servers, 500.0), 2)
-    data: dict[str, Any] = {
-        "base": base,
-        "name": f"Recommended for {name}"[:120],
-        "description": f"{base} design at the size of the quote {name} ({gpus:,} GPUs), from the Quote review.",
-        "cluster": {"gpus": gpus, "gpu_model": gpu_model, "platform_defaults": True},
-    }
-    if default_platforms()[gpu_model].baseboard_price_key in book:
-        data["prices_as_of"] = book.as_of
-    if node:
-        data["node"] = node
-    try:
-        return load_scenario(data)
-    except ScenarioError as exc:
-        raise QuoteError(f"cannot build the recommended design for this quote: {exc}") from None
 
 
 def apply_recommendations(review: QuoteReview) -> Scenario:
@@ -947,7 +750,8 @@ def apply_recommendations(review: QuoteReview) -> Scenario:
     Raises
     ------
     QuoteError
-        When the quote has no GPU server or baseboard line the model can evaluate.
+        When the quote has no GPU server or baseboard line the model can evaluate, or its reading breaks a
+        plausibility band (``review.implausible``).
 
     Examples
     --------
@@ -956,6 +760,10 @@ def apply_recommendations(review: QuoteReview) -> Scenario:
     >>> plan.cluster.gpus, plan.node.preset
     (1024, 'optimized')
     """
+    if review.implausible:
+        raise QuoteError(
+            f"the quote's reading breaks a band, so there is no design to apply: {review.headline_withheld}"
+        )
     if review.recommended is None:
         raise QuoteError(
             "the quote has no GPU server or GPU baseboard line the model can evaluate, so there is no design to apply"

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from .cells import Cell, _text, parse_money, parse_percent, parse_quantity
 from .header import QUANTITY_ROLES, Columns, Header, assign, header_name, is_full_header
+from .tiers import Tier, tier_for
 from .vocab import fold, pattern
 
 _BULLET_START = frozenset("-•·–—>*")
@@ -76,6 +77,8 @@ class RowCells:
     category: str
     amounts: tuple[float, ...]
     """The row's price cells that hold amounts."""
+    tier: str = ""
+    """The price break whose unit price the row takes (``10–49``), "" without price breaks."""
 
     @property
     def prices_blank(self) -> bool:
@@ -134,6 +137,33 @@ def _scaled(value: float | None, scale: float) -> float | None:
     return value if value is None or scale == 1.0 else value * scale
 
 
+def _prices(
+    row: Sequence[Cell], cols: Columns, tier: Tier | None = None
+) -> tuple[tuple[Cell, ...], float | None, float | None, float | None, float | None, float | None]:
+    """(price cells, net unit, net extended, list, extended list, discount [fraction]) of a row: the net from list
+    and discount when the table has no net column; the unit price of the price break ``tier`` when it has several."""
+    roles = cols.roles
+    price_cells = tuple(cell(row, roles, r) for r in ("unit", "extended", "list", "ext_list"))
+    if tier is not None:
+        price_cells = (row[tier.column] if tier.column < len(row) else "", *price_cells[1:])
+    unit, ext, list_price, ext_list = (
+        _scaled(parse_money(c, decimal=cols.decimal), cols.money_scale) for c in price_cells
+    )
+    disc_raw = parse_percent(cell(row, roles, "discount")) if "discount" in roles else None
+    discount = None if disc_raw is None else (disc_raw[0] / (100.0 if disc_raw[1] else cols.scale))
+    if discount is not None and 0 <= discount <= 1:
+        unit = round(list_price * (1 - discount), 2) if unit is None and list_price is not None else unit
+        ext = round(ext_list * (1 - discount), 2) if ext is None and ext_list is not None else ext
+    else:
+        unit = list_price if unit is None else unit
+        ext = ext_list if ext is None else ext
+    return price_cells, unit, ext, list_price, ext_list, discount
+
+
+def _number_at(row: Sequence[Cell], roles: Mapping[str, int], role: str, decimal: str) -> float | None:
+    return parse_quantity(cell(row, roles, role), decimal) if role in roles else None
+
+
 def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
     """The row's cells read by ``cols`` (quantities, prices with the table's decimal mark, net from list/discount)."""
     roles, decimal = cols.roles, cols.decimal
@@ -144,16 +174,10 @@ def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
     label = desc or part or next((t for t in texts if t and not _NUMBER_TEXT.fullmatch(t)), "")
     qty_cell = row[cols.qty_col] if cols.qty_col is not None and cols.qty_col < len(row) else ""
     total_cell = row[cols.total_col] if cols.total_col is not None and cols.total_col < len(row) else None
-    price_cells = tuple(cell(row, roles, r) for r in ("unit", "extended", "list", "ext_list"))
-    unit, ext, list_price, ext_list = (_scaled(parse_money(c, decimal=decimal), cols.money_scale) for c in price_cells)
-    disc_raw = parse_percent(cell(row, roles, "discount")) if "discount" in roles else None
-    discount = None if disc_raw is None else (disc_raw[0] / (100.0 if disc_raw[1] else cols.scale))
-    if discount is not None and 0 <= discount <= 1:
-        unit = round(list_price * (1 - discount), 2) if unit is None and list_price is not None else unit
-        ext = round(ext_list * (1 - discount), 2) if ext is None and ext_list is not None else ext
-    else:
-        unit = list_price if unit is None else unit
-        ext = ext_list if ext is None else ext
+    qty = cols.matrix.quantity(row, decimal) if cols.matrix is not None else parse_quantity(qty_cell, decimal)
+    total_qty = parse_quantity(total_cell, decimal) if total_cell is not None else None
+    tier = tier_for(cols.tiers, total_qty if total_qty is not None else qty) if cols.tiers else None
+    price_cells, unit, ext, list_price, ext_list, discount = _prices(row, cols, tier)
     return RowCells(
         index=index,
         texts=texts,
@@ -162,10 +186,10 @@ def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
         label=label,
         indent=max(indent_of(cell(row, roles, "description")), indent_of(cell(row, roles, "part"))),
         qty_cell=qty_cell,
-        qty=parse_quantity(qty_cell, decimal),
-        total_qty=parse_quantity(total_cell, decimal) if total_cell is not None else None,
-        nodes=parse_quantity(cell(row, roles, "nodes"), decimal) if "nodes" in roles else None,
-        racks=parse_quantity(cell(row, roles, "racks"), decimal) if "racks" in roles else None,
+        qty=qty,
+        total_qty=total_qty,
+        nodes=_number_at(row, roles, "nodes", decimal),
+        racks=_number_at(row, roles, "racks", decimal),
         unit=unit,
         ext=ext,
         list_price=list_price,
@@ -176,6 +200,7 @@ def read_cells(row: Sequence[Cell], index: int, cols: Columns) -> RowCells:
         line_number=item_number(cell(row, roles, "line")) if "line" in roles else "",
         category=_at(texts, roles, "category"),
         amounts=tuple(v for v in (unit, ext, list_price, ext_list) if v is not None),
+        tier=tier.label if tier is not None else "",
     )
 
 

@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from .raw import RawLine, StatedTotal
 from .rows import is_grand_total
@@ -33,6 +34,13 @@ def option_label(text: str) -> str | None:
     return " ".join(m.group(0).split()).strip(" -:#") or None if m is not None else None
 
 
+@lru_cache(maxsize=4_096)  # keyed on a section title or a description, a pure function of it and the vocabulary
+def is_spares(text: str) -> bool:
+    """True for a spares pool or an advance-replacement kit ("Spares pool", "Advance replacement kit", "备件")."""
+    return bool(text) and bool(pattern("spares").search(fold(text)))
+
+
+@lru_cache(maxsize=1_024)  # keyed on a section title, a pure function of it and the vocabulary
 def optional_section(title: str) -> bool:
     """True for a section of optional items the quote offers but does not total ("Optional items", "选配")."""
     return bool(title) and option_label(title) is None and bool(pattern("optional_title").search(fold(title)))

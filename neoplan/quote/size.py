@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..inputs.pricebook import default_platforms
+from .accelerators import unsupported
 from .lines import QuoteLine
 from .units import gpu_count, gpu_model
 
@@ -87,14 +88,68 @@ class Size:
 
 
 def gpus_per_node(model: str | None) -> int:
-    """GPUs per server (per rack for NVL72) of a GPU model id; 8 when unknown."""
+    """GPUs per server (per rack for NVL72) of a GPU model id (accelerators per server of one the book does not
+    price); 8 when unknown."""
     platform = default_platforms().get(model or "")
-    return int(platform.gpus_per_node) if platform is not None else GPUS_PER_SERVER_DEFAULT
+    if platform is not None:
+        return int(platform.gpus_per_node)
+    other = unsupported(model)
+    return other.per_server if other is not None else GPUS_PER_SERVER_DEFAULT
 
 
 def _rack_scale(model: str | None) -> bool:
     platform = default_platforms().get(model or "")
     return bool(platform is not None and platform.rack_scale)
+
+
+@dataclass
+class _Count:
+    """What the server, board and tray lines add up to, as :func:`lines_reading` walks them."""
+
+    servers: float = 0.0
+    bare_servers: float = 0.0
+    boards: float = 0.0
+    rows: list[tuple[str, int]] = field(default_factory=list)
+    board_rows: list[tuple[str, int]] = field(default_factory=list)
+    gpus_by_model: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    board_gpus: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+
+    def add_system(self, ln: QuoteLine, children: Mapping[int, list[QuoteLine]]) -> None:
+        model = ln.gpu_model or next((c.gpu_model for c in children.get(ln.id, ()) if c.gpu_model), None)
+        self.rows.append((ln.sheet, ln.row))
+        if model is None:
+            self.bare_servers += ln.cluster_quantity
+            return
+        per = (ln.system.gpus if ln.system is not None else None) or gpus_per_node(model)
+        count = ln.cluster_quantity * (ln.system.servers_per_unit if ln.system is not None else 1)
+        self.servers += count
+        self.gpus_by_model[model] += count * per
+
+    def add_board(self, ln: QuoteLine) -> None:
+        model = ln.gpu_model or "h100-sxm"
+        self.board_rows.append((ln.sheet, ln.row))
+        self.boards += ln.book_quantity  # book units are boards (a line priced per GPU counts 1/8 per unit)
+        self.board_gpus[model] += ln.book_quantity * GPUS_PER_SERVER_DEFAULT
+
+    def add_tray(self, ln: QuoteLine, per_tray: int) -> None:
+        model = gpu_model(ln.text)
+        if model is not None:
+            self.rows.append((ln.sheet, ln.row))
+            self.servers += ln.cluster_quantity
+            self.gpus_by_model[_tray_model(model)] += ln.cluster_quantity * per_tray
+
+    def boards_apart(self) -> Reading | None:
+        """Servers that name their GPUs and boards besides: two readings, not one sum (the boards' reading)."""
+        if self.servers and self.boards:
+            label = f"the {self.boards:,.0f} GPU boards"
+            gpus = round(sum(self.board_gpus.values()))
+            reading = Reading("boards", label, round(self.boards), gpus, tuple(self.board_rows))
+            self.boards = 0.0
+            return reading
+        self.rows += self.board_rows
+        for model, count in self.board_gpus.items():
+            self.gpus_by_model[model] += count
+        return None
 
 
 def lines_reading(
@@ -107,60 +162,34 @@ def lines_reading(
     is the same server as its board: such servers count once, as the larger of the two counts.
     """
     by_id = {ln.id: ln for ln in lines}
-    gpus_by_model: dict[str, float] = defaultdict(float)
-    servers = bare_servers = boards = 0.0
-    rows: list[tuple[str, int]] = []
-    board_rows: list[tuple[str, int]] = []
-    board_gpus: dict[str, float] = defaultdict(float)
+    count = _Count()
     for ln in lines:
-        if ln.status != "classified" or ln.cluster_quantity <= 0:
+        if ln.status != "classified" or ln.cluster_quantity <= 0 or ln.pool == "spares":
             continue
         parent = by_id.get(ln.parent_id) if ln.parent_id is not None else None
         under_system = parent is not None and parent.component == "system"
         if ln.component == "system":
-            model = ln.gpu_model or next((c.gpu_model for c in children.get(ln.id, ()) if c.gpu_model), None)
-            rows.append((ln.sheet, ln.row))
-            if model is None:
-                bare_servers += ln.cluster_quantity
-                continue
-            per = (ln.system.gpus if ln.system is not None else None) or gpus_per_node(model)
-            count = ln.cluster_quantity * (ln.system.servers_per_unit if ln.system is not None else 1)
-            servers += count
-            gpus_by_model[model] += count * per
+            count.add_system(ln, children)
         elif ln.component == "gpu_baseboard" and not under_system:
-            model = ln.gpu_model or "h100-sxm"
-            board_rows.append((ln.sheet, ln.row))
-            boards += ln.book_quantity  # book units are boards (a line priced per GPU counts 1/8 per unit)
-            board_gpus[model] += ln.book_quantity * GPUS_PER_SERVER_DEFAULT
+            count.add_board(ln)
         elif ln.component == "rack_tray" and not under_system and (per_tray := gpu_count(ln.text)):
-            model = gpu_model(ln.text)
-            if model is not None:
-                rows.append((ln.sheet, ln.row))
-                servers += ln.cluster_quantity
-                gpus_by_model[_tray_model(model)] += ln.cluster_quantity * per_tray
-    boards_reading = None
-    if servers and boards:  # servers that name their GPUs and boards besides: two readings, not one sum
-        boards_reading = Reading(
-            "boards", f"the {boards:,.0f} GPU boards", round(boards), round(sum(board_gpus.values())), tuple(board_rows)
-        )
-        boards = 0.0
-    else:
-        rows += board_rows
-        for model, count in board_gpus.items():
-            gpus_by_model[model] += count
-    unknown = max(0.0, bare_servers - boards)
-    servers += max(boards, bare_servers)
+            count.add_tray(ln, per_tray)
+    boards_reading = count.boards_apart()
+    unknown = max(0.0, count.bare_servers - count.boards)
+    servers = count.servers + max(count.boards, count.bare_servers)
+    rows = count.rows
     if servers < 1:
         return Reading("lines", "the server lines", None, None, tuple(rows)), None, [], None
     notes = []
-    if not gpus_by_model:
+    if not count.gpus_by_model:
         notes.append("the GPU servers do not say which GPU they carry: the cluster size is known, not its model")
         gpus = round(unknown * GPUS_PER_SERVER_DEFAULT)
         return Reading("lines", "the server lines", round(servers), gpus or None, tuple(rows)), None, notes, None
-    model = max(gpus_by_model, key=lambda k: gpus_by_model[k])
-    if len(gpus_by_model) > 1:
-        notes.append(f"several GPU models quoted ({', '.join(sorted(gpus_by_model))}); compared as {model}")
-    gpus = round(sum(gpus_by_model.values()) + unknown * gpus_per_node(model))
+    by_model = count.gpus_by_model
+    model = max(by_model, key=lambda k: by_model[k])
+    if len(by_model) > 1:
+        notes.append(f"several GPU models quoted ({', '.join(sorted(by_model))}); compared as {model}")
+    gpus = round(sum(by_model.values()) + unknown * gpus_per_node(model))
     return Reading("lines", _label(lines, rows), round(servers), gpus, tuple(rows)), model, notes, boards_reading
 
 
@@ -196,6 +225,7 @@ def tray_reading(lines: Sequence[QuoteLine]) -> Reading | None:
         ln
         for ln in lines
         if ln.component == "rack_tray"
+        and ln.pool != "spares"
         and ln.parent_id is not None
         and getattr(by_id.get(ln.parent_id), "component", None) == "system"
         and gpu_count(ln.text)
@@ -209,7 +239,11 @@ def tray_reading(lines: Sequence[QuoteLine]) -> Reading | None:
 
 def _own(lines: Sequence[QuoteLine], component: str) -> list[QuoteLine]:
     """Classified lines of ``component`` that are not read from a server line's own description."""
-    return [ln for ln in lines if ln.component == component and ln.status == "classified" and not ln.derived]
+    return [
+        ln
+        for ln in lines
+        if ln.component == component and ln.status == "classified" and not ln.derived and ln.pool != "spares"
+    ]
 
 
 def cpu_reading(lines: Sequence[QuoteLine], model: str | None) -> Reading | None:

@@ -9,11 +9,14 @@ the document's own words decide (``yuan`` / ``yen`` in ``data/quote_vocabulary.c
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from .cells import QuoteError, currency_of
+from .currency import money_currencies, stated_rates
 from .vocab import fold, pattern
 
 AMBIGUOUS_YEN = "¥"
@@ -53,7 +56,7 @@ _PER_SERVER = (
 )  # fmt: skip
 _CURRENCY_STATEMENT = re.compile(
     r"currency|w[äa]hrung|devise|valuta|moneda|\bprices?\b|pricing|prijzen|preise|\bprix\b|amounts?\b|bedrag|"
-    r"币种|币别|幣別|货币|貨幣|通貨|単位|单位|円|人民币|人民幣|통화|원화",
+    r"币种|币别|幣別|货币|貨幣|通貨|単位|单位|円|人民币|人民幣|통화|원화|단위",
     re.IGNORECASE,
 )
 
@@ -133,6 +136,40 @@ def resolve_yen(label: str, statements: Sequence[str], texts: Sequence[str]) -> 
     )
 
 
+def _yen_as(code: str, yen: str) -> str:
+    return yen if code == AMBIGUOUS_YEN else code
+
+
+@dataclass(frozen=True)
+class CurrencyReading:
+    """The quote's currency, where the document says it, and the currencies its price cells use."""
+
+    code: str
+    evidence: str
+    """Where the currency was read (the price cells, headers, totals or a sentence); "" when nothing names it."""
+    currencies: tuple[str, ...] = ()
+    """The currencies of the price cells when they use several (hardware in USD, services in SAR), else ()."""
+    seen: tuple[str, ...] = ()
+    """Every currency the document writes (price cells, headers, totals, text), whatever was taken."""
+
+
+def _said(statements: Sequence[str]) -> list[tuple[str, str]]:
+    """(code, sentence) of each currency the text names: a currency statement ("All prices in EUR", "(단위: 원)")
+    or an amount with its sign or code ("견적금액: ₩ 4,367,360,800")."""
+    out: list[tuple[str, str]] = []
+    for text in statements:
+        if stated_rates(text):
+            continue  # "1 USD = 3.75 SAR" names two currencies and says neither is the prices'
+        code = currency_of(text) if _CURRENCY_STATEMENT.search(text) else None
+        codes = [code] if code else money_currencies(text)
+        out += [(c, text) for c in codes[:1]]
+    return out
+
+
+def _counts(counter: Counter[str]) -> str:
+    return ", ".join(f"{c} ×{n}" for c, n in counter.most_common(4))
+
+
 def currency(
     label: str,
     cells: Counter[str],
@@ -140,22 +177,102 @@ def currency(
     statements: Sequence[str],
     texts: Sequence[str],
     warnings: list[str],
-) -> str:
-    """The quote's ISO currency: from its price cells, else its price headers, else a statement, else USD."""
-    said = [c for c in (currency_of(s) for s in statements if _CURRENCY_STATEMENT.search(s)) if c]
+    totals: Counter[str] | None = None,
+) -> CurrencyReading:
+    """The quote's ISO currency: from its price cells (the most used when lines use several), else its price headers,
+    else the amounts of its totals, else a sentence of its text, else USD (nothing names it: ``evidence`` "").
+
+    QuoteError when the price headers name several currencies (which line is in which cannot be told) or a ¥ is
+    yuan or yen and nothing says which.
+    """
+    said = _said(statements)
+    totals = totals if totals is not None else Counter()
     yen = AMBIGUOUS_YEN
-    if AMBIGUOUS_YEN in cells or AMBIGUOUS_YEN in headers or AMBIGUOUS_YEN in said:
+    if any(AMBIGUOUS_YEN in source for source in (cells, headers, totals)) or any(c == AMBIGUOUS_YEN for c, _ in said):
         yen = resolve_yen(label, statements, texts)
-    cells = Counter({(yen if c == AMBIGUOUS_YEN else c): n for c, n in cells.items()})
-    headers = Counter({(yen if c == AMBIGUOUS_YEN else c): n for c, n in headers.items()})
-    said = [yen if c == AMBIGUOUS_YEN else c for c in said if c]
-    for source in (cells, headers):
-        if len(source) > 1:
-            names = " and ".join(sorted(c for c in source if c))
-            raise QuoteError(f"{label}: prices are in several currencies ({names}); ask for the quote in one currency")
-    found = next(iter(cells), None) or next(iter(headers), None)
-    if found is None:
-        return said[0] if said and said[0] else "USD"
-    if said and said[0] != found:
-        warnings.append(f"{label}: the quote says its prices are in {said[0]}, but its prices are marked {found}")
-    return found
+    cells, headers, totals = (Counter({_yen_as(c, yen): n for c, n in src.items()}) for src in (cells, headers, totals))
+    said = [(_yen_as(c, yen), text) for c, text in said]
+    seen = tuple(sorted({*cells, *headers, *totals, *(c for c, _ in said)}))
+    if len(headers) > 1:
+        names = " and ".join(sorted(c for c in headers if c))
+        raise QuoteError(f"{label}: prices are in several currencies ({names}); ask for the quote in one currency")
+    if cells:
+        found, evidence = cells.most_common(1)[0][0], f"the price cells ({_counts(cells)})"
+    elif headers:
+        found, evidence = next(iter(headers)), "the price column headers"
+    elif totals:
+        found, evidence = totals.most_common(1)[0][0], f"the totals' amounts ({_counts(totals)})"
+    elif said:
+        return CurrencyReading(said[0][0], f"the text {said[0][1][:60]!r}", seen=seen)
+    else:
+        return CurrencyReading("USD", "", seen=seen)
+    if said and said[0][0] != found and said[0][0] not in cells:
+        warnings.append(f"{label}: the quote says its prices are in {said[0][0]}, but its prices are marked {found}")
+    return CurrencyReading(found, evidence, tuple(sorted(cells)) if len(cells) > 1 else (), seen)
+
+
+# --- the quote's date -------------------------------------------------------------------------------------------------
+
+_DATE_LABEL = re.compile(
+    r"(?:quot(?:e|ation)\s+date|date\s+of\s+(?:quote|quotation|issue)|issue\s+date|issued(?:\s+on)?|dated|"
+    r"prepared\s+on|created(?:\s+on)?|\bdate\b|datum|fecha|\bdata\b|日期|报价日期|日付|発行日|見積日|見積日付|작성일|"
+    r"견적일(?:자)?|일자)\s*[:：]?\s*",
+    re.IGNORECASE,
+)
+_NOT_ISSUE = re.compile(
+    r"valid|expir|until|through|delivery|lead\s*time|due|gültig|bis\b|有效|有効|유효|납기|交货|納期|ship", re.IGNORECASE
+)
+_MONTHS = {m: i for i, names in enumerate(
+    ("jan january janvier januar enero", "feb february fevrier februar febrero", "mar march mars marz marzo",
+     "apr april avril abril", "may mai mayo", "jun june juin juni junio", "jul july juillet juli julio",
+     "aug august aout agosto", "sep sept september septembre septiembre", "oct october octobre oktober octubre",
+     "nov november novembre noviembre", "dec december decembre dezember diciembre"), start=1)
+    for m in names.split()}  # fmt: skip
+_ISO_DATE = re.compile(r"\b(20\d{2})\s*[-/.年]\s*(\d{1,2})(?:\s*[-/.月]\s*(\d{1,2}))?")
+_DMY = re.compile(r"\b(\d{1,2})[./-](\d{1,2})[./-](20\d{2})\b")
+_WORDS_DATE = re.compile(r"\b(\d{1,2})?\.?\s*([a-z]{3,9})\.?\s*(\d{1,2})?,?\s*(20\d{2})\b")
+_EXCEL_SERIAL = re.compile(r"^\s*(4[0-9]\d{3}|5\d{4})(?:\.0+)?\s*$")
+"""An Excel date serial (2009-06 … 2173): a date cell read as its number."""
+
+
+def _iso(year: int, month: int, day: int | None) -> str | None:
+    if not (2000 <= year <= 2100 and 1 <= month <= 12) or (day is not None and not 1 <= day <= 31):
+        return None
+    return f"{year:04d}-{month:02d}" + (f"-{day:02d}" if day else "")
+
+
+def date_in(text: str) -> str | None:
+    """A date a text writes (``2024-11-04``, ``04.11.2024``, ``11/04/2024``, ``4 November 2024``, ``Nov 4, 2024``,
+    ``2024年11月4日``, ``2024. 11. 4.``, an Excel serial) as ``YYYY-MM-DD`` (``YYYY-MM`` without a day); None.
+    ``dd/mm`` or ``mm/dd`` is read by whichever part exceeds 12, else as day first."""
+    m = _ISO_DATE.search(text)
+    if m:
+        return _iso(int(m.group(1)), int(m.group(2)), int(m.group(3)) if m.group(3) else None)
+    m = _DMY.search(text)
+    if m:
+        a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        day, month = (b, a) if b > 12 else (a, b)
+        return _iso(year, month, day)
+    for w in _WORDS_DATE.finditer(fold(text)):
+        named = _MONTHS.get(w.group(2))
+        if named:
+            day_text = w.group(1) or w.group(3)
+            return _iso(int(w.group(4)), named, int(day_text) if day_text else None)
+    m = _EXCEL_SERIAL.match(text)
+    if m:
+        day0 = dt.date(1899, 12, 30) + dt.timedelta(days=int(m.group(1)))
+        return day0.isoformat()
+    return None
+
+
+def quote_date(statements: Sequence[str]) -> tuple[str | None, str]:
+    """(date, the text it was read from) of the quote: the first labelled date that is no validity or delivery date
+    ("Date: 2024-11-04", "Quote date: 04.11.2024", "견적일자: 2026. 3. 2."); (None, "") when it states none."""
+    for text in statements[:60]:
+        m = _DATE_LABEL.search(text)
+        if m is None or _NOT_ISSUE.search(text[max(0, m.start() - 20) : m.end()]):
+            continue
+        found = date_in(text[m.end() : m.end() + 40])
+        if found:
+            return found, text[:80]
+    return None, ""

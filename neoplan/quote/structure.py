@@ -17,10 +17,12 @@ per-server price basis, the currency; and every stated total checked against the
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .cells import HEADER_SCAN_ROWS, MAX_CELL_CHARS, Cell, QuoteError, _text, currency_of, quantity_unit
+from .currency import StatedRate, money_currencies, stated_rates
 from .groups import Item, group_sub_items
 from .header import (
     PRICE_ROLES,
@@ -33,6 +35,7 @@ from .header import (
     header_quality,
     header_roles,
 )
+from .ratecard import RateCard, read_rate_card
 from .raw import ParsedQuote, RawLine, StatedTotal
 from .rows import (
     BREAKS,
@@ -50,13 +53,23 @@ from .sections import (
     GPU_WORDS,
     MAX_OPTIONS,
     distinct,
+    is_spares,
     option_label,
     optional_section,
     options_by_section,
     says_select_one,
     sections_with_totals,
 )
-from .statements import currency, racks_stated, says_per_server, servers_stated
+from .statements import (
+    AMBIGUOUS_YEN,
+    CurrencyReading,
+    currency,
+    quote_date,
+    racks_stated,
+    resolve_yen,
+    says_per_server,
+    servers_stated,
+)
 
 __all__ = [
     "Header",
@@ -91,6 +104,10 @@ class SheetResult:
     """(row, amount) of tax lines, freight and other amounts that are no item: a total may include them."""
     cell_currencies: Counter[str] = field(default_factory=Counter)
     header_currencies: Counter[str] = field(default_factory=Counter)
+    total_currencies: Counter[str] = field(default_factory=Counter)
+    """Currencies written on the amounts of totals and tax rows."""
+    rates: list[StatedRate] = field(default_factory=list)
+    """Exchange rates the sheet's text states, with their rows."""
     nodes: Counter[int] = field(default_factory=Counter)
     racks: Counter[int] = field(default_factory=Counter)
     ratios: Counter[float] = field(default_factory=Counter)
@@ -102,18 +119,32 @@ class SheetResult:
 # --- one table --------------------------------------------------------------------------------------------------------
 
 
+def _rates_in(rows: Sequence[Sequence[Cell]], indexes: Iterable[int], sheet: str, out: SheetResult) -> None:
+    """Exchange rates stated on the rows at ``indexes`` (``1 USD = 3.75 SAR``), kept with their rows."""
+    for i in indexes:
+        out.rates += stated_rates(row_text(rows[i]), sheet, i + 1)
+
+
 def read_table(rows: Sequence[Sequence[Cell]], header: Header, sheet: str, where: str) -> SheetResult:
     """The lines of the table under ``header`` (steps 2–4), with what was skipped and what the text says."""
     out = SheetResult(sheet=sheet, has_quantity=any(r in header.roles for r in QUANTITY_ROLES))
     out.titles = [t for t in map(row_text, rows[: header.row]) if t][:_TITLE_ROWS]
     out.statements += [t for t in map(row_text, rows[: header.row]) if t]
+    _rates_in(rows, range(header.row), sheet, out)
     if sheet:
         out.statements.append(sheet)
     _header_currencies(header, out)
     state = TableState(assign_columns(rows, header, out.statements))
     items: list[Item] = []
     section, after_break, per_server_only = "", True, 0
+    if state.cols.matrix is not None:
+        out.warnings.append(
+            f"{where}: quantities are per rack of each type ({state.cols.matrix.text}): a part's quantity is their sum"
+        )
     for i in range(header.row + header.span, len(rows)):
+        if state.cols.matrix is not None and i == state.cols.matrix.row:
+            out.skipped["racks row"] += 1
+            continue
         cells = read_cells(rows[i], i, state.cols)
         kind = row_kind(cells, rows[i], state)
         if kind == "item":
@@ -128,24 +159,35 @@ def read_table(rows: Sequence[Sequence[Cell]], header: Header, sheet: str, where
             continue
         if kind in BREAKS:
             after_break, state.previous_description = True, None
-        if kind == "subtotal or total":
-            _total(cells, sheet, state, out)
-        elif kind in ("tax", "unlabelled amount", "below the total") and cells.amounts:
-            out.charges.append(
-                (cells.index + 1, next(v for v in (cells.ext, cells.unit, *cells.amounts) if v is not None))
-            )
-        elif kind == "header of another table":
-            other = new_header(rows[i], i, state.cols.roles)
-            assert other is not None  # row_kind found it
-            state.cols, state.closed = assign_columns(rows, other, out.statements), False
-            _header_currencies(other, out)
-        elif kind == "section title or note":
-            out.statements.append(row_text(rows[i]))
-            if not note_line(cells.label) and len(cells.label.split()) <= 12:
-                section = cells.label[:120]
+        section = _other_row(kind, cells, rows, sheet, state, out, section)
     out.lines = group_sub_items(items)
     out.per_server_columns = bool(out.lines) and per_server_only == len(out.lines)
     return out
+
+
+def _other_row(
+    kind: str, cells: RowCells, rows: Sequence[Sequence[Cell]], sheet: str, state: TableState, out: SheetResult,
+    section: str,
+) -> str:  # fmt: skip
+    """A row that is no item read for what it says (a total, a charge, another table's header, a section title or
+    a note); the section the next items are in."""
+    i = cells.index
+    if kind == "subtotal or total":
+        _total(cells, sheet, state, out)
+    elif kind in ("tax", "unlabelled amount", "below the total") and cells.amounts:
+        out.charges.append((i + 1, next(v for v in (cells.ext, cells.unit, *cells.amounts) if v is not None)))
+        _amount_currencies(cells, out)
+    elif kind == "header of another table":
+        other = new_header(rows[i], i, state.cols.roles)
+        assert other is not None  # row_kind found it
+        state.cols, state.closed = assign_columns(rows, other, out.statements), False
+        _header_currencies(other, out)
+    elif kind == "section title or note":
+        out.statements.append(row_text(rows[i]))
+        _rates_in(rows, (i,), sheet, out)
+        if not note_line(cells.label) and len(cells.label.split()) <= 12:
+            return cells.label[:120]
+    return section
 
 
 def _continued(item: Item, text: str) -> Item:
@@ -154,9 +196,18 @@ def _continued(item: Item, text: str) -> Item:
     return replace(item, line=replace(line, description=f"{line.description} {text}"[:_MAX_DESCRIPTION_CHARS]))
 
 
+def _amount_currencies(cells: RowCells, out: SheetResult) -> None:
+    """The currencies written on a total's or a charge's amounts (``₩ 3,970,328,000``)."""
+    for raw in cells.price_cells:
+        code = currency_of(raw) if isinstance(raw, str) and any(ch.isdigit() for ch in raw) else None
+        if code:
+            out.total_currencies[code] += 1
+
+
 def _total(cells: RowCells, sheet: str, state: TableState, out: SheetResult) -> None:
     state.closed = state.closed or is_grand_total(cells.label)
     out.statements.append(cells.label)
+    _amount_currencies(cells, out)
     amount = next((v for v in (cells.ext, cells.unit, cells.ext_list, cells.list_price) if v is not None), None)
     if amount is not None and not is_gross_total(cells.label):
         out.totals.append(StatedTotal(sheet, cells.index + 1, cells.label[:120], amount))
@@ -179,11 +230,13 @@ def _item(
     for value, raw in zip((c.unit, c.ext, c.list_price), c.price_cells[:3], strict=False):
         if value is None and isinstance(raw, str) and raw.strip() not in ("", "-", "–", "—", "--"):
             out.warnings.append(f"{where} row {line_no}: price {_text(raw)[:20]!r} is not an amount; left blank")
+    own = ""
     for value, raw in ((c.unit, c.price_cells[0]), (c.ext, c.price_cells[1]), (c.list_price, c.price_cells[2]),
                        (1.0, c.currency_cell)):  # fmt: skip
         code = currency_of(raw) if isinstance(raw, str) and value is not None else None
         if code:
             out.cell_currencies[code] += 1
+            own = own or code
     assumed = c.qty is None and c.total_qty is None
     if assumed and _text(c.qty_cell) and _text(c.qty_cell) != c.label:
         out.warnings.append(f"{where} row {line_no}: quantity {_text(c.qty_cell)[:20]!r} is not a number; taken as 1")
@@ -206,9 +259,13 @@ def _item(
         category=c.category,
         quantity_unit=quantity_unit(c.qty_cell),
         per_rack=per_rack,
+        currency=own,
+        tier=c.tier,
+        optional=optional_section(section),
+        pool="spares" if is_spares(section) else "",
     )
     return Item(
-        line=replace(line, optional=True) if optional_section(section) else line,
+        line=line,
         prices_blank=c.prices_blank,
         zero=c.zero,
         has_amounts=bool(c.amounts),
@@ -217,6 +274,21 @@ def _item(
         explicit=cols.explicit,
         after_break=after_break,
     )
+
+
+def _per_rack(c: RowCells, qty: float, out: SheetResult) -> tuple[str, float, float | None, float]:
+    """(basis, quantity, extended, quantity per rack) of a row of a per-rack BoM: multiplied out by the row's racks
+    (its extended too, when it is per rack), else left per rack for the racks the quote states."""
+    total_qty, racks, ext = c.total_qty, c.racks, c.ext
+    if racks is not None and racks.is_integer() and racks >= 1:
+        out.racks[int(racks)] += 1
+    if total_qty is not None:
+        return "total", total_qty, ext, qty
+    if racks is None or racks <= 0:
+        return "per_rack", qty, ext, qty
+    if ext is not None and c.unit is not None and abs(ext - c.unit * qty) < abs(ext - c.unit * qty * racks):
+        ext = ext * racks  # the extended is per rack
+    return "total", qty * racks, ext, qty
 
 
 def _quantities(
@@ -237,21 +309,7 @@ def _quantities(
     elif "nodes" in cols.roles and qty is not None and nodes is not None:
         basis, total = "per_server", qty * nodes
     elif cols.per_rack and qty is not None:
-        per_rack, racks = qty, c.racks
-        if racks is not None and racks.is_integer() and racks >= 1:
-            out.racks[int(racks)] += 1
-        if total_qty is not None:
-            qty = total_qty
-        elif racks is not None and racks > 0:
-            if (
-                ext is not None
-                and c.unit is not None
-                and abs(ext - c.unit * per_rack) < abs(ext - c.unit * qty * racks)
-            ):
-                ext = ext * racks  # the extended is per rack
-            qty = qty * racks
-        else:
-            basis = "per_rack"
+        basis, qty, ext, per_rack = _per_rack(c, qty, out)
     if nodes is not None and nodes.is_integer() and nodes >= 1 and basis == "per_server":
         out.nodes[int(nodes)] += 1
     quantity = qty if qty is not None else (total_qty if total_qty is not None else 1.0)
@@ -261,25 +319,21 @@ def _quantities(
 # --- the quote --------------------------------------------------------------------------------------------------------
 
 
-def parse_sheets(
-    sheets: Sequence[tuple[str, list[list[Cell]]]],
-    label: str,
-    notes: Sequence[str] = (),
-    currency_code: str | None = None,
-) -> ParsedQuote:
-    """Every sheet's table read into lines (steps 1–5); the quote's currency (``currency_code`` when the user gives
-    it), stated counts, options and totals."""
-    warnings: list[str] = list(notes)
-    skipped: Counter[str] = Counter()
-    no_price: list[str] = []
+def _tables(
+    sheets: Sequence[tuple[str, list[list[Cell]]]], label: str, skipped: Counter[str], statements: list[str],
+    rates: list[StatedRate],
+) -> list[tuple[str, SheetResult]]:  # fmt: skip
+    """Step 1–4 on every sheet: the tables read (where, result); the text of sheets without a table goes to
+    ``statements`` (the rates it states to ``rates``). QuoteError when no sheet holds a priced table."""
     results: list[tuple[str, SheetResult]] = []
-    global_statements: list[str] = []
+    no_price: list[str] = []
     for sheet, rows in sheets:
         header = find_table_header(rows)
         where = f"{label}, sheet {sheet!r}" if sheet else label
         if header is None:
             skipped["sheet without a quote table"] += 1 if sheet else 0
-            global_statements += [t for t in map(row_text, rows[:200]) if t]
+            statements += [t for t in map(row_text, rows[:200]) if t]
+            rates += [r for i, row in enumerate(rows[:200]) for r in stated_rates(row_text(row), sheet, i + 1)]
             continue
         if not any(r in header.roles for r in PRICE_ROLES):
             no_price.append(where)
@@ -292,44 +346,130 @@ def parse_sheets(
             f"{label}: no header row (description or part number, quantity, price) in the first "
             f"{HEADER_SCAN_ROWS} rows{' of any sheet' if len(sheets) > 1 else ''}"
         )
+    return results
+
+
+def _counted(results: Sequence[tuple[str, SheetResult]], name: str) -> Counter[Any]:
+    """The sheets' counters of ``name`` (nodes, racks, ratios, cell or header currencies) added up."""
+    out: Counter[Any] = Counter()
+    for _, r in results:
+        out.update(getattr(r, name))
+    return out
+
+
+def parse_sheets(
+    sheets: Sequence[tuple[str, list[list[Cell]]]],
+    label: str,
+    notes: Sequence[str] = (),
+    currency_code: str | None = None,
+) -> ParsedQuote:
+    """Every sheet's table read into lines (steps 1–5); the quote's currency (``currency_code`` when the user gives
+    it), stated counts, options and totals."""
+    warnings: list[str] = list(notes)
+    skipped: Counter[str] = Counter()
+    global_statements: list[str] = []
+    rates: list[StatedRate] = []
+    card = read_rate_card(sheets)
+    if card is not None:
+        return _rate_card_quote(label, sheets, card, currency_code, warnings)
+    results = _tables(sheets, label, skipped, global_statements, rates)
     global_statements += _drop_summaries(results, skipped)
     for _where, result in results:
         skipped.update(result.skipped)
         warnings += result.warnings
     all_statements = global_statements + [s for _, r in results for s in r.statements]
     options = find_options(results, all_statements)
-    nodes, ratios, racks = Counter[int](), Counter[float](), Counter[int]()
-    for _, r in results:
-        nodes.update(r.nodes)
-        ratios.update(r.ratios)
-        racks.update(r.racks)
-    servers = servers_stated(all_statements, nodes, ratios)
+    servers = servers_stated(all_statements, _counted(results, "nodes"), _counted(results, "ratios"))
     lines, totals, per_server = _per_server_and_totals(results, global_statements, servers, warnings)
     if not any(ln.unit_price is not None or ln.extended is not None for ln in lines):
         raise QuoteError(f"{label}: the quote table has no priced lines")
     texts = all_statements + [h for _, r in results for h in r.headers] + [ln.description for ln in lines[:400]]
-    cells: Counter[str] = Counter()
-    headers: Counter[str] = Counter()
-    for _, r in results:
-        cells.update(r.cell_currencies)
-        headers.update(r.header_currencies)
+    reading = _quote_currency(label, results, all_statements, texts, warnings, currency_code)
+    lines = _line_currencies(lines, reading, currency_code, label, all_statements, texts)
+    date, date_from = quote_date(all_statements)
     return ParsedQuote(
         name=label,
         lines=tuple(lines),
         skipped=dict(skipped),
         warnings=tuple(warnings),
         sheets=tuple(r.sheet for _, r in results),
-        currency=currency_code or currency(label, cells, headers, all_statements, texts, warnings),
+        currency=reading.code,
+        currency_from=reading.evidence,
+        currencies=reading.currencies,
+        currencies_seen=reading.seen,
+        rates=tuple(rates + [r for _, res in results for r in res.rates]),
+        date=date,
+        date_from=date_from,
         servers_stated=servers,
         per_server=per_server,
         notes=tuple(s[:200] for s in all_statements[:100]),
         options=options,
         totals=tuple(totals),
-        racks_stated=racks_stated(all_statements, racks),
+        racks_stated=racks_stated(all_statements, _counted(results, "racks")),
     )
 
 
 _parse_sheets = parse_sheets  # the name read.py used
+
+
+def _rate_card_quote(
+    label: str, sheets: Sequence[tuple[str, list[list[Cell]]]], card: RateCard, user: str | None,
+    warnings: list[str],
+) -> ParsedQuote:  # fmt: skip
+    """A rate card as a parsed quote without lines: its rates, its currency (the user's when given), its date."""
+    statements = [t for _, rows in sheets for t in map(row_text, rows[:HEADER_SCAN_ROWS]) if t]
+    date, date_from = quote_date(statements)
+    return ParsedQuote(
+        name=label,
+        lines=(),
+        skipped={},
+        warnings=tuple(warnings),
+        sheets=tuple(dict.fromkeys(r.sheet for r in card.rates)),
+        currency=user or card.currency,
+        currency_from="you (--currency)" if user else "the rate card",
+        notes=tuple(s[:200] for s in statements[:100]),
+        date=date,
+        date_from=date_from,
+        rate_card=card,
+    )
+
+
+def _quote_currency(
+    label: str, results: Sequence[tuple[str, SheetResult]], statements: Sequence[str], texts: Sequence[str],
+    warnings: list[str], user: str | None,
+) -> CurrencyReading:  # fmt: skip
+    """The quote's currency: the user's (lines marked in the currency the document uses most become the user's),
+    else as the document says it (:func:`neoplan.quote.statements.currency`)."""
+    cells, headers = _counted(results, "cell_currencies"), _counted(results, "header_currencies")
+    if user is not None:
+        main = cells.most_common(1)[0][0] if cells else user
+        several = tuple(sorted({user, *(c for c in cells if c != main)})) if len(cells) > 1 else ()
+        said = {c for s in statements for c in money_currencies(s)}
+        seen = {*cells, *headers, *_counted(results, "total_currencies"), *said} - {AMBIGUOUS_YEN}
+        return CurrencyReading(user, "you (--currency)", several, tuple(sorted(seen)))
+    return currency(label, cells, headers, statements, texts, warnings, _counted(results, "total_currencies"))
+
+
+def _line_currencies(
+    lines: list[RawLine], reading: CurrencyReading, user: str | None, label: str, statements: Sequence[str],
+    texts: Sequence[str],
+) -> list[RawLine]:  # fmt: skip
+    """Each line's own currency as an ISO code ("" or the quote's code: the quote's): a ¥ resolved; with
+    the user's currency, the marks of the currency the lines use most become the user's."""
+    marks = Counter(ln.currency for ln in lines if ln.currency)
+    main = marks.most_common(1)[0][0] if marks else ""
+    if user is None and AMBIGUOUS_YEN not in marks and set(marks) <= {reading.code}:
+        return lines  # one currency, the quote's: every mark already says it
+    yen = reading.code if reading.code in ("CNY", "JPY") else None
+    out = []
+    for ln in lines:
+        code = ln.currency
+        if code == AMBIGUOUS_YEN:
+            code = yen or resolve_yen(label, statements, texts)
+        if (user is not None and ln.currency == main) or code == reading.code:
+            code = ""
+        out.append(ln if code == ln.currency else replace(ln, currency=code))
+    return out
 
 
 def _drop_summaries(results: list[tuple[str, SheetResult]], skipped: Counter[str]) -> list[str]:
@@ -454,6 +594,50 @@ def rounding(lines: Sequence[RawLine]) -> float:
     return max(1.0, sum(step + (step / 2 * abs(ln.quantity) if ln.extended is None else 0.0) for ln in lines))
 
 
+def _sums(
+    t: StatedTotal,
+    result: SheetResult,
+    before: Sequence[RawLine],
+    previous_row: int,
+    subtotals: Sequence[float],
+    factors: Sequence[int],
+) -> list[tuple[float, list[RawLine]]]:
+    """The sums a stated total can be, each with its lines: its section, the sheet so far, the quote so far, the
+    option, the whole sheet (× the servers of a per-server quote), the subtotals above it; each with or without the
+    charges (tax, freight) above it."""
+    above = [ln for ln in result.lines if ln.row < t.row]
+    groups = [
+        [ln for ln in above if ln.row > previous_row],
+        above,
+        [*before, *above],
+        [ln for ln in above if ln.option and ln.option == (above[-1].option if above else "")],
+        list(result.lines),
+    ]
+    sums = [(sum(map(line_total, g)) * k, g) for g in groups if g for k in factors]
+    if subtotals:
+        sums.append((sum(subtotals), groups[1]))
+    charges = sum(a for row, a in result.charges if row < t.row)
+    if charges:
+        sums += [(s + charges, g) for s, g in sums]
+    return sums
+
+
+def _checked(
+    t: StatedTotal, sums: Sequence[tuple[float, list[RawLine]]], option: str, factors: Sequence[int], where: str,
+    warnings: list[str],
+) -> StatedTotal:  # fmt: skip
+    """The total as checked against its possible ``sums``: equal to one, else warned and ``off`` when near one."""
+    if any(abs(t.amount - s) <= rounding(g) * k for s, g in sums for k in factors):
+        return replace(t, computed=t.amount, option=option)
+    nearest, group = min(sums, key=lambda sg: abs(t.amount - sg[0]))
+    off = abs(t.amount - nearest) <= _NEAR_TOTAL * max(abs(nearest), 1.0)
+    warnings.append(
+        f"{where}: the quote's total ({t.amount:,.2f}, row {t.row}) differs from the sum of its lines ({nearest:,.2f})"
+    )
+    lines = tuple((ln.sheet, ln.row) for ln in group) if off else ()
+    return replace(t, computed=nearest, off=off, option=option, lines=lines)
+
+
 def check_totals(
     result: SheetResult, before: Sequence[RawLine], servers: int | None, where: str, warnings: list[str]
 ) -> list[StatedTotal]:
@@ -468,42 +652,13 @@ def check_totals(
     subtotals: list[float] = []
     factors = (1, servers) if servers and servers > 1 else (1,)
     for t in sorted(result.totals, key=lambda t: t.row):
-        above = [ln for ln in result.lines if ln.row < t.row]
-        groups = [
-            [ln for ln in above if ln.row > previous_row],
-            above,
-            [*before, *above],
-            [ln for ln in above if ln.option and ln.option == (above[-1].option if above else "")],
-            list(result.lines),
-        ]
-        sums = [(sum(map(line_total, g)) * k, g) for g in groups if g for k in factors]
-        if subtotals:
-            sums.append((sum(subtotals), groups[1]))
-        charges = sum(a for row, a in result.charges if row < t.row)
-        if charges:
-            sums += [(s + charges, g) for s, g in sums]
+        sums = _sums(t, result, before, previous_row, subtotals, factors)
         previous_row = t.row
         if not sums:
             out.append(t)
             continue
-        if any(abs(t.amount - s) <= rounding(g) * k for s, g in sums for k in factors):
-            subtotals.append(t.amount)
-            out.append(replace(t, computed=t.amount, option=above[-1].option if above else ""))
-            continue
-        nearest, group = min(sums, key=lambda sg: abs(t.amount - sg[0]))
-        off = abs(t.amount - nearest) <= _NEAR_TOTAL * max(abs(nearest), 1.0)
-        warnings.append(
-            f"{where}: the quote's total ({t.amount:,.2f}, row {t.row}) differs from the sum of its lines "
-            f"({nearest:,.2f})"
-        )
+        above = [ln for ln in result.lines if ln.row < t.row]
+        checked = _checked(t, sums, above[-1].option if above else "", factors, where, warnings)
         subtotals.append(t.amount)
-        out.append(
-            replace(
-                t,
-                computed=nearest,
-                off=off,
-                option=above[-1].option if above else "",
-                lines=tuple((ln.sheet, ln.row) for ln in group) if off else (),
-            )
-        )
+        out.append(checked)
     return out

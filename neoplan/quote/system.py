@@ -40,7 +40,10 @@ _GPU_SERVER = re.compile(
     re.IGNORECASE,
 )
 """A GPU server named as such ("HGX B200 8-GPU server", "8-GPU SuperServer", "GPU服务器"), whatever else it lists."""
-_GPU_WORD = re.compile(r"\bHGX\b|\bDGX\b|\b(H100|H200|B200|B300)\b|\b\d\s*-?\s*GPU\b", re.IGNORECASE)
+_GPU_WORD = re.compile(
+    r"\bHGX\b|\bDGX\b|\b(H100|H200|B200|B300)\b|\b\d\s*-?\s*GPU\b|\bInstinct\b|\bMI\s*-?\s*3\d\d\s*X\b|\bGaudi\s*-?\s*\d\b",
+    re.IGNORECASE,
+)
 _CPU_WORD = re.compile(r"\bXeon\b|\bEPYC\b|\bprocessors?\b|\bCPUs?\b", re.IGNORECASE)
 _RAM_WORD = re.compile(r"\bDDR[45]\b|\bDIMMs?\b|RDIMM|\bmemory\b|\bRAM\b|\d\s*TB\s*(DDR|RAM|memory)", re.IGNORECASE)
 _DUAL_SOCKET = 2

@@ -29,8 +29,13 @@ GPU_MODELS = (
 """GPU model id → its name in a description, newest first (``HGX B300`` also says nothing about H100; ``H20``, the
 export-compliant Hopper, is named apart from ``H200``)."""
 
+_ACCELERATOR_WORD = re.compile(r"\bMI\s*-?\s*3\d\d\s*X\b|\bGaudi\b|\bHL-?\d{3}\b|\bTPU\b|\bv5\s*lite\b", re.IGNORECASE)
+"""Words of an accelerator the price book does not price (AMD Instinct, Intel Gaudi, Google TPU)."""
 _GPU_COUNT = re.compile(
-    r"\b(\d{1,2})\s*-?\s*(?:x\s*)?(?:GPUs?\b|(?:NVIDIA\s+)?(?:Tesla\s+)?(?:H100|H200|H20|B200|B300)\b)", re.IGNORECASE
+    r"\b(\d{1,2})\s*-?\s*(?:x\s*)?(?:GPUs?\b|(?:NVIDIA\s+)?(?:Tesla\s+)?(?:H100|H200|H20|B200|B300)\b|"
+    r"(?:AMD\s+)?(?:Instinct\s+)?MI\s*-?\s*3\d\d\s*X\b|(?:Intel\s+)?Gaudi\s*-?\s*\d\b|(?:Google\s+)?(?:Cloud\s+)?TPU\b|"
+    r"accelerators?\b|OAMs?\b)",
+    re.IGNORECASE,
 )
 _RAM_DIMMS = re.compile(r"\b(\d{1,3})\s*x\s*(\d{2,3})\s*GB\b", re.IGNORECASE)
 _RAM_TOTAL_TB = re.compile(r"\b(\d(?:\.\d+)?)\s*TB\b", re.IGNORECASE)
@@ -62,8 +67,15 @@ def speeds_gbps(text: str) -> frozenset[int]:
 
 
 def gpu_model(text: str) -> str | None:
-    """The GPU model id a description names (``h100-sxm``, ``h200-sxm``, ``b200-sxm``, ``b300-sxm``, …), or None."""
-    return next((key for key, pattern in GPU_MODELS if pattern.search(text)), None)
+    """The GPU model id a description names (``h100-sxm``, ``h200-sxm``, ``b200-sxm``, ``b300-sxm``, …; an accelerator
+    the book does not price by its key in ``data/quote_accelerators.csv``, ``amd-mi355x``), or None."""
+    found = next((key for key, pattern in GPU_MODELS if pattern.search(text)), None)
+    if found is None and _ACCELERATOR_WORD.search(text):
+        from .accelerators import accelerator_of  # reads data/ once
+
+        other = accelerator_of(text)
+        return other.key if other is not None else None
+    return found
 
 
 def gpu_count(text: str) -> int | None:

@@ -434,6 +434,24 @@ def ranges(rows: Sequence[int]) -> str:
     return ",".join(out)
 
 
+PLATFORM_RAM_GB = {"h100-sxm": 1024, "h200-sxm": 2048, "b200-sxm": 2048, "b300-sxm": 3072}
+"""RAM per server the advice recommends on each platform: at least the GPUs' HBM, as OEMs ship it (DGX H200 and DGX
+B200: 2 TB; B300's 8 x 288 GB of HBM: 3 TB); the article's 1 TB on H100. More is padding (``ram_over_1tb``); up to
+it, never (issue 38: no finding recommends less memory than the GPUs hold)."""
+
+
+def ram_advice(expect: dict[str, Any]) -> dict[str, Any]:
+    """``expect`` with the RAM finding demanded or forbidden by the quote's RAM per server and its platform."""
+    ram = expect.get("per_server", {}).get("ram_gb")
+    recommended = PLATFORM_RAM_GB.get(expect.get("gpu_model") or "")
+    if ram is None or recommended is None:
+        return expect
+    must = [c for c in expect["findings_must"] if c != "ram_over_1tb"]
+    must_not = [c for c in expect["findings_must_not"] if c != "ram_over_1tb"]
+    (must if ram > recommended else must_not).append("ram_over_1tb")
+    return {**expect, "findings_must": must, "findings_must_not": must_not}
+
+
 def entry(quote: Quote) -> dict[str, Any]:
     by_name = {s.name: s for s in quote.sheets}
     csv_file = quote.file.endswith(".csv")
@@ -444,6 +462,12 @@ def entry(quote: Quote) -> dict[str, Any]:
     expect = dict(quote.expect)
     expect.setdefault("findings_must", [])
     expect.setdefault("findings_must_not", [])
+    expect = ram_advice(expect)
+    marks = {mark: row for sheet in quote.sheets for mark, row in sheet.marks.items()}
+    if "above_book_rows" in expect:
+        expect["above_book_rows"] = [marks[m] for m in expect["above_book_rows"]]
+    if "bundle_row" in expect:
+        expect["bundle_row"] = marks[expect["bundle_row"]]
     overlap = set(expect["findings_must"]) & set(expect["findings_must_not"])
     assert not overlap, (quote.file, overlap)
     expect["lines"] = lines
@@ -4658,8 +4682,8 @@ def nvl72_gb200_2racks_liquid() -> Quote:
         ("", "  Compute tray: 2x Grace CPU, 4x B200 GPU, 4x ConnectX-7 400G", 18, "", "tray"),
         ("", "  NVLink switch tray", 9, ""),
         ("", "  Power shelf 33kW", 8, ""),
-        ("SVC-NVL72-L11", "NVL72 rack-level validation (L11), per rack", 2, 48_000.0, "validation"),
-        ("CDU-1350-IR", "In-rack CDU 1.35 MW liquid-to-liquid", 2, 95_000.0, "cdu"),
+        ("SVC-NVL72-L11", "NVL72 rack-level validation (L11), per rack", 2, 38_000.0, "validation"),
+        ("CDU-150-IR", "In-rack CDU 150 kW liquid-to-liquid, per rack", 2, 36_000.0, "cdu"),
         ("FWK-NVL72", "Facility water kit and manifold connection, per rack", 2, 14_000.0, "water"),
         ("MQ3400", "NVIDIA Quantum-X800 Q3400 144-port XDR switch", 2, 168_000.0, "switch"),
     ]
@@ -5299,10 +5323,981 @@ def b300_cx8_16() -> Quote:
     )
 
 
+# ---------------------------------------------------------------- wave 5 (issue 38): currencies, layouts, what the
+# file is, the quote's date, rack-scale services, bundles, licences
+
+
+def dated_title(sh: Sheet, company: str, doc: str, number: str, date_line: Sequence[Cell],
+                extra: Sequence[Sequence[Cell]] = ()) -> None:  # fmt: skip
+    """A title block with the date written the vendor's way ("견적일자: 2024. 11. 4.", "Quote Date", a date cell)."""
+    sh.add(company)
+    sh.add(doc)
+    sh.add(MARK)
+    sh.add("Quote No.:", number)
+    sh.add(*date_line)
+    for row in extra:
+        sh.add(*row)
+    sh.add()
+
+
+def won(x: float) -> str:
+    """1,234,000 (bare numbers: the currency is said once, elsewhere)."""
+    return f"{x:,.0f}"
+
+
+def fabric_rows(servers: int, prices: dict[str, float]) -> list[tuple[Any, ...]]:
+    """(part, description, qty, unit, mark) of a non-blocking NDR back end for ``servers`` (fabric())."""
+    fab = fabric(servers)
+    return [
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", fab["switches"], prices["switch"], "ib_switch"),
+        ("MMA4Z00-NS400", "NVIDIA 400G OSFP single-port transceiver, SR4 multimode, flat top", fab["server_xcvr"],
+         prices["xcvr"], "xcvr_server"),
+        ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver, 2x SR4 multimode, finned top", fab["twin"],
+         prices["twin"], "twin"),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", fab["fibre"], prices["fibre"], "fibre"),
+    ]  # fmt: skip
+
+
+NDR_2024 = {"switch": 36_900.0, "xcvr": 1_150.0, "twin": 1_340.0, "fibre": 70.0}
+NDR_2026 = {"switch": 32_500.0, "xcvr": 860.0, "twin": 1_260.0, "fibre": 70.0}
+CLEAN_H100 = ("HGX H100 8-GPU SXM5 80GB, 2x Intel Xeon Gold 6530 32C, 1TB (16x 64GB) DDR5-5600, 8x ConnectX-7 400G NDR "
+              "OSFP, 1x ConnectX-6 Dx 2x100GbE, 2x 960GB M.2 boot")  # fmt: skip
+CLEAN_H200 = ("HGX H200 8-GPU SXM5 141GB, 2x Intel Xeon Gold 6530 32C, 2TB (32x 64GB) DDR5-5600, 8x ConnectX-7 400G "
+              "NDR OSFP, 1x ConnectX-6 Dx 2x100GbE, 2x 960GB M.2 boot")  # fmt: skip
+
+
+def clean_expect(gpus: int, servers: int, model: str, currency: str = "USD", **more: Any) -> dict[str, Any]:
+    """Expectations of an honest quote: no padding, no arithmetic finding."""
+    out = {
+        "gpus": gpus,
+        "servers": servers,
+        "gpu_model": model,
+        "currency": currency,
+        "findings_must": [],
+        "findings_must_not": not_padding(extra=["extended_mismatch", "total_mismatch", "missing_item"]),
+    }
+    return {**out, **more}
+
+
+@quote
+def ko_reseller_h100_32_won_units() -> Quote:
+    """A Korean reseller's quote whose amounts are bare numbers: 원 once in the units line, ₩ once on the total."""
+    money = Money()
+    sh = Sheet("견적서")
+    dated_title(sh, "한빛시스템 주식회사", "견 적 서", "HB-2024-1104", ("견적일자: 2024. 11. 4.",),
+                [("(단위: 원, 부가세 별도)",)])  # fmt: skip
+    sh.head("번호", "품번", "품명", "수량", "단가", "금액", qty=3, price=4, ext=5)
+    rows = [
+        ("SYS-821GE-TNHR", f"GPU 서버 Supermicro SYS-821GE-TNHR, {CLEAN_H100}", 32, 354_000_000.0, "system"),
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64포트 NDR 스위치", 8, 50_000_000.0, "ib_switch"),
+        ("MMA4Z00-NS400", "NVIDIA 400G OSFP 트랜시버 SR4", 256, 1_560_000.0),
+        ("MMA4Z00-NS", "NVIDIA 800G OSFP 트윈포트 트랜시버", 128, 1_900_000.0),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC 광케이블 30m", 256, 97_000.0),
+    ]
+    for i, (pn, desc, qty, unit, *mark) in enumerate(rows, start=1):
+        sh.item(i, pn, desc, qty, won(unit), won(money.line(qty, unit)), mark=mark[0] if mark else None)
+    sh.add("", "", "합계 (부가세 별도)", "", "", f"₩ {money.total:,.0f}")
+    return Quote(
+        "ko_reseller_h100_32_won_units.xlsx",
+        "asia",
+        [sh],
+        clean_expect(256, 32, "h100-sxm", "KRW", per_server={"ram_gb": 1024, "backend_nics": 8}, book="2024-10"),
+        [("견적서", "system", "system"), ("견적서", "ib_switch", "backend_switch")],
+        money.total,
+        usd_per_unit=0.00072,
+        note="Korean quote with bare numbers: the currency only as 원 in the units line '(단위: 원)' and as ₩ on the "
+        "total, never in the price cells; date '견적일자: 2024. 11. 4.'",
+    )
+
+
+@quote
+def ko_integrator_b200_16_won_title() -> Quote:
+    """A Korean integrator's CSV: the currency as ₩ in the title block's amount and 원 after the total's figure."""
+    money = Money()
+    sh = Sheet("")
+    server = ("GPU 서버 Gigabyte G893-SD1, HGX B200 8-GPU, 2x Intel Xeon Platinum 8570 56C, 2TB (32x 64GB) DDR5, "
+              "8x ConnectX-7 400G NDR, 1x ConnectX-6 Dx 2x100GbE")  # fmt: skip
+    rows = [
+        ("G893-SD1", server, 16, 545_000_000.0, "system"),
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64포트 NDR 스위치", 4, 50_000_000.0, "ib_switch"),
+        ("MMA4Z00-NS400", "NVIDIA 400G OSFP 트랜시버 SR4", 128, 1_560_000.0),
+        ("MMA4Z00-NS", "NVIDIA 800G OSFP 트윈포트 트랜시버", 64, 1_900_000.0),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC 광케이블 30m", 128, 97_000.0),
+    ]
+    total = sum(q * u for _, _, q, u, *_ in rows)
+    dated_title(sh, "누리인프라 주식회사", "견적서 (GPU 클러스터)", "NI-24-0316", ("견적일: 2024-11-04",),
+                [(f"견적금액: ₩ {total * 1.1:,.0f} (VAT 포함)",)])  # fmt: skip
+    sh.head("번호", "모델명", "품명 및 규격", "수량", "단가", "금액", qty=3, price=4, ext=5)
+    for i, (pn, desc, qty, unit, *mark) in enumerate(rows, start=1):
+        sh.item(i, pn, desc, qty, won(unit), won(money.line(qty, unit)), mark=mark[0] if mark else None)
+    sh.add("", "", "공급가액 합계", "", "", f"{money.total:,.0f} 원")
+    return Quote(
+        "ko_integrator_b200_16_won_title.csv",
+        "asia",
+        [sh],
+        {
+            **clean_expect(128, 16, "b200-sxm", "KRW", per_server={"ram_gb": 2048, "backend_nics": 8}),
+            "findings_must": ["cpu_top_bin"],
+            "findings_must_not": not_padding("cpu_top_bin", extra=["total_mismatch"]),
+        },
+        [("", "system", "system")],
+        money.total,
+        usd_per_unit=0.00073,
+        note="Korean CSV with bare numbers: ₩ only in the title block's VAT-inclusive amount and 원 after the total; "
+        "Platinum 8570 (top bin); 2 TB per B200 server is what its HBM needs (no RAM finding)",
+    )
+
+
+@quote
+def sa_integrator_h200_32_usd_sar() -> Quote:
+    """USD hardware with local services in SAR and the rate stated in the title block."""
+    money = Money()
+    sh = Sheet("")
+    rate = ("Exchange rate: 1 USD = 3.75 SAR (hardware in USD, local services in SAR)",)
+    dated_title(sh, "Riyadh Compute Integrators", "Quotation: GPU cluster, supply and services", "RCI-24-118",
+                ("Date:", "2024-11-04"), [rate])  # fmt: skip
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    hw = [("SYS-821GE-TNHR", f"Supermicro SYS-821GE-TNHR, {CLEAN_H200}", 32, 292_000.0, "system"),
+          *fabric_rows(32, NDR_2024)]  # fmt: skip
+    services = [
+        ("SVC-INST-KSA", "On-site installation per server (rack and stack, cabling, power-on)", 32, 937.50, "install"),
+        ("SVC-BURN-KSA", "On-site acceptance burn-in, per server-day (3 days)", 96, 112.50),
+        ("SVC-FRT-KSA", "Freight, customs clearance and delivery to site", 1, 45_000.00, "freight"),
+    ]
+    i = 0
+    for pn, desc, qty, unit, *mark in hw:
+        i += 1
+        sh.item(i, pn, desc, qty, usd(unit), usd(money.line(qty, unit)), mark=mark[0] if mark else None)
+    for pn, desc, qty, unit, *mark in services:
+        i += 1
+        sh.item(
+            i, pn, desc, qty, f"SAR {unit:,.2f}", f"SAR {money.line(qty, unit):,.2f}", mark=mark[0] if mark else None
+        )
+    return Quote(
+        "sa_integrator_h200_32_usd_sar.csv",
+        "currency",
+        [sh],
+        clean_expect(
+            256,
+            32,
+            "h200-sxm",
+            "USD",
+            per_server={"ram_gb": 2048, "backend_nics": 8},
+            rates={"SAR": round(1 / 3.75, 6)},
+        ),
+        [("", "system", "system"), ("", "install", "installation")],
+        money.total,
+        note="Hardware in USD ('$'), local services in SAR ('SAR 937.50') and 'Exchange rate: 1 USD = 3.75 SAR' in the "
+        "title block: each line converted at its own currency's rate, no rate to give",
+    )
+
+
+@quote
+def ae_reseller_h100_16_usd_aed_column() -> Quote:
+    """A Currency column per line (USD hardware, AED services) and the rate in the pair notation 'USD/AED 3.6725'."""
+    money = Money()
+    sh = Sheet("Quotation")
+    dated_title(sh, "Gulf Data Systems LLC", "Commercial offer", "GDS-1124-07", ("Offer date", "04/11/2024"),
+                [("FX applied: USD/AED 3.6725",)])  # fmt: skip
+    sh.head("Item", "Part No.", "Description", "Qty", "Currency", "Unit Price", "Total", qty=3, price=5, ext=6)
+    rows = [
+        ("XE9680", f"Dell PowerEdge XE9680, {CLEAN_H100}", 16, "USD", 258_000.0, "system"),
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", 4, "USD", 36_900.0, "ib_switch"),
+        ("MMA4Z00-NS400", "NVIDIA 400G OSFP single-port transceiver SR4 flat top", 128, "USD", 1_150.0),
+        ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver finned top", 64, "USD", 1_340.0),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", 128, "USD", 70.0),
+        ("INST-DXB", "Installation per server, Dubai data centre", 16, "AED", 918.0, "install"),
+        ("L11-DXB", "Rack integration and burn-in per server", 16, "AED", 7_345.0),
+    ]
+    for i, (pn, desc, qty, cur, unit, *mark) in enumerate(rows, start=1):
+        sh.item(i, pn, desc, qty, cur, f"{unit:,.2f}", f"{money.line(qty, unit):,.2f}", mark=mark[0] if mark else None)
+    return Quote(
+        "ae_reseller_h100_16_usd_aed_column.xlsx",
+        "currency",
+        [sh],
+        clean_expect(
+            128,
+            16,
+            "h100-sxm",
+            "USD",
+            per_server={"ram_gb": 1024, "backend_nics": 8},
+            rates={"AED": round(1 / 3.6725, 6)},
+        ),
+        [("Quotation", "system", "system"), ("Quotation", "install", "installation")],
+        money.total,
+        note="A Currency column per line (USD / AED), bare amounts, the rate as 'USD/AED 3.6725' (one USD is 3.6725 "
+        "AED); date '04/11/2024' under 'Offer date'",
+    )
+
+
+def _module_rows(sh: Sheet, gpu: str, cpu: str, dimms: tuple[int, str], extra: Sequence[tuple[str, str, str, int]] = ()
+                 ) -> None:  # fmt: skip
+    """A configurator's module rows under the priced base line (Module, Description, SKU, Qty; no prices)."""
+    rows = [
+        ("Base", f"PowerEdge XE9680 Rack Server, {gpu}", "210-BDZB", 1, "base"),
+        ("Processor", cpu, "338-CHSG", 2, "cpu"),
+        ("Memory Capacity", dimms[1], "370-AHCL", dimms[0], "dimm"),
+        ("Network Adapters", "NVIDIA ConnectX-7 Single Port NDR OSFP PCIe Gen5 x16 Adapter", "540-BDHB", 8, "nic"),
+        ("Additional Network Cards", "Mellanox ConnectX-6 Dx Dual Port 100GbE QSFP56 Adapter", "540-BDJL", 1, None),
+        ("Boot Optimized Storage", "BOSS-N1 controller card + with 2 M.2 960GB (RAID 1)", "403-BCRU", 1, None),
+        *((m, d, s, q, None) for m, d, s, q in extra),
+        ("Service", "ProSupport Plus Mission Critical 4-Hour 7x24 Onsite Service, 36 Month(s)", "865-BBPG", 1, None),
+    ]
+    for module, desc, sku, qty, mark in rows:
+        sh.item(module, desc, sku, qty, None, None, mark=mark, indent=True)
+
+
+@quote
+def dell_xe9680_h100_16_base_module() -> Quote:
+    """Dell's configurator export: the priced system line, then its modules with the vendor's own 'Base' row."""
+    money = Money()
+    sh = Sheet("Quote")
+    dated_title(sh, "DELL TECHNOLOGIES", "Configured system quote", "3000187734.1", ("Quote Date:", "2024-11-04"),
+                [("Currency:", "USD")])  # fmt: skip
+    sh.head("Module", "Description", "SKU", "Qty", "Unit Price", "Extended Price", qty=3, price=4, ext=5)
+    ext = money.line(16, 289_000.0)
+    sh.item(
+        "PowerEdge XE9680", "PowerEdge XE9680 (configured)", "210-BDZB", 16, usd(289_000.0), usd(ext), mark="system"
+    )
+    _module_rows(sh, "NVIDIA HGX H100 8-GPU SXM5 80GB 700W", "Intel Xeon Platinum 8480+ 2.0G, 56C/112T, 105M Cache",
+                 (32, "64GB RDIMM, 4800MT/s, Dual Rank"))  # fmt: skip
+    sh.add()
+    for pn, desc, qty, unit, *mark in fabric_rows(16, NDR_2024):
+        sh.item(desc, desc, pn, qty, usd(unit), usd(money.line(qty, unit)), mark=mark[0] if mark else None)
+    return Quote(
+        "dell_xe9680_h100_16_base_module.xlsx",
+        "configured",
+        [sh],
+        {
+            **clean_expect(128, 16, "h100-sxm", per_server={"ram_gb": 2048, "backend_nics": 8, "cpus": 2}),
+            "findings_must": ["cpu_top_bin", "ram_over_1tb"],
+            "findings_must_not": not_padding("cpu_top_bin", "ram_over_1tb", extra=["nics_below_8", "total_mismatch"]),
+        },
+        [
+            ("Quote", "system", "system"),
+            ("Quote", "base", "chassis"),
+            ("Quote", "cpu", "cpu"),
+            ("Quote", "nic", "backend_nic"),
+        ],
+        money.total,
+        note="Dell configurator: 'PowerEdge XE9680' priced once, then its modules (Module / Description / SKU / Qty) "
+        "with Dell's own 'Base' row naming the server and its HGX board again: one server, not two",
+    )
+
+
+@quote
+def smc_base_system_h200_32() -> Quote:
+    """A Supermicro reseller's configured system: a priced line and its build under it, the base system first."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Pacific Rim Systems", "Configured quotation", "PRS-24-5521", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    ext = money.line(32, 292_000.0)
+    sh.item(1, "SYS-821GE-TNHR-CFG", "Supermicro GPU SuperServer SYS-821GE-TNHR (configured)", 32, usd(292_000.0),
+            usd(ext), mark="system")  # fmt: skip
+    build = [
+        ("SYS-821GE-TNHR", "SYS-821GE-TNHR base system: 8U, HGX H200 8-GPU SXM5 141GB, dual socket", 1, "base"),
+        ("P4X-EMR6530-SRN5H", "Intel Xeon Gold 6530 32C 2.1GHz", 2, "cpu"),
+        ("MEM-DR564L-HL01-ER56", "64GB DDR5-5600 ECC RDIMM", 32, "dimm"),
+        ("AOC-MCX75310AAS-NEAT", "ConnectX-7 400G NDR single-port OSFP", 8, "nic"),
+        ("AOC-MCX623106AN-CDAT", "ConnectX-6 Dx dual-port 100GbE", 1, None),
+        ("HDS-SMN0-960G", "960GB M.2 NVMe boot drive", 2, None),
+    ]
+    for k, (pn, desc, qty, mark) in enumerate(build, start=1):
+        sh.item(f"1.{k}", pn, "    " + desc, qty, "", "", mark=mark)
+    for i, (pn, desc, qty, unit, *mark) in enumerate(fabric_rows(32, NDR_2024), start=2):
+        sh.item(i, pn, desc, qty, usd(unit), usd(money.line(qty, unit)), mark=mark[0] if mark else None)
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "smc_base_system_h200_32.csv",
+        "configured",
+        [sh],
+        clean_expect(256, 32, "h200-sxm", per_server={"ram_gb": 2048, "backend_nics": 8, "cpus": 2}),
+        [("", "system", "system"), ("", "base", "chassis"), ("", "cpu", "cpu")],
+        money.total,
+        note="A configured SuperServer: the priced line names no GPU, its build under it (1.1 … 1.6) starts with the "
+        "base system naming the HGX H200 board: one server per unit, its GPU read from the base row",
+    )
+
+
+@quote
+def reseller_child_totals_h100_16_amd() -> Quote:
+    """Child lines at 0.00 that carry the order's total quantities under a priced server line of quantity 16."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Lakeside AI Systems", "Quotation", "LAS-24-0904", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    ext = money.line(16, 268_000.0)
+    sh.item(1, "AS-8125GS-TNHR", "Supermicro AS-8125GS-TNHR 8U GPU SuperServer, HGX H100 8-GPU SXM5 80GB", 16,
+            usd(268_000.0), usd(ext), mark="system")  # fmt: skip
+    children = [
+        ("PSE-GEN9554-0455", "AMD 9554 3.10GHz, 64C/128T, 256M Cache (360W) DDR5-4800", 32, "cpu"),
+        ("MEM-DR564MC-ER48", "64GB DDR5-4800 ECC RDIMM", 512, "dimm"),
+        ("AOC-MCX75310AAS-NEAT", "ConnectX-7 400G NDR single-port OSFP adapter", 128, "nic"),
+        ("900-9D3B6-00CV-AA0", "NVIDIA BlueField-3 B3220 DPU 2x200GbE", 32, "dpu"),
+        ("HDS-MUN-MZQL27T6HBLA", "7.68TB NVMe U.2 Gen4 data drive", 128, None),
+    ]
+    for k, (pn, desc, qty, mark) in enumerate(children, start=2):
+        sh.item(k, pn, desc, qty, usd(0.0), usd(0.0), mark=mark)
+    for i, (pn, desc, qty, unit, *mark) in enumerate(fabric_rows(16, NDR_2024), start=len(children) + 2):
+        sh.item(i, pn, desc, qty, usd(unit), usd(money.line(qty, unit)), mark=mark[0] if mark else None)
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "reseller_child_totals_h100_16_amd.csv",
+        "configured",
+        [sh],
+        {
+            **clean_expect(128, 16, "h100-sxm", per_server={"ram_gb": 2048, "backend_nics": 8, "dpus": 2, "cpus": 2}),
+            "findings_must": ["cpu_top_bin", "cpu_amd", "ram_over_1tb", "dpu_bluefield"],
+            "findings_must_not": not_padding(
+                "cpu_top_bin", "cpu_amd", "ram_over_1tb", "dpu_bluefield", extra=["total_mismatch", "nics_below_8"]
+            ),
+            "savings_at_most": {"ram_over_1tb": 268_000 * 16, "dpu_bluefield": 268_000 * 16},
+        },
+        [("", "system", "system"), ("", "cpu", "cpu"), ("", "dimm", "ram"), ("", "nic", "backend_nic")],
+        money.total,
+        note="Child lines at $0.00 carry the order's totals (32 CPUs, 512 DIMMs, 128 NICs for 16 servers), read as "
+        "totals by arithmetic, not multiplied again; the CPU is named 'AMD 9554 … 64C/128T … DDR5-4800' without EPYC",
+    )
+
+
+@quote
+def gigabyte_child_totals_h200_32() -> Quote:
+    """An ODM workbook: the server line, then its parts 'Included' with the quantities for all 32 servers."""
+    money = Money()
+    sh = Sheet("BOM")
+    title(sh, "Formosa Server Works", "Cluster BOM and quotation", "FSW-1124-32", "Example Neocloud Inc.")
+    sh.head("Item", "Part Number", "Description", "Qty", "Unit Price (USD)", "Amount (USD)", qty=3, price=4, ext=5)
+    ext = money.line(32, 296_000.0)
+    sh.item(1, "G593-SD2", "Gigabyte G593-SD2 HGX H200 8-GPU server", 32, 296_000.0, ext, mark="system")
+    children = [
+        ("PK8071305120500", "Intel Xeon Platinum 8480+ 56C 2.0GHz", 64, "cpu"),
+        ("M321R8GA0BB0-CQK", "64GB DDR5-4800 RDIMM", 1024, "dimm"),
+        ("MCX75310AAS-NEAT", "ConnectX-7 400G NDR single-port OSFP", 256, "nic"),
+        ("MCX623106AN-CDAT", "ConnectX-6 Dx dual-port 100GbE", 32, None),
+    ]
+    for k, (pn, desc, qty, mark) in enumerate(children, start=2):
+        sh.item(k, pn, desc, qty, "Included", "Included", mark=mark, indent=True)
+    for i, (pn, desc, qty, unit, *mark) in enumerate(fabric_rows(32, NDR_2024), start=len(children) + 2):
+        sh.item(i, pn, desc, qty, unit, money.line(qty, unit), mark=mark[0] if mark else None)
+    sh.add("", "", "Total (USD)", "", "", money.total)
+    return Quote(
+        "gigabyte_child_totals_h200_32.xlsx",
+        "configured",
+        [sh],
+        {
+            **clean_expect(256, 32, "h200-sxm", per_server={"ram_gb": 2048, "backend_nics": 8, "cpus": 2}),
+            "findings_must": ["cpu_top_bin"],
+            "findings_must_not": not_padding("cpu_top_bin", extra=["total_mismatch", "nics_below_8"]),
+        },
+        [("BOM", "system", "system"), ("BOM", "cpu", "cpu"), ("BOM", "dimm", "ram")],
+        money.total,
+        note="Parts 'Included' in cell-indented rows under the server line with the quantities of all 32 servers "
+        "(64 CPUs, 1,024 DIMMs, 256 NICs): totals, not per server",
+    )
+
+
+@quote
+def integrator_rack_matrix_h100_32() -> Quote:
+    """A rack matrix: a quantity per rack in one column per rack type, the racks of each type on a row."""
+    money = Money()
+    sh = Sheet("Rack BOM")
+    title(sh, "Northwind Rack Integration", "Rack-level bill of materials and quotation", "NRI-24-0032",
+          "Example Neocloud Inc.")  # fmt: skip
+    sh.head("Part", "Description", "Compute rack", "Network rack", "Unit Price", "Extended", qty=2, price=4, ext=5)
+    sh.add("Number of racks", "", 8, 1, "", "")
+    fab = fabric(32)
+    rows = [
+        ("SYS-821GE-TNHR", f"Supermicro SYS-821GE-TNHR, {CLEAN_H100}", 4, 0, 255_000.0, "system"),
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", 0, fab["switches"], 36_900.0, "ib_switch"),
+        ("MMA4Z00-NS400", "NVIDIA 400G OSFP single-port transceiver SR4 flat top", 32, 0, 1_150.0, "xcvr"),
+        ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver finned top", 0, fab["twin"], 1_340.0),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", 32, 0, 70.0),
+        ("EX2300-48T", "Juniper EX2300 48x 1GbE + 4x 10GbE SFP+ switch (out-of-band)", 1, 1, 1_550.0),
+        ("AP8886", "APC metered rack PDU 3-phase 415V 60A", 2, 2, 1_700.0),
+        ("AR3300", "APC NetShelter SX 42U 600x1200 server rack enclosure", 1, 1, 1_500.0),
+    ]
+    for pn, desc, compute, network, unit, *mark in rows:
+        total = compute * 8 + network * 1
+        sh.item(pn, desc, compute or "", network or "", usd(unit), usd(money.line(total, unit)),
+                mark=mark[0] if mark else None)  # fmt: skip
+    sh.add("", "Total", "", "", "", usd(money.total))
+    return Quote(
+        "integrator_rack_matrix_h100_32.xlsx",
+        "matrix",
+        [sh],
+        clean_expect(256, 32, "h100-sxm", per_server={"ram_gb": 1024, "backend_nics": 8}),
+        [
+            ("Rack BOM", "system", "system"),
+            ("Rack BOM", "ib_switch", "backend_switch"),
+            ("Rack BOM", "xcvr", "backend_server_link"),
+        ],
+        money.total,
+        note="Rack matrix: 'Compute rack' and 'Network rack' quantity columns, 'Number of racks | 8 | 1' under the "
+        "header: 4 servers per compute rack × 8 racks = 32 servers, not the first column's 4",
+    )
+
+
+@quote
+def odm_rack_matrix_h200_16_names() -> Quote:
+    """A rack matrix whose column names carry the racks of each type ('GPU Rack (x4)')."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Quanta-style ODM", "Rack configuration quote", "QRC-24-1116", "Example Neocloud Inc.")
+    sh.head("Category", "Part", "Spec", "GPU Rack (x4)", "Spine Rack (x1)", "Unit Price", "Ext. Price", qty=3,
+            price=5, ext=6)  # fmt: skip
+    fab = fabric(16)
+    rows = [
+        ("System", "G593-SD2", f"Gigabyte G593-SD2 8U, {CLEAN_H200}", 4, 0, 292_000.0, "system"),
+        ("Network", "MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", 0, fab["switches"], 36_900.0),
+        ("Optics", "MMA4Z00-NS400", "NVIDIA 400G OSFP single-port transceiver SR4 flat top", 32, 0, 1_150.0),
+        ("Optics", "MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver finned top", 0, fab["twin"], 1_340.0),
+        ("Cable", "MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", 32, 0, 70.0),
+    ]
+    for cat, pn, spec, gpu_racks, spine, unit, *mark in rows:
+        total = gpu_racks * 4 + spine
+        sh.item(cat, pn, spec, gpu_racks or "", spine or "", usd(unit), usd(money.line(total, unit)),
+                mark=mark[0] if mark else None)  # fmt: skip
+    sh.add("", "", "Total", "", "", "", usd(money.total))
+    return Quote(
+        "odm_rack_matrix_h200_16_names.csv",
+        "matrix",
+        [sh],
+        clean_expect(128, 16, "h200-sxm", per_server={"ram_gb": 2048, "backend_nics": 8}),
+        [("", "system", "system")],
+        money.total,
+        note="Rack matrix without a racks row: the racks of each type in the column names ('GPU Rack (x4)', 'Spine "
+        "Rack (x1)'): 4 servers per GPU rack × 4 racks = 16 servers",
+    )
+
+
+@quote
+def dell_spares_pool_h100_16() -> Quote:
+    """A spares pool after the cluster's lines: DIMMs, NICs, optics and a GPU baseboard on the shelf."""
+    money = Money()
+    sh = Sheet("Quote")
+    title(sh, "DELL TECHNOLOGIES", "Sales Quote", "3000162219.1", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    rows = [("XE9680-CFG", f"PowerEdge XE9680, {CLEAN_H100}", 16, 256_000.0, "system"), *fabric_rows(16, NDR_2024)]
+    simple(sh, money, rows)
+    sh.add()
+    sh.add("", "", "Spares pool (on-site, customer stock)")
+    spares = [
+        ("370-AHCL", "64GB RDIMM, 5600MT/s", 32, 255.0, "spare_dimm"),
+        ("540-BDHB", "NVIDIA ConnectX-7 Single Port NDR OSFP Adapter", 8, 1_640.0, "spare_nic"),
+        ("MMA4Z00-NS400", "NVIDIA 400G OSFP single-port transceiver SR4 flat top", 16, 1_150.0),
+        ("935-24287-0000", "NVIDIA HGX H100 8-GPU baseboard (FRU)", 1, 210_000.0, "spare_board"),
+    ]
+    for k, (pn, desc, qty, unit, *mark) in enumerate(spares, start=len(rows) + 1):
+        sh.item(k, pn, desc, qty, usd(unit), usd(money.line(qty, unit)), mark=mark[0] if mark else None)
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "dell_spares_pool_h100_16.xlsx",
+        "spares",
+        [sh],
+        clean_expect(128, 16, "h100-sxm", per_server={"ram_gb": 1024, "backend_nics": 8}),
+        [("Quote", "system", "system"), ("Quote", "spare_dimm", "ram"), ("Quote", "spare_board", "gpu_baseboard")],
+        money.total,
+        note="A 'Spares pool' section (32 DIMMs, 8 NICs, 16 optics, an HGX baseboard): counted in the total, not "
+        "spread over the servers (1 TB per server stays 1 TB) nor counted as a 17th server",
+    )
+
+
+@quote
+def reseller_advance_replacement_h200_32() -> Quote:
+    """Advance-replacement kit lines that say so in their own words, between the cluster's lines."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Meridian Compute", "Quotation", "MC-24-3301", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    rows = [
+        ("SYS-821GE-TNHR", f"Supermicro SYS-821GE-TNHR, {CLEAN_H200}", 32, 292_000.0, "system"),
+        ("SPR-MEM-64", "Spare: 64GB DDR5-5600 RDIMM (advance replacement pool)", 64, 255.0, "spare_dimm"),
+        ("SPR-CX7", "Spare: ConnectX-7 400G NDR OSFP adapter (advance replacement pool)", 16, 1_640.0, "spare_nic"),
+        *fabric_rows(32, NDR_2024),
+        ("SPR-XCVR", "Advance replacement kit: 400G OSFP SR4 transceivers", 32, 1_150.0),
+    ]
+    simple(sh, money, rows)
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "reseller_advance_replacement_h200_32.csv",
+        "spares",
+        [sh],
+        clean_expect(256, 32, "h200-sxm", per_server={"ram_gb": 2048, "backend_nics": 8}),
+        [("", "system", "system"), ("", "spare_dimm", "ram"), ("", "spare_nic", "backend_nic")],
+        money.total,
+        note="Advance-replacement parts named so in their own words ('Spare: …', 'Advance replacement kit'): kept "
+        "apart from the servers' memory and NICs",
+    )
+
+
+@quote
+def distributor_price_breaks_h100_16() -> Quote:
+    """A distributor's volume price breaks in three columns; the applicable tier's price is the line's."""
+    money = Money()
+    sh = Sheet("")
+    distributor_title(sh, "TDX-24-118204")
+    sh.head("Mfr P/N", "Description", "Qty", "1-9", "10-49", "50+", "Ext Price", qty=2, price=4, ext=6)
+    fab = fabric(16)
+    rows = [
+        ("SYS-821GE-TNHR", f"Supermicro SYS-821GE-TNHR, {CLEAN_H100}", 16, (268_000.0, 255_000.0, 249_000.0), "system"),
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", fab["switches"], (36_900.0, 35_500.0, 34_900.0),
+         "ib_switch"),
+        ("MMA4Z00-NS400", "NVIDIA 400G OSFP single-port transceiver SR4 flat top", fab["server_xcvr"],
+         (1_250.0, 1_190.0, 1_150.0), "xcvr"),
+        ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver finned top", fab["twin"], (1_420.0, 1_380.0, 1_340.0)),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", fab["fibre"], (78.0, 74.0, 70.0)),
+    ]  # fmt: skip
+    for pn, desc, qty, tiers, *mark in rows:
+        unit = tiers[0] if qty < 10 else tiers[1] if qty < 50 else tiers[2]
+        sh.item(pn, desc, qty, *(usd(t) for t in tiers), usd(money.line(qty, unit)), mark=mark[0] if mark else None)
+    sh.add("", "Total", "", "", "", "", usd(money.total))
+    return Quote(
+        "distributor_price_breaks_h100_16.csv",
+        "distributor",
+        [sh],
+        clean_expect(128, 16, "h100-sxm", per_server={"ram_gb": 1024, "backend_nics": 8}),
+        [("", "system", "system"), ("", "ib_switch", "backend_switch"), ("", "xcvr", "backend_server_link")],
+        money.total,
+        note="Volume price breaks in three columns (1-9, 10-49, 50+): each line takes its quantity's tier (16 servers "
+        "at the 10-49 price, 128 optics at 50+)",
+    )
+
+
+RATE_HEAD = ("GPU", "Configuration", "Term", "Min. commitment", "$/GPU-hr", "Monthly per node (USD)")
+
+
+def _rate_card(sh: Sheet, money: Money, rows: Sequence[tuple[Any, ...]]) -> None:
+    for gpu, config, term, minimum, hourly, *mark in rows:
+        monthly = hourly * 8 * 730
+        money.line(1, hourly)
+        sh.item(gpu, config, term, minimum, f"{hourly:.2f}", f"{monthly:,.0f}", mark=mark[0] if mark else None)
+
+
+@quote
+def broker_rate_card_2026() -> Quote:
+    """A broker's rate card: $/GPU-hour and $/month per node by GPU and term; no hardware, no quantity."""
+    money = Money()
+    sh = Sheet("")
+    dated_title(sh, "Northstar Compute Brokers", "GPU capacity rate card", "NCB-RC-2603", ("Date:", "2026-03-02"),
+                [("Prices per GPU-hour, billed monthly; capacity subject to availability",)])  # fmt: skip
+    sh.head(*RATE_HEAD, price=4, ext=4)
+    _rate_card(sh, money, [
+        ("H100 SXM 80GB", "8x H100, 2x Xeon 8480+, 2TB, 8x 400G InfiniBand", "On demand", "1 node", 2.49, "h100"),
+        ("H100 SXM 80GB", "8x H100, 2x Xeon 8480+, 2TB, 8x 400G InfiniBand", "12 months", "8 nodes", 2.10),
+        ("H200 SXM 141GB", "8x H200, 2x Xeon 8480+, 2TB, 8x 400G InfiniBand", "On demand", "1 node", 3.40, "h200"),
+        ("B200 180GB", "8x B200, 2x Xeon 8570, 2TB, 8x 400G InfiniBand", "6 months", "16 nodes", 4.25),
+        ("AMD Instinct MI300X", "8x MI300X 192GB, 2x EPYC 9454, 2TB", "On demand", "1 node", 1.95),
+    ])  # fmt: skip
+    return Quote(
+        "broker_rate_card_2026.csv",
+        "rate_card",
+        [sh],
+        {
+            "gpus": None,
+            "servers": None,
+            "gpu_model": "h100-sxm",
+            "currency": "USD",
+            "findings_must": [],
+            "findings_must_not": list(PADDING),
+            "kind": "rate_card",
+            "rate_count": 10,
+        },
+        [],
+        money.total,
+        note="A broker's rate card ($/GPU-hr and monthly per node by GPU and term, no quantity): reported as such, "
+        "each rate beside the model's rental price, never reviewed as hardware",
+    )
+
+
+@quote
+def broker_rate_card_eur_monthly() -> Quote:
+    """A European broker's rate card in EUR per GPU-month, on a workbook."""
+    money = Money()
+    sh = Sheet("Rates")
+    dated_title(sh, "Rheinland GPU Cloud GmbH", "Preisliste GPU-Kapazität", "RGC-2025-11", ("Datum:", "03.11.2025"))
+    sh.head("GPU-Typ", "Ausstattung", "Laufzeit", "EUR pro GPU-Monat", price=3, ext=3)
+    rows = [
+        ("NVIDIA H100 SXM5 80GB", "8x H100 pro Knoten, 400G InfiniBand", "1 Monat", 1_750.0, "h100"),
+        ("NVIDIA H200 SXM 141GB", "8x H200 pro Knoten, 400G InfiniBand", "12 Monate", 2_150.0),
+        ("NVIDIA B200", "8x B200 pro Knoten, 400G InfiniBand", "12 Monate", 2_890.0),
+        ("Google Cloud TPU v5p", "4 Chips pro Host", "1 Monat", 2_300.0),
+    ]
+    for gpu, config, term, monthly, *mark in rows:
+        money.line(1, monthly)
+        sh.item(gpu, config, term, f"{monthly:,.2f} €", mark=mark[0] if mark else None)
+    return Quote(
+        "broker_rate_card_eur_monthly.xlsx",
+        "rate_card",
+        [sh],
+        {
+            "gpus": None,
+            "servers": None,
+            "gpu_model": "b200-sxm",
+            "currency": "EUR",
+            "findings_must": [],
+            "findings_must_not": list(PADDING),
+            "kind": "rate_card",
+            "rate_count": 4,
+        },
+        [],
+        money.total,
+        usd_per_unit=1.08,
+        note="A rate card in EUR per GPU-month (German headers, 'EUR pro GPU-Monat'): its rates at 730 hours a month "
+        "beside the model's rental prices",
+    )
+
+
+ACCELERATOR_EXPECT = not_padding(extra=["nics_below_8", "total_mismatch"])
+
+
+@quote
+def smc_amd_mi355x_32() -> Quote:
+    """AMD Instinct MI355X servers: named and read, never compared with an NVIDIA design."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Cascade AI Infrastructure", "Quotation: AMD Instinct cluster", "CAI-25-0355", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    server = ("Supermicro AS-4126GS-NMR-LCC 4U liquid-cooled GPU server, 8x AMD Instinct MI355X 288GB OAM, 2x AMD "
+              "EPYC 9575F 64C, 2.3TB (24x 96GB) DDR5-6400, 8x AMD Pensando Pollara 400G AI NIC")  # fmt: skip
+    simple(sh, money, [("AS-4126GS-NMR-LCC", server, 32, 335_000.0, "system"), *fabric_rows(32, NDR_2024)])
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "smc_amd_mi355x_32.csv",
+        "accelerator",
+        [sh],
+        {
+            "gpus": 256,
+            "servers": 32,
+            "gpu_model": "amd-mi355x",
+            "currency": "USD",
+            "findings_must": [],
+            "findings_must_not": ACCELERATOR_EXPECT,
+            "recommended": False,
+        },
+        [("", "system", "system"), ("", "ib_switch", "backend_switch")],
+        money.total,
+        note="AMD Instinct MI355X servers (8 per server, EPYC, 2.3 TB): named as a platform the book does not price; "
+        "its size and lines read, no NVIDIA comparison and no HGX node advice (no 'AMD CPU', no RAM target)",
+    )
+
+
+@quote
+def dell_xe9680_mi300x_16() -> Quote:
+    """Dell's XE9680 configured with AMD Instinct MI300X: the base module names the accelerator."""
+    money = Money()
+    sh = Sheet("Quote")
+    dated_title(sh, "DELL TECHNOLOGIES", "Configured system quote", "3000199021.1", ("Quote Date:", "2024-11-04"))
+    sh.head("Module", "Description", "SKU", "Qty", "Unit Price", "Extended Price", qty=3, price=4, ext=5)
+    ext = money.line(16, 242_000.0)
+    sh.item(
+        "PowerEdge XE9680", "PowerEdge XE9680 (configured)", "210-BDZB", 16, usd(242_000.0), usd(ext), mark="system"
+    )
+    _module_rows(sh, "8x AMD Instinct MI300X 192GB OAM GPU, 750W", "Intel Xeon Platinum 8468 2.1G, 48C/96T",
+                 (32, "64GB RDIMM, 4800MT/s, Dual Rank"))  # fmt: skip
+    return Quote(
+        "dell_xe9680_mi300x_16.xlsx",
+        "accelerator",
+        [sh],
+        {
+            "gpus": 128,
+            "servers": 16,
+            "gpu_model": "amd-mi300x",
+            "currency": "USD",
+            "findings_must": [],
+            "findings_must_not": ACCELERATOR_EXPECT,
+            "recommended": False,
+        },
+        [("Quote", "system", "system"), ("Quote", "base", "chassis")],
+        money.total,
+        note="Dell XE9680 with eight AMD Instinct MI300X named in its Base module: one server per unit, an AMD "
+        "platform the book does not price",
+    )
+
+
+@quote
+def reseller_gaudi3_16() -> Quote:
+    """Intel Gaudi 3 servers from a reseller."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Blue Ridge Systems", "Quotation", "BRS-25-0116", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    server = ("Supermicro SYS-822GA-NGR3 8U AI server, 8x Intel Gaudi 3 HL-325L OAM 128GB, 2x Intel Xeon 6960P, "
+              "1.5TB (24x 64GB) DDR5")  # fmt: skip
+    simple(sh, money, [
+        ("SYS-822GA-NGR3", server, 16, 158_000.0, "system"),
+        ("DCS-7060DX5-64S", "Arista 7060DX5-64S 64x 400GbE switch (scale-out RoCE)", 4, 33_500.0),
+    ])  # fmt: skip
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "reseller_gaudi3_16.csv",
+        "accelerator",
+        [sh],
+        {
+            "gpus": 128,
+            "servers": 16,
+            "gpu_model": "intel-gaudi3",
+            "currency": "USD",
+            "findings_must": [],
+            "findings_must_not": ACCELERATOR_EXPECT,
+            "recommended": False,
+        },
+        [("", "system", "system")],
+        money.total,
+        note="Intel Gaudi 3 servers (eight HL-325L OAM): named and read, no NVIDIA comparison",
+    )
+
+
+def _h200_2026_rows() -> list[tuple[Any, ...]]:
+    server = ("Supermicro SYS-821GE-TNHR, HGX H200 8-GPU SXM5 141GB, 2x Intel Xeon Gold 6530 32C, 2TB (32x 64GB) "
+              "DDR5-5600, 8x ConnectX-7 400G NDR OSFP, 1x ConnectX-6 Dx 2x100GbE, 2x 960GB M.2 boot")  # fmt: skip
+    return [
+        ("SYS-821GE-TNHR", server, 64, 322_000.0, "system"),
+        ("MEM-DR564L-HL01-ER56", "Spare: 64GB DDR5-5600 ECC RDIMM (spares pool)", 128, 920.0, "dimm"),
+        ("HDS-MUN-MZQL27T6HBLA", "7.68TB NVMe U.2 Gen4 data drive", 512, 2_300.0, "nvme"),
+        *fabric_rows(64, NDR_2026),
+    ]
+
+
+@quote
+def reseller_h200_64_2026() -> Quote:
+    """A 2026 quote priced at 2026 prices (memory and NVMe after the 2025-26 rise): reviewed against the 2026 book."""
+    money = Money()
+    sh = Sheet("")
+    dated_title(sh, "Meridian Compute", "Quotation", "MC-26-0302", ("Date:", "2026-03-02", "Valid until:",
+                "2026-04-01"))  # fmt: skip
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    simple(sh, money, _h200_2026_rows())
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "reseller_h200_64_2026.csv",
+        "book_2026",
+        [sh],
+        clean_expect(512, 64, "h200-sxm", per_server={"ram_gb": 2048, "backend_nics": 8}, book="2026-11"),
+        [("", "system", "system"), ("", "dimm", "ram"), ("", "nvme", "local_nvme")],
+        money.total,
+        note="Dated 2026-03-02 and priced at 2026 prices (64 GB RDIMM $920, 7.68 TB NVMe $2,300): reviewed against the "
+        "2026-11 book (the nearest), where those prices are honest; the 2024-10 book would call them padding",
+    )
+
+
+@quote
+def dell_xe9680_b200_32_2026() -> Quote:
+    """A Dell 2026 quote with the date in the European way ('Angebotsdatum: 15.06.2026') and its modules."""
+    money = Money()
+    sh = Sheet("Angebot")
+    dated_title(sh, "Dell Technologies GmbH", "Angebot (konfiguriertes System)", "3000201177.1",
+                ("Angebotsdatum: 15.06.2026",), [("Currency:", "USD")])  # fmt: skip
+    sh.head("Module", "Description", "SKU", "Qty", "Unit Price", "Extended Price", qty=3, price=4, ext=5)
+    ext = money.line(32, 402_000.0)
+    sh.item(
+        "PowerEdge XE9680", "PowerEdge XE9680 (configured)", "210-BDZB", 32, usd(402_000.0), usd(ext), mark="system"
+    )
+    _module_rows(sh, "NVIDIA HGX B200 8-GPU SXM6 180GB 1000W", "Intel Xeon Gold 6530 2.1G, 32C/64T",
+                 (32, "64GB RDIMM, 5600MT/s, Dual Rank"),
+                 [("Storage", "7.68TB Data Center NVMe Read Intensive E3.S Gen5", "345-BEGL", 8)])  # fmt: skip
+    sh.add()
+    for pn, desc, qty, unit, *mark in fabric_rows(32, NDR_2026):
+        sh.item(desc, desc, pn, qty, usd(unit), usd(money.line(qty, unit)), mark=mark[0] if mark else None)
+    return Quote(
+        "dell_xe9680_b200_32_2026.xlsx",
+        "book_2026",
+        [sh],
+        clean_expect(256, 32, "b200-sxm", per_server={"ram_gb": 2048, "backend_nics": 8}, book="2026-11"),
+        [("Angebot", "system", "system"), ("Angebot", "base", "chassis")],
+        money.total,
+        note="A 2026 Dell configuration ('Angebotsdatum: 15.06.2026'), B200 with 2 TB and Gold CPUs: the 2026-11 "
+        "book by its date, no padding",
+    )
+
+
+NVL72_RACK = "NVIDIA GB200 NVL72 rack, liquid cooled (72x B200, 36x Grace), 18 compute trays, 9 NVLink switch trays"
+
+
+@quote
+def nvl72_gb200_4racks_services() -> Quote:
+    """Four GB200 NVL72 racks with per-rack services: integration 2.6x the book, warranty 53 % over."""
+    money = Money()
+    sh = Sheet("")
+    dated_title(sh, "Helios Rack-Scale Systems", "Quotation: GB200 NVL72, 4 racks", "HRS-26-0211",
+                ("Date:", "2026-02-11"))  # fmt: skip
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    simple(sh, money, [
+        ("GB200-NVL72-R", NVL72_RACK, 4, 2_850_000.0, "rack"),
+        ("SVC-NVL72-L11", "Rack-level integration and L11 validation, per rack", 4, 94_000.0, "integration"),
+        ("SVC-NVL72-INST", "On-site installation per rack: placement and power-on", 4, 1_100.0, "installation"),
+        ("CDU-120-IR", "In-rack CDU 120 kW liquid-to-liquid, per rack", 4, 30_000.0, "cdu"),
+        ("FWK-NVL72", "Facility water hook-up and secondary loop, per rack", 4, 21_000.0, "water"),
+        ("WTY-NVL72-3Y", "3-year hardware warranty, next business day, per rack", 4, 165_000.0, "warranty"),
+        ("MQ3400", "NVIDIA Quantum-X800 Q3400 144-port XDR switch", 2, 172_000.0, "switch"),
+    ])  # fmt: skip
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "nvl72_gb200_4racks_services.csv",
+        "rack_scale",
+        [sh],
+        {
+            "gpus": 288,
+            "servers": 72,
+            "gpu_model": "gb200-nvl72",
+            "currency": "USD",
+            "racks": 4,
+            "book": "2026-11",
+            "findings_must": ["price_above_book"],
+            "findings_must_not": not_padding("price_above_book", extra=["extended_mismatch", "total_mismatch"]),
+            "above_book_rows": ["integration", "warranty"],
+        },
+        [
+            ("", "rack", "system"),
+            ("", "integration", "integration"),
+            ("", "installation", "installation_rack"),
+            ("", "cdu", "liquid_cooling"),
+            ("", "water", "liquid_cooling"),
+            ("", "warranty", "warranty"),
+        ],
+        money.total,
+        note="Four NVL72 racks with services per rack: integration $94k (2.6x the book's 18 trays x $2,000), warranty "
+        "$165k for 3 years (53 % over 18 x 3 x $2,000); installation, CDU (120 kW) and water honest; 4 racks, not 72 "
+        "servers",
+    )
+
+
+@quote
+def nvl72_gb300_2racks_honest() -> Quote:
+    """Two GB300 NVL72 racks with honest per-rack services on a workbook."""
+    money = Money()
+    sh = Sheet("Quote")
+    dated_title(sh, "Cascade Rack Integration", "Rack-scale quotation", "CRI-26-0420", ("Quote date", "2026-04-20"))
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    simple(sh, money, [
+        ("GB300-NVL72", "NVIDIA GB300 NVL72 rack (72x Blackwell Ultra 288GB, 36x Grace), liquid cooled", 2,
+         3_520_000.0, "rack"),
+        ("L11-GB300", "L11 rack integration and validation, per rack", 2, 37_500.0, "integration"),
+        ("CDU-IR-140", "In-rack CDU 140 kW, per rack", 2, 34_000.0, "cdu"),
+        ("WTY-GB300-3Y", "3-year warranty per rack", 2, 112_000.0, "warranty"),
+    ])  # fmt: skip
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "nvl72_gb300_2racks_honest.xlsx",
+        "rack_scale",
+        [sh],
+        {
+            "gpus": 144,
+            "servers": 36,
+            "gpu_model": "gb300-nvl72",
+            "currency": "USD",
+            "racks": 2,
+            "book": "2026-11",
+            "findings_must": [],
+            "findings_must_not": not_padding(extra=["extended_mismatch", "total_mismatch"]),
+        },
+        [("Quote", "rack", "system"), ("Quote", "integration", "integration"), ("Quote", "warranty", "warranty")],
+        money.total,
+        note="Two GB300 NVL72 racks, integration, CDU and warranty per rack within the book's per-rack prices",
+    )
+
+
+@quote
+def reseller_nic_kit_bundle_h100_16() -> Quote:
+    """A network kit sold as one line per server: 8x 400G adapters with their optics (a bundle)."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Lakeside AI Systems", "Quotation", "LAS-24-1201", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    server = ("Supermicro SYS-821GE-TNHR, HGX H100 8-GPU SXM5 80GB, 2x Intel Xeon Gold 6530 32C, 1TB (16x 64GB) DDR5, "
+              "1x ConnectX-6 Dx 2x100GbE")  # fmt: skip
+    simple(sh, money, [
+        ("SYS-821GE-TNHR", server, 16, 242_000.0, "system"),
+        ("NET-KIT-8X400", "Network kit: 8x 400G adapters with optics", 16, 22_000.0, "kit"),
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", 4, 36_900.0),
+        ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver finned top", 64, 1_340.0),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", 128, 70.0),
+    ])  # fmt: skip
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "reseller_nic_kit_bundle_h100_16.csv",
+        "bundle",
+        [sh],
+        {
+            **clean_expect(128, 16, "h100-sxm", per_server={"ram_gb": 1024}),
+            "bundle_row": "kit",
+            "findings_must_not": list(PADDING),
+        },
+        [("", "system", "system")],
+        money.total,
+        note="'Network kit: 8x 400G adapters with optics' at $22,000 per server: a bundle; read as one back-end NIC "
+        "it would claim 112 missing NICs (refused); split into backend_nic x 8 and backend_server_link x 8 it prices",
+    )
+
+
+@quote
+def dell_nic_kit_bundle_h200_32() -> Quote:
+    """A Dell-style quote with a per-server 'fabric kit' bundle of NICs, optics and fibres."""
+    money = Money()
+    sh = Sheet("Quote")
+    title(sh, "DELL TECHNOLOGIES", "Sales Quote", "3000176510.1", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    simple(sh, money, [
+        ("XE9680-CFG", "PowerEdge XE9680, HGX H200 8-GPU, 2x Intel Xeon Gold 6530, 2TB (32x 64GB) DDR5", 32, 276_000.0,
+         "system"),
+        ("FAB-KIT-NDR8", "Compute fabric kit per server: 8x NDR 400G adapters, 8x OSFP transceivers and 8x MPO fibres",
+         32, 22_600.0, "kit"),
+        ("MQM9700-NS2F", "NVIDIA Quantum-2 QM9700 64-port NDR switch", 8, 36_900.0),
+        ("MMA4Z00-NS", "NVIDIA 800G twin-port OSFP transceiver finned top", 128, 1_340.0),
+        ("MFP7E10-N030", "NVIDIA MPO12 APC multimode fiber 30m", 128, 70.0),
+    ])  # fmt: skip
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "dell_nic_kit_bundle_h200_32.xlsx",
+        "bundle",
+        [sh],
+        {
+            **clean_expect(256, 32, "h200-sxm", per_server={"ram_gb": 2048}),
+            "bundle_row": "kit",
+            "findings_must_not": list(PADDING),
+        },
+        [("Quote", "system", "system")],
+        money.total,
+        note="A per-server 'compute fabric kit' (8 NICs, 8 optics, 8 fibres) on one line: a bundle to split, never "
+        "one NIC per server",
+    )
+
+
+@quote
+def reseller_nvaie_below_book_h100_32() -> Quote:
+    """NVIDIA AI Enterprise for five years quoted well below the book: saved at the quoted price."""
+    money = Money()
+    sh = Sheet("")
+    title(sh, "Northwind AI Solutions", "Quotation", "NAS-24-9004", "Example Neocloud Inc.")
+    sh.head(*ITEM_HEAD, qty=3, price=4, ext=5)
+    simple(sh, money, [
+        ("SYS-821GE-TNHR", f"Supermicro SYS-821GE-TNHR, {CLEAN_H100}", 32, 255_000.0, "system"),
+        ("NVAIE-5Y", "NVIDIA AI Enterprise 5-year subscription per GPU (promotional)", 256, 10_000.0, "nvaie"),
+        *fabric_rows(32, NDR_2024),
+    ])  # fmt: skip
+    sh.add("", "", "Total", "", "", usd(money.total))
+    return Quote(
+        "reseller_nvaie_below_book_h100_32.csv",
+        "bundle",
+        [sh],
+        {
+            **clean_expect(256, 32, "h100-sxm", per_server={"ram_gb": 1024, "backend_nics": 8}),
+            "findings_must": ["nvaie_license"],
+            "findings_must_not": not_padding("nvaie_license", extra=["total_mismatch", "missing_item"]),
+            "savings_at_most": {"nvaie_license": 2_560_000.0},
+            "savings_at_least": {"nvaie_license": 2_560_000.0},
+        },
+        [("", "system", "system"), ("", "nvaie", "software_licence")],
+        money.total,
+        note="NVIDIA AI Enterprise 5 years at $10,000 per GPU ($2.56 M), below the book's 5 x $4,500: saved at the "
+        "quoted $2.56 M, never withheld for the book's $5.76 M",
+    )
+
+
 def readme(entries: Sequence[dict[str, Any]]) -> str:
     """The corpus index: one line per file with its size, model, currency and what makes it hard."""
     lines = [
-        "# Quote corpus for quote review (issues 11 and 22)",
+        "# Quote corpus for quote review (issues 11, 22 and 38)",
         "",
         "SYNTHETIC quotes written the way vendors write real ones, for `tests/test_quote_corpus.py` and",
         "`tests/test_quote_metamorphic.py`. Generated with their expectations (`expected.yaml`) by",
