@@ -12,6 +12,7 @@ import importlib.util
 import json
 import os
 import re
+import site
 import subprocess
 import sys
 import sysconfig
@@ -59,11 +60,16 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh virtual environment with the wheel installed (dependencies from the system site-packages)."""
+    """A fresh virtual environment with the wheel installed; its dependencies are those of the environment running
+    the tests (a ``.pth`` file appends its site-packages, after the venv's own, so the wheel's copy is the one
+    imported)."""
     env_dir = tmp_path_factory.mktemp("venv")
-    made = _run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(env_dir)], cwd=env_dir)
+    made = _run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], cwd=env_dir)
     assert made.returncode == 0, made.stderr
     python = env_dir / "bin" / "python"
+    own = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], cwd=env_dir)
+    assert own.returncode == 0, own.stderr
+    (Path(own.stdout.strip()) / "_test_dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     args = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index"]
     installed = _run([*args, str(wheel)], cwd=env_dir)
     assert installed.returncode == 0, installed.stderr

@@ -260,4 +260,6 @@ def _refuse(currency: str, missing: Sequence[str], used: Sequence[str]) -> None:
             f"{' and '.join(missing)}: give the USD rate of {missing[0]} (--usd-per-unit, USD per {missing[0]}) or "
             "ask for the quote in one currency"
         )
-    raise QuoteError(f"the quote is in {missing[0]}: give the USD rate, e.g. --usd-per-unit 1.08")
+    raise QuoteError(
+        f"the quote is in {missing[0]}: give the USD rate of the quote's date (--usd-per-unit, USD per 1 {missing[0]})"
+    )
