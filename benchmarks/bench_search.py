@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anyw
 from timing import times_ms
 
 from neoplan import evaluate
-from neoplan.analysis import search
+from neoplan.analysis.search import search
 from neoplan.inputs.loading import scenario_from_dict
 from neoplan.inputs.scenario import Scenario
 

@@ -137,7 +137,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(f"--out {args.out!r} {exc}") from None
     result = evaluate(load_scenario(args.file))
-    settings = Settings(draws=args.draws, seed=args.seed)
+    settings = Settings(draws=args.draws, seed=args.seed, run="the command line's (--draws, --seed)")
     try:
         paths = write_report(result, args.out, settings)
     except OSError as exc:

@@ -311,6 +311,11 @@ class Result:
         return total_usd(self.node_lines)
 
     @property
+    def node_capex_per_gpu_usd(self) -> float:
+        """Price of one compute node per GPU it holds [USD per GPU]: an HGX server and an NVL72 rack side by side."""
+        return self.node_capex_usd / self.platform.gpus_per_node
+
+    @property
     def oem_default_node_capex_usd(self) -> float:
         """Price of one server with the OEM-default BoM on the same platform and fabric [USD]."""
         return total_usd(self.oem_default_node_lines)

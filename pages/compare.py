@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pandas as pd
 import streamlit as st
@@ -13,6 +14,7 @@ from neoplan.charts.compare import capex_compare_figure, cumulative_cash_compare
 from neoplan.errors import ScenarioError
 from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
+from ui.labels import humanize
 from ui.state import evaluate_scenario, get_library, get_scenario
 from ui.widgets import figure_tabs, keep, put
 
@@ -58,23 +60,47 @@ for name in chosen:
         scenario = get_scenario() if name == CURRENT else library.load(name)
         results[name] = evaluate_scenario(scenario)
     except ScenarioError as exc:
-        st.error(fmt.plain(f"{name}: {exc}"))
+        st.error(fmt.plain(f"{name}: {humanize(str(exc))}"))
 if len(results) < 2:
     st.stop()
 
 names = list(results)
 data = {name: r.to_dict() for name, r in results.items()}
-base = data[names[0]]
-table = {"": [metrics.METRICS[key].label for key in COMPARED]}
+kinds = {r.platform.gpus_per_node for r in results.values()}  # 8 (an HGX server) or 72 (an NVL72 rack)
+mixed = len(kinds) > 1
+PER_GPU: dict[str, tuple[str, Callable[[neoplan.Result], float]]] = {
+    # a node figure of a server and of a rack is compared per GPU: (label, the Result's per-GPU figure)
+    "node_capex_usd": ("Node price per GPU", lambda r: r.node_capex_per_gpu_usd),
+    "capex_per_server_excl_storage_usd": ("Capex per GPU excl. storage", lambda r: r.capex_per_gpu_excl_storage_usd),
+}
+
+
+def _row(key: str) -> tuple[str, dict[str, float | None]]:
+    """A compared figure's label and value by scenario: per GPU where servers meet racks (like with like)."""
+    if mixed and key in PER_GPU:
+        label, per_gpu = PER_GPU[key]
+        return label, {name: per_gpu(r) for name, r in results.items()}
+    return metrics.METRICS[key].label, {name: metrics.lookup(data[name], key) for name in names}
+
+
+rows = [_row(key) for key in COMPARED]
+table: dict[str, list[str]] = {"": [label for label, _ in rows]}
 for name in names:
     col = []
-    for key in COMPARED:
-        value = metrics.lookup(data[name], key)
-        change = "" if name == names[0] else metrics.delta(key, value, metrics.lookup(base, key))
+    for key, (_, values) in zip(COMPARED, rows, strict=True):
+        value = values[name]
+        change = "" if name == names[0] else metrics.delta(key, value, values[names[0]])
         col.append(metrics.text(key, value) + (f"  ({change})" if change else ""))
     table[name] = col
 st.dataframe(pd.DataFrame(table), hide_index=True, height=(len(COMPARED) + 1) * 35 + 3)
-st.caption(f"Deltas in brackets are against **{fmt.plain(names[0])}**; rates (IRR) change in percentage points (pp).")
+st.caption(
+    f"Deltas in brackets are against **{fmt.plain(names[0])}**; rates (IRR) change in percentage points (pp)."
+    + (
+        " HGX servers and NVL72 racks side by side: the node price and the capex per node are compared per GPU."
+        if mixed
+        else ""
+    )
+)
 
 
 def _design_rows(r: neoplan.Result) -> dict[str, str]:

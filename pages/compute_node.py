@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from neoplan import metrics
 from neoplan.charts import node_bom_figure
 from neoplan.inputs.fields import NODE_PRESET_LABELS
 from neoplan.inputs.loading import scenario_json
-from neoplan.inputs.platforms import plan_switch
+from neoplan.inputs.platforms import FULL_NICS, plan_switch
 from neoplan.inputs.pricebook import BOOK_DATES, book_differences, default_platforms, default_rentals, price_book
 from neoplan.inputs.profiles import vintage_changes
+from neoplan.model import Result
 from ui import format as fmt
 from ui import state
 from ui.format import plain
+from ui.labels import humanize
+from ui.power import gpus_input, show_sized_gpus
 from ui.state import evaluate_current, field_errors, get_scenario
 from ui.widgets import chart, field_input, lazy_expander
 
@@ -41,7 +46,7 @@ def _book_input() -> None:
     )
     error = field_errors().get("prices_as_of")
     if error:
-        st.error(plain(error))
+        st.error(plain(humanize(error)))
 
 
 def _switch_platform() -> None:
@@ -55,14 +60,16 @@ def _switch_platform() -> None:
         st.session_state[NOTE_KEY] = f"Switched to the {name}: {switch.note()}." if switch.changes else ""
 
 
-def _platform_input() -> None:
+def _platform_input() -> Any:
+    """The platform picker; returns a placeholder under it for the note of the last switch (drawn once the plan is
+    sized: :func:`_switch_note`)."""
     platforms = default_platforms()
     current = get_scenario().cluster.gpu_model
     st.session_state[PLATFORM_KEY] = current
     st.selectbox(
         "GPU platform",
         list(platforms),
-        format_func=lambda k: platforms[k].name,
+        format_func=lambda k: platforms[k].short_name,
         key=PLATFORM_KEY,
         on_change=_switch_platform,
         help="HGX servers hold 8 GPUs; a GB200/GB300 NVL72 rack is one 72-GPU node (18 compute trays × 4 GPUs, "
@@ -70,12 +77,25 @@ def _platform_input() -> None:
         "price book, rental price, rack power, back-end NIC generation, storage per GPU) except the values you set "
         "yourself; a note lists every change and why.",
     )
-    note = st.session_state.pop(NOTE_KEY, "")
-    if note:
-        st.info(plain(note), icon=":material/swap_horiz:")
+    where = st.empty()
     error = field_errors().get("cluster.gpu_model")
     if error:
-        st.error(plain(error))
+        st.error(plain(humanize(error)))
+    return where
+
+
+def _switch_note(where: Any, result: Result | None) -> None:
+    """The last platform switch's note in ``where``; a plan sized by power says the count it was sized to."""
+    note = st.session_state.pop(NOTE_KEY, "")
+    if not note:
+        return
+    if result is not None and result.envelope is not None:
+        unit = "racks" if result.platform.rack_scale else "servers"
+        note += (
+            f" Sized by power: {result.gpus:,} GPUs in {result.servers:,} {unit} within "
+            f"{result.envelope.it_power_kw / 1000:,g} MW of IT power."
+        )
+    where.info(plain(note), icon=":material/swap_horiz:")
 
 
 st.title("Compute node")
@@ -88,7 +108,7 @@ with left:
     st.subheader("Options")
     field_input("node.preset", "Preset", options_labels=NODE_PRESET_LABELS)
     _book_input()
-    _platform_input()
+    note_box = _platform_input()
     chosen = default_platforms().get(get_scenario().cluster.gpu_model)
     rack_scale = chosen is not None and chosen.rack_scale
     per = " per compute tray" if rack_scale else ""
@@ -102,14 +122,22 @@ with left:
     field_input("node.dpus", f"BlueField-3 DPUs [count]{per}")
     field_input("node.frontend_nics", f"ConnectX front-end NICs [count]{per}")
     field_input("fabric.frontend.port_gbps", "Front-end port speed [Gbit/s]")
-    field_input("fabric.nics_per_node", "Back-end NICs per 8 GPUs [count]" if rack_scale else "Back-end NICs [count]")
+    if rack_scale and chosen is not None and get_scenario().fabric.nics_per_node == FULL_NICS:  # fixed by the tray
+        st.caption(
+            f"Back-end NICs: {chosen.scaleout_nics_per_tray} per compute tray, one per GPU "
+            f"({chosen.scaleout_nics_per_node} per rack), fixed by the tray."
+        )
+    else:
+        field_input("fabric.nics_per_node", "Back-end NICs [count]")
     field_input("fabric.nic_gbps", "Back-end NIC speed [Gbit/s]")
     field_input("node.warranty_years", "Warranty [years]")
     st.divider()
-    field_input("cluster.gpus", "GPUs in the cluster")
+    gpus_box = gpus_input()  # a power plan's count is found by the sizing: shown once sized
     field_input("cluster.hot_spare_share", "Hot spares [% of servers]")
 
 result = evaluate_current()
+_switch_note(note_box, result)
+show_sized_gpus(gpus_box, result)
 if result is not None:
     with left:
         rental = default_rentals(result.book.as_of).get(result.platform.key)
@@ -120,7 +148,7 @@ if result is not None:
                 f"${result.scenario.pricing.usd_per_gpu_hour:.2f}."
             )
         for warning in (w for w in result.warnings if w.startswith("prices_as_of")):
-            st.warning(plain(warning))
+            st.warning(plain(humanize(warning)))
         if result.book.as_of != BOOK_DATES[0]:
             changes = book_differences(price_book(BOOK_DATES[0]), price_book(result.book.as_of))
             book_changes = lazy_expander(

@@ -7,15 +7,15 @@ stays fast; every figure in them comes from the same Result as the other pages.
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import streamlit as st
 
 from neoplan import Result, export
 from neoplan.analysis import stress
 from neoplan.inputs.loading import scenario_json
-from neoplan.inputs.scenario import Scenario
 from ui import format as fmt
-from ui.state import evaluate_current, get_scenario
+from ui.state import evaluate_current, get_scenario, stress_run_settings
 from ui.widgets import scenario_downloads
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -34,24 +34,27 @@ SHEET_HELP = {
     "breach, the ranges with why and source, a histogram",
     "Solvers": "break-even price, utilization and largest debt share",
 }
-# Session key where the Stress test page leaves (scenario JSON, stress.Settings) of the run the user last made.
-STRESS_SETTINGS = "stress.export_settings"
 
 
-def stress_settings(scenario: Scenario) -> stress.Settings | None:
-    """The settings the user ran on the Stress test page for this very scenario; None if none (defaults apply)."""
-    saved = st.session_state.get(STRESS_SETTINGS)
-    return saved[1] if saved and saved[0] == scenario_json(scenario) else None
+@st.cache_resource(max_entries=2, show_spinner=False)  # a 100,000-draw run holds ~20 MB of draws
+def _stress_run(scenario_text: str, settings_text: str, _result: Result, _settings: stress.Settings | None) -> Any:
+    """The stress run of ``_result`` (scenario JSON ``scenario_text``) with ``_settings`` (``settings_text``): run
+    once for the workbook and the report together."""
+    return export.stress_run(_result, _settings)
+
+
+def _run(result: Result, settings: stress.Settings | None) -> Any:
+    return _stress_run(scenario_json(result.scenario), repr(settings), result, settings)
 
 
 def _workbook_bytes(result: Result, settings: stress.Settings | None) -> bytes:
     """The workbook with the stress sheets of ``settings`` (built on click)."""
-    return export.workbook_bytes(result, export.stress_run(result, settings))
+    return export.workbook_bytes(result, _run(result, settings))
 
 
 def _html_bytes(result: Result, settings: stress.Settings | None) -> bytes:
     """The HTML report as UTF-8 bytes, stress section from ``settings`` (built on click)."""
-    return export.html_report(result, export.stress_run(result, settings)).encode("utf-8")
+    return export.html_report(result, _run(result, settings)).encode("utf-8")
 
 
 st.title("Export")
@@ -67,17 +70,12 @@ if result is None:
     st.stop()
 
 stem = export.slug(scenario.name)
-settings = stress_settings(scenario)
-if settings is None:
-    st.caption(
-        f"Stress test in the workbook and the report: default ranges, {stress.DEFAULT_DRAWS:,} Monte Carlo draws, "
-        "seed 0, independent price and utilization. Run the Stress test page to export your own settings."
-    )
-else:
-    st.caption(
-        f"Stress test in the workbook and the report: the run from the Stress test page ({settings.draws:,} draws, "
-        f"seed {settings.seed}, price–utilization correlation {settings.correlation:g}, your driver ranges)."
-    )
+settings = stress_run_settings()  # the run on the Stress test page for this scenario as entered, else None
+shown = settings if settings is not None else stress.Settings()
+st.caption(
+    f"Stress test in the workbook and the report: {fmt.plain(shown.text())}."
+    + (" Run the Stress test page to export your own settings." if settings is None else "")
+)
 left, right = st.columns(2, gap="large")
 with left, st.container(border=True):
     st.subheader("Excel workbook")

@@ -202,12 +202,12 @@ with left:
         "financing.tax_period_months",
         "Tax assessed on",
         options=[12, 1],
-        options_labels={12: "Tax years (losses netted within the year)", 1: "Each month on its own"},
+        options_labels={12: "Tax years", 1: "Each month"},  # what each means: the field's help
     )
     field_input(
         "financing.tax_depreciation",
         "Tax depreciation",
-        options_labels={"straight_line": "Straight line over the tax life", "macrs_5": "MACRS 5-year (US)"},
+        options_labels={"straight_line": "Straight line", "macrs_5": "MACRS 5-year (US)"},
     )
     if get_scenario().financing.tax_depreciation == "straight_line":
         field_input("financing.tax_life_months", "Tax life [months, empty = operating life]")

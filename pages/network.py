@@ -20,12 +20,18 @@ from neoplan.design.fabric import (
 from neoplan.frozen import freeze
 from neoplan.inputs.categories import CAPEX_LABELS, short_labels
 from neoplan.inputs.fields import TOPOLOGY_LABELS
+from neoplan.inputs.hardware import Fabric
 from neoplan.inputs.loading import scenario_json
+from neoplan.inputs.platforms import FULL_NICS
+from neoplan.inputs.pricebook import default_platforms
 from ui import format as fmt
+from ui.labels import humanize
+from ui.power import gpus_input, show_sized_gpus
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import chart, compact_metrics, field_input, lazy_expander
 
-GENERATIONS = {400: "400G: NDR / ConnectX-7 / BlueField-3", 800: "800G: XDR / ConnectX-8"}
+GENERATIONS = {400: "400G (NDR, CX-7)", 800: "800G (XDR, CX-8)"}  # short enough to show whole at 1,280 px
+DESIGNS = {k: label if k == "reference" else label.split(" (")[0] for k, label in TOPOLOGY_LABELS.items()}
 OOB_SHARING = {
     None: "As many racks as the ports fit",
     1: "One switch in every rack",
@@ -56,34 +62,51 @@ st.caption(
     "counted from the design, times unit prices from the price book."
 )
 
-left, right = st.columns([1, 2], gap="large")
-with left:
-    st.subheader("Back end")
-    field_input("fabric.topology", "Design", options_labels=TOPOLOGY_LABELS)
-    field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]")
-    field_input(
-        "fabric.nics_per_node",
-        "Back-end NICs per 8 GPUs" if get_scenario().cluster.gpus_per_node == 72 else "Back-end NICs per server",
-    )
-    field_input("fabric.nic_gbps", "Generation (NIC speed)", options_labels=GENERATIONS)
-    switches = {
-        k: it for k, it in default_network_catalogue().items() if it.role == "switch" and it.family in BACKEND_FAMILIES
-    }
+
+def _switch_input(fabric: Fabric) -> None:
+    """The back-end switch: the families of the chosen fabric (Spectrum-X Ethernet or InfiniBand), and the
+    scenario's own choice whatever it is (the design says what is wrong with it)."""
+    families = SPECTRUM_X_FAMILIES if fabric.topology == "spectrum_x" else IB_FAMILIES
+    catalogue = default_network_catalogue()
+    switches = {k: it for k, it in catalogue.items() if it.role == "switch" and it.family in BACKEND_FAMILIES}
+    shown = [k for k, it in switches.items() if it.family in families or k == fabric.switch_model]
     field_input(
         "fabric.switch_model",
         "Switch",
-        options=[AUTO_SWITCH, *switches],
-        options_labels={AUTO_SWITCH: "Auto (by design and generation)"} | {k: it.name for k, it in switches.items()},
+        options=[AUTO_SWITCH, *shown],
+        options_labels={AUTO_SWITCH: "Auto (by design and generation)"} | {k: switches[k].name for k in shown},
     )
+
+
+left, right = st.columns([1, 2], gap="large")
+with left:
+    st.subheader("Back end")
+    fab = get_scenario().fabric
+    platform = default_platforms().get(get_scenario().cluster.gpu_model)
+    field_input("fabric.topology", "Design", options_labels=DESIGNS)
+    field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]")
+    if platform is not None and platform.rack_scale and fab.nics_per_node == FULL_NICS:  # fixed by the tray
+        per_tray = platform.scaleout_nics_per_tray
+        st.caption(f"Back-end NICs: {per_tray} per compute tray, one per GPU, fixed by the tray.")
+    else:
+        field_input("fabric.nics_per_node", "Back-end NICs per server")
+    field_input("fabric.nic_gbps", "Generation (NIC speed)", options_labels=GENERATIONS)
+    _switch_input(fab)
     field_input("fabric.servers_per_su", "Servers per scalable unit")
-    field_input(
-        "fabric.leaf_spine_cable",
-        "Leaf→spine copper (vms)",
-        options_labels={"dac": "Passive DAC", "acc": "Active copper (ACC)"},
-    )
-    field_input(
-        "fabric.subnet_manager", "Subnet manager", options_labels={"ufm": "UFM (licence per NIC)", "opensm": "OpenSM"}
-    )
+    if fab.topology == "vms":  # the copper between a virtual modular switch's leaves and spines
+        field_input(
+            "fabric.leaf_spine_cable",
+            "Leaf→spine copper (vms)",
+            options_labels={"dac": "Passive DAC", "acc": "Active copper (ACC)"},
+        )
+    if fab.topology != "spectrum_x":  # Ethernet (RoCE) has no InfiniBand subnet manager
+        field_input(
+            "fabric.subnet_manager",
+            "Subnet manager",
+            options_labels={"ufm": "UFM (licence per NIC)", "opensm": "OpenSM"},
+        )
+    else:
+        st.caption("Spectrum-X is Ethernet (RoCE): no InfiniBand subnet manager (UFM or OpenSM) to choose.")
     st.subheader("Front end and out-of-band")
     field_input("fabric.frontend.port_gbps", "Front-end port speed [Gbit/s]")
     field_input("fabric.frontend.ports_per_node", "Front-end ports per server")
@@ -111,9 +134,10 @@ with left:
         options_labels=OOB_SHARING,
     )
     st.divider()
-    field_input("cluster.gpus", "GPUs in the cluster")
+    gpus_box = gpus_input()
 
 result = evaluate_current()
+show_sized_gpus(gpus_box, result)
 if result is not None:
     fabric = result.fabric
     b, fe, oob = fabric.backend, fabric.frontend, fabric.oob
@@ -186,7 +210,7 @@ if result is not None:
                 for col, (label, value, help_text) in zip(st.columns(3), cards[row : row + 3], strict=False):
                     col.metric(label, value, help=help_text)
         for warning in fabric.warnings:
-            st.warning(fmt.plain(warning))
+            st.warning(fmt.plain(humanize(warning)))
 
     st.subheader("Compare back-end designs")
     options, chosen = with_scenario_design(

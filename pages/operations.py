@@ -22,8 +22,10 @@ from neoplan.errors import ScenarioError
 from neoplan.frozen import freeze
 from neoplan.inputs.loading import scenario_from_dict, scenario_json
 from neoplan.inputs.presets import deep_merge
+from neoplan.inputs.pricebook import default_platforms
 from neoplan.inputs.scenario import Scenario
 from ui import format as fmt
+from ui.labels import humanize
 from ui.state import WIDGET_PREFIX, evaluate_current, field_errors, get_scenario, update_field
 from ui.widgets import chart, compact_metrics, current_value, field_info, field_input, keep, metric_cards
 
@@ -155,20 +157,23 @@ def choices(scenario: Scenario) -> list[Choice]:
             (("operations.virtual_machines", not ops.virtual_machines),),
         )
     )
-    nics = 4 if fabric.nics_per_node == 8 else 8
-    out.append(Choice("Design", f"{nics} back-end NICs per server", (("fabric.nics_per_node", nics),)))
+    platform = default_platforms().get(scenario.cluster.gpu_model)
+    if platform is not None and not platform.rack_scale:  # a rack-scale tray fixes its back-end NICs
+        nics = 4 if fabric.nics_per_node == 8 else 8
+        out.append(Choice("Design", f"{nics} back-end NICs per server", (("fabric.nics_per_node", nics),)))
     topologies = set(_literal("fabric.topology"))
     for (topology, oversub), label in TOPOLOGIES.items():
         if topology in topologies and (topology, oversub) != (fabric.topology, fabric.oversubscription):
             out.append(Choice("Design", label, (("fabric.topology", topology), ("fabric.oversubscription", oversub))))
     manager = "opensm" if fabric.subnet_manager == "ufm" else "ufm"
-    out.append(
-        Choice(
-            "Design",
-            "OpenSM instead of UFM" if manager == "opensm" else "UFM instead of OpenSM",
-            (("fabric.subnet_manager", manager),),
+    if fabric.topology != "spectrum_x":  # an InfiniBand choice: Ethernet (RoCE) has no subnet manager
+        out.append(
+            Choice(
+                "Design",
+                "OpenSM instead of UFM" if manager == "opensm" else "UFM instead of OpenSM",
+                (("fabric.subnet_manager", manager),),
+            )
         )
-    )
     for item, label in CHECKLIST.items():
         if item == "nccl_topo_file" and not ops.virtual_machines:
             continue  # matters only inside VMs
@@ -256,7 +261,7 @@ def checklist_box(path: str, label: str, where: Any) -> None:
     where.checkbox(label, key=key, help=field_info(path)[0].description or None, on_change=_on_check, args=(path,))
     error = field_errors().get(path)
     if error:
-        where.error(fmt.plain(error))
+        where.error(fmt.plain(humanize(error)))
 
 
 def _signed_usd(value: float | None) -> str:
@@ -371,8 +376,9 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
     if result is None or report is None:
         return
     with right:
-        with st.container(key=f"{DETAIL_KEY}_reliability"):
-            c1, c2, c3, c4 = st.columns(4)
+        with st.container(key=f"{DETAIL_KEY}_reliability"):  # three a row: "Lost per interruption" whole at 1,280 px
+            c1, c2, c3 = st.columns(3)
+            c4, c5, c6 = st.columns(3)
             c1.metric(
                 "Cluster MTBF",
                 _hours(report.mtbf_hours),
@@ -396,7 +402,6 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
                 help="Job time lost: detection + half the checkpoint interval + checkpoint restore + relaunch "
                 "(+ a reboot or spare swap for hardware failures).",
             )
-            c5, c6, c7, c8 = st.columns(4)
             c5.metric(
                 "Lost GPU-hours",
                 f"{report.lost_gpu_hours_per_month:,.0f} /month",
@@ -409,6 +414,7 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
                 f"{report.servers_down:,.2f}",
                 help=f"Mean {unit}s out of service and not covered by a hot spare (the {unit} is the unit of repair).",
             )
+            c7, c8, c9 = st.columns(3)
             label, value, help_text = metrics.card("spare_servers", result.spare_servers)
             c7.metric(label, value, help=help_text)
             c8.metric(
@@ -417,13 +423,13 @@ def reliability_tab(result: Result | None, report: OperationsReport | None) -> N
                 help="Extra failures of new hardware reaching customers after go-live; burn-in finds them "
                 f"before. Goodput once they have died out: {fmt.pct(report.steady_goodput, 2)}.",
             )
-            c9, c10, _, _ = st.columns(4)
             c9.metric(
                 "Repairs (RMA)",
                 f"{report.repairs_per_month:,.1f} /month",
                 help="Failures that need a part or the server replaced: each is an RMA to the OEM and a "
                 "remote-hands visit. Parts are the OEM's under warranty, then the support contract's.",
             )
+            c10, _, _ = st.columns(3)
             c10.metric(
                 "Repair bill",
                 fmt.usd(report.repair_usd_per_year) + " /year",
@@ -449,10 +455,12 @@ def choices_tab(result: Result | None, report: OperationsReport | None, base: di
         st.subheader("Performance by design")
         field_input("operations.performance_elasticity", "Price elasticity to performance [ratio]")
         field_input("operations.virtual_machines", "Tenants on virtual machines")
-        field_input("fabric.nics_per_node", "Back-end NICs per server")
+        if result is None or not result.platform.rack_scale:
+            field_input("fabric.nics_per_node", "Back-end NICs per server")
         field_input("fabric.topology", "Back-end design")
         field_input("fabric.oversubscription", "Oversubscription at the leaf [N:1]")
-        field_input("fabric.subnet_manager", "Subnet manager", options_labels=SUBNET_MANAGERS)
+        if get_scenario().fabric.topology != "spectrum_x":  # InfiniBand only
+            field_input("fabric.subnet_manager", "Subnet manager", options_labels=SUBNET_MANAGERS)
     if result is None or report is None:
         return
     priced = priced_choices(result)
@@ -557,8 +565,11 @@ def advice_tab(result: Result | None) -> None:
         field_input("customers.churn_silver_per_year", "Churn at renewal, silver tier [% a year]")
         field_input("customers.idle_months", "Idle months after a churned customer")
         field_input("customers.acceptance_test_days", "Acceptance test [days]")
-        field_input("operations.four_nic_refusal_share", "Customers refusing 4 NICs [%]")
-        field_input("opex.opensm_engineering_fte", "OpenSM engineering [FTE]")
+        platform = default_platforms().get(get_scenario().cluster.gpu_model)
+        if platform is None or not platform.rack_scale:  # a rack-scale tray fixes its NICs: no 4-NIC offer
+            field_input("operations.four_nic_refusal_share", "Customers refusing 4 NICs [%]")
+        if get_scenario().fabric.topology != "spectrum_x":  # OpenSM is an InfiniBand subnet manager
+            field_input("opex.opensm_engineering_fte", "OpenSM engineering [FTE]")
         with st.expander("More customer inputs"):
             field_input("customers.churn_gold_per_year", "Churn at renewal, gold tier [% a year]")
             field_input("customers.churn_bronze_per_year", "Churn at renewal, bronze tier [% a year]")
@@ -571,8 +582,9 @@ def advice_tab(result: Result | None) -> None:
         return
     c = result.customers
     with right:
-        with st.container(key=f"{DETAIL_KEY}_advice"):
-            c1, c2, c3, c4 = st.columns(4)
+        with st.container(key=f"{DETAIL_KEY}_advice"):  # two a row: "Acceptance test fails" whole at 1,280 px
+            c1, c2 = st.columns(2)
+            c3, c4 = st.columns(2)
             c1.metric(
                 "Market tier",
                 f"{c.tier} ({c.tier_position:.2f})",

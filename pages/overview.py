@@ -11,6 +11,7 @@ from neoplan.charts.site import capex_treemap_figure
 from neoplan.design.costs import share_by_basis
 from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
+from ui.labels import humanize
 from ui.power import power_plan_input
 from ui.state import evaluate_current, get_scenario
 from ui.widgets import compact_metrics, figure_tabs, metric_cards
@@ -19,10 +20,11 @@ PAGE_TITLES = {"pages/financing.py": "Financing", "pages/pricing.py": "Pricing &
 
 scenario = get_scenario()
 st.title("neoplan")
-about = f" — {fmt.plain(scenario.description)}" if scenario.description else ""
+result = evaluate_current()
+described = result.scenario if result is not None else scenario  # as sized (a power plan's GPU count is found)
+about = f" — {fmt.plain(described.description)}" if described.description else ""
 st.markdown(f"**{fmt.plain(scenario.name)}**{about}")
 
-result = evaluate_current()
 for alert in alerts(result) if result is not None else ():  # what a lender stops at first, above every other notice
     with st.container(border=True, key=f"overview_alert_{alert.key}"):
         st.warning(f"**{alert.title}.** {fmt.plain(alert.reason)}", icon=":material/report:")
@@ -122,4 +124,4 @@ st.caption(
     "data/prices/*.csv, or the Export page's workbook."
 )
 for warning in result.warnings:
-    st.warning(fmt.plain(warning))
+    st.warning(fmt.plain(humanize(warning)))

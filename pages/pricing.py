@@ -19,6 +19,7 @@ from neoplan.inputs.pricebook import CONTRACT_LABELS, assumed, rental_contracts,
 from neoplan.inputs.scenario import Scenario
 from neoplan.model import Result
 from ui.format import plain
+from ui.labels import humanize
 from ui.state import WIDGET_PREFIX, evaluate_current, evaluate_scenario, field_errors, get_scenario, update_field
 from ui.widgets import field_info, field_input, figure_tabs, lazy_expander, metric_cards
 
@@ -26,10 +27,19 @@ PIN = "pricing.reserved_usd_per_gpu_hour"
 PINNED_KEY = WIDGET_PREFIX + PIN + ".pinned"
 KPI_KEY = "pricing_kpis"
 SELL_LABELS = {"gpu_hours": "GPU-hours (rent GPUs)", "tokens": "Tokens (serve an API)", "mix": "A mix of both"}
+SHORT_WORKLOADS = {  # the field shows ~21 characters whole at 1,280 px; the full names are in its help
+    "llama70b-chat": "Llama 70B chat",
+    "llama405b-long": "Llama 405B, long",
+    "llama8b-summarize": "Llama 8B summaries",
+    "deepseek-r1-reasoning": "DeepSeek-R1 reasoning",
+    "gpt-oss-120b": "gpt-oss-120b",
+    "deepseek-r1-8k1k": "DeepSeek-R1 8k→1k",
+    "gpt-oss-120b-1k8k": "gpt-oss-120b 1k→8k",
+}
 SCENARIO_LABELS = {
-    "interactive": "Interactive (chat speed, as list prices)",
-    "server": "Server (MLPerf's looser p99 limits)",
-    "offline": "Offline (batch, no latency bound)",
+    "interactive": "Interactive (chat)",  # short enough to show whole in the field at 1,280 px; more in the help
+    "server": "Server (MLPerf p99)",
+    "offline": "Offline (batch)",
 }
 
 
@@ -281,7 +291,7 @@ def contracts_editor() -> None:
         st.rerun()
     error = field_errors().get("pricing.contracts")
     if error:
-        st.error(plain(error))
+        st.error(plain(humanize(error)))
 
 
 def book_table(result: Result) -> pd.DataFrame:
@@ -356,8 +366,11 @@ def token_inputs(result: Result | None) -> None:
     if p.sell == "mix":
         field_input("pricing.token_share", "Share served as tokens [% of GPU-hours]")
     loads = inference.workloads()
-    field_input(
-        "pricing.workload", "Workload", options=list(loads), options_labels={k: w.name for k, w in loads.items()}
+    field_input(  # short names in the field; each one's full name in the list's help
+        "pricing.workload",
+        "Workload",
+        options=list(loads),
+        options_labels={k: SHORT_WORKLOADS.get(k, w.name) for k, w in loads.items()},
     )
     field_input("pricing.serving_scenario", "Latency", options=list(SCENARIO_LABELS), options_labels=SCENARIO_LABELS)
     field_input("pricing.serving_load_factor", "Serving load factor [% of the benchmark rate]")
@@ -444,7 +457,7 @@ def sale_comparison(result: Result) -> None:
     )
     token_assumptions(result)
     for warning in (w for w in result.warnings if w.startswith("pricing.serving_scenario")):
-        st.warning(plain(warning))
+        st.warning(plain(humanize(warning)))
 
 
 def token_assumptions(result: Result) -> None:

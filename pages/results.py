@@ -32,14 +32,15 @@ def pnl_styler(pnl: pd.DataFrame) -> pd.io.formats.style.Styler:
 
 st.title("Results")
 scenario = get_scenario()
+result = evaluate_current()
+gpus = f"{result.gpus:,} GPUs" if result is not None else "GPUs"  # as sized: a power plan's count is found
 st.caption(
-    f"**{fmt.plain(scenario.name)}**: {scenario.cluster.gpus:,} GPUs at "
+    f"**{fmt.plain(scenario.name)}**: {gpus} at "
     f"{fmt.usd_per_gpu_hour(scenario.pricing.usd_per_gpu_hour)} "
     f"and {fmt.pct(scenario.pricing.steady_utilization, 0)} utilization. Edit inputs on the Financing and "
     "Pricing & revenue pages; every figure here comes from the model's Result."
 )
 
-result = evaluate_current()
 if result is not None:
     d = result.to_dict()
     hurdle = f"Hurdle rate {fmt.pct(scenario.financing.hurdle_rate)}."

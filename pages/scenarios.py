@@ -21,6 +21,7 @@ from neoplan.store.versions import input_changes, kpi_deltas
 from ui import auth, state
 from ui.format import plain
 from ui.header import report_conflict
+from ui.labels import humanize, input_change_text, label_of
 
 MESSAGE = "scenarios.message"
 CONFIRM_SAVE = "scenarios.confirm_save"
@@ -156,7 +157,7 @@ with st.container(border=True, key="scenarios_save_form"):
 
 message = st.session_state.pop(MESSAGE, None)
 if message:
-    (st.success if message[1] else st.error)(plain(message[0]))
+    (st.success if message[1] else st.error)(plain(humanize(message[0])))
 
 
 def _describe(entry: Entry) -> str:
@@ -222,7 +223,7 @@ def _versions(saved: list[Entry]) -> None:
     try:
         history = library.history(name)
     except ScenarioError as exc:
-        st.error(plain(str(exc)))
+        st.error(plain(humanize(str(exc))))
         return
     st.dataframe(
         pd.DataFrame(
@@ -276,17 +277,22 @@ def _diff(name: str, a: int, b: int) -> None:
         old, new = library.load(name, a), library.load(name, b)
         kpis = kpi_deltas(state.evaluate_scenario(old).to_dict(), state.evaluate_scenario(new).to_dict())
     except ScenarioError as exc:
-        st.error(plain(str(exc)))
+        st.error(plain(humanize(str(exc))))
         return
     changes = input_changes(old, new)
-    st.caption(f"{len(changes)} input(s) differ between version {a} and version {b}.")
+    st.caption(
+        f"{len(changes)} input(s) differ between version {a} and version {b}; rates in percent, their changes in "
+        "percentage points (pp). The scenario file's names of the inputs: `neoplan library diff` on the command line."
+    )
     if changes:
+        shown = [input_change_text(c.path, c.old, c.new) for c in changes]
         st.dataframe(
             pd.DataFrame(
                 {
-                    "Input": [c.path for c in changes],
-                    f"Version {a}": [str(c.old) for c in changes],
-                    f"Version {b}": [str(c.new) for c in changes],
+                    "Input": [label_of(c.path) for c in changes],
+                    f"Version {a}": [t[0] for t in shown],
+                    f"Version {b}": [t[1] for t in shown],
+                    "Change": [t[2] for t in shown],
                 }
             ),
             hide_index=True,

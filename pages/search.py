@@ -13,6 +13,7 @@ from neoplan.errors import ScenarioError
 from neoplan.inputs.loading import scenario_json
 from neoplan.inputs.profiles import CHANGED_FIELDS
 from ui.format import plain
+from ui.labels import humanize, label_of
 from ui.state import get_scenario, search_current, set_scenario
 from ui.widgets import chart, keep, metric_cards, number_field
 
@@ -87,7 +88,7 @@ where = (
 st.caption(
     f"Every platform a price book knows × back-end topology × oversubscription × back-end NICs × storage tier "
     f"({space.designs:,} designs), each financed at {len(space.debt_shares)} debt shares, at {where}. Each platform "
-    "brings its profile: " + ", ".join(f"`{f}`" for f in CHANGED_FIELDS) + " (data/platform_defaults.csv, "
+    "brings its profile: " + ", ".join(label_of(f) for f in CHANGED_FIELDS) + " (data/platform_defaults.csv, "
     "data/rental_contracts.csv); the open scenario's own platform keeps its inputs. Everything else is the open "
     "scenario."
 )
@@ -110,7 +111,7 @@ try:
     with st.spinner("Designing and financing every design …"):
         found = search_current(objective, constraints)
 except ScenarioError as exc:
-    st.error(plain(str(exc)))
+    st.error(plain(humanize(str(exc))))
     st.stop()
 
 table = found.table
@@ -142,6 +143,7 @@ chart(capex_irr_figure, found, inputs=inputs, key="search.frontier")
 shown = table.head(top)[list(SHOWN)].copy()
 for column, show in FORMATS.items():
     shown[column] = [formats.NA if v != v else show(v) for v in shown[column]]  # NaN: n/a
+shown["infeasible_reason"] = [humanize(str(v)) for v in shown["infeasible_reason"]]  # fields by their labels
 st.dataframe(shown.rename(columns=SHOWN), hide_index=True, width="stretch")
 
 records = table.head(top).to_dict(orient="records")
@@ -157,7 +159,7 @@ if button.button("Open as scenario", key=KEY + "open", type="primary"):
     try:
         opened = found.scenario(int(rank))
     except ScenarioError as exc:
-        st.error(plain(str(exc)))
+        st.error(plain(humanize(str(exc))))
     else:
         set_scenario(opened, source=f"search rank {rank} ({_label(records[int(rank) - 1])})")
         st.switch_page("pages/overview.py")

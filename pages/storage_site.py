@@ -18,9 +18,11 @@ from neoplan.charts.site import (
 from neoplan.design.storage import default_storage_catalogue
 from neoplan.finance.statements import capex_by_category, opex_by_year
 from neoplan.inputs.loading import scenario_json
+from neoplan.inputs.platforms import default_table
 from neoplan.inputs.regions import region_values, regions, site_density
 from ui import format as fmt
 from ui.format import plain
+from ui.labels import humanize
 from ui.state import evaluate_current, field_errors, get_scenario, update_fields
 from ui.widgets import chart, compact_metrics, field_input, lazy_expander, lazy_tabs
 
@@ -62,7 +64,7 @@ with st.container():
         c4.metric(label, value, help=help_text, border=True)
         # Every storage and facility warning, above the tabs so none is hidden in a closed tab.
         for warning in (*s.warnings, *f.warnings):
-            st.warning(fmt.plain(warning), icon=":material/warning:")
+            st.warning(fmt.plain(humanize(warning)), icon=":material/warning:")
 
 for tab_name in ("storage", "site", "opex"):
     compact_metrics(f"{METRICS_KEY}_{tab_name}", 1.3)
@@ -75,7 +77,11 @@ if tab_storage.open is not False:
         left, right = st.columns([1, 2], gap="large")
         with left:
             st.subheader("Storage inputs")
-            field_input("storage.usable_pb", "Usable capacity [PB]")
+            rule = default_table().get(get_scenario().cluster.gpu_model, {}).get("storage.usable_pb")
+            per_gpus = f"{rule.value:g} PB per {rule.per_gpus or 1:,} GPUs" if rule else "none"
+            field_input("storage.usable_pb", "Usable capacity [PB]", placeholder=f"platform rule: {per_gpus}")
+            if result is not None and get_scenario().storage.usable_pb is None:
+                st.caption(f"{result.storage.usable_pb:,.1f} PB: the platform's {per_gpus} for {result.gpus:,} GPUs.")
             field_input(
                 "storage.vendor_class",
                 "Vendor class",
@@ -175,20 +181,22 @@ def _choose_region() -> None:
 
 def _region_input() -> None:
     known = regions()
-    st.session_state[REGION_KEY] = get_scenario().facility.region
+    current = get_scenario().facility.region
+    st.session_state[REGION_KEY] = current
     st.selectbox(
         "Region",
         list(known),
-        format_func=lambda k: known[k].name,
+        format_func=lambda k: known[k].short_name,  # short enough to show whole at 1,280 px
         key=REGION_KEY,
         on_change=_choose_region,
-        help="Where the site is (data/regions.csv, each number with its source): choosing one sets the power price, "
+        help=(f"{known[current].name}. " if current in known else "")
+        + "Where the site is (data/regions.csv, each number with its source): choosing one sets the power price, "
         "the colocation price for the rack density, the PUE and the tax rate to the region's as of the price book's "
         "date; edit any of them after to use your site's own.",
     )
     error = field_errors().get("facility.region")
     if error:
-        st.error(plain(error))
+        st.error(plain(humanize(error)))
 
 
 # --- site & power -------------------------------------------------------------------------------
@@ -341,7 +349,8 @@ if tab_opex.open is not False:
             field_input("opex.support_rate", "Hardware support after warranty [% of hardware capex per year]")
             field_input("opex.insurance_rate", "Insurance [% of capex per year]", fmt="%.2f")
             field_input("opex.ai_enterprise", "NVIDIA AI Enterprise")
-            field_input("opex.ufm_subscription", "UFM as a yearly subscription")
+            if get_scenario().fabric.topology != "spectrum_x":  # UFM manages InfiniBand only
+                field_input("opex.ufm_subscription", "UFM as a yearly subscription")
             field_input("opex.transit_usd_per_month", "Transit and cross-connects [USD/month]", fmt="%.0f")
             field_input("opex.sga_rate", "SG&A [% of revenue]")
             field_input("opex.escalation_per_year", "Opex escalation [% per year]")

@@ -19,7 +19,8 @@ from neoplan.frozen import freeze
 from neoplan.inputs.loading import scenario_json
 from neoplan.model import Result
 from ui import format as fmt
-from ui.state import evaluate_current, get_scenario, page_state, save_page_state
+from ui.labels import humanize
+from ui.state import evaluate_current, get_scenario, page_state, remember_stress_run, save_page_state
 from ui.widgets import (
     KEPT,
     chart,
@@ -408,7 +409,7 @@ def grid_section(result: Any, ranges: dict[str, stress.Range]) -> None:
     try:
         two_way = cached_grid(scenario_json(result.scenario), _ranges_text(ranges), x, y, points, result, ranges)
     except ScenarioError as exc:
-        st.error(f"Grid not drawn: {fmt.plain(exc)}")
+        st.error(f"Grid not drawn: {fmt.plain(humanize(str(exc)))}")
         return
     inputs = json.dumps([scenario_json(result.scenario), _ranges_text(ranges), x, y, points, metric])
     chart(grid_figure, two_way, metric, inputs=inputs, key="stress_grid_chart")
@@ -484,7 +485,7 @@ def monte_carlo_section(result: Any, ranges: dict[str, stress.Range]) -> float:
             bar.empty()
             st.session_state.pop(MC_RESULT, None)
             st.session_state.pop(MC_INPUTS, None)
-            st.error(f"Monte Carlo not run: {fmt.plain(exc)}")
+            st.error(f"Monte Carlo not run: {fmt.plain(humanize(str(exc)))}")
             return float(covenant)
         bar.empty()
         st.session_state[MC_RESULT], st.session_state[MC_INPUTS] = mc, inputs
@@ -599,7 +600,7 @@ def solver_section(result: Any, covenant: float) -> None:
     try:
         price, util, debt = cached_solvers(scenario_json(scenario), target / 100, covenant, result)
     except ScenarioError as exc:
-        st.error(f"Solvers not run: {fmt.plain(exc)}")
+        st.error(f"Solvers not run: {fmt.plain(humanize(str(exc)))}")
         return
     compact_metrics(SOLVER_KEY, 1.5)
     with st.container(key=SOLVER_KEY):
@@ -638,35 +639,50 @@ def solver_section(result: Any, covenant: float) -> None:
             st.caption(f"⚠ {fmt.plain(solution.message)}")
 
 
-# Session key read by the Export page: (scenario JSON, stress.Settings) of the run shown here.
-EXPORT_SETTINGS = "stress.export_settings"
-
-
-def remember_for_export(result: Result) -> None:
-    """Leave the settings of the Monte Carlo shown (and the grid axes and solver target) for the Export page."""
+def _run_settings(result: Result) -> dict[str, Any]:
+    """Draws, seed, correlation and covenant of the Monte Carlo the page shows (its last run for this scenario),
+    else as typed in its settings (kept while its tab is closed) when they are valid, else the defaults."""
     mc = st.session_state.get(MC_RESULT)
-    if mc is None:
-        return
+    inputs = json.loads(st.session_state.get(MC_INPUTS) or "[null]")  # [scenario JSON, ranges, draws, seed, …]
+    if mc is not None and inputs[0] == scenario_json(result.scenario):
+        return {"draws": mc.draws, "seed": mc.seed, "correlation": mc.correlation, "covenant_dscr": mc.covenant_dscr}
+    kept = page_state().get(KEPT, {})
+    typed_values = {
+        name: typed(str(st.session_state.get(f"{KEY}{name}", kept.get(f"{KEY}{name}", ""))), integer=True)[0]
+        for name in ("draws", "seed")
+    }
+    out: dict[str, Any] = {"correlation": float(st.session_state.get(f"{KEY}rho", kept.get(f"{KEY}rho", 0.0)))}
+    draws, seed = typed_values["draws"], typed_values["seed"]
+    if draws is not None and stress.MIN_DRAWS <= draws <= stress.MAX_DRAWS:
+        out["draws"] = int(draws)
+    if seed is not None and seed >= 0:
+        out["seed"] = int(seed)
+    covenant = covenant_typed(result)
+    if covenant != stress.covenant_of(result.scenario):
+        out["covenant_dscr"] = covenant
+    return out
+
+
+def remember_for_export(result: Result, ranges: dict[str, stress.Range]) -> None:
+    """Leave the run the page shows for the exports (:func:`ui.state.remember_stress_run`): the driver ranges, the
+    Monte Carlo's draws, seed, correlation and covenant, the grid's axes and points and the solvers' target."""
     state = st.session_state
     target = typed(str(state.get(f"{KEY}target_irr", "")))[0]
     target = math.nan if target is None else float(target)
     if not -99 < target < 1000:  # outside what run_all accepts (the solver section says what is wrong): default
         target = stress.DEFAULT_TARGET_EQUITY_IRR * 100
+    kept = page_state().get(KEPT, {})
+    x, y = (state.get(f"{KEY}grid_{a}", kept.get(f"{KEY}grid_{a}")) for a in ("x", "y"))
+    axes = {"grid_x": x, "grid_y": y} if x in stress.DRIVERS and y in stress.DRIVERS and x != y else {}
     settings = stress.Settings(
-        ranges=dict(mc.ranges),
-        draws=mc.draws,
-        seed=mc.seed,
-        correlation=mc.correlation,
-        covenant_dscr=mc.covenant_dscr,
-        **(
-            {"grid_x": state[f"{KEY}grid_x"], "grid_y": state[f"{KEY}grid_y"]}
-            if state.get(f"{KEY}grid_x", 0) != state.get(f"{KEY}grid_y", 0)  # the grid refuses one driver twice
-            else {}
-        ),
-        grid_points=int(state.get(f"{KEY}grid_points", 21)),
+        ranges=dict(ranges),
+        **_run_settings(result),
+        **axes,  # the grid refuses one driver twice: then the default axes
+        grid_points=int(state.get(f"{KEY}grid_points", kept.get(f"{KEY}grid_points", 21))),
         target_equity_irr=target / 100,
+        run="the run on the Stress test page",
     )
-    state[EXPORT_SETTINGS] = (scenario_json(result.scenario), settings)
+    remember_stress_run(settings)
 
 
 st.title("Stress test")
@@ -711,6 +727,6 @@ if tab_mc.open is not False:
 if tab_solvers.open is not False:
     with tab_solvers:
         solver_section(result, covenant_typed(result))
-remember_for_export(result)
+remember_for_export(result, ranges)
 with st.expander("How this is computed"):
     st.markdown(stress.__doc__ or "")

@@ -449,6 +449,7 @@ def run(result) -> stress.StressRun:  # type: ignore[no-untyped-def]
         grid_y="usd_per_gpu_hour",
         grid_points=5,
         target_equity_irr=0.15,
+        run="the run on the Stress test page",
     )
     return ex.stress_run(result, settings)
 
@@ -505,6 +506,9 @@ def test_monte_carlo_sheet_matches_stress(stress_book, run) -> None:  # type: ig
         assert _same(row["share_undefined"], mc.share_undefined(metric))
     values = {r["key"]: r["value"] for r in settings}
     assert (values["draws"], values["seed"], values["price_utilization_correlation"]) == (500, 3, 0.4)
+    assert values["run"] == run.settings.text()  # the export says which run it holds
+    assert values["run"].startswith("the run on the Stress test page: 500 Monte Carlo draws, seed 3")
+    assert "grid PUE × Rental price at 5 points a side" in values["run"]
     assert values["measured_rank_correlation"] == pytest.approx(0.4, abs=0.01)
     assert values["covenant_dscr"] == 1.3
     assert values["probability_of_loss"] == pytest.approx(float((mc.metrics["equity_moic"] < 1).mean()))
@@ -539,6 +543,7 @@ def test_solver_sheet_matches_stress(stress_book, run) -> None:  # type: ignore[
 def test_default_stress_sheets_are_reproducible(result) -> None:  # type: ignore[no-untyped-def]
     a, b = ex.stress_run(result), ex.stress_run(result)
     assert a.settings == stress.Settings() and a.monte_carlo.seed == 0
+    assert a.settings.text().startswith(f"{stress.DEFAULT_RUN}: 10,000 Monte Carlo draws, seed 0")
     assert a.monte_carlo.summary() == b.monte_carlo.summary()
 
 
@@ -551,6 +556,7 @@ def test_report_holds_the_stress_test(result, run) -> None:  # type: ignore[no-u
     assert ex.show(mc.probability_of_loss, "pct") in section
     assert f"below the {mc.covenant_dscr:.2f}× covenant: {ex.show(mc.probability_dscr_breach, 'pct')}" in section
     assert "500 draws, seed 3" in section and "0.4 asked" in section
+    assert f"<b>Which run:</b> {html.escape(run.settings.text())}" in section
     for key in ("chart-tornado", "chart-grid", "chart-mc"):
         assert f'id="{key}"' in section
     for spec in stress.DRIVERS.values():
@@ -610,6 +616,7 @@ def test_cli_report_takes_the_stress_draws_and_seed(tmp_path: Path, capsys: pyte
     book = next(Path(p) for p in capsys.readouterr().out.split() if p.endswith(".xlsx"))
     settings = {r["key"]: r["value"] for r in _blocks(load_workbook(book)["Monte Carlo"])[1]}
     assert (settings["draws"], settings["seed"]) == (200, 9)
+    assert settings["run"].startswith("the command line's (--draws, --seed): 200 Monte Carlo draws, seed 9")
     out = tmp_path / "bad"
     assert main(["report", "optimized", "--out", str(out), "--draws", "0"]) == 2
     err = capsys.readouterr().err

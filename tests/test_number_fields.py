@@ -151,25 +151,28 @@ def test_numbers_typed_badly_are_refused_and_the_value_kept(view: int, where: di
         info = FIELDS[path]
         optional = info.annotation in (int | None, float | None)
         before = _value(at.session_state[SCENARIO], path)
-        shown_before = at.text_input(key=f"w.{path}").value
+        widget = at.text_input(key=f"w.{path}")
+        shown_before, name = widget.value, widget.label  # messages name the field by its label, units included
+        assert f"`{path}`" in (widget.help or ""), path  # the file's name of the field: in its tooltip
         for text, reason in (("", "enter a number"), ("abc", "enter a number"), ("12,5", "use a point")):
             if optional and not text:
                 continue  # empty means "derived" for an optional number (see the field's help)
             assert _type(at, path, text) == before, (path, text)
             assert at.text_input(key=f"w.{path}").value == shown_before, (path, text)  # the last valid value
-            assert any(e.startswith(f"{path}: {reason}") and "kept" in e for e in _errors(at)), (path, _errors(at))
+            assert any(e.startswith(f"{name}: {reason}") and "kept" in e for e in _errors(at)), (path, _errors(at))
+            assert not [e for e in _errors(at) if path in e], (path, _errors(at))
         lo, hi = _bounds(info)
         assert hi is not None, f"{path} has no upper bound"
         assert _type(at, path, "1e12") == before, path
         scale = 100 if is_fraction(info, info.annotation) else 1
-        expected = f"{path} must be between {_num(lo * scale)} and {_num(hi * scale)}"
+        expected = f"{name} must be between {_num(lo * scale)} and {_num(hi * scale)}"
         assert any(e.startswith(expected) and "got 1e12" in e for e in _errors(at)), (path, _errors(at))
         same = _shown(path, float(before if before is not None else (lo or 0)))
         for text in (f"{same:e}", f"{same:,.12g}"):  # scientific notation; thousands separators
             after = _type(at, path, text)
             if before is not None:
                 assert after == pytest.approx(before, rel=1e-9), (path, text)
-            assert not [e for e in _errors(at) if e.startswith(path)], (path, text, _errors(at))
+            assert not [e for e in _errors(at) if e.startswith(name)], (path, text, _errors(at))
 
 
 def test_a_valid_number_in_scientific_notation_is_stored() -> None:
@@ -177,9 +180,9 @@ def test_a_valid_number_in_scientific_notation_is_stored() -> None:
     assert _type(at, "cluster.gpus", "2.048e3") == 2048
     assert _type(at, "cluster.gpus", "4,096") == 4096
     assert _type(at, "cluster.gpus", "1e12") == 4096
-    assert any("cluster.gpus must be between 8 and 1,000,000, got 1e12" in e for e in _errors(at))
+    assert any("GPUs in the cluster must be between 8 and 1,000,000, got 1e12" in e for e in _errors(at))
     assert _type(at, "cluster.gpus", "1024.5") == 4096
-    assert any(e.startswith("cluster.gpus: must be a whole number") for e in _errors(at))
+    assert any(e.startswith("GPUs in the cluster: must be a whole number") for e in _errors(at))
     at.switch_page("pages/pricing.py").run()
     assert _type(at, "pricing.usd_per_gpu_hour", "$3.25") == pytest.approx(3.25)
     assert _type(at, "pricing.spot_share_of_idle", "70 %") == pytest.approx(0.70)
@@ -191,7 +194,7 @@ def test_an_emptied_price_is_not_zero() -> None:
     before = at.session_state[SCENARIO].pricing.usd_per_gpu_hour
     assert _type(at, "pricing.usd_per_gpu_hour", "") == before
     assert math.isclose(parse_number(at.text_input(key="w.pricing.usd_per_gpu_hour").value), before)
-    assert "pricing.usd_per_gpu_hour: enter a number, got “”; kept 2.99" in _errors(at)
+    assert "Headline price [USD/GPU-h]: enter a number, got “”; kept 2.99" in _errors(at)
 
 
 # -- numbers that are no scenario input (ui.widgets.number_field) ------------------------------------------------

@@ -16,6 +16,7 @@ import site
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -144,3 +145,23 @@ def test_wheel_ships_the_migrations_and_the_installed_command_keeps_a_library(
     library("save", "Plan", "optimized", "-m", "from the wheel")
     listed = library("history", "Plan", "--json")
     assert [v["message"] for v in json.loads(listed.stdout)] == ["from the wheel"]
+
+
+def test_the_app_installs_its_runtime_alone() -> None:
+    """Issue 34: the README's quick start installs the app without the test and lint tools: requirements-app.txt is
+    the runtime block of requirements.txt, pin for pin, and the README's first command uses it; the app serves this
+    machine only unless told otherwise, and the README says how to turn share links on."""
+    pins = (ROOT / "requirements.txt").read_text()
+    runtime = {ln.split("#")[0].strip() for ln in pins[: pins.index("# Tests and tooling")].splitlines() if "==" in ln}
+    app = {ln.split("#")[0].strip() for ln in (ROOT / "requirements-app.txt").read_text().splitlines() if "==" in ln}
+    assert app == runtime and not any(ln.startswith(("pytest", "playwright", "ruff", "mypy")) for ln in app)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = readme[readme.index("## Quick start") : readme.index("\n## ", readme.index("## Quick start") + 5)]
+    commands = [ln for ln in quick.splitlines() if ln.startswith("python3 -m venv")]
+    assert commands == [
+        "python3 -m venv .venv && .venv/bin/pip install -r requirements-app.txt && .venv/bin/streamlit run app.py",
+        "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt && .venv/bin/python -m pytest",
+    ]
+    assert "NEOPLAN_SHARE_SECRET" in quick and "127.0.0.1" in quick
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["address"] == "127.0.0.1"

@@ -124,7 +124,7 @@ def test_out_of_range_interest_rate_shows_error_and_keeps_last_good_scenario() -
     at.text_input(key="w.financing.interest_rate").input(str(200.0)).run()
     assert not at.exception
     messages = [shown(e.value) for e in at.error]
-    assert "financing.interest_rate must be between 0 and 100 %, got 200.0 %; kept 11.0 %" in messages, messages
+    assert "Interest rate [% per year] must be between 0 and 100 %, got 200.0 %; kept 11.0 %" in messages, messages
     assert at.text_input(key="w.financing.interest_rate").value == "11.0"  # springs back to the last good value
     assert _metric(at, "Equity IRR") == before
 
@@ -298,7 +298,7 @@ def test_the_financing_page_sets_the_tax_period_and_the_capex_timing() -> None:
     assert "Tax years net a month's loss against the same year's profits" in captions
     assert "unless it is paid mid-month" in captions
     tax = at.selectbox(key="w.financing.tax_period_months")
-    assert tax.value == 12 and tax.options == ["Tax years (losses netted within the year)", "Each month on its own"]
+    assert tax.value == 12 and tax.options == ["Tax years", "Each month"]  # short: whole in the field at 1,280 px
     tax.set_value(1).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     monthly = _scenario(at)

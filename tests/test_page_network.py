@@ -52,7 +52,8 @@ def test_impossible_fabric_shows_a_clear_error() -> None:
     at = _network_page()
     at.selectbox(key="w.fabric.switch_model").set_value("qm9700").run()
     at.selectbox(key="w.fabric.nic_gbps").set_value(800).run()  # a 400G switch cannot take 800G NICs
-    assert any("fabric.nic_gbps" in shown(e.value) for e in at.error)  # as it reads on screen (escaped Markdown)
+    said = [shown(e.value) for e in at.error]  # as it reads on screen (escaped Markdown)
+    assert any("Back-end NIC speed [Gbit/s]" in e and "fabric.nic_gbps" not in e for e in said), said  # its label
     assert not at.exception
 
 
@@ -120,3 +121,30 @@ def test_design_chart_marks_the_chosen_design_and_draws_the_topology() -> None:
         f"{t}: {picture['shown'][t]:,} of {picture['totals'][t]:,} shown" for t in ("server", "leaf", "spine")
     ]
     assert [t["marker"]["color"] for t in tiers] == [network.TIER_COLOURS[t] for t in ("server", "leaf", "spine")]
+
+
+def test_fields_of_another_fabric_are_hidden() -> None:
+    """Issue 34: InfiniBand-only fields showed under Spectrum-X. Ethernet has no subnet manager (here or on the
+    Operations page), only the virtual modular switch has leaf→spine copper to choose, the switch list is the
+    fabric's own, and an NVL72 tray's NICs are no choice."""
+    at = _network_page()
+    keys = {w.key for w in at.selectbox}
+    assert {"w.fabric.subnet_manager", "w.fabric.leaf_spine_cable", "w.fabric.nics_per_node"} <= keys  # vms, HGX
+    at.selectbox(key="w.fabric.topology").set_value("spectrum_x").run()
+    assert not at.exception
+    keys = {w.key for w in at.selectbox}
+    assert "w.fabric.subnet_manager" not in keys and "w.fabric.leaf_spine_cable" not in keys
+    switches = at.selectbox(key="w.fabric.switch_model").options
+    assert any("SN5600" in o for o in switches) and not any("QM9700" in o or "Quantum" in o for o in switches)
+    at.switch_page(page_path("operations")).run()
+    at.session_state["operations.tab"] = "Effect of each choice"
+    at.run()
+    assert "w.fabric.subnet_manager" not in {w.key for w in at.selectbox}
+    assert not any("OpenSM" in str(t.value) for t in at.dataframe)
+    nvl72 = neoplan.load_scenario(
+        {"base": "optimized", "cluster": {"gpu_model": "gb200-nvl72", "platform_defaults": True}}
+    )
+    at.session_state["scenario"] = nvl72
+    at.switch_page(PAGE).run()
+    assert "w.fabric.nics_per_node" not in {w.key for w in at.selectbox}
+    assert any("fixed by the tray" in c.value for c in at.caption)

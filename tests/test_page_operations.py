@@ -142,7 +142,7 @@ def test_bad_input_shows_an_error_next_to_the_field_and_keeps_the_figures(optimi
     at = _page()
     at.text_input(key="w.operations.mtbf_multiple").input(str(0.0)).run()
     assert not at.exception
-    assert any("operations.mtbf_multiple" in shown(e.value) for e in at.error), [e.value for e in at.error]
+    assert any("MTBF [× the reference's] must be" in shown(e.value) for e in at.error), [e.value for e in at.error]
     assert at.session_state[SCENARIO].operations.mtbf_multiple == optimized.scenario.operations.mtbf_multiple
     _shows(at, optimized, "goodput", "interruptions_per_month")
 

@@ -42,5 +42,5 @@ def test_an_envelope_too_small_shows_an_error_next_to_the_field() -> None:
     at.toggle(key="w.cluster.size_by").set_value(True).run()
     at.text_input(key="w.facility.it_power_mw").input("0.001").run()
     errors = [shown(e.value) for e in at.error]
-    assert any("facility.it_power_mw must be between 0.01 and 2,000, got 0.001" in e for e in errors), errors
+    assert any("IT power available [MW] must be between 0.01 and 2,000, got 0.001" in e for e in errors), errors
     assert at.session_state[SCENARIO].facility.it_power_mw == 1.4  # the last good value is kept

@@ -59,9 +59,9 @@ def test_selling_tokens_moves_the_headline_returns() -> None:
     serve = neoplan.evaluate(at.session_state[SCENARIO])
     assert serve.scenario.pricing.sell == "tokens"
     assert metric(at, "NPV") == fmt.usd(serve.kpis["npv_usd"])
-    assert not any("pricing.serving_scenario" in shown(w.value) for w in at.warning)  # interactive: chat speed
+    assert not any("Latency:" in shown(w.value) for w in at.warning)  # interactive: chat speed
     at.selectbox(key="w.pricing.serving_scenario").set_value("server").run()
-    assert any("pricing.serving_scenario" in shown(w.value) for w in at.warning)  # 7 tok/s per user, warned
+    assert any("Latency:" in shown(w.value) for w in at.warning)  # 7 tok/s per user, warned (by its label)
 
 
 def test_the_serving_load_factor_moves_the_token_returns_and_a_bad_value_is_refused_next_to_it() -> None:
@@ -75,7 +75,9 @@ def test_the_serving_load_factor_moves_the_token_returns_and_a_bad_value_is_refu
     assert _ways(at).loc["NPV", "Rent GPU-hours"] == rent  # renting does not depend on it
     at.text_input(key="w.pricing.serving_load_factor").input("0.0").run()
     errors = [shown(e.value) for e in at.error]
-    assert any(e.startswith("pricing.serving_load_factor must be > 0 and ≤ 1") for e in errors), errors
+    assert any(e.startswith("Serving load factor [% of the benchmark rate] must be > 0 and ≤ 1") for e in errors), (
+        errors
+    )
     assert at.session_state[SCENARIO].pricing.serving_load_factor == 0.3  # the last good scenario is kept
 
 
@@ -95,9 +97,7 @@ def test_a_workload_with_no_published_rate_is_refused_next_to_the_field() -> Non
     at.selectbox(key="w.pricing.sell").set_value("tokens").run()
     at.selectbox(key="w.pricing.workload").set_value("deepseek-r1-reasoning").run()
     errors = [shown(e.value) for e in at.error]
-    assert any(e.startswith("pricing.workload: h100-sxm has no published interactive throughput") for e in errors), (
-        errors
-    )
+    assert any(e.startswith("Workload: h100-sxm has no published interactive throughput") for e in errors), errors
     assert at.session_state[SCENARIO].pricing.workload == "llama70b-chat"  # the last good scenario is kept
 
 

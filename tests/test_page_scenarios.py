@@ -56,7 +56,7 @@ def test_a_second_save_from_a_stale_version_is_told_and_offered_a_new_version() 
     assert any("as version 3" in _text(s.value) for s in second.success)
     history = Library(default_path()).history("Shared budget")
     assert [v.version for v in history] == [1, 2, 3]  # no update lost: version 2 stays in the history
-    assert [v.message for v in history][1:] == ["changed cluster.gpus", "changed cluster.gpus"]
+    assert [v.message for v in history][1:] == ["changed GPUs in the cluster", "changed GPUs in the cluster"]
     assert Library(default_path()).load("Shared budget").cluster.gpus == 512
     assert not second.exception
 
@@ -71,10 +71,13 @@ def test_history_diff_and_restore_on_the_scenarios_page() -> None:
     history = at.dataframe[0].value
     assert list(history["Version"]) == [2, 1] and list(history["Message"]) == ["", "as the article has it"]
     inputs, kpis = at.dataframe[1].value, at.dataframe[2].value
-    assert list(inputs["Input"]) == ["pricing.spot_share_of_idle"]
-    assert list(inputs["Version 1"]) == ["0.5"] and list(inputs["Version 2"]) == ["0.2"]
+    assert list(inputs["Input"]) == ["Idle hours sold at spot [%]"]  # its label; the path in the CLI
+    assert list(inputs["Version 1"]) == ["50.0 %"] and list(inputs["Version 2"]) == ["20.0 %"]
+    assert list(inputs["Change"]) == ["−30.0 pp"]  # a rate changes in percentage points
     npv = kpis[kpis["KPI"] == "NPV"]
     assert npv["Change"].iloc[0].startswith("−$")  # fewer idle hours sold at spot, lower NPV
+    irr = kpis[kpis["KPI"] == "Equity IRR"]["Change"].iloc[0]
+    assert irr.startswith("−") and irr.endswith(" pp"), irr  # an IRR changes in points, not "%"
     at.button(key="scenarios.restore").click().run()
     assert any("Restored version 1" in _text(s.value) and "version 3" in _text(s.value) for s in at.success)
     assert library.load("Versioned").pricing.spot_share_of_idle == pytest.approx(0.5, rel=1e-12)

@@ -23,7 +23,7 @@ def test_the_page_shows_the_models_ranking_and_the_frontier() -> None:
     at = _page()
     found = neoplan.search(neoplan.load_scenario("optimized"))
     best = found.table[found.table["feasible"]].iloc[0]
-    assert metric(at, "Designs built") == "240"
+    assert metric(at, "Designs built") == "200"
     assert metric(at, "Feasible") == f"{int(found.table['feasible'].sum()):,}"
     assert metric(at, "Best NPV") == fmt.usd(best["npv_usd"])
     assert drawn_charts(at) == 1 and len(at.dataframe) == 1

@@ -109,3 +109,23 @@ def test_compare_shows_irr_deltas_in_points() -> None:
     table = at.dataframe[0].value
     irr = table[table[""] == "Equity IRR"].iloc[0, 2]
     assert irr.endswith(" pp)") and "%  (" in irr, irr
+
+
+def test_compare_sets_a_server_against_a_rack_per_gpu() -> None:
+    """Issue 34: an H100 server against a GB200 NVL72 rack read "−$2,768,950 node price". Like with like: per GPU."""
+    import neoplan
+    from neoplan.formats import usd_exact
+
+    at = _app()
+    at.switch_page("pages/compare.py").run()
+    at.multiselect(key="compare.chosen").set_value(["optimized", "gb200_nvl72_18rack"]).run()
+    table = at.dataframe[0].value.set_index("")
+    assert "Node price" not in table.index and "Capex per server excl. storage" not in table.index
+    rack = neoplan.evaluate(neoplan.load_scenario("gb200_nvl72_18rack"))
+    server = neoplan.evaluate(neoplan.load_scenario("optimized"))
+    per_gpu = table.loc["Node price per GPU", "gb200_nvl72_18rack"]
+    delta = metrics.delta("node_capex_usd", rack.node_capex_per_gpu_usd, server.node_capex_per_gpu_usd)
+    assert per_gpu == f"{usd_exact(rack.node_capex_per_gpu_usd)}  ({delta})", per_gpu
+    assert "Capex per GPU excl. storage" in table.index
+    at.multiselect(key="compare.chosen").set_value(["optimized", "reference"]).run()  # servers with servers
+    assert "Node price" in at.dataframe[0].value[""].tolist()

@@ -104,7 +104,7 @@ def test_ai_enterprise_toggle_changes_opex(optimized: neoplan.Result) -> None:
 
 @pytest.mark.parametrize(
     ("key", "value", "field"),
-    [("w.facility.pue", 0.9, "facility.pue"), ("w.storage.usable_pb", -1.0, "storage.usable_pb")],
+    [("w.facility.pue", 0.9, "facility.pue"), ("w.storage.usable_pb", -1.0, "storage.usable_pb")],  # by label
 )
 def test_bad_input_shows_an_error_and_keeps_the_last_good_figures(
     optimized: neoplan.Result, key: str, value: float, field: str
@@ -112,7 +112,9 @@ def test_bad_input_shows_an_error_and_keeps_the_last_good_figures(
     at = _page(TAB_OF.get(field.split(".")[0]))
     at.text_input(key=key).input(str(value)).run()
     assert not at.exception
-    assert any(field in shown(e.value) for e in at.error), [e.value for e in at.error]
+    label = at.text_input(key=key).label
+    assert any(shown(e.value).startswith(f"{label} must be") for e in at.error), [e.value for e in at.error]
+    assert not any(field in shown(e.value) for e in at.error)  # the file's name of the field: in its tooltip
     assert _metric(at, "Total capex") == fmt.usd(optimized.capex_usd["total"])
 
 
@@ -122,8 +124,8 @@ def test_design_warnings_are_shown() -> None:
     _open(at, SITE)
     at.text_input(key="w.facility.servers_per_rack").input(str(5)).run()
     texts = [shown(w.value) for w in at.warning]
-    assert any("storage.network is backend" in t for t in texts), texts
-    assert any("facility.servers_per_rack" in t for t in texts), texts
+    assert any("Storage network is backend" in t for t in texts), texts  # fields by their labels
+    assert any("Servers per compute rack, at most [count]" in t for t in texts), texts
     rack = next(m for m in at.metric if m.label == "Compute rack")  # enforced: 4 of the 5 asked go in a rack
     assert rack.value == "40.8 kW" and rack.delta == "4 of 5 servers fit", (rack.value, rack.delta)
 
@@ -153,5 +155,7 @@ def test_a_rate_over_100_percent_is_refused_in_percent() -> None:
     at = _page(OPEX)
     at.text_input(key="w.opex.sga_rate").input(str(150.0)).run()
     assert not at.exception
-    assert "opex.sga_rate must be between 0 and 100 %, got 150.0 %; kept 10.0 %" in [shown(e.value) for e in at.error]
+    assert "SG&A [% of revenue] must be between 0 and 100 %, got 150.0 %; kept 10.0 %" in [
+        shown(e.value) for e in at.error
+    ]
     assert at.session_state[SCENARIO].opex.sga_rate == 0.10

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from neoplan.charts import stress as stress_charts
 from neoplan.formats import parse_number
 from neoplan.inputs.loading import scenario_json
 from ui import format as fmt
+from ui.state import PAGE_STATE, SCENARIO, STRESS_RUN
 
 PAGE = page_path("stress_test")
 DRAWS = 500
@@ -108,11 +110,19 @@ def test_page_says_why_the_default_ranges_are_what_they_are() -> None:
     assert reasons.loc["Utilization", "Default low"] == "80.0 %"  # ±10 points around the book's 90 %
 
 
+def _left_for_export(at: AppTest) -> stress.Settings:
+    """The stress run the page left for the exports (read as the Export page reads it)."""
+    kept = at.session_state[PAGE_STATE][STRESS_RUN]
+    assert kept["scenario"] == hashlib.sha256(scenario_json(at.session_state[SCENARIO]).encode()).hexdigest()
+    data = dict(kept["settings"])
+    ranges = {k: stress.Range(**r) for k, r in data.pop("ranges").items()}
+    return stress.Settings(ranges=ranges, **data)
+
+
 def test_the_run_shown_is_left_for_the_export_page() -> None:
     at = _page(**{TAB: MC})
     _submit(at, at.text_input(key="stress.seed"), 5, "stress.run_mc")
-    scenario_text, settings = at.session_state["stress.export_settings"]
-    assert scenario_text == scenario_json(neoplan.load_scenario("optimized"))
+    settings = _left_for_export(at)
     assert (settings.draws, settings.seed, settings.grid_x, settings.grid_points) == (DRAWS, 5, "usd_per_gpu_hour", 21)
     defaults = stress.default_ranges(neoplan.evaluate(neoplan.load_scenario("optimized")))
     assert settings.ranges.keys() == defaults.keys()
@@ -123,6 +133,26 @@ def test_the_run_shown_is_left_for_the_export_page() -> None:
             pytest.approx(rng.high),
             rng.distribution,
         )
+    assert settings.run == "the run on the Stress test page"
+
+
+def test_a_power_sized_plans_run_is_left_for_the_export_page_too() -> None:
+    """Issue 34: after a Monte Carlo of a plan sized by power, the exports used 10,000 draws and seed 0 without a
+    word: the run was kept under the sized scenario, the Export page looked under the one entered."""
+    at = run_page(page_path("app"))
+    at.toggle(key="w.cluster.size_by").set_value(True).run()  # plan from power: 1.4 MW, the design's peak rounded up
+    assert at.session_state[SCENARIO].cluster.size_by == "power"
+    for key, value in {"stress.draws": str(DRAWS), TAB: MC, **OPEN}.items():
+        at.session_state[key] = value
+    at.switch_page(PAGE).run()
+    _submit(at, at.text_input(key="stress.seed"), 1, "stress.run_mc")
+    assert any(f"{DRAWS:,} draws, seed 1" in c.value for c in at.caption)
+    settings = _left_for_export(at)
+    assert (settings.draws, settings.seed) == (DRAWS, 1)
+    at.switch_page(page_path("export")).run()
+    assert not at.exception and not at.error
+    said = [shown(c.value) for c in at.caption]
+    assert any(f"the run on the Stress test page: {DRAWS:,} Monte Carlo draws, seed 1" in c for c in said), said
 
 
 def test_new_seed_reruns_the_monte_carlo() -> None:

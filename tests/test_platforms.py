@@ -15,6 +15,7 @@ from neoplan.design.facility import effective_servers_per_rack
 from neoplan.design.node import backend_nics_per_node
 from neoplan.errors import DataError, ScenarioError
 from neoplan.inputs.hardware import Fabric, Facility
+from neoplan.inputs.platforms import plan_switch
 from neoplan.inputs.pricebook import (
     BOOK_DATES,
     PriceBookError,
@@ -185,8 +186,21 @@ def test_gpus_per_node_72_only_for_rack_scale() -> None:
 def test_backend_nics_follow_the_rails() -> None:
     nvl = PLATFORMS["gb200-nvl72"]
     assert backend_nics_per_node(Fabric(nics_per_node=8), nvl) == 72
-    assert backend_nics_per_node(Fabric(nics_per_node=4), nvl) == 36
     assert backend_nics_per_node(Fabric(nics_per_node=4), PLATFORMS["b200-sxm"]) == 4
+
+
+@pytest.mark.parametrize("model", ["gb200-nvl72", "gb300-nvl72"])
+def test_a_rack_scale_tray_fixes_its_nics(model: str) -> None:
+    """Issue 34: "4 NICs per 8 GPUs" on an NVL72 bought half the NICs but kept the fabric and 400G per GPU (NPV
+    $0.92 M → $1.89 M). Refused, naming the field and why; the platform switch sets the tray's count, saying why."""
+    s = _scenario(model)
+    four = s.model_copy(update={"fabric": s.fabric.model_copy(update={"nics_per_node": 4})})
+    with pytest.raises(ScenarioError, match=r"fabric\.nics_per_node must be 8 on the .*NVL72.*one per GPU.*got 4"):
+        neoplan.evaluate(four)
+    hgx = neoplan.load_scenario({"base": "optimized", "fabric": {"nics_per_node": 4}})
+    switch = plan_switch(hgx.model_dump(mode="json"), model)
+    assert switch.values["fabric.nics_per_node"] == 8
+    assert "back-end NICs per 8 GPUs 4 → 8G" not in switch.note() and "4 → 8: each compute tray" in switch.note()
 
 
 @settings(max_examples=25, deadline=None)
@@ -254,7 +268,8 @@ def test_page_switches_to_an_nvl72_rack_and_its_book() -> None:
 
     at = run_page(page_path("compute_node"))
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert not any(shown(w.value).startswith("prices_as_of") for w in at.warning)  # one vintage: no date warning
+    book = ("Price book (hardware prices as of)", "prices_as_of")
+    assert not any(shown(w.value).startswith(book) for w in at.warning)  # one vintage: no date warning
     at.selectbox(key="compute_node.platform").set_value("gb200-nvl72").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     from ui.state import SCENARIO
@@ -264,7 +279,7 @@ def test_page_switches_to_an_nvl72_rack_and_its_book() -> None:
     assert sc.prices_as_of == "2026-11" and sc.facility.rack_power_kw >= 132
     assert any("per NVL72 rack" in h.value for h in at.subheader)
     assert any(e.label.startswith("What the 2026-11 book changes") for e in at.expander)
-    assert not any("prices_as_of" in shown(w.value) for w in at.warning)  # the 2026-11 book is near the 2026 rental
+    assert not any("Price book" in shown(w.value) for w in at.warning)  # the 2026-11 book is near the 2026 rental
 
 
 def test_compare_page_lists_the_design_inputs_that_differ() -> None:

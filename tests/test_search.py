@@ -41,7 +41,8 @@ def test_the_b200_preset_ranks_many_designs_across_platforms_and_topologies(b200
     assert set(REQUIRED) <= set(t.columns) and list(t.columns) == list(COLUMNS)
     ok = t[t["feasible"]]
     assert len(ok) >= 10 and ok["gpu_model"].nunique() >= 2 and ok["topology"].nunique() >= 2
-    assert t["design"].nunique() == Space().designs == 240 and len(t) == 720
+    # 4 HGX platforms × 40 designs, and 2 NVL72 platforms × 20 (a compute tray fixes its back-end NICs)
+    assert t["design"].nunique() == Space().designs == 200 and len(t) == 600
     assert list(t["rank"]) == list(range(1, len(t) + 1))
     assert list(ok["npv_usd"]) == sorted(ok["npv_usd"], reverse=True)  # best first
     assert not t["feasible"].iloc[: len(ok)].eq(False).any()  # feasible rows come first
@@ -63,6 +64,31 @@ def test_a_row_is_what_evaluate_gives_for_its_scenario(b200: neoplan.SearchResul
     for key in ("npv_usd", "project_irr", "equity_irr", "min_dscr", "tco_usd_per_gpu_hour"):
         assert row[key] == pytest.approx(d[key], rel=1e-9), key
     assert row["capex_usd"] == pytest.approx(d["capex_usd"]["total"], rel=1e-12)
+
+
+def test_no_row_holds_a_design_the_model_would_refuse(b200: neoplan.SearchResult) -> None:
+    """Issue 34: NVL72 with "4 NICs per 8 GPUs" bought half the NICs but kept the fabric and its bandwidth, and ranked
+    first. A rack-scale tray fixes its NICs: no such row; every feasible row's scenario validates and evaluates to
+    the row (the top row at least)."""
+    t = b200.table
+    rack_scale = t["gpu_model"].isin(["gb200-nvl72", "gb300-nvl72"])
+    assert rack_scale.any() and (t.loc[rack_scale, "nics_per_node"] == 8).all()
+    ok = t[t["feasible"]]
+    for rank in ok["rank"].head(3):
+        neoplan.evaluate(b200.scenario(int(rank)))  # validated and built: never refused
+    assert not t["feasible"].iloc[len(ok) :].any()
+
+
+def test_a_design_the_schema_refuses_is_an_infeasible_row_with_the_reason() -> None:
+    """The validity check on every row: a rack-scale platform searched with 4 NICs is built with its tray's 8; a
+    scenario the schema refuses (GPUs not in whole servers) gives infeasible rows naming why, never a ranked one."""
+    base = neoplan.load_scenario("b200_1024")
+    base = base.model_copy(update={"fabric": base.fabric.model_copy(update={"nics_per_node": 4})})
+    t = search(base, space={"gpu_models": ["gb200-nvl72"], "nics_per_node": [4], "debt_shares": [0.6]}).table
+    assert (t["nics_per_node"] == 8).all()  # the tray's count, whatever the space asks
+    bad = base.model_copy(update={"cluster": base.cluster.model_copy(update={"gpus": 1004})})  # not whole servers
+    t = search(bad, space={"gpu_models": ["b200-sxm"], "topologies": ["vms"], "debt_shares": [0.6]}).table
+    assert not t["feasible"].any() and t["infeasible_reason"].str.startswith("cluster.gpus must be a multiple").all()
 
 
 def test_every_feasible_design_meets_the_constraints() -> None:
@@ -131,7 +157,7 @@ def test_a_platform_profile_changes_only_the_inputs_it_names() -> None:
         ({"space": {"debt_shares": []}}, r"^space\.debt_shares must list at least one value$"),
         ({"constraints": {"min_dscr": -1}}, r"^constraints\.min_dscr must be between 0 and 100, got -1$"),
         ({"constraints": {"max_npv": 1}}, r"^constraints\.max_npv: unknown constraint"),
-        ({"space": {"debt_shares": [i / 1e4 for i in range(500)]}}, r"^space: 120,000 designs × debt shares exceed"),
+        ({"space": {"debt_shares": [i / 1e4 for i in range(600)]}}, r"^space: 120,000 designs × debt shares exceed"),
     ],
 )
 def test_bad_search_input_is_one_line_naming_the_field(kwargs: dict, message: str) -> None:
@@ -143,12 +169,12 @@ def test_cli_search_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["search", "b200_1024", "--json", "--top", "5", "--min-dscr", "1.2"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["objective"] == "npv_usd" and out["constraints"]["min_dscr"] == 1.2 and len(out["table"]) == 5
-    assert out["designs"] == 240 and all(set(REQUIRED) <= set(row) for row in out["table"])
+    assert out["designs"] == 200 and all(set(REQUIRED) <= set(row) for row in out["table"])
     assert all(r["min_dscr"] >= 1.2 for r in out["table"] if r["feasible"])
     assert all(v is None or not isinstance(v, float) or math.isfinite(v) for r in out["table"] for v in r.values())
     assert main(["search", "b200_1024", "--top", "3", "--objective", "capex_usd"]) == 0
     text = capsys.readouterr().out.splitlines()
-    assert text[0].startswith("capex_usd over 240 designs") and len(text) == 2 + 3
+    assert text[0].startswith("capex_usd over 200 designs") and len(text) == 2 + 3
 
 
 @pytest.mark.parametrize(

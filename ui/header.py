@@ -17,11 +17,11 @@ from neoplan.errors import ScenarioError
 from neoplan.inputs.fields import MAX_FILE_BYTES
 from neoplan.inputs.loading import parse_scenario
 from neoplan.inputs.platform_switch import platform_defaults_note
-from neoplan.inputs.scenario import describe
 from neoplan.limits import SCENARIO_FILE_MB, size_text
 from neoplan.store import MAX_MESSAGE_CHARS, Conflict
 from ui import auth, state
 from ui.format import plain
+from ui.labels import humanize
 from ui.widgets import scenario_downloads
 
 _log = logging.getLogger(__name__)
@@ -100,7 +100,13 @@ def _save_as(key: str, replace: bool = False) -> None:
         st.session_state[CONFIRM] = (key, name)  # ask first: the next run shows "Replace it?" beside that field
         return
     st.session_state.pop(CONFIRM, None)
+    st.session_state[_popover(key)] = False  # saved: the popover has done its job and closes
     _saved(saved, replaced)
+
+
+def _popover(key: str) -> str:
+    """The key of the Save-as popover that holds the name field ``key`` (``header.save_as_name.3``)."""
+    return key.split(".save_as_name.")[0] + ".save_as_popover"
 
 
 def _sibling(key: str, what: str) -> str:
@@ -168,7 +174,7 @@ def header() -> None:
         actions("header", status)
     message = st.session_state.pop(MESSAGE, None)
     if message:
-        (st.success if message[1] else st.error)(plain(message[0]))
+        (st.success if message[1] else st.error)(plain(humanize(message[0])))
     conflict()
     unread = state.draft_unread()
     if unread:
@@ -208,6 +214,7 @@ def details() -> None:
     (:func:`neoplan.inputs.scenario.describe`) and stays true as the plan changes."""
     scenario = state.get_scenario()
     generation = state.generation()
+    generated = state.sized_description()  # as sized: a power plan counts the GPUs its envelope holds
     with st.popover("Details", help="Name and description of the open scenario."):
         name_key, text_key = f"header.name.{generation}", f"header.description.{generation}"
         st.session_state[name_key] = scenario.name  # always the scenario's own (a rejected name springs back)
@@ -221,14 +228,14 @@ def details() -> None:
             max_chars=2000,
             on_change=_describe,
             args=(text_key,),
-            placeholder=describe(scenario),
+            placeholder=generated,
             help="Your own words, kept as written. Left empty, it is generated from the plan (platform, GPUs, "
             "fabric, price book) and kept true as the plan changes.",
         )
         if state.field_errors().get("description"):
             st.error(plain(state.field_errors()["description"]))
         if scenario.description_by_user:
-            st.caption(f"Generated from the plan: {plain(describe(scenario))}")
+            st.caption(f"Generated from the plan: {plain(generated)}")
         else:
             st.caption("Generated from the plan; type your own to replace it.")
 
@@ -249,8 +256,10 @@ def actions(prefix: str, status: state.Status, *, undo_always: bool = True) -> N
         if can_save
         else "Presets, uploads and quotes are saved with “Save as”.",
     )
-    with st.popover("Save as", help="Save under a new name in the library."):
-        key = f"{prefix}.save_as_name.{state.generation()}"
+    key = f"{prefix}.save_as_name.{state.generation()}"
+    with st.popover(
+        "Save as", help="Save under a new name in the library.", key=_popover(key), on_change="rerun"
+    ):  # keyed and tracked: a save closes it (_save_as)
         st.text_input(
             "Name",
             value=status.name,

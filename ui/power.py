@@ -4,18 +4,22 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import streamlit as st
 
 from neoplan.inputs.hardware import Cluster
+from neoplan.inputs.platforms import follows_rule
 from neoplan.model import Result
 
 from .format import plain
-from .state import WIDGET_PREFIX, field_errors, get_scenario, update_field
+from .labels import humanize
+from .state import WIDGET_PREFIX, field_errors, get_scenario, update_field, update_fields
 from .widgets import field_input
 
 SIZE_BY = "cluster.size_by"
 ENVELOPE = "facility.it_power_mw"
+STORAGE = "storage.usable_pb"
 TOGGLE_KEY = WIDGET_PREFIX + SIZE_BY
 DEFAULT_MW = 10.0
 
@@ -33,7 +37,10 @@ def _on_toggle(result: Result | None) -> None:
     if by_power:
         if sc.facility.it_power_mw is None:
             update_field(ENVELOPE, _envelope_from(result))
-        update_field(SIZE_BY, "power")
+        values: dict[str, object] = {SIZE_BY: "power"}
+        if follows_rule(sc.model_dump(mode="json")):  # storage by the platform's rule follows the count found
+            values[STORAGE] = None
+        update_fields(values)
         return
     # back to a GPU count: keep the count the power plan found, so the plan does not jump
     gpus = result.gpus if result is not None and result.scenario.cluster.size_by == "power" else sc.cluster.gpus
@@ -65,4 +72,30 @@ def power_plan_input(result: Result | None, where: object = None) -> None:
     )
     error = field_errors().get(SIZE_BY)
     if error:
-        box.error(plain(error))  # type: ignore[attr-defined]
+        box.error(plain(humanize(error)))  # type: ignore[attr-defined]
+
+
+SIZED_KEY = "power.sized_gpus"
+
+
+def gpus_input(label: str = "GPUs in the cluster") -> Any:
+    """The GPU count: a field for a plan sized by GPUs; for one sized by power a place for the count found, filled by
+    :func:`show_sized_gpus` once the plan is evaluated (returned; None for a count plan)."""
+    if get_scenario().cluster.size_by != "power":
+        field_input("cluster.gpus", label)
+        return None
+    return st.empty()
+
+
+def show_sized_gpus(where: Any, result: Result | None, label: str = "GPUs in the cluster") -> None:
+    """The count a power plan was sized to, in ``where`` (from :func:`gpus_input`), as a field that cannot be typed."""
+    if where is None:
+        return
+    st.session_state[SIZED_KEY] = f"{result.gpus:,}" if result is not None else ""
+    where.text_input(
+        label,
+        disabled=True,
+        key=SIZED_KEY,
+        help="Sized by power: the largest design whose peak IT load fits the IT power available (Overview, Plan "
+        "from power). Switch that off to set the count yourself.",
+    )

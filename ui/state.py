@@ -26,6 +26,8 @@ An edit that fails validation keeps the last good scenario and records the messa
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import logging
 import secrets
@@ -37,10 +39,11 @@ from typing import Any
 import streamlit as st
 
 import neoplan
+from neoplan.analysis import stress
 from neoplan.errors import ScenarioError
 from neoplan.frozen import freeze
 from neoplan.inputs.loading import scenario_from_dict, scenario_json
-from neoplan.inputs.scenario import Scenario
+from neoplan.inputs.scenario import Scenario, describe
 from neoplan.store import Draft, DraftTaken, Library, LibraryError, Saved, ShareError, Store, default_url, open_store
 from neoplan.store.backend import APP_BUDGET_S
 from neoplan.store.names import DRAFT_ID as DRAFT_ID_FORM
@@ -48,6 +51,7 @@ from neoplan.store.records import parse_stored
 from neoplan.store.versions import input_changes
 from ui import auth
 from ui.format import plain
+from ui.labels import humanize, label_of
 
 _log = logging.getLogger("neoplan.app")
 
@@ -393,7 +397,7 @@ def change_summary() -> str:
         before = scenario_from_dict(json.loads(str(st.session_state[BASELINE])))
     except (ScenarioError, json.JSONDecodeError, KeyError):
         return ""
-    paths = [c.path for c in input_changes(before, get_scenario())]
+    paths = [label_of(c.path) for c in input_changes(before, get_scenario())]  # by the names the app gives them
     if not paths:
         return ""
     shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
@@ -509,7 +513,8 @@ def update_field(path: str, value: Any) -> bool:
 
 def update_fields(values: Mapping[str, Any], error_path: str | None = None) -> bool:
     """Set several fields (dotted paths) at once, validated together; on bad input keep the old scenario and record
-    why under ``error_path`` (default: the first path)."""
+    why under ``error_path`` (default: the first path). A valid update clears every field's error: each field then
+    holds a valid value (a refused entry's kept one, or the one just set)."""
     data = get_scenario().model_dump(mode="json")
     for path, value in values.items():
         if path == "node.preset":
@@ -526,7 +531,7 @@ def update_fields(values: Mapping[str, Any], error_path: str | None = None) -> b
     except ScenarioError as exc:
         errors[where] = str(exc)
         return False
-    errors.pop(where, None)
+    errors.clear()  # the whole scenario is valid now: no field's error stands (one edit can fix another's)
     _persist()
     return True
 
@@ -543,7 +548,53 @@ def evaluate_current() -> neoplan.Result | None:
     try:
         return _evaluate_cached(scenario_json(scenario))
     except ScenarioError as exc:  # bad input: one line; anything else is a bug and shows as one
-        st.error(f"This scenario cannot be evaluated: {plain(str(exc))}")
+        st.error(f"This scenario cannot be evaluated: {plain(humanize(str(exc)))}")
+        return None
+
+
+def sized_description() -> str:
+    """What the open plan is, as sized (:func:`neoplan.inputs.scenario.describe` of the evaluated scenario: a plan
+    sized by power counts the GPUs the sizing found); from the inputs alone when it cannot be evaluated."""
+    scenario = get_scenario()
+    try:
+        sized = _evaluate_cached(scenario_json(scenario)).scenario
+    except ScenarioError:  # the page says why; the inputs still say what the plan is
+        return describe(scenario)
+    return describe(sized, sized=True)
+
+
+STRESS_RUN = "stress.export_run"
+"""Page-state key of the stress run the Stress test page last showed: the open scenario's fingerprint and the
+settings (:func:`remember_stress_run`)."""
+
+
+def _fingerprint(scenario: Scenario) -> str:
+    return hashlib.sha256(scenario_json(scenario).encode()).hexdigest()
+
+
+def remember_stress_run(settings: stress.Settings) -> None:
+    """Keep ``settings`` (ranges, draws, seed, grid, …) as the stress run of the open scenario, for the exports; kept
+    with the draft (a refresh keeps it) and keyed on the scenario as entered, so a plan sized by power finds it too."""
+    data = dataclasses.asdict(settings)
+    kept = {"scenario": _fingerprint(get_scenario()), "settings": data}
+    if page_state().get(STRESS_RUN) != kept:
+        page_state()[STRESS_RUN] = kept
+        save_page_state()
+
+
+def stress_run_settings() -> stress.Settings | None:
+    """The stress settings last run on the Stress test page for the open scenario as it is now; None if none (the
+    scenario changed since, or no run): the exports then say they hold the default settings."""
+    kept = page_state().get(STRESS_RUN)
+    if not isinstance(kept, dict) or kept.get("scenario") != _fingerprint(get_scenario()):
+        return None
+    try:
+        data = dict(kept["settings"])
+        ranges = data.pop("ranges")
+        if ranges is not None:
+            ranges = {key: stress.Range(**rng) for key, rng in ranges.items()}
+        return stress.Settings(ranges=ranges, **data)
+    except (KeyError, TypeError, ValueError):  # written by another version: the defaults, said so
         return None
 
 

@@ -19,6 +19,7 @@ from neoplan.formats import parse_number
 from neoplan.inputs.scenario import Scenario, field_of
 
 from .format import plain
+from .labels import humanize
 from .state import WIDGET_PREFIX, field_errors, get_scenario, page_state, save_page_state, update_field
 
 KEPT = "ui.kept"
@@ -78,8 +79,14 @@ def percent(fraction: float | None) -> float | None:
     return None if fraction is None else round(fraction * 100, 10)
 
 
+NONE_OPTION = "__none__"
+"""What a select box holds for a field's ``None`` choice (a default such as "Default of the vendor class"): Streamlit
+reads ``None`` as "nothing chosen" and shows its "Choose an option" placeholder instead of the default's name."""
+
+
 def _on_change(path: str) -> None:
-    update_field(path, st.session_state[WIDGET_PREFIX + path])
+    value = st.session_state[WIDGET_PREFIX + path]
+    update_field(path, None if value == NONE_OPTION else value)
 
 
 def number_text(value: float | None, fmt: str | None = None, *, integer: bool = False) -> str:
@@ -178,7 +185,8 @@ def field_input(
     description = info.description or ""
     if fraction:  # the model's "[fraction of capex]" reads "[% of capex]" next to a widget in percent
         description = description.replace("[fraction", "[%")
-    kwargs: dict[str, Any] = {"key": key, "help": description or None, "on_change": _on_change, "args": (path,)}
+    description = f"{description} In a scenario file: `{path}`.".strip()  # messages name the field by its label
+    kwargs: dict[str, Any] = {"key": key, "help": description, "on_change": _on_change, "args": (path,)}
     numeric = ann in (int, float, int | None, float | None) and options is None
     if numeric:
         fmt = fmt or ("%.1f" if fraction else None)
@@ -197,7 +205,9 @@ def field_input(
         st.session_state[key] = value
         if options is not None or typing.get_origin(ann) is typing.Literal:
             options = options if options is not None else list(typing.get_args(ann))
-            labels = options_labels or {}
+            labels = {NONE_OPTION if k is None else k: v for k, v in (options_labels or {}).items()}
+            options = [NONE_OPTION if o is None else o for o in options]
+            st.session_state[key] = NONE_OPTION if value is None else value
             where.selectbox(label, options, format_func=lambda o: labels.get(o, str(o)), disabled=disabled, **kwargs)
         elif ann is bool:
             where.toggle(label, disabled=disabled, **kwargs)
@@ -205,7 +215,7 @@ def field_input(
             where.text_input(label, disabled=disabled, **kwargs)
     error = field_errors().get(path)
     if error:
-        where.error(plain(error))
+        where.error(plain(humanize(error, {path: label})))
     return current_value(path)
 
 
@@ -452,4 +462,4 @@ def table_field(path: str, label: str, columns: dict[str, Any], *, help_text: st
         st.rerun()
     error = field_errors().get(path)
     if error:
-        st.error(plain(error))
+        st.error(plain(humanize(error, {path: label})))

@@ -1,15 +1,17 @@
 """Design search: every design of a space, each designed and financed for real, ranked by an objective.
 
 ``search(scenario)`` builds one design per platform × back-end topology × oversubscription × back-end NICs per node ×
-storage tier (:class:`Space`), at the scenario's GPU count or, with ``cluster.size_by: power``, the largest that fits
-its envelope; each platform comes with its profile (:mod:`neoplan.inputs.profiles`: GPUs per node, rack power, scale-out
-NIC, reference rental price; the scenario's own platform keeps its inputs). Each design is of one date, the same
-whatever else is searched: the scenario's own (``prices_as_of``) when its book prices the platform and its market
-rents it, else the nearest date whose book and market both do (:func:`neoplan.inputs.profiles.book_for`: 2026-11
-for B200, B300 and NVL72 from a 2024-10 scenario), its hardware book, rental market, price curve and site all of
-that date; the ``prices_as_of`` column says which. Every design is then financed at each debt share of the space.
-A design that cannot be built (a fabric too small, a rack too weak) or that breaks a constraint
-(:class:`Constraints`) stays in the table with ``feasible`` false and the reason.
+storage tier (:class:`Space`; a rack-scale system's NICs are fixed by its compute trays), at the scenario's GPU
+count or, with ``cluster.size_by: power``, the largest that fits its envelope; each platform comes with its profile
+(:mod:`neoplan.inputs.profiles`: GPUs per node, rack power, scale-out NIC, reference rental price; the scenario's
+own platform keeps its inputs). Each design is of one date, the same whatever else is searched: the scenario's own
+(``prices_as_of``) when its book prices the platform and its market rents it, else the nearest date whose book and
+market both do (:func:`neoplan.inputs.profiles.book_for`: 2026-11 for B200, B300 and NVL72 from a 2024-10
+scenario), its hardware book, rental market, price curve and site all of that date; the ``prices_as_of`` column says
+which. Every design is then financed at each debt share of the space. Each design's scenario is validated as a file
+would be before it is built, so no row holds a scenario the model would refuse: a design that fails that check,
+cannot be built (a fabric too small, a rack too weak) or breaks a constraint (:class:`Constraints`) stays in the
+table with ``feasible`` false and the reason, below every feasible row.
 
 Work shared across designs: the financing cases of one design run as one batch of the vectorised monthly engine
 (:func:`neoplan.finance.engine.run_cases`, one case per debt share: the design, its opex and its failure model are
@@ -41,6 +43,7 @@ from ..design.fabric.backend import TOPOLOGIES
 from ..design.sizing import size_to_power
 from ..errors import ScenarioError
 from ..finance.engine import Drivers, run_cases
+from ..inputs.platforms import FULL_NICS
 from ..inputs.pricebook import default_platforms
 from ..inputs.profiles import apply, book_for, platform_changes, validated
 from ..inputs.scenario import Scenario
@@ -160,11 +163,17 @@ class Space:
         """The platforms searched."""
         return self.gpu_models if self.gpu_models is not None else _priced_platforms()
 
+    def nics_for(self, platform_key: str) -> tuple[int, ...]:
+        """The back-end NIC counts searched on a platform: the space's on an HGX server; on a rack-scale system only
+        the one its compute trays carry (:func:`neoplan.inputs.platforms.tray_nics_problem`: fewer cannot be
+        built)."""
+        return (FULL_NICS,) if default_platforms()[platform_key].rack_scale else self.nics_per_node
+
     @property
     def designs(self) -> int:
         """Designs built [count]."""
-        dims = (self.topologies, self.oversubscriptions, self.nics_per_node, self.storage_tiers)
-        return len(self.platforms) * math.prod(len(d) for d in dims)
+        dims = (self.topologies, self.oversubscriptions, self.storage_tiers)
+        return sum(len(self.nics_for(p)) for p in self.platforms) * math.prod(len(d) for d in dims)
 
     @property
     def rows(self) -> int:
@@ -310,7 +319,7 @@ def _designs(base: Scenario, space: Space) -> list[dict[str, object]]:
         profile = platform_changes(base, model)
         for topology in space.topologies:
             for ratio in space.oversubscriptions:
-                for nics in space.nics_per_node:
+                for nics in space.nics_for(model):
                     for tier in space.storage_tiers:
                         storage: dict[str, object] = {"storage.vendor_class": tier}
                         if tier != base.storage.vendor_class:
@@ -349,7 +358,7 @@ def _rows(number: int, changes: dict[str, object], base: Scenario, space: Space,
         "design": number,
     }
     try:
-        scenario = apply(base, changes)
+        scenario = validated(apply(base, changes))  # every row checked as a file would be: the schema's rules too
         plan = _build(scenario, hints)
         op = operating(plan)
     except ScenarioError as exc:

@@ -210,7 +210,9 @@ def _platform(scenario: Scenario, platforms: dict[str, Platform]) -> Platform:
             f"got {held}"
         )
     c, f = scenario.cluster, scenario.facility
-    problems = platform_problems(key, c.gpus_per_node, scenario.prices_as_of, f.rack_power_kw)
+    problems = platform_problems(
+        key, c.gpus_per_node, scenario.prices_as_of, f.rack_power_kw, scenario.fabric.nics_per_node
+    )
     if problems:
         fix = (
             "the file sets these itself: remove them to take the platform's defaults"

@@ -21,8 +21,6 @@ from .costs import CostLine, priced, total_usd
 DIMM_GB = 64
 NVME_DRIVE_TB = 7.68
 BOOT_DRIVES = 2
-HGX_GPUS = 8
-"""GPUs of an HGX server, the unit ``fabric.nics_per_node`` is counted on (8 = one NIC per GPU)."""
 CATEGORY = "compute"
 
 
@@ -37,12 +35,12 @@ def nvme_drives(nvme_tb: float) -> int:
 
 
 def backend_nics_per_node(fabric: Fabric, platform: Platform) -> int:
-    """Back-end (scale-out) NICs per node [count]: ``fabric.nics_per_node`` on HGX; on a rack-scale system the
-    same share per GPU on every compute tray (8 → 4 per tray, 72 per NVL72 rack; 4 → 2 per tray, 36)."""
+    """Back-end (scale-out) NICs per node [count]: ``fabric.nics_per_node`` on HGX; on a rack-scale system those its
+    compute trays carry (4 per GB200 NVL72 tray, 72 per rack): the tray fixes them, and the design refuses another
+    ``fabric.nics_per_node`` (:func:`neoplan.inputs.platforms.tray_nics_problem`)."""
     if not platform.rack_scale:
         return fabric.nics_per_node
-    per_tray = platform.scaleout_nics_per_tray * fabric.nics_per_node // HGX_GPUS
-    return platform.compute_trays * max(per_tray, 1)
+    return platform.scaleout_nics_per_node
 
 
 def _hgx_candidates(node: Node, nics: int, platform: Platform, backend: str, frontend: str) -> list:

@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from ..errors import ScenarioError
 from ..inputs.pricebook import PriceBook
-from ..inputs.scenario import Scenario
+from ..inputs.scenario import Scenario, describe
 from .cluster import KW_PER_MW, Design, Envelope, design_at_count
 from .fabric.backend import RAIL_OPTIMIZED
 
@@ -41,8 +41,12 @@ _LOAD_NAMES = {
 
 
 def with_gpus(scenario: Scenario, gpus: int) -> Scenario:
-    """``scenario`` with ``cluster.gpus`` set to ``gpus`` (a multiple of GPUs per node; not re-validated)."""
-    return scenario.model_copy(update={"cluster": scenario.cluster.model_copy(update={"gpus": gpus})})
+    """``scenario`` sized to ``gpus`` (a multiple of GPUs per node; not re-validated): ``cluster.gpus`` set, and a
+    generated description that counts them (:func:`neoplan.inputs.scenario.describe`, ``sized``)."""
+    sized = scenario.model_copy(update={"cluster": scenario.cluster.model_copy(update={"gpus": gpus})})
+    if not scenario.description_by_user:
+        sized.__dict__["description"] = describe(sized, sized=True)  # as the validator does: no re-validation
+    return sized
 
 
 class _Candidates:

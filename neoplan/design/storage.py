@@ -367,16 +367,18 @@ def storage_lines(
 
 
 def licence_usd_per_year(book: PriceBook, storage: Storage) -> float:
-    """Yearly storage-software subscription [USD/year]; 0 unless licensed on a yearly term."""
+    """Yearly storage-software subscription [USD/year]; 0 unless licensed on a yearly term (``storage.usable_pb``
+    resolved: a number)."""
     if storage.vendor_class != "licensed" or storage.licence_term != "yearly":
         return 0.0
-    return storage.usable_pb * TB_PER_PB * book.price(LICENCE_YEARLY_KEY)
+    return (storage.usable_pb or 0.0) * TB_PER_PB * book.price(LICENCE_YEARLY_KEY)
 
 
 def _check_inputs(storage: Storage, gpus: int, rack_power_kw: float, bytes_per_param: float) -> None:
     """Scenario fields raise :class:`~neoplan.errors.ScenarioError`; ``bytes_per_param`` (an argument) raises
     ``ValueError``."""
-    check("storage.usable_pb", storage.usable_pb, storage.usable_pb >= 0, "≥ 0")
+    pb = storage.usable_pb
+    check("storage.usable_pb", math.nan if pb is None else pb, pb is not None and pb >= 0, "≥ 0")
     check("storage.min_servers", storage.min_servers, storage.min_servers >= 1, "≥ 1")
     check("storage.target_gbps_per_gpu", storage.target_gbps_per_gpu, storage.target_gbps_per_gpu >= 0, "≥ 0")
     params = storage.checkpoint_params_billion
@@ -413,7 +415,7 @@ def size_storage(
     _check_inputs(storage, gpus, rack_power_kw, bytes_per_param)
     model = pick_model(catalogue or default_storage_catalogue(), storage.vendor_class, server_model)
     wired = port_capped(model, plugged_port_gbps)
-    usable_tb = storage.usable_pb * TB_PER_PB
+    usable_tb = (storage.usable_pb or 0.0) * TB_PER_PB
     target = target_gbyte_per_s(gpus, storage.target_gbps_per_gpu)
     warnings: list[str] = []
 
@@ -499,6 +501,18 @@ def size_storage(
     )
 
 
+def rule_usable_pb(gpu_model: str, gpus: int) -> float:
+    """Usable capacity by the platform's rule for ``gpus`` GPUs [PB] (``storage.usable_pb`` left empty): its row of
+    ``data/platform_defaults.csv`` (PB per 1,024 GPUs) scaled to the count and rounded to 0.1 PB."""
+    from ..inputs.platforms import platform_defaults  # reads the price book and catalogues; loaded when first asked
+
+    try:
+        rule = platform_defaults(gpu_model)["storage.usable_pb"]
+    except KeyError:
+        raise ScenarioError(f"cluster.gpu_model: no storage rule for {gpu_model!r}; set storage.usable_pb") from None
+    return float(rule.for_gpus(gpus))
+
+
 def design_storage(
     scenario: Scenario,
     book: PriceBook,
@@ -511,9 +525,11 @@ def design_storage(
     """:func:`size_storage` with GPU count, rack power and front-end bandwidth taken from ``scenario``."""
     fe = scenario.fabric.frontend
     st = scenario.storage
+    if st.usable_pb is None:  # the platform's rule, for the GPUs of this (sized) design
+        st = st.model_copy(update={"usable_pb": rule_usable_pb(scenario.cluster.gpu_model, scenario.cluster.gpus)})
     model = pick_model(catalogue or default_storage_catalogue(), st.vendor_class, server_model)
     return size_storage(
-        scenario.storage,
+        st,
         book,
         gpus=scenario.cluster.gpus,
         rack_power_kw=scenario.facility.rack_power_kw,

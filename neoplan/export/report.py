@@ -232,13 +232,14 @@ def _summary(result: Result) -> str:
     fin = s.financing
     b = d["backend"]
     spares = f" + {result.spare_servers:,} hot spares" if result.spare_servers else ""
+    nodes = "racks" if result.platform.rack_scale else "servers"
     parts = [
-        f"{result.gpus:,} × {result.platform.name} GPUs in {result.servers:,} servers{spares}",
+        f"{result.gpus:,} × {result.platform.name} GPUs in {result.servers:,} {nodes}{spares}",
         f"{metrics.text('racks', f.racks)} racks, {metrics.text('it_power_peak_kw', f.it_peak_kw)} IT at peak, "
         f"PUE {s.facility.pue:g}",
         f"back end {b['topology']} {b['oversubscription']:g}:1 ({b['leaf_switches']} leaf / {b['spine_switches']} "
         f"spine / {b['core_switches']} core switches)",
-        f"{s.storage.usable_pb:g} PB usable storage on {result.storage.servers} servers",
+        f"{result.storage.usable_pb:g} PB usable storage on {result.storage.servers} servers",
         f"go-live in {metrics.text('go_live_month', d['go_live_month'])}, horizon {s.timeline.horizon_months} months",
         (
             f"{formats.pct(fin.debt_share)} debt at {formats.pct(fin.interest_rate)} over {fin.term_months} months"
@@ -304,6 +305,7 @@ def _stress_note(run: StressRun) -> str:
         else ""
     )
     return (
+        f'<p class="small"><b>Which run:</b> {_esc(run.settings.text())}.</p>'
         f'<p class="small">{_esc(place)}Probability of loss (equity gets back less than it put in): '
         f"<b>{_esc(formats.pct(mc.probability_of_loss))}</b>; NPV below zero at the hurdle rate: "
         f"{_esc(formats.pct(mc.probability_npv_negative))}; minimum DSCR below the {mc.covenant_dscr:.2f}× covenant: "

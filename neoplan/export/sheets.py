@@ -478,6 +478,7 @@ def mc_settings_table(run: StressRun) -> pd.DataFrame:
     mc = run.monte_carlo
     events = {k: v for k, v in mc.probabilities().items() if k in PROBABILITY_LABELS}
     rows = [
+        ("run", "Which stress run this is", run.settings.text(), "text"),
         ("draws", "Draws", mc.draws, "count"),
         ("seed", "Seed (same seed, same draws)", mc.seed, "count"),
         ("price_utilization_correlation", "Price–utilization rank correlation asked", mc.correlation, "number"),

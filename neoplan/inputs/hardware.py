@@ -190,7 +190,13 @@ class Fabric(_Section):
 class Storage(_Section):
     """Shared networked NVMe storage."""
 
-    usable_pb: float = Field(2.0, ge=0, le=1000, description="Usable capacity [PB].")
+    usable_pb: float | None = Field(
+        2.0,
+        ge=0,
+        le=1000,
+        description="Usable capacity [PB]; empty = the platform's rule (data/platform_defaults.csv: PB per 1,024 GPUs, "
+        "scaled by HBM per GPU) for the plan's GPUs, the count found when the plan is sized by power.",
+    )
     vendor_class: Literal["licensed", "self_built"] = Field(
         "licensed",
         description="licensed (Weka/Vast-like software per TB) or self_built (NFS class; small-file slowness)",

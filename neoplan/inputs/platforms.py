@@ -91,13 +91,17 @@ class Change:
     after: Any
     why: str
     kept: bool = False
+    after_text: str = ""
+    """How ``after`` reads when it is no plain value (storage left to the platform's rule: ``4.7 PB per 1,024
+    GPUs``)."""
 
     def text(self) -> str:
         """``rental price $2.80 → $5.30/GPU-h: the platform's reference on-demand rental price (2026-06, quoted)``."""
         label = LABELS.get(self.field, self.field)
         if self.kept:
             return f"kept your {label} {show(self.field, self.before)}: {self.why}"
-        return f"{label} {show(self.field, self.before)} → {show(self.field, self.after)}: {self.why}"
+        after = self.after_text or show(self.field, self.after)
+        return f"{label} {show(self.field, self.before)} → {after}: {self.why}"
 
 
 LABELS = {
@@ -110,6 +114,7 @@ LABELS = {
     "node.ram_tb": "RAM per server",
     "cluster.gpus": "GPUs",
     "cluster.gpus_per_node": "GPUs per node",
+    "fabric.nics_per_node": "back-end NICs per 8 GPUs",
     "cooling": "cooling",
     "facility.electricity_usd_per_kwh": "power price",
     "facility.colo_usd_per_kw_month": "colocation",
@@ -121,7 +126,7 @@ LABELS = {
 def show(field: str, value: Any) -> str:
     """A default's value for people: ``$5.30/GPU-h``, ``60 kW``, ``400G``, ``4.5 PB``, ``2026-11``."""
     if value is None:
-        return "none"
+        return "the platform's rule" if field == "storage.usable_pb" else "none"
     forms = {
         "pricing.usd_per_gpu_hour": "${:.2f}/GPU-h",
         "facility.rack_power_kw": "{:g} kW",
@@ -206,13 +211,17 @@ def platform_defaults(key: str) -> dict[str, Default]:
 # --- switching ---------------------------------------------------------------------------------------------------
 
 
-def _get(data: Mapping[str, Any], path: str) -> Any:
+def _get(data: Mapping[str, Any], path: str, missing: Any = None) -> Any:
+    """The value at dotted ``path`` of ``data``; ``missing`` where ``data`` leaves it out."""
     node: Any = data
     for part in path.split("."):
         if not isinstance(node, Mapping) or part not in node:
-            return None
+            return missing
         node = node[part]
     return node
+
+
+_ABSENT = object()
 
 
 def _field_default(path: str) -> Any:
@@ -304,34 +313,27 @@ def plan_switch(
     old_key = old if old is not None else _get(data, "cluster.gpu_model")
     old_defaults = default_table().get(str(old_key), {})
     gpus = _count(_get(data, "cluster.gpus"), new.gpus_per_node)
+    power = _get(data, "cluster.size_by") == "power"  # the count is found by the sizing: no count to round or scale
     values: dict[str, Any] = {"cluster.gpu_model": key, "cluster.gpus_per_node": new.gpus_per_node}
     changes: list[Change] = []
-    if not (users and "cluster.gpus" in users):
+    if not (users and "cluster.gpus" in users) and not power:
         whole = max(new.gpus_per_node, math.ceil(gpus / new.gpus_per_node) * new.gpus_per_node)
         if whole != gpus:
             unit = "racks" if new.rack_scale else f"{new.gpus_per_node}-GPU servers"
             changes.append(Change("cluster.gpus", gpus, whole, f"whole {unit}"))
             gpus = whole
         values["cluster.gpus"] = gpus
-    was = platforms.get(str(old_key))
-    if was is not None and was.cooling != new.cooling:
-        heat = (
-            f", {new.liquid_heat_share:.0%} of the heat to facility water through CDUs" if new.liquid_heat_share else ""
-        )
-        changes.append(Change("cooling", was.cooling, new.cooling, f"the {new.name} is {new.cooling} cooled{heat}"))
+    tray = _tray_nics(data, new, users)
+    if tray is not None:
+        values[tray.field] = tray.after
+        changes.append(tray)
+    changes += _cooling_change(platforms.get(str(old_key)), new)
     for field, default in platform_defaults(key).items():
-        current = _get(data, field)
-        if current is None:
+        current = _get(data, field, _ABSENT)
+        if current is _ABSENT or (current is None and not _optional_rule(field, default)):
             current = _field_default(field)
-        target = default.for_gpus(gpus)
-        if users is not None:
-            mine = field in users
-        else:
-            before = old_defaults.get(field)
-            asked = _count(_get(data, "cluster.gpus"), gpus)
-            was_default = before is not None and _same(current, before.for_gpus(asked))
-            mine = not was_default and not (baseline is not None and _same(current, _get(baseline, field)))
-        if mine:
+        target = None if power and _optional_rule(field, default) else default.for_gpus(gpus)
+        if _is_users(data, field, current, old_defaults.get(field), gpus, users=users, baseline=baseline):
             problem = _requirement(field, current, new)
             if problem is None or users is not None:
                 if not _same(current, target):
@@ -342,9 +344,80 @@ def plan_switch(
             why = f"{default.why} ({default.date}, {default.basis})"
         if not _same(current, target):
             values[field] = target
-            changes.append(Change(field, current, target, why))
+            rule = f"{default.value:g} PB per {default.per_gpus:,} GPUs" if target is None else ""
+            changes.append(Change(field, current, target, why, after_text=rule))
     changes += _site_switch(data, values, users)
     return Switch(values, changes)
+
+
+def _cooling_change(was: Platform | None, new: Platform) -> list[Change]:
+    """The cooling change of a switch from ``was`` to ``new`` (none when they are cooled alike)."""
+    if was is None or was.cooling == new.cooling:
+        return []
+    heat = f", {new.liquid_heat_share:.0%} of the heat to facility water through CDUs" if new.liquid_heat_share else ""
+    return [Change("cooling", was.cooling, new.cooling, f"the {new.name} is {new.cooling} cooled{heat}")]
+
+
+def _is_users(
+    data: Mapping[str, Any],
+    field: str,
+    current: Any,
+    before: Default | None,
+    gpus: int,
+    *,
+    users: set[str] | None,
+    baseline: Mapping[str, Any] | None,
+) -> bool:
+    """Whether ``current`` (``field``'s value in ``data``) is the user's (see :func:`plan_switch`): a path in
+    ``users``, or, without ``users``, a value other than the old platform's default ``before`` at the plan's count
+    and other than ``baseline``'s."""
+    if users is not None:
+        return field in users
+    asked = _count(_get(data, "cluster.gpus"), gpus)
+    was_default = current is None or (before is not None and _same(current, before.for_gpus(asked)))
+    return not was_default and not (baseline is not None and _same(current, _get(baseline, field)))
+
+
+FULL_NICS = 8
+"""``fabric.nics_per_node`` of one scale-out NIC per GPU (counted per 8 GPUs)."""
+
+
+def tray_nics_problem(platform: Platform, nics_per_node: int) -> str | None:
+    """Why ``fabric.nics_per_node`` cannot be ``nics_per_node`` on ``platform`` (None if it can): a rack-scale
+    system's compute trays carry their scale-out NICs, one per GPU (a GB200 NVL72 tray: four ConnectX-7), so fewer
+    cannot be bought; an HGX server takes 4 or 8."""
+    if not platform.rack_scale or nics_per_node == FULL_NICS:
+        return None
+    return (
+        f"fabric.nics_per_node must be {FULL_NICS} on the {platform.name}: each compute tray carries "
+        f"{platform.scaleout_nics_per_tray} scale-out NICs, one per GPU (fewer is an HGX option), got {nics_per_node}"
+    )
+
+
+def _tray_nics(data: Mapping[str, Any], new: Platform, users: set[str] | None) -> Change | None:
+    """The back-end NIC count a switch to ``new`` must change (a rack-scale tray fixes it), unless a file sets it
+    itself (then evaluation refuses it, saying why)."""
+    nics = _get(data, "fabric.nics_per_node", FULL_NICS)
+    if (users and "fabric.nics_per_node" in users) or _number(nics) is None or tray_nics_problem(new, nics) is None:
+        return None
+    why = f"each compute tray of the {new.name} carries {new.scaleout_nics_per_tray} scale-out NICs, one per GPU"
+    return Change("fabric.nics_per_node", nics, FULL_NICS, why)
+
+
+def _optional_rule(field: str, default: Default) -> bool:
+    """Whether ``field`` may be left empty to follow ``default`` per GPU (``storage.usable_pb``): a plan sized by
+    power leaves it so, since its GPU count is known only once sized."""
+    return field == "storage.usable_pb" and default.per_gpus is not None
+
+
+def follows_rule(data: Mapping[str, Any]) -> bool:
+    """Whether the scenario ``data`` (a mapping) has the storage its platform's rule gives its GPU count: its value
+    is the platform's default, or empty (the rule itself). A plan switched to power sizing then leaves it empty."""
+    current = _get(data, "storage.usable_pb")
+    key = str(_get(data, "cluster.gpu_model"))
+    if current is None or key not in default_table():
+        return current is None
+    return _same(current, platform_defaults(key)["storage.usable_pb"].for_gpus(_count(_get(data, "cluster.gpus"), 0)))
 
 
 def _site_switch(data: Mapping[str, Any], values: dict[str, Any], users: set[str] | None) -> list[Change]:
@@ -391,13 +464,18 @@ def _paths(data: Mapping[str, Any], prefix: str = "") -> set[str]:
     return out
 
 
-def platform_problems(gpu_model: str, gpus_per_node: int, prices_as_of: str, rack_power_kw: float) -> list[str]:
+def platform_problems(
+    gpu_model: str, gpus_per_node: int, prices_as_of: str, rack_power_kw: float, nics_per_node: int = FULL_NICS
+) -> list[str]:
     """What the inputs cannot be on platform ``gpu_model``, each with the one option that fixes it (empty: none)."""
     platform = default_platforms()[gpu_model]
     problems = []
     if gpus_per_node != platform.gpus_per_node:
         kind = "one rack-scale system" if platform.rack_scale else "an HGX server; 72 only for rack-scale"
         problems.append(f"cluster.gpus_per_node must be {platform.gpus_per_node} ({kind}), got {gpus_per_node}")
+    nics = tray_nics_problem(platform, nics_per_node)
+    if nics:
+        problems.append(nics)
     if _requirement("prices_as_of", prices_as_of, platform):
         books = [d for d in BOOK_DATES if platform.baseboard_price_key in price_book(d)]
         problems.append(f"prices_as_of must be {' or '.join(books)} (the {prices_as_of} book has no price for it)")

@@ -202,6 +202,11 @@ class Platform(DataRow):
         return self
 
     @property
+    def short_name(self) -> str:
+        """The name without its parenthesis (``NVIDIA GB200 NVL72 rack``): what a narrow field shows whole."""
+        return self.name.split(" (")[0]
+
+    @property
     def scaleout_nics_per_node(self) -> int:
         """Back-end (scale-out) NICs per node [count]: one per GPU on HGX, 72 per NVL72 rack."""
         return self.compute_trays * self.scaleout_nics_per_tray

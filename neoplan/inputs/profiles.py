@@ -10,6 +10,7 @@ other input as the scenario has it:
 * ``facility.rack_power_kw`` and ``facility.servers_per_rack``: the platform's defaults in
   ``data/platform_defaults.csv`` (:func:`neoplan.inputs.platforms.platform_defaults`, the one table of a platform's
   defaults; e.g. 4 H100 servers per 41 kW rack, 2 B200 per 30 kW, one NVL72 rack per rack);
+* ``fabric.nics_per_node``: one per GPU (8) on a rack-scale system, whose compute trays carry them;
 * ``fabric.nic_gbps``: the platform's scale-out NIC (ConnectX-7 400G for H100/H200/B200/GB200, ConnectX-8 800G for
   B300/GB300; ``data/gpu_platforms.csv``);
 * ``pricing.usd_per_gpu_hour``: the platform's reference rental price (its on-demand row in the market of the new
@@ -33,7 +34,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from ..errors import ScenarioError
-from .platforms import platform_defaults
+from .platforms import FULL_NICS, platform_defaults
 from .pricebook import BOOK_DATES, default_platforms, default_rentals, months_apart, price_book, rental_contracts
 from .regions import FIELDS as SITE_FIELDS
 from .regions import density_of, site_changes, site_density
@@ -48,6 +49,7 @@ CHANGED_FIELDS = (
     "facility.rack_power_kw",
     "facility.servers_per_rack",
     "fabric.nic_gbps",
+    "fabric.nics_per_node",
     "pricing.usd_per_gpu_hour",
     "pricing.reserved_usd_per_gpu_hour",
     "pricing.contracts",
@@ -85,7 +87,9 @@ def platform_changes(scenario: Scenario, platform_key: str) -> dict[str, object]
     rental = default_rentals(book)[platform_key]
     rack_kw = defaults["facility.rack_power_kw"].value
     density = density_of(rack_kw, scenario.facility.air_cooled_rack_limit_kw)
+    tray = {"fabric.nics_per_node": FULL_NICS} if p.rack_scale else {}  # a rack-scale tray fixes its NICs
     return {
+        **tray,
         "cluster.gpu_model": platform_key,
         "cluster.gpus_per_node": per_node,
         "cluster.gpus": max(round(scenario.cluster.gpus / per_node), 1) * per_node,

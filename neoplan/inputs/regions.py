@@ -91,6 +91,11 @@ class Region:
     name: str
     rows: Mapping[tuple[str, str, str | None], RegionRow]
 
+    @property
+    def short_name(self) -> str:
+        """The name without its parenthesis (``US, Texas``): what a narrow field shows whole."""
+        return self.name.split(" (")[0]
+
     def value(self, field: str, as_of: str, density: str = "") -> RegionValue:
         """The default of ``field`` as of ``as_of`` (its own row of that date, else the undated row)."""
         density = density if field == "facility.colo_usd_per_kw_month" else ""

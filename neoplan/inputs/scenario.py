@@ -150,20 +150,28 @@ def field_of(path: str) -> FieldInfo:
     return info
 
 
-def describe(scenario: Scenario) -> str:
+def describe(scenario: Scenario, *, sized: bool = False) -> str:
     """One line saying what the plan is, from its inputs: platform and GPUs, node BoM, back-end fabric, price book.
 
     ``2,048 GPUs in 256 × NVIDIA HGX B200 8-GPU (SXM6) · Optimized BoM · back end: Virtual modular switch, 2:1,
-    400G · hardware prices as of 2026-11``. An NVL72 plan counts racks and compute trays.
+    400G · hardware prices as of 2026-11``. An NVL72 plan counts racks and compute trays. A plan sized by power
+    (``cluster.size_by: power``) has no GPU count until it is sized: its inputs say the platform and the envelope
+    (``NVIDIA GB200 NVL72 rack …, the largest design within 10 MW of IT power``); ``sized`` says ``cluster.gpus``
+    is the count the sizing found (:func:`neoplan.design.sizing.with_gpus`), which is then counted as above.
     """
     c, f = scenario.cluster, scenario.fabric
     platform = default_platforms().get(c.gpu_model)
     name = platform.name if platform is not None else c.gpu_model
     nodes = c.gpus // c.gpus_per_node
-    if platform is not None and platform.rack_scale:
+    envelope = f"{scenario.facility.it_power_mw:,g} MW" if scenario.facility.it_power_mw is not None else "the"
+    if c.size_by == "power" and not sized:
+        size = f"{name}: the largest design within {envelope} of IT power"
+    elif platform is not None and platform.rack_scale:
         size = f"{c.gpus:,} GPUs in {nodes:,} × {name}, {nodes * platform.compute_trays:,} compute trays"
     else:
         size = f"{c.gpus:,} GPUs in {nodes:,} × {name}"
+    if c.size_by == "power" and sized:
+        size += f", sized to {envelope} of IT power"
     ratio = "non-blocking" if f.oversubscription == 1 else f"{f.oversubscription:g}:1"
     fabric = f"back end: {TOPOLOGY_LABELS[f.topology]}, {ratio}, {f.nic_gbps}G"
     book = f"hardware prices as of {scenario.prices_as_of}"

@@ -47,10 +47,11 @@ class KpiDelta:
         return float(self.new) - float(self.old)  # type: ignore[arg-type]
 
     def text(self) -> tuple[str, str, str]:
-        """Old, new and the signed delta as the app and the CLI show them."""
+        """Old, new and the signed delta as the app and the CLI show them: a rate's change in percentage points
+        (``−3.1 pp``), the rest in the figure's own format (``−$1.26 M``)."""
         m = metrics.METRICS[self.key]
         d = self.delta
-        shown = "" if d is None else ("±0" if d == 0 else ("+" if d > 0 else "−") + m.text(abs(d)).lstrip("−"))
+        shown = "" if d is None else ("±0" if d == 0 else metrics.delta(self.key, self.new, self.old) or "±0")
         return m.text(self.old), m.text(self.new), shown
 
 

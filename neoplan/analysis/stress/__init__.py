@@ -93,7 +93,7 @@ from .drivers import (
     driver_description,
     read_drivers,
 )
-from .run import Settings, StressRun, run_all
+from .run import DEFAULT_RUN, Settings, StressRun, run_all
 from .sensitivity import Grid, Tornado, grid, tornado
 from .simulation import (
     RANK_TOLERANCE,
@@ -121,6 +121,7 @@ __all__ = [
     "BANDED",
     "DEFAULT_COVENANT_DSCR",
     "DEFAULT_DRAWS",
+    "DEFAULT_RUN",
     "DEFAULT_TARGET_EQUITY_IRR",
     "DISTRIBUTIONS",
     "DRIVERS",

@@ -6,12 +6,16 @@ from dataclasses import dataclass
 
 from ...errors import ScenarioError
 from ...model import Result
-from .drivers import DEFAULT_DRAWS, DEFAULT_TARGET_EQUITY_IRR, Range
+from .drivers import DEFAULT_DRAWS, DEFAULT_TARGET_EQUITY_IRR, DRIVERS, Range
 from .sensitivity import Grid, Tornado, grid, tornado
 from .simulation import MonteCarlo, covenant_of, monte_carlo
 from .solvers import Solution, solve_all
 
 # --- the whole stress test, for the take-away (workbook and report) ----------------------------------------
+
+
+DEFAULT_RUN = "default settings (no run on the Stress test page)"
+"""What :attr:`Settings.run` says of settings nobody chose."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,21 @@ class Settings:
     grid_y: str = "utilization"
     grid_points: int = 21
     target_equity_irr: float = DEFAULT_TARGET_EQUITY_IRR
+    run: str = DEFAULT_RUN
+    """Whose settings these are, for the exports to say which run they hold (``the run on the Stress test page``,
+    ``the command line``); :data:`DEFAULT_RUN` when nobody chose them."""
+
+    def text(self) -> str:
+        """Which run this is, in one line: ``the run on the Stress test page: 100,000 Monte Carlo draws, seed 1, …``
+        (the covenant is the scenario's unless given)."""
+        ranges = "the default driver ranges" if self.ranges is None else "the driver ranges set for it"
+        covenant = "" if self.covenant_dscr is None else f", DSCR covenant {self.covenant_dscr:.2f}×"
+        grid = f"{DRIVERS[self.grid_x].label} × {DRIVERS[self.grid_y].label}" if self.grid_x in DRIVERS else "?"
+        return (
+            f"{self.run}: {self.draws:,} Monte Carlo draws, seed {self.seed}, price–utilization rank correlation "
+            f"{self.correlation:g}{covenant}, {ranges}; grid {grid} at {self.grid_points} points a side; solvers "
+            f"for {100 * self.target_equity_irr:g} % equity IRR"
+        )
 
 
 @dataclass(frozen=True)
