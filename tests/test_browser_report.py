@@ -13,7 +13,8 @@ import pytest
 from browser_support import chromium
 
 import neoplan
-from neoplan import export, stress
+from neoplan import export
+from neoplan.analysis import stress
 
 pytestmark = pytest.mark.browser
 
