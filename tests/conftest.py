@@ -11,11 +11,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import streamlit.testing.v1.app_test as app_test
+import streamlit.testing.v1.local_script_runner as local_script_runner
 from hypothesis import settings
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
 import neoplan
@@ -118,6 +122,18 @@ def run_like_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
         PagesManager.uses_pages_directory = False
 
     monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_once() -> Iterator[None]:
+    """AppTest compiles app.py and the page anew on every run (a ScriptCache of its own each time, a sixth of a
+    page run); the server compiles each script once. One cache for the whole run, as on the server: the scripts do
+    not change while the tests run."""
+    cache = ScriptCache()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(app_test, "ScriptCache", lambda: cache)
+        patch.setattr(local_script_runner, "ScriptCache", lambda: cache)
+        yield
 
 
 @pytest.fixture(scope="session")
