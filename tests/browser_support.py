@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -151,6 +152,7 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         context = pw.chromium.launch_persistent_context(
             str(profile), executable_path=CHROMIUM, headless=True, args=ARGS, viewport=VIEWPORT
         )
+        _instrument(context)
         try:
             yield context
         finally:
@@ -168,20 +170,67 @@ CHARTS_PENDING = (
 is opened)."""
 
 
+RUNS_JS = """() => {
+    if (window.__neoplanRuns) return;
+    const runs = window.__neoplanRuns = {finished: 0, seen: 0, changed: performance.now(), since: 0};
+    new MutationObserver(records => {
+        for (const r of records) {
+            const now = r.target.getAttribute('data-test-script-state');
+            if (r.oldValue === now) continue;
+            runs.changed = performance.now();
+            if (r.oldValue === 'running') runs.finished += 1;
+        }
+    }).observe(document, {subtree: true, attributes: true, attributeOldValue: true,
+                          attributeFilter: ['data-test-script-state']});
+}"""
+"""JavaScript: counts the script runs a page has seen finish. Streamlit's app root carries the run's state in
+``data-test-script-state`` (``initial``, ``running``, ``notRunning``; the attribute its own end-to-end tests wait on);
+each change away from ``running`` is a finished run. Installed in every document of a context from its first byte
+(:func:`settle` adds it as an init script), and into the open document if that came first."""
+RUN_SETTLED_JS = """([quiet, grace]) => {
+    const runs = window.__neoplanRuns, app = document.querySelector('[data-testid="stApp"]');
+    if (!runs || !app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+    const now = performance.now();
+    if (now - runs.changed < quiet) return false;
+    return runs.finished > runs.seen || now - runs.since > grace;
+}"""
+"""JavaScript: the app is idle, has been for ``quiet`` ms, and either a run finished since the last settle (the
+one the action before it started) or none began within ``grace`` ms of the settle (an action that reruns nothing)."""
+RUN_QUIET_MS = 300
+"""How long the app must stay idle after a run before the page counts as settled [ms]: a run that chains another
+(``st.rerun``) is not over at its first end."""
+RUN_GRACE_MS = 1_000
+"""How long :func:`settle` waits for a run to begin when none has finished since the last settle [ms]: an action
+whose rerun has not reached the server yet (an upload still sending) is waited for this long."""
+_INSTRUMENTED: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _instrument(context: Any) -> None:
+    """Count script runs (:data:`RUNS_JS`) in every document ``context`` opens from now on."""
+    if context not in _INSTRUMENTED:
+        context.add_init_script(script=f"({RUNS_JS})()")
+        _INSTRUMENTED.add(context)
+
+
 def settle(tab: Any) -> None:
-    """Wait until the script run is over and every chart is drawn (up to a minute each: a new tab evaluates
-    plotly.js, several seconds of the browser's main thread on a loaded machine)."""
+    """Wait until the script run the last action started is over and every chart is drawn (up to a minute each: a
+    new tab evaluates plotly.js, several seconds of the browser's main thread on a loaded machine).
+
+    No fixed sleep: the run is known to be over from the run counter of :data:`RUNS_JS` (a run that finished
+    since the last settle, then :data:`RUN_QUIET_MS` idle); an action that starts no run costs
+    :data:`RUN_GRACE_MS`."""
+    _instrument(tab.context)
     tab.wait_for_selector("[data-testid='stApp']", timeout=60_000)
-    tab.wait_for_timeout(300)
+    tab.evaluate(f"() => {{ ({RUNS_JS})(); window.__neoplanRuns.since = performance.now(); }}")
+    tab.wait_for_function(RUN_SETTLED_JS, arg=[RUN_QUIET_MS, RUN_GRACE_MS], timeout=60_000)
     tab.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " && !document.querySelector('[data-testid=\"stSkeleton\"]')"
         ' && document.querySelector(\'[data-testid="stMain"] [data-testid="stElementContainer"]\')',
         timeout=60_000,
     )
-    tab.wait_for_timeout(400)
     tab.wait_for_function(f"() => !({CHARTS_PENDING})", timeout=60_000)  # charts draw after the script finishes
-    tab.wait_for_timeout(300)
+    tab.evaluate("() => { window.__neoplanRuns.seen = window.__neoplanRuns.finished; }")
 
 
 def go(tab: Any, label: str) -> None:

@@ -7,12 +7,19 @@ The helpers are imported by name, ``from conftest import metric, run_page`` (tes
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import streamlit.testing.v1.app_test as app_test
+import streamlit.testing.v1.local_script_runner as local_script_runner
 from hypothesis import settings
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
 import neoplan
@@ -38,6 +45,43 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("browser") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(BROWSER_TIMEOUT_S))
+
+
+MYPY = [sys.executable, "-m", "mypy", "--no-error-summary"]
+"""The type check of ``tests/test_style.py::test_mypy_clean`` (pyproject's ``[tool.mypy]``: the model and the app)."""
+_mypy: tuple[subprocess.Popen[bytes], Path] | None = None
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the type check in the background when the run holds ``test_mypy_clean`` and other tests: a cold mypy
+    takes a minute of one core, which the tests before it leave mostly free (they run on one)."""
+    if len(session.items) > 1 and any(item.nodeid.endswith("test_style.py::test_mypy_clean") for item in session.items):
+        _start_mypy()
+
+
+def _start_mypy() -> tuple[subprocess.Popen[bytes], Path]:
+    global _mypy
+    if _mypy is None:
+        log = Path(tempfile.mkdtemp(prefix="neoplan-test-mypy-")) / "mypy.txt"
+        with log.open("wb") as output:  # the child keeps its own handle
+            _mypy = subprocess.Popen(MYPY, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT), log
+    return _mypy
+
+
+def mypy_result() -> tuple[int, str]:
+    """The type check's exit code and output: of the run started at collection, or of one started now."""
+    proc, log = _start_mypy()
+    proc.wait()
+    return proc.returncode, log.read_text(errors="replace")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A type check nobody asked for the result of (the run stopped early) does not outlive the run; its log goes."""
+    if _mypy is not None:
+        if _mypy[0].poll() is None:
+            _mypy[0].kill()
+            _mypy[0].wait()
+        shutil.rmtree(_mypy[1].parent, ignore_errors=True)
 
 
 def page_path(name: str) -> str:
@@ -78,6 +122,18 @@ def run_like_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
         PagesManager.uses_pages_directory = False
 
     monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_once() -> Iterator[None]:
+    """AppTest compiles app.py and the page anew on every run (a ScriptCache of its own each time, a sixth of a
+    page run); the server compiles each script once. One cache for the whole run, as on the server: the scripts do
+    not change while the tests run."""
+    cache = ScriptCache()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(app_test, "ScriptCache", lambda: cache)
+        patch.setattr(local_script_runner, "ScriptCache", lambda: cache)
+        yield
 
 
 @pytest.fixture(scope="session")

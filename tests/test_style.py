@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import yaml
+from conftest import mypy_result
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,7 +101,5 @@ def test_mypy_checks_the_app_as_well_as_the_model() -> None:
 
 
 def test_mypy_clean() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-error-summary"], cwd=ROOT, capture_output=True, text=True
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    code, output = mypy_result()  # started at collection (tests/conftest.py), so it ran beside the tests before
+    assert code == 0, output
