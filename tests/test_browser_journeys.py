@@ -277,24 +277,22 @@ def test_name_and_description_are_edited_in_the_header_and_the_description_follo
 # -- warnings where they matter, TCO against the price path -------------------------------------------------------
 
 
-def test_overview_warns_of_the_covenant_breach_then_the_loss_and_of_no_dated_book(tab: Any) -> None:
+def test_overview_warns_of_the_loss_not_a_breach_and_of_no_dated_book(tab: Any) -> None:
+    """The default plan's loan is sized on its contracts (issue 37): its one alert is the loss, not a breach."""
     main = tab.get_by_test_id("stMain")
-    breach = main.get_by_test_id("stAlert").filter(has_text="Covenant breach.").first
     loss = main.get_by_test_id("stAlert").filter(has_text="Negative NPV.").first
     for book in ("Price book (hardware prices as of)", "prices_as_of"):  # one vintage: no date warning
         assert main.get_by_test_id("stAlert").filter(has_text=book).count() == 0
     result = neoplan.evaluate(neoplan.load_scenario("optimized"))
     decline = market.scenario_average_decline(result.scenario, result.ops.dates.go_live_month)  # the Hopper curve
-    assert "below the 1.20× covenant" in breach.inner_text()
     assert f"prices fall {pct(decline, 0)} a year" in loss.inner_text()
-    y = [el.bounding_box()["y"] for el in (breach, loss)]
-    assert y[0] < y[1], y
+    assert main.get_by_test_id("stAlert").filter(has_text="Covenant breach.").count() == 0
     texts = _svg_text(main.locator(CHART))
     assert f"sold on average ${result.sold_usd_per_gpu_hour_lifetime:.2f}" in texts, texts
     assert f"sold at go-live ${result.sold_usd_per_gpu_hour_at_go_live:.2f}" in texts, texts
-    main.get_by_role("link", name="Why: Financing →").click()
+    main.get_by_role("link", name="Why: Pricing & revenue →").click()
     settle(tab)
-    assert "Lender's view" in main.inner_text()
+    assert "IRR against price" in main.inner_text()
 
 
 # -- compare ------------------------------------------------------------------------------------------------------
