@@ -487,7 +487,7 @@ _METRICS: tuple[Metric, ...] = (
     ),
     Metric(
         "payment_default_months",
-        "Months in payment default",
+        "Months in default",
         "months",
         formats.months,
         "Months in which CFADS, the cash held and the debt service reserve cannot pay the debt service due; the "

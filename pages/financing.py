@@ -144,7 +144,7 @@ with left:
         "financing.sizing",
         "Senior loan sized on",
         options_labels={
-            "dscr": "Contracts, sculpted to the target DSCR",
+            "dscr": "Contracts (sculpted)",
             "capex_share": "Debt share × capex",
             "contracted_revenue": "Contracted revenue ÷ target DSCR",
         },

@@ -210,15 +210,16 @@ def book_selector() -> None:
     st.session_state[BOOK_KEY] = _book_choice(scenario)
     books = contract_books()
     options = [SHORTHAND, *books, CUSTOM]
-    labels = {name: f"{name}: {rows[0].description}" for name, rows in books.items()}
     st.selectbox(
         "Contract book",
         options,
         key=BOOK_KEY,
-        format_func=lambda o: labels.get(o, o),
         on_change=_on_book,
         help=field_info("pricing.contracts")[0].description,
     )
+    chosen = books.get(st.session_state[BOOK_KEY])
+    if chosen:
+        st.caption(chosen[0].description)
 
 
 def _contracts_frame(scenario: Scenario) -> pd.DataFrame:
