@@ -606,11 +606,11 @@ def test_nvl72_takes_the_nics_its_trays_carry_and_the_search_ranks_only_buildabl
     go(tab, "Design search")
     found = neoplan.search(neoplan.load_scenario("gb200_nvl72_18rack"))
     top = found.table.iloc[0]
-    assert bool(top["feasible"]) and int(top["nics_per_node"]) == 8
+    assert bool(top["feasible"])  # an HGX design may rank first with 4 NICs; a rack-scale one only with 8 (below)
     neoplan.evaluate(found.scenario(1))  # buildable: the model does not refuse it
     picker = main.get_by_test_id("stSelectbox").filter(has_text="Open a design as the scenario").locator("input")
-    assert picker.input_value().startswith(f"1. {top['gpu_model']} · {top['topology']}") and "· 8 NICs ·" in (
-        picker.input_value()
+    assert picker.input_value().startswith(f"1. {top['gpu_model']} · {top['topology']}") and (
+        f"· {int(top['nics_per_node'])} NICs ·" in picker.input_value()
     )
     rack_scale = found.table[found.table["gpu_model"].str.endswith("nvl72")]
     assert (rack_scale["nics_per_node"] == 8).all()
